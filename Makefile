@@ -1,0 +1,40 @@
+# tripgraph: make run starts everything; make test sets up and runs every test.
+GO      ?= go
+BIN     := bin/tripgraph
+PKGS    := ./...
+
+.PHONY: build run test test-race bench lint db db-stop db-reset clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/tripgraph
+
+# Starts the local database when DATABASE_URL is unset, migrates, seeds an
+# empty database and serves.
+run: build
+	./$(BIN) serve
+
+# Every test, including PostgreSQL integration tests (each package gets a
+# fresh database on the local cluster, which starts itself) and the MCP
+# interop tests with the official npm clients.
+test: build
+	$(GO) vet $(PKGS)
+	$(GO) test -race -count=1 ./graph/...
+	$(GO) test -count=1 -timeout 30m $(PKGS)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+# The project-local PostgreSQL cluster (unused when DATABASE_URL is set).
+db: build
+	./$(BIN) db start
+db-stop: build
+	./$(BIN) db stop
+db-reset: build
+	./$(BIN) db reset
+
+clean:
+	rm -rf bin

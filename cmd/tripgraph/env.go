@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/tripgraph/tripgraph/devdb"
+)
+
+// loadDotEnv sets variables from a KEY=VALUE file that are not already set
+// in the environment. A missing file is fine.
+func loadDotEnv(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", path, err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, value, ok := strings.Cut(strings.TrimPrefix(line, "export "), "=")
+		if !ok {
+			return fmt.Errorf("%s:%d: want KEY=VALUE", path, n)
+		}
+		key, value = strings.TrimSpace(key), strings.Trim(strings.TrimSpace(value), `"'`)
+		if _, set := os.LookupEnv(key); !set {
+			os.Setenv(key, value)
+		}
+	}
+	return sc.Err()
+}
+
+// databaseURL returns DATABASE_URL, or starts the project-local cluster and
+// returns its URL.
+func databaseURL(ctx context.Context) (string, error) {
+	if u := os.Getenv("DATABASE_URL"); u != "" {
+		return u, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	c, err := devdb.New(wd)
+	if err != nil {
+		return "", err
+	}
+	return c.Ensure(ctx)
+}

@@ -1,0 +1,68 @@
+// Package errcode defines tripgraph's stable error codes and an error type
+// that carries one, so that every layer (store, MCP tools, HTTP) reports bad
+// input and missing data the same way.
+package errcode
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is a stable, machine-readable error code.
+type Code string
+
+// The codes clients may rely on.
+const (
+	BadRequest       Code = "BAD_REQUEST"
+	Forbidden        Code = "FORBIDDEN"
+	NotFound         Code = "NOT_FOUND"
+	Conflict         Code = "CONFLICT"
+	UnsupportedMedia Code = "UNSUPPORTED_MEDIA"
+	Unavailable      Code = "UNAVAILABLE"
+	Internal         Code = "INTERNAL"
+)
+
+// Error is an error with a code and a message fit to show a client.
+type Error struct {
+	Code    Code
+	Message string
+	Err     error // the cause, if any; not shown to clients
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// New returns an *Error with a formatted message.
+func New(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Wrap returns an *Error with a message and a cause.
+func Wrap(code Code, err error, message string) *Error {
+	return &Error{Code: code, Message: message, Err: err}
+}
+
+// Of returns the code of the first *Error in err's chain, or Internal.
+func Of(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return Internal
+}
+
+// Message returns the client-facing message of err: the *Error's message, or
+// a generic one that reveals nothing of an internal failure.
+func Message(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "internal error"
+}

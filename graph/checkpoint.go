@@ -1,0 +1,140 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"sync"
+	"time"
+)
+
+// ErrNotFound is returned by a Checkpointer when a thread or checkpoint does
+// not exist.
+var ErrNotFound = errors.New("checkpoint not found")
+
+// Sources of a checkpoint, recorded in its metadata.
+const (
+	SourceInput  = "input"  // the run's input was applied
+	SourceLoop   = "loop"   // a node ran
+	SourceUpdate = "update" // UpdateState wrote it
+	SourceFork   = "fork"   // a run branched off an earlier checkpoint
+)
+
+// Checkpoint is one saved step of a thread. State and Update are the JSON
+// encodings of the graph's state and update types. A checkpoint never changes
+// once saved.
+type Checkpoint struct {
+	ThreadID  string          `json:"thread_id"`
+	ID        string          `json:"checkpoint_id"` // UUIDv7: sorts by creation time
+	ParentID  string          `json:"parent_checkpoint_id,omitempty"`
+	Step      int             `json:"step"`
+	Node      string          `json:"node,omitempty"` // the node that produced it; "" for input
+	State     json.RawMessage `json:"state"`
+	Update    json.RawMessage `json:"update,omitempty"`
+	Next      []string        `json:"next"` // nodes to run next; empty when the run ended
+	Metadata  Metadata        `json:"metadata"`
+	CreatedAt time.Time       `json:"created_at"`
+}
+
+// Metadata says how a checkpoint came to be.
+type Metadata struct {
+	Source string `json:"source"` // SourceInput, SourceLoop, SourceUpdate or SourceFork
+	RunID  string `json:"run_id,omitempty"`
+}
+
+// ListOptions pages through a thread's history, newest first.
+type ListOptions struct {
+	Limit  int    // at most this many; 0 means all
+	Before string // only checkpoints with an ID below this one
+}
+
+// Checkpointer stores checkpoints. Implementations must be safe for
+// concurrent use and return ErrNotFound (possibly wrapped) for missing data.
+type Checkpointer interface {
+	Put(ctx context.Context, cp Checkpoint) error
+	Latest(ctx context.Context, threadID string) (Checkpoint, error)
+	Get(ctx context.Context, threadID, checkpointID string) (Checkpoint, error)
+	List(ctx context.Context, threadID string, opts ListOptions) ([]Checkpoint, error)
+}
+
+// MemorySaver is a Checkpointer that keeps checkpoints in memory.
+type MemorySaver struct {
+	mu      sync.RWMutex
+	threads map[string][]Checkpoint // each in ID (creation) order
+}
+
+// NewMemorySaver returns an empty in-memory Checkpointer.
+func NewMemorySaver() *MemorySaver {
+	return &MemorySaver{threads: make(map[string][]Checkpoint)}
+}
+
+// Put stores a copy of cp.
+func (m *MemorySaver) Put(_ context.Context, cp Checkpoint) error {
+	cp = clone(cp)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	list := m.threads[cp.ThreadID]
+	i, _ := slices.BinarySearchFunc(list, cp.ID, func(c Checkpoint, id string) int { return compare(c.ID, id) })
+	m.threads[cp.ThreadID] = slices.Insert(list, i, cp)
+	return nil
+}
+
+// Latest returns the newest checkpoint of a thread.
+func (m *MemorySaver) Latest(_ context.Context, threadID string) (Checkpoint, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	list := m.threads[threadID]
+	if len(list) == 0 {
+		return Checkpoint{}, ErrNotFound
+	}
+	return clone(list[len(list)-1]), nil
+}
+
+// Get returns one checkpoint of a thread.
+func (m *MemorySaver) Get(_ context.Context, threadID, checkpointID string) (Checkpoint, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	list := m.threads[threadID]
+	i, ok := slices.BinarySearchFunc(list, checkpointID, func(c Checkpoint, id string) int { return compare(c.ID, id) })
+	if !ok {
+		return Checkpoint{}, ErrNotFound
+	}
+	return clone(list[i]), nil
+}
+
+// List returns a thread's checkpoints, newest first.
+func (m *MemorySaver) List(_ context.Context, threadID string, opts ListOptions) ([]Checkpoint, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	var out []Checkpoint
+	list := m.threads[threadID]
+	for i := len(list) - 1; i >= 0; i-- {
+		if opts.Before != "" && list[i].ID >= opts.Before {
+			continue
+		}
+		if opts.Limit > 0 && len(out) == opts.Limit {
+			break
+		}
+		out = append(out, clone(list[i]))
+	}
+	return out, nil
+}
+
+func compare(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// clone copies the slices of a checkpoint so that no caller shares them.
+func clone(cp Checkpoint) Checkpoint {
+	cp.State = slices.Clone(cp.State)
+	cp.Update = slices.Clone(cp.Update)
+	cp.Next = slices.Clone(cp.Next)
+	return cp
+}

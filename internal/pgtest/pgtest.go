@@ -1,0 +1,83 @@
+// Package pgtest gives each test package a fresh, empty PostgreSQL database:
+// on the server named by DATABASE_URL when it is set, otherwise on the
+// project's local cluster, which it starts if needed (see package devdb).
+package pgtest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tripgraph/tripgraph/devdb"
+)
+
+// ServerURL returns the URL of a database on the test server: DATABASE_URL,
+// or the local cluster's default database.
+func ServerURL(ctx context.Context) (string, error) {
+	if u := os.Getenv("DATABASE_URL"); u != "" {
+		return u, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	c, err := devdb.New(wd)
+	if err != nil {
+		return "", err
+	}
+	return c.Ensure(ctx)
+}
+
+// NewDatabase creates an empty database whose name starts with prefix and
+// returns its URL and a function that drops it.
+func NewDatabase(ctx context.Context, prefix string) (string, func(), error) {
+	server, err := ServerURL(ctx)
+	if err != nil {
+		return "", nil, fmt.Errorf("getting a test database server: %w", err)
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	name := prefix + "_" + hex.EncodeToString(b[:])
+	if err := devdb.CreateDatabase(ctx, server, name); err != nil {
+		return "", nil, err
+	}
+	u, err := url.Parse(server)
+	if err != nil {
+		return "", nil, fmt.Errorf("parsing the test server URL: %w", err)
+	}
+	u.Path = "/" + name
+	drop := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, server)
+		if err != nil {
+			return
+		}
+		defer conn.Close(ctx)
+		conn.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)")
+	}
+	return u.String(), drop, nil
+}
+
+// Run is for TestMain: it creates a fresh database named after prefix, puts
+// its URL in *dbURL, runs the tests and drops the database. It returns the
+// exit code for os.Exit.
+func Run(m *testing.M, prefix string, dbURL *string) int {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	u, drop, err := NewDatabase(ctx, prefix)
+	cancel()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "pgtest:", err)
+		return 1
+	}
+	defer drop()
+	*dbURL = u
+	return m.Run()
+}

@@ -1,0 +1,33 @@
+// Package store is tripgraph's PostgreSQL data layer: the connection pool
+// and the queries for users, threads, runs, checkpoints, albums, the
+// accommodation and restaurant catalog, and bookings. It holds no business
+// rules; callers decide what a query means.
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Store is a handle on the database. It is safe for concurrent use.
+type Store struct {
+	Pool *pgxpool.Pool
+}
+
+// Open connects to the database at url and checks that it answers.
+func Open(ctx context.Context, url string) (*Store, error) {
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		return nil, fmt.Errorf("opening the database pool: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connecting to the database: %w", err)
+	}
+	return &Store{Pool: pool}, nil
+}
+
+// Close releases the pool's connections.
+func (s *Store) Close() { s.Pool.Close() }

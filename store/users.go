@@ -1,0 +1,108 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tripgraph/tripgraph/errcode"
+)
+
+// User is an account: a traveller or a program acting for one.
+type User struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// APIKeyPrefix starts every API key, so that leaked keys are easy to find.
+const APIKeyPrefix = "tg_"
+
+// EnsureUser returns the user with this name, creating it if needed.
+func (s *Store) EnsureUser(ctx context.Context, name string) (User, error) {
+	var u User
+	err := s.Pool.QueryRow(ctx, `
+		INSERT INTO users (name) VALUES ($1)
+		ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name
+		RETURNING id, name, created_at`, name).Scan(&u.ID, &u.Name, &u.CreatedAt)
+	if err != nil {
+		return User{}, fmt.Errorf("ensuring user %q: %w", name, err)
+	}
+	return u, nil
+}
+
+// UserByName returns the user with this name, or a NOT_FOUND error.
+func (s *Store) UserByName(ctx context.Context, name string) (User, error) {
+	return s.scanUser(ctx, "name", `SELECT id, name, created_at FROM users WHERE name = $1`, name)
+}
+
+// UserByID returns the user with this id, or a NOT_FOUND error.
+func (s *Store) UserByID(ctx context.Context, id string) (User, error) {
+	return s.scanUser(ctx, "id", `SELECT id, name, created_at FROM users WHERE id::text = $1`, id)
+}
+
+func (s *Store) scanUser(ctx context.Context, by, query, arg string) (User, error) {
+	var u User
+	err := s.Pool.QueryRow(ctx, query, arg).Scan(&u.ID, &u.Name, &u.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return User{}, errcode.New(errcode.NotFound, "no user with %s %q", by, arg)
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("reading user by %s: %w", by, err)
+	}
+	return u, nil
+}
+
+// CreateAPIKey makes a new API key for a user and returns it. Only its hash
+// is stored: the key cannot be shown again.
+func (s *Store) CreateAPIKey(ctx context.Context, userID, label string) (string, error) {
+	var raw [24]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", fmt.Errorf("making an API key: %w", err)
+	}
+	key := APIKeyPrefix + base64.RawURLEncoding.EncodeToString(raw[:])
+	hash := sha256.Sum256([]byte(key))
+	if _, err := s.Pool.Exec(ctx, `INSERT INTO api_keys (user_id, key_hash, label) VALUES ($1, $2, $3)`,
+		userID, hash[:], label); err != nil {
+		return "", fmt.Errorf("storing an API key: %w", err)
+	}
+	return key, nil
+}
+
+// UserByAPIKey returns the owner of a valid, unrevoked API key, or a
+// FORBIDDEN error that does not say whether the key ever existed.
+func (s *Store) UserByAPIKey(ctx context.Context, key string) (User, error) {
+	hash := sha256.Sum256([]byte(key))
+	var u User
+	err := s.Pool.QueryRow(ctx, `
+		UPDATE api_keys k SET last_used_at = now()
+		FROM users u
+		WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND u.id = k.user_id
+		RETURNING u.id, u.name, u.created_at`, hash[:]).Scan(&u.ID, &u.Name, &u.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return User{}, errcode.New(errcode.Forbidden, "invalid API key")
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("checking an API key: %w", err)
+	}
+	return u, nil
+}
+
+// RevokeAPIKey revokes every key of userID whose hash matches key.
+func (s *Store) RevokeAPIKey(ctx context.Context, userID, key string) error {
+	hash := sha256.Sum256([]byte(key))
+	tag, err := s.Pool.Exec(ctx, `UPDATE api_keys SET revoked_at = now() WHERE user_id = $1 AND key_hash = $2 AND revoked_at IS NULL`, userID, hash[:])
+	if err != nil {
+		return fmt.Errorf("revoking an API key: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return errcode.New(errcode.NotFound, "no such active API key")
+	}
+	return nil
+}

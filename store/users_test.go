@@ -1,0 +1,56 @@
+package store
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tripgraph/tripgraph/errcode"
+)
+
+func TestUsersAndAPIKeys(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	ana, err := s.EnsureUser(ctx, "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.EnsureUser(ctx, "ana")
+	if err != nil || again.ID != ana.ID {
+		t.Fatalf("EnsureUser twice: got %v, %v; want the same user %s", again, err, ana.ID)
+	}
+	if _, err := s.UserByName(ctx, "nobody"); errcode.Of(err) != errcode.NotFound {
+		t.Fatalf("UserByName(nobody) = %v, want NOT_FOUND", err)
+	}
+	if _, err := s.EnsureUser(ctx, "Bad Name!"); err == nil {
+		t.Fatal("a user name with spaces and capitals was accepted")
+	}
+
+	key, err := s.CreateAPIKey(ctx, ana.ID, "cli")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(key, APIKeyPrefix) {
+		t.Fatalf("key %q lacks the %q prefix", key, APIKeyPrefix)
+	}
+	var stored int
+	s.Pool.QueryRow(ctx, `SELECT count(*) FROM api_keys WHERE position($1::bytea in key_hash) > 0`, []byte(key)).Scan(&stored)
+	if stored != 0 {
+		t.Fatal("the plaintext key is stored")
+	}
+	got, err := s.UserByAPIKey(ctx, key)
+	if err != nil || got.ID != ana.ID {
+		t.Fatalf("UserByAPIKey = %v, %v; want %s", got, err, ana.ID)
+	}
+	for _, bad := range []string{"", "tg_wrong", key + "x"} {
+		if _, err := s.UserByAPIKey(ctx, bad); errcode.Of(err) != errcode.Forbidden {
+			t.Errorf("UserByAPIKey(%q) = %v, want FORBIDDEN", bad, err)
+		}
+	}
+	if err := s.RevokeAPIKey(ctx, ana.ID, key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.UserByAPIKey(ctx, key); errcode.Of(err) != errcode.Forbidden {
+		t.Fatalf("a revoked key still works: %v", err)
+	}
+}
