@@ -1,0 +1,274 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A small state shaped like the trip planner's: an append-only log, a map
+// and a routing hint.
+type tstate struct {
+	Log  []string       `json:"log,omitempty"`
+	Tags map[string]int `json:"tags,omitempty"`
+	Want string         `json:"want,omitempty"` // which branch the router picks
+}
+
+type tupdate struct {
+	Log  []string `json:"log,omitempty"`
+	Tag  string   `json:"tag,omitempty"`
+	Want string   `json:"want,omitempty"`
+}
+
+// reduce is pure: it copies what it changes.
+func reduce(s tstate, u tupdate) tstate {
+	out := tstate{Log: slices.Concat(s.Log, u.Log), Tags: maps.Clone(s.Tags), Want: s.Want}
+	if u.Tag != "" {
+		if out.Tags == nil {
+			out.Tags = map[string]int{}
+		}
+		out.Tags[u.Tag]++
+	}
+	if u.Want != "" {
+		out.Want = u.Want
+	}
+	return out
+}
+
+// logNode returns a node that appends its own name to the log.
+func logNode(name string) NodeFunc[tstate, tupdate] {
+	return func(ctx context.Context, s tstate) (tupdate, error) {
+		return tupdate{Log: []string{name}, Tag: name}, nil
+	}
+}
+
+func routeWant(s tstate) string { return s.Want }
+
+// plannerGraph is shaped like the trip planner: START routes to one of two
+// nodes, both lead to a tool node, which ends.
+func plannerGraph() *Graph[tstate, tupdate] {
+	g := New(reduce)
+	g.AddNode("classify", logNode("classify"))
+	g.AddNode("extraction", logNode("extraction"))
+	g.AddNode("callTools", logNode("callTools"))
+	g.AddConditionalEdges(START, routeWant, "classify", "extraction")
+	g.AddEdge("classify", "callTools")
+	g.AddConditionalEdges("extraction", func(s tstate) string {
+		if s.Tags["stop"] > 0 {
+			return END
+		}
+		return "callTools"
+	}, "callTools", END)
+	g.AddEdge("callTools", END)
+	return g
+}
+
+func mustCompile(t testing.TB, g *Graph[tstate, tupdate], cp Checkpointer) *Compiled[tstate, tupdate] {
+	t.Helper()
+	c, err := g.Compile(cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestCompileErrors(t *testing.T) {
+	noop := logNode("x")
+	tests := []struct {
+		name  string
+		build func(g *Graph[tstate, tupdate])
+		want  string
+	}{
+		{"edge to unknown node", func(g *Graph[tstate, tupdate]) {
+			g.AddNode("a", noop).AddEdge(START, "a").AddEdge("a", "ghost")
+		}, `edge from "a" to unknown node "ghost"`},
+		{"edge from unknown node", func(g *Graph[tstate, tupdate]) {
+			g.AddNode("a", noop).AddEdge(START, "a").AddEdge("a", END).AddEdge("ghost", "a")
+		}, `edge from unknown node "ghost"`},
+		{"duplicate node name", func(g *Graph[tstate, tupdate]) {
+			g.AddNode("a", noop).AddNode("a", noop).AddEdge(START, "a").AddEdge("a", END)
+		}, `duplicate node name "a"`},
+		{"reserved node name", func(g *Graph[tstate, tupdate]) {
+			g.AddNode(END, noop).AddNode("a", noop).AddEdge(START, "a").AddEdge("a", END)
+		}, `node name "__end__" is reserved`},
+		{"undeclared router target", func(g *Graph[tstate, tupdate]) {
+			g.AddNode("a", noop).AddConditionalEdges(START, routeWant, "a", "nowhere").AddEdge("a", END)
+		}, `router of "__start__" declares target "nowhere", which is not a node`},
+		{"unreachable node", func(g *Graph[tstate, tupdate]) {
+			g.AddNode("a", noop).AddNode("island", noop).AddEdge(START, "a").AddEdge("a", END).AddEdge("island", END)
+		}, `node "island" cannot be reached from START`},
+		{"no path to END", func(g *Graph[tstate, tupdate]) {
+			g.AddNode("a", noop).AddNode("loop", noop).AddEdge(START, "a").
+				AddConditionalEdges("a", routeWant, "loop", END).AddEdge("loop", "loop")
+		}, `node "loop" has no path to END`},
+		{"dead end counts as no path to END", func(g *Graph[tstate, tupdate]) {
+			g.AddNode("a", noop).AddEdge(START, "a")
+		}, `node "a" has no path to END`},
+		{"no entry point", func(g *Graph[tstate, tupdate]) {
+			g.AddNode("a", noop).AddEdge("a", END)
+		}, "no entry point"},
+		{"two edges from one node", func(g *Graph[tstate, tupdate]) {
+			g.AddNode("a", noop).AddNode("b", noop).AddEdge(START, "a").AddEdge("a", "b").AddEdge("a", END).AddEdge("b", END)
+		}, `node "a" already has an outgoing edge`},
+		{"router without targets", func(g *Graph[tstate, tupdate]) {
+			g.AddNode("a", noop).AddEdge(START, "a").AddConditionalEdges("a", routeWant)
+		}, `conditional edges from "a" need a router and at least one target`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := New(reduce)
+			tt.build(g)
+			_, err := g.Compile(nil)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Compile() error = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+	if _, err := plannerGraph().Compile(nil); err != nil {
+		t.Fatalf("a valid graph failed to compile: %v", err)
+	}
+}
+
+func TestRoutingPaths(t *testing.T) {
+	tests := []struct {
+		name  string
+		input tupdate
+		want  []string
+	}{
+		{"classify branch", tupdate{Want: "classify"}, []string{"classify", "callTools"}},
+		{"extraction branch", tupdate{Want: "extraction"}, []string{"extraction", "callTools"}},
+		{"extraction ends the run", tupdate{Want: "extraction", Tag: "stop"}, []string{"extraction"}},
+	}
+	c := mustCompile(t, plannerGraph(), nil)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: tt.name, Input: tt.input})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(s.Log, tt.want) {
+				t.Fatalf("visited %v, want %v", s.Log, tt.want)
+			}
+		})
+	}
+}
+
+func TestRouterReturnsUndeclaredTarget(t *testing.T) {
+	c := mustCompile(t, plannerGraph(), nil)
+	_, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Want: "callTools"}})
+	var re *RouteError
+	if !errors.As(err, &re) || re.From != START || re.Target != "callTools" {
+		t.Fatalf("error = %v, want a RouteError from START to callTools", err)
+	}
+	if !strings.Contains(err.Error(), `router of "__start__" returned "callTools"`) {
+		t.Fatalf("message %q does not name the node and the target", err)
+	}
+}
+
+func TestEventOrder(t *testing.T) {
+	g := New(reduce)
+	g.AddNode("talk", func(ctx context.Context, s tstate) (tupdate, error) {
+		if err := Emit(ctx, "ui", "card"); err != nil {
+			return tupdate{}, err
+		}
+		for _, tok := range []string{"hel", "lo"} {
+			if err := EmitToken(ctx, tok); err != nil {
+				return tupdate{}, err
+			}
+		}
+		return tupdate{Log: []string{"hello"}}, nil
+	})
+	g.AddEdge(START, "talk").AddEdge("talk", END)
+	c := mustCompile(t, g, nil)
+	var got []string
+	for ev, err := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: "t"}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, ev.Kind.String()+":"+ev.Node+ev.Name+ev.Token)
+	}
+	want := []string{"run_started:", "checkpoint_saved:", "node_started:talk", "custom:talkui",
+		"token:talkhel", "token:talklo", "node_finished:talk", "checkpoint_saved:talk", "run_finished:"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("events\n got %v\nwant %v", got, want)
+	}
+}
+
+// A custom event reaches the consumer while its node still runs: the node
+// waits until the consumer has seen the event.
+func TestCustomEventsStreamWhileNodeRuns(t *testing.T) {
+	seen := make(chan struct{})
+	g := New(reduce)
+	g.AddNode("slow", func(ctx context.Context, s tstate) (tupdate, error) {
+		if err := Emit(ctx, "progress", 1); err != nil {
+			return tupdate{}, err
+		}
+		select {
+		case <-seen:
+			return tupdate{Log: []string{"done"}}, nil
+		case <-ctx.Done():
+			return tupdate{}, errors.New("the consumer never saw the event while the node ran")
+		}
+	})
+	g.AddEdge(START, "slow").AddEdge("slow", END)
+	c := mustCompile(t, g, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	for ev, err := range c.Run(ctx, RunConfig[tupdate]{ThreadID: "t"}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind == Custom {
+			close(seen)
+		}
+	}
+}
+
+func TestEmitOutsideANode(t *testing.T) {
+	if err := Emit(context.Background(), "x", nil); !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("Emit outside a node = %v, want ErrNotRunning", err)
+	}
+	if _, ok := Info(context.Background()); ok {
+		t.Fatal("Info outside a node reported a run")
+	}
+}
+
+func TestInfoInsideANode(t *testing.T) {
+	var got RunInfo
+	g := New(reduce)
+	g.AddNode("a", func(ctx context.Context, s tstate) (tupdate, error) {
+		got, _ = Info(ctx)
+		return tupdate{}, nil
+	})
+	g.AddEdge(START, "a").AddEdge("a", END)
+	c := mustCompile(t, g, nil)
+	if _, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: "th", RunID: "r1"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := (RunInfo{ThreadID: "th", RunID: "r1", Step: 1, Node: "a"}); got != want {
+		t.Fatalf("Info = %+v, want %+v", got, want)
+	}
+}
+
+func TestMermaid(t *testing.T) {
+	got := mustCompile(t, plannerGraph(), nil).Mermaid()
+	want := `graph TD
+	__start__([START])
+	classify(classify)
+	extraction(extraction)
+	callTools(callTools)
+	__end__([END])
+	__start__ -.->|classify| classify
+	__start__ -.->|extraction| extraction
+	classify --> callTools
+	extraction -.->|callTools| callTools
+	extraction -.->|__end__| __end__
+	callTools --> __end__
+`
+	if got != want {
+		t.Fatalf("Mermaid()\n%s\nwant\n%s", got, want)
+	}
+}

@@ -1,0 +1,390 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// timeout bounds tests that would otherwise hang on a bug.
+const timeout = 10 * time.Second
+
+func history(t *testing.T, cp Checkpointer, thread string) []Checkpoint {
+	t.Helper()
+	list, err := cp.List(context.Background(), thread, ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
+}
+
+func TestResumeStartsFromLatestCheckpoint(t *testing.T) {
+	ctx := context.Background()
+	saver := NewMemorySaver()
+	c := mustCompile(t, plannerGraph(), saver)
+	first, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Log: []string{"hi"}, Want: "extraction"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Log: []string{"again"}, Want: "classify"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append(slices.Clone(first.Log), "again", "classify", "callTools")
+	if !slices.Equal(second.Log, want) {
+		t.Fatalf("second run's log = %v, want %v", second.Log, want)
+	}
+	// One unbroken chain: every checkpoint's parent is the one before it.
+	list := history(t, saver, "t")
+	if len(list) != 6 {
+		t.Fatalf("thread has %d checkpoints, want 6 (input + 2 nodes, twice)", len(list))
+	}
+	for i := 0; i+1 < len(list); i++ {
+		if list[i].ParentID != list[i+1].ID || list[i].Step != list[i+1].Step+1 {
+			t.Fatalf("checkpoint %d (step %d) does not follow %d (step %d)", i, list[i].Step, i+1, list[i+1].Step)
+		}
+	}
+	if src := list[2].Metadata.Source; src != SourceInput {
+		t.Fatalf("the second run's first checkpoint has source %q, want input", src)
+	}
+}
+
+// A run that failed part-way is resumed from its last good checkpoint, and
+// runs only what had not run.
+func TestResumeAfterFailure(t *testing.T) {
+	ctx := context.Background()
+	fail := true
+	g := New(reduce)
+	g.AddNode("a", logNode("a"))
+	g.AddNode("b", func(ctx context.Context, s tstate) (tupdate, error) {
+		if fail {
+			return tupdate{}, errors.New("tool timed out")
+		}
+		return tupdate{Log: []string{"b"}}, nil
+	})
+	g.AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END)
+	c := mustCompile(t, g, nil)
+	_, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t"})
+	var ne *NodeError
+	if !errors.As(err, &ne) || ne.Node != "b" {
+		t.Fatalf("first run: error = %v, want a NodeError from b", err)
+	}
+	fail = false
+	s, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Log, []string{"a", "b"}) {
+		t.Fatalf("resumed log = %v, want [a b]: a must not run twice", s.Log)
+	}
+	if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "empty", Resume: true}); err == nil {
+		t.Fatal("resuming a thread with no checkpoint succeeded")
+	}
+}
+
+func TestForkKeepsHistory(t *testing.T) {
+	ctx := context.Background()
+	saver := NewMemorySaver()
+	c := mustCompile(t, plannerGraph(), saver)
+	for _, in := range []string{"one", "two"} {
+		if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Log: []string{in}, Want: "classify"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := history(t, saver, "t")
+	forkPoint := before[3] // the end of the first run
+	s, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", CheckpointID: forkPoint.ID,
+		Input: tupdate{Log: []string{"other"}, Want: "extraction"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"one", "classify", "callTools", "other", "extraction", "callTools"}
+	if !slices.Equal(s.Log, want) {
+		t.Fatalf("forked log = %v, want %v", s.Log, want)
+	}
+	after := history(t, saver, "t")
+	if len(after) != len(before)+3 {
+		t.Fatalf("after the fork the thread has %d checkpoints, want %d", len(after), len(before)+3)
+	}
+	if !reflect.DeepEqual(after[3:], before) {
+		t.Fatal("forking changed the old branch")
+	}
+	forked := after[2]
+	if forked.ParentID != forkPoint.ID || forked.Metadata.Source != SourceFork {
+		t.Fatalf("the branch starts with parent %s source %q, want parent %s source fork",
+			forked.ParentID, forked.Metadata.Source, forkPoint.ID)
+	}
+	if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", CheckpointID: "no-such-id"}); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("forking from a missing checkpoint: %v, want ErrNotFound", err)
+	}
+}
+
+func TestUpdateState(t *testing.T) {
+	ctx := context.Background()
+	saver := NewMemorySaver()
+	c := mustCompile(t, plannerGraph(), saver)
+	if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Want: "classify"}}); err != nil {
+		t.Fatal(err)
+	}
+	latest, _ := saver.Latest(ctx, "t")
+	tests := []struct {
+		name     string
+		asNode   string
+		wantNext []string
+	}{
+		{"as a node with a fixed edge", "classify", []string{"callTools"}},
+		{"as START routes like input", START, []string{"classify"}},
+		{"as the last node ends", "callTools", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cp, err := c.UpdateState(ctx, "t", latest.ID, tupdate{Log: []string{"edited"}}, tt.asNode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cp.Metadata.Source != SourceUpdate || cp.ParentID != latest.ID || !slices.Equal(cp.Next, tt.wantNext) {
+				t.Fatalf("checkpoint source %q parent %s next %v; want update, %s, %v",
+					cp.Metadata.Source, cp.ParentID, cp.Next, latest.ID, tt.wantNext)
+			}
+			s, _, err := c.GetState(ctx, "t", cp.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Log[len(s.Log)-1] != "edited" {
+				t.Fatalf("updated state's log = %v", s.Log)
+			}
+		})
+	}
+	if _, err := c.UpdateState(ctx, "t", "", tupdate{}, "ghost"); err == nil || !strings.Contains(err.Error(), `unknown node "ghost"`) {
+		t.Fatalf("UpdateState as an unknown node: %v", err)
+	}
+	// After an update, resuming runs the node it chose.
+	cp, _ := c.UpdateState(ctx, "t", "", tupdate{Want: "extraction"}, START)
+	s, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", CheckpointID: cp.ID, Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Log[len(s.Log)-2:]; !slices.Equal(got, []string{"extraction", "callTools"}) {
+		t.Fatalf("resumed after update ran %v", got)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	t.Run("between nodes", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		c := mustCompile(t, plannerGraph(), nil)
+		var err error
+		var ran []string
+		for ev, e := range c.Run(ctx, RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Want: "classify"}}) {
+			if ev.Kind == NodeFinished {
+				ran = append(ran, ev.Node)
+				cancel()
+			}
+			err = e
+		}
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), `run cancelled before node "callTools"`) {
+			t.Fatalf("error = %v, want a cancellation before callTools", err)
+		}
+		if !slices.Equal(ran, []string{"classify"}) {
+			t.Fatalf("nodes run = %v, want only classify", ran)
+		}
+	})
+	t.Run("inside a node that ignores ctx", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		release := make(chan struct{})
+		defer close(release)
+		g := New(reduce)
+		g.AddNode("stuck", func(context.Context, tstate) (tupdate, error) {
+			cancel()
+			<-release
+			return tupdate{}, nil
+		})
+		g.AddEdge(START, "stuck").AddEdge("stuck", END)
+		_, err := mustCompile(t, g, nil).Invoke(ctx, RunConfig[tupdate]{ThreadID: "t"})
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), `run cancelled inside node "stuck"`) {
+			t.Fatalf("error = %v, want a cancellation inside stuck", err)
+		}
+	})
+	t.Run("consumer stops iterating", func(t *testing.T) {
+		saver := NewMemorySaver()
+		c := mustCompile(t, plannerGraph(), saver)
+		for ev := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Want: "classify"}}) {
+			if ev.Kind == NodeStarted {
+				break
+			}
+		}
+		if n := len(history(t, saver, "t")); n != 1 {
+			t.Fatalf("after stopping at the first node the thread has %d checkpoints, want 1", n)
+		}
+	})
+}
+
+func TestStepLimit(t *testing.T) {
+	looping := func() *Graph[tstate, tupdate] {
+		g := New(reduce)
+		g.AddNode("again", logNode("again"))
+		g.AddEdge(START, "again")
+		g.AddConditionalEdges("again", func(s tstate) string {
+			if len(s.Log) >= 100 {
+				return END
+			}
+			return "again"
+		}, "again", END)
+		return g
+	}
+	tests := []struct {
+		limit, want int
+	}{{0, DefaultStepLimit}, {3, 3}}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.limit), func(t *testing.T) {
+			s, err := mustCompile(t, looping(), nil).Invoke(context.Background(), RunConfig[tupdate]{ThreadID: "t", StepLimit: tt.limit})
+			var sl *StepLimitError
+			if !errors.As(err, &sl) || sl.Limit != tt.want || sl.Next != "again" {
+				t.Fatalf("error = %v, want a StepLimitError of %d", err, tt.want)
+			}
+			_ = s
+		})
+	}
+}
+
+func TestPanicInNodeKeepsLastCheckpoint(t *testing.T) {
+	ctx := context.Background()
+	saver := NewMemorySaver()
+	g := New(reduce)
+	g.AddNode("ok", logNode("ok"))
+	g.AddNode("boom", func(context.Context, tstate) (tupdate, error) { panic("nil map write") })
+	g.AddEdge(START, "ok").AddEdge("ok", "boom").AddEdge("boom", END)
+	c := mustCompile(t, g, saver)
+	_, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t"})
+	var ne *NodeError
+	var pe *PanicError
+	if !errors.As(err, &ne) || ne.Node != "boom" || !errors.As(err, &pe) || len(pe.Stack) == 0 {
+		t.Fatalf("error = %v, want a NodeError naming boom that wraps a PanicError with a stack", err)
+	}
+	latest, err := saver.Latest(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if latest.Node != "ok" || !slices.Equal(latest.Next, []string{"boom"}) {
+		t.Fatalf("latest checkpoint is from %q with next %v; want ok's, with next [boom]", latest.Node, latest.Next)
+	}
+}
+
+func TestPanicInReducerOrRouter(t *testing.T) {
+	g := New(func(s tstate, u tupdate) tstate {
+		if u.Tag == "bad" {
+			panic("reducer bug")
+		}
+		return reduce(s, u)
+	})
+	g.AddNode("a", func(context.Context, tstate) (tupdate, error) { return tupdate{Tag: "bad"}, nil })
+	g.AddNode("b", logNode("b"))
+	g.AddConditionalEdges(START, func(s tstate) string {
+		if s.Want == "panic" {
+			panic("router bug")
+		}
+		return s.Want
+	}, "a", "b")
+	g.AddEdge("a", END).AddEdge("b", END)
+	c := mustCompile(t, g, nil)
+	for input, want := range map[string]string{"a": `reducing the update of "a"`, "panic": `routing after "__start__"`} {
+		_, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: input, Input: tupdate{Want: input}})
+		var pe *PanicError
+		if !errors.As(err, &pe) || !strings.Contains(err.Error(), want) {
+			t.Errorf("input %q: error = %v, want a panic error containing %q", input, err, want)
+		}
+	}
+}
+
+// Every state a run hands out must still encode to exactly what was
+// checkpointed for it after all later steps ran. mutations runs a graph and
+// returns how many steps broke that.
+func mutations(t *testing.T, reducer func(tstate, tupdate) tstate) int {
+	t.Helper()
+	g := New(reducer)
+	for _, n := range []string{"a", "b", "c", "d"} {
+		g.AddNode(n, logNode(n))
+	}
+	g.AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", "c").AddEdge("c", "d").AddEdge("d", END)
+	saver := NewMemorySaver()
+	c := mustCompile(t, g, saver)
+	type seen struct {
+		state tstate
+		saved []byte
+	}
+	var steps []seen
+	for turn := range 3 {
+		var last tstate
+		for ev, err := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Log: []string{fmt.Sprint("turn", turn)}}}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch ev.Kind {
+			case NodeFinished:
+				last = ev.State
+			case CheckpointSaved:
+				if ev.Node != "" {
+					steps = append(steps, seen{last, slices.Clone(ev.Checkpoint.State)})
+				}
+			}
+		}
+	}
+	broken := 0
+	for _, s := range steps {
+		now, _ := json.Marshal(s.state)
+		if !bytes.Equal(now, s.saved) {
+			broken++
+		}
+	}
+	return broken
+}
+
+func TestStatesAreImmutable(t *testing.T) {
+	if n := mutations(t, reduce); n != 0 {
+		t.Fatalf("%d checkpointed states changed after later steps", n)
+	}
+	// The check can fail: a reducer that appends into the slice it was given
+	// (sharing its spare capacity) and writes into the given map is caught.
+	aliasing := func(s tstate, u tupdate) tstate {
+		s.Log = append(s.Log[:len(s.Log):cap(s.Log)], u.Log...)
+		if s.Tags == nil {
+			s.Tags = map[string]int{}
+		}
+		s.Tags[u.Tag]++
+		return s
+	}
+	if n := mutations(t, aliasing); n == 0 {
+		t.Fatal("a reducer that writes into its input went unnoticed")
+	}
+}
+
+func TestConcurrentRunsOnOneCompiledGraph(t *testing.T) {
+	c := mustCompile(t, plannerGraph(), nil)
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			thread := fmt.Sprint("t", i%4)
+			_, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: thread, Input: tupdate{Want: "extraction"}})
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
