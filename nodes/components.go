@@ -1,0 +1,155 @@
+package nodes
+
+// Names of the UI components. Each is one templ component and one props type
+// below.
+const (
+	ComponentTripDetails    = "trip-details"
+	ComponentAccommodations = "accommodations-list"
+	ComponentRestaurants    = "restaurants-list"
+	ComponentAlbums         = "album-list"
+	ComponentPhotos         = "photo-grid"
+	ComponentTripStats      = "trip-stats"
+)
+
+// componentForTool says which component shows a tool's result.
+var componentForTool = map[string]string{
+	"list-accommodations":      ComponentAccommodations,
+	"get-accommodation":        ComponentAccommodations,
+	"list-restaurants":         ComponentRestaurants,
+	"getUserAlbums":            ComponentAlbums,
+	"getAlbumByName":           ComponentAlbums,
+	"getAlbumPhotos":           ComponentPhotos,
+	"getPhotosByDate":          ComponentPhotos,
+	"getPhotosByLocation":      ComponentPhotos,
+	"searchPhotosAcrossAlbums": ComponentPhotos,
+	"getTripStats":             ComponentTripStats,
+}
+
+// TripDetailsProps are the props of a trip-details component.
+type TripDetailsProps struct {
+	TripDetails TripDetails `json:"tripDetails"`
+	Nights      int         `json:"nights"`
+}
+
+// ToolProps is what every tool-result component carries besides its data.
+type ToolProps struct {
+	ToolCallID  string       `json:"toolCallId"`
+	Tool        string       `json:"tool"`
+	TripDetails *TripDetails `json:"tripDetails,omitempty"`
+	Error       *ToolError   `json:"error,omitempty"`
+}
+
+// ToolError is a tool's failure, as the tool reported it.
+type ToolError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Accommodation is one place to stay.
+type Accommodation struct {
+	ID           string  `json:"id"`
+	Name         string  `json:"name"`
+	NightlyPrice float64 `json:"nightlyPrice"`
+	Currency     string  `json:"currency"`
+	TotalPrice   float64 `json:"totalPrice"`
+	Rating       float64 `json:"rating"`
+	ImageURL     string  `json:"imageUrl"`
+	Capacity     int     `json:"capacity"`
+	Lat          float64 `json:"lat"`
+	Lng          float64 `json:"lng"`
+}
+
+// AccommodationsListProps are the props of an accommodations-list.
+type AccommodationsListProps struct {
+	ToolProps
+	Location       string          `json:"location"`
+	Covered        bool            `json:"covered"`
+	Message        string          `json:"message,omitempty"`
+	StartDate      string          `json:"startDate,omitempty"`
+	EndDate        string          `json:"endDate,omitempty"`
+	Nights         int             `json:"nights,omitempty"`
+	Guests         int             `json:"guests,omitempty"`
+	Accommodations []Accommodation `json:"accommodations"`
+}
+
+// Restaurant is one place to eat.
+type Restaurant struct {
+	ID           string  `json:"id"`
+	Name         string  `json:"name"`
+	Cuisine      string  `json:"cuisine"`
+	PriceRange   string  `json:"priceRange"`
+	Rating       float64 `json:"rating"`
+	DistanceKm   float64 `json:"distanceKm"`
+	OpeningHours string  `json:"openingHours"`
+	ImageURL     string  `json:"imageUrl"`
+	Popular      bool    `json:"popular"`
+}
+
+// RestaurantsListProps are the props of a restaurants-list.
+type RestaurantsListProps struct {
+	ToolProps
+	Location    string       `json:"location"`
+	Covered     bool         `json:"covered"`
+	Message     string       `json:"message,omitempty"`
+	Restaurants []Restaurant `json:"restaurants"`
+}
+
+// Album is one of the traveller's photo albums.
+type Album struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	CoverURL    string   `json:"coverUrl"`
+	StartDate   string   `json:"startDate"`
+	EndDate     string   `json:"endDate"`
+	PhotoCount  int      `json:"photoCount"`
+	Locations   []string `json:"locations,omitempty"`
+}
+
+// AlbumListProps are the props of an album-list.
+type AlbumListProps struct {
+	ToolProps
+	Albums []Album `json:"albums"`
+}
+
+// Photo is one photo of an album.
+type Photo struct {
+	ID           string  `json:"id"`
+	AlbumID      string  `json:"albumId"`
+	AlbumName    string  `json:"albumName,omitempty"`
+	URL          string  `json:"url"`
+	ThumbnailURL string  `json:"thumbnailUrl"`
+	Description  string  `json:"description"`
+	LocationName string  `json:"locationName"`
+	TakenAt      string  `json:"takenAt"`
+	Lat          float64 `json:"lat"`
+	Lng          float64 `json:"lng"`
+}
+
+// PhotoGridProps are the props of a photo-grid.
+type PhotoGridProps struct {
+	ToolProps
+	AlbumID string  `json:"albumId,omitempty"`
+	Query   string  `json:"query,omitempty"`
+	Date    string  `json:"date,omitempty"`
+	Total   int     `json:"total,omitempty"`
+	Photos  []Photo `json:"photos"`
+}
+
+// LocationCount is how many photos were taken at a place.
+type LocationCount struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+// TripStatsProps are the props of a trip-stats component.
+type TripStatsProps struct {
+	ToolProps
+	AlbumID     string          `json:"albumId"`
+	Name        string          `json:"name"`
+	TotalPhotos int             `json:"totalPhotos"`
+	Locations   []LocationCount `json:"locations"`
+	StartDate   string          `json:"startDate"`
+	EndDate     string          `json:"endDate"`
+	Days        int             `json:"days"`
+}

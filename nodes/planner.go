@@ -1,0 +1,131 @@
+package nodes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/go-playground/validator/v10"
+	"github.com/google/uuid"
+	"github.com/tmc/langchaingo/llms"
+
+	"github.com/tripgraph/tripgraph/graph"
+)
+
+// Node names of the trip planner graph.
+const (
+	NodeClassify   = "classify"
+	NodeExtraction = "extraction"
+	NodeCallTools  = "callTools"
+)
+
+// MaxToolSteps is how many model calls callTools may make in one turn, as
+// Polotrip's stepCountIs(5).
+const MaxToolSteps = 5
+
+// Deps is what the planner needs from outside.
+type Deps struct {
+	Model llms.Model
+	Tools Tools
+	Now   func() time.Time // the clock; time.Now when nil
+}
+
+// Graph is the compiled trip planner.
+type Graph = graph.Compiled[State, Update]
+
+// Build compiles the trip planner graph with its checkpointer (a new
+// MemorySaver when nil).
+func Build(d Deps, cp graph.Checkpointer) (*Graph, error) {
+	if d.Model == nil || d.Tools == nil {
+		return nil, errors.New("building the trip planner: a model and tools are required")
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	p := &planner{Deps: d}
+	g := graph.New(Reduce)
+	g.AddNode(NodeClassify, p.classify)
+	g.AddNode(NodeExtraction, p.extraction)
+	g.AddNode(NodeCallTools, p.callTools)
+	g.AddConditionalEdges(graph.START, RouteStart, NodeClassify, NodeExtraction)
+	g.AddConditionalEdges(NodeClassify, RouteAfterClassifying, NodeExtraction, NodeCallTools)
+	g.AddConditionalEdges(NodeExtraction, RouteAfterExtraction, NodeCallTools, graph.END)
+	g.AddEdge(NodeCallTools, graph.END)
+	return g.Compile(cp)
+}
+
+// RouteStart sends a thread with known trip details to classify, to check
+// they still hold, and any other to extraction.
+func RouteStart(s State) string {
+	if s.TripDetails == nil {
+		return NodeExtraction
+	}
+	return NodeClassify
+}
+
+// RouteAfterClassifying re-extracts when classify cleared the trip details.
+func RouteAfterClassifying(s State) string {
+	if s.TripDetails == nil {
+		return NodeExtraction
+	}
+	return NodeCallTools
+}
+
+// RouteAfterExtraction calls the tools once the trip is known, or at once
+// for a question about the traveller's photos, which needs no destination.
+// Otherwise extraction has asked a question and the run ends.
+func RouteAfterExtraction(s State) string {
+	if s.TripDetails != nil || s.Intent == IntentPhotos {
+		return NodeCallTools
+	}
+	return graph.END
+}
+
+// planner holds the nodes' dependencies.
+type planner struct {
+	Deps
+}
+
+var validate = validator.New(validator.WithRequiredStructEnabled())
+
+func (p *planner) today() time.Time {
+	y, m, d := p.Now().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+func (p *planner) stamp() int64 { return p.Now().UnixMilli() }
+
+// conversation is the system prompt followed by the state's messages.
+func conversation(systemPrompt string, s State) []llms.MessageContent {
+	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, systemPrompt)}
+	for _, m := range s.Messages {
+		role := llms.ChatMessageTypeHuman
+		if m.Type == AI {
+			role = llms.ChatMessageTypeAI
+		}
+		msgs = append(msgs, llms.TextParts(role, m.Content))
+	}
+	return msgs
+}
+
+// forcedCall asks the model to call one tool and returns its arguments.
+func (p *planner) forcedCall(ctx context.Context, msgs []llms.MessageContent, name, description string, schema any) (string, error) {
+	tool := llms.Tool{Type: "function", Function: &llms.FunctionDefinition{Name: name, Description: description, Parameters: schema}}
+	resp, err := p.Model.GenerateContent(ctx, msgs,
+		llms.WithTools([]llms.Tool{tool}),
+		llms.WithToolChoice(llms.ToolChoice{Type: "function", Function: &llms.FunctionReference{Name: name}}))
+	if err != nil {
+		return "", fmt.Errorf("asking the model to call %s: %w", name, err)
+	}
+	for _, c := range resp.Choices {
+		for _, tc := range c.ToolCalls {
+			if tc.FunctionCall != nil && tc.FunctionCall.Name == name {
+				return tc.FunctionCall.Arguments, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("the model did not call %s", name)
+}
+
+func newID() string { return uuid.Must(uuid.NewV7()).String() }

@@ -1,0 +1,337 @@
+package nodes
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
+)
+
+// fixedNow is the clock of every test: Saturday 2026-11-21.
+func fixedNow() time.Time { return time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC) }
+
+// scripted is an llms.Model that answers from a script and records what it
+// was asked.
+type scripted struct {
+	mu      sync.Mutex
+	replies []llms.ContentChoice
+	asked   []asked
+}
+
+type asked struct {
+	messages []llms.MessageContent
+	tools    []string
+	choice   any
+}
+
+func (m *scripted) GenerateContent(ctx context.Context, msgs []llms.MessageContent, options ...llms.CallOption) (*llms.ContentResponse, error) {
+	var opts llms.CallOptions
+	for _, o := range options {
+		o(&opts)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a := asked{messages: msgs, choice: opts.ToolChoice}
+	for _, t := range opts.Tools {
+		a.tools = append(a.tools, t.Function.Name)
+	}
+	m.asked = append(m.asked, a)
+	if len(m.replies) == 0 {
+		return nil, errors.New("script exhausted")
+	}
+	c := m.replies[0]
+	m.replies = m.replies[1:]
+	if opts.StreamingFunc != nil && c.Content != "" {
+		opts.StreamingFunc(ctx, []byte(c.Content))
+	}
+	return &llms.ContentResponse{Choices: []*llms.ContentChoice{&c}}, nil
+}
+
+func (m *scripted) Call(ctx context.Context, prompt string, options ...llms.CallOption) (string, error) {
+	return llms.GenerateFromSinglePrompt(ctx, m, prompt, options...)
+}
+
+func calls(name string, args ...string) llms.ContentChoice {
+	var c llms.ContentChoice
+	for i, a := range args {
+		c.ToolCalls = append(c.ToolCalls, llms.ToolCall{ID: fmt.Sprintf("%s_%d", name, i), Type: "function",
+			FunctionCall: &llms.FunctionCall{Name: name, Arguments: a}})
+	}
+	return c
+}
+
+func text(s string) llms.ContentChoice { return llms.ContentChoice{Content: s} }
+
+// testTools are in-process tools that answer from their arguments.
+func testTools(record *[]string) FuncTools {
+	tool := func(name string, run func(args map[string]any) (any, error)) FuncTool {
+		return FuncTool{Tool: Tool{Name: name, Description: name}, Run: func(_ context.Context, raw json.RawMessage) (any, error) {
+			var args map[string]any
+			if err := json.Unmarshal(raw, &args); err != nil {
+				return nil, errcode.New(errcode.BadRequest, "arguments are not JSON")
+			}
+			*record = append(*record, name+" "+string(raw))
+			return run(args)
+		}}
+	}
+	return FuncTools{
+		tool("list-accommodations", func(a map[string]any) (any, error) {
+			return map[string]any{"location": a["location"], "covered": true, "guests": a["guests"],
+				"accommodations": []map[string]any{{"id": "h1", "name": "Casa Azul", "nightlyPrice": 90, "totalPrice": 360, "capacity": 4}}}, nil
+		}),
+		tool("list-restaurants", func(a map[string]any) (any, error) {
+			return map[string]any{"location": a["location"], "covered": true,
+				"restaurants": []map[string]any{{"id": "r1", "name": "Tasca", "cuisine": "portuguese"}}}, nil
+		}),
+		tool("searchPhotosAcrossAlbums", func(a map[string]any) (any, error) {
+			return map[string]any{"query": a["query"], "total": 1,
+				"photos": []map[string]any{{"id": "p1", "albumId": "al1", "description": "aniversário da Vivi na praia"}}}, nil
+		}),
+		tool("getAlbumByName", func(a map[string]any) (any, error) {
+			if a["name"] == "Mars" {
+				return nil, errcode.New(errcode.NotFound, "no album named Mars")
+			}
+			return map[string]any{"albums": []map[string]any{{"id": "al1", "name": "Japan 2024", "photoCount": 120}}}, nil
+		}),
+		tool("getTripStats", func(a map[string]any) (any, error) {
+			return map[string]any{"albumId": a["albumId"], "name": "Japan 2024", "totalPhotos": 120, "days": 12}, nil
+		}),
+	}
+}
+
+// turnResult is what one run produced.
+type turnResult struct {
+	state  State
+	nodes  []string // in the order they ran
+	ui     []string // names of the UI components emitted
+	tokens string
+}
+
+func runTurn(t *testing.T, g *Graph, thread, msg string) turnResult {
+	t.Helper()
+	var r turnResult
+	input := Update{Messages: []Message{{ID: newID(), Type: Human, Content: msg}}}
+	for ev, err := range g.Run(context.Background(), graph.RunConfig[Update]{ThreadID: thread, Input: input}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch ev.Kind {
+		case graph.NodeStarted:
+			r.nodes = append(r.nodes, ev.Node)
+		case graph.Custom:
+			r.ui = append(r.ui, ev.Payload.(UIComponent).Name)
+		case graph.Token:
+			r.tokens += ev.Token
+		case graph.RunFinished:
+			r.state = ev.State
+		}
+	}
+	return r
+}
+
+func newPlanner(t *testing.T, m llms.Model, tools Tools) *Graph {
+	t.Helper()
+	g, err := Build(Deps{Model: m, Tools: tools, Now: fixedNow}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func lastAI(s State) string { return s.Messages[len(s.Messages)-1].Content }
+
+func TestTripTurn(t *testing.T) {
+	var toolCalls []string
+	m := &scripted{replies: []llms.ContentChoice{
+		calls("extract", `{"location":"Lisbon","country":"Portugal","startDate":"2027-05-03","nights":4,"numberOfGuests":3,"intent":"trip","language":"en"}`),
+		calls("list-accommodations", `{"location":"Lisbon","startDate":"2027-05-03","endDate":"2027-05-07","guests":3}`),
+		calls("list-restaurants", `{"location":"Lisbon"}`),
+		text("Here are places to stay and eat in Lisbon."),
+	}}
+	g := newPlanner(t, m, testTools(&toolCalls))
+	r := runTurn(t, g, "t", "4 nights in Lisbon from May 3, 3 of us")
+
+	if !slices.Equal(r.nodes, []string{NodeExtraction, NodeCallTools}) {
+		t.Fatalf("nodes = %v", r.nodes)
+	}
+	want := TripDetails{Location: "Lisbon", Country: "Portugal", StartDate: "2027-05-03", EndDate: "2027-05-07", NumberOfGuests: 3}
+	if r.state.TripDetails == nil || *r.state.TripDetails != want {
+		t.Fatalf("trip details = %+v, want %+v", r.state.TripDetails, want)
+	}
+	if !slices.Equal(r.ui, []string{ComponentTripDetails, ComponentAccommodations, ComponentRestaurants}) {
+		t.Fatalf("ui events = %v", r.ui)
+	}
+	if len(r.state.UI) != 3 {
+		t.Fatalf("state keeps %d components, want 3", len(r.state.UI))
+	}
+	var acc AccommodationsListProps
+	json.Unmarshal(r.state.UI[1].Props, &acc)
+	if len(acc.Accommodations) != 1 || acc.Accommodations[0].TotalPrice != 360 || acc.TripDetails.Location != "Lisbon" {
+		t.Fatalf("accommodations props = %+v", acc)
+	}
+	if r.state.UI[1].MessageID != r.state.Messages[1].ID {
+		t.Fatal("the components are not attached to the assistant's message")
+	}
+	if lastAI(r.state) != "Here are places to stay and eat in Lisbon." || r.tokens != lastAI(r.state) {
+		t.Fatalf("answer %q, streamed %q", lastAI(r.state), r.tokens)
+	}
+	// The extraction prompt carries today's date; callTools also the trip.
+	sys := m.asked[0].messages[0].Parts[0].(llms.TextContent).Text
+	if !strings.Contains(sys, "Today: 2026-11-21") {
+		t.Fatalf("extraction prompt lacks the date:\n%s", sys)
+	}
+	sys = m.asked[1].messages[0].Parts[0].(llms.TextContent).Text
+	if !strings.Contains(sys, `Trip details: {"location":"Lisbon","country":"Portugal","startDate":"2027-05-03"`) {
+		t.Fatalf("callTools prompt lacks the trip details:\n%s", sys)
+	}
+	// The second model call saw the first tool's result.
+	last := m.asked[2].messages[len(m.asked[2].messages)-1]
+	if resp, ok := last.Parts[0].(llms.ToolCallResponse); !ok || !strings.Contains(resp.Content, "Casa Azul") {
+		t.Fatalf("the model was not given the tool result: %+v", last)
+	}
+}
+
+func TestNoLocationAsksInTheTravellersLanguage(t *testing.T) {
+	var toolCalls []string
+	m := &scripted{replies: []llms.ContentChoice{
+		calls("extract", `{"numberOfGuests":2,"intent":"trip","language":"pt"}`),
+	}}
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "quero viajar em maio com minha esposa")
+	if !slices.Equal(r.nodes, []string{NodeExtraction}) || len(toolCalls) != 0 {
+		t.Fatalf("nodes %v, tool calls %v: the run should end after asking", r.nodes, toolCalls)
+	}
+	if lastAI(r.state) != "Para onde você gostaria de ir?" {
+		t.Fatalf("asked %q", lastAI(r.state))
+	}
+}
+
+func TestPhotoQuestionNeedsNoDestination(t *testing.T) {
+	var toolCalls []string
+	m := &scripted{replies: []llms.ContentChoice{
+		calls("extract", `{"intent":"photos","language":"pt"}`),
+		calls("searchPhotosAcrossAlbums", `{"query":"aniversário da Vivi"}`),
+		text("Encontrei 1 foto."),
+	}}
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "mostre fotos do aniversário da Vivi")
+	if !slices.Equal(r.nodes, []string{NodeExtraction, NodeCallTools}) {
+		t.Fatalf("nodes = %v", r.nodes)
+	}
+	if r.state.TripDetails != nil || strings.Contains(lastAI(r.state), "Para onde") {
+		t.Fatalf("a photo question was treated as a trip: %+v", r.state)
+	}
+	if !slices.Equal(r.ui, []string{ComponentPhotos}) {
+		t.Fatalf("ui = %v", r.ui)
+	}
+}
+
+func TestChangeOfPlansReExtracts(t *testing.T) {
+	var toolCalls []string
+	m := &scripted{replies: []llms.ContentChoice{
+		calls("extract", `{"location":"Lisbon","intent":"accommodations","language":"en"}`),
+		calls("list-accommodations", `{"location":"Lisbon"}`),
+		text("Lisbon it is."),
+		calls("classify", `{"isRelevant":false}`),
+		calls("extract", `{"location":"Porto","intent":"accommodations","language":"en"}`),
+		calls("list-accommodations", `{"location":"Porto"}`),
+		text("Porto it is."),
+		calls("classify", `{"isRelevant":true}`),
+		calls("list-restaurants", `{"location":"Porto"}`),
+		text("And where to eat."),
+	}}
+	g := newPlanner(t, m, testTools(&toolCalls))
+	runTurn(t, g, "t", "hotels in Lisbon")
+	r := runTurn(t, g, "t", "actually make it Porto")
+	if !slices.Equal(r.nodes, []string{NodeClassify, NodeExtraction, NodeCallTools}) || r.state.TripDetails.Location != "Porto" {
+		t.Fatalf("nodes %v, trip %+v", r.nodes, r.state.TripDetails)
+	}
+	r = runTurn(t, g, "t", "and restaurants?")
+	if !slices.Equal(r.nodes, []string{NodeClassify, NodeCallTools}) || r.state.TripDetails.Location != "Porto" {
+		t.Fatalf("nodes %v, trip %+v", r.nodes, r.state.TripDetails)
+	}
+	if got := m.asked[7].choice.(llms.ToolChoice).Function.Name; got != "classify" {
+		t.Fatalf("classify was not forced: %v", got)
+	}
+	if n := len(r.state.Messages); n != 6 {
+		t.Fatalf("after three turns the thread has %d messages, want 6", n)
+	}
+}
+
+func TestNoToolCalledGetsAHelpfulAnswer(t *testing.T) {
+	var toolCalls []string
+	m := &scripted{replies: []llms.ContentChoice{
+		calls("extract", `{"intent":"photos","language":"en"}`),
+		text(""),
+	}}
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "what can you do with my photos?")
+	if !strings.Contains(lastAI(r.state), "I can help you find places to stay") {
+		t.Fatalf("answer = %q", lastAI(r.state))
+	}
+}
+
+func TestToolErrorIsShownAndToldToTheModel(t *testing.T) {
+	var toolCalls []string
+	m := &scripted{replies: []llms.ContentChoice{
+		calls("extract", `{"intent":"photos","language":"en"}`),
+		calls("getAlbumByName", `{"name":"Mars"}`),
+		text("You have no album called Mars."),
+	}}
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "stats of my Mars trip")
+	var props AlbumListProps
+	json.Unmarshal(r.state.UI[0].Props, &props)
+	if props.Error == nil || props.Error.Code != "NOT_FOUND" {
+		t.Fatalf("component props = %s", r.state.UI[0].Props)
+	}
+	told := m.asked[2].messages[len(m.asked[2].messages)-1].Parts[0].(llms.ToolCallResponse).Content
+	if !strings.Contains(told, `"code":"NOT_FOUND"`) {
+		t.Fatalf("the model was told %s", told)
+	}
+}
+
+func TestAlbumThenAlbumTool(t *testing.T) {
+	var toolCalls []string
+	m := &scripted{replies: []llms.ContentChoice{
+		calls("extract", `{"intent":"photos","language":"en"}`),
+		calls("getAlbumByName", `{"name":"Japan"}`),
+		calls("getTripStats", `{"albumId":"al1"}`),
+		text("Your Japan trip: 120 photos over 12 days."),
+	}}
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "stats of my Japan trip")
+	if !slices.Equal(r.ui, []string{ComponentAlbums, ComponentTripStats}) {
+		t.Fatalf("ui = %v", r.ui)
+	}
+	if !slices.Equal(toolCalls, []string{`getAlbumByName {"name":"Japan"}`, `getTripStats {"albumId":"al1"}`}) {
+		t.Fatalf("tool calls = %v", toolCalls)
+	}
+}
+
+func TestToolStepsAreLimited(t *testing.T) {
+	var toolCalls []string
+	replies := []llms.ContentChoice{calls("extract", `{"intent":"photos","language":"en"}`)}
+	for range MaxToolSteps + 2 {
+		replies = append(replies, calls("searchPhotosAcrossAlbums", `{"query":"beach"}`))
+	}
+	m := &scripted{replies: replies}
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "beach photos")
+	if len(toolCalls) != MaxToolSteps {
+		t.Fatalf("%d tool calls, want %d", len(toolCalls), MaxToolSteps)
+	}
+	if lastAI(r.state) != "Here is what I found." {
+		t.Fatalf("answer = %q", lastAI(r.state))
+	}
+}
+
+func TestBuildNeedsModelAndTools(t *testing.T) {
+	if _, err := Build(Deps{}, nil); err == nil {
+		t.Fatal("Build without a model and tools succeeded")
+	}
+}

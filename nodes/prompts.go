@@ -1,0 +1,126 @@
+package nodes
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The prompts end with lines the offline model reads too (see package
+// model/offline): "Today: YYYY-MM-DD" and, for callTools, "Trip details:"
+// followed by one line of JSON.
+
+const extractionPrompt = `You are the trip planner's extraction step. Read the whole conversation
+and call the extract tool with what the traveller has said about their trip:
+the destination city (its English name) and country, the start and end dates
+as YYYY-MM-DD, a number of nights if they gave a duration, and the number of
+guests. Leave out anything they did not say: never guess dates or guests.
+Later messages override earlier ones. Also give the intent (accommodations,
+restaurants, trip for both, photos for questions about their own photos and
+albums, other) and the language of the traveller (en or pt).`
+
+const classifyPrompt = `You are the trip planner's relevance check. The planner already knows the
+trip details below. Call the classify tool: isRelevant is false if the
+traveller's last message changes the destination, the dates or the number of
+guests, and true otherwise (follow-up questions, thanks, photo questions).`
+
+const callToolsPrompt = `You are a friendly trip planner. Use the tools to answer the traveller's last
+message: list-accommodations for places to stay, list-restaurants for places to
+eat, both when they plan a trip without saying which. For questions about their
+own photos and albums: searchPhotosAcrossAlbums when they do not name an album;
+getAlbumByName and then the album tools when they do; getUserAlbums to list
+albums. Use the trip details below for tool arguments. After the tools answer,
+reply with one or two short sentences in the traveller's language; the results
+are shown to them as cards, so do not list them again.`
+
+func todayLine(today time.Time) string { return "Today: " + today.Format(time.DateOnly) }
+
+func tripLine(td *TripDetails) string {
+	if td == nil {
+		return ""
+	}
+	data, _ := json.Marshal(td)
+	return "Trip details: " + string(data)
+}
+
+// system joins a prompt and its trailing fact lines.
+func system(prompt string, lines ...string) string {
+	var b strings.Builder
+	b.WriteString(prompt)
+	b.WriteString("\n")
+	for _, l := range lines {
+		if l != "" {
+			b.WriteString("\n" + l)
+		}
+	}
+	return b.String()
+}
+
+// extractSchema is the JSON Schema of the extract tool's arguments.
+var extractSchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"location":       map[string]any{"type": "string", "description": "Destination city, English name. Omit if not said."},
+		"country":        map[string]any{"type": "string", "description": "Country of the destination, if known."},
+		"startDate":      map[string]any{"type": "string", "description": "First day, YYYY-MM-DD. Omit if not said."},
+		"endDate":        map[string]any{"type": "string", "description": "Last day, YYYY-MM-DD. Omit if not said."},
+		"nights":         map[string]any{"type": "integer", "description": "Length of stay in nights, if given as a duration."},
+		"numberOfGuests": map[string]any{"type": "integer", "description": "Number of people travelling. Omit if not said."},
+		"intent":         map[string]any{"type": "string", "enum": []string{"accommodations", "restaurants", "trip", "photos", "other"}},
+		"language":       map[string]any{"type": "string", "enum": []string{"en", "pt"}},
+	},
+	"required": []string{"intent", "language"},
+}
+
+// classifySchema is the JSON Schema of the classify tool's arguments.
+var classifySchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"isRelevant": map[string]any{"type": "boolean", "description": "Whether the known trip details still hold."},
+	},
+	"required": []string{"isRelevant"},
+}
+
+// extractArgs are the extract tool's arguments.
+type extractArgs struct {
+	Location       string `json:"location"`
+	Country        string `json:"country"`
+	StartDate      string `json:"startDate"`
+	EndDate        string `json:"endDate"`
+	Nights         int    `json:"nights"`
+	NumberOfGuests int    `json:"numberOfGuests"`
+	Intent         Intent `json:"intent"`
+	Language       string `json:"language"`
+}
+
+// Replies the planner writes itself, by language.
+var replies = map[string]map[string]string{
+	"en": {
+		"askLocation":    "Where would you like to go?",
+		"endBeforeStart": "Your trip would end (%s) before it starts (%s). Which dates did you mean?",
+		"pastDates":      "Those dates (%s) are in the past. When would you like to travel?",
+		"tooManyGuests":  "%d guests is more than I can plan for (30 at most). How many people are travelling?",
+		"badDetails":     "I could not make sense of those trip details. Could you tell me the city, dates and number of guests again?",
+		"noAnswer":       "Here is what I found.",
+		"noTools":        "I can help you find places to stay, restaurants and your own travel photos. What would you like to do?",
+	},
+	"pt": {
+		"askLocation":    "Para onde você gostaria de ir?",
+		"endBeforeStart": "A viagem terminaria (%s) antes de começar (%s). Quais datas você quis dizer?",
+		"pastDates":      "Essas datas (%s) já passaram. Quando você gostaria de viajar?",
+		"tooManyGuests":  "%d pessoas é mais do que consigo planejar (no máximo 30). Quantas pessoas vão viajar?",
+		"badDetails":     "Não consegui entender esses detalhes da viagem. Pode me dizer de novo a cidade, as datas e o número de pessoas?",
+		"noAnswer":       "Aqui está o que encontrei.",
+		"noTools":        "Posso ajudar a encontrar hospedagem, restaurantes e as suas fotos de viagem. O que você gostaria de fazer?",
+	},
+}
+
+// reply returns a planner-written reply in the traveller's language.
+func reply(lang, key string, args ...any) string {
+	m, ok := replies[lang]
+	if !ok {
+		m = replies["en"]
+	}
+	return fmt.Sprintf(m[key], args...)
+}

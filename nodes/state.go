@@ -1,0 +1,157 @@
+// Package nodes is the trip planner: its state, reducer, routers and the
+// classify, extraction and callTools nodes, wired into a graph.Compiled by
+// Build. It talks to a language model through langchaingo's llms.Model and
+// to tools through the small Tools interface; it knows nothing of HTTP or
+// SQL.
+package nodes
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+)
+
+// State is the trip planner's state. Once checkpointed it never changes:
+// Reduce returns a new State and never writes into the one it was given.
+type State struct {
+	Messages    []Message     `json:"messages"`
+	UI          []UIComponent `json:"ui"`
+	Timestamp   int64         `json:"timestamp"` // Unix milliseconds of the last update
+	TripDetails *TripDetails  `json:"tripDetails,omitempty"`
+	Intent      Intent        `json:"intent,omitempty"`   // what the last extraction understood
+	Language    string        `json:"language,omitempty"` // "en" or "pt": the traveller's language
+}
+
+// TripDetails is what the planner knows of the trip.
+type TripDetails struct {
+	Location       string `json:"location" validate:"required,max=200"`
+	Country        string `json:"country,omitempty" validate:"max=100"`
+	StartDate      string `json:"startDate" validate:"required,datetime=2006-01-02"`
+	EndDate        string `json:"endDate" validate:"required,datetime=2006-01-02"`
+	NumberOfGuests int    `json:"numberOfGuests" validate:"required,min=1,max=30"`
+}
+
+// Intent is what the traveller asked for.
+type Intent string
+
+// The intents the planner tells apart.
+const (
+	IntentAccommodations Intent = "accommodations"
+	IntentRestaurants    Intent = "restaurants"
+	IntentTrip           Intent = "trip" // both accommodations and restaurants
+	IntentPhotos         Intent = "photos"
+	IntentOther          Intent = "other"
+)
+
+// Message roles, named as LangGraph names them.
+const (
+	Human = "human"
+	AI    = "ai"
+)
+
+// Message is one turn of the conversation.
+type Message struct {
+	ID      string `json:"id"`
+	Type    string `json:"type"` // Human or AI
+	Content string `json:"content"`
+}
+
+// UIComponent is a typed component shown with an assistant message. Name is
+// one of the Component* constants and says which props type Props holds.
+type UIComponent struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Props     json.RawMessage `json:"props"`
+	MessageID string          `json:"messageId"`
+}
+
+// UIUpsert adds a component, or replaces the one with the same ID. With
+// Merge, the new props' top-level fields are merged into the old props.
+type UIUpsert struct {
+	UIComponent
+	Merge bool `json:"merge,omitempty"`
+}
+
+// Update is what a node returns; Reduce folds it into the state.
+type Update struct {
+	Messages         []Message    `json:"messages,omitempty"` // appended
+	UI               []UIUpsert   `json:"ui,omitempty"`       // upserted by ID
+	Timestamp        int64        `json:"timestamp,omitempty"`
+	TripDetails      *TripDetails `json:"tripDetails,omitempty"` // set when not nil
+	ClearTripDetails bool         `json:"clearTripDetails,omitempty"`
+	Intent           Intent       `json:"intent,omitempty"` // set when not empty
+	Language         string       `json:"language,omitempty"`
+}
+
+// Reduce returns the state after update. It copies whatever it changes.
+func Reduce(s State, u Update) State {
+	out := s
+	if len(u.Messages) > 0 {
+		out.Messages = slices.Concat(s.Messages, u.Messages)
+	}
+	if len(u.UI) > 0 {
+		out.UI = upsertUI(s.UI, u.UI)
+	}
+	if u.Timestamp != 0 {
+		out.Timestamp = u.Timestamp
+	}
+	if u.ClearTripDetails {
+		out.TripDetails = nil
+	}
+	if u.TripDetails != nil {
+		td := *u.TripDetails
+		out.TripDetails = &td
+	}
+	if u.Intent != "" {
+		out.Intent = u.Intent
+	}
+	if u.Language != "" {
+		out.Language = u.Language
+	}
+	return out
+}
+
+// upsertUI returns a new list with each upsert applied in order.
+func upsertUI(list []UIComponent, ups []UIUpsert) []UIComponent {
+	out := slices.Clone(list)
+	for _, up := range ups {
+		i := slices.IndexFunc(out, func(c UIComponent) bool { return c.ID == up.ID })
+		switch {
+		case i < 0:
+			out = append(out, up.UIComponent)
+		case up.Merge:
+			merged := up.UIComponent
+			merged.Props = mergeProps(out[i].Props, up.Props)
+			out[i] = merged
+		default:
+			out[i] = up.UIComponent
+		}
+	}
+	return out
+}
+
+// mergeProps merges the top-level fields of two JSON objects, the second
+// winning. If either is not an object, the second replaces the first.
+func mergeProps(old, add json.RawMessage) json.RawMessage {
+	var a, b map[string]json.RawMessage
+	if json.Unmarshal(old, &a) != nil || json.Unmarshal(add, &b) != nil || a == nil || b == nil {
+		return add
+	}
+	merged := maps.Clone(a)
+	maps.Copy(merged, b)
+	data, err := json.Marshal(merged)
+	if err != nil {
+		return add
+	}
+	return data
+}
+
+// LastHuman returns the content of the last human message, or "".
+func (s State) LastHuman() string {
+	for i := len(s.Messages) - 1; i >= 0; i-- {
+		if s.Messages[i].Type == Human {
+			return s.Messages[i].Content
+		}
+	}
+	return ""
+}
