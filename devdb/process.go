@@ -98,6 +98,10 @@ func (c *Cluster) initIfMissing(ctx context.Context) error {
 	if _, err := os.Stat(filepath.Join(data, "PG_VERSION")); err == nil {
 		return nil
 	}
+	// The base must be enterable by the cluster's owner, who is not root.
+	if err := os.MkdirAll(c.base(), 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", c.base(), err)
+	}
 	for _, d := range []string{data, c.socketDir()} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return fmt.Errorf("creating %s: %w", d, err)
