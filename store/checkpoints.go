@@ -1,0 +1,460 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
+)
+
+// Checkpointer is the PostgreSQL graph.Checkpointer. It is safe for
+// concurrent use, by several processes too.
+//
+// # Storage grows linearly
+//
+// Storing the full state at every step makes a thread's storage grow with
+// the square of its length, since a chat state holds every message so far.
+// Instead, a checkpoint row holds either
+//
+//   - a snapshot: the full state JSON, or
+//   - a delta against its parent's state (see checkpoints_delta.go): for each
+//     top-level member, "unchanged", "the parent's array plus these
+//     elements", "the parent's array plus the elements of the update's array
+//     k" (the update is stored anyway, so new messages are stored once) or
+//     "this value".
+//
+// A checkpoint is written as a snapshot when it has no parent, or when the
+// bytes read to rebuild it from its chain's snapshot (deltas and updates)
+// would exceed SnapshotRatio times that snapshot's size, or when its chain
+// would hold more than MaxChain deltas. Snapshot sizes therefore grow
+// geometrically, and their total stays within (1+1/SnapshotRatio) times the
+// final state; the deltas and updates add each step's new data once.
+// Reading a checkpoint reads its snapshot and at most SnapshotRatio times
+// that snapshot's size more, in one statement: a backward scan of the
+// (thread_id, id) primary key finds the checkpoint, and, since each row
+// names its chain's snapshot in base_id and ids are UUIDv7, one range scan
+// of the same index from base_id to id reads the chain.
+//
+// A delta is only written when it rebuilds the state byte for byte (the
+// check runs at every Put); any other state is stored as a snapshot.
+//
+// One step is one INSERT statement (which also touches the thread's
+// updated_at), so it is one transaction. The thread must exist: Put into a
+// missing thread is a NOT_FOUND error.
+type Checkpointer struct {
+	pool  *pgxpool.Pool
+	opts  CheckpointerOptions
+	owner *string // when set, every query is limited to this owner's threads
+	cache *chainCache
+}
+
+// CheckpointerOptions tune a Checkpointer. The zero value is the default.
+type CheckpointerOptions struct {
+	// FullState stores the full state at every step, as LangGraph's Postgres
+	// checkpointer does. It exists to measure what the deltas save.
+	FullState bool
+	// SnapshotRatio is the bytes of deltas a chain may hold, as a multiple
+	// of its snapshot's size, before a new snapshot is written. 0 means 2.
+	SnapshotRatio float64
+	// MaxChain is the most deltas between a checkpoint and its snapshot.
+	// 0 means 1000.
+	MaxChain int
+	// CacheSize is how many recent checkpoints' states are kept in memory to
+	// write their children without reading them back. 0 means 256.
+	CacheSize int
+}
+
+// rowCost stands for the fixed cost of reading one row of a chain.
+const rowCost = 64
+
+// minChainBytes lets small states grow a chain before the first snapshots.
+const minChainBytes = 8 << 10
+
+var _ graph.Checkpointer = (*Checkpointer)(nil)
+
+// Checkpointer returns a graph.Checkpointer backed by the store. It is not
+// scoped to an owner: give it to the graph engine once the caller has
+// checked that the thread is the user's (see ThreadByID), and use ForOwner
+// to read a user's history.
+func (s *Store) Checkpointer(opts CheckpointerOptions) *Checkpointer {
+	if opts.SnapshotRatio <= 0 {
+		opts.SnapshotRatio = 2
+	}
+	if opts.MaxChain <= 0 {
+		opts.MaxChain = 1000
+	}
+	if opts.CacheSize <= 0 {
+		opts.CacheSize = 256
+	}
+	return &Checkpointer{pool: s.Pool, opts: opts, cache: newChainCache(opts.CacheSize)}
+}
+
+// ForOwner returns a Checkpointer that sees only ownerID's threads: the
+// checkpoints of any other thread are NOT_FOUND.
+func (c *Checkpointer) ForOwner(ownerID string) *Checkpointer {
+	scoped := *c
+	scoped.owner = &ownerID
+	return &scoped
+}
+
+// Put stores a checkpoint in one transaction.
+func (c *Checkpointer) Put(ctx context.Context, cp graph.Checkpoint) error {
+	if cp.ThreadID == "" || cp.ID == "" {
+		return errcode.New(errcode.BadRequest, "a checkpoint needs a thread id and an id")
+	}
+	raw := slices.Clone(cp.State)
+	obj, err := parseObject(raw)
+	if err != nil {
+		obj = nil
+	}
+	parent, err := c.parentChain(ctx, cp)
+	if err != nil {
+		return err
+	}
+	state, delta, ch := c.plan(cp, raw, obj, parent)
+	if err := c.insert(ctx, cp, ch.baseID, state, delta); err != nil {
+		return err
+	}
+	c.cache.put(ch)
+	return nil
+}
+
+// parentChain returns the chain of cp's parent, or nil when cp must be a
+// snapshot.
+func (c *Checkpointer) parentChain(ctx context.Context, cp graph.Checkpoint) (*chain, error) {
+	if c.opts.FullState || cp.ParentID == "" || cp.ParentID >= cp.ID {
+		return nil, nil
+	}
+	if ch, ok := c.cache.get(cp.ParentID); ok {
+		return ch, nil
+	}
+	_, ch, err := c.one(ctx, cp.ThreadID, cp.ParentID)
+	if errors.Is(err, graph.ErrNotFound) {
+		return nil, nil
+	}
+	return ch, err
+}
+
+// plan chooses between a snapshot and a delta. It returns the state or the
+// delta to store, and the new checkpoint's chain.
+func (c *Checkpointer) plan(cp graph.Checkpoint, raw []byte, obj object, parent *chain) (state, delta []byte, ch *chain) {
+	ch = &chain{id: cp.ID, state: obj, baseID: cp.ID, baseSize: len(raw)}
+	if obj == nil || parent == nil || parent.state == nil {
+		return raw, nil, ch
+	}
+	delta = makeDelta(parent.state, obj, cp.Update)
+	cost := parent.cost + len(delta) + len(cp.Update) + rowCost
+	limit := max(c.opts.SnapshotRatio*float64(parent.baseSize), minChainBytes)
+	if parent.depth >= c.opts.MaxChain || float64(cost) > limit {
+		return raw, nil, ch
+	}
+	rebuilt, err := applyDelta(parent.state, delta, cp.Update)
+	if err != nil || !bytes.Equal(rebuilt.encode(), raw) {
+		return raw, nil, ch
+	}
+	ch.baseID, ch.baseSize, ch.depth, ch.cost = parent.baseID, parent.baseSize, parent.depth+1, cost
+	return nil, delta, ch
+}
+
+// insert writes one checkpoint row and touches its thread, in one statement.
+func (c *Checkpointer) insert(ctx context.Context, cp graph.Checkpoint, baseID string, state, delta []byte) error {
+	created := cp.CreatedAt
+	if created.IsZero() {
+		created = time.Now()
+	}
+	q := `
+		WITH t AS (
+			UPDATE threads SET updated_at = now()
+			WHERE id = $1` + c.ownerCond("", 13) + `
+			RETURNING id)
+		INSERT INTO checkpoints (thread_id, id, parent_id, base_id, step, node, next, source, run_id,
+			state, delta, update_json, created_at)
+		SELECT t.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $14 FROM t`
+	next, err := encodeNext(cp.Next)
+	if err != nil {
+		return err
+	}
+	args := []any{cp.ThreadID, cp.ID, nullable(cp.ParentID), baseID, cp.Step, cp.Node, next,
+		cp.Metadata.Source, nullable(cp.Metadata.RunID), state, delta, nilIfEmptyBytes(cp.Update), c.ownerArg(), created}
+	tag, err := c.pool.Exec(ctx, q, args...)
+	var pgErr *pgconn.PgError
+	switch {
+	case errors.As(err, &pgErr) && pgErr.Code == "23505":
+		return errcode.New(errcode.Conflict, "checkpoint %s of thread %s exists already", cp.ID, cp.ThreadID)
+	case errors.As(err, &pgErr) && pgErr.Code == "22P02":
+		return errcode.Wrap(errcode.BadRequest, err, "malformed thread, checkpoint or run id: each must be a UUID")
+	case err != nil:
+		return fmt.Errorf("saving checkpoint %s of thread %s: %w", cp.ID, cp.ThreadID, err)
+	case tag.RowsAffected() == 0:
+		return notFound("no thread %s", cp.ThreadID)
+	}
+	return nil
+}
+
+// Latest returns the newest checkpoint of a thread.
+func (c *Checkpointer) Latest(ctx context.Context, threadID string) (graph.Checkpoint, error) {
+	cp, _, err := c.one(ctx, threadID, "")
+	return cp, err
+}
+
+// Get returns one checkpoint of a thread.
+func (c *Checkpointer) Get(ctx context.Context, threadID, checkpointID string) (graph.Checkpoint, error) {
+	if checkpointID == "" {
+		return graph.Checkpoint{}, notFound("no checkpoint id given for thread %s", threadID)
+	}
+	cp, _, err := c.one(ctx, threadID, checkpointID)
+	return cp, err
+}
+
+// List returns a thread's checkpoints, newest first.
+func (c *Checkpointer) List(ctx context.Context, threadID string, opts graph.ListOptions) ([]graph.Checkpoint, error) {
+	rows, err := c.read(ctx, threadID, "", opts.Before, opts.Limit)
+	if err != nil {
+		if errors.Is(err, graph.ErrNotFound) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var out []graph.Checkpoint
+	resolved, err := resolve(threadID, rows)
+	if err != nil {
+		return nil, err
+	}
+	for i := len(rows) - 1; i >= 0; i-- {
+		if rows[i].wanted {
+			out = append(out, resolved[rows[i].id].checkpoint)
+		}
+	}
+	return out, nil
+}
+
+// one reads a checkpoint (the newest when id is "") and its chain.
+func (c *Checkpointer) one(ctx context.Context, threadID, id string) (graph.Checkpoint, *chain, error) {
+	rows, err := c.read(ctx, threadID, id, "", 1)
+	if err != nil {
+		return graph.Checkpoint{}, nil, err
+	}
+	if len(rows) == 0 {
+		if id == "" {
+			return graph.Checkpoint{}, nil, notFound("thread %s has no checkpoint", threadID)
+		}
+		return graph.Checkpoint{}, nil, notFound("no checkpoint %s in thread %s", id, threadID)
+	}
+	resolved, err := resolve(threadID, rows)
+	if err != nil {
+		return graph.Checkpoint{}, nil, err
+	}
+	r := resolved[rows[len(rows)-1].id]
+	c.cache.put(r.chain)
+	return r.checkpoint, r.chain, nil
+}
+
+// read fetches the rows needed to rebuild a page of checkpoints: the page
+// (flagged wanted) and every row between the oldest snapshot its chains
+// start from and its newest checkpoint, oldest first. It is one statement,
+// so it sees one snapshot of the database.
+func (c *Checkpointer) read(ctx context.Context, threadID, id, before string, limit int) ([]cpRow, error) {
+	q, args := c.readSQL(threadID, id, before, limit)
+	rows, err := c.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, readError(err, threadID)
+	}
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (cpRow, error) {
+		var r cpRow
+		err := row.Scan(&r.id, &r.parentID, &r.step, &r.node, &r.next, &r.source, &r.runID,
+			&r.state, &r.delta, &r.update, &r.createdAt, &r.wanted)
+		return r, err
+	})
+	if err != nil {
+		return nil, readError(err, threadID)
+	}
+	return list, nil
+}
+
+// readSQL builds read's statement.
+func (c *Checkpointer) readSQL(threadID, id, before string, limit int) (string, []any) {
+	args := []any{threadID}
+	page := `SELECT c.id, c.base_id FROM checkpoints c WHERE c.thread_id = $1`
+	if id != "" {
+		args = append(args, id)
+		page += ` AND c.id = $` + strconv.Itoa(len(args))
+	}
+	if before != "" {
+		args = append(args, before)
+		page += ` AND c.id < $` + strconv.Itoa(len(args))
+	}
+	if c.owner != nil {
+		args = append(args, *c.owner)
+		page += ` AND EXISTS (SELECT 1 FROM threads t WHERE t.id = $1 AND t.owner_id = $` + strconv.Itoa(len(args)) + `)`
+	}
+	page += ` ORDER BY c.id DESC`
+	if limit > 0 {
+		page += ` LIMIT ` + strconv.Itoa(limit)
+	}
+	return `WITH page AS (` + page + `)
+		SELECT c.id, c.parent_id, c.step, c.node, c.next, c.source, c.run_id,
+			c.state, c.delta, c.update_json, c.created_at,
+			EXISTS (SELECT 1 FROM page p WHERE p.id = c.id)
+		FROM checkpoints c
+		WHERE c.thread_id = $1
+			AND c.id >= (SELECT base_id FROM page ORDER BY base_id LIMIT 1)
+			AND c.id <= (SELECT id FROM page ORDER BY id DESC LIMIT 1)
+		ORDER BY c.id`, args
+}
+
+// readError turns a malformed id into NOT_FOUND and wraps anything else.
+func readError(err error, threadID string) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "22P02" {
+		return notFound("no thread %q", threadID)
+	}
+	return fmt.Errorf("reading checkpoints of thread %s: %w", threadID, err)
+}
+
+// cpRow is one row of the checkpoints table.
+type cpRow struct {
+	id, source           string
+	parentID, runID      *string
+	step                 int
+	node                 string
+	next                 *string
+	state, delta, update []byte
+	createdAt            time.Time
+	wanted               bool
+}
+
+// rebuilt is a checkpoint read back, with its chain.
+type rebuilt struct {
+	checkpoint graph.Checkpoint
+	chain      *chain
+}
+
+// resolve rebuilds the states of rows, which are in id order, so that each
+// parent comes before its children. A row whose chain starts before the
+// first row is skipped; it is an error only if it was wanted.
+func resolve(threadID string, rows []cpRow) (map[string]rebuilt, error) {
+	out := make(map[string]rebuilt, len(rows))
+	for _, r := range rows {
+		ch, state, err := rebuildState(r, out)
+		if err != nil {
+			if r.wanted {
+				return nil, fmt.Errorf("rebuilding checkpoint %s of thread %s: %w", r.id, threadID, err)
+			}
+			continue
+		}
+		out[r.id] = rebuilt{checkpoint: r.checkpoint(threadID, state), chain: ch}
+	}
+	return out, nil
+}
+
+// rebuildState returns a row's chain and, when it is wanted, its state JSON.
+func rebuildState(r cpRow, done map[string]rebuilt) (*chain, []byte, error) {
+	if r.delta == nil {
+		obj, err := parseObject(r.state)
+		if err != nil {
+			obj = nil
+		}
+		return &chain{id: r.id, state: obj, baseID: r.id, baseSize: len(r.state)}, r.state, nil
+	}
+	if r.parentID == nil {
+		return nil, nil, errors.New("a delta without a parent")
+	}
+	p, ok := done[*r.parentID]
+	if !ok || p.chain.state == nil {
+		return nil, nil, fmt.Errorf("parent %s is missing from the delta chain", *r.parentID)
+	}
+	obj, err := applyDelta(p.chain.state, r.delta, r.update)
+	if err != nil {
+		return nil, nil, err
+	}
+	ch := &chain{id: r.id, state: obj, baseID: p.chain.baseID, baseSize: p.chain.baseSize,
+		depth: p.chain.depth + 1, cost: p.chain.cost + len(r.delta) + len(r.update) + rowCost}
+	var state []byte
+	if r.wanted {
+		state = obj.encode()
+	}
+	return ch, state, nil
+}
+
+// checkpoint turns a row and its rebuilt state into a graph.Checkpoint.
+func (r cpRow) checkpoint(threadID string, state []byte) graph.Checkpoint {
+	cp := graph.Checkpoint{
+		ThreadID:  threadID,
+		ID:        r.id,
+		Step:      r.step,
+		Node:      r.node,
+		State:     state,
+		Update:    r.update,
+		Metadata:  graph.Metadata{Source: r.source},
+		CreatedAt: r.createdAt,
+	}
+	if r.next != nil {
+		json.Unmarshal([]byte(*r.next), &cp.Next) // written by encodeNext
+	}
+	if r.parentID != nil {
+		cp.ParentID = *r.parentID
+	}
+	if r.runID != nil {
+		cp.Metadata.RunID = *r.runID
+	}
+	return cp
+}
+
+// ownerCond is the SQL condition that limits a query of threads (aliased
+// by alias, or unqualified) to the checkpointer's owner, as parameter n.
+func (c *Checkpointer) ownerCond(alias string, n int) string {
+	col := "owner_id"
+	if alias != "" {
+		col = alias + ".owner_id"
+	}
+	return fmt.Sprintf(" AND ($%d::uuid IS NULL OR %s = $%d::uuid)", n, col, n)
+}
+
+func (c *Checkpointer) ownerArg() any {
+	if c.owner == nil {
+		return nil
+	}
+	return *c.owner
+}
+
+// notFound is a NOT_FOUND error that also matches graph.ErrNotFound.
+func notFound(format string, args ...any) error {
+	return &errcode.Error{Code: errcode.NotFound, Message: fmt.Sprintf(format, args...), Err: graph.ErrNotFound}
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// encodeNext stores a checkpoint's next nodes as a JSON array, or NULL.
+func encodeNext(next []string) (any, error) {
+	if len(next) == 0 {
+		return nil, nil
+	}
+	b, err := json.Marshal(next)
+	if err != nil {
+		return nil, fmt.Errorf("encoding next nodes: %w", err)
+	}
+	return string(b), nil
+}
+
+func nilIfEmptyBytes(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}

@@ -1,0 +1,78 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// RunEventsChannel is the PostgreSQL NOTIFY channel on which AppendRunEvent
+// announces each event as "<run id>:<seq>", so that a stream can be joined
+// from another connection or process.
+const RunEventsChannel = "run_events"
+
+// RunEvent is one item of a run's ordered stream.
+type RunEvent struct {
+	RunID     string    `json:"run_id"`
+	Seq       int64     `json:"seq"` // grows with each event; use it to resume
+	Event     string    `json:"event"`
+	Data      []byte    `json:"data"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// AppendRunEvent adds an event to the stream of a run on one of ownerID's
+// threads and notifies RunEventsChannel.
+func (s *Store) AppendRunEvent(ctx context.Context, ownerID, runID, event string, data []byte) (RunEvent, error) {
+	if data == nil {
+		data = []byte{}
+	}
+	rows, err := s.Pool.Query(ctx, `
+		WITH e AS (
+			INSERT INTO run_events (run_id, event, data)
+			SELECT r.id, $3, $4 FROM runs r JOIN threads t ON t.id = r.thread_id
+			WHERE r.id = $1 AND t.owner_id = $2
+			RETURNING run_id, seq, event, data, created_at)
+		SELECT e.*, pg_notify($5, e.run_id::text || ':' || e.seq) IS NULL FROM e`,
+		runID, ownerID, event, data, RunEventsChannel)
+	if err != nil {
+		return RunEvent{}, notFoundAs(fmt.Errorf("appending an event to run %s: %w", runID, err), "no run %s", runID)
+	}
+	e, err := pgx.CollectExactlyOneRow(rows, func(row pgx.CollectableRow) (RunEvent, error) {
+		var e RunEvent
+		var ignored bool
+		err := row.Scan(&e.RunID, &e.Seq, &e.Event, &e.Data, &e.CreatedAt, &ignored)
+		return e, err
+	})
+	if err != nil {
+		return RunEvent{}, notFoundAs(fmt.Errorf("appending an event to run %s: %w", runID, err), "no run %s", runID)
+	}
+	return e, nil
+}
+
+// RunEvents returns the events of a run on one of ownerID's threads that
+// come after seq afterSeq (0 for all), in order, at most limit of them (0
+// means 1000).
+func (s *Store) RunEvents(ctx context.Context, ownerID, runID string, afterSeq int64, limit int) ([]RunEvent, error) {
+	if limit <= 0 || limit > 1000 {
+		limit = 1000
+	}
+	rows, err := s.Pool.Query(ctx, `
+		SELECT e.run_id, e.seq, e.event, e.data, e.created_at
+		FROM run_events e JOIN runs r ON r.id = e.run_id JOIN threads t ON t.id = r.thread_id
+		WHERE e.run_id = $1 AND t.owner_id = $2 AND e.seq > $3
+		ORDER BY e.seq LIMIT $4`, runID, ownerID, afterSeq, limit)
+	if err != nil {
+		return nil, notFoundAs(fmt.Errorf("reading the events of run %s: %w", runID, err), "no run %s", runID)
+	}
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (RunEvent, error) {
+		var e RunEvent
+		err := row.Scan(&e.RunID, &e.Seq, &e.Event, &e.Data, &e.CreatedAt)
+		return e, err
+	})
+	if err != nil {
+		return nil, notFoundAs(fmt.Errorf("reading the events of run %s: %w", runID, err), "no run %s", runID)
+	}
+	return list, nil
+}

@@ -1,0 +1,117 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tripgraph/tripgraph/errcode"
+)
+
+func TestRunLifecycle(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	owner, thread := newThread(t, s, "runner")
+
+	run, err := s.CreateRun(ctx, owner, thread, NewRun{Input: json.RawMessage(`{"messages":["hi"]}`), MultitaskStrategy: MultitaskInterrupt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Status != RunPending || run.MultitaskStrategy != MultitaskInterrupt || run.StartedAt != nil {
+		t.Fatalf("new run %+v", run)
+	}
+	if run, err = s.StartRun(ctx, owner, run.ID); err != nil || run.Status != RunRunning || run.StartedAt == nil {
+		t.Fatalf("StartRun = %+v, %v", run, err)
+	}
+	if th, _ := s.ThreadByID(ctx, owner, thread); th.Status != ThreadBusy {
+		t.Fatalf("thread of a running run is %s, want busy", th.Status)
+	}
+	if _, err := s.StartRun(ctx, owner, run.ID); errcode.Of(err) != errcode.Conflict {
+		t.Fatalf("starting a running run: %v, want CONFLICT", err)
+	}
+
+	for i, ev := range []string{"metadata", "values", "updates", "end"} {
+		e, err := s.AppendRunEvent(ctx, owner, run.ID, ev, []byte(`{"i":1}`))
+		if err != nil || e.Event != ev {
+			t.Fatalf("event %d: %+v, %v", i, e, err)
+		}
+	}
+	all, err := s.RunEvents(ctx, owner, run.ID, 0, 0)
+	if err != nil || len(all) != 4 {
+		t.Fatalf("RunEvents = %d events, %v", len(all), err)
+	}
+	rest, err := s.RunEvents(ctx, owner, run.ID, all[1].Seq, 0)
+	if err != nil || len(rest) != 2 || rest[0].Event != "updates" || rest[1].Event != "end" {
+		t.Fatalf("resuming after seq %d: %+v, %v", all[1].Seq, rest, err)
+	}
+
+	tests := []struct {
+		status, threadStatus string
+	}{
+		{RunError, ThreadError},
+		{RunInterrupted, ThreadInterrupted},
+		{RunCancelled, ThreadIdle},
+		{RunSuccess, ThreadIdle},
+	}
+	for i, tt := range tests {
+		if i > 0 {
+			if run, err = s.CreateRun(ctx, owner, thread, NewRun{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		done, err := s.FinishRun(ctx, owner, run.ID, tt.status, "boom")
+		if err != nil || done.Status != tt.status || done.FinishedAt == nil || done.Error != "boom" {
+			t.Fatalf("FinishRun(%s) = %+v, %v", tt.status, done, err)
+		}
+		if th, _ := s.ThreadByID(ctx, owner, thread); th.Status != tt.threadStatus {
+			t.Errorf("after a run ended %s the thread is %s, want %s", tt.status, th.Status, tt.threadStatus)
+		}
+		if _, err := s.FinishRun(ctx, owner, run.ID, RunSuccess, ""); errcode.Of(err) != errcode.Conflict {
+			t.Errorf("finishing a %s run again: %v, want CONFLICT", tt.status, err)
+		}
+	}
+	if _, err := s.FinishRun(ctx, owner, run.ID, RunRunning, ""); errcode.Of(err) != errcode.BadRequest {
+		t.Errorf("finishing as running: %v, want BAD_REQUEST", err)
+	}
+	if runs, err := s.ListRuns(ctx, owner, thread, 2, 0); err != nil || len(runs) != 2 || runs[0].ID != run.ID {
+		t.Errorf("ListRuns = %d runs, %v; want the newest 2", len(runs), err)
+	}
+}
+
+// Of several runs created at once on one thread, one wins; the others get a
+// CONFLICT that names it.
+func TestOneActiveRunPerThread(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	owner, thread := newThread(t, s, "racer")
+	const n = 8
+	var wg sync.WaitGroup
+	runs := make([]Run, n)
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() { runs[i], errs[i] = s.CreateRun(ctx, owner, thread, NewRun{}) })
+	}
+	wg.Wait()
+	var winner string
+	for i, err := range errs {
+		if err == nil {
+			if winner != "" {
+				t.Fatalf("two active runs: %s and %s", winner, runs[i].ID)
+			}
+			winner = runs[i].ID
+		}
+	}
+	if winner == "" {
+		t.Fatal("no run was created")
+	}
+	for _, err := range errs {
+		if err != nil && (errcode.Of(err) != errcode.Conflict || !strings.Contains(err.Error(), winner)) {
+			t.Errorf("losing run got %v, want a CONFLICT naming %s", err, winner)
+		}
+	}
+	if active, err := s.ActiveRun(ctx, owner, thread); err != nil || active.ID != winner {
+		t.Fatalf("ActiveRun = %s, %v; want %s", active.ID, err, winner)
+	}
+}

@@ -1,0 +1,194 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/tripgraph/tripgraph/errcode"
+)
+
+// Thread statuses.
+const (
+	ThreadIdle        = "idle"
+	ThreadBusy        = "busy"
+	ThreadInterrupted = "interrupted"
+	ThreadError       = "error"
+)
+
+// Thread is one conversation of one owner. Its checkpoints, runs and run
+// events go when it is deleted.
+type Thread struct {
+	ID        string          `json:"thread_id"`
+	OwnerID   string          `json:"owner_id"`
+	Metadata  json.RawMessage `json:"metadata"`
+	Status    string          `json:"status"`
+	CreatedAt time.Time       `json:"created_at"`
+	UpdatedAt time.Time       `json:"updated_at"`
+}
+
+// NewThread describes a thread to create.
+type NewThread struct {
+	ID       string          // optional: a UUID chosen by the client
+	Metadata json.RawMessage // optional: a JSON object
+}
+
+// ThreadQuery selects an owner's threads, newest first.
+type ThreadQuery struct {
+	Metadata json.RawMessage // only threads whose metadata contains this object
+	Status   string          // only threads with this status
+	Limit    int             // at most this many; 0 means 20, the most is 1000
+	Offset   int             // skip this many
+}
+
+const threadColumns = `id, owner_id, metadata, status, created_at, updated_at`
+
+// CreateThread creates a thread for ownerID. A client-chosen id that exists
+// already is a CONFLICT.
+func (s *Store) CreateThread(ctx context.Context, ownerID string, nt NewThread) (Thread, error) {
+	meta, err := metadataObject(nt.Metadata)
+	if err != nil {
+		return Thread{}, err
+	}
+	rows, err := s.Pool.Query(ctx, `
+		INSERT INTO threads (id, owner_id, metadata)
+		VALUES (coalesce($1::uuid, gen_random_uuid()), $2, $3)
+		RETURNING `+threadColumns, nullable(nt.ID), ownerID, meta)
+	if err != nil {
+		return Thread{}, threadError(err, "creating a thread", nt.ID)
+	}
+	t, err := pgx.CollectExactlyOneRow(rows, scanThread)
+	if err != nil {
+		return Thread{}, threadError(err, "creating a thread", nt.ID)
+	}
+	return t, nil
+}
+
+// ThreadByID returns one of ownerID's threads. Another owner's thread is
+// NOT_FOUND, as if it did not exist.
+func (s *Store) ThreadByID(ctx context.Context, ownerID, id string) (Thread, error) {
+	rows, err := s.Pool.Query(ctx, `SELECT `+threadColumns+` FROM threads WHERE id = $1 AND owner_id = $2`, id, ownerID)
+	if err != nil {
+		return Thread{}, threadError(err, "reading a thread", id)
+	}
+	t, err := pgx.CollectExactlyOneRow(rows, scanThread)
+	if err != nil {
+		return Thread{}, threadError(err, "reading a thread", id)
+	}
+	return t, nil
+}
+
+// SearchThreads lists ownerID's threads that match q, newest first.
+func (s *Store) SearchThreads(ctx context.Context, ownerID string, q ThreadQuery) ([]Thread, error) {
+	args := []any{ownerID}
+	sql := `SELECT ` + threadColumns + ` FROM threads WHERE owner_id = $1`
+	if len(q.Metadata) > 0 {
+		meta, err := metadataObject(q.Metadata)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, meta)
+		sql += ` AND metadata @> $` + strconv.Itoa(len(args))
+	}
+	if q.Status != "" {
+		args = append(args, q.Status)
+		sql += ` AND status = $` + strconv.Itoa(len(args))
+	}
+	limit, offset := page(q.Limit, q.Offset)
+	args = append(args, limit, offset)
+	sql += fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT $%d OFFSET $%d`, len(args)-1, len(args))
+	rows, err := s.Pool.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, fmt.Errorf("searching threads: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, scanThread)
+	if err != nil {
+		return nil, fmt.Errorf("searching threads: %w", err)
+	}
+	return list, nil
+}
+
+// UpdateThreadMetadata merges patch, a JSON object, into the metadata of
+// one of ownerID's threads: its keys replace the thread's.
+func (s *Store) UpdateThreadMetadata(ctx context.Context, ownerID, id string, patch json.RawMessage) (Thread, error) {
+	meta, err := metadataObject(patch)
+	if err != nil {
+		return Thread{}, err
+	}
+	rows, err := s.Pool.Query(ctx, `
+		UPDATE threads SET metadata = metadata || $3, updated_at = now()
+		WHERE id = $1 AND owner_id = $2
+		RETURNING `+threadColumns, id, ownerID, meta)
+	if err != nil {
+		return Thread{}, threadError(err, "updating a thread", id)
+	}
+	t, err := pgx.CollectExactlyOneRow(rows, scanThread)
+	if err != nil {
+		return Thread{}, threadError(err, "updating a thread", id)
+	}
+	return t, nil
+}
+
+// DeleteThread deletes one of ownerID's threads with its checkpoints, runs
+// and run events.
+func (s *Store) DeleteThread(ctx context.Context, ownerID, id string) error {
+	tag, err := s.Pool.Exec(ctx, `DELETE FROM threads WHERE id = $1 AND owner_id = $2`, id, ownerID)
+	if err != nil {
+		return threadError(err, "deleting a thread", id)
+	}
+	if tag.RowsAffected() == 0 {
+		return errcode.New(errcode.NotFound, "no thread %s", id)
+	}
+	return nil
+}
+
+func scanThread(row pgx.CollectableRow) (Thread, error) {
+	var t Thread
+	err := row.Scan(&t.ID, &t.OwnerID, &t.Metadata, &t.Status, &t.CreatedAt, &t.UpdatedAt)
+	return t, err
+}
+
+// threadError turns the errors a thread query can meet into coded errors.
+func threadError(err error, doing, id string) error {
+	var pgErr *pgconn.PgError
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return errcode.New(errcode.NotFound, "no thread %s", id)
+	case errors.As(err, &pgErr) && pgErr.Code == "22P02":
+		return errcode.New(errcode.NotFound, "no thread %q", id)
+	case errors.As(err, &pgErr) && pgErr.Code == "23505":
+		return errcode.New(errcode.Conflict, "thread %s exists already", id)
+	case errors.As(err, &pgErr) && pgErr.Code == "23503":
+		return errcode.New(errcode.NotFound, "no such owner")
+	}
+	return fmt.Errorf("%s %s: %w", doing, id, err)
+}
+
+// metadataObject checks that metadata is a JSON object; nil becomes {}.
+func metadataObject(metadata json.RawMessage) ([]byte, error) {
+	if len(metadata) == 0 {
+		return []byte("{}"), nil
+	}
+	if !json.Valid(metadata) || !bytes.HasPrefix(bytes.TrimSpace(metadata), []byte("{")) {
+		return nil, errcode.New(errcode.BadRequest, "metadata must be a JSON object")
+	}
+	return metadata, nil
+}
+
+// page returns a query's limit and offset from a caller's.
+func page(limit, offset int) (int, int) {
+	switch {
+	case limit <= 0:
+		limit = 20
+	case limit > 1000:
+		limit = 1000
+	}
+	return limit, max(offset, 0)
+}
