@@ -36,7 +36,11 @@ CREATE TABLE checkpoints (
     -- thread's range, where B-tree pages split full rather than half full.
     PRIMARY KEY (thread_id, id),
     CHECK ((state IS NULL) <> (delta IS NULL))
-);
+)
+-- PostgreSQL compresses a row's wide values only once the row passes
+-- toast_tuple_target (about 2 kB by default); a step's update is usually
+-- smaller, so without this it would be stored raw.
+WITH (toast_tuple_target = 256);
 
 CREATE TABLE runs (
     id                 uuid PRIMARY KEY DEFAULT gen_random_uuid(),
