@@ -1,0 +1,325 @@
+package dates
+
+import (
+	"slices"
+	"time"
+)
+
+// atom is one date the text names, possibly partial: a day whose month is
+// given later ("3" in "3 a 7 de maio"), or a month alone.
+type atom struct {
+	day, year int
+	month     time.Month
+	linked    bool // joined to the previous atom by a connector
+}
+
+type parser struct {
+	ref   time.Time // start stated earlier in the conversation, if any
+	toks  []token
+	lang  string
+	today time.Time
+	past  bool // dates without a year are the latest not in the future
+}
+
+// absolute finds the dates and ranges the text names.
+func (p parser) absolute() Result {
+	return p.resolve(p.atoms())
+}
+
+// atoms reads the dates the text names, with their months filled in.
+func (p parser) atoms() []atom {
+	ft, orig := p.filtered()
+	var atoms []atom
+	linked := false
+	for i := 0; i < len(ft); {
+		a, n := p.atomAt(ft, orig, i, len(atoms) > 0 && linked)
+		if n == 0 {
+			linked = ft[i].kind != num && connectors[ft[i].text] && len(atoms) > 0
+			i++
+			continue
+		}
+		a.linked, linked = linked, false
+		atoms = append(atoms, a)
+		i += n
+	}
+	full := fillMonths(slices.Clone(atoms))
+	if len(full) == 0 && len(atoms) >= 2 && atoms[1].linked && atoms[0].day != 0 {
+		return p.bareRange(atoms[0], atoms[1])
+	}
+	return full
+}
+
+// bareRange dates "de 12 a 16" said without a month: in the month of the
+// start stated earlier, else in this month if the day is still to come,
+// else the next.
+func (p parser) bareRange(a, b atom) []atom {
+	switch {
+	case !p.ref.IsZero():
+		a.month, a.year = p.ref.Month(), p.ref.Year()
+	case a.day >= p.today.Day():
+		a.month, a.year = p.today.Month(), p.today.Year()
+	default:
+		next := p.today.AddDate(0, 1, 1-p.today.Day())
+		a.month, a.year = next.Month(), next.Year()
+	}
+	b.month, b.year = a.month, a.year
+	if b.day < a.day {
+		b.month++
+	}
+	return []atom{a, b}
+}
+
+// filtered drops filler words; orig maps each kept token to its index.
+func (p parser) filtered() ([]token, []int) {
+	ft := make([]token, 0, len(p.toks))
+	orig := make([]int, 0, len(p.toks))
+	for i, t := range p.toks {
+		if t.kind == word && fillers[t.text] {
+			continue
+		}
+		ft = append(ft, t)
+		orig = append(orig, i)
+	}
+	return ft, orig
+}
+
+// atomAt reads a date at ft[i]; n is how many tokens it took, 0 if none.
+func (p parser) atomAt(ft []token, orig []int, i int, afterConnector bool) (atom, int) {
+	if a, n := isoDate(ft, i); n > 0 {
+		return a, n
+	}
+	if a, n := p.numericDate(ft, i); n > 0 {
+		return a, n
+	}
+	t := ft[i]
+	if m, ok := months[t.text]; ok && t.kind == word {
+		if d, ok := dayAt(ft, i+1); ok && !ft[i+1].brk {
+			return withYear(atom{day: d, month: m}, ft, i, i+2)
+		}
+		if weakMonths[t.text] && !p.monthContext(orig[i]) {
+			return atom{}, 0
+		}
+		return withYear(atom{month: m}, ft, i, i+1)
+	}
+	d, ok := dayAt(ft, i)
+	if !ok || p.countForSomeone(orig[i]) {
+		return atom{}, 0
+	}
+	if i+1 < len(ft) && ft[i+1].kind == word && !ft[i+1].brk {
+		if m, ok := months[ft[i+1].text]; ok {
+			return withYear(atom{day: d, month: m}, ft, i, i+2)
+		}
+	}
+	nextConn := i+2 < len(ft) && connectors[ft[i+1].text] && (ft[i+2].kind == num || months[ft[i+2].text] > 0)
+	if nextConn || (afterConnector && (t.ordinal || !followedByCount(ft, i+1))) {
+		return atom{day: d}, 1
+	}
+	return atom{}, 0
+}
+
+// countForSomeone reports "for 2 in June", "pra 2 em junho": a number
+// after "for" and before "in" counts people, not days.
+func (p parser) countForSomeone(i int) bool {
+	if i == 0 || i+1 >= len(p.toks) {
+		return false
+	}
+	switch p.toks[i-1].text {
+	case "for", "para", "pra", "pro", "somos", "are":
+	default:
+		return false
+	}
+	switch p.toks[i+1].text {
+	case "in", "em", "no", "na", "during":
+		return true
+	}
+	return false
+}
+
+// monthContext reports whether a weak month word ("may", "mar") is used as
+// a month: after "in", "em", "during", "de", "no mes de".
+func (p parser) monthContext(i int) bool {
+	if i == 0 {
+		return false
+	}
+	switch p.toks[i-1].text {
+	case "in", "em", "during", "de", "for", "until", "till", "early", "late", "mid", "inicio", "fim", "final", "meados":
+		return true
+	}
+	return false
+}
+
+// dayAt reads a day of month at ft[i] that is not a count of something.
+func dayAt(ft []token, i int) (int, bool) {
+	if i >= len(ft) || ft[i].kind != num || ft[i].digits > 2 || ft[i].n < 1 || ft[i].n > 31 {
+		return 0, false
+	}
+	if followedByCount(ft, i+1) {
+		return 0, false
+	}
+	return ft[i].n, true
+}
+
+// followedByCount reports whether ft[i] is a unit or people word, which
+// makes the number before it a count rather than a day.
+func followedByCount(ft []token, i int) bool {
+	if i >= len(ft) || ft[i].kind != word {
+		return false
+	}
+	if units[ft[i].text] != 0 {
+		return true
+	}
+	switch ft[i].text {
+	case "people", "persons", "guests", "adults", "kids", "children", "us", "pessoas", "adultos", "criancas", "hospedes", "nos", "pax", "stars", "estrelas", "rooms", "quartos":
+		return true
+	}
+	return false
+}
+
+// withYear adds a year written at ft[next] to an atom read from
+// ft[start:next], and returns the number of tokens read.
+func withYear(a atom, ft []token, start, next int) (atom, int) {
+	if next < len(ft) && ft[next].kind == num && ft[next].digits == 4 && ft[next].n >= 2000 && ft[next].n < 2100 {
+		a.year = ft[next].n
+		next++
+	}
+	return a, next - start
+}
+
+func isoDate(ft []token, i int) (atom, int) {
+	if i+4 >= len(ft) || ft[i].kind != num || ft[i].digits != 4 || ft[i+1].kind != sep || ft[i+2].kind != num || ft[i+3].kind != sep || ft[i+4].kind != num {
+		return atom{}, 0
+	}
+	a := atom{year: ft[i].n, month: time.Month(ft[i+2].n), day: ft[i+4].n}
+	if !valid(a.month, a.day) {
+		return atom{}, 0
+	}
+	return a, 5
+}
+
+// numericDate reads "03/05" or "3/5/2027": day first in Portuguese, month
+// first in English unless that cannot be.
+func (p parser) numericDate(ft []token, i int) (atom, int) {
+	if i+2 >= len(ft) || ft[i].kind != num || ft[i+1].kind != sep || ft[i+1].text != "/" || ft[i+2].kind != num || ft[i].digits > 2 || ft[i+2].digits > 2 {
+		return atom{}, 0
+	}
+	a, b := ft[i].n, ft[i+2].n
+	d, m := a, b
+	if p.lang == "en" && a <= 12 && b <= 31 {
+		d, m = b, a
+	}
+	at := atom{day: d, month: time.Month(m)}
+	if !valid(at.month, at.day) {
+		return atom{}, 0
+	}
+	n := 3
+	if i+4 < len(ft) && ft[i+3].kind == sep && ft[i+3].text == "/" && ft[i+4].kind == num {
+		y := ft[i+4].n
+		if ft[i+4].digits == 2 {
+			y += 2000
+		}
+		at.year, n = y, 5
+	}
+	return at, n
+}
+
+// fillMonths gives days without a month the month of the atom they are
+// joined to: the next one ("3 a 7 de maio") or else the previous one
+// ("May 3 to 7").
+func fillMonths(atoms []atom) []atom {
+	for j := len(atoms) - 2; j >= 0; j-- {
+		if atoms[j].month == 0 && atoms[j+1].linked && atoms[j+1].month != 0 {
+			atoms[j].month, atoms[j].year = atoms[j+1].month, atoms[j+1].year
+		}
+	}
+	for j := 1; j < len(atoms); j++ {
+		if atoms[j].month == 0 && atoms[j].linked && atoms[j-1].month != 0 {
+			atoms[j].month, atoms[j].year = atoms[j-1].month, atoms[j-1].year
+		}
+	}
+	out := atoms[:0]
+	for _, a := range atoms {
+		if a.month != 0 {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// firstDay returns the first full date (day and month) of the text.
+func (p parser) firstDay() (time.Time, bool) {
+	for _, a := range p.atoms() {
+		if a.day != 0 {
+			return p.place(a), true
+		}
+	}
+	return time.Time{}, false
+}
+
+// resolve turns the first one or two atoms into a start and an end.
+func (p parser) resolve(atoms []atom) Result {
+	var days []atom
+	for _, a := range atoms {
+		if a.day != 0 {
+			days = append(days, a)
+		}
+	}
+	switch {
+	case len(days) >= 2:
+		start := p.place(days[0])
+		end := p.placeAfter(days[1], start)
+		return Result{Start: start, End: end}
+	case len(days) == 1:
+		return Result{Start: p.place(days[0])}
+	case len(atoms) > 0:
+		a := atoms[0]
+		a.day = 1
+		start := p.placeMonth(a)
+		return Result{Start: start}
+	}
+	return Result{}
+}
+
+// place dates an atom: its own year, else the next one not in the past.
+func (p parser) place(a atom) time.Time {
+	if !valid(a.month, a.day) {
+		a.day = min(a.day, date(2027, a.month+1, 0).Day())
+	}
+	if a.year != 0 {
+		return date(a.year, a.month, a.day)
+	}
+	t := date(p.today.Year(), a.month, a.day)
+	if p.past && t.After(p.today) {
+		t = t.AddDate(-1, 0, 0)
+	} else if !p.past && t.Before(p.today) {
+		t = t.AddDate(1, 0, 0)
+	}
+	return t
+}
+
+// placeMonth dates a month alone: the current month counts as not past.
+func (p parser) placeMonth(a atom) time.Time {
+	if a.year != 0 {
+		return date(a.year, a.month, 1)
+	}
+	y := p.today.Year()
+	if a.month < p.today.Month() {
+		y++
+	}
+	t := date(y, a.month, 1)
+	if a.month == p.today.Month() {
+		return p.today
+	}
+	return t
+}
+
+// placeAfter dates an end: the first such day not before start.
+func (p parser) placeAfter(a atom, start time.Time) time.Time {
+	if a.year != 0 {
+		return date(a.year, a.month, a.day)
+	}
+	t := date(start.Year(), a.month, a.day)
+	if t.Before(start) {
+		t = t.AddDate(1, 0, 0)
+	}
+	return t
+}

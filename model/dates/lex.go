@@ -1,0 +1,95 @@
+package dates
+
+import (
+	"github.com/tripgraph/tripgraph/model/internal/textnorm"
+)
+
+type kind uint8
+
+const (
+	word kind = iota
+	num
+	sep // "/", "-", "." between numbers
+)
+
+// token is a word, a number or a separator of the folded text.
+type token struct {
+	kind    kind
+	text    string // folded word, digits, or the separator
+	n       int    // value of a number
+	digits  int    // number of digits
+	ordinal bool   // "3rd", "1º", "7th"
+	brk     bool   // punctuation (",", ";", "." …) comes right before it
+}
+
+// lex splits folded text into tokens. Ordinal suffixes stick to their
+// number; other punctuation is dropped.
+func lex(text string) []token {
+	s := textnorm.Fold(text)
+	toks := make([]token, 0, 24)
+	brk := false
+	for i := 0; i < len(s); {
+		c := s[i]
+		start := len(toks)
+		switch {
+		case isDigit(c):
+			j := i
+			for j < len(s) && isDigit(s[j]) {
+				j++
+			}
+			t := token{kind: num, text: s[i:j], digits: j - i}
+			for _, d := range s[i:j] {
+				t.n = t.n*10 + int(d-'0')
+			}
+			j, t.ordinal = ordinalSuffix(s, j)
+			toks = append(toks, t)
+			i = j
+		case isLetter(c) || c >= 0x80:
+			j := i
+			for j < len(s) && (isLetter(s[j]) || s[j] >= 0x80) {
+				j++
+			}
+			toks = append(toks, token{kind: word, text: s[i:j]})
+			i = j
+		case c == '/' || c == '-':
+			toks = append(toks, token{kind: sep, text: s[i : i+1]})
+			i++
+		case c == ',' || c == ';' || c == '.' || c == '!' || c == '?' || c == ':':
+			brk = true
+			i++
+			continue
+		default:
+			i++
+			continue
+		}
+		if len(toks) > start {
+			toks[start].brk, brk = brk, false
+		}
+	}
+	return dropCityMonths(toks)
+}
+
+// dropCityMonths removes month names that are part of a city's name: the
+// "janeiro" of "Rio de Janeiro".
+func dropCityMonths(toks []token) []token {
+	out := toks[:0]
+	for i, t := range toks {
+		if t.text == "janeiro" && i >= 2 && toks[i-1].text == "de" && toks[i-2].text == "rio" {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func ordinalSuffix(s string, j int) (int, bool) {
+	for _, suf := range []string{"st", "nd", "rd", "th", "º", "ª", "o", "a"} {
+		if len(s)-j >= len(suf) && s[j:j+len(suf)] == suf && (j+len(suf) == len(s) || !isLetter(s[j+len(suf)])) {
+			return j + len(suf), true
+		}
+	}
+	return j, false
+}
+
+func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' }

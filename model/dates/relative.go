@@ -1,0 +1,195 @@
+package dates
+
+import "time"
+
+// relative finds dates given relative to today.
+func (p parser) relative() Result {
+	t := p.toks
+	for i := range t {
+		if r, ok := p.relativeAt(i); ok {
+			return r
+		}
+	}
+	return Result{}
+}
+
+func (p parser) relativeAt(i int) (Result, bool) {
+	w := p.word(i)
+	switch w {
+	case "tomorrow", "amanha":
+		return Result{Start: p.today.AddDate(0, 0, 1)}, true
+	case "today", "hoje", "tonight":
+		return Result{Start: p.today}, true
+	case "christmas", "xmas":
+		return p.holiday(time.December, 24, 2), true
+	case "natal":
+		if prev := p.word(i - 1); prev == "no" || prev == "o" || prev == "do" || prev == "pro" || prev == "proximo" {
+			return p.holiday(time.December, 24, 2), true
+		}
+	case "reveillon", "nye":
+		return p.holiday(time.December, 30, 3), true
+	case "weekend", "wknd", "fds":
+		return p.weekend(i, i)
+	case "fim":
+		if p.word(i+1) == "de" && p.word(i+2) == "semana" {
+			return p.weekend(i, i+2)
+		}
+	case "week", "semana":
+		return p.nextUnit(i, p.nextMonday())
+	case "month", "mes":
+		y, m, _ := p.today.Date()
+		return p.nextUnit(i, date(y, m+1, 1))
+	case "in", "daqui", "within", "em", "dentro":
+		return p.inSome(i)
+	case "from":
+		if n := p.word(i + 1); (n == "today" || n == "now") && i >= 2 {
+			return p.inSome(i - 3) // "2 weeks from today" reads like "in 2 weeks"
+		}
+	}
+	if w == "new" && p.word(i+1) == "year" || w == "ano" && p.word(i+1) == "novo" && p.word(i-1) != "do" {
+		return p.holiday(time.December, 30, 3), true
+	}
+	if wd, ok := weekdays[w]; ok && p.weekdayUsed(i) {
+		return p.weekdayRange(i, wd), true
+	}
+	return Result{}, false
+}
+
+func (p parser) word(i int) string {
+	if i < 0 || i >= len(p.toks) || p.toks[i].kind != word {
+		return ""
+	}
+	return p.toks[i].text
+}
+
+// holiday is the next such holiday not yet over.
+func (p parser) holiday(m time.Month, d, nights int) Result {
+	start := date(p.today.Year(), m, d)
+	if start.AddDate(0, 0, nights).Before(p.today) {
+		start = start.AddDate(1, 0, 0)
+	}
+	return Result{Start: start, End: start.AddDate(0, 0, nights)}
+}
+
+// weekend reads "this weekend" / "next weekend" around toks[from:to+1]. A
+// weekend without "this" or "next" is a length, not a date.
+func (p parser) weekend(from, to int) (Result, bool) {
+	prev, prev2 := p.word(from-1), p.word(from-2)
+	next := p.word(to + 1)
+	switch {
+	case prev == "next" || prev == "proximo" || next == "que" && p.word(to+2) == "vem" || prev == "following" || prev == "seguinte":
+		return p.weekendOf(1), true
+	case prev == "this" || prev == "este" || prev == "esse" || prev == "neste" || prev == "nesse" || prev2 == "this":
+		return p.weekendOf(0), true
+	case prev == "long" || prev == "prolongado":
+		return Result{}, false
+	}
+	return Result{}, false
+}
+
+// weekendOf is the Friday-to-Sunday weekend of this week (0) or the next.
+func (p parser) weekendOf(weeks int) Result {
+	monday := p.today.AddDate(0, 0, -((int(p.today.Weekday()) + 6) % 7))
+	fri := monday.AddDate(0, 0, 4+7*weeks)
+	sun := fri.AddDate(0, 0, 2)
+	if fri.Before(p.today) {
+		fri = p.today
+	}
+	return Result{Start: fri, End: sun}
+}
+
+func (p parser) nextMonday() time.Time {
+	return p.today.AddDate(0, 0, 7-(int(p.today.Weekday())+6)%7)
+}
+
+// nextUnit reads "next week", "na próxima semana", "semana que vem".
+func (p parser) nextUnit(i int, start time.Time) (Result, bool) {
+	prev := p.word(i - 1)
+	if prev == "next" || prev == "proxima" || prev == "proximo" || p.word(i+1) == "que" && p.word(i+2) == "vem" {
+		return Result{Start: start}, true
+	}
+	return Result{}, false
+}
+
+// inSome reads "in 2 weeks", "daqui a 10 dias", "em duas semanas".
+func (p parser) inSome(i int) (Result, bool) {
+	j := i + 1
+	if j < 0 {
+		return Result{}, false
+	}
+	if p.word(i) == "daqui" || p.word(i) == "dentro" {
+		if w := p.word(j); w == "a" || w == "de" {
+			j++
+		}
+	}
+	if p.word(j) == "a" && p.word(j+1) == "couple" {
+		j++
+	}
+	n, ok := p.count(j)
+	if !ok {
+		return Result{}, false
+	}
+	if p.word(j+1) == "of" {
+		j++
+	}
+	switch units[p.word(j+1)] {
+	case unitDay:
+		return Result{Start: p.today.AddDate(0, 0, n)}, true
+	case unitWeek:
+		return Result{Start: p.today.AddDate(0, 0, 7*n)}, true
+	case unitMonth:
+		return Result{Start: p.today.AddDate(0, n, 0)}, true
+	}
+	return Result{}, false
+}
+
+// count reads a number, in digits or words, at toks[i].
+func (p parser) count(i int) (int, bool) {
+	if i < 0 || i >= len(p.toks) {
+		return 0, false
+	}
+	t := p.toks[i]
+	if t.kind == num {
+		return t.n, t.digits <= 3
+	}
+	n, ok := numberWords[t.text]
+	return n, ok
+}
+
+// weekdayUsed reports whether a weekday name is meant as a day: English
+// names always, Portuguese ones ("segunda" is also "second") after "na",
+// "nesta", "próxima", "de", "a", "até" or before "feira".
+func (p parser) weekdayUsed(i int) bool {
+	w := p.word(i)
+	if len(w) > 0 && w[len(w)-1] == 'y' {
+		return true
+	}
+	if w == "sabado" || w == "domingo" || p.word(i+1) == "feira" {
+		return true
+	}
+	switch p.word(i - 1) {
+	case "na", "nesta", "proxima", "de", "a", "ate", "no", "neste", "proximo", "essa", "esta":
+		return true
+	}
+	return false
+}
+
+// weekdayRange is the next such weekday (never today), up to a second
+// weekday if one follows ("friday to sunday", "de sexta a domingo").
+func (p parser) weekdayRange(i int, wd time.Weekday) Result {
+	ahead := (int(wd) - int(p.today.Weekday()) + 7) % 7
+	if ahead == 0 {
+		ahead = 7
+	}
+	start := p.today.AddDate(0, 0, ahead)
+	for j := i + 1; j < len(p.toks) && j <= i+4; j++ {
+		if wd2, ok := weekdays[p.word(j)]; ok && j > i+1 {
+			gap := (int(wd2) - int(wd) + 7) % 7
+			if gap == 0 {
+				gap = 7
+			}
+			return Result{Start: start, End: start.AddDate(0, 0, gap)}
+		}
+	}
+	return Result{Start: start}
+}

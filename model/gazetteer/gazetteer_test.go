@@ -1,0 +1,112 @@
+package gazetteer
+
+import (
+	"testing"
+	"time"
+)
+
+func TestLoad(t *testing.T) {
+	start := time.Now()
+	if err := Load(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("loaded %d cities in %v", Len(), time.Since(start))
+	if Len() < 20000 {
+		t.Errorf("Len() = %d, want at least 20000", Len())
+	}
+}
+
+func TestDestination(t *testing.T) {
+	tests := []struct {
+		text, want, country string // want "" means no city
+	}{
+		{"4 nights in Lisbon in May", "Lisbon", "PT"},
+		{"quero ir para Lisboa", "Lisbon", "PT"},
+		{"hotel em nova york", "New York", "US"},
+		{"Nova Iorque em dezembro", "New York", "US"},
+		{"são paulo 3 noites", "São Paulo", "BR"},
+		{"sao paulo 3 noites", "São Paulo", "BR"},
+		{"rio de janeiro no carnaval", "Rio de Janeiro", "BR"},
+		{"trip to new york", "New York", "US"},
+		{"Paris, Texas for a weekend", "Paris", "US"},
+		{"paris in spring", "Paris", "FR"},
+		{"Córdoba, Spain", "Córdoba", "ES"},
+		{"cordoba argentina", "Córdoba", "AR"},
+		{"a nice hotel in Paris", "Paris", "FR"},
+		{"Nice hotel near the beach in Rome", "Rome", "IT"},
+		{"5 nights in Nice", "Nice", "FR"},
+		{"fotos da praia", "", ""},
+		{"hotel perto da praia em Salvador", "Salvador", "BR"},
+		{"voos saindo de Lisboa para Munique", "Munich", "DE"},
+		{"from London to Rome", "Rome", "IT"},
+		{"Londres", "London", "GB"},
+		{"Colônia, na Alemanha", "Cologne", "DE"},
+		{"reading a book about hotels", "", ""},
+		{"I'm visiting Reading next week", "Reading", "GB"},
+		{"mobile friendly site", "", ""},
+		{"natal no rio", "Rio de Janeiro", "BR"},
+		{"vou passar o natal em Natal", "Natal", "BR"},
+		{"how do I split the bill", "", ""},
+		{"what can we do in Split?", "Split", "HR"},
+		{"Tóquio e Quioto", "Kyoto", "JP"},
+		{"cidade do méxico", "Mexico City", "MX"},
+		{"tell us more", "", ""},
+		{"hotels in the US", "", ""},
+		{"comida japonesa", "", ""},
+		{"uma mesa para 4", "", ""},
+		{"Valencia in may", "Valencia", "ES"},
+		{"Singapore for 3 nights", "Singapore", "SG"},
+	}
+	for _, tt := range tests {
+		m := Find(tt.text)
+		got, ok := m.Destination()
+		if tt.want == "" {
+			if ok {
+				t.Errorf("Find(%q) destination = %s, %s; want none", tt.text, got.Name, got.Country)
+			}
+			continue
+		}
+		if !ok || got.Name != tt.want || got.Country != tt.country {
+			t.Errorf("Find(%q) destination = %q, %q (%v); want %q, %q", tt.text, got.Name, got.Country, ok, tt.want, tt.country)
+		}
+	}
+}
+
+func TestCountries(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"photos of my Japan trip", "JP"},
+		{"fotos do álbum Japão", "JP"},
+		{"viagem pela Itália", "IT"},
+		{"hotels in the US", "US"},
+		{"tell us", ""},
+	}
+	for _, tt := range tests {
+		m := Find(tt.text)
+		got := ""
+		if len(m.Countries) > 0 {
+			got = m.Countries[0]
+		}
+		if got != tt.want {
+			t.Errorf("Find(%q).Countries = %v, want %q", tt.text, m.Countries, tt.want)
+		}
+	}
+}
+
+func TestCountryName(t *testing.T) {
+	tests := []struct{ cc, lang, want string }{
+		{"BR", "en", "Brazil"}, {"BR", "pt", "Brasil"}, {"US", "pt", "Estados Unidos"},
+		{"JP", "pt", "Japão"}, {"DE", "pt", "Alemanha"}, {"XX", "en", "XX"},
+	}
+	for _, tt := range tests {
+		if got := CountryName(tt.cc, tt.lang); got != tt.want {
+			t.Errorf("CountryName(%q, %q) = %q, want %q", tt.cc, tt.lang, got, tt.want)
+		}
+	}
+}
+
+func BenchmarkFind(b *testing.B) {
+	Load()
+	for b.Loop() {
+		Find("4 nights in Lisbon in May for 3 of us, maybe also Porto, hotel near the beach")
+	}
+}

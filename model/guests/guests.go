@@ -1,0 +1,269 @@
+// Package guests reads how many people travel from a message in English or
+// Portuguese: "for 4 people", "3 of us", "somos 3", "me and my wife" (2),
+// "family of five", "2 adults and 2 kids" (4), "casal" (2), "sozinho" (1),
+// "com meus pais" (3).
+package guests
+
+import (
+	"strings"
+
+	"github.com/tripgraph/tripgraph/model/internal/textnorm"
+)
+
+var numberWords = map[string]int{
+	"one": 1, "um": 1, "uma": 1, "a": 1, "an": 1,
+	"two": 2, "dois": 2, "duas": 2, "three": 3, "tres": 3, "four": 4, "quatro": 4,
+	"five": 5, "cinco": 5, "six": 6, "seis": 6, "seven": 7, "sete": 7,
+	"eight": 8, "oito": 8, "nine": 9, "nove": 9, "ten": 10, "dez": 10,
+	"eleven": 11, "onze": 11, "twelve": 12, "doze": 12,
+}
+
+// people are nouns counted by the number before them.
+var people = wordSet(`people persons person guests guest adults adult pax travelers
+travellers kids kid children child teens teenagers friends babies baby
+pessoas pessoa hospedes hospede adultos adulto criancas crianca filhos filho
+filhas filha amigos amigas viajantes bebes bebe adolescentes guys girls
+caras meninas meninos`)
+
+// companions are one person each ("my wife"), pairs are two ("my parents").
+var (
+	companions = wordSet(`wife husband girlfriend boyfriend partner fiance fiancee
+friend mom mum mother dad father sister brother son daughter boss colleague
+esposa marido namorada namorado noiva noivo parceiro parceira amigo amiga mae pai
+irma irmao filho filha mulher companheira companheiro sogra sogro chefe colega
+mother-in-law avo`)
+	pairs   = wordSet(`parents pais grandparents avos in-laws sogros`)
+	plurals = wordSet(`kids children filhos filhas friends amigos amigas sisters
+brothers irmaos irmas`)
+)
+
+// Count returns the number of travellers a message states, or 0.
+func Count(text string) int {
+	w := folds(text)
+	if n := explicit(w); n > 0 {
+		return n
+	}
+	if n := grouped(w); n > 0 {
+		return n
+	}
+	if n := company(w); n > 0 {
+		return n
+	}
+	return fixed(w)
+}
+
+// folds returns the folded words of text, with "," standing for any
+// punctuation between two words.
+func folds(text string) []string {
+	ws := textnorm.Words(text)
+	out := make([]string, 0, len(ws)+4)
+	for i, w := range ws {
+		if i > 0 && strings.ContainsAny(text[ws[i-1].End:w.Start], ",.;:!?") {
+			out = append(out, ",")
+		}
+		out = append(out, w.Fold)
+	}
+	return out
+}
+
+func word(w []string, i int) string {
+	if i < 0 || i >= len(w) {
+		return ""
+	}
+	return w[i]
+}
+
+func number(s string) (int, bool) {
+	if s == "" {
+		return 0, false
+	}
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			v, ok := numberWords[s]
+			return v, ok
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, n > 0 && n < 100
+}
+
+// explicit adds up "<n> people", "2 adults and 2 kids".
+func explicit(w []string) int {
+	total := 0
+	for i := 1; i < len(w); i++ {
+		if !people[w[i]] {
+			continue
+		}
+		j := i - 1
+		if j > 0 && (w[j] == "small" || w[j] == "little" || w[j] == "young" || w[j] == "pequenas") {
+			j--
+		}
+		if n, ok := number(w[j]); ok && !(w[j] == "a" && !singular(w[i])) {
+			total += n
+		}
+	}
+	if total == 0 || anyWord(w, "adults", "adultos", "adult", "adulto", "people", "pessoas", "guests", "hospedes", "pax", "travelers", "travellers", "viajantes") {
+		return total
+	}
+	if c := company(w); c > 0 {
+		return total + c // "me, my wife and our 2 kids"
+	}
+	if hasSelf(w) || withCount(w) {
+		total++ // "me and 3 friends", "with 3 friends"
+	}
+	return total
+}
+
+// withCount reports "with 3 friends", "com 2 amigos": the speaker comes too.
+func withCount(w []string) bool {
+	for i := 0; i+2 < len(w); i++ {
+		if w[i] == "with" || w[i] == "com" {
+			if _, ok := number(w[i+1]); ok && people[w[i+2]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func singular(s string) bool {
+	switch s {
+	case "kid", "child", "baby", "adult", "person", "guest", "friend", "crianca", "pessoa", "adulto", "bebe", "hospede", "filho", "filha", "amigo", "amiga", "teen":
+		return true
+	}
+	return false
+}
+
+// grouped reads "3 of us", "somos 3", "family of five", "for 4".
+func grouped(w []string) int {
+	for i := range w {
+		switch w[i] {
+		case "of":
+			if word(w, i+1) == "us" || word(w, i+1) == "we" {
+				if n, ok := number(word(w, i-1)); ok {
+					return n
+				}
+			}
+		case "somos", "seremos", "estamos", "vamos", "iremos":
+			j := i + 1
+			if word(w, j) == "em" {
+				j++
+			}
+			if n, ok := number(word(w, j)); ok && !unitAfter(w, j+1) {
+				return n
+			}
+		case "family", "familia", "party", "group", "grupo", "table", "mesa":
+			j := i + 1
+			if f := word(w, j); f == "of" || f == "de" || f == "for" || f == "para" {
+				j++
+			}
+			if n, ok := number(word(w, j)); ok && !unitAfter(w, j+1) && word(w, j) != "a" && word(w, j) != "um" {
+				return n
+			}
+		case "are", "re":
+			if word(w, i-1) == "we" || word(w, i-1) == "there" {
+				if n, ok := number(word(w, i+1)); ok && !unitAfter(w, i+2) && word(w, i+1) != "a" {
+					return n
+				}
+			}
+		case "for", "para", "pra":
+			if n, ok := number(word(w, i+1)); ok && word(w, i+1) != "a" && word(w, i+1) != "um" && word(w, i+1) != "uma" && endOfCount(w, i+2) {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// endOfCount reports whether a bare number ("for 4") ends there: nothing
+// or a word that cannot be a unit follows.
+func endOfCount(w []string, i int) bool {
+	next := word(w, i)
+	switch next {
+	case "", ",", "in", "em", "no", "na", "from", "de", "and", "e", "please", "por", "on", "at", "this", "next", "during", "durante", "to", "para", "with", "com":
+		return true
+	}
+	return false
+}
+
+func unitAfter(w []string, i int) bool {
+	switch word(w, i) {
+	case "nights", "night", "noites", "noite", "days", "dias", "dia", "weeks", "semanas", "semana", "week", "stars", "estrelas", "rooms", "quartos", "hours", "horas":
+		return true
+	}
+	return false
+}
+
+// company counts "me and my wife", "eu, minha esposa e 2 filhos", "com
+// meus pais": the speaker plus everyone named.
+func company(w []string) int {
+	n := 0
+	for i, s := range w {
+		prev := word(w, i-1)
+		owned := prev == "my" || prev == "our" || prev == "minha" || prev == "meu" || prev == "meus" || prev == "minhas" || prev == "nossa" || prev == "nosso" || prev == "the" || prev == "a" || prev == "o"
+		switch {
+		case companions[s] && owned:
+			n++
+		case pairs[s] && owned:
+			n += 2
+		case plurals[s] && (owned || n > 0 && (prev == "and" || prev == "e")):
+			if _, ok := number(prev); !ok {
+				n += 2
+			}
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return n + 1
+}
+
+// fixed reads words that imply a number: "couple", "casal", "sozinho".
+func fixed(w []string) int {
+	for i, s := range w {
+		switch s {
+		case "alone", "solo", "myself", "sozinho", "sozinha":
+			return 1
+		case "couple", "casal", "honeymoon":
+			if word(w, i+1) == "of" || word(w, i+1) == "de" && s == "casal" && word(w, i+2) != "" && !isPeopleish(word(w, i+2)) {
+				continue
+			}
+			return 2
+		case "lua":
+			if word(w, i+1) == "de" && word(w, i+2) == "mel" {
+				return 2
+			}
+		case "just", "only", "so", "apenas":
+			if n := word(w, i+1); n == "me" || n == "eu" || n == "i" {
+				return 1
+			}
+		}
+	}
+	return 0
+}
+
+func isPeopleish(s string) bool { return s == "amigos" || s == "namorados" }
+
+func hasSelf(w []string) bool {
+	return anyWord(w, "me", "eu", "i", "myself")
+}
+
+func anyWord(w []string, set ...string) bool {
+	for _, s := range w {
+		for _, t := range set {
+			if s == t {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, f := range strings.Fields(s) {
+		m[f] = true
+	}
+	return m
+}

@@ -1,0 +1,161 @@
+// Package intent tells what a traveller's message asks for: places to
+// stay, restaurants, a whole trip or their own photo albums, and in which
+// language (English or Portuguese) it is written. It also reads the details
+// tools need: cuisine, price range, and what to search photos for.
+package intent
+
+import (
+	"strings"
+
+	"github.com/tripgraph/tripgraph/model/internal/textnorm"
+)
+
+// Intent is what a message asks for.
+type Intent string
+
+// The intents, as the extract tool reports them.
+const (
+	None           Intent = ""
+	Accommodations Intent = "accommodations"
+	Restaurants    Intent = "restaurants"
+	Trip           Intent = "trip"
+	Photos         Intent = "photos"
+	Other          Intent = "other"
+)
+
+var (
+	stayWords = set(`hotel hotels hostel hostels stay stays staying accommodation
+accommodations accomodation accomodations lodging lodge airbnb airbnbs bnb
+apartment apartments flat flats room rooms resort resorts inn inns motel
+villa villas guesthouse sleep hospedagem hospedagens hospedar hospedado pousada
+pousadas acomodacao acomodacoes apartamento apartamentos quarto quartos
+hoteis albergue dormir ficar crash estadia chale cabana cabin ryokan hostal
+accomodations`)
+	// bookWords ask for a place to stay unless food is mentioned too.
+	bookWords = set(`book booking reserve reservation reserva reservar reservas`)
+	foodWords = set(`restaurant restaurants eat eating food foods dinner dinners
+lunch brunch dining dine cuisine sushi pizza pizzeria ramen tapas steakhouse
+bistro bistros seafood vegan vegetarian bbq barbecue burger burgers
+restaurante restaurantes comer comida comidas jantar jantares almoco almocar
+gastronomia churrascaria rodizio pizzaria frutos lanchonete boteco botecos
+tasca tascas petiscos culinaria vegano vegetariano hamburguer foodie michelin
+eats kebab tacos paella janto jantamos jantarmos almocamos comemos
+comermos lanchar`)
+	photoWords = set(`photo photos pic pics picture pictures album albums foto fotos
+album albuns imagens images selfie selfies snapshots`)
+	statWords = set(`stats statistics estatisticas estatistica resumo summary`)
+	tripWords = set(`trip travel travelling traveling vacation holiday holidays
+visit visiting getaway plan planning itinerary viagem viajar ferias passeio
+visitar conhecer roteiro escapada`)
+	smallTalk = set(`thanks thank thx obrigado obrigada valeu hi hello hey oi ola
+bye tchau ok okay great perfect otimo perfeito legal`)
+)
+
+// Detect returns what one message asks for: None when it asks nothing new
+// (so an earlier message's intent stands), Other for small talk.
+func Detect(text string) Intent {
+	w := words(text)
+	stay, food, photo, trip, talk, book := false, false, false, false, false, false
+	for i, s := range w {
+		switch {
+		case bookWords[s]:
+			book = true
+		case photoWords[s]:
+			photo = true
+		case statWords[s] && (has(w, "trip", "viagem", "album", "albuns", "albums")):
+			photo = true
+		case stayWords[s] && !stayException(w, i), hasPrefix(s, "hotel", "hosped", "acomod", "accom"):
+			stay = true
+		case foodWords[s] && !foodException(w, i), hasPrefix(s, "restaur"):
+			food = true
+		case tripWords[s]:
+			trip = true
+		case smallTalk[s]:
+			talk = true
+		}
+	}
+	stay = stay || book && !food
+	switch {
+	case photo:
+		return Photos
+	case stay && food:
+		return Trip
+	case stay:
+		return Accommodations
+	case food:
+		return Restaurants
+	case trip:
+		return Trip
+	case talk:
+		return Other
+	}
+	return None
+}
+
+// stayException filters "ficar" and "stay" used for other things.
+func stayException(w []string, i int) bool {
+	switch w[i] {
+	case "ficar", "stay", "staying", "dormir", "sleep", "crash":
+		// "where (can we) stay", "lugar pra ficar" count; "stay for 3
+		// nights" alone is a trip.
+		for j := max(0, i-4); j < i; j++ {
+			switch w[j] {
+			case "where", "onde", "place", "places", "lugar", "lugares", "somewhere", "algum":
+				return false
+			}
+		}
+		return !(at(w, i-1) == "to" || at(w, i+1) == "num" || at(w, i+1) == "numa" || at(w, i+1) == "in" && at(w, i+2) == "a")
+	case "room", "rooms", "quarto", "quartos":
+		return at(w, i+1) == "for" && at(w, i+2) == "dessert"
+	}
+	return false
+}
+
+// foodException filters food words that are not about restaurants.
+func foodException(w []string, i int) bool {
+	return w[i] == "frutos" && at(w, i+2) != "mar"
+}
+
+func hasPrefix(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func words(text string) []string {
+	ws := textnorm.Words(text)
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Fold
+	}
+	return out
+}
+
+func at(w []string, i int) string {
+	if i < 0 || i >= len(w) {
+		return ""
+	}
+	return w[i]
+}
+
+func has(w []string, any ...string) bool {
+	for _, s := range w {
+		for _, a := range any {
+			if s == a {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func set(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, f := range strings.Fields(s) {
+		m[f] = true
+	}
+	return m
+}

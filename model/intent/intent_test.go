@@ -1,0 +1,88 @@
+package intent
+
+import "testing"
+
+func TestDetect(t *testing.T) {
+	tests := []struct {
+		text string
+		want Intent
+	}{
+		{"4 nights in Lisbon in May, 3 of us", None},
+		{"hotel in Lisbon", Accommodations},
+		{"onde ficar em Paris?", Accommodations},
+		{"pousada em Paraty", Accommodations},
+		{"where can we eat sushi in Tokyo", Restaurants},
+		{"quero jantar em Roma", Restaurants},
+		{"hotels and restaurants in Rome", Trip},
+		{"planning a trip to Rome", Trip},
+		{"mostre fotos do aniversário da Vivi", Photos},
+		{"stats of my Japan trip", Photos},
+		{"thanks!", Other},
+		{"comida japonesa", Restaurants},
+	}
+	for _, tt := range tests {
+		if got := Detect(tt.text); got != tt.want {
+			t.Errorf("Detect(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestLanguage(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"4 nights in Lisbon in May, 3 of us", "en"},
+		{"mostre fotos do aniversário da Vivi", "pt"},
+		{"quero um hotel em Lisboa", "pt"},
+		{"hotel em sp pra 2", "pt"},
+		{"show me beach photos", "en"},
+	}
+	for _, tt := range tests {
+		if got := Language(tt.text); got != tt.want {
+			t.Errorf("Language(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestCuisineAndPrice(t *testing.T) {
+	tests := []struct{ text, cuisine, price string }{
+		{"comida japonesa barata", "japanese", "$"},
+		{"sushi in Tokyo", "sushi", ""},
+		{"fancy italian dinner", "italian", "$$$"},
+		{"restaurantes de frutos do mar", "seafood", ""},
+		{"michelin star restaurants", "", "$$$$"},
+		{"a nice place to eat", "", ""},
+	}
+	for _, tt := range tests {
+		if got := Cuisine(tt.text); got != tt.cuisine {
+			t.Errorf("Cuisine(%q) = %q, want %q", tt.text, got, tt.cuisine)
+		}
+		if got := PriceRange(tt.text); got != tt.price {
+			t.Errorf("PriceRange(%q) = %q, want %q", tt.text, got, tt.price)
+		}
+	}
+}
+
+func TestParsePhoto(t *testing.T) {
+	tests := []struct {
+		text string
+		want PhotoRequest
+	}{
+		{"me mostre fotos do aniversário da Vivi", PhotoRequest{Kind: SearchAll, Query: "aniversário da Vivi"}},
+		{"fotos da praia", PhotoRequest{Kind: SearchAll, Query: "praia"}},
+		{"photos from the beach", PhotoRequest{Kind: SearchAll, Query: "beach"}},
+		{"show me beach photos", PhotoRequest{Kind: SearchAll, Query: "beach"}},
+		{"which albums do I have?", PhotoRequest{Kind: ListAlbums}},
+		{"meus álbuns", PhotoRequest{Kind: ListAlbums}},
+		{"photos from my Japan album", PhotoRequest{Kind: Album, Album: "Japan"}},
+		{"stats of my Japan trip", PhotoRequest{Kind: Album, Album: "Japan", Stats: true}},
+		{"fotos do álbum Japão", PhotoRequest{Kind: Album, Album: "Japão"}},
+		{"photos from my Japan album in Kyoto", PhotoRequest{Kind: Album, Album: "Japan", Query: "Kyoto"}},
+		{"fotos do álbum Japão em Quioto", PhotoRequest{Kind: Album, Album: "Japão", Query: "Quioto"}},
+		{"quantas fotos tem no álbum Lisboa 2023?", PhotoRequest{Kind: Album, Album: "Lisboa 2023", Stats: true}},
+		{"pictures of the Eiffel Tower please", PhotoRequest{Kind: SearchAll, Query: "Eiffel Tower"}},
+	}
+	for _, tt := range tests {
+		if got := ParsePhoto(tt.text); got != tt.want {
+			t.Errorf("ParsePhoto(%q) = %+v, want %+v", tt.text, got, tt.want)
+		}
+	}
+}

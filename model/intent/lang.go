@@ -1,0 +1,45 @@
+package intent
+
+var (
+	ptWords = set(`de da do das dos em no na nos nas que para pra pro com uma um
+eu meu minha meus minhas voce nao sim por favor quero queria preciso gostaria
+fotos foto noites noite pessoas semana dias mes ate e o os as ao hotel hoteis
+restaurantes restaurante viagem onde ficar comer somos vamos mostre mostra
+quais qual tenho obrigado obrigada oi ola proximo proxima fim esposa marido
+barato barata perto pousada hospedagem ferias albuns amanha julho maio junho
+agosto janeiro fevereiro marco abril setembro outubro novembro dezembro`)
+	enWords = set(`the and for with in to my of we i me you please want need
+looking find show photos photo pictures nights night people week days month
+from hotel hotels restaurants restaurant trip where stay eat are is our us
+what which how can could would like next this weekend thanks thank hi hello
+cheap near wife husband kids family albums tomorrow july may june august
+january february march april september october november december some any`)
+)
+
+// Language returns "pt" or "en" for a message, or "" when it cannot tell.
+// Portuguese letters (ã, ç, õ) and common words decide.
+func Language(text string) string {
+	pt, en := 0, 0
+	for _, r := range text {
+		switch r {
+		case 'ã', 'õ', 'ç', 'Ã', 'Õ', 'Ç', 'ê', 'á', 'é', 'í', 'ó', 'ú', 'â', 'ô':
+			pt++
+		}
+	}
+	pt = min(pt, 2)
+	for _, s := range words(text) {
+		if ptWords[s] && !enWords[s] {
+			pt++
+		}
+		if enWords[s] && !ptWords[s] {
+			en++
+		}
+	}
+	switch {
+	case pt > en:
+		return "pt"
+	case en > pt:
+		return "en"
+	}
+	return ""
+}

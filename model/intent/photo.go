@@ -1,0 +1,222 @@
+package intent
+
+import (
+	"strings"
+
+	"github.com/tripgraph/tripgraph/model/internal/textnorm"
+)
+
+// PhotoKind is which album tool a photo request starts with.
+type PhotoKind int
+
+// The photo request kinds.
+const (
+	SearchAll  PhotoKind = iota // searchPhotosAcrossAlbums {query}
+	ListAlbums                  // getUserAlbums
+	Album                       // getAlbumByName {name}, then an album-scoped tool
+)
+
+// PhotoRequest is what a photo question asks for.
+type PhotoRequest struct {
+	Kind  PhotoKind
+	Album string // album name, for Album
+	Query string // search term: across albums, or a place within the album
+	Stats bool   // trip statistics rather than photos
+}
+
+var (
+	preps = set(`from of at in with during on do da de dos das no na em com
+durante para pro pra ao a`)
+	determiners = set(`my our the a an some all any meu minha meus minhas nosso
+nossa nossos nossas o os as umas uns this that esse essa este esta those these`)
+	termStops = set(`please pls favor that which que i eu we nos tirei took
+taken last ultimo ultima passado passada year ano album albums albuns and e`)
+	requestVerbs = set(`show me see find get display mostre mostra mostrar me ver
+quero queria gostaria de all todas todos as os my minhas meus our nossas some
+any umas algumas look at can you could pode voce i want to`)
+)
+
+// ParsePhoto reads a photo request.
+func ParsePhoto(text string) PhotoRequest {
+	ws := textnorm.Words(text)
+	var r PhotoRequest
+	r.Stats = hasStats(ws)
+	if name, before, after, ok := albumName(text, ws); ok {
+		r.Kind, r.Album = Album, name
+		r.Query = albumQuery(text, before, after)
+		return r
+	}
+	if listsAlbums(ws) {
+		r.Kind = ListAlbums
+		return r
+	}
+	r.Query = searchTerm(text, ws)
+	if r.Query == "" {
+		r.Kind = ListAlbums
+	}
+	return r
+}
+
+// albumQuery reads a place or term asked for within an album: "in Kyoto"
+// after the album's name, or "fotos de Quioto" before it.
+func albumQuery(text string, before, after []textnorm.Word) string {
+	if len(after) > 0 && preps[after[0].Fold] {
+		if t := termAfter(text, after, 0); t != "" {
+			return t
+		}
+	}
+	for i, w := range before {
+		if photoWords[w.Fold] && i+1 < len(before) && preps[before[i+1].Fold] {
+			return termAfter(text, before, i+1)
+		}
+	}
+	return ""
+}
+
+func hasStats(ws []textnorm.Word) bool {
+	for i, w := range ws {
+		if statWords[w.Fold] {
+			return true
+		}
+		if (w.Fold == "many" && wf(ws, i-1) == "how") || w.Fold == "quantas" || w.Fold == "quantos" {
+			return true
+		}
+	}
+	return false
+}
+
+func wf(ws []textnorm.Word, i int) string {
+	if i < 0 || i >= len(ws) {
+		return ""
+	}
+	return ws[i].Fold
+}
+
+func listsAlbums(ws []textnorm.Word) bool {
+	for _, w := range ws {
+		if w.Fold == "albums" || w.Fold == "albuns" {
+			return true
+		}
+	}
+	return false
+}
+
+// albumName finds a named album: "my Japan album", "álbum Japão", "album
+// called X", "stats of my Japan trip", "minha viagem ao Japão". It returns
+// the name as written and the words before and after it.
+func albumName(text string, ws []textnorm.Word) (string, []textnorm.Word, []textnorm.Word, bool) {
+	for i, w := range ws {
+		switch w.Fold {
+		case "album":
+			if s, e := nameBefore(ws, i); s < e {
+				return span(text, ws[s:e]), ws[:s], ws[i+1:], true
+			}
+			if s, e := nameAfter(ws, i+1); s < e {
+				return span(text, ws[s:e]), ws[:i], ws[e:], true
+			}
+		case "trip", "vacation", "holiday", "holidays":
+			if s, e := nameBefore(ws, i); s < e {
+				return span(text, ws[s:e]), ws[:s], ws[i+1:], true
+			}
+		case "viagem", "ferias":
+			if p := wf(ws, i-1); p == "minha" || p == "nossa" || p == "da" || p == "na" || p == "das" || p == "nas" {
+				if s, e := nameAfter(ws, i+1); s < e {
+					return span(text, ws[s:e]), ws[:i], ws[e:], true
+				}
+			}
+		}
+	}
+	return "", nil, nil, false
+}
+
+// nameBefore reads "my <name> album": up to three words after a
+// determiner and before ws[i].
+func nameBefore(ws []textnorm.Word, i int) (int, int) {
+	for s := i - 1; s >= 0 && s >= i-4; s-- {
+		f := ws[s].Fold
+		if f == "my" || f == "our" || f == "the" || f == "meu" || f == "nosso" {
+			if s+1 < i && !photoWords[ws[s+1].Fold] {
+				return s + 1, i
+			}
+			return 0, 0
+		}
+		if photoWords[f] || preps[f] || termStops[f] {
+			return 0, 0
+		}
+	}
+	return 0, 0
+}
+
+// nameAfter reads "álbum (do|called|chamado) <name>" from ws[i]: up to
+// three words, stopping at a preposition or the end.
+func nameAfter(ws []textnorm.Word, i int) (int, int) {
+	for i < len(ws) && (preps[ws[i].Fold] || determiners[ws[i].Fold] || ws[i].Fold == "called" || ws[i].Fold == "named" || ws[i].Fold == "chamado") {
+		i++
+	}
+	e := i
+	for e < len(ws) && e < i+3 && !preps[ws[e].Fold] && !termStops[ws[e].Fold] && !photoWords[ws[e].Fold] {
+		e++
+	}
+	return i, e
+}
+
+// searchTerm reads what to look for in photos: the words after "photos
+// of/from/da" ("fotos do aniversário da Vivi" → "aniversário da Vivi"),
+// else the words before the photo word ("beach photos" → "beach").
+func searchTerm(text string, ws []textnorm.Word) string {
+	for i, w := range ws {
+		if !photoWords[w.Fold] {
+			continue
+		}
+		if t := termAfter(text, ws, i+1); t != "" {
+			return t
+		}
+		if t := termBefore(text, ws, i); t != "" {
+			return t
+		}
+	}
+	if len(ws) > 0 && !photoWords[ws[0].Fold] {
+		return termAfter(text, ws, 0)
+	}
+	return ""
+}
+
+func termAfter(text string, ws []textnorm.Word, i int) string {
+	for i < len(ws) && (preps[ws[i].Fold] || determiners[ws[i].Fold]) {
+		i++
+	}
+	e := i
+	for e < len(ws) && !termStops[ws[e].Fold] && !photoWords[ws[e].Fold] && !(ws[e].Fold == "por" && wf(ws, e+1) == "favor") {
+		if e > i && breaks(text, ws[e-1], ws[e]) {
+			break
+		}
+		e++
+	}
+	for e > i && (preps[ws[e-1].Fold] || determiners[ws[e-1].Fold]) {
+		e--
+	}
+	if e == i {
+		return ""
+	}
+	return span(text, ws[i:e])
+}
+
+func termBefore(text string, ws []textnorm.Word, i int) string {
+	s := i
+	for s > 0 && !requestVerbs[ws[s-1].Fold] && !preps[ws[s-1].Fold] && !breaks(text, ws[s-1], ws[s]) {
+		s--
+	}
+	if s == i {
+		return ""
+	}
+	return span(text, ws[s:i])
+}
+
+// breaks reports whether punctuation separates two words.
+func breaks(text string, a, b textnorm.Word) bool {
+	return strings.ContainsAny(text[a.End:b.Start], ",.;:!?()\n")
+}
+
+func span(text string, ws []textnorm.Word) string {
+	return text[ws[0].Start:ws[len(ws)-1].End]
+}

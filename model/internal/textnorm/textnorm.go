@@ -1,0 +1,133 @@
+// Package textnorm folds text for matching: lower case, accents removed,
+// split into words on anything that is not a letter or a digit.
+package textnorm
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Word is one word of a text, as folded for matching and as written.
+type Word struct {
+	Fold  string // lower case, without accents
+	Raw   string // as written
+	Start int    // byte offset of Raw in the text
+	End   int    // byte offset just past Raw
+	Cap   bool   // Raw starts with an upper-case letter
+}
+
+// Fold returns s in lower case with Latin accents removed ("São" → "sao").
+func Fold(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || ('A' <= c && c <= 'Z') {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		b.WriteString(foldRune(r))
+	}
+	return b.String()
+}
+
+func foldRune(r rune) string {
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		return string(r)
+	}
+	if f, ok := accents[r]; ok {
+		return f
+	}
+	return string(unicode.ToLower(r))
+}
+
+// Words splits s into words. Apostrophes inside a word are dropped
+// ("d'Ampezzo" → "dampezzo" is not wanted, so they split instead).
+func Words(s string) []Word {
+	words := make([]Word, 0, 16)
+	start := -1
+	for i, r := range s {
+		if isWordRune(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			words = append(words, newWord(s, start, i))
+			start = -1
+		}
+	}
+	if start >= 0 {
+		words = append(words, newWord(s, start, len(s)))
+	}
+	return words
+}
+
+func newWord(s string, start, end int) Word {
+	raw := s[start:end]
+	r, _ := utf8.DecodeRuneInString(raw)
+	return Word{Fold: Fold(raw), Raw: raw, Start: start, End: end, Cap: unicode.IsUpper(r)}
+}
+
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9')
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// Key folds s and joins its words with single spaces: the form under which
+// names are indexed ("Rio-de-Janeiro" → "rio de janeiro").
+func Key(s string) string {
+	ws := Words(s)
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = w.Fold
+	}
+	return strings.Join(parts, " ")
+}
+
+var accents = map[rune]string{}
+
+func init() {
+	for _, g := range []struct{ from, to string }{
+		{"àáâãäåāăąÀÁÂÃÄÅĀĂĄ", "a"},
+		{"çćĉċčÇĆĈĊČ", "c"},
+		{"ďđĎĐ", "d"},
+		{"èéêëēĕėęěÈÉÊËĒĔĖĘĚ", "e"},
+		{"ĝğġģĜĞĠĢ", "g"},
+		{"ĥħĤĦ", "h"},
+		{"ìíîïĩīĭįıÌÍÎÏĨĪĬĮİ", "i"},
+		{"ĵĴ", "j"},
+		{"ķĶ", "k"},
+		{"ĺļľŀłĹĻĽĿŁ", "l"},
+		{"ñńņňÑŃŅŇ", "n"},
+		{"òóôõöøōŏőÒÓÔÕÖØŌŎŐ", "o"},
+		{"ŕŗřŔŖŘ", "r"},
+		{"śŝşšșŚŜŞŠȘ", "s"},
+		{"ţťŧțŢŤŦȚ", "t"},
+		{"ùúûüũūŭůűųÙÚÛÜŨŪŬŮŰŲ", "u"},
+		{"ŵŴ", "w"},
+		{"ýÿŷÝŸŶ", "y"},
+		{"źżžŹŻŽ", "z"},
+		{"ßẞ", "ss"},
+		{"æÆ", "ae"},
+		{"œŒ", "oe"},
+		{"þÞ", "th"},
+		{"ðÐ", "d"},
+	} {
+		for _, r := range g.from {
+			accents[r] = g.to
+		}
+	}
+}

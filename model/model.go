@@ -1,0 +1,115 @@
+// Package model selects the language model the trip planner runs on: the
+// built-in offline model, or any of langchaingo's OpenAI, Anthropic and
+// Google AI clients, from a spec such as "openai:gpt-4o-mini".
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/llms/anthropic"
+	"github.com/tmc/langchaingo/llms/googleai"
+	"github.com/tmc/langchaingo/llms/openai"
+	"github.com/tripgraph/tripgraph/model/offline"
+)
+
+// ErrSpec is returned for a model spec in none of the accepted forms.
+var ErrSpec = errors.New(`model spec must be "", "offline", "openai:<model>", "anthropic:<model>" or "googleai:<model>"`)
+
+// ErrNoKey is returned when a provider's API key is not set.
+var ErrNoKey = errors.New("API key not set")
+
+// Config is what New reads from the environment.
+type Config struct {
+	Spec          string // TRIPGRAPH_MODEL
+	OpenAIKey     string // OPENAI_API_KEY
+	OpenAIBaseURL string // OPENAI_BASE_URL: Ollama, vLLM or any OpenAI-compatible server
+	AnthropicKey  string // ANTHROPIC_API_KEY
+	GoogleKey     string // GOOGLE_API_KEY
+}
+
+// ConfigFrom reads a Config through getenv (os.Getenv in production).
+func ConfigFrom(getenv func(string) string) Config {
+	return Config{
+		Spec:          getenv("TRIPGRAPH_MODEL"),
+		OpenAIKey:     getenv("OPENAI_API_KEY"),
+		OpenAIBaseURL: getenv("OPENAI_BASE_URL"),
+		AnthropicKey:  getenv("ANTHROPIC_API_KEY"),
+		GoogleKey:     getenv("GOOGLE_API_KEY"),
+	}
+}
+
+// New returns the model named by spec (usually TRIPGRAPH_MODEL), reading
+// API keys from the environment.
+func New(ctx context.Context, spec string) (llms.Model, error) {
+	c := ConfigFrom(os.Getenv)
+	c.Spec = spec
+	return c.Open(ctx)
+}
+
+// Open returns the model the Config names.
+func (c Config) Open(ctx context.Context) (llms.Model, error) {
+	spec := strings.TrimSpace(c.Spec)
+	if spec == "" || spec == "offline" {
+		m, err := offline.New()
+		if err != nil {
+			return nil, fmt.Errorf("opening offline model: %w", err)
+		}
+		return m, nil
+	}
+	provider, name, ok := strings.Cut(spec, ":")
+	if !ok || strings.TrimSpace(name) == "" {
+		return nil, fmt.Errorf("opening model %q: %w", spec, ErrSpec)
+	}
+	name = strings.TrimSpace(name)
+	switch provider {
+	case "openai":
+		return c.openAI(name)
+	case "anthropic":
+		return c.anthropic(name)
+	case "googleai":
+		return c.googleAI(ctx, name)
+	}
+	return nil, fmt.Errorf("opening model %q: %w", spec, ErrSpec)
+}
+
+func (c Config) openAI(name string) (llms.Model, error) {
+	if c.OpenAIKey == "" {
+		return nil, fmt.Errorf("opening openai model %q: OPENAI_API_KEY: %w", name, ErrNoKey)
+	}
+	opts := []openai.Option{openai.WithToken(c.OpenAIKey), openai.WithModel(name)}
+	if c.OpenAIBaseURL != "" {
+		opts = append(opts, openai.WithBaseURL(c.OpenAIBaseURL))
+	}
+	m, err := openai.New(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("opening openai model %q: %w", name, err)
+	}
+	return m, nil
+}
+
+func (c Config) anthropic(name string) (llms.Model, error) {
+	if c.AnthropicKey == "" {
+		return nil, fmt.Errorf("opening anthropic model %q: ANTHROPIC_API_KEY: %w", name, ErrNoKey)
+	}
+	m, err := anthropic.New(anthropic.WithToken(c.AnthropicKey), anthropic.WithModel(name))
+	if err != nil {
+		return nil, fmt.Errorf("opening anthropic model %q: %w", name, err)
+	}
+	return m, nil
+}
+
+func (c Config) googleAI(ctx context.Context, name string) (llms.Model, error) {
+	if c.GoogleKey == "" {
+		return nil, fmt.Errorf("opening googleai model %q: GOOGLE_API_KEY: %w", name, ErrNoKey)
+	}
+	m, err := googleai.New(ctx, googleai.WithAPIKey(c.GoogleKey), googleai.WithDefaultModel(name))
+	if err != nil {
+		return nil, fmt.Errorf("opening googleai model %q: %w", name, err)
+	}
+	return m, nil
+}

@@ -1,0 +1,64 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/tripgraph/tripgraph/model/offline"
+)
+
+func TestOpen(t *testing.T) {
+	keys := Config{OpenAIKey: "sk-test", AnthropicKey: "ak-test", GoogleKey: "gk-test"}
+	tests := []struct {
+		name    string
+		config  Config
+		spec    string
+		wantErr error
+		offline bool
+	}{
+		{name: "empty is offline", spec: "", offline: true},
+		{name: "offline", spec: "offline", offline: true},
+		{name: "openai", config: keys, spec: "openai:gpt-4o-mini"},
+		{name: "openai compatible server", config: Config{OpenAIKey: "x", OpenAIBaseURL: "http://localhost:11434/v1"}, spec: "openai:llama3.1"},
+		{name: "anthropic", config: keys, spec: "anthropic:claude-3-5-haiku-latest"},
+		{name: "googleai", config: keys, spec: "googleai:gemini-1.5-flash"},
+		{name: "openai without key", spec: "openai:gpt-4o", wantErr: ErrNoKey},
+		{name: "anthropic without key", spec: "anthropic:claude", wantErr: ErrNoKey},
+		{name: "googleai without key", spec: "googleai:gemini", wantErr: ErrNoKey},
+		{name: "unknown provider", config: keys, spec: "mistral:large", wantErr: ErrSpec},
+		{name: "no model name", config: keys, spec: "openai:", wantErr: ErrSpec},
+		{name: "no colon", config: keys, spec: "gpt-4o", wantErr: ErrSpec},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := tt.config
+			c.Spec = tt.spec
+			m, err := c.Open(context.Background())
+			if tt.wantErr != nil {
+				if !errors.Is(err, tt.wantErr) {
+					t.Fatalf("Open(%q) error = %v, want %v", tt.spec, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || m == nil {
+				t.Fatalf("Open(%q) = %v, %v", tt.spec, m, err)
+			}
+			if _, isOffline := m.(*offline.Model); isOffline != tt.offline {
+				t.Errorf("Open(%q) is %T, offline = %v", tt.spec, m, tt.offline)
+			}
+		})
+	}
+}
+
+func TestConfigFrom(t *testing.T) {
+	env := map[string]string{
+		"TRIPGRAPH_MODEL": "openai:gpt-4o-mini", "OPENAI_API_KEY": "k1", "OPENAI_BASE_URL": "http://h/v1",
+		"ANTHROPIC_API_KEY": "k2", "GOOGLE_API_KEY": "k3",
+	}
+	got := ConfigFrom(func(k string) string { return env[k] })
+	want := Config{Spec: "openai:gpt-4o-mini", OpenAIKey: "k1", OpenAIBaseURL: "http://h/v1", AnthropicKey: "k2", GoogleKey: "k3"}
+	if got != want {
+		t.Errorf("ConfigFrom = %+v, want %+v", got, want)
+	}
+}

@@ -1,0 +1,89 @@
+package offline
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/tripgraph/tripgraph/model/dates"
+	"github.com/tripgraph/tripgraph/model/gazetteer"
+	"github.com/tripgraph/tripgraph/model/guests"
+	"github.com/tripgraph/tripgraph/model/intent"
+)
+
+// extractArgs are the arguments of the extract tool call.
+type extractArgsJSON struct {
+	Location       string `json:"location,omitempty"`
+	Country        string `json:"country,omitempty"`
+	StartDate      string `json:"startDate,omitempty"`
+	EndDate        string `json:"endDate,omitempty"`
+	Nights         int    `json:"nights,omitempty"`
+	NumberOfGuests int    `json:"numberOfGuests,omitempty"`
+	Intent         string `json:"intent"`
+	Language       string `json:"language"`
+}
+
+func extractArgs(e Extraction) extractArgsJSON {
+	return extractArgsJSON{
+		Location:       e.Location,
+		Country:        e.Country,
+		StartDate:      isoDate(e.Dates.Start),
+		EndDate:        isoDate(e.Dates.End),
+		Nights:         e.Dates.Nights,
+		NumberOfGuests: e.Guests,
+		Intent:         string(e.Intent),
+		Language:       e.Language,
+	}
+}
+
+func isoDate(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format("2006-01-02")
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only our own plain structs and maps are marshalled
+	}
+	return string(b)
+}
+
+// relevant decides classify: whether the trip details read from the
+// earlier messages still hold after the last one.
+func relevant(users []string, today time.Time) bool {
+	if len(users) < 2 {
+		return true
+	}
+	last := users[len(users)-1]
+	if intent.Detect(last) == intent.Photos {
+		return true
+	}
+	before := Understand(users[:len(users)-1], today)
+	lang := intent.Language(last)
+	if lang == "" {
+		lang = before.Language
+	}
+	if c, ok := gazetteer.Find(last).Destination(); ok && c.Name != before.Location {
+		return false
+	}
+	if d := dates.Parse(last, lang, today); !sameDates(d, before.Dates) {
+		return false
+	}
+	if g := guests.Count(last); g > 0 && g != before.Guests {
+		return false
+	}
+	return true
+}
+
+// sameDates reports whether what d states agrees with was.
+func sameDates(d, was dates.Result) bool {
+	if d.HasStart() && !d.Start.Equal(was.Start) {
+		return false
+	}
+	if d.HasEnd() && !d.End.Equal(was.End) {
+		return false
+	}
+	return d.Nights == 0 || d.Nights == was.Nights
+}

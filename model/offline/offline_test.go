@@ -1,0 +1,249 @@
+package offline
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+func newModel(t *testing.T) *Model {
+	t.Helper()
+	m, err := New(WithClock(func() time.Time { return time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestClassify(t *testing.T) {
+	m := newModel(t)
+	tests := []struct {
+		turns []string
+		want  bool
+	}{
+		{[]string{"4 nights in Lisbon in May, 3 of us", "and restaurants?"}, true},
+		{[]string{"4 nights in Lisbon in May, 3 of us", "thanks"}, true},
+		{[]string{"4 nights in Lisbon in May, 3 of us", "show me cheaper ones"}, true},
+		{[]string{"4 nights in Lisbon in May, 3 of us", "what about Porto?"}, false},
+		{[]string{"4 nights in Lisbon in May, 3 of us", "actually we're 4"}, false},
+		{[]string{"hotel em Lisboa de 3 a 7 de maio", "pode ser de 10 a 14 de maio?"}, false},
+		{[]string{"hotel em Lisboa", "para 2 pessoas"}, false},
+		{[]string{"hotel em Lisboa para 2 pessoas", "somos 2 mesmo, e restaurantes?"}, true},
+		{[]string{"hotel in Lisbon", "photos from my Paris album"}, true},
+	}
+	for _, tt := range tests {
+		resp, err := m.GenerateContent(context.Background(), conversationOf("Today: 2026-11-21", tt.turns),
+			llms.WithTools([]llms.Tool{toolDef("classify")}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct{ IsRelevant bool }
+		json.Unmarshal([]byte(resp.Choices[0].ToolCalls[0].FunctionCall.Arguments), &got)
+		if got.IsRelevant != tt.want {
+			t.Errorf("classify %q = %v, want %v", tt.turns, got.IsRelevant, tt.want)
+		}
+	}
+}
+
+// step is one callTools turn: tool results so far, and what should follow.
+type step struct {
+	results   map[string]string // tool name → result JSON given back
+	wantCalls []string          // tool calls expected (name:argsJSON)
+	wantText  string            // substring of the text expected when no calls
+}
+
+func TestToolFlows(t *testing.T) {
+	tests := []struct {
+		name   string
+		system string
+		turns  []string
+		steps  []step
+	}{
+		{
+			name:   "trip calls both tools, then summarises",
+			system: `Trip details: {"location":"Lisbon","startDate":"2027-05-03","endDate":"2027-05-07","numberOfGuests":3}`,
+			turns:  []string{"Lisbon May 3 to 7 for 3 of us"},
+			steps: []step{
+				{wantCalls: []string{`list-accommodations:{"endDate":"2027-05-07","guests":3,"location":"Lisbon","startDate":"2027-05-03"}`, `list-restaurants:{"location":"Lisbon"}`}},
+				{results: map[string]string{"list-accommodations": `{"accommodations":[{"name":"A"},{"name":"B"}]}`, "list-restaurants": `{"restaurants":[{"name":"C"}]}`},
+					wantText: "Found 2 places to stay in Lisbon for 3 guests, May 3–7."},
+			},
+		},
+		{
+			name:   "restaurants with cuisine and price",
+			system: `Trip details: {"location":"Tokyo","startDate":"2027-03-01","endDate":"2027-03-05","numberOfGuests":2}`,
+			turns:  []string{"Tokyo in March", "comida japonesa barata?"},
+			steps:  []step{{wantCalls: []string{`list-restaurants:{"cuisine":"japanese","location":"Tokyo","priceRange":"$"}`}}},
+		},
+		{
+			name:  "search across albums, in Portuguese",
+			turns: []string{"fotos da praia"},
+			steps: []step{
+				{wantCalls: []string{`searchPhotosAcrossAlbums:{"query":"praia"}`}},
+				{results: map[string]string{"searchPhotosAcrossAlbums": `{"photos":[{"albumId":"a1"},{"albumId":"a2"},{"albumId":"a2"}]}`},
+					wantText: "Encontrei 3 fotos de “praia” em 2 álbuns."},
+			},
+		},
+		{
+			name:  "named album, then stats with its id",
+			turns: []string{"stats of my Japan trip"},
+			steps: []step{
+				{wantCalls: []string{`getAlbumByName:{"name":"Japan"}`}},
+				{results: map[string]string{"getAlbumByName": `{"albums":[{"id":"alb-7","name":"Japan 2024"}]}`},
+					wantCalls: []string{`getTripStats:{"albumId":"alb-7"}`}},
+				{results: map[string]string{"getAlbumByName": `{"albums":[{"id":"alb-7","name":"Japan 2024"}]}`, "getTripStats": `{"totalPhotos":120,"locations":["Tokyo","Kyoto"]}`},
+					wantText: "“Japan 2024” has 120 photos from 2 places."},
+			},
+		},
+		{
+			name:  "named album with a place",
+			turns: []string{"fotos do álbum Japão em Quioto"},
+			steps: []step{
+				{results: map[string]string{"getAlbumByName": `{"albums":[{"id":"j1","name":"Japão"}]}`},
+					wantCalls: []string{`getPhotosByLocation:{"albumId":"j1","query":"Quioto"}`}},
+			},
+		},
+		{
+			name:  "named album with a day",
+			turns: []string{"photos from my Japan album on March 15, 2024"},
+			steps: []step{
+				{results: map[string]string{"getAlbumByName": `{"albums":[{"id":"j1","name":"Japan"}]}`},
+					wantCalls: []string{`getPhotosByDate:{"albumId":"j1","date":"2024-03-15"}`}},
+			},
+		},
+		{
+			name:  "album not found",
+			turns: []string{"photos from my Mars album"},
+			steps: []step{
+				{results: map[string]string{"getAlbumByName": `{"error":{"code":"NOT_FOUND","message":"no album"}}`},
+					wantText: "I couldn't find an album called “Mars”."},
+			},
+		},
+		{
+			name:  "list albums",
+			turns: []string{"quais álbuns eu tenho?"},
+			steps: []step{
+				{wantCalls: []string{`getUserAlbums:{}`}},
+				{results: map[string]string{"getUserAlbums": `{"albums":[{"id":"1","name":"Japão"},{"id":"2","name":"Lisboa"}]}`},
+					wantText: "Você tem 2 álbuns: Japão, Lisboa."},
+			},
+		},
+		{
+			name:  "thanks needs no tool",
+			turns: []string{"hotels in Rome", "thanks!"},
+			steps: []step{{wantText: "You're welcome!"}},
+		},
+		{
+			name:   "tool error is reported kindly",
+			system: `Trip details: {"location":"Rome","startDate":"2027-01-01","endDate":"2027-01-03","numberOfGuests":2}`,
+			turns:  []string{"hotels in Rome"},
+			steps: []step{{results: map[string]string{"list-accommodations": `{"error":{"code":"UNAVAILABLE","message":"down"}}`},
+				wantText: "Sorry, something went wrong"}},
+		},
+	}
+	m := newModel(t)
+	var tools []llms.Tool
+	for _, n := range allTools {
+		tools = append(tools, toolDef(n))
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for i, s := range tt.steps {
+				msgs := withResults(conversationOf("Today: 2026-11-21\n"+tt.system, tt.turns), s.results)
+				resp, err := m.GenerateContent(context.Background(), msgs, llms.WithTools(tools))
+				if err != nil {
+					t.Fatal(err)
+				}
+				ch := resp.Choices[0]
+				var got []string
+				for _, tc := range ch.ToolCalls {
+					got = append(got, tc.FunctionCall.Name+":"+canonical(tc.FunctionCall.Arguments))
+				}
+				if strings.Join(got, " ") != strings.Join(s.wantCalls, " ") {
+					t.Errorf("step %d calls = %v, want %v", i, got, s.wantCalls)
+				}
+				if s.wantText != "" && !strings.Contains(ch.Content, s.wantText) {
+					t.Errorf("step %d text = %q, want it to contain %q", i, ch.Content, s.wantText)
+				}
+			}
+		})
+	}
+}
+
+// withResults appends an assistant message calling each tool and the
+// tool messages answering them.
+func withResults(msgs []llms.MessageContent, results map[string]string) []llms.MessageContent {
+	if len(results) == 0 {
+		return msgs
+	}
+	ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
+	for _, n := range allTools {
+		if r, ok := results[n]; ok {
+			ai.Parts = append(ai.Parts, llms.ToolCall{ID: "id-" + n, Type: "function", FunctionCall: &llms.FunctionCall{Name: n, Arguments: "{}"}})
+			msgs = append(msgs, llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "id-" + n, Content: r}}})
+		}
+	}
+	out := append([]llms.MessageContent{}, msgs[:len(msgs)-len(results)]...)
+	out = append(out, ai)
+	return append(out, msgs[len(msgs)-len(results):]...)
+}
+
+func canonical(args string) string {
+	var v any
+	if err := json.Unmarshal([]byte(args), &v); err != nil {
+		return args
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func TestExtractArgs(t *testing.T) {
+	m := newModel(t)
+	tests := []struct {
+		system string
+		turns  []string
+		want   string
+	}{
+		{"Today: 2026-11-21", []string{"4 nights in Lisboa in May, 3 of us"},
+			`{"country":"Portugal","endDate":"2027-05-05","intent":"trip","language":"en","location":"Lisbon","nights":4,"numberOfGuests":3,"startDate":"2027-05-01"}`},
+		{"no date line: the clock is used", []string{"hotel em Nova York amanhã"},
+			`{"country":"United States","intent":"accommodations","language":"pt","location":"New York","startDate":"2026-11-22"}`},
+		{"Today: 2026-11-21", []string{"me mostre fotos do aniversário da Vivi"},
+			`{"intent":"photos","language":"pt"}`},
+	}
+	for _, tt := range tests {
+		resp, err := m.GenerateContent(context.Background(), conversationOf(tt.system, tt.turns), extractOpts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := canonical(resp.Choices[0].ToolCalls[0].FunctionCall.Arguments); got != tt.want {
+			t.Errorf("extract %q =\n%s\nwant\n%s", tt.turns, got, tt.want)
+		}
+	}
+}
+
+func TestStreamingAndPlainText(t *testing.T) {
+	m := newModel(t)
+	var chunks []string
+	resp, err := m.GenerateContent(context.Background(),
+		conversationOf("Phrase a question asking the user for their destination.", []string{"quero viajar"}),
+		llms.WithStreamingFunc(func(_ context.Context, b []byte) error { chunks = append(chunks, string(b)); return nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := resp.Choices[0].Content
+	if !strings.Contains(text, "Para onde") {
+		t.Errorf("text = %q, want a Portuguese question about the destination", text)
+	}
+	if len(chunks) < 2 || strings.Join(chunks, "") != text {
+		t.Errorf("streamed %q, want a few chunks making %q", chunks, text)
+	}
+	out, err := m.Call(context.Background(), "hello")
+	if err != nil || out == "" {
+		t.Errorf("Call = %q, %v", out, err)
+	}
+}

@@ -1,0 +1,116 @@
+package offline
+
+import (
+	"strings"
+	"time"
+
+	"github.com/tripgraph/tripgraph/model/dates"
+	"github.com/tripgraph/tripgraph/model/gazetteer"
+	"github.com/tripgraph/tripgraph/model/guests"
+	"github.com/tripgraph/tripgraph/model/intent"
+)
+
+// Extraction is what the offline model understands from the user's side
+// of a conversation. Later messages override earlier ones.
+type Extraction struct {
+	Location string // English city name, "" if none
+	Country  string // English country name, "" if none
+	Dates    dates.Result
+	Guests   int
+	Intent   intent.Intent
+	Language string // "en" or "pt"
+
+	Photo      intent.PhotoRequest // when Intent is Photos
+	PhotoDay   time.Time           // a day asked for in a photo request
+	Cuisine    string
+	PriceRange string
+}
+
+// Understand reads the user's messages of a conversation, oldest first.
+// today is the clock for relative dates.
+func Understand(turns []string, today time.Time) Extraction {
+	var e Extraction
+	e.Language = language(turns)
+	var last intent.Intent
+	for i, t := range turns {
+		lang := intent.Language(t)
+		if lang == "" {
+			lang = e.Language
+		}
+		it := intent.Detect(t)
+		e.readPlace(t)
+		if it != intent.Photos {
+			e.Dates = dates.Update(e.Dates, t, lang, today)
+		}
+		if n := guests.Count(t); n > 0 {
+			e.Guests = n
+		}
+		if it == intent.Other && i < len(turns)-1 {
+			it = intent.None // a greeting before the request
+		}
+		if it != intent.None {
+			last = it
+			e.readDetails(t, it, lang, today)
+		}
+	}
+	e.Intent = e.settle(last)
+	return e
+}
+
+// settle decides the intent when the messages named none: a trip when
+// they say something concrete, else other. Talk of a trip with nothing
+// concrete ("can you help me plan something?") is other too.
+func (e *Extraction) settle(last intent.Intent) intent.Intent {
+	concrete := e.Location != "" || e.Country != "" || !e.Dates.Empty() || e.Guests > 0
+	switch {
+	case last == intent.None && concrete:
+		return intent.Trip
+	case last == intent.None, last == intent.Trip && !concrete:
+		return intent.Other
+	}
+	return last
+}
+
+func (e *Extraction) readPlace(t string) {
+	m := gazetteer.Find(t)
+	if c, ok := m.Destination(); ok {
+		e.Location, e.Country = c.Name, c.CountryName()
+		return
+	}
+	if len(m.Countries) > 0 {
+		e.Location, e.Country = "", gazetteer.CountryName(m.Countries[0], "en")
+	}
+}
+
+func (e *Extraction) readDetails(t string, it intent.Intent, lang string, today time.Time) {
+	switch it {
+	case intent.Photos:
+		p := intent.ParsePhoto(t)
+		if p.Kind != intent.Album && p.Stats && e.Photo.Kind == intent.Album {
+			p.Kind, p.Album = intent.Album, e.Photo.Album // "and the stats of that trip?"
+		}
+		e.Photo = p
+		e.PhotoDay, _ = dates.Day(t, lang, today)
+	case intent.Restaurants, intent.Trip:
+		if c := intent.Cuisine(t); c != "" {
+			e.Cuisine = c
+		}
+		if p := intent.PriceRange(t); p != "" {
+			e.PriceRange = p
+		}
+	}
+}
+
+// language is the language of the last message that shows one, else of
+// all messages together, else English.
+func language(turns []string) string {
+	for i := len(turns) - 1; i >= 0; i-- {
+		if l := intent.Language(turns[i]); l != "" {
+			return l
+		}
+	}
+	if l := intent.Language(strings.Join(turns, " ")); l != "" {
+		return l
+	}
+	return "en"
+}

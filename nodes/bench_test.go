@@ -1,0 +1,66 @@
+package nodes
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/model/offline"
+)
+
+// benchTools answer like the real tools do, with a dozen places per list.
+func benchTools() FuncTools {
+	places := func(kind string) []map[string]any {
+		var out []map[string]any
+		for i := range 12 {
+			out = append(out, map[string]any{"id": fmt.Sprint(kind, i), "name": fmt.Sprint("Place ", i), "nightlyPrice": 80 + i,
+				"totalPrice": 320 + 4*i, "currency": "EUR", "rating": 4.5, "capacity": 4, "imageUrl": "/media/x.png",
+				"cuisine": "portuguese", "priceRange": "$$"})
+		}
+		return out
+	}
+	return FuncTools{
+		{Tool: Tool{Name: "list-accommodations"}, Run: func(context.Context, json.RawMessage) (any, error) {
+			return map[string]any{"location": "Lisbon", "covered": true, "accommodations": places("h")}, nil
+		}},
+		{Tool: Tool{Name: "list-restaurants"}, Run: func(context.Context, json.RawMessage) (any, error) {
+			return map[string]any{"location": "Lisbon", "covered": true, "restaurants": places("r")}, nil
+		}},
+	}
+}
+
+// BenchmarkOfflineTurn is one whole trip-planner run in memory on the
+// offline model: extraction, two tool calls, the answer, four checkpoints.
+// It reports the median and p99 of a run besides the mean.
+func BenchmarkOfflineTurn(b *testing.B) {
+	m, err := offline.New(offline.WithClock(fixedNow))
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := Build(Deps{Model: m, Tools: benchTools(), Now: fixedNow}, graph.NewMemorySaver())
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	var took []time.Duration
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		start := time.Now()
+		s, err := g.Invoke(ctx, graph.RunConfig[Update]{ThreadID: strconv.Itoa(i),
+			Input: Update{Messages: []Message{{ID: "m", Type: Human, Content: "4 nights in Lisbon in May, 3 of us"}}}})
+		took = append(took, time.Since(start))
+		if err != nil || len(s.UI) != 3 {
+			b.Fatalf("run: %v, %d components", err, len(s.UI))
+		}
+	}
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Nanoseconds()), "p50-ns")
+	b.ReportMetric(float64(took[len(took)*99/100].Nanoseconds()), "p99-ns")
+}
