@@ -1,0 +1,180 @@
+// Command photosearch measures searchPhotosAcrossAlbums on a big album set:
+// the latency of store.SearchPhotos for a few terms with the trigram
+// indexes, then with them dropped (a sequential scan), and the plans
+// PostgreSQL chooses. Seed first:
+//
+//	tripgraph seed --photos 1000000
+//	DATABASE_URL=… go run ./bench/photosearch
+//
+// It drops and recreates the indexes photos_description_trgm and
+// photos_location_name_trgm: run it on a benchmark database only.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tripgraph/tripgraph/store"
+)
+
+var trigramIndexes = []string{"photos_description_trgm", "photos_location_name_trgm"}
+
+func main() {
+	dbURL := flag.String("db", os.Getenv("DATABASE_URL"), "the database (default $DATABASE_URL)")
+	user := flag.String("user", "demo", "whose photos to search")
+	runs := flag.Int("runs", 200, "timed searches per term with the indexes")
+	seqRuns := flag.Int("seq-runs", 20, "timed searches per term without them")
+	terms := flag.String("terms", "Belém,aniversário da Vivi,tokyo,sunset at,praia", "comma-separated search terms")
+	flag.Parse()
+	if err := run(context.Background(), *dbURL, *user, strings.Split(*terms, ","), *runs, *seqRuns); err != nil {
+		fmt.Fprintln(os.Stderr, "photosearch:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, dbURL, userName string, terms []string, runs, seqRuns int) error {
+	st, err := store.Open(ctx, dbURL)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	u, err := st.UserByName(ctx, userName)
+	if err != nil {
+		return err
+	}
+	var photos int
+	if err := st.Pool.QueryRow(ctx, `SELECT count(*) FROM photos WHERE user_id = $1`, u.ID).Scan(&photos); err != nil {
+		return err
+	}
+	if _, err := st.Pool.Exec(ctx, `ANALYZE photos`); err != nil {
+		return err
+	}
+	fmt.Printf("%d photos of %s; limit 50; %d runs per term with the indexes, %d without\n\n", photos, userName, runs, seqRuns)
+
+	withIndex := map[string][]time.Duration{}
+	for _, term := range terms {
+		if withIndex[term], err = measure(ctx, st, u.ID, term, runs); err != nil {
+			return err
+		}
+	}
+	plan, err := explain(ctx, st, u.ID, terms[0])
+	if err != nil {
+		return err
+	}
+	fmt.Printf("EXPLAIN ANALYZE with the indexes (%q):\n%s\n", terms[0], plan)
+
+	defs, err := dropIndexes(ctx, st)
+	if err != nil {
+		return err
+	}
+	withoutIndex := map[string][]time.Duration{}
+	for _, term := range terms {
+		if withoutIndex[term], err = measure(ctx, st, u.ID, term, seqRuns); err != nil {
+			restore(ctx, st, defs)
+			return err
+		}
+	}
+	seqPlan, err := explain(ctx, st, u.ID, terms[0])
+	if err != nil {
+		restore(ctx, st, defs)
+		return err
+	}
+	fmt.Printf("EXPLAIN ANALYZE without them:\n%s\n", seqPlan)
+	took, err := restore(ctx, st, defs)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("recreated the trigram indexes in %s\n\n", took.Round(time.Millisecond))
+
+	fmt.Println("| term | matches | p50 with index | p95 with index | p50 seq scan | p95 seq scan |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|")
+	for _, term := range terms {
+		_, total, err := st.SearchPhotos(ctx, store.PhotoSearch{UserID: u.ID, Term: term, Limit: 50})
+		if err != nil {
+			return err
+		}
+		a, b := withIndex[term], withoutIndex[term]
+		fmt.Printf("| %s | %d | %s | %s | %s | %s |\n", term, total, ms(pct(a, 50)), ms(pct(a, 95)), ms(pct(b, 50)), ms(pct(b, 95)))
+	}
+	return nil
+}
+
+// measure times runs searches for term, after one untimed warm-up.
+func measure(ctx context.Context, st *store.Store, userID, term string, runs int) ([]time.Duration, error) {
+	q := store.PhotoSearch{UserID: userID, Term: term, Limit: 50}
+	if _, _, err := st.SearchPhotos(ctx, q); err != nil {
+		return nil, err
+	}
+	out := make([]time.Duration, 0, runs)
+	for range runs {
+		start := time.Now()
+		if _, _, err := st.SearchPhotos(ctx, q); err != nil {
+			return nil, err
+		}
+		out = append(out, time.Since(start))
+	}
+	return out, nil
+}
+
+// explain shows the plan of the query store.SearchPhotos runs.
+func explain(ctx context.Context, st *store.Store, userID, term string) (string, error) {
+	rows, err := st.Pool.Query(ctx, `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF)
+		SELECT p.id, a.name FROM photos p JOIN albums a ON a.id = p.album_id
+		WHERE p.user_id = $1 AND (tg_fold(p.description) LIKE tg_fold($2) OR tg_fold(p.location_name) LIKE tg_fold($2))
+		ORDER BY p.taken_at DESC, p.id LIMIT 50`, userID, "%"+term+"%")
+	if err != nil {
+		return "", fmt.Errorf("explaining: %w", err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return "", err
+		}
+		b.WriteString("    " + line + "\n")
+	}
+	return b.String(), rows.Err()
+}
+
+func dropIndexes(ctx context.Context, st *store.Store) ([]string, error) {
+	var defs []string
+	for _, name := range trigramIndexes {
+		var def string
+		if err := st.Pool.QueryRow(ctx, `SELECT indexdef FROM pg_indexes WHERE indexname = $1`, name).Scan(&def); err != nil {
+			return defs, fmt.Errorf("reading index %s: %w", name, err)
+		}
+		if _, err := st.Pool.Exec(ctx, `DROP INDEX `+name); err != nil {
+			return defs, fmt.Errorf("dropping index %s: %w", name, err)
+		}
+		defs = append(defs, def)
+	}
+	return defs, nil
+}
+
+func restore(ctx context.Context, st *store.Store, defs []string) (time.Duration, error) {
+	start := time.Now()
+	for _, def := range defs {
+		if _, err := st.Pool.Exec(ctx, def); err != nil {
+			return 0, fmt.Errorf("recreating an index (%s): %w", def, err)
+		}
+	}
+	_, err := st.Pool.Exec(ctx, `ANALYZE photos`)
+	return time.Since(start), err
+}
+
+func pct(d []time.Duration, p int) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[min(len(s)-1, len(s)*p/100)]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }

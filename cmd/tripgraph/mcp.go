@@ -1,0 +1,221 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tripgraph/tripgraph/mcpserver"
+	"github.com/tripgraph/tripgraph/media"
+	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/model/gazetteer"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+func init() {
+	register(command{
+		name:    "mcp",
+		summary: "serve the album, accommodation and restaurant MCP tools over stdio or Streamable HTTP",
+		run:     runMCP,
+	})
+}
+
+// photoURLTTL is how long the signed photo URLs in tool results work.
+const photoURLTTL = time.Hour
+
+func runMCP(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	transport := fs.String("transport", "stdio", "stdio or http")
+	addr := fs.String("addr", envOr("MCP_ADDR", "127.0.0.1:8081"), "HTTP listening address (host:port)")
+	authMode := fs.String("auth", "bearer", "HTTP authentication: bearer (an MCP_SECRET token or an API key) or none (loopback only, needs --user)")
+	userName := fs.String("user", os.Getenv("TRIPGRAPH_USER"), "the user to act as over stdio or with --auth none")
+	publicURL := fs.String("public-url", os.Getenv("TRIPGRAPH_PUBLIC_URL"), "the URL clients reach this server at, for photo links (default http://ADDR)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	switch *transport {
+	case "stdio":
+		if *userName == "" {
+			return errors.New("over stdio the user comes from --user or TRIPGRAPH_USER; neither is set")
+		}
+	case "http":
+		if err := checkAuthMode(*authMode, *addr, *userName); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("unknown --transport %q: want stdio or http", *transport)
+	}
+
+	env, err := openServing(ctx, log)
+	if err != nil {
+		return err
+	}
+	defer env.st.Close()
+	cfg := env.mcpConfig(orDefault(*publicURL, "http://"+*addr))
+	if *userName != "" && (*transport == "stdio" || *authMode == "none") {
+		u, err := env.st.UserByName(ctx, *userName)
+		if err != nil {
+			return fmt.Errorf("finding user %q (run tripgraph seed for the demo user): %w", *userName, err)
+		}
+		cfg.User = u.ID
+	}
+	if *transport == "stdio" {
+		log.Info("serving MCP on stdio", "user", *userName)
+		return mcpserver.New(cfg).Run(ctx, &mcp.StdioTransport{})
+	}
+
+	var authenticate func(context.Context, string) (string, error)
+	if *authMode == "bearer" {
+		authenticate = env.authenticate()
+	} else {
+		log.Warn("MCP authentication is off: every request acts as this user", "user", *userName, "addr", *addr)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcpserver.NewHTTPHandler(mcpserver.New(cfg), mcpserver.HTTPOptions{
+		Authenticate:   authenticate,
+		AllowedOrigins: allowedOrigins(),
+		Logger:         log,
+	}))
+	env.mediaHandler(log).Register(mux)
+	return listenAndServe(ctx, *addr, mux, log)
+}
+
+// checkAuthMode refuses --auth none anywhere but on a loopback address.
+func checkAuthMode(mode, addr, user string) error {
+	switch mode {
+	case "bearer":
+		return nil
+	case "none":
+		if user == "" {
+			return errors.New("--auth none needs --user NAME: the user every request acts as")
+		}
+		if !mcpserver.IsLoopbackAddr(addr) {
+			return fmt.Errorf("refusing --auth none on %s: without authentication the server may listen only on a loopback address such as 127.0.0.1:8081", addr)
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown --auth %q: want bearer or none", mode)
+}
+
+// serving is what the MCP tools and the media routes share.
+type serving struct {
+	st        *store.Store
+	secret    []byte // MCP_SECRET: verifies bearer tokens; nil when unset
+	urlSecret []byte // signs photo URLs: MCP_SECRET, else random per process
+	mediaRoot string
+}
+
+// openServing migrates and opens the database and reads the secrets and
+// the media root from the environment.
+func openServing(ctx context.Context, log *slog.Logger) (*serving, error) {
+	url, err := databaseURL(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := migrations.Up(ctx, url); err != nil {
+		return nil, err
+	}
+	st, err := store.Open(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	s := &serving{st: st, mediaRoot: envOr("TRIPGRAPH_MEDIA_ROOT", ".data/media")}
+	if v := os.Getenv("MCP_SECRET"); v != "" {
+		s.secret, s.urlSecret = []byte(v), []byte(v)
+	} else {
+		log.Warn("MCP_SECRET is not set: bearer tokens are refused (API keys still work) and photo links last only as long as this process")
+		s.urlSecret = make([]byte, 32)
+		rand.Read(s.urlSecret)
+	}
+	if err := os.MkdirAll(s.mediaRoot, 0o755); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("making the media root: %w", err)
+	}
+	return s, nil
+}
+
+func (s *serving) authenticate() func(context.Context, string) (string, error) {
+	return mcpserver.Authenticator(s.st, s.secret)
+}
+
+func (s *serving) mcpConfig(publicURL string) mcpserver.Config {
+	return mcpserver.Config{
+		Store:  s.st,
+		URLs:   media.URLs{Base: strings.TrimSuffix(publicURL, "/"), Secret: s.urlSecret, TTL: photoURLTTL},
+		Locate: locate,
+	}
+}
+
+func (s *serving) mediaHandler(log *slog.Logger) *media.Handler {
+	return &media.Handler{Root: s.mediaRoot, Secret: s.urlSecret, Photos: s.st, Authenticate: s.authenticate(), Logger: log}
+}
+
+// locate resolves a traveller's place name with the gazetteer, which
+// knows English and Portuguese names ("Lisboa", "Nova York").
+func locate(place string) (string, string, bool) {
+	c, ok := gazetteer.Lookup(place)
+	return c.Name, c.Country, ok
+}
+
+// allowedOrigins are the browser origins from TRIPGRAPH_ALLOWED_ORIGINS
+// (comma-separated), besides loopback ones.
+func allowedOrigins() []string {
+	var out []string
+	for _, o := range strings.Split(os.Getenv("TRIPGRAPH_ALLOWED_ORIGINS"), ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// listenAndServe serves h on addr until ctx ends, then shuts down
+// gracefully. There is no write timeout: MCP streams stay open.
+func listenAndServe(ctx context.Context, addr string, h http.Handler, log *slog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	log.Info("listening", "addr", ln.Addr().String())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		srv.Close()
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	return nil
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func orDefault(v, def string) string {
+	if v != "" {
+		return v
+	}
+	return def
+}

@@ -1,0 +1,165 @@
+// Package interop checks tripgraph's MCP server against the official MCP
+// tooling: the conformance suite's server scenarios and the TypeScript
+// SDK's client, over Streamable HTTP and stdio. It needs node and npm; the
+// npm packages are installed from package-lock.json on first use.
+package interop
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/seed"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+var testURL string
+
+func TestMain(m *testing.M) {
+	os.Exit(pgtest.Run(m, "interop", &testURL))
+}
+
+// conformanceScenarios are the conformance suite's server scenarios the
+// server must pass.
+var conformanceScenarios = []string{"server-initialize", "ping", "tools-list", "dns-rebinding-protection"}
+
+func TestInterop(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed: skipping the MCP interop tests (install Node.js 20+ to run them)")
+	}
+	ctx := context.Background()
+	npmInstall(t)
+	seedDemo(t, ctx)
+	bin := buildTripgraph(t)
+	env := append(os.Environ(), "DATABASE_URL="+testURL, "TRIPGRAPH_MEDIA_ROOT="+t.TempDir(), "MCP_SECRET=")
+
+	addr := freeAddr(t)
+	server := exec.Command(bin, "mcp", "--transport", "http", "--addr", addr, "--auth", "none", "--user", "demo")
+	server.Env = env
+	var serverLog bytes.Buffer
+	server.Stdout, server.Stderr = &serverLog, &serverLog
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		server.Process.Kill()
+		server.Wait()
+		if t.Failed() {
+			t.Logf("server log:\n%s", serverLog.String())
+		}
+	})
+	waitListening(t, addr)
+	url := "http://" + addr + "/mcp"
+
+	for _, scenario := range conformanceScenarios {
+		t.Run("conformance/"+scenario, func(t *testing.T) {
+			out, err := npx(env, "conformance", "server", "--url", url, "--scenario", scenario)
+			if err != nil || !strings.Contains(out, " 0 failed") {
+				t.Fatalf("conformance scenario %s failed (%v):\n%s", scenario, err, out)
+			}
+		})
+	}
+	t.Run("typescript-sdk/http", func(t *testing.T) {
+		if out, err := node(env, "client.mjs", "http", url); err != nil {
+			t.Fatalf("the TypeScript SDK client failed over HTTP (%v):\n%s", err, out)
+		}
+	})
+	t.Run("typescript-sdk/stdio", func(t *testing.T) {
+		if out, err := node(env, "client.mjs", "stdio", bin, "mcp", "--transport", "stdio", "--user", "demo"); err != nil {
+			t.Fatalf("the TypeScript SDK client failed over stdio (%v):\n%s", err, out)
+		}
+	})
+}
+
+// npmInstall installs the locked npm packages unless they already are.
+func npmInstall(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join("node_modules", "@modelcontextprotocol", "conformance")); err == nil {
+		return
+	}
+	cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm ci in interop/ failed (%v):\n%s", err, out)
+	}
+}
+
+func seedDemo(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := migrations.Up(ctx, testURL); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(ctx, testURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cities := []seed.City{{Name: "Lisbon", GeoName: "Lisboa", Country: "PT", Population: 550_000, Lat: 38.72, Lng: -9.14}}
+	if err := seed.Run(ctx, st, seed.Options{Cities: cities}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func buildTripgraph(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "tripgraph")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/tripgraph/tripgraph/cmd/tripgraph")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building tripgraph: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// freeAddr returns a loopback address with a port nothing listens on now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// waitListening waits until something accepts connections on addr.
+func waitListening(t *testing.T, addr string) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		conn, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			conn.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server never listened on %s: %v", addr, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func npx(env []string, args ...string) (string, error) {
+	return run(env, "npx", append([]string{"--no-install"}, args...)...)
+}
+
+func node(env []string, args ...string) (string, error) { return run(env, "node", args...) }
+
+func run(env []string, name string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return string(out), fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
+	}
+	return string(out), nil
+}

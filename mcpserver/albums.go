@@ -1,0 +1,320 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tripgraph/tripgraph/store"
+)
+
+// AlbumOut is an album as the album tools return it.
+type AlbumOut struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	CoverURL    string   `json:"coverUrl" jsonschema:"signed, short-lived URL of the album's first photo (thumbnail); empty for an empty album"`
+	StartDate   string   `json:"startDate" jsonschema:"YYYY-MM-DD of the first photo; empty for an empty album"`
+	EndDate     string   `json:"endDate" jsonschema:"YYYY-MM-DD of the last photo; empty for an empty album"`
+	PhotoCount  int      `json:"photoCount"`
+	Locations   []string `json:"locations" jsonschema:"the album's most photographed places, most frequent first"`
+}
+
+// PhotoOut is a photo as the album tools return it.
+type PhotoOut struct {
+	ID           string   `json:"id"`
+	AlbumID      string   `json:"albumId"`
+	AlbumName    string   `json:"albumName,omitempty"`
+	URL          string   `json:"url" jsonschema:"signed, short-lived URL of the full image"`
+	ThumbnailURL string   `json:"thumbnailUrl"`
+	Description  string   `json:"description"`
+	LocationName string   `json:"locationName"`
+	TakenAt      string   `json:"takenAt" jsonschema:"YYYY-MM-DD"`
+	Lat          *float64 `json:"lat"`
+	Lng          *float64 `json:"lng"`
+}
+
+// GetUserAlbumsIn is the input of getUserAlbums.
+type GetUserAlbumsIn struct {
+	Caller
+	Limit int `json:"limit,omitempty" jsonschema:"how many albums at most; default 50, at most 200"`
+}
+
+// AlbumsOut is the output of getUserAlbums and getAlbumByName.
+type AlbumsOut struct {
+	Albums []AlbumOut `json:"albums"`
+}
+
+// GetAlbumByNameIn is the input of getAlbumByName.
+type GetAlbumByNameIn struct {
+	Caller
+	Name  string `json:"name" jsonschema:"part of the album's name, any case, accents optional (1 to 200 characters)"`
+	Limit int    `json:"limit,omitempty" jsonschema:"default 50, at most 200"`
+}
+
+// GetAlbumPhotosIn is the input of getAlbumPhotos.
+type GetAlbumPhotosIn struct {
+	Caller
+	AlbumID string `json:"albumId" jsonschema:"the album's id, from getUserAlbums or getAlbumByName"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"default 50, at most 200"`
+	Offset  int    `json:"offset,omitempty" jsonschema:"photos to skip, for paging"`
+}
+
+// AlbumPhotosOut is the output of getAlbumPhotos.
+type AlbumPhotosOut struct {
+	AlbumID string     `json:"albumId"`
+	Photos  []PhotoOut `json:"photos"`
+	Total   int        `json:"total" jsonschema:"how many photos the album has in all"`
+}
+
+// GetPhotosByDateIn is the input of getPhotosByDate.
+type GetPhotosByDateIn struct {
+	Caller
+	AlbumID string `json:"albumId" jsonschema:"the album's id"`
+	Date    string `json:"date" jsonschema:"the day, as YYYY-MM-DD"`
+}
+
+// PhotosByDateOut is the output of getPhotosByDate.
+type PhotosByDateOut struct {
+	AlbumID string     `json:"albumId"`
+	Date    string     `json:"date"`
+	Photos  []PhotoOut `json:"photos"`
+}
+
+// GetPhotosByLocationIn is the input of getPhotosByLocation.
+type GetPhotosByLocationIn struct {
+	Caller
+	AlbumID string `json:"albumId" jsonschema:"the album's id"`
+	Query   string `json:"query" jsonschema:"a word or phrase to find in the photos' location names and descriptions: a place, a person, an event (1 to 200 characters)"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"default 50, at most 200"`
+}
+
+// PhotosByLocationOut is the output of getPhotosByLocation.
+type PhotosByLocationOut struct {
+	AlbumID string     `json:"albumId"`
+	Query   string     `json:"query"`
+	Photos  []PhotoOut `json:"photos"`
+}
+
+// SearchPhotosIn is the input of searchPhotosAcrossAlbums.
+type SearchPhotosIn struct {
+	Caller
+	Query string `json:"query" jsonschema:"a word or phrase to find in location names and descriptions, e.g. 'aniversário da Vivi', 'praia', 'Belém' (1 to 200 characters)"`
+	Limit int    `json:"limit,omitempty" jsonschema:"default 50, at most 200"`
+}
+
+// SearchPhotosOut is the output of searchPhotosAcrossAlbums.
+type SearchPhotosOut struct {
+	Query  string     `json:"query"`
+	Photos []PhotoOut `json:"photos" jsonschema:"newest first, each with its albumName"`
+	Total  int        `json:"total" jsonschema:"how many photos match in all, counted up to 1000"`
+}
+
+// GetTripStatsIn is the input of getTripStats.
+type GetTripStatsIn struct {
+	Caller
+	AlbumID string `json:"albumId" jsonschema:"the album's id"`
+}
+
+// LocationCountOut is how many photos of an album were taken at a place.
+type LocationCountOut struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+// TripStatsOut is the output of getTripStats.
+type TripStatsOut struct {
+	AlbumID     string             `json:"albumId"`
+	Name        string             `json:"name"`
+	TotalPhotos int                `json:"totalPhotos"`
+	Locations   []LocationCountOut `json:"locations"`
+	StartDate   string             `json:"startDate"`
+	EndDate     string             `json:"endDate"`
+	Days        int                `json:"days" jsonschema:"days from the first photo to the last, both included; 0 for an empty album"`
+}
+
+func readOnly(name, title, description string) *mcp.Tool {
+	return &mcp.Tool{Name: name, Title: title, Description: description,
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}}
+}
+
+func (t *tools) addAlbumTools(s *mcp.Server) {
+	addTool(s, t, readOnly("getUserAlbums", "List the user's photo albums",
+		"Lists the user's travel photo albums, newest trip first, with cover, dates, photo count and main places. "+
+			"Use when: the user asks what albums or trips they have, or you need an albumId and do not know the album's name. "+
+			"Don't use when: the user names an album (use getAlbumByName) or wants photos of something without naming an album (use searchPhotosAcrossAlbums)."),
+		t.getUserAlbums)
+	addTool(s, t, readOnly("getAlbumByName", "Find albums by name",
+		"Finds the user's albums whose name contains the given text (partial, case- and accent-insensitive). "+
+			"Use when: the user mentions an album or trip by name ('my Lisbon album', 'viagem a Paris') and you need its albumId. "+
+			"Don't use when: the user asks for photos of a thing, person or place without naming an album (use searchPhotosAcrossAlbums)."),
+		t.getAlbumByName)
+	addTool(s, t, readOnly("getAlbumPhotos", "List an album's photos",
+		"Lists the photos of one album in the order they were taken, a page at a time (limit, offset). "+
+			"Use when: you have an albumId and the user wants to see that album. "+
+			"Don't use when: the user wants photos of one day (getPhotosByDate) or of a place or event (getPhotosByLocation, or searchPhotosAcrossAlbums without an album)."),
+		t.getAlbumPhotos)
+	addTool(s, t, readOnly("getPhotosByDate", "Photos of an album taken on a day",
+		"Lists the photos of one album taken on one day; date is YYYY-MM-DD. "+
+			"Use when: you have an albumId and the user asks about a specific day of the trip. "+
+			"Don't use when: you have no albumId (find it first with getAlbumByName or getUserAlbums)."),
+		t.getPhotosByDate)
+	addTool(s, t, readOnly("getPhotosByLocation", "Search one album's photos",
+		"Finds photos in ONE album (albumId required) whose location name or description contains the query (partial, case- and accent-insensitive). "+
+			"Descriptions are rich (people, events, moments) and match even when the location name is empty. "+
+			"Use when: you already have the albumId (from the conversation or getAlbumByName) and the user asks for a place, person or moment in it. "+
+			"Don't use when: the user does not mention a specific album (use searchPhotosAcrossAlbums)."),
+		t.getPhotosByLocation)
+	addTool(s, t, readOnly("searchPhotosAcrossAlbums", "Search photos in all albums",
+		"Finds photos in ALL of the user's albums (no albumId needed) whose location name or description contains the query (partial, case- and accent-insensitive: 'aniversario' finds 'aniversário'). "+
+			"Use when: the user asks for photos without naming an album ('show me Vivi's birthday photos', 'fotos da praia'); prefer it to asking which album. "+
+			"Don't use when: the user names a specific album (use getPhotosByLocation with its albumId)."),
+		t.searchPhotosAcrossAlbums)
+	addTool(s, t, readOnly("getTripStats", "Statistics of an album's trip",
+		"Sums up one album: total photos, photos per place, first and last day and number of days. "+
+			"Use when: the user asks how long a trip was, where they went most, or how many photos they took. "+
+			"Don't use when: the user wants to see photos (use the photo tools)."),
+		t.getTripStats)
+}
+
+func (t *tools) album(a store.Album) AlbumOut {
+	out := AlbumOut{ID: a.ID, Name: a.Name, Description: a.Description, StartDate: dateString(a.StartDate),
+		EndDate: dateString(a.EndDate), PhotoCount: a.PhotoCount, Locations: a.Locations}
+	if out.Locations == nil {
+		out.Locations = []string{}
+	}
+	if a.CoverID != "" {
+		out.CoverURL = t.cfg.URLs.PhotoURL(a.CoverID, a.UserID, "thumb")
+	}
+	return out
+}
+
+func (t *tools) albums(list []store.Album) AlbumsOut {
+	out := AlbumsOut{Albums: make([]AlbumOut, 0, len(list))}
+	for _, a := range list {
+		out.Albums = append(out.Albums, t.album(a))
+	}
+	return out
+}
+
+func (t *tools) photos(list []store.Photo, withAlbum bool) []PhotoOut {
+	out := make([]PhotoOut, 0, len(list))
+	for _, p := range list {
+		o := PhotoOut{ID: p.ID, AlbumID: p.AlbumID, URL: t.cfg.URLs.PhotoURL(p.ID, p.UserID, "full"),
+			ThumbnailURL: t.cfg.URLs.PhotoURL(p.ID, p.UserID, "thumb"), Description: p.Description,
+			LocationName: p.LocationName, TakenAt: dateString(p.TakenAt), Lat: p.Lat, Lng: p.Lng}
+		if withAlbum {
+			o.AlbumName = p.AlbumName
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+func (t *tools) getUserAlbums(ctx context.Context, user string, in GetUserAlbumsIn) (AlbumsOut, error) {
+	n, err := limit(in.Limit)
+	if err != nil {
+		return AlbumsOut{}, err
+	}
+	list, err := t.cfg.Store.UserAlbums(ctx, user, n)
+	if err != nil {
+		return AlbumsOut{}, err
+	}
+	return t.albums(list), nil
+}
+
+func (t *tools) getAlbumByName(ctx context.Context, user string, in GetAlbumByNameIn) (AlbumsOut, error) {
+	name, err := term("name", in.Name)
+	if err != nil {
+		return AlbumsOut{}, err
+	}
+	n, err := limit(in.Limit)
+	if err != nil {
+		return AlbumsOut{}, err
+	}
+	list, err := t.cfg.Store.AlbumsByName(ctx, user, name, n)
+	if err != nil {
+		return AlbumsOut{}, err
+	}
+	return t.albums(list), nil
+}
+
+func (t *tools) getAlbumPhotos(ctx context.Context, user string, in GetAlbumPhotosIn) (AlbumPhotosOut, error) {
+	n, err := limit(in.Limit)
+	if err != nil {
+		return AlbumPhotosOut{}, err
+	}
+	skip, err := offset(in.Offset)
+	if err != nil {
+		return AlbumPhotosOut{}, err
+	}
+	list, total, err := t.cfg.Store.AlbumPhotos(ctx, user, in.AlbumID, n, skip)
+	if err != nil {
+		return AlbumPhotosOut{}, err
+	}
+	return AlbumPhotosOut{AlbumID: in.AlbumID, Photos: t.photos(list, false), Total: total}, nil
+}
+
+func (t *tools) getPhotosByDate(ctx context.Context, user string, in GetPhotosByDateIn) (PhotosByDateOut, error) {
+	day, err := date("date", in.Date)
+	if err != nil {
+		return PhotosByDateOut{}, err
+	}
+	list, err := t.cfg.Store.PhotosByDate(ctx, user, in.AlbumID, day, MaxLimit)
+	if err != nil {
+		return PhotosByDateOut{}, err
+	}
+	return PhotosByDateOut{AlbumID: in.AlbumID, Date: in.Date, Photos: t.photos(list, false)}, nil
+}
+
+func (t *tools) getPhotosByLocation(ctx context.Context, user string, in GetPhotosByLocationIn) (PhotosByLocationOut, error) {
+	q, err := term("query", in.Query)
+	if err != nil {
+		return PhotosByLocationOut{}, err
+	}
+	n, err := limit(in.Limit)
+	if err != nil {
+		return PhotosByLocationOut{}, err
+	}
+	if in.AlbumID == "" {
+		return PhotosByLocationOut{}, badRequest("albumId is required; to search every album use searchPhotosAcrossAlbums")
+	}
+	list, _, err := t.cfg.Store.SearchPhotos(ctx, store.PhotoSearch{UserID: user, AlbumID: in.AlbumID, Term: q, Limit: n})
+	if err != nil {
+		return PhotosByLocationOut{}, err
+	}
+	return PhotosByLocationOut{AlbumID: in.AlbumID, Query: q, Photos: t.photos(list, false)}, nil
+}
+
+func (t *tools) searchPhotosAcrossAlbums(ctx context.Context, user string, in SearchPhotosIn) (SearchPhotosOut, error) {
+	q, err := term("query", in.Query)
+	if err != nil {
+		return SearchPhotosOut{}, err
+	}
+	n, err := limit(in.Limit)
+	if err != nil {
+		return SearchPhotosOut{}, err
+	}
+	list, total, err := t.cfg.Store.SearchPhotos(ctx, store.PhotoSearch{UserID: user, Term: q, Limit: n})
+	if err != nil {
+		return SearchPhotosOut{}, err
+	}
+	return SearchPhotosOut{Query: q, Photos: t.photos(list, true), Total: total}, nil
+}
+
+func (t *tools) getTripStats(ctx context.Context, user string, in GetTripStatsIn) (TripStatsOut, error) {
+	st, err := t.cfg.Store.AlbumStats(ctx, user, in.AlbumID)
+	if err != nil {
+		return TripStatsOut{}, err
+	}
+	out := TripStatsOut{AlbumID: st.AlbumID, Name: st.Name, TotalPhotos: st.TotalPhotos,
+		Locations: make([]LocationCountOut, 0, len(st.Locations)),
+		StartDate: dateString(st.StartDate), EndDate: dateString(st.EndDate)}
+	for _, l := range st.Locations {
+		out.Locations = append(out.Locations, LocationCountOut(l))
+	}
+	if !st.StartDate.IsZero() {
+		out.Days = int(st.EndDate.Sub(st.StartDate).Hours()/24) + 1
+	}
+	return out, nil
+}

@@ -1,0 +1,212 @@
+package media
+
+import (
+	"container/list"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/picture"
+)
+
+// PhotoFiles finds a photo's owner and its path under the media root.
+type PhotoFiles interface {
+	PhotoFile(ctx context.Context, photoID string) (ownerID, path string, err error)
+}
+
+// Handler serves GET /media/photos/{id} (a photo, to its owner only) and
+// GET /media/pictures/{kind}/{id}.png (the generated catalog pictures).
+type Handler struct {
+	Root   string // the media root directory
+	Secret []byte // verifies signed photo URLs
+	Photos PhotoFiles
+	// Authenticate returns the user a bearer credential belongs to.
+	Authenticate func(ctx context.Context, bearer string) (userID string, err error)
+	Logger       *slog.Logger
+
+	once     sync.Once
+	pictures *pictureCache
+}
+
+// Register adds the handler's routes to mux.
+func (h *Handler) Register(mux *http.ServeMux) {
+	mux.HandleFunc("GET /media/photos/{id}", h.servePhoto)
+	mux.HandleFunc("GET /media/pictures/{kind}/{file}", h.servePicture)
+}
+
+func (h *Handler) servePhoto(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	owner, path, err := h.Photos.PhotoFile(r.Context(), id)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if err := h.authorize(r, id, owner); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	size := picture.Full
+	if r.URL.Query().Get("size") == "thumb" {
+		size, path = picture.Thumb, "thumbs/"+path
+	}
+	img, err := OpenImage(h.Root, path)
+	if errcode.Of(err) == errcode.NotFound {
+		// A generated photo is rendered on its first request and kept.
+		img, err = h.render(id, path, size)
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	defer img.Close()
+	w.Header().Set("Content-Type", img.ContentType)
+	w.Header().Set("Cache-Control", "private, max-age=3600")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	http.ServeContent(w, r, "", img.Info.ModTime(), img)
+}
+
+func (h *Handler) render(id, path string, size picture.Size) (*Image, error) {
+	data, err := picture.PNG(id, size)
+	if err != nil {
+		return nil, err
+	}
+	if err := WriteFile(h.Root, path, data); err != nil {
+		return nil, err
+	}
+	return OpenImage(h.Root, path)
+}
+
+// authorize lets through a valid signed URL of the photo or a bearer
+// credential of its owner. Anyone else learns nothing of the photo: it is
+// NOT_FOUND for them, as a missing one.
+func (h *Handler) authorize(r *http.Request, photoID, owner string) error {
+	q := r.URL.Query()
+	if sig := q.Get("sig"); sig != "" {
+		if validSignature(h.Secret, photoID, owner, q.Get("exp"), sig, time.Now()) {
+			return nil
+		}
+		return errcode.New(errcode.Forbidden, "the photo link is invalid or has expired")
+	}
+	bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok || bearer == "" || h.Authenticate == nil {
+		return errUnauthenticated
+	}
+	user, err := h.Authenticate(r.Context(), strings.TrimSpace(bearer))
+	if err != nil {
+		return errcode.Wrap(errcode.Forbidden, err, "invalid credential")
+	}
+	if user != owner {
+		return errcode.New(errcode.NotFound, "no photo with id %q", photoID)
+	}
+	return nil
+}
+
+var errUnauthenticated = errors.New("no credential")
+
+var pictureName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,100}\.png$`)
+
+var pictureKinds = map[string]bool{"accommodation": true, "restaurant": true, "album": true}
+
+func (h *Handler) servePicture(w http.ResponseWriter, r *http.Request) {
+	kind, file := r.PathValue("kind"), r.PathValue("file")
+	if !pictureKinds[kind] || !pictureName.MatchString(file) {
+		h.fail(w, r, errcode.New(errcode.NotFound, "no such picture"))
+		return
+	}
+	size := picture.Full
+	if r.URL.Query().Get("size") == "thumb" {
+		size = picture.Thumb
+	}
+	h.once.Do(func() { h.pictures = newPictureCache(512) })
+	seed := kind + "/" + strings.TrimSuffix(file, ".png")
+	data, err := h.pictures.get(seed, size)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("Cache-Control", "public, max-age=86400, immutable")
+	etag := fmt.Sprintf(`"%s@%dx%d"`, seed, size.W, size.H)
+	w.Header().Set("ETag", etag)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	if r.Header.Get("If-None-Match") == etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.Write(data)
+}
+
+// fail writes err as {"error":{"code","message"}} with its HTTP status.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	status, code, msg := http.StatusInternalServerError, errcode.Of(err), errcode.Message(err)
+	switch {
+	case errors.Is(err, errUnauthenticated):
+		w.Header().Set("WWW-Authenticate", `Bearer realm="tripgraph"`)
+		status, code, msg = http.StatusUnauthorized, "UNAUTHENTICATED", "a bearer credential or a signed link is required"
+	case code == errcode.BadRequest:
+		status = http.StatusBadRequest
+	case code == errcode.Forbidden:
+		status = http.StatusForbidden
+	case code == errcode.NotFound:
+		status = http.StatusNotFound
+	case code == errcode.UnsupportedMedia:
+		status = http.StatusUnsupportedMediaType
+	default:
+		if h.Logger != nil {
+			h.Logger.Error("serving media", "path", r.URL.Path, "err", err)
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": string(code), "message": msg}})
+}
+
+// pictureCache keeps the most recently served generated pictures.
+type pictureCache struct {
+	mu    sync.Mutex
+	max   int
+	order *list.List // of *pictureEntry, most recent first
+	index map[string]*list.Element
+}
+
+type pictureEntry struct {
+	key  string
+	data []byte
+}
+
+func newPictureCache(max int) *pictureCache {
+	return &pictureCache{max: max, order: list.New(), index: map[string]*list.Element{}}
+}
+
+func (c *pictureCache) get(seed string, size picture.Size) ([]byte, error) {
+	key := fmt.Sprintf("%s@%dx%d", seed, size.W, size.H)
+	c.mu.Lock()
+	if e, ok := c.index[key]; ok {
+		c.order.MoveToFront(e)
+		c.mu.Unlock()
+		return e.Value.(*pictureEntry).data, nil
+	}
+	c.mu.Unlock()
+	data, err := picture.PNG(seed, size)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.index[key]; !ok {
+		c.index[key] = c.order.PushFront(&pictureEntry{key, data})
+		for c.order.Len() > c.max {
+			last := c.order.Remove(c.order.Back()).(*pictureEntry)
+			delete(c.index, last.key)
+		}
+	}
+	return data, nil
+}

@@ -1,0 +1,96 @@
+package media
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tripgraph/tripgraph/errcode"
+)
+
+// photoTable is a PhotoFiles over a map of id to {owner, path}.
+type photoTable map[string][2]string
+
+func (p photoTable) PhotoFile(_ context.Context, id string) (string, string, error) {
+	f, ok := p[id]
+	if !ok {
+		return "", "", errcode.New(errcode.NotFound, "no photo %q", id)
+	}
+	return f[0], f[1], nil
+}
+
+func TestHandler(t *testing.T) {
+	root := mediaTree(t)
+	secret := []byte("0123456789abcdef")
+	h := &Handler{
+		Root:   root,
+		Secret: secret,
+		Photos: photoTable{
+			"a":         {"ana", "photos/a.png"},
+			"generated": {"ana", "photos/ana/new.png"},
+			"text":      {"ana", "photos/notes.txt"},
+			"escape":    {"ana", "escape.png"},
+			"bobs":      {"bob", "photos/a.png"},
+		},
+		Authenticate: func(_ context.Context, bearer string) (string, error) {
+			if user, ok := strings.CutPrefix(bearer, "key-"); ok {
+				return user, nil
+			}
+			return "", errcode.New(errcode.Forbidden, "bad key")
+		},
+	}
+	mux := http.NewServeMux()
+	h.Register(mux)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	urls := URLs{Base: srv.URL, Secret: secret, TTL: time.Hour}
+	expired := URLs{Base: srv.URL, Secret: secret, TTL: -time.Minute}
+	forged := URLs{Base: srv.URL, Secret: []byte("another secret!!"), TTL: time.Hour}
+
+	for _, tc := range []struct {
+		name   string
+		url    string
+		bearer string
+		status int
+		ctype  string
+	}{
+		{"owner's key", srv.URL + "/media/photos/a", "key-ana", 200, "image/png"},
+		{"signed link", urls.PhotoURL("a", "ana", "full"), "", 200, "image/png"},
+		{"signed thumbnail, rendered on request", urls.PhotoURL("generated", "ana", "thumb"), "", 200, "image/png"},
+		{"generated full size", urls.PhotoURL("generated", "ana", "full"), "", 200, "image/png"},
+		{"no credential", srv.URL + "/media/photos/a", "", 401, "application/json"},
+		{"another user's key", srv.URL + "/media/photos/a", "key-bob", 404, "application/json"},
+		{"a bad key", srv.URL + "/media/photos/a", "nope", 403, "application/json"},
+		{"expired link", expired.PhotoURL("a", "ana", "full"), "", 403, "application/json"},
+		{"forged link", forged.PhotoURL("a", "ana", "full"), "", 403, "application/json"},
+		{"a link signed for another owner", urls.PhotoURL("bobs", "ana", "full"), "", 403, "application/json"},
+		{"not an image", urls.PhotoURL("text", "ana", "full"), "", 415, "application/json"},
+		{"a path escaping the root", urls.PhotoURL("escape", "ana", "full"), "", 403, "application/json"},
+		{"no such photo", urls.PhotoURL("zzz", "ana", "full"), "", 404, "application/json"},
+		{"catalog picture", urls.PictureURL("accommodation", "1234"), "", 200, "image/png"},
+		{"catalog thumbnail", urls.PictureURL("restaurant", "x") + "?size=thumb", "", 200, "image/png"},
+		{"unknown picture kind", urls.PictureURL("user", "x"), "", 404, "application/json"},
+		{"bad picture name", srv.URL + "/media/pictures/album/..png", "", 404, "application/json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("GET", tc.url, nil)
+			if tc.bearer != "" {
+				req.Header.Set("Authorization", "Bearer "+tc.bearer)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tc.status || resp.Header.Get("Content-Type") != tc.ctype {
+				t.Fatalf("got %d %s, want %d %s", resp.StatusCode, resp.Header.Get("Content-Type"), tc.status, tc.ctype)
+			}
+			if tc.status == 401 && !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {
+				t.Error("401 without a WWW-Authenticate challenge")
+			}
+		})
+	}
+}

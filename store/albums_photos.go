@@ -1,0 +1,266 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tripgraph/tripgraph/errcode"
+)
+
+// Photo is one photo of an album.
+type Photo struct {
+	ID           string
+	AlbumID      string
+	AlbumName    string
+	UserID       string
+	Description  string
+	LocationName string
+	TakenAt      time.Time
+	Lat, Lng     *float64
+	Path         string // relative to the media root
+}
+
+const photoColumns = `p.id, p.album_id, a.name, p.user_id, p.description, p.location_name, p.taken_at, p.lat, p.lng, p.path`
+
+func scanPhoto(row pgx.CollectableRow) (Photo, error) {
+	var p Photo
+	err := row.Scan(&p.ID, &p.AlbumID, &p.AlbumName, &p.UserID, &p.Description, &p.LocationName, &p.TakenAt, &p.Lat, &p.Lng, &p.Path)
+	return p, err
+}
+
+// AlbumPhotos returns a page of the photos of one of the user's albums in
+// the order they were taken, and how many photos the album has.
+func (s *Store) AlbumPhotos(ctx context.Context, userID, albumID string, limit, offset int) ([]Photo, int, error) {
+	album, err := s.Album(ctx, userID, albumID)
+	if err != nil {
+		return nil, 0, err
+	}
+	rows, err := s.Pool.Query(ctx, `SELECT `+photoColumns+`
+		FROM photos p JOIN albums a ON a.id = p.album_id
+		WHERE p.album_id = $1
+		ORDER BY p.taken_at, p.id
+		LIMIT $2 OFFSET $3`, album.ID, limit, offset)
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing the photos of album %s: %w", albumID, err)
+	}
+	photos, err := pgx.CollectRows(rows, scanPhoto)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading the photos of album %s: %w", albumID, err)
+	}
+	return photos, album.PhotoCount, nil
+}
+
+// PhotosByDate returns up to limit photos of one of the user's albums taken
+// on day.
+func (s *Store) PhotosByDate(ctx context.Context, userID, albumID string, day time.Time, limit int) ([]Photo, error) {
+	if uuid.Validate(albumID) != nil {
+		return nil, albumNotFound(albumID)
+	}
+	rows, err := s.Pool.Query(ctx, `SELECT `+photoColumns+`
+		FROM photos p JOIN albums a ON a.id = p.album_id
+		WHERE a.user_id = $1 AND p.album_id = $2 AND p.taken_at = $3
+		ORDER BY p.taken_at, p.id
+		LIMIT $4`, userID, albumID, day, limit)
+	if err != nil {
+		return nil, fmt.Errorf("listing the photos of album %s on %s: %w", albumID, day.Format(time.DateOnly), err)
+	}
+	photos, err := pgx.CollectRows(rows, scanPhoto)
+	if err != nil {
+		return nil, fmt.Errorf("reading photos by date: %w", err)
+	}
+	if len(photos) == 0 {
+		// Tell an empty day of an album from an album the user cannot see.
+		if _, err := s.Album(ctx, userID, albumID); err != nil {
+			return nil, err
+		}
+	}
+	return photos, nil
+}
+
+// PhotoSearch is a search for photos by a term in their description or
+// location name.
+type PhotoSearch struct {
+	UserID  string
+	AlbumID string // "" searches all of the user's albums
+	Term    string // matched as a substring, ignoring case and accents
+	Limit   int
+}
+
+// MaxSearchCount caps the total SearchPhotos counts: counting every match
+// of a common word in a million photos would cost more than the search.
+const MaxSearchCount = 1000
+
+// photoMatch is the condition of SearchPhotos; it is what the trigram
+// indexes on tg_fold(description) and tg_fold(location_name) serve.
+const photoMatch = `p.user_id = $1 AND ($2::uuid IS NULL OR p.album_id = $2::uuid)
+	AND (tg_fold(p.description) LIKE tg_fold($3) OR tg_fold(p.location_name) LIKE tg_fold($3))`
+
+// SearchPhotos returns up to q.Limit of the user's photos whose description
+// or location name contains q.Term, newest first, and how many match in
+// all, counted up to MaxSearchCount.
+func (s *Store) SearchPhotos(ctx context.Context, q PhotoSearch) ([]Photo, int, error) {
+	var album *string
+	if q.AlbumID != "" {
+		if _, err := s.Album(ctx, q.UserID, q.AlbumID); err != nil {
+			return nil, 0, err
+		}
+		album = &q.AlbumID
+	}
+	pattern := containsPattern(q.Term)
+	rows, err := s.Pool.Query(ctx, `SELECT `+photoColumns+`
+		FROM photos p JOIN albums a ON a.id = p.album_id
+		WHERE `+photoMatch+`
+		ORDER BY p.taken_at DESC, p.id
+		LIMIT $4`, q.UserID, album, pattern, q.Limit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("searching photos for %q: %w", q.Term, err)
+	}
+	photos, err := pgx.CollectRows(rows, scanPhoto)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading photos matching %q: %w", q.Term, err)
+	}
+	if len(photos) < q.Limit {
+		return photos, len(photos), nil
+	}
+	var total int
+	err = s.Pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM photos p WHERE `+photoMatch+` LIMIT $4) m`,
+		q.UserID, album, pattern, MaxSearchCount).Scan(&total)
+	if err != nil {
+		return nil, 0, fmt.Errorf("counting photos matching %q: %w", q.Term, err)
+	}
+	return photos, total, nil
+}
+
+// PhotoFile returns the owner and media path of a photo, or NOT_FOUND.
+func (s *Store) PhotoFile(ctx context.Context, photoID string) (userID, path string, err error) {
+	if uuid.Validate(photoID) != nil {
+		return "", "", errcode.New(errcode.NotFound, "no photo with id %q", photoID)
+	}
+	err = s.Pool.QueryRow(ctx, `SELECT user_id, path FROM photos WHERE id = $1`, photoID).Scan(&userID, &path)
+	if isNoRows(err) {
+		return "", "", errcode.New(errcode.NotFound, "no photo with id %q", photoID)
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("reading photo %s: %w", photoID, err)
+	}
+	return userID, path, nil
+}
+
+// TripStats sums up an album: its photos, where and when they were taken.
+type TripStats struct {
+	AlbumID     string
+	Name        string
+	TotalPhotos int
+	Locations   []LocationCount // most photographed first
+	StartDate   time.Time       // zero when the album is empty
+	EndDate     time.Time
+}
+
+// LocationCount is how many photos of an album were taken at a place.
+type LocationCount struct {
+	Name  string
+	Count int
+}
+
+// AlbumStats returns the trip statistics of one of the user's albums.
+func (s *Store) AlbumStats(ctx context.Context, userID, albumID string) (TripStats, error) {
+	album, err := s.Album(ctx, userID, albumID)
+	if err != nil {
+		return TripStats{}, err
+	}
+	rows, err := s.Pool.Query(ctx, `
+		SELECT location_name, count(*) AS n FROM photos
+		WHERE album_id = $1 AND location_name <> ''
+		GROUP BY location_name ORDER BY n DESC, location_name LIMIT 100`, album.ID)
+	if err != nil {
+		return TripStats{}, fmt.Errorf("counting the locations of album %s: %w", albumID, err)
+	}
+	locations, err := pgx.CollectRows(rows, pgx.RowToStructByPos[LocationCount])
+	if err != nil {
+		return TripStats{}, fmt.Errorf("reading the locations of album %s: %w", albumID, err)
+	}
+	return TripStats{
+		AlbumID:     album.ID,
+		Name:        album.Name,
+		TotalPhotos: album.PhotoCount,
+		Locations:   locations,
+		StartDate:   album.StartDate,
+		EndDate:     album.EndDate,
+	}, nil
+}
+
+// NewPhoto is a photo to store.
+type NewPhoto struct {
+	ID           string
+	AlbumID      string
+	UserID       string
+	Description  string
+	LocationName string
+	TakenAt      time.Time
+	Lat, Lng     *float64
+	Path         string
+}
+
+var photoCopyColumns = []string{"id", "album_id", "user_id", "description", "location_name", "taken_at", "lat", "lng", "path"}
+
+func (p NewPhoto) values() []any {
+	return []any{p.ID, p.AlbumID, p.UserID, p.Description, p.LocationName, p.TakenAt, p.Lat, p.Lng, p.Path}
+}
+
+// CopyPhotos stores new photos with COPY, the fastest way in. Every id must
+// be new: one that exists fails the whole copy.
+func (s *Store) CopyPhotos(ctx context.Context, photos iter.Seq[NewPhoto]) (int64, error) {
+	next, stop := iter.Pull(photos)
+	defer stop()
+	n, err := s.Pool.CopyFrom(ctx, pgx.Identifier{"photos"}, photoCopyColumns,
+		pgx.CopyFromFunc(func() ([]any, error) {
+			p, ok := next()
+			if !ok {
+				return nil, nil
+			}
+			return p.values(), nil
+		}))
+	if err != nil {
+		return n, fmt.Errorf("copying photos: %w", err)
+	}
+	return n, nil
+}
+
+// AddPhotos stores photos, skipping those whose id is already stored, and
+// returns how many were new.
+func (s *Store) AddPhotos(ctx context.Context, photos []NewPhoto) (int64, error) {
+	tx, err := s.Pool.Begin(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("adding photos: %w", err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE new_photos (LIKE photos INCLUDING DEFAULTS) ON COMMIT DROP`); err != nil {
+		return 0, fmt.Errorf("adding photos: %w", err)
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"new_photos"}, photoCopyColumns,
+		pgx.CopyFromSlice(len(photos), func(i int) ([]any, error) { return photos[i].values(), nil })); err != nil {
+		return 0, fmt.Errorf("copying new photos: %w", err)
+	}
+	tag, err := tx.Exec(ctx, `INSERT INTO photos SELECT * FROM new_photos ON CONFLICT (id) DO NOTHING`)
+	if err != nil {
+		return 0, fmt.Errorf("adding photos: %w", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return 0, fmt.Errorf("adding photos: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+// CountPhotos returns how many photos an album has.
+func (s *Store) CountPhotos(ctx context.Context, albumID string) (int, error) {
+	var n int
+	if err := s.Pool.QueryRow(ctx, `SELECT count(*) FROM photos WHERE album_id = $1`, albumID).Scan(&n); err != nil {
+		return 0, fmt.Errorf("counting the photos of album %s: %w", albumID, err)
+	}
+	return n, nil
+}
