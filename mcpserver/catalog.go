@@ -171,13 +171,13 @@ func (t *tools) coverage(ctx context.Context, place string) string {
 	}
 	top, err := t.cfg.Store.TopCities(ctx, 5)
 	if err != nil {
-		return fmt.Sprintf("tripgraph covers the %d most populous cities of the world, and %q is not one of them", n, place)
+		return fmt.Sprintf("the catalog covers %d cities, the most populous and the best-known destinations, and %q is not one of them", n, place)
 	}
 	names := make([]string, len(top))
 	for i, c := range top {
 		names[i] = c.Name
 	}
-	return fmt.Sprintf("tripgraph covers the %d most populous cities of the world, and %q is not one of them; try %s",
+	return fmt.Sprintf("the catalog covers %d cities, the most populous and the best-known destinations, and %q is not one of them; try %s",
 		n, place, strings.Join(names, ", "))
 }
 

@@ -51,20 +51,22 @@ func runSeed(ctx context.Context, args []string) error {
 	})
 }
 
-// catalogCities returns up to n of the world's most populous cities, most
-// populous first, from the gazetteer.
-//
-// The gazetteer does not yet list its cities by population, so this looks
-// up a fixed list of the world's largest cities by name and sorts them by
-// the gazetteer's population; the catalog therefore covers at most
-// len(largestCities) cities until the gazetteer can list them.
+// catalogCities returns the catalog's cities, most populous first: the n
+// most populous cities of the gazetteer, plus the well-known destinations
+// below that are smaller (Lisbon, Porto, Florence…), so that the places
+// travellers ask about most are covered.
 func catalogCities(n int) []seed.City {
+	cities := gazetteer.Largest(n)
+	for _, name := range destinations {
+		if c, ok := gazetteer.Lookup(name); ok {
+			cities = append(cities, c)
+		}
+	}
 	var out []seed.City
 	seen := map[string]bool{}
-	for _, name := range largestCities {
-		c, ok := gazetteer.Lookup(name)
+	for _, c := range cities {
 		key := c.Name + "/" + c.Country
-		if !ok || seen[key] {
+		if seen[key] {
 			continue
 		}
 		seen[key] = true
@@ -72,12 +74,12 @@ func catalogCities(n int) []seed.City {
 			Population: c.Population, Lat: c.Lat, Lng: c.Lon})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Population > out[j].Population })
-	return out[:min(n, len(out))]
+	return out
 }
 
-// largestCities are the world's most populous cities and the best-known
-// destinations, by English name.
-var largestCities = []string{
+// destinations are the world's best-known destinations, by English name;
+// those among the most populous cities are simply counted once.
+var destinations = []string{
 	"Tokyo", "Delhi", "Shanghai", "São Paulo", "Mexico City", "Cairo", "Mumbai", "Beijing", "Dhaka", "Osaka",
 	"New York", "Karachi", "Buenos Aires", "Chongqing", "Istanbul", "Kolkata", "Manila", "Lagos", "Rio de Janeiro", "Tianjin",
 	"Kinshasa", "Guangzhou", "Los Angeles", "Moscow", "Shenzhen", "Lahore", "Bangalore", "Paris", "Bogotá", "Jakarta",

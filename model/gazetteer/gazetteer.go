@@ -17,9 +17,11 @@ package gazetteer
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	_ "embed"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -198,6 +200,17 @@ func (x *index) readAliases() error {
 		}
 	}
 	return nil
+}
+
+// Largest returns the n most populous cities, most populous first.
+func Largest(n int) []City {
+	x, err := load()
+	if err != nil {
+		return nil
+	}
+	out := slices.Clone(x.cities)
+	slices.SortStableFunc(out, func(a, b City) int { return cmp.Compare(b.Population, a.Population) })
+	return out[:min(n, len(out))]
 }
 
 // find returns the most populous city with that name in that country.

@@ -110,3 +110,30 @@ func BenchmarkFind(b *testing.B) {
 		Find("4 nights in Lisbon in May for 3 of us, maybe also Porto, hotel near the beach")
 	}
 }
+
+func TestLargest(t *testing.T) {
+	top := Largest(500)
+	if len(top) != 500 {
+		t.Fatalf("Largest(500) returned %d cities", len(top))
+	}
+	for i := 1; i < len(top); i++ {
+		if top[i].Population > top[i-1].Population {
+			t.Fatalf("city %d (%s, %d) is more populous than city %d (%s, %d)", i, top[i].Name, top[i].Population, i-1, top[i-1].Name, top[i-1].Population)
+		}
+	}
+	if top[len(top)-1].Population < 500_000 {
+		t.Fatalf("the 500th largest city has only %d inhabitants", top[len(top)-1].Population)
+	}
+	names := map[string]bool{}
+	for _, c := range top {
+		names[c.Name] = true
+	}
+	for _, want := range []string{"Tokyo", "São Paulo", "London", "Paris", "New York"} {
+		if !names[want] {
+			t.Errorf("%s is not among the 500 largest cities", want)
+		}
+	}
+	if got := Largest(0); len(got) != 0 {
+		t.Fatalf("Largest(0) returned %d cities", len(got))
+	}
+}
