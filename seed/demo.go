@@ -51,7 +51,7 @@ var trips = []trip{
 		{"Central Park", 40.7829, -73.9654, false}, {"Times Square", 40.7580, -73.9855, false}, {"Brooklyn Bridge", 40.7061, -73.9969, false},
 		{"Rockefeller Center", 40.7587, -73.9787, false}, {"Statue of Liberty", 40.6892, -74.0445, false}},
 		[]string{"ice skating at Rockefeller Center", "neve no Central Park", "pizza slice in Brooklyn"}},
-	{"Tóquio", "Sakura em Tóquio", "2025-03-27", 10, 150, []spot{
+	{"Japan 2025", "Sakura em Tóquio: a primeira viagem ao Japão", "2025-03-27", 10, 150, []spot{
 		{"Shibuya", 35.6595, 139.7005, false}, {"Asakusa", 35.7148, 139.7967, false}, {"Shinjuku Gyoen", 35.6852, 139.7100, false},
 		{"Akihabara", 35.7023, 139.7745, false}, {"Monte Fuji", 35.3606, 138.7274, false}},
 		[]string{"cherry blossoms at Shinjuku Gyoen", "cruzamento de Shibuya", "ramen em Shinjuku", "Mount Fuji from the train"}},
@@ -102,18 +102,39 @@ func caption(r *rand.Rand, s spot) string {
 	return strings.TrimSpace(fmt.Sprintf(pick(r, list), s.name, pick(r, people)))
 }
 
+// DemoAlbum is one of the demo user's albums with its photos.
+type DemoAlbum struct {
+	ID, Name, Description string
+	Photos                []store.NewPhoto
+}
+
+// DemoData returns a user's twelve demo albums and their photos; the same
+// user id always gives the same data.
+func DemoData(userID string) []DemoAlbum {
+	out := make([]DemoAlbum, len(trips))
+	for i, t := range trips {
+		albumID := id("album", userID, t.name)
+		out[i] = DemoAlbum{ID: albumID, Name: t.name, Description: t.description, Photos: tripPhotos(t, userID, albumID)}
+	}
+	return out
+}
+
 // DemoAlbums stores the demo user's twelve albums and their photos,
 // skipping any already stored, and returns how many photos were new.
 func DemoAlbums(ctx context.Context, st *store.Store, userID string) (int64, error) {
 	var added int64
-	for _, t := range trips {
-		albumID, err := st.EnsureAlbum(ctx, userID, id("album", userID, t.name), t.name, t.description)
+	for i, a := range DemoData(userID) {
+		albumID, err := st.EnsureAlbum(ctx, userID, a.ID, a.Name, a.Description)
 		if err != nil {
 			return added, err
 		}
-		n, err := st.AddPhotos(ctx, tripPhotos(t, userID, albumID))
+		photos := a.Photos
+		if albumID != a.ID { // stored earlier under another id
+			photos = tripPhotos(trips[i], userID, albumID)
+		}
+		n, err := st.AddPhotos(ctx, photos)
 		if err != nil {
-			return added, fmt.Errorf("seeding album %q: %w", t.name, err)
+			return added, fmt.Errorf("seeding album %q: %w", a.Name, err)
 		}
 		added += n
 	}

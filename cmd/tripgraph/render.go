@@ -1,0 +1,160 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/nodes"
+)
+
+// textPrinter prints a run's events as readable text: the nodes as they
+// run, each component, and the assistant's answer as it streams.
+type textPrinter struct {
+	w         io.Writer
+	streaming bool // the answer's tokens are being printed
+}
+
+func (p *textPrinter) event(ev graph.Event[nodes.State, nodes.Update]) {
+	switch ev.Kind {
+	case graph.NodeStarted:
+		p.endStream()
+		fmt.Fprintf(p.w, "· %s\n", ev.Node)
+	case graph.Custom:
+		if c, ok := ev.Payload.(nodes.UIComponent); ok {
+			p.endStream()
+			fmt.Fprint(p.w, renderComponent(c))
+		}
+	case graph.Token:
+		if !p.streaming {
+			fmt.Fprint(p.w, "assistant: ")
+			p.streaming = true
+		}
+		fmt.Fprint(p.w, ev.Token)
+	case graph.NodeFinished:
+		if p.streaming {
+			p.endStream()
+			return
+		}
+		for _, m := range ev.Update.Messages { // answers that were not streamed
+			if m.Type == nodes.AI {
+				fmt.Fprintf(p.w, "assistant: %s\n", m.Content)
+			}
+		}
+	}
+}
+
+func (p *textPrinter) endStream() {
+	if p.streaming {
+		fmt.Fprintln(p.w)
+		p.streaming = false
+	}
+}
+
+// renderComponent is a component as a few lines of text.
+func renderComponent(c nodes.UIComponent) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  ▸ %s", c.Name)
+	switch c.Name {
+	case nodes.ComponentTripDetails:
+		var p nodes.TripDetailsProps
+		json.Unmarshal(c.Props, &p)
+		td := p.TripDetails
+		fmt.Fprintf(&b, "  %s · %s → %s · %d nights · %d guests\n", place(td.Location, td.Country), td.StartDate, td.EndDate, p.Nights, td.NumberOfGuests)
+	case nodes.ComponentAccommodations:
+		var p nodes.AccommodationsListProps
+		json.Unmarshal(c.Props, &p)
+		fmt.Fprintf(&b, "  %d places in %s%s\n", len(p.Accommodations), p.Location, problem(p.Error, p.Message))
+		for _, a := range p.Accommodations {
+			fmt.Fprintf(&b, "      %-34s %4.0f %s/night  %6.0f total  ★%.1f  sleeps %d\n", a.Name, a.NightlyPrice, a.Currency, a.TotalPrice, a.Rating, a.Capacity)
+		}
+	case nodes.ComponentRestaurants:
+		var p nodes.RestaurantsListProps
+		json.Unmarshal(c.Props, &p)
+		fmt.Fprintf(&b, "  %d restaurants in %s%s\n", len(p.Restaurants), p.Location, problem(p.Error, p.Message))
+		for _, r := range p.Restaurants {
+			fmt.Fprintf(&b, "      %-34s %-12s %-4s ★%.1f  %.1f km\n", r.Name, r.Cuisine, r.PriceRange, r.Rating, r.DistanceKm)
+		}
+	case nodes.ComponentAlbums:
+		var p nodes.AlbumListProps
+		json.Unmarshal(c.Props, &p)
+		fmt.Fprintf(&b, "  %d album(s)%s\n", len(p.Albums), problem(p.Error, ""))
+		for _, a := range p.Albums {
+			fmt.Fprintf(&b, "      %-34s %s → %s  %d photos\n", a.Name, a.StartDate, a.EndDate, a.PhotoCount)
+		}
+	case nodes.ComponentPhotos:
+		var p nodes.PhotoGridProps
+		json.Unmarshal(c.Props, &p)
+		fmt.Fprintf(&b, "  %d photos%s\n", len(p.Photos), problem(p.Error, ""))
+		for i, ph := range p.Photos {
+			if i == 8 {
+				fmt.Fprintf(&b, "      … and %d more\n", len(p.Photos)-i)
+				break
+			}
+			fmt.Fprintf(&b, "      %s  %-40s %s\n", ph.TakenAt, ph.Description, ph.LocationName)
+		}
+	case nodes.ComponentTripStats:
+		var p nodes.TripStatsProps
+		json.Unmarshal(c.Props, &p)
+		fmt.Fprintf(&b, "  %s: %d photos over %d days (%s → %s)%s\n", p.Name, p.TotalPhotos, p.Days, p.StartDate, p.EndDate, problem(p.Error, ""))
+		for _, l := range p.Locations {
+			fmt.Fprintf(&b, "      %-34s %d\n", l.Name, l.Count)
+		}
+	default:
+		fmt.Fprintf(&b, "  %s\n", c.Props)
+	}
+	return b.String()
+}
+
+func place(city, country string) string {
+	if country == "" {
+		return city
+	}
+	return city + ", " + country
+}
+
+// problem is a component's error or message, for its title line.
+func problem(err *nodes.ToolError, message string) string {
+	switch {
+	case err != nil:
+		return fmt.Sprintf(" (%s: %s)", err.Code, err.Message)
+	case message != "":
+		return " (" + message + ")"
+	}
+	return ""
+}
+
+// jsonEvent is an event as one JSON line.
+type jsonEvent struct {
+	Event        string        `json:"event"`
+	RunID        string        `json:"run_id"`
+	ThreadID     string        `json:"thread_id"`
+	Step         int           `json:"step,omitempty"`
+	Node         string        `json:"node,omitempty"`
+	Name         string        `json:"name,omitempty"`
+	Payload      any           `json:"payload,omitempty"`
+	Token        string        `json:"token,omitempty"`
+	Update       *nodes.Update `json:"update,omitempty"`
+	State        *nodes.State  `json:"state,omitempty"`
+	CheckpointID string        `json:"checkpoint_id,omitempty"`
+	Next         []string      `json:"next,omitempty"`
+	Error        string        `json:"error,omitempty"`
+}
+
+func toJSONEvent(ev graph.Event[nodes.State, nodes.Update]) jsonEvent {
+	out := jsonEvent{Event: ev.Kind.String(), RunID: ev.RunID, ThreadID: ev.ThreadID, Step: ev.Step, Node: ev.Node,
+		Name: ev.Name, Payload: ev.Payload, Token: ev.Token}
+	switch ev.Kind {
+	case graph.NodeFinished:
+		out.Update = &ev.Update
+	case graph.RunFinished:
+		out.State = &ev.State
+	case graph.CheckpointSaved:
+		out.CheckpointID, out.Next = ev.Checkpoint.ID, ev.Checkpoint.Next
+	case graph.RunFailed:
+		out.Error = ev.Err.Error()
+	}
+	return out
+}
