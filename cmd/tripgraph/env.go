@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/tripgraph/tripgraph/devdb"
+	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/store"
 )
 
 // loadDotEnv sets variables from a KEY=VALUE file that are not already set
@@ -39,6 +41,18 @@ func loadDotEnv(path string) error {
 		}
 	}
 	return sc.Err()
+}
+
+// openStore finds the database, applies pending migrations and opens it.
+func openStore(ctx context.Context) (*store.Store, error) {
+	url, err := databaseURL(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := migrations.Up(ctx, url); err != nil {
+		return nil, err
+	}
+	return store.Open(ctx, url)
 }
 
 // databaseURL returns DATABASE_URL, or starts the project-local cluster and

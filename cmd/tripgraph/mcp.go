@@ -17,7 +17,6 @@ import (
 
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/media"
-	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/store"
 )
@@ -119,14 +118,7 @@ type serving struct {
 // openServing migrates and opens the database and reads the secrets and
 // the media root from the environment.
 func openServing(ctx context.Context, log *slog.Logger) (*serving, error) {
-	url, err := databaseURL(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := migrations.Up(ctx, url); err != nil {
-		return nil, err
-	}
-	st, err := store.Open(ctx, url)
+	st, err := openStore(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -8,10 +8,8 @@ import (
 	"os"
 	"sort"
 
-	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/seed"
-	"github.com/tripgraph/tripgraph/store"
 )
 
 func init() {
@@ -30,14 +28,7 @@ func runSeed(ctx context.Context, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	url, err := databaseURL(ctx)
-	if err != nil {
-		return err
-	}
-	if err := migrations.Up(ctx, url); err != nil {
-		return err
-	}
-	st, err := store.Open(ctx, url)
+	st, err := openStore(ctx)
 	if err != nil {
 		return err
 	}
