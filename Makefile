@@ -13,13 +13,13 @@ build:
 run: build
 	./$(BIN) serve
 
-# Every test, including PostgreSQL integration tests (each package gets a
-# fresh database on the local cluster, which starts itself) and the MCP
-# interop tests with the official npm clients.
+# Every test, under the race detector, including PostgreSQL integration
+# tests (each package gets a fresh database on the local cluster, which
+# starts itself) and the MCP interop tests with the official npm clients
+# (installed into interop/node_modules on first use).
 test: build
 	$(GO) vet $(PKGS)
-	$(GO) test -race -count=1 ./graph/...
-	$(GO) test -count=1 -timeout 30m $(PKGS)
+	$(GO) test -race -count=1 -timeout 30m $(PKGS)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
