@@ -36,6 +36,24 @@ type Cluster struct {
 	bin  string // directory of initdb, pg_ctl and postgres
 }
 
+// URL returns DATABASE_URL when it is set; otherwise it starts the local
+// cluster of the project that holds the working directory, if needed, and
+// returns its URL.
+func URL(ctx context.Context) (string, error) {
+	if u := os.Getenv("DATABASE_URL"); u != "" {
+		return u, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("finding the working directory: %w", err)
+	}
+	c, err := New(wd)
+	if err != nil {
+		return "", err
+	}
+	return c.Ensure(ctx)
+}
+
 // New returns the cluster of the project that contains dir (the nearest
 // ancestor with a go.mod). It installs nothing yet.
 func New(dir string) (*Cluster, error) {

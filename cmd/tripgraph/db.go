@@ -34,7 +34,7 @@ func runDB(ctx context.Context, args []string) error {
 	}
 	switch action {
 	case "start", "url":
-		u, err := databaseURL(ctx)
+		u, err := devdb.URL(ctx)
 		if err != nil {
 			return err
 		}

@@ -45,7 +45,7 @@ func loadDotEnv(path string) error {
 
 // openStore finds the database, applies pending migrations and opens it.
 func openStore(ctx context.Context) (*store.Store, error) {
-	url, err := databaseURL(ctx)
+	url, err := devdb.URL(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -53,21 +53,4 @@ func openStore(ctx context.Context) (*store.Store, error) {
 		return nil, err
 	}
 	return store.Open(ctx, url)
-}
-
-// databaseURL returns DATABASE_URL, or starts the project-local cluster and
-// returns its URL.
-func databaseURL(ctx context.Context) (string, error) {
-	if u := os.Getenv("DATABASE_URL"); u != "" {
-		return u, nil
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	c, err := devdb.New(wd)
-	if err != nil {
-		return "", err
-	}
-	return c.Ensure(ctx)
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/tripgraph/tripgraph/devdb"
 	"github.com/tripgraph/tripgraph/migrations"
 )
 
@@ -24,7 +25,7 @@ func runMigrate(ctx context.Context, args []string) error {
 	if len(args) > 0 {
 		action = args[0]
 	}
-	u, err := databaseURL(ctx)
+	u, err := devdb.URL(ctx)
 	if err != nil {
 		return err
 	}

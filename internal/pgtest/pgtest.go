@@ -18,27 +18,10 @@ import (
 	"github.com/tripgraph/tripgraph/devdb"
 )
 
-// ServerURL returns the URL of a database on the test server: DATABASE_URL,
-// or the local cluster's default database.
-func ServerURL(ctx context.Context) (string, error) {
-	if u := os.Getenv("DATABASE_URL"); u != "" {
-		return u, nil
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	c, err := devdb.New(wd)
-	if err != nil {
-		return "", err
-	}
-	return c.Ensure(ctx)
-}
-
 // NewDatabase creates an empty database whose name starts with prefix and
 // returns its URL and a function that drops it.
 func NewDatabase(ctx context.Context, prefix string) (string, func(), error) {
-	server, err := ServerURL(ctx)
+	server, err := devdb.URL(ctx)
 	if err != nil {
 		return "", nil, fmt.Errorf("getting a test database server: %w", err)
 	}
