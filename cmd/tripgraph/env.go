@@ -49,6 +49,9 @@ func openStore(ctx context.Context) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if os.Getenv("DATABASE_URL") == "" { // never print an operator's URL: it may hold a password
+		fmt.Fprintf(os.Stderr, "tripgraph: using the local PostgreSQL cluster: DATABASE_URL=%s\n", url)
+	}
 	if err := migrations.Up(ctx, url); err != nil {
 		return nil, err
 	}
