@@ -106,8 +106,11 @@ type SearchPhotosIn struct {
 // SearchPhotosOut is the output of searchPhotosAcrossAlbums.
 type SearchPhotosOut struct {
 	Query  string     `json:"query"`
-	Photos []PhotoOut `json:"photos" jsonschema:"newest first, each with its albumName"`
+	Photos []PhotoOut `json:"photos" jsonschema:"sorted newest first, each with its albumName; when totalIsLowerBound is false they are the newest of all the matches, when it is true the newest of the first 1000 matches found, in no order of date, so newer matches may be missing"`
 	Total  int        `json:"total" jsonschema:"how many photos match in all, counted up to 1000"`
+	// The search reads at most 1000 matches (store.SearchPhotosPage), so
+	// that a common term costs no more than a rarer one.
+	TotalIsLowerBound bool `json:"totalIsLowerBound" jsonschema:"true when more than 1000 photos match: total is then 1000, a lower bound, and photos are not necessarily the newest matches (a more specific query finds those)"`
 }
 
 // GetTripStatsIn is the input of getTripStats.
@@ -162,11 +165,13 @@ func (t *tools) addAlbumTools(s *mcp.Server) {
 	addTool(s, t, readOnly("getPhotosByLocation", "Search one album's photos",
 		"Finds photos in ONE album (albumId required) whose location name or description contains the query (partial, case- and accent-insensitive). "+
 			"Descriptions are rich (people, events, moments) and match even when the location name is empty. "+
+			"Returns up to limit photos, newest first; when more than 1000 of the album's photos match, they are the newest of the first 1000 found: refine the query to see others. "+
 			"Use when: you already have the albumId (from the conversation or getAlbumByName) and the user asks for a place, person or moment in it. "+
 			"Don't use when: the user does not mention a specific album (use searchPhotosAcrossAlbums)."),
 		t.getPhotosByLocation)
 	addTool(s, t, readOnly("searchPhotosAcrossAlbums", "Search photos in all albums",
 		"Finds photos in ALL of the user's albums (no albumId needed) whose location name or description contains the query (partial, case- and accent-insensitive: 'aniversario' finds 'aniversário'). "+
+			"Returns up to limit photos, newest first, and how many match. When more than 1000 match (totalIsLowerBound), it returns the newest of the first 1000 found, not necessarily the newest overall: refine the query to see those. "+
 			"Use when: the user asks for photos without naming an album ('show me Vivi's birthday photos', 'fotos da praia'); prefer it to asking which album. "+
 			"Don't use when: the user names a specific album (use getPhotosByLocation with its albumId)."),
 		t.searchPhotosAcrossAlbums)
@@ -295,11 +300,11 @@ func (t *tools) searchPhotosAcrossAlbums(ctx context.Context, user string, in Se
 	if err != nil {
 		return SearchPhotosOut{}, err
 	}
-	list, total, err := t.cfg.Store.SearchPhotos(ctx, store.PhotoSearch{UserID: user, Term: q, Limit: n})
+	r, err := t.cfg.Store.SearchPhotosPage(ctx, store.PhotoSearch{UserID: user, Term: q, Limit: n})
 	if err != nil {
 		return SearchPhotosOut{}, err
 	}
-	return SearchPhotosOut{Query: q, Photos: t.photos(list, true), Total: total}, nil
+	return SearchPhotosOut{Query: q, Photos: t.photos(r.Photos, true), Total: r.Total, TotalIsLowerBound: r.More}, nil
 }
 
 func (t *tools) getTripStats(ctx context.Context, user string, in GetTripStatsIn) (TripStatsOut, error) {

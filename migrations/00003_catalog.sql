@@ -40,10 +40,19 @@ CREATE TABLE photos (
 );
 CREATE INDEX photos_album_taken_idx ON photos (album_id, taken_at, id);
 CREATE INDEX photos_user_taken_idx ON photos (user_id, taken_at DESC, id);
--- Trigram GIN indexes on the folded description and location name serve
--- case-, accent-insensitive partial matches: tg_fold(col) LIKE '%term%'.
-CREATE INDEX photos_description_trgm ON photos USING gin (tg_fold(description) gin_trgm_ops);
-CREATE INDEX photos_location_name_trgm ON photos USING gin (tg_fold(location_name) gin_trgm_ops);
+-- One trigram GIN index on the folded description and location name, joined
+-- by a unit separator (U+001F), serves case-, accent-insensitive partial
+-- matches in either (store.SearchPhotos):
+--   tg_fold(description || E'\x1f' || location_name) LIKE '%term%'.
+-- One index instead of one per column: a single bitmap index scan and a
+-- single recheck per row instead of a BitmapOr and two. The separator is
+-- neither a letter nor a digit, so no trigram spans the two columns, and a
+-- term without it cannot match across them. user_id is not in the index
+-- (btree_gin): with the 1M-photo, one-user benchmark it made the index scan
+-- of common terms two to four times slower (bench/MCP.md); the heap
+-- recheck filters by user.
+CREATE INDEX photos_search_trgm ON photos
+    USING gin (tg_fold(description || E'\x1f' || location_name) gin_trgm_ops);
 
 -- The cities the catalog covers, most populous first (rank 1).
 CREATE TABLE catalog_cities (

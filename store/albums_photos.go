@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -91,49 +93,141 @@ type PhotoSearch struct {
 	Limit   int
 }
 
-// MaxSearchCount caps the total SearchPhotos counts: counting every match
-// of a common word in a million photos would cost more than the search.
+// MaxSearchCount caps the total SearchPhotos counts, and is how many
+// matches it reads at most: counting, or sorting by date, every match of a
+// common word in a million photos would cost more than the search.
 const MaxSearchCount = 1000
 
-// photoMatch is the condition of SearchPhotos; it is what the trigram
-// indexes on tg_fold(description) and tg_fold(location_name) serve.
-const photoMatch = `p.user_id = $1 AND ($2::uuid IS NULL OR p.album_id = $2::uuid)
-	AND (tg_fold(p.description) LIKE tg_fold($3) OR tg_fold(p.location_name) LIKE tg_fold($3))`
+// PhotoSearchResult is what SearchPhotosPage found.
+type PhotoSearchResult struct {
+	// Photos are the newest Limit of the matches read, newest first. When
+	// More is false these are all the matches, so Photos are the newest
+	// matching photos overall; when it is true they are the newest of the
+	// first MaxSearchCount matches the index gave, which are in no
+	// particular order of date.
+	Photos []Photo
+	// Total is how many photos match, counted up to MaxSearchCount.
+	Total int
+	// More reports that more than MaxSearchCount photos match: Total is a
+	// lower bound.
+	More bool
+}
 
-// SearchPhotos returns up to q.Limit of the user's photos whose description
-// or location name contains q.Term, newest first, and how many match in
-// all, counted up to MaxSearchCount.
-func (s *Store) SearchPhotos(ctx context.Context, q PhotoSearch) ([]Photo, int, error) {
+// photoText is the text a search matches: the folded description and
+// location name, joined by a unit separator. It is exactly the expression
+// of the trigram index photos_search_trgm (migration 00003), so that the
+// planner can use that index.
+const photoText = `tg_fold(p.description || E'\x1f' || p.location_name)`
+
+// searchPhotosSQL reads up to $5 of the user's photos that match, in the
+// order the trigram index gives them (a bitmap heap scan: physical order),
+// then returns the newest $6 of those with how many were read.
+//
+// $3 is the LIKE pattern the index is scanned with and rows are rechecked
+// with; $4, when not NULL, is the term itself, which a matching row must
+// contain (see searchPatterns). strpos cannot use an index, so the planner
+// does not add the whole term's trigrams to the index scan.
+const searchPhotosSQL = `WITH m AS MATERIALIZED (
+		SELECT p.id, p.album_id, p.user_id, p.description, p.location_name, p.taken_at, p.lat, p.lng, p.path
+		FROM photos p
+		WHERE p.user_id = $1 AND ($2::uuid IS NULL OR p.album_id = $2::uuid)
+			AND ` + photoText + ` LIKE tg_fold($3)
+			AND ($4::text IS NULL OR strpos(` + photoText + `, (SELECT tg_fold($4::text))) > 0)
+		LIMIT $5)
+	SELECT m.id, m.album_id, a.name, m.user_id, m.description, m.location_name, m.taken_at, m.lat, m.lng, m.path,
+		(SELECT count(*) FROM m)
+	FROM m JOIN albums a ON a.id = m.album_id
+	ORDER BY m.taken_at DESC, m.id
+	LIMIT $6`
+
+// searchPatterns returns the LIKE pattern to scan the trigram index with
+// for term, and the term a match must also contain, or nil when the
+// pattern alone is exact.
+//
+// The pattern is weaker than the term, so that the index scan has fewer
+// trigrams to intersect: its cost grows with their number times the
+// matches of the rarest. Every text that contains the term matches it:
+//   - it keeps the term's runs of letters and digits, in order, with %
+//     between them: pg_trgm pads a word next to a space, and those padded
+//     trigrams (" da", "da ", "  v", …) are among the most common of all;
+//     a run of one or two characters between % yields no trigram at all;
+//   - it cuts a run of six or more characters into pieces of three, with %
+//     between them, so the index scan uses every third trigram of a long
+//     word ("aniversário" is scanned as ani%ver%sár%io): they are still
+//     rare together, and 11 trigrams become 3.
+//
+// "aniversário da Vivi" is scanned as %ani%ver%sár%io%da%Vivi%: half the
+// time of %aniversário da Vivi% on the 1M-photo benchmark (bench/MCP.md).
+// A term with no run of three or more characters keeps its own pattern,
+// whose padded trigrams are then all the index has to go by.
+func searchPatterns(term string) (pattern string, exact *string) {
+	var pieces []string
+	long := false
+	for _, run := range strings.FieldsFunc(term, func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }) {
+		r := []rune(run)
+		long = long || len(r) >= 3
+		if len(r) < 6 {
+			pieces = append(pieces, run)
+			continue
+		}
+		for i := 0; i < len(r); i += 3 {
+			pieces = append(pieces, string(r[i:min(i+3, len(r))]))
+		}
+	}
+	if !long {
+		return containsPattern(term), nil
+	}
+	pattern = "%" + strings.Join(pieces, "%") + "%"
+	if len(pieces) == 1 && pieces[0] == term {
+		return pattern, nil
+	}
+	return pattern, &term
+}
+
+// SearchPhotosQuery returns the query SearchPhotosPage runs for q and its
+// arguments, to EXPLAIN it. It does not check that q.AlbumID is the user's.
+func SearchPhotosQuery(q PhotoSearch) (string, []any) {
 	var album *string
 	if q.AlbumID != "" {
-		if _, err := s.Album(ctx, q.UserID, q.AlbumID); err != nil {
-			return nil, 0, err
-		}
 		album = &q.AlbumID
 	}
-	pattern := containsPattern(q.Term)
-	rows, err := s.Pool.Query(ctx, `SELECT `+photoColumns+`
-		FROM photos p JOIN albums a ON a.id = p.album_id
-		WHERE `+photoMatch+`
-		ORDER BY p.taken_at DESC, p.id
-		LIMIT $4`, q.UserID, album, pattern, q.Limit)
+	pattern, exact := searchPatterns(q.Term)
+	return searchPhotosSQL, []any{q.UserID, album, pattern, exact, MaxSearchCount + 1, q.Limit}
+}
+
+// SearchPhotos returns up to q.Limit of the user's photos whose description
+// or location name contains q.Term, and how many match in all, counted up
+// to MaxSearchCount; see SearchPhotosPage for their order.
+func (s *Store) SearchPhotos(ctx context.Context, q PhotoSearch) ([]Photo, int, error) {
+	r, err := s.SearchPhotosPage(ctx, q)
+	return r.Photos, r.Total, err
+}
+
+// SearchPhotosPage returns up to q.Limit of the user's photos whose
+// description or location name contains q.Term, ignoring case and accents.
+// It reads at most MaxSearchCount+1 matches, through the trigram index, and
+// sorts those by date, so its cost is bounded however common the term is.
+func (s *Store) SearchPhotosPage(ctx context.Context, q PhotoSearch) (PhotoSearchResult, error) {
+	if q.AlbumID != "" {
+		if _, err := s.Album(ctx, q.UserID, q.AlbumID); err != nil {
+			return PhotoSearchResult{}, err
+		}
+	}
+	sql, args := SearchPhotosQuery(q)
+	rows, err := s.Pool.Query(ctx, sql, args...)
 	if err != nil {
-		return nil, 0, fmt.Errorf("searching photos for %q: %w", q.Term, err)
+		return PhotoSearchResult{}, fmt.Errorf("searching photos for %q: %w", q.Term, err)
 	}
-	photos, err := pgx.CollectRows(rows, scanPhoto)
+	var read int
+	photos, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Photo, error) {
+		var p Photo
+		err := row.Scan(&p.ID, &p.AlbumID, &p.AlbumName, &p.UserID, &p.Description, &p.LocationName, &p.TakenAt, &p.Lat, &p.Lng, &p.Path, &read)
+		return p, err
+	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("reading photos matching %q: %w", q.Term, err)
+		return PhotoSearchResult{}, fmt.Errorf("reading photos matching %q: %w", q.Term, err)
 	}
-	if len(photos) < q.Limit {
-		return photos, len(photos), nil
-	}
-	var total int
-	err = s.Pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM photos p WHERE `+photoMatch+` LIMIT $4) m`,
-		q.UserID, album, pattern, MaxSearchCount).Scan(&total)
-	if err != nil {
-		return nil, 0, fmt.Errorf("counting photos matching %q: %w", q.Term, err)
-	}
-	return photos, total, nil
+	return PhotoSearchResult{Photos: photos, Total: min(read, MaxSearchCount), More: read > MaxSearchCount}, nil
 }
 
 // PhotoFile returns the owner and media path of a photo, or NOT_FOUND.

@@ -1,13 +1,13 @@
 // Command photosearch measures searchPhotosAcrossAlbums on a big album set:
-// the latency of store.SearchPhotos for a few terms with the trigram
-// indexes, then with them dropped (a sequential scan), and the plans
+// the latency of store.SearchPhotosPage for a few terms with the trigram
+// index, then with it dropped (a sequential scan), and the plans
 // PostgreSQL chooses. Seed first:
 //
 //	tripgraph seed --photos 1000000
 //	DATABASE_URL=… go run ./bench/photosearch
 //
-// It drops and recreates the indexes photos_description_trgm and
-// photos_location_name_trgm: run it on a benchmark database only.
+// It drops and recreates the index photos_search_trgm: run it on a
+// benchmark database only.
 package main
 
 import (
@@ -22,7 +22,7 @@ import (
 	"github.com/tripgraph/tripgraph/store"
 )
 
-var trigramIndexes = []string{"photos_description_trgm", "photos_location_name_trgm"}
+var trigramIndexes = []string{"photos_search_trgm"}
 
 func main() {
 	dbURL := flag.String("db", os.Getenv("DATABASE_URL"), "the database (default $DATABASE_URL)")
@@ -54,7 +54,19 @@ func run(ctx context.Context, dbURL, userName string, terms []string, runs, seqR
 	if _, err := st.Pool.Exec(ctx, `ANALYZE photos`); err != nil {
 		return err
 	}
-	fmt.Printf("%d photos of %s; limit 50; %d runs per term with the indexes, %d without\n\n", photos, userName, runs, seqRuns)
+	fmt.Printf("%d photos of %s; limit 50; %d runs per term with the index, %d without\n\n", photos, userName, runs, seqRuns)
+
+	// How common each term is: every match, not capped (a sequential scan).
+	matches := map[string]int{}
+	for _, term := range terms {
+		var n int
+		if err := st.Pool.QueryRow(ctx, `SELECT count(*) FROM photos
+			WHERE user_id = $1 AND strpos(tg_fold(description || E'\x1f' || location_name), tg_fold($2)) > 0`,
+			u.ID, term).Scan(&n); err != nil {
+			return err
+		}
+		matches[term] = n
+	}
 
 	withIndex := map[string][]time.Duration{}
 	for _, term := range terms {
@@ -62,11 +74,13 @@ func run(ctx context.Context, dbURL, userName string, terms []string, runs, seqR
 			return err
 		}
 	}
-	plan, err := explain(ctx, st, u.ID, terms[0])
-	if err != nil {
-		return err
+	for _, term := range terms {
+		plan, err := explain(ctx, st, u.ID, term)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("EXPLAIN ANALYZE with the index (%q):\n%s\n", term, plan)
 	}
-	fmt.Printf("EXPLAIN ANALYZE with the indexes (%q):\n%s\n", terms[0], plan)
 
 	defs, err := dropIndexes(ctx, st)
 	if err != nil {
@@ -91,15 +105,16 @@ func run(ctx context.Context, dbURL, userName string, terms []string, runs, seqR
 	}
 	fmt.Printf("recreated the trigram indexes in %s\n\n", took.Round(time.Millisecond))
 
-	fmt.Println("| term | matches | p50 with index | p95 with index | p50 seq scan | p95 seq scan |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|")
+	fmt.Println("| term | matches (% of photos) | total | totalIsLowerBound | p50 with index | p95 with index | p99 with index | p50 seq scan | p95 seq scan |")
+	fmt.Println("|---|---:|---:|---|---:|---:|---:|---:|---:|")
 	for _, term := range terms {
-		_, total, err := st.SearchPhotos(ctx, store.PhotoSearch{UserID: u.ID, Term: term, Limit: 50})
+		r, err := st.SearchPhotosPage(ctx, store.PhotoSearch{UserID: u.ID, Term: term, Limit: 50})
 		if err != nil {
 			return err
 		}
 		a, b := withIndex[term], withoutIndex[term]
-		fmt.Printf("| %s | %d | %s | %s | %s | %s |\n", term, total, ms(pct(a, 50)), ms(pct(a, 95)), ms(pct(b, 50)), ms(pct(b, 95)))
+		fmt.Printf("| %s | %d (%.2f%%) | %d | %v | %s | %s | %s | %s | %s |\n", term, matches[term], 100*float64(matches[term])/float64(max(photos, 1)),
+			r.Total, r.More, ms(pct(a, 50)), ms(pct(a, 95)), ms(pct(a, 99)), ms(pct(b, 50)), ms(pct(b, 95)))
 	}
 	return nil
 }
@@ -107,13 +122,13 @@ func run(ctx context.Context, dbURL, userName string, terms []string, runs, seqR
 // measure times runs searches for term, after one untimed warm-up.
 func measure(ctx context.Context, st *store.Store, userID, term string, runs int) ([]time.Duration, error) {
 	q := store.PhotoSearch{UserID: userID, Term: term, Limit: 50}
-	if _, _, err := st.SearchPhotos(ctx, q); err != nil {
+	if _, err := st.SearchPhotosPage(ctx, q); err != nil {
 		return nil, err
 	}
 	out := make([]time.Duration, 0, runs)
 	for range runs {
 		start := time.Now()
-		if _, _, err := st.SearchPhotos(ctx, q); err != nil {
+		if _, err := st.SearchPhotosPage(ctx, q); err != nil {
 			return nil, err
 		}
 		out = append(out, time.Since(start))
@@ -121,12 +136,10 @@ func measure(ctx context.Context, st *store.Store, userID, term string, runs int
 	return out, nil
 }
 
-// explain shows the plan of the query store.SearchPhotos runs.
+// explain shows the plan of the query store.SearchPhotosPage runs.
 func explain(ctx context.Context, st *store.Store, userID, term string) (string, error) {
-	rows, err := st.Pool.Query(ctx, `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF)
-		SELECT p.id, a.name FROM photos p JOIN albums a ON a.id = p.album_id
-		WHERE p.user_id = $1 AND (tg_fold(p.description) LIKE tg_fold($2) OR tg_fold(p.location_name) LIKE tg_fold($2))
-		ORDER BY p.taken_at DESC, p.id LIMIT 50`, userID, "%"+term+"%")
+	sql, args := store.SearchPhotosQuery(store.PhotoSearch{UserID: userID, Term: term, Limit: 50})
+	rows, err := st.Pool.Query(ctx, `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) `+sql, args...)
 	if err != nil {
 		return "", fmt.Errorf("explaining: %w", err)
 	}
