@@ -71,7 +71,7 @@ func (d *demo) listAccommodations(in accommodationsIn) (any, error) {
 		if a.Capacity < in.Guests {
 			continue
 		}
-		out.Accommodations = append(out.Accommodations, nodes.Accommodation{ID: a.ID, Name: a.Name,
+		out.Accommodations = append(out.Accommodations, nodes.Accommodation{ID: a.ID, Name: a.Name, Kind: a.Kind,
 			NightlyPrice: a.NightlyPrice, Currency: a.Currency, TotalPrice: a.NightlyPrice * float64(nights),
 			Rating: a.Rating, Capacity: a.Capacity, Lat: a.Lat, Lng: a.Lng})
 	}

@@ -49,6 +49,7 @@ type ToolError struct {
 type Accommodation struct {
 	ID           string  `json:"id"`
 	Name         string  `json:"name"`
+	Kind         string  `json:"kind,omitempty"` // hotel, apartment, guesthouse or hostel
 	NightlyPrice float64 `json:"nightlyPrice"`
 	Currency     string  `json:"currency"`
 	TotalPrice   float64 `json:"totalPrice"`
@@ -129,11 +130,14 @@ type Photo struct {
 // PhotoGridProps are the props of a photo-grid.
 type PhotoGridProps struct {
 	ToolProps
-	AlbumID string  `json:"albumId,omitempty"`
-	Query   string  `json:"query,omitempty"`
-	Date    string  `json:"date,omitempty"`
-	Total   int     `json:"total,omitempty"`
-	Photos  []Photo `json:"photos"`
+	AlbumID string `json:"albumId,omitempty"`
+	Query   string `json:"query,omitempty"`
+	Date    string `json:"date,omitempty"`
+	Total   int    `json:"total,omitempty"`
+	// TotalIsLowerBound says that at least Total photos match (the tools
+	// stop counting at 1000).
+	TotalIsLowerBound bool    `json:"totalIsLowerBound,omitempty"`
+	Photos            []Photo `json:"photos"`
 }
 
 // LocationCount is how many photos were taken at a place.

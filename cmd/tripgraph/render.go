@@ -68,7 +68,7 @@ func renderComponent(c nodes.UIComponent) string {
 		json.Unmarshal(c.Props, &p)
 		fmt.Fprintf(&b, "  %d places in %s%s\n", len(p.Accommodations), p.Location, problem(p.Error, p.Message))
 		for _, a := range p.Accommodations {
-			fmt.Fprintf(&b, "      %-34s %4.0f %s/night  %6.0f total  ★%.1f  sleeps %d\n", a.Name, a.NightlyPrice, a.Currency, a.TotalPrice, a.Rating, a.Capacity)
+			fmt.Fprintf(&b, "      %-34s %-10s %4.0f %s/night  %6.0f total  ★%.1f  sleeps %d\n", a.Name, a.Kind, a.NightlyPrice, a.Currency, a.TotalPrice, a.Rating, a.Capacity)
 		}
 	case nodes.ComponentRestaurants:
 		var p nodes.RestaurantsListProps
@@ -87,7 +87,11 @@ func renderComponent(c nodes.UIComponent) string {
 	case nodes.ComponentPhotos:
 		var p nodes.PhotoGridProps
 		json.Unmarshal(c.Props, &p)
-		fmt.Fprintf(&b, "  %d photos%s\n", len(p.Photos), problem(p.Error, ""))
+		total := fmt.Sprint(max(p.Total, len(p.Photos)))
+		if p.TotalIsLowerBound {
+			total += "+"
+		}
+		fmt.Fprintf(&b, "  %s photos, %d shown%s\n", total, len(p.Photos), problem(p.Error, ""))
 		for i, ph := range p.Photos {
 			if i == 8 {
 				fmt.Fprintf(&b, "      … and %d more\n", len(p.Photos)-i)
