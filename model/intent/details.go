@@ -17,7 +17,24 @@ var cuisines = map[string]string{
 	"arabic": "arabic", "arabe": "arabic", "lebanese": "lebanese", "libanesa": "lebanese",
 	"peruvian": "peruvian", "peruana": "peruvian", "burger": "burgers", "burgers": "burgers", "hamburguer": "burgers",
 	"mineira": "brazilian", "nordestina": "brazilian", "baiana": "brazilian",
+	// Portuguese plurals: "restaurantes japoneses".
+	"japoneses": "japanese", "italianos": "italian", "mexicanos": "mexican", "franceses": "french",
+	"tailandeses": "thai", "chineses": "chinese", "indianos": "indian", "coreanos": "korean",
+	"portugueses": "portuguese", "brasileiros": "brazilian", "gregos": "greek", "espanhois": "spanish",
+	"arabes": "arabic", "libaneses": "lebanese", "peruanos": "peruvian", "veganos": "vegan", "vegetarianos": "vegetarian",
 }
+
+// peopleWords can describe people as well as food ("amigos italianos"):
+// they name a cuisine only after a word about eating.
+var peopleWords = map[string]bool{
+	"italiano": true, "frances": true, "japones": true, "italianos": true, "franceses": true, "japoneses": true,
+	"mexicanos": true, "chineses": true, "indianos": true, "coreanos": true, "portugueses": true,
+	"brasileiros": true, "gregos": true, "espanhois": true, "arabes": true, "libaneses": true, "peruanos": true,
+	"tailandeses": true,
+}
+
+// eatingWords introduce a cuisine.
+var eatingWords = map[string]bool{"restaurante": true, "restaurantes": true, "comida": true, "cozinha": true, "lugar": true, "lugares": true}
 
 // Cuisine returns the cuisine a message asks for ("comida japonesa" →
 // "japanese"), or "".
@@ -31,7 +48,7 @@ func Cuisine(text string) string {
 		if s == "frutos" && at(w, i+2) != "mar" {
 			continue
 		}
-		if (s == "italiano" || s == "frances" || s == "japones") && at(w, i-1) != "restaurante" && at(w, i-1) != "comida" {
+		if peopleWords[s] && !eatingWords[at(w, i-1)] {
 			continue // a person, not a cuisine
 		}
 		return c

@@ -45,6 +45,9 @@ func TestLanguage(t *testing.T) {
 func TestCuisineAndPrice(t *testing.T) {
 	tests := []struct{ text, cuisine, price string }{
 		{"comida japonesa barata", "japanese", "$"},
+		{"e restaurantes japoneses?", "japanese", ""},
+		{"restaurantes italianos baratos", "italian", "$"},
+		{"vou com amigos italianos", "", ""},
 		{"sushi in Tokyo", "sushi", ""},
 		{"fancy italian dinner", "italian", "$$$"},
 		{"restaurantes de frutos do mar", "seafood", ""},

@@ -247,3 +247,24 @@ func TestStreamingAndPlainText(t *testing.T) {
 		t.Errorf("Call = %q, %v", out, err)
 	}
 }
+
+func TestPlaceName(t *testing.T) {
+	tests := []struct {
+		users      []string
+		city, lang string
+		want       string
+	}{
+		{[]string{"quero ir para lisboa em maio"}, "Lisbon", "pt", "Lisboa"},
+		{[]string{"hotel em nova york para 2"}, "New York", "pt", "Nova York"},
+		{[]string{"vamos ao rio de janeiro"}, "Rio de Janeiro", "pt", "Rio de Janeiro"},
+		{[]string{"quero ir para Lisboa", "na verdade, Porto"}, "Porto", "pt", "Porto"},
+		{[]string{"4 nights in Lisbon"}, "Lisbon", "en", "Lisbon"},
+		{[]string{"hotels in Lisboa"}, "Lisbon", "en", "Lisbon"},
+		{[]string{"e restaurantes?"}, "Lisbon", "pt", "Lisbon"},
+	}
+	for _, tt := range tests {
+		if got := placeName(conversation{users: tt.users}, tt.city, tt.lang); got != tt.want {
+			t.Errorf("placeName(%q, %s, %s) = %q, want %q", tt.users, tt.city, tt.lang, got, tt.want)
+		}
+	}
+}

@@ -34,6 +34,7 @@ func summariseTrip(c conversation, e Extraction, want []string) string {
 
 func summariseList(c conversation, e Extraction, name string, p parsed) string {
 	td := tripOf(c, e)
+	td.Location = placeName(c, td.Location, e.Language)
 	if p.err != "" {
 		return failed(e.Language, p)
 	}
