@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -12,6 +13,25 @@ import (
 // ErrNotFound is returned by a Checkpointer when a thread or checkpoint does
 // not exist.
 var ErrNotFound = errors.New("checkpoint not found")
+
+// ErrConflict is matched (with errors.Is) by the *ConflictError a
+// Checkpointer returns when another writer moved a thread's head first.
+var ErrConflict = errors.New("thread written concurrently")
+
+// ConflictError says that a thread's head was not the one a writer expected:
+// another run or update wrote to the thread first, and nothing was stored.
+type ConflictError struct {
+	ThreadID string
+	Expected string // the head the writer expected; "" for an empty thread
+	Actual   string // the thread's head when the write was refused
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("thread %q was written concurrently: its head is %q, not %q", e.ThreadID, e.Actual, e.Expected)
+}
+
+// Is makes errors.Is(err, ErrConflict) true.
+func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
 
 // Sources of a checkpoint, recorded in its metadata.
 const (
@@ -35,6 +55,17 @@ type Checkpoint struct {
 	Next      []string        `json:"next"` // nodes to run next; empty when the run ended
 	Metadata  Metadata        `json:"metadata"`
 	CreatedAt time.Time       `json:"created_at"`
+	// Interrupts are the pauses pending at this checkpoint: a node called
+	// Interrupt and waits for a resume value. Empty when none is pending.
+	Interrupts []Interrupt `json:"interrupts,omitempty"`
+}
+
+// Interrupt is a pause a node asked for: Payload is what it shows a person,
+// and a later run resumes Node with that person's answer.
+type Interrupt struct {
+	ID      string          `json:"id"`
+	Node    string          `json:"node"`
+	Payload json.RawMessage `json:"payload"`
 }
 
 // Metadata says how a checkpoint came to be.
@@ -51,8 +82,15 @@ type ListOptions struct {
 
 // Checkpointer stores checkpoints. Implementations must be safe for
 // concurrent use and return ErrNotFound (possibly wrapped) for missing data.
+//
+// A thread's head is its newest checkpoint. Put is a compare-and-set on it:
+// cp becomes the new head only if the head is still head ("" for a thread
+// with no checkpoint); otherwise nothing is stored and Put returns a
+// *ConflictError. So of two runs racing on a thread exactly one wins, while
+// a deliberate fork (a checkpoint whose parent is older than the head) is
+// stored like any other write.
 type Checkpointer interface {
-	Put(ctx context.Context, cp Checkpoint) error
+	Put(ctx context.Context, cp Checkpoint, head string) error
 	Latest(ctx context.Context, threadID string) (Checkpoint, error)
 	Get(ctx context.Context, threadID, checkpointID string) (Checkpoint, error)
 	List(ctx context.Context, threadID string, opts ListOptions) ([]Checkpoint, error)
@@ -69,12 +107,15 @@ func NewMemorySaver() *MemorySaver {
 	return &MemorySaver{threads: make(map[string][]Checkpoint)}
 }
 
-// Put stores a copy of cp.
-func (m *MemorySaver) Put(_ context.Context, cp Checkpoint) error {
+// Put stores a copy of cp as the thread's new head, if its head is head.
+func (m *MemorySaver) Put(_ context.Context, cp Checkpoint, head string) error {
 	cp = clone(cp)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	list := m.threads[cp.ThreadID]
+	if actual := headOf(list); actual != head {
+		return &ConflictError{ThreadID: cp.ThreadID, Expected: head, Actual: actual}
+	}
 	i, _ := slices.BinarySearchFunc(list, cp.ID, func(c Checkpoint, id string) int { return compare(c.ID, id) })
 	m.threads[cp.ThreadID] = slices.Insert(list, i, cp)
 	return nil
@@ -121,6 +162,14 @@ func (m *MemorySaver) List(_ context.Context, threadID string, opts ListOptions)
 	return out, nil
 }
 
+// headOf returns the ID of the newest checkpoint of a list, "" if empty.
+func headOf(list []Checkpoint) string {
+	if len(list) == 0 {
+		return ""
+	}
+	return list[len(list)-1].ID
+}
+
 func compare(a, b string) int {
 	switch {
 	case a < b:
@@ -136,5 +185,9 @@ func clone(cp Checkpoint) Checkpoint {
 	cp.State = slices.Clone(cp.State)
 	cp.Update = slices.Clone(cp.Update)
 	cp.Next = slices.Clone(cp.Next)
+	cp.Interrupts = slices.Clone(cp.Interrupts)
+	for i := range cp.Interrupts {
+		cp.Interrupts[i].Payload = slices.Clone(cp.Interrupts[i].Payload)
+	}
 	return cp
 }

@@ -15,14 +15,16 @@ func TestMemorySaverHistory(t *testing.T) {
 	ctx := context.Background()
 	m := NewMemorySaver()
 	var ids []string
+	head := ""
 	for i := range 5 {
 		cp := Checkpoint{ThreadID: "t", ID: newID(), Step: i, State: json.RawMessage(`{}`)}
 		ids = append(ids, cp.ID)
-		if err := m.Put(ctx, cp); err != nil {
+		if err := m.Put(ctx, cp, head); err != nil {
 			t.Fatal(err)
 		}
+		head = cp.ID
 	}
-	m.Put(ctx, Checkpoint{ThreadID: "other", ID: newID()})
+	m.Put(ctx, Checkpoint{ThreadID: "other", ID: newID()}, "")
 	tests := []struct {
 		name string
 		opts ListOptions
@@ -72,7 +74,7 @@ func TestMemorySaverCopies(t *testing.T) {
 	ctx := context.Background()
 	m := NewMemorySaver()
 	cp := Checkpoint{ThreadID: "t", ID: newID(), State: json.RawMessage(`{"a":1}`), Next: []string{"x"}}
-	m.Put(ctx, cp)
+	m.Put(ctx, cp, "")
 	cp.State[2] = 'b'
 	got, _ := m.Latest(ctx, "t")
 	got.Next[0] = "y"
@@ -92,7 +94,8 @@ func TestMemorySaverConcurrentUse(t *testing.T) {
 			defer wg.Done()
 			thread := fmt.Sprint("t", w%2)
 			for range 50 {
-				m.Put(ctx, Checkpoint{ThreadID: thread, ID: newID()})
+				head, _ := m.Latest(ctx, thread)
+				m.Put(ctx, Checkpoint{ThreadID: thread, ID: newID()}, head.ID)
 				m.Latest(ctx, thread)
 				m.List(ctx, thread, ListOptions{Limit: 3})
 			}

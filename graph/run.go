@@ -97,11 +97,11 @@ func (c *Compiled[S, U]) UpdateState(ctx context.Context, threadID, checkpointID
 	if asNode != START && c.g.nodes[asNode] == nil {
 		return Checkpoint{}, fmt.Errorf("updating state of thread %q: unknown node %q", threadID, asNode)
 	}
-	base, state, err := c.start(ctx, threadID, checkpointID)
+	base, state, head, err := c.start(ctx, threadID, checkpointID)
 	if err != nil {
 		return Checkpoint{}, err
 	}
-	r := &run[S, U]{c: c, cfg: RunConfig[U]{ThreadID: threadID, RunID: newID()}}
+	r := &run[S, U]{c: c, cfg: RunConfig[U]{ThreadID: threadID, RunID: newID()}, head: head}
 	if state, err = r.reduce(asNode, state, update); err != nil {
 		return Checkpoint{}, err
 	}
@@ -109,18 +109,27 @@ func (c *Compiled[S, U]) UpdateState(ctx context.Context, threadID, checkpointID
 }
 
 // start loads the checkpoint a run or update begins from and decodes its
-// state. A thread with no checkpoint starts from S's zero value.
-func (c *Compiled[S, U]) start(ctx context.Context, threadID, checkpointID string) (Checkpoint, S, error) {
+// state, and returns the thread's head, which the first write must still
+// find there. A thread with no checkpoint starts from S's zero value.
+func (c *Compiled[S, U]) start(ctx context.Context, threadID, checkpointID string) (Checkpoint, S, string, error) {
 	var zero S
 	base, err := c.load(ctx, threadID, checkpointID)
 	if errors.Is(err, ErrNotFound) && checkpointID == "" {
-		return Checkpoint{ThreadID: threadID, Step: -1}, zero, nil
+		return Checkpoint{ThreadID: threadID, Step: -1}, zero, "", nil
 	}
 	if err != nil {
-		return base, zero, err
+		return base, zero, "", err
+	}
+	head := base.ID
+	if checkpointID != "" {
+		latest, err := c.load(ctx, threadID, "")
+		if err != nil {
+			return base, zero, "", err
+		}
+		head = latest.ID
 	}
 	state, err := decode[S](base.State)
-	return base, state, err
+	return base, state, head, err
 }
 
 func (c *Compiled[S, U]) load(ctx context.Context, threadID, checkpointID string) (Checkpoint, error) {
@@ -148,14 +157,16 @@ type run[S, U any] struct {
 	c     *Compiled[S, U]
 	cfg   RunConfig[U]
 	yield func(Event[S, U], error) bool
-	steps int // nodes executed so far
+	steps int    // nodes executed so far
+	head  string // the thread's head: what the next checkpoint must replace
 }
 
 func (r *run[S, U]) execute(ctx context.Context) (S, error) {
-	base, state, err := r.c.start(ctx, r.cfg.ThreadID, r.cfg.CheckpointID)
+	base, state, head, err := r.c.start(ctx, r.cfg.ThreadID, r.cfg.CheckpointID)
 	if err != nil {
 		return state, err
 	}
+	r.head = head
 	if !r.cfg.Resume {
 		source := SourceInput
 		if r.cfg.CheckpointID != "" {
@@ -222,9 +233,10 @@ func (r *run[S, U]) step(ctx context.Context, parent Checkpoint, node, source st
 	if cp.Update, err = json.Marshal(update); err != nil {
 		return parent, fmt.Errorf("encoding the update of %q: %w", node, err)
 	}
-	if err := r.c.cp.Put(ctx, cp); err != nil {
+	if err := r.c.cp.Put(ctx, cp, r.head); err != nil {
 		return parent, fmt.Errorf("saving the checkpoint after %q: %w", node, err)
 	}
+	r.head = cp.ID
 	if source == SourceLoop {
 		if !r.emit(Event[S, U]{Kind: NodeFinished, Step: cp.Step, Node: node, Update: update, State: state}) {
 			return parent, errStopped

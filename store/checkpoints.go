@@ -109,7 +109,10 @@ func (c *Checkpointer) ForOwner(ownerID string) *Checkpointer {
 }
 
 // Put stores a checkpoint in one transaction.
-func (c *Checkpointer) Put(ctx context.Context, cp graph.Checkpoint) error {
+//
+// TODO(engine): head, the compare-and-set on the thread's head that
+// graph.Checkpointer requires, is not checked yet.
+func (c *Checkpointer) Put(ctx context.Context, cp graph.Checkpoint, head string) error {
 	if cp.ThreadID == "" || cp.ID == "" {
 		return errcode.New(errcode.BadRequest, "a checkpoint needs a thread id and an id")
 	}

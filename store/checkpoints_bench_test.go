@@ -148,7 +148,7 @@ func BenchmarkCheckpointPut(b *testing.B) {
 				}
 				c.ThreadID, c.ID, c.ParentID = thread, newID(), parent
 				start := time.Now()
-				if err := cp.Put(ctx, c); err != nil {
+				if err := cp.Put(ctx, c, parent); err != nil {
 					b.Fatal(err)
 				}
 				durations = append(durations, time.Since(start))
@@ -207,7 +207,7 @@ func BenchmarkLatest(b *testing.B) {
 	parent := ""
 	for _, c := range chatCheckpoints(b, 200) {
 		c.ThreadID, c.ID, c.ParentID = thread, newID(), parent
-		if err := cp.Put(ctx, c); err != nil {
+		if err := cp.Put(ctx, c, parent); err != nil {
 			b.Fatal(err)
 		}
 		parent = c.ID

@@ -24,14 +24,14 @@ type teeSaver struct {
 	committed []string // ids of the checkpoints Put returned for
 }
 
-func (t *teeSaver) Put(ctx context.Context, cp graph.Checkpoint) error {
-	if err := t.Checkpointer.Put(ctx, cp); err != nil {
+func (t *teeSaver) Put(ctx context.Context, cp graph.Checkpoint, head string) error {
+	if err := t.Checkpointer.Put(ctx, cp, head); err != nil {
 		return err
 	}
 	t.mu.Lock()
 	t.committed = append(t.committed, cp.ID)
 	t.mu.Unlock()
-	return t.mem.Put(ctx, cp)
+	return t.mem.Put(ctx, cp, head)
 }
 
 // tripGraph is the 4-node test graph: route → classify | extraction →

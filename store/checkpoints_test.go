@@ -38,7 +38,7 @@ func TestCheckpointerReadsBack(t *testing.T) {
 				Node: fmt.Sprint("node", i), State: mustJSON(t, state), Update: mustJSON(t, u),
 				Next: []string{"next"}, Metadata: graph.Metadata{Source: graph.SourceLoop, RunID: "0190a5b0-0000-7000-8000-000000000001"},
 				CreatedAt: time.Now().UTC().Truncate(time.Microsecond)}
-			if err := cp.Put(ctx, c); err != nil {
+			if err := cp.Put(ctx, c, parent); err != nil {
 				t.Fatal(err)
 			}
 			saved, parent = append(saved, c), c.ID
@@ -93,10 +93,10 @@ func TestCheckpointerReadsBack(t *testing.T) {
 			{"get missing", second(cp.Get(ctx, thread, newID())), errcode.NotFound},
 			{"get malformed id", second(cp.Get(ctx, thread, "nope")), errcode.NotFound},
 			{"latest malformed thread", second(cp.Latest(ctx, "nope")), errcode.NotFound},
-			{"put into a missing thread", cp.Put(ctx, graph.Checkpoint{ThreadID: uuid.NewString(), ID: newID(), State: []byte(`{}`)}), errcode.NotFound},
-			{"put twice", cp.Put(ctx, saved[0]), errcode.Conflict},
+			{"put into a missing thread", cp.Put(ctx, graph.Checkpoint{ThreadID: uuid.NewString(), ID: newID(), State: []byte(`{}`)}, ""), errcode.NotFound},
+			{"put twice", cp.Put(ctx, saved[0], saved[len(saved)-1].ID), errcode.Conflict},
 			{"other owner's latest", second(cp.ForOwner(uuid.NewString()).Latest(ctx, thread)), errcode.NotFound},
-			{"other owner's put", cp.ForOwner(uuid.NewString()).Put(ctx, graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{}`)}), errcode.NotFound},
+			{"other owner's put", cp.ForOwner(uuid.NewString()).Put(ctx, graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{}`)}, saved[len(saved)-1].ID), errcode.NotFound},
 		}
 		for _, tt := range errTests {
 			if errcode.Of(tt.err) != tt.code {
@@ -146,6 +146,7 @@ func randomHistory(t *testing.T, r *rand.Rand, thread string, n int, savers ...g
 		state chatState
 	}
 	var nodes []node
+	head := ""
 	now := time.Unix(1_700_000_000, 0).UTC()
 	for i := range n {
 		var parent node
@@ -172,10 +173,11 @@ func randomHistory(t *testing.T, r *rand.Rand, thread string, n int, savers ...g
 			cp.Update = nil
 		}
 		for _, s := range savers {
-			if err := s.Put(context.Background(), cp); err != nil {
+			if err := s.Put(context.Background(), cp, head); err != nil {
 				t.Fatal(err)
 			}
 		}
+		head = cp.ID
 		nodes = append(nodes, node{cp.ID, st})
 	}
 }

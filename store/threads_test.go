@@ -140,7 +140,7 @@ func TestDeleteThreadCascades(t *testing.T) {
 	s := openTestStore(t)
 	owner, thread := newThread(t, s, "deleter")
 	cp := s.Checkpointer(CheckpointerOptions{})
-	if err := cp.Put(ctx, graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{"m":[]}`), Metadata: graph.Metadata{Source: graph.SourceInput}}); err != nil {
+	if err := cp.Put(ctx, graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{"m":[]}`), Metadata: graph.Metadata{Source: graph.SourceInput}}, ""); err != nil {
 		t.Fatal(err)
 	}
 	run, err := s.CreateRun(ctx, owner, thread, NewRun{})

@@ -53,8 +53,8 @@ func reduce(s state, u update) state {
 // printer reports each committed checkpoint on stdout.
 type printer struct{ graph.Checkpointer }
 
-func (p printer) Put(ctx context.Context, cp graph.Checkpoint) error {
-	if err := p.Checkpointer.Put(ctx, cp); err != nil {
+func (p printer) Put(ctx context.Context, cp graph.Checkpoint, head string) error {
+	if err := p.Checkpointer.Put(ctx, cp, head); err != nil {
 		return err
 	}
 	fmt.Printf("committed %s\n", cp.ID)
