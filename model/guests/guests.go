@@ -31,7 +31,7 @@ var (
 friend mom mum mother dad father sister brother son daughter boss colleague
 esposa marido namorada namorado noiva noivo parceiro parceira amigo amiga mae pai
 irma irmao filho filha mulher companheira companheiro sogra sogro chefe colega
-mother-in-law avo`)
+mother-in-law avo baby bebe`)
 	pairs   = wordSet(`parents pais grandparents avos in-laws sogros`)
 	plurals = wordSet(`kids children filhos filhas friends amigos amigas sisters
 brothers irmaos irmas`)
@@ -266,4 +266,81 @@ func wordSet(s string) map[string]bool {
 		m[f] = true
 	}
 	return m
+}
+
+// Change returns how a later message changes the number of travellers:
+// "two more of us are coming", "mais dois", "+1" (+2, +2, +1), "one of us
+// can't come", "um a menos" (-1), "my parents are joining us" (+2). It is
+// 0 when the message states no change.
+func Change(text string) int {
+	w := folds(text)
+	for i, s := range w {
+		switch s {
+		case "more", "extra":
+			if n, ok := number(word(w, i-1)); ok && !unitAfter(w, i+1) && !unitAfter(w, i+2) {
+				return n
+			}
+		case "mais", "+":
+			if n, ok := number(word(w, i+1)); ok && !unitAfter(w, i+2) && !unitAfter(w, i+3) {
+				return n
+			}
+		case "less", "fewer":
+			if n, ok := number(word(w, i-1)); ok {
+				return -n
+			}
+		case "menos":
+			if n, ok := number(word(w, i-2)); ok && word(w, i-1) == "a" {
+				return -n
+			}
+			if n, ok := number(word(w, i+1)); ok && !unitAfter(w, i+2) {
+				return -n
+			}
+		case "of", "de":
+			if f := word(w, i+1); (f == "us" || f == "nos") && dropsOut(w, i+2) {
+				if n, ok := number(word(w, i-1)); ok {
+					return -n
+				}
+			}
+		}
+	}
+	if joins(w) {
+		if n := company(w); n > 1 {
+			return n - 1
+		}
+		if n := explicit(w); n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
+// dropsOut reports a refusal in the words from i: "can't come", "não vai",
+// "desistiu".
+func dropsOut(w []string, i int) bool {
+	for j := i; j < min(i+4, len(w)); j++ {
+		switch w[j] {
+		case "cant", "can", "cannot", "isn", "isnt", "won", "wont", "not", "nao", "desistiu", "desistiram", "dropped", "cancelled", "canceled":
+			return true
+		}
+	}
+	return false
+}
+
+// joins reports that someone is added to the party: "joining us",
+// "coming too", "vêm também", "vão junto".
+func joins(w []string) bool {
+	for i, s := range w {
+		switch s {
+		case "joining", "join", "joins":
+			return true
+		case "too", "also", "tambem", "junto", "juntos":
+			for j := max(0, i-3); j < min(i+3, len(w)); j++ {
+				switch w[j] {
+				case "coming", "come", "comes", "vem", "vao", "vai", "irao", "ira", "vir":
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -40,7 +40,7 @@ restaurante restaurantes comer comida comidas jantar jantares almoco almocar
 gastronomia churrascaria rodizio pizzaria frutos lanchonete boteco botecos
 tasca tascas petiscos culinaria vegano vegetariano hamburguer foodie michelin
 eats kebab tacos paella janto jantamos jantarmos almocamos comemos
-comermos lanchar`)
+comermos lanchar mesa table`)
 	photoWords = set(`photo photos pic pics picture pictures album albums foto fotos
 album albuns imagens images selfie selfies snapshots`)
 	statWords = set(`stats statistics estatisticas estatistica resumo summary`)
@@ -75,6 +75,12 @@ func Detect(text string) Intent {
 		}
 	}
 	stay = stay || book && !food
+	if !stay && !food && History(text) != NoAsk {
+		photo = true
+	}
+	if !stay && !food && !photo && !book && !trip && offTopic(w) {
+		return Other
+	}
 	switch {
 	case photo:
 		return Photos

@@ -41,6 +41,7 @@ type blindCase struct {
 		Intent         string     `json:"intent"`
 		Tools          []string   `json:"tools"`
 		Calls          []wantCall `json:"calls"`
+		Query          string     `json:"query"`
 	} `json:"want"`
 }
 
@@ -53,11 +54,11 @@ type wantCall struct {
 // getAlbumByName results has.
 const blindAlbumID = "alb-1"
 
-func loadBlind(t testing.TB) []blindCase {
+func loadCases(t testing.TB, path string) []blindCase {
 	t.Helper()
-	f, err := os.Open("testdata/blind.jsonl")
+	f, err := os.Open(path)
 	if err != nil {
-		t.Fatalf("opening blind set: %v", err)
+		t.Fatalf("opening %s: %v", path, err)
 	}
 	defer f.Close()
 	var cases []blindCase
@@ -68,12 +69,12 @@ func loadBlind(t testing.TB) []blindCase {
 		}
 		var c blindCase
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("blind line %d: %v", len(cases)+1, err)
+			t.Fatalf("%s line %d: %v", path, len(cases)+1, err)
 		}
 		cases = append(cases, c)
 	}
 	if err := sc.Err(); err != nil {
-		t.Fatalf("reading blind set: %v", err)
+		t.Fatalf("reading %s: %v", path, err)
 	}
 	return cases
 }
@@ -86,29 +87,33 @@ func TestBlind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := loadBlind(t)
+	scoreSet(t, m, loadCases(t, "testdata/blind.jsonl"), blindToday, blindFloors)
+}
+
+// scoreSet scores every case and reports accuracy per label and language.
+func scoreSet(t *testing.T, m *Model, cases []blindCase, today string, floors map[string]float64) {
 	ok := map[string]map[string]int{}
 	total := map[string]map[string]int{}
 	for _, l := range blindLabels {
 		ok[l], total[l] = map[string]int{}, map[string]int{}
 	}
 	for _, c := range cases {
-		for l, pass := range scoreBlind(t, m, c) {
+		for l, pass := range scoreCase(t, m, c, today) {
 			total[l][c.Lang]++
 			if pass {
 				ok[l][c.Lang]++
 			}
 		}
 	}
-	blindReport(t, ok, total)
+	scoreReport(t, ok, total, floors)
 }
 
 // scoreBlind runs one case and says, per label that applies, whether the
 // model got it right.
-func scoreBlind(t *testing.T, m *Model, c blindCase) map[string]bool {
+func scoreCase(t *testing.T, m *Model, c blindCase, today string) map[string]bool {
 	w := c.Want
-	got := blindExtract(t, m, c.Turns)
-	chain, reply := blindChain(t, m, c)
+	got := blindExtract(t, m, c.Turns, today)
+	chain, reply := blindChain(t, m, c, today)
 	first := []string{}
 	for _, call := range chain {
 		if len(first) > 0 && !isTripTool(call.Name) {
@@ -126,7 +131,7 @@ func scoreBlind(t *testing.T, m *Model, c blindCase) map[string]bool {
 		"location":     got.Location == w.Location,
 		"dates":        got.StartDate == w.StartDate && got.EndDate == w.EndDate && got.Nights == w.Nights,
 		"guests":       got.NumberOfGuests == w.NumberOfGuests,
-		"intent+tools": got.Intent == w.Intent && slices.Equal(first, want),
+		"intent+tools": got.Intent == w.Intent && slices.Equal(first, want) && (w.Query == "" || searched(chain) == w.Query),
 	}
 	if w.Calls != nil {
 		res["album"] = got.Intent == "photos" && sameCalls(chain, w.Calls)
@@ -142,12 +147,23 @@ func scoreBlind(t *testing.T, m *Model, c blindCase) map[string]bool {
 	return res
 }
 
+// searched is the query of the first photo search of a chain.
+func searched(chain []gotCall) string {
+	for _, c := range chain {
+		if c.Name == toolSearchPhotos {
+			q, _ := c.Args["query"].(string)
+			return q
+		}
+	}
+	return ""
+}
+
 func isTripTool(name string) bool { return name == toolAccommodations || name == toolRestaurants }
 
-func blindExtract(t *testing.T, m *Model, turns []string) extractArgsJSON {
+func blindExtract(t *testing.T, m *Model, turns []string, today string) extractArgsJSON {
 	t.Helper()
 	resp, err := m.GenerateContent(context.Background(),
-		conversationOf("Extract the trip details.\nToday: "+blindToday, turns),
+		conversationOf("Extract the trip details.\nToday: "+today, turns),
 		llms.WithTools([]llms.Tool{toolDef("extract")}),
 		llms.WithToolChoice(llms.ToolChoice{Type: "function", Function: &llms.FunctionReference{Name: "extract"}}))
 	if err != nil || len(resp.Choices[0].ToolCalls) != 1 {
@@ -171,9 +187,9 @@ func (g gotCall) String() string { return fmt.Sprintf("%s%v", g.Name, g.Args) }
 // offered, answering each album tool with a small plausible result, and
 // returns every call made and the final text. Trip tools end the chain at
 // once: only the first step is scored for them.
-func blindChain(t *testing.T, m *Model, c blindCase) ([]gotCall, string) {
+func blindChain(t *testing.T, m *Model, c blindCase, today string) ([]gotCall, string) {
 	t.Helper()
-	system := "Pick the tools.\nToday: " + blindToday
+	system := "Pick the tools.\nToday: " + today
 	if w := c.Want; w.Location != "" && (w.Intent == "trip" || w.Intent == "accommodations" || w.Intent == "restaurants") {
 		td, _ := json.Marshal(TripDetails{Location: w.Location, StartDate: w.StartDate, EndDate: w.EndDate, NumberOfGuests: w.NumberOfGuests})
 		system += "\nTrip details: " + string(td)
@@ -280,7 +296,7 @@ func replyLanguage(text string) string {
 	return ""
 }
 
-func blindReport(t *testing.T, ok, total map[string]map[string]int) {
+func scoreReport(t *testing.T, ok, total map[string]map[string]int, floors map[string]float64) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%-14s %14s %14s %14s   floor\n", "label", "en", "pt", "all")
 	pct := func(o, n int) string {
@@ -291,9 +307,9 @@ func blindReport(t *testing.T, ok, total map[string]map[string]int) {
 	}
 	for _, l := range blindLabels {
 		o, n := ok[l]["en"]+ok[l]["pt"], total[l]["en"]+total[l]["pt"]
-		fmt.Fprintf(&b, "%-14s %14s %14s %14s   %.0f%%\n", l, pct(ok[l]["en"], total[l]["en"]), pct(ok[l]["pt"], total[l]["pt"]), pct(o, n), 100*blindFloors[l])
-		if n > 0 && float64(o)/float64(n) < blindFloors[l] {
-			t.Errorf("%s accuracy %.1f%% is below the floor of %.0f%%", l, 100*float64(o)/float64(n), 100*blindFloors[l])
+		fmt.Fprintf(&b, "%-14s %14s %14s %14s   %.0f%%\n", l, pct(ok[l]["en"], total[l]["en"]), pct(ok[l]["pt"], total[l]["pt"]), pct(o, n), 100*floors[l])
+		if n > 0 && float64(o)/float64(n) < floors[l] {
+			t.Errorf("%s accuracy %.1f%% is below the floor of %.0f%%", l, 100*float64(o)/float64(n), 100*floors[l])
 		}
 	}
 	t.Log(b.String())

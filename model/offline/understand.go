@@ -22,6 +22,8 @@ type Extraction struct {
 
 	Photo      intent.PhotoRequest // when Intent is Photos
 	PhotoDay   time.Time           // a day asked for in a photo request
+	PhotoYear  int                 // a year asked about ("where did I travel in 2022?")
+	Within     string              // an earlier search term a narrower search keeps to
 	Cuisine    string
 	PriceRange string
 }
@@ -32,6 +34,7 @@ func Understand(turns []string, today time.Time) Extraction {
 	var e Extraction
 	e.Language = language(turns)
 	var last intent.Intent
+	south := southern(turns)
 	for i, t := range turns {
 		lang := intent.Language(t)
 		if lang == "" {
@@ -39,16 +42,22 @@ func Understand(turns []string, today time.Time) Extraction {
 		}
 		it := intent.Detect(t)
 		e.readPlace(t)
-		if it != intent.Photos {
-			e.Dates = dates.Update(e.Dates, t, lang, today)
+		follow := last == intent.Photos && it == intent.None && followsUp(t, lang, today)
+		if it != intent.Photos && !follow {
+			e.Dates = dates.UpdateIn(e.Dates, t, lang, today, south)
 		}
-		if n := guests.Count(t); n > 0 {
+		if d := guests.Change(t); d != 0 && e.Guests > 0 {
+			e.Guests = max(1, e.Guests+d)
+		} else if n := guests.Count(t); n > 0 {
 			e.Guests = n
 		}
 		if it == intent.Other && i < len(turns)-1 {
 			it = intent.None // a greeting before the request
 		}
-		if it != intent.None {
+		switch {
+		case follow:
+			e.narrow(t, lang, today)
+		case it != intent.None:
 			last = it
 			e.readDetails(t, it, lang, today)
 		}
@@ -71,6 +80,17 @@ func (e *Extraction) settle(last intent.Intent) intent.Intent {
 	return last
 }
 
+// southern reports whether the destination the messages settle on is in
+// the southern hemisphere, which decides what a season means.
+func southern(turns []string) bool {
+	for i := len(turns) - 1; i >= 0; i-- {
+		if c, ok := gazetteer.Find(turns[i]).Destination(); ok {
+			return c.Lat < 0
+		}
+	}
+	return false
+}
+
 func (e *Extraction) readPlace(t string) {
 	m := gazetteer.Find(t)
 	if c, ok := m.Destination(); ok {
@@ -85,12 +105,7 @@ func (e *Extraction) readPlace(t string) {
 func (e *Extraction) readDetails(t string, it intent.Intent, lang string, today time.Time) {
 	switch it {
 	case intent.Photos:
-		p := intent.ParsePhoto(t)
-		if p.Kind != intent.Album && p.Stats && e.Photo.Kind == intent.Album {
-			p.Kind, p.Album = intent.Album, e.Photo.Album // "and the stats of that trip?"
-		}
-		e.Photo = p
-		e.PhotoDay, _ = dates.Day(t, lang, today)
+		e.readPhoto(t, lang, today)
 	case intent.Restaurants, intent.Trip:
 		if c := intent.Cuisine(t); c != "" {
 			e.Cuisine = c
