@@ -114,6 +114,8 @@ Barcelona|ES|-|Barceloneta|Gothic Quarter|Bairro Gótico
 London|GB|-|Notting Hill|Covent Garden|Camden Town|Shoreditch
 Santorini|GR|-|Thira|Thera|Fira
 Zakynthos|GR|-|Zante|Zákynthos
+Jericoacoara|BR|-|Jeri
+Fernando de Noronha|BR|-|Noronha
 Koh Samui|TH|-|Ko Samui|Samui
 Bali|ID|-|Ubud|Seminyak|Kuta
 Belo Horizonte|BR|-|BH|Beagá

@@ -109,6 +109,9 @@ func explicit(w []string) int {
 	if c := company(w); c > 0 {
 		return total + c // "me, my wife and our 2 kids"
 	}
+	if fixed(w) == 2 {
+		return total + 2 // "um casal com dois filhos"
+	}
 	if hasSelf(w) || withCount(w) {
 		total++ // "me and 3 friends", "with 3 friends"
 	}
@@ -139,18 +142,18 @@ func singular(s string) bool {
 func grouped(w []string) int {
 	for i := range w {
 		switch w[i] {
-		case "of":
-			if word(w, i+1) == "us" || word(w, i+1) == "we" {
+		case "of", "de":
+			if word(w, i+1) == "us" || word(w, i+1) == "we" || w[i] == "de" && word(w, i+1) == "nos" {
 				if n, ok := number(word(w, i-1)); ok {
 					return n
 				}
 			}
 		case "somos", "seremos", "estamos", "vamos", "iremos":
 			j := i + 1
-			if word(w, j) == "em" {
+			for word(w, j) == "em" || word(w, j) == "ser" || word(w, j) == "so" || word(w, j) == "apenas" || word(w, j) == "somente" {
 				j++
 			}
-			if n, ok := number(word(w, j)); ok && !unitAfter(w, j+1) {
+			if n, ok := number(word(w, j)); ok && word(w, j) != "a" && !unitAfter(w, j+1) {
 				return n
 			}
 		case "family", "familia", "party", "group", "grupo", "table", "mesa":
