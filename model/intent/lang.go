@@ -11,7 +11,7 @@ quais qual tenho obrigado obrigada oi ola proximo proxima fim esposa marido
 barato barata perto pousada hospedagem ferias albuns amanha julho maio junho
 agosto janeiro fevereiro marco abril setembro outubro novembro dezembro
 valeu vlw obg brigado brigada blz beleza mano tchau conta piada fala
-voce vc tudo bem legal massa show ta tá entao`)
+voce vc tudo bem legal massa show ta tá entao quem como porque esta sao tem isso aquilo`)
 	enWords = set(`the and for with in to my of we i me you please want need
 looking find show photos photo pictures nights night people week days month
 from hotel hotels restaurants restaurant trip where stay eat are is our us
