@@ -53,8 +53,8 @@ func TestClassify(t *testing.T) {
 type step struct {
 	before    []map[string]string // earlier rounds of results in the same turn
 	results   map[string]string   // tool name → result JSON given back
-	wantCalls []string          // tool calls expected (name:argsJSON)
-	wantText  string            // substring of the text expected when no calls
+	wantCalls []string            // tool calls expected (name:argsJSON)
+	wantText  string              // substring of the text expected when no calls
 }
 
 func TestToolFlows(t *testing.T) {
