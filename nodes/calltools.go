@@ -42,6 +42,7 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 			text = reply(lang, "noTools")
 		}
 	}
+	text = withAssumptions(text, s, lang)
 	return Update{
 		Messages:  []Message{{ID: t.msgID, Type: AI, Content: text}},
 		UI:        t.ui,
