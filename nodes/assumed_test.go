@@ -23,7 +23,9 @@ func TestAssumedFieldsAreRecordedAndSaid(t *testing.T) {
 		{"guests stated, dates assumed", `{"location":"Paris","numberOfGuests":3,"intent":"trip","language":"en"}`, "Found some.",
 			[]string{FieldStartDate, FieldEndDate}, "I assumed 19–26 December; tell me if that's wrong.", "guests"},
 		{"an end alone: the start is assumed", `{"location":"Paris","endDate":"2027-01-10","numberOfGuests":2,"intent":"trip","language":"en"}`, "Found some.",
-			[]string{FieldStartDate}, "I assumed 3–10 January; tell me", ""},
+			[]string{FieldStartDate}, "I assumed arriving on 3 January; tell me", ""},
+		{"a start and no length, in Portuguese", `{"location":"Paris","startDate":"2027-05-03","numberOfGuests":2,"intent":"trip","language":"pt"}`, "Encontrei.",
+			[]string{FieldEndDate}, "Considerei 7 noites (saída em 10 de maio); me diga se não for isso.", "hóspedes"},
 		{"everything stated", `{"location":"Paris","startDate":"2027-05-03","nights":4,"numberOfGuests":3,"intent":"trip","language":"en"}`, "Found some.",
 			nil, "Found some.", "assumed"},
 	}
@@ -31,7 +33,8 @@ func TestAssumedFieldsAreRecordedAndSaid(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var toolCalls []string
 			m := &scripted{replies: []llms.ContentChoice{calls("extract", tt.extract), text(tt.answer)}}
-			r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "quero ir a Paris")
+			g := newPlanner(t, m, testTools(&toolCalls))
+			r := runTurn(t, g, "t", "quero ir a Paris")
 			if !slices.Equal(r.state.Assumed, tt.assumed) {
 				t.Fatalf("state assumed = %v, want %v", r.state.Assumed, tt.assumed)
 			}
@@ -42,6 +45,11 @@ func TestAssumedFieldsAreRecordedAndSaid(t *testing.T) {
 			got := lastAI(r.state)
 			if !strings.Contains(got, tt.want) || tt.notWant != "" && strings.Contains(got, tt.notWant) {
 				t.Fatalf("answer %q, want it to contain %q and not %q", got, tt.want, tt.notWant)
+			}
+			// A later turn on the same trip does not repeat it.
+			m.replies = append(m.replies, calls("classify", `{"isRelevant":true}`), text("You're welcome."))
+			if got := lastAI(runTurn(t, g, "t", "thanks").state); got != "You're welcome." {
+				t.Fatalf("second answer %q", got)
 			}
 		})
 	}

@@ -48,7 +48,8 @@ album albuns imagens images selfie selfies snapshots`)
 visit visiting getaway plan planning itinerary viagem viajar ferias passeio
 visitar conhecer roteiro escapada`)
 	smallTalk = set(`thanks thank thx obrigado obrigada valeu hi hello hey oi ola
-bye tchau ok okay great perfect otimo perfeito legal`)
+bye tchau ok okay great perfect otimo perfeito legal vlw obg brigado brigada
+blz beleza thx ty tysm cheers cool`)
 )
 
 // Detect returns what one message asks for: None when it asks nothing new

@@ -17,7 +17,7 @@ import (
 func (e *Extraction) readPhoto(t, lang string, today time.Time) {
 	p := intent.ParsePhoto(t)
 	ask := intent.History(t)
-	place := placeAsWritten(t)
+	place := placeAsWritten(t, lang)
 	switch {
 	case place != "" && p.Kind == intent.Album && within(place, p.Album):
 		p.Album = place
@@ -69,10 +69,15 @@ func (e *Extraction) narrow(t, lang string, today time.Time) {
 	}
 }
 
-// placeAsWritten is the destination a message names, as written.
-func placeAsWritten(t string) string {
-	if c, ok := gazetteer.Find(t).Destination(); ok {
+// placeAsWritten is the destination a message names, as written, else
+// the country it names, in the message's language.
+func placeAsWritten(t, lang string) string {
+	m := gazetteer.Find(t)
+	if c, ok := m.Destination(); ok {
 		return t[c.Start:c.End]
+	}
+	if len(m.Countries) > 0 {
+		return gazetteer.CountryName(m.Countries[0], lang)
 	}
 	return ""
 }
