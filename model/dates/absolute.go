@@ -99,7 +99,7 @@ func (p parser) atomAt(ft []token, orig []int, i int, afterConnector bool) (atom
 		if d, ok := dayAt(ft, i+1); ok && !ft[i+1].brk {
 			return withYear(atom{day: d, month: m}, ft, i, i+2)
 		}
-		if weakMonths[t.text] && !p.monthContext(orig[i]) {
+		if weakMonths[t.text] && (!p.monthContext(orig[i]) || p.countOfPeople(orig[i])) {
 			return atom{}, 0
 		}
 		return withYear(atom{month: m}, ft, i, i+1)
@@ -153,6 +153,20 @@ func (p parser) countForSomeone(i int) bool {
 		return true
 	}
 	return p.toks[i+1].brk
+}
+
+// countOfPeople reports "somos dez", "somos em dez": a number word that
+// is also a month abbreviation, counting people.
+func (p parser) countOfPeople(i int) bool {
+	j := i - 1
+	if p.word(j) == "em" {
+		j--
+	}
+	switch p.word(j) {
+	case "somos", "seremos", "estamos", "vamos":
+		return true
+	}
+	return false
 }
 
 // monthContext reports whether a weak month word ("may", "mar") is used as

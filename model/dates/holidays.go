@@ -169,6 +169,9 @@ func (p parser) christmasNatal(i int) bool {
 	case "em", "para", "pra", "a", "conhecer", "visitar", "in", "to":
 		return false
 	}
+	if _, month := months[p.word(i+2)]; p.word(i+1) == "em" && month {
+		return false // "Natal em janeiro" is the city
+	}
 	return p.word(i+1) == "em" || p.word(i+1) == "com" || p.word(i+1) == "e" || i == 0
 }
 

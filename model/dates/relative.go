@@ -42,7 +42,11 @@ func (p parser) relativeAt(i int) (Result, bool) {
 		}
 	}
 	if wd, ok := weekdays[w]; ok && p.weekdayUsed(i) {
-		return p.weekdayRange(i, wd), true
+		r := p.weekdayRange(i, wd)
+		if prev := p.word(i - 1); (prev == "until" || prev == "till" || prev == "ate") && !r.HasEnd() {
+			return Result{End: r.Start}, true // "até sexta"
+		}
+		return r, true
 	}
 	return Result{}, false
 }

@@ -115,6 +115,8 @@ London|GB|-|Notting Hill|Covent Garden|Camden Town|Shoreditch
 Santorini|GR|-|Thira|Thera|Fira
 Zakynthos|GR|-|Zante|Zákynthos
 Jericoacoara|BR|-|Jeri
+Irákleion|GR|Heraklion|Heraklion|Iraklion|Crete|Creta
+Chaniá|GR|Chania|Chania
 Fernando de Noronha|BR|-|Noronha
 Koh Samui|TH|-|Ko Samui|Samui
 Bali|ID|-|Ubud|Seminyak|Kuta

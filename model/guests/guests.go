@@ -204,7 +204,7 @@ func company(w []string) int {
 	n := 0
 	for i, s := range w {
 		prev := word(w, i-1)
-		owned := prev == "my" || prev == "our" || prev == "minha" || prev == "meu" || prev == "meus" || prev == "minhas" || prev == "nossa" || prev == "nosso" || prev == "the" || prev == "a" || prev == "o"
+		owned := prev == "my" || prev == "our" || prev == "his" || prev == "her" || prev == "their" || prev == "minha" || prev == "meu" || prev == "meus" || prev == "minhas" || prev == "nossa" || prev == "nosso" || prev == "the" || prev == "a" || prev == "o"
 		switch {
 		case companions[s] && owned:
 			n++

@@ -111,6 +111,9 @@ func stayException(w []string, i int) bool {
 				return false
 			}
 		}
+		if i == 0 && (at(w, 1) == "in" || at(w, 1) == "at" || at(w, 1) == "near") {
+			return false // "stay in Paris until…"
+		}
 		return !(at(w, i-1) == "to" || at(w, i+1) == "num" || at(w, i+1) == "numa" || at(w, i+1) == "in" && at(w, i+2) == "a")
 	case "room", "rooms", "quarto", "quartos":
 		return at(w, i+1) == "for" && at(w, i+2) == "dessert"

@@ -21,8 +21,8 @@ func (e *Extraction) readPhoto(t, lang string, today time.Time) {
 	switch {
 	case place != "" && p.Kind == intent.Album && within(place, p.Album):
 		p.Album = place
-	case place != "" && ask != intent.NoAsk && p.Kind != intent.Album:
-		p = intent.PhotoRequest{Kind: intent.Album, Album: place}
+	case place != "" && (ask != intent.NoAsk || p.Stats) && p.Kind != intent.Album:
+		p = intent.PhotoRequest{Kind: intent.Album, Album: place, Stats: p.Stats}
 	case ask == intent.AskTrips && p.Kind != intent.Album:
 		p = intent.PhotoRequest{Kind: intent.ListAlbums}
 	}

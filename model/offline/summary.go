@@ -246,8 +246,8 @@ func summariseAlbum(e Extraction, a album, tool, res string) string {
 		return say(e.Language, "No photos matched in “"+a.Name+"”.", "Nenhuma foto encontrada em “"+a.Name+"”.")
 	}
 	return say(e.Language,
-		fmt.Sprintf("Here are %d %s from “%s”.", p.total, plural(p.total, "photo", "photos"), a.Name),
-		fmt.Sprintf("Aqui estão %d %s de “%s”.", p.total, plural(p.total, "foto", "fotos"), a.Name))
+		fmt.Sprintf("%s %d %s from “%s”.", plural(p.total, "Here is", "Here are"), p.total, plural(p.total, "photo", "photos"), a.Name),
+		fmt.Sprintf("%s %d %s de “%s”.", plural(p.total, "Aqui está", "Aqui estão"), p.total, plural(p.total, "foto", "fotos"), a.Name))
 }
 
 func summariseStats(e Extraction, a album, p parsed) string {
