@@ -34,14 +34,18 @@ func Understand(turns []string, today time.Time) Extraction {
 	var e Extraction
 	e.Language = language(turns)
 	var last intent.Intent
-	south := southern(turns)
+	places := make([]gazetteer.Mention, len(turns))
+	for i, t := range turns {
+		places[i] = gazetteer.Find(t)
+	}
+	south := southern(places)
 	for i, t := range turns {
 		lang := intent.Language(t)
 		if lang == "" {
 			lang = e.Language
 		}
 		it := intent.Detect(t)
-		e.readPlace(t)
+		e.readPlace(places[i])
 		follow := last == intent.Photos && it == intent.None && followsUp(t, lang, today)
 		if it != intent.Photos && !follow {
 			e.Dates = dates.UpdateIn(e.Dates, t, lang, today, south)
@@ -82,17 +86,16 @@ func (e *Extraction) settle(last intent.Intent) intent.Intent {
 
 // southern reports whether the destination the messages settle on is in
 // the southern hemisphere, which decides what a season means.
-func southern(turns []string) bool {
-	for i := len(turns) - 1; i >= 0; i-- {
-		if c, ok := gazetteer.Find(turns[i]).Destination(); ok {
+func southern(places []gazetteer.Mention) bool {
+	for i := len(places) - 1; i >= 0; i-- {
+		if c, ok := places[i].Destination(); ok {
 			return c.Lat < 0
 		}
 	}
 	return false
 }
 
-func (e *Extraction) readPlace(t string) {
-	m := gazetteer.Find(t)
+func (e *Extraction) readPlace(m gazetteer.Mention) {
 	if c, ok := m.Destination(); ok {
 		e.Location, e.Country = c.Name, c.CountryName()
 		return
