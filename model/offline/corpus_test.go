@@ -10,7 +10,7 @@ import (
 const corpusToday = "2026-11-21"
 
 // floors are the accuracies below which TestCorpus fails.
-var floors = map[string]float64{"location": 0.97, "dates": 0.90, "guests": 0.97, "intent+tools": 0.97}
+var floors = finalFloors
 
 // conversationOf builds the messages the nodes would send: a system
 // prompt, then the user's turns with short assistant replies between.
