@@ -336,3 +336,12 @@ func TestPlaceName(t *testing.T) {
 		}
 	}
 }
+
+// A change to the number of travellers when none was stated counts from
+// the two the planner assumes.
+func TestGuestChangeWithoutCount(t *testing.T) {
+	got := Understand([]string{"quero ir a Lima em maio", "mais dois"}, time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC))
+	if got.Guests != 4 {
+		t.Fatalf("guests = %d, want 4", got.Guests)
+	}
+}

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"cmp"
 	"strings"
 	"time"
 
@@ -28,6 +29,10 @@ type Extraction struct {
 	PriceRange string
 }
 
+// assumedGuests is the count a change applies to when none was stated:
+// the planner assumes two travellers.
+const assumedGuests = 2
+
 // Understand reads the user's messages of a conversation, oldest first.
 // today is the clock for relative dates.
 func Understand(turns []string, today time.Time) Extraction {
@@ -50,8 +55,8 @@ func Understand(turns []string, today time.Time) Extraction {
 		if it != intent.Photos && !follow {
 			e.Dates = dates.UpdateIn(e.Dates, t, lang, today, south)
 		}
-		if d := guests.Change(t); d != 0 && e.Guests > 0 {
-			e.Guests = max(1, e.Guests+d)
+		if d := guests.Change(t); d != 0 {
+			e.Guests = max(1, cmp.Or(e.Guests, assumedGuests)+d)
 		} else if n := guests.Count(t); n > 0 {
 			e.Guests = n
 		}
