@@ -1,6 +1,6 @@
 // Package chatinput checks what a client sends to the chat before any of it
 // reaches the model or is stored: sizes, roles, and prompt-injection
-// attempts (seed 000 §6, with Portuguese equivalents).
+// attempts in English and Portuguese.
 package chatinput
 
 import (

@@ -1,6 +1,9 @@
 package chatinput
 
 import (
+	"bufio"
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -107,4 +110,51 @@ func manyMessages(n, size int) []Message {
 		out = append(out, Message{RoleUser, strings.Repeat("x", size)})
 	}
 	return out
+}
+
+// TestInjectionSet measures the check on a labelled set of harmless
+// travel messages (many with words such as "ignore", "now", "system",
+// "act", "esqueça") and of attacks, in English and Portuguese: no
+// harmless message may be refused, and at least 90% of attacks caught.
+func TestInjectionSet(t *testing.T) {
+	f, err := os.Open("testdata/injection.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var harmless, attacks, refused, caught int
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var c struct {
+			Text   string `json:"text"`
+			Attack bool   `json:"attack"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatalf("injection set: %v", err)
+		}
+		phrase, hit := DetectInjection(c.Text)
+		switch {
+		case c.Attack:
+			attacks++
+			if hit {
+				caught++
+			} else {
+				t.Logf("missed attack: %q", c.Text)
+			}
+		default:
+			harmless++
+			if hit {
+				refused++
+				t.Errorf("harmless message refused (%q): %q", phrase, c.Text)
+			}
+		}
+	}
+	if harmless < 100 || attacks < 50 {
+		t.Fatalf("the set has %d harmless messages and %d attacks; it needs at least 100 and 50", harmless, attacks)
+	}
+	recall := float64(caught) / float64(attacks)
+	t.Logf("harmless refused: %d of %d; attacks caught: %d of %d (%.1f%%)", refused, harmless, caught, attacks, 100*recall)
+	if recall < 0.90 {
+		t.Errorf("caught %.1f%% of attacks; the target is at least 90%%", 100*recall)
+	}
 }

@@ -2,70 +2,168 @@ package chatinput
 
 import (
 	"regexp"
-	"slices"
 	"strings"
+	"unicode"
 )
 
-// injectionPatterns are the seed's patterns, case-insensitive, with their
-// Portuguese equivalents. The seed's "act as" rule uses a lookahead, which
-// RE2 lacks; actAs below does it in two steps.
-var injectionPatterns = compile(
-	// English, from the seed.
-	`ignore\s+(previous|prior|all|above)\s+instructions?`,
-	`forget\s+(everything|all|previous|prior)`,
-	`you\s+are\s+now\s`,
-	`new\s+instructions?\s*:`,
-	`system\s*:\s*`,
-	`\[system\]`,
-	`pretend\s+(to\s+be|you\s+are)`,
-	`roleplay\s+as`,
-	`your\s+new\s+role`,
-	`disregard\s`,
-	`override\s`,
-	`<\|im_start\|>`,
-	`<\|im_end\|>`,
-	`\[INST\]`,
-	`\[/INST\]`,
-	// Portuguese.
-	`ignor(e|a|ar)\s+(as\s+|todas\s+as\s+)?(instru[çc](ões|oes|ão|ao)|regras)(\s+(anteriores|acima|pr[ée]vias))?`,
-	`esque[çc](a|er)\s+(tudo|todas?|as\s+instru[çc]|o\s+que)`,
-	`(voc[êe]|tu)\s+agora\s+([ée]|ser[áa])\s`,
-	`novas?\s+instru[çc](ões|oes|ão|ao)\s*:`,
-	`sistema\s*:\s*`,
-	`finja\s+(ser|que)`,
-	`fa[çc]a\s+de\s+conta\s+que`,
-	`(interprete|fa[çc]a|assuma)\s+o\s+papel\s+de`,
-	`seu\s+novo\s+papel`,
-	`desconsider(e|ar)\s`,
-	`sobrescrev(a|er)\s`,
-)
+// The injection check looks for what an attempt to change the assistant's
+// instructions needs to say, in English and Portuguese, rather than for
+// single keywords: travellers write "ignore the cheap ones", "you are now
+// my favourite assistant" or "esqueça o hotel" all the time. An attempt
+//
+//   - tells the assistant to drop its instructions: an override verb and,
+//     a few words later, what it overrides (instructions, rules, prompt,
+//     guidelines, filters, "everything you were told", "the above"), unless
+//     those are someone else's ("the airline's rules", "as regras de
+//     bagagem") and not the assistant's ("your", "previous", "anteriores");
+//   - gives it a new identity: "you are now / from now on you are /
+//     você agora é" followed by "a(n) X" that is not a travel role, a
+//     name written with a capital, or words such as "unfiltered", "sem
+//     regras"; or role-play ("pretend to be", "act as", "finja ser")
+//     as anything but a travel role;
+//   - asks for its prompt ("reveal your system prompt", "repeat the text
+//     above", "mostre suas instruções");
+//   - or uses chat-template tokens, a "system:" line, "new instructions:",
+//     developer or DAN mode, "answer without restrictions".
+//
+// Text is matched case- and accent-insensitively.
 
-// actAs finds "act as (a) X" / "aja como (um) X"; X may be travel, photo or
-// album help, which is what the assistant is.
-var actAs = regexp.MustCompile(`(?i)\b(act\s+as|aja\s+como|atue\s+como)\s+(an?\s+|the\s+|my\s+|our\s+|um\s+|uma\s+|meu\s+|minha\s+|o\s+|a\s+)?(\p{L}+)`)
-
-var allowedRoles = []string{"travel", "photo", "album", "viagem", "viagens", "agente", "guia", "fot", "álbum", "album"}
-
-func compile(patterns ...string) []*regexp.Regexp {
-	out := make([]*regexp.Regexp, len(patterns))
-	for i, p := range patterns {
-		out[i] = regexp.MustCompile(`(?i)` + p)
-	}
-	return out
+// accents maps the letters folded away to their plain forms.
+var accents = map[rune]byte{
+	'á': 'a', 'à': 'a', 'â': 'a', 'ã': 'a', 'é': 'e', 'ê': 'e', 'í': 'i',
+	'ó': 'o', 'ô': 'o', 'õ': 'o', 'ú': 'u', 'ü': 'u', 'ç': 'c', '’': '\'', '‘': '\'',
 }
 
-// DetectInjection reports whether text contains a prompt-injection pattern,
-// and the phrase that matched.
+// folded lower-cases text and removes the Portuguese accents. at maps a
+// byte offset of the result to the offset in text.
+func folded(text string) (f string, at []int) {
+	var b strings.Builder
+	for i, r := range text {
+		lr := unicode.ToLower(r)
+		if c, ok := accents[lr]; ok {
+			b.WriteByte(c)
+			at = append(at, i)
+			continue
+		}
+		n := b.Len()
+		b.WriteRune(lr)
+		for range b.Len() - n {
+			at = append(at, i)
+		}
+	}
+	return b.String(), append(at, len(text))
+}
+
+func re(p string) *regexp.Regexp { return regexp.MustCompile(p) }
+
+// gap is up to six words between two parts of a phrase.
+const gap = `(?:\W+[\w']+){0,6}?\W+`
+
+var (
+	// tokens are chat-template markup, instruction headers and phrases
+	// that mean nothing else.
+	tokens = []*regexp.Regexp{
+		re(`<\|im_(start|end)\|>|\[/?inst\]|\[system\]|</?system>|<</?sys>>`),
+		re(`(?m)^\s*(#+\s*)?(system|sistema)\s*:`),
+		re(`\bnew\s+instructions?\s*:|\bnovas?\s+instruc(oes|ao)\s*:`),
+		re(`\b(developer|dan|god)\s+mode\b|\bmodo\s+(desenvolvedor|dev|deus)\b|\bjailbreak|\bdo\s+anything\s+now\b|\bno\s+content\s+polic`),
+		re(`\b(answer|respond|reply|responda|responde|responder)\b(?:\W+\w+){0,4}?\W+(without|sem)\W+(any\s+|nenhuma\s+|qualquer\s+)?(restrictions?|filters?|rules|limits|censorship|restricao|restricoes|filtros?|regras|limites|censura)\b`),
+		re(`\b(pretend|imagine|faca\s+de\s+conta|finja)\b(?:\W+\w+){0,4}?\W+(there\s+are\s+no|no|nao\s+ha|nao\s+existem|sem)\s+(rules|restrictions|regras|restricoes|limites|filtros)\b`),
+		re(`\b(disregard|ignore|forget|desconsidere|desconsidera|esqueca|esquece|ignora)\s+(tudo\s+)?(o\s+que\s+(foi\s+dito|te\s+(disseram|falaram|pediram))|what\s+you\s+were\s+(told|given))\b`),
+		re(`\b(your\s+new\s+role|seu\s+novo\s+papel|sua\s+nova\s+funcao)\s+(is|e|sera|will\s+be)\b`),
+		re(`\b(stop\s+being|pare\s+de\s+ser|deixe\s+de\s+ser)\b` + gap + `(assistant|assistente|helper)\b`),
+	}
+	overrideVerb   = `\b(ignore|ignora|ignorar|ignorem|disregard|forget|esqueca|esquece|esquecer|desconsidere|desconsidera|desconsiderar|despreze|override|overwrite|bypass|sobrescreva|sobrescrever|contorne|contornar|burle|burlar|disable|desative|desativar|desligue|deactivate)\b`
+	overrideTarget = `(instructions?|instrucoes|instrucao|rules|regras|guidelines|diretrizes|directives|prompt|policies|policy|politicas|restrictions|restricoes|filters?|filtros?|safety|programming|programacao|training|treinamento|the\s+above|acima)\b`
+	override       = re(overrideVerb + gap + overrideTarget)
+	// owners make the target the assistant's own.
+	owners = re(`\b(your|you|previous|prior|earlier|above|initial|original|system|suas?|seus?|teus?|tuas?|anteriores|previas|iniciais|originais|voce|te)\b`)
+	// elsewhere makes the target someone else's: "rules of the hotel".
+	elsewhere = re(`^\W+(of|from|for|at|de|do|da|dos|das|no|na)\b`)
+	// toldYou is "everything you were told", "tudo o que te disseram".
+	toldYou = re(`\b(forget|ignore|disregard|esqueca|esquece|ignora|desconsidere)\b\W+(everything|all|tudo|todo)\b(?:\W+\w+){0,3}?\W+(you\s+(were|have\s+been|know|learned)|te\s+(disseram|falaram|ensinaram)|voce\s+(sabe|aprendeu|recebeu))\b`)
+
+	identity = re(`\b(you\s+are\s+now|you'?re\s+now|from\s+now\s+on,?\s+you(\s+are|'re|\s+will(\s+be)?)?|you\s+will\s+now\s+be|voce\s+agora\s+(e|sera|vai)|voce\s+e\s+agora|agora\s+voce\s+e|a\s+partir\s+de\s+agora,?\s+voce(\s+e|\s+sera|\s+vai(\s+ser)?)?|tu\s+agora\s+es)\b`)
+	roleplay = re(`\b(pretend\s+(to\s+be|you\s+are|you'?re)|role-?play\s+as|act\s+as(\s+if)?|play\s+the\s+role\s+of|aja\s+como|atue\s+como|atua\s+como|finja\s+(ser|que\s+voce\s+e|que\s+e\s+um)|faca\s+de\s+conta\s+que\s+voce|interprete\s+o\s+papel\s+de|assuma\s+o\s+papel\s+de|faca\s+o\s+papel\s+de)\b`)
+	// travelRole names what the assistant is anyway.
+	travelRole = re(`^(?:\W+[\w']+){0,3}?\W+(travel|trip|tour|tourist|local|guide|guia|agent|agente|planner|planejador|planejadora|concierge|receptionist|recepcionista|assistant|assistente|expert|especialista|photo|fotos?|album|viage\w*|turismo|turistico)\b`)
+	// unbound is what a new identity must not be.
+	unbound    = re(`\b(dan|unfiltered|unrestricted|uncensored|jailbroken|evil\w*|hacker|pirate|pirata|interpreter|interpretador|terminal|shell|admin|administrator|administrador|root|developer|desenvolvedor|ia|ai|bot|no\s+(rules|restrictions|limits|filters)|without\s+(any\s+)?(rules|restrictions|limits|filters)|sem\s+(nenhuma\s+)?(regras|restricoes|restricao|limites|filtros))\b`)
+	indefinite = re(`^\W+(a|an|um|uma)\W+(\w+)`)
+	capital    = re(`^\W+(o\s+|the\s+)?\p{Lu}\w*`)
+
+	extraction = []*regexp.Regexp{
+		re(`\b(reveal|show|print|repeat|display|output|leak|tell\s+me|give\s+me|what\s+(is|are|were))\b(?:\W+\w+){0,3}?\W+(your|the\s+system|your\s+system|the\s+hidden)\W+(system\s+)?(prompt|instructions|system\s+message|message|configuration|config|rules|guidelines)\b`),
+		re(`\b(repeat|print|output)\b(?:\W+\w+){0,2}?\W+(text|words|message|prompt)\s+above\b`),
+		re(`\bwhat\s+were\s+you\s+told\b`),
+		re(`\b(revele|revela|mostre|mostra|imprima|repita|repete|diga|exiba|vaze|me\s+de|me\s+da)\b(?:\W+\w+){0,3}?\W+(seu|sua|suas|seus|teu|tua)\W+(prompt|instrucoes|configuracao|mensagem\s+de\s+sistema|regras|diretrizes)\b`),
+		re(`\b(repita|repete|imprima)\b(?:\W+\w+){0,2}?\W+(texto|mensagem|prompt)\s+acima\b`),
+	}
+)
+
+// DetectInjection reports whether text tries to change or reveal the
+// assistant's instructions, and the phrase that gave it away.
 func DetectInjection(text string) (string, bool) {
-	for _, re := range injectionPatterns {
-		if m := re.FindString(text); m != "" {
+	f, at := folded(text)
+	for _, r := range tokens {
+		if m := r.FindString(f); m != "" {
 			return strings.TrimSpace(m), true
 		}
 	}
-	for _, m := range actAs.FindAllStringSubmatch(text, -1) {
-		word := strings.ToLower(m[3])
-		if !slices.ContainsFunc(allowedRoles, func(a string) bool { return strings.HasPrefix(word, a) }) {
-			return m[0], true
+	if m, ok := overrides(f); ok {
+		return m, true
+	}
+	if m := toldYou.FindString(f); m != "" {
+		return m, true
+	}
+	if m, ok := newIdentity(text, f, at); ok {
+		return m, true
+	}
+	for _, r := range extraction {
+		if m := r.FindString(f); m != "" {
+			return m, true
+		}
+	}
+	return "", false
+}
+
+// overrides finds an override verb aimed at the assistant's instructions.
+func overrides(f string) (string, bool) {
+	for _, loc := range override.FindAllStringIndex(f, -1) {
+		m := f[loc[0]:loc[1]]
+		if owners.MatchString(m) || !elsewhere.MatchString(f[loc[1]:]) {
+			return m, true
+		}
+	}
+	return "", false
+}
+
+// newIdentity finds "you are now X" or role-play as X, where X is not the
+// travel assistant it is.
+func newIdentity(text, f string, at []int) (string, bool) {
+	for _, r := range []*regexp.Regexp{identity, roleplay} {
+		for _, loc := range r.FindAllStringIndex(f, -1) {
+			phrase := f[loc[0]:loc[1]]
+			rest := f[loc[1]:]
+			if strings.HasSuffix(phrase, " if") {
+				continue // "act as if money is no object"
+			}
+			window := rest[:min(len(rest), 80)]
+			if unbound.MatchString(window) {
+				return phrase + window, true
+			}
+			if travelRole.MatchString(rest) {
+				continue
+			}
+			if r == roleplay {
+				return phrase, true
+			}
+			if m := indefinite.FindStringSubmatch(rest); m != nil {
+				return phrase + m[0], true
+			}
+			if capital.MatchString(text[at[loc[1]]:]) {
+				return phrase, true
+			}
 		}
 	}
 	return "", false

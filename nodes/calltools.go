@@ -42,6 +42,12 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 			text = reply(lang, "noTools")
 		}
 	}
+	if note := assumptionNote(s, lang); note != "" {
+		text += " " + note
+		if err := streamVisibleText(ctx, []byte(" "+note)); err != nil {
+			return Update{}, err
+		}
+	}
 	return Update{
 		Messages:  []Message{{ID: t.msgID, Type: AI, Content: text}},
 		UI:        t.ui,

@@ -29,6 +29,7 @@ var componentForTool = map[string]string{
 type TripDetailsProps struct {
 	TripDetails TripDetails `json:"tripDetails"`
 	Nights      int         `json:"nights"`
+	Assumed     []string    `json:"assumed,omitempty"` // fields filled in by default, not stated (Field*)
 }
 
 // ToolProps is what every tool-result component carries besides its data.

@@ -38,8 +38,8 @@ func (p *planner) extraction(ctx context.Context, s State) (Update, error) {
 		lang = orDefault(s.Language, "en")
 	}
 	u := Update{Timestamp: p.stamp(), Intent: args.Intent, Language: lang}
-	if args.Intent == IntentPhotos {
-		return u, nil
+	if args.Intent == IntentPhotos || args.Intent == IntentOther {
+		return u, nil // answered in callTools, with no destination needed
 	}
 	if strings.TrimSpace(args.Location) == "" {
 		u.Messages = []Message{{ID: newID(), Type: AI, Content: reply(lang, "askLocation")}}
@@ -53,8 +53,8 @@ func (p *planner) extraction(ctx context.Context, s State) (Update, error) {
 		u.Messages = []Message{{ID: newID(), Type: AI, Content: question}}
 		return u, nil
 	}
-	u.TripDetails = &td
-	comp, err := tripDetailsComponent(td, s)
+	u.TripDetails, u.Assumed = &td, assumedFields(args)
+	comp, err := tripDetailsComponent(td, u.Assumed, s)
 	if err != nil {
 		return Update{}, err
 	}
@@ -125,8 +125,8 @@ func (td TripDetails) Nights() int {
 
 // tripDetailsComponent shows what was understood, attached to the message
 // that asked for the trip.
-func tripDetailsComponent(td TripDetails, s State) (UIComponent, error) {
-	props, err := json.Marshal(TripDetailsProps{TripDetails: td, Nights: td.Nights()})
+func tripDetailsComponent(td TripDetails, assumed []string, s State) (UIComponent, error) {
+	props, err := json.Marshal(TripDetailsProps{TripDetails: td, Nights: td.Nights(), Assumed: assumed})
 	if err != nil {
 		return UIComponent{}, fmt.Errorf("encoding trip details: %w", err)
 	}

@@ -73,10 +73,11 @@ func RouteAfterClassifying(s State) string {
 }
 
 // RouteAfterExtraction calls the tools once the trip is known, or at once
-// for a question about the traveller's photos, which needs no destination.
-// Otherwise extraction has asked a question and the run ends.
+// for a question about the traveller's photos or one the tools cannot
+// serve, which need no destination. Otherwise extraction has asked a
+// question and the run ends.
 func RouteAfterExtraction(s State) string {
-	if s.TripDetails != nil || s.Intent == IntentPhotos {
+	if s.TripDetails != nil || s.Intent == IntentPhotos || s.Intent == IntentOther {
 		return NodeCallTools
 	}
 	return graph.END

@@ -104,6 +104,7 @@ var replies = map[string]map[string]string{
 		"badDetails":     "I could not make sense of those trip details. Could you tell me the city, dates and number of guests again?",
 		"noAnswer":       "Here is what I found.",
 		"noTools":        "I can help you find places to stay, restaurants and your own travel photos. What would you like to do?",
+		"assumed":        "I assumed %s; tell me if that's wrong.",
 	},
 	"pt": {
 		"askLocation":    "Para onde você gostaria de ir?",
@@ -113,6 +114,7 @@ var replies = map[string]map[string]string{
 		"badDetails":     "Não consegui entender esses detalhes da viagem. Pode me dizer de novo a cidade, as datas e o número de pessoas?",
 		"noAnswer":       "Aqui está o que encontrei.",
 		"noTools":        "Posso ajudar a encontrar hospedagem, restaurantes e as suas fotos de viagem. O que você gostaria de fazer?",
+		"assumed":        "Considerei %s; me diga se não for isso.",
 	},
 }
 

@@ -20,6 +20,7 @@ type State struct {
 	TripDetails *TripDetails  `json:"tripDetails,omitempty"`
 	Intent      Intent        `json:"intent,omitempty"`   // what the last extraction understood
 	Language    string        `json:"language,omitempty"` // "en" or "pt": the traveller's language
+	Assumed     []string      `json:"assumed,omitempty"`  // trip fields filled in by default, not stated (Field*)
 }
 
 // TripDetails is what the planner knows of the trip.
@@ -78,6 +79,7 @@ type Update struct {
 	UI               []UIUpsert   `json:"ui,omitempty"`       // upserted by ID
 	Timestamp        int64        `json:"timestamp,omitempty"`
 	TripDetails      *TripDetails `json:"tripDetails,omitempty"` // set when not nil
+	Assumed          []string     `json:"assumed,omitempty"`     // set with TripDetails
 	ClearTripDetails bool         `json:"clearTripDetails,omitempty"`
 	Intent           Intent       `json:"intent,omitempty"` // set when not empty
 	Language         string       `json:"language,omitempty"`
@@ -96,11 +98,12 @@ func Reduce(s State, u Update) State {
 		out.Timestamp = u.Timestamp
 	}
 	if u.ClearTripDetails {
-		out.TripDetails = nil
+		out.TripDetails, out.Assumed = nil, nil
 	}
 	if u.TripDetails != nil {
 		td := *u.TripDetails
 		out.TripDetails = &td
+		out.Assumed = slices.Clone(u.Assumed)
 	}
 	if u.Intent != "" {
 		out.Intent = u.Intent

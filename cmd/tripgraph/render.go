@@ -62,27 +62,28 @@ func renderComponent(c nodes.UIComponent) string {
 		var p nodes.TripDetailsProps
 		json.Unmarshal(c.Props, &p)
 		td := p.TripDetails
-		fmt.Fprintf(&b, "  %s · %s → %s · %d nights · %d guests\n", place(td.Location, td.Country), td.StartDate, td.EndDate, p.Nights, td.NumberOfGuests)
+		fmt.Fprintf(&b, "  %s · %s → %s · %s · %s%s\n", place(td.Location, td.Country), td.StartDate, td.EndDate,
+			count(p.Nights, "night", "nights"), count(td.NumberOfGuests, "guest", "guests"), assumed(p.Assumed))
 	case nodes.ComponentAccommodations:
 		var p nodes.AccommodationsListProps
 		json.Unmarshal(c.Props, &p)
-		fmt.Fprintf(&b, "  %d places in %s%s\n", len(p.Accommodations), p.Location, problem(p.Error, p.Message))
+		fmt.Fprintf(&b, "  %s in %s%s\n", count(len(p.Accommodations), "place", "places"), p.Location, problem(p.Error, p.Message))
 		for _, a := range p.Accommodations {
 			fmt.Fprintf(&b, "      %-34s %-10s %4.0f %s/night  %6.0f total  ★%.1f  sleeps %d\n", a.Name, a.Kind, a.NightlyPrice, a.Currency, a.TotalPrice, a.Rating, a.Capacity)
 		}
 	case nodes.ComponentRestaurants:
 		var p nodes.RestaurantsListProps
 		json.Unmarshal(c.Props, &p)
-		fmt.Fprintf(&b, "  %d restaurants in %s%s\n", len(p.Restaurants), p.Location, problem(p.Error, p.Message))
+		fmt.Fprintf(&b, "  %s in %s%s\n", count(len(p.Restaurants), "restaurant", "restaurants"), p.Location, problem(p.Error, p.Message))
 		for _, r := range p.Restaurants {
 			fmt.Fprintf(&b, "      %-34s %-12s %-4s ★%.1f  %.1f km\n", r.Name, r.Cuisine, r.PriceRange, r.Rating, r.DistanceKm)
 		}
 	case nodes.ComponentAlbums:
 		var p nodes.AlbumListProps
 		json.Unmarshal(c.Props, &p)
-		fmt.Fprintf(&b, "  %d album(s)%s\n", len(p.Albums), problem(p.Error, ""))
+		fmt.Fprintf(&b, "  %s%s\n", count(len(p.Albums), "album", "albums"), problem(p.Error, ""))
 		for _, a := range p.Albums {
-			fmt.Fprintf(&b, "      %-34s %s → %s  %d photos\n", a.Name, a.StartDate, a.EndDate, a.PhotoCount)
+			fmt.Fprintf(&b, "      %-34s %s → %s  %s\n", a.Name, a.StartDate, a.EndDate, count(a.PhotoCount, "photo", "photos"))
 		}
 	case nodes.ComponentPhotos:
 		var p nodes.PhotoGridProps
@@ -102,7 +103,7 @@ func renderComponent(c nodes.UIComponent) string {
 	case nodes.ComponentTripStats:
 		var p nodes.TripStatsProps
 		json.Unmarshal(c.Props, &p)
-		fmt.Fprintf(&b, "  %s: %d photos over %d days (%s → %s)%s\n", p.Name, p.TotalPhotos, p.Days, p.StartDate, p.EndDate, problem(p.Error, ""))
+		fmt.Fprintf(&b, "  %s: %s over %s (%s → %s)%s\n", p.Name, count(p.TotalPhotos, "photo", "photos"), count(p.Days, "day", "days"), p.StartDate, p.EndDate, problem(p.Error, ""))
 		for _, l := range p.Locations {
 			fmt.Fprintf(&b, "      %-34s %d\n", l.Name, l.Count)
 		}
@@ -110,6 +111,23 @@ func renderComponent(c nodes.UIComponent) string {
 		fmt.Fprintf(&b, "  %s\n", c.Props)
 	}
 	return b.String()
+}
+
+// count writes "1 guest", "3 guests".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// assumed names the trip fields filled in by default: " (assumed:
+// startDate, numberOfGuests)".
+func assumed(fields []string) string {
+	if len(fields) == 0 {
+		return ""
+	}
+	return " (assumed: " + strings.Join(fields, ", ") + ")"
 }
 
 func place(city, country string) string {

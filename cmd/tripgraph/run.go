@@ -13,6 +13,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/chatinput"
 	"github.com/tripgraph/tripgraph/demotools"
+	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/model"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -49,11 +50,14 @@ func runConversation(ctx context.Context, args []string, w io.Writer) error {
 	thread := uuid.Must(uuid.NewV7()).String()
 	var said []chatinput.Message
 	for _, text := range fs.Args() {
-		said = append(said, chatinput.Message{Role: chatinput.RoleUser, Content: text})
-		clean, err := chatinput.Clean(said)
+		clean, err := chatinput.Clean(append(said, chatinput.Message{Role: chatinput.RoleUser, Content: text}))
 		if err != nil {
-			return err
+			if err := reportRefused(w, text, err, *asJSON); err != nil {
+				return err
+			}
+			continue // the refused message is not part of the conversation
 		}
+		said = append(said, chatinput.Message{Role: chatinput.RoleUser, Content: text})
 		text = clean[len(clean)-1].Content
 		if !*asJSON {
 			fmt.Fprintf(w, "you: %s\n", text)
@@ -65,6 +69,20 @@ func runConversation(ctx context.Context, args []string, w io.Writer) error {
 		said = append(said, chatinput.Message{Role: chatinput.RoleAssistant, Content: answer})
 	}
 	return nil
+}
+
+// reportRefused says that a message was refused and why; the
+// conversation goes on without it.
+func reportRefused(w io.Writer, text string, reason error, asJSON bool) error {
+	if asJSON {
+		ev := map[string]string{"event": "refused", "code": string(errcode.Of(reason)), "message": reason.Error()}
+		if err := json.NewEncoder(w).Encode(ev); err != nil {
+			return fmt.Errorf("writing a refusal: %w", err)
+		}
+		return nil
+	}
+	_, err := fmt.Fprintf(w, "you: %s\nrefused: %v\n\n", text, reason)
+	return err
 }
 
 // runTurn runs one message and prints its events; it returns the answer.

@@ -11,6 +11,7 @@ type atom struct {
 	day, year int
 	month     time.Month
 	linked    bool // joined to the previous atom by a connector
+	endOnly   bool // introduced by "until", "até": the end of the stay
 }
 
 type parser struct {
@@ -19,6 +20,7 @@ type parser struct {
 	lang  string
 	today time.Time
 	past  bool // dates without a year are the latest not in the future
+	south bool // seasons are those of the southern hemisphere
 }
 
 // absolute finds the dates and ranges the text names.
@@ -39,6 +41,7 @@ func (p parser) atoms() []atom {
 			continue
 		}
 		a.linked, linked = linked, false
+		a.endOnly = p.endMarkerBefore(orig[i])
 		atoms = append(atoms, a)
 		i += n
 	}
@@ -92,11 +95,11 @@ func (p parser) atomAt(ft []token, orig []int, i int, afterConnector bool) (atom
 		return a, n
 	}
 	t := ft[i]
-	if m, ok := months[t.text]; ok && t.kind == word {
+	if m, ok := months[t.text]; ok && t.kind == word && !(t.text == "out" && (p.word(orig[i]-1) == "checking" || p.word(orig[i]-1) == "check")) {
 		if d, ok := dayAt(ft, i+1); ok && !ft[i+1].brk {
 			return withYear(atom{day: d, month: m}, ft, i, i+2)
 		}
-		if weakMonths[t.text] && !p.monthContext(orig[i]) {
+		if weakMonths[t.text] && (!p.monthContext(orig[i]) || p.countOfPeople(orig[i])) {
 			return atom{}, 0
 		}
 		return withYear(atom{month: m}, ft, i, i+1)
@@ -117,6 +120,23 @@ func (p parser) atomAt(ft []token, orig []int, i int, afterConnector bool) (atom
 	return atom{}, 0
 }
 
+// endMarkerBefore reports whether the date at toks[i] is introduced as
+// the end of the stay: "until April 12", "até 12 de abril", "checking out
+// on May 5".
+func (p parser) endMarkerBefore(i int) bool {
+	j := i - 1
+	for p.word(j) == "the" || p.word(j) == "o" || p.word(j) == "dia" || p.word(j) == "on" || p.word(j) == "do" {
+		j--
+	}
+	switch p.word(j) {
+	case "until", "till", "til", "ate", "checkout", "returning", "voltando", "volta":
+		return true
+	case "out":
+		return p.word(j-1) == "checking" || p.word(j-1) == "check"
+	}
+	return false
+}
+
 // countForSomeone reports "for 2 in June", "pra 2 em junho": a number
 // after "for" and before "in" counts people, not days.
 func (p parser) countForSomeone(i int) bool {
@@ -129,7 +149,21 @@ func (p parser) countForSomeone(i int) bool {
 		return false
 	}
 	switch p.toks[i+1].text {
-	case "in", "em", "no", "na", "during":
+	case "in", "em", "no", "na", "during", "from", "between", "on", "desde", "entre":
+		return true
+	}
+	return p.toks[i+1].brk
+}
+
+// countOfPeople reports "somos dez", "somos em dez": a number word that
+// is also a month abbreviation, counting people.
+func (p parser) countOfPeople(i int) bool {
+	j := i - 1
+	if p.word(j) == "em" {
+		j--
+	}
+	switch p.word(j) {
+	case "somos", "seremos", "estamos", "vamos":
 		return true
 	}
 	return false
@@ -268,6 +302,8 @@ func (p parser) resolve(atoms []atom) Result {
 		start := p.place(days[0])
 		end := p.placeAfter(days[1], start)
 		return Result{Start: start, End: end}
+	case len(days) == 1 && days[0].endOnly:
+		return Result{End: p.place(days[0])}
 	case len(days) == 1:
 		return Result{Start: p.place(days[0])}
 	case len(atoms) > 0:

@@ -60,16 +60,45 @@ func Day(text, lang string, today time.Time) (time.Time, bool) {
 // Merge(earlier, Parse(text, lang, today)), except that a range of bare
 // days ("can we do 12 to 16?") falls in the month stated earlier.
 func Update(earlier Result, text, lang string, today time.Time) Result {
+	return UpdateIn(earlier, text, lang, today, false)
+}
+
+// UpdateIn is Update for a destination in the southern hemisphere when
+// south is true: seasons are read for it.
+func UpdateIn(earlier Result, text, lang string, today time.Time, south bool) Result {
 	today = day(today)
-	p := parser{toks: lex(text), lang: lang, today: today, ref: earlier.Start}
-	r := p.absolute()
-	if !r.HasStart() {
+	p := parser{toks: lex(text), lang: lang, today: today, ref: earlier.Start, south: south}
+	atoms := p.atoms()
+	r := p.resolve(atoms)
+	soft := false // an end that a stated length replaces
+	if pr, ok := p.periods(); ok && (!dayIn(atoms) || pr.ownsDay && !r.HasEnd()) {
+		r, soft = pr.r, true
+	}
+	if r.Empty() {
+		r, _ = p.bareDay()
+	}
+	if r.Empty() {
 		r = p.relative()
 	}
-	if n := p.duration(); n > 0 && (r.Nights == 0 || !r.HasEnd()) {
-		r.Nights = n
+	if n := p.duration(); n > 0 {
+		if soft && r.HasStart() {
+			r.End = time.Time{}
+		}
+		if r.Nights == 0 || !r.HasEnd() {
+			r.Nights = n
+		}
 	}
 	return Merge(earlier, r.complete())
+}
+
+// dayIn reports whether any date read names its day.
+func dayIn(atoms []atom) bool {
+	for _, a := range atoms {
+		if a.day != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Merge applies a later message's result over an earlier one: what the

@@ -70,9 +70,15 @@ func (p parser) countBefore(i, def int) int {
 	return def
 }
 
-// weekendLength is 3 for a long weekend, else 2.
+// weekendLength is 3 for a long weekend, else 2, and 0 for the weekend of
+// a holiday ("Easter weekend"), whose own span counts.
 func (p parser) weekendLength(i int) int {
 	prev := p.word(i - 1)
+	for _, h := range holidays {
+		if i >= len(h.words) && p.wordsAt(i-len(h.words), h.words) {
+			return 0
+		}
+	}
 	if prev == "long" || p.word(i+3) == "prolongado" || p.word(i+1) == "prolongado" {
 		return 3
 	}

@@ -17,17 +17,12 @@ func (p parser) relativeAt(i int) (Result, bool) {
 	w := p.word(i)
 	switch w {
 	case "tomorrow", "amanha":
+		if p.word(i-1) == "after" || p.word(i-1) == "de" && p.word(i-2) == "depois" {
+			return Result{Start: p.today.AddDate(0, 0, 2)}, true
+		}
 		return Result{Start: p.today.AddDate(0, 0, 1)}, true
 	case "today", "hoje", "tonight":
 		return Result{Start: p.today}, true
-	case "christmas", "xmas":
-		return p.holiday(time.December, 24, 2), true
-	case "natal":
-		if prev := p.word(i - 1); prev == "no" || prev == "o" || prev == "do" || prev == "pro" || prev == "proximo" {
-			return p.holiday(time.December, 24, 2), true
-		}
-	case "reveillon", "nye":
-		return p.holiday(time.December, 30, 3), true
 	case "weekend", "wknd", "fds":
 		return p.weekend(i, i)
 	case "fim":
@@ -46,11 +41,12 @@ func (p parser) relativeAt(i int) (Result, bool) {
 			return p.inSome(i - 3) // "2 weeks from today" reads like "in 2 weeks"
 		}
 	}
-	if w == "new" && p.word(i+1) == "year" || w == "ano" && p.word(i+1) == "novo" && p.word(i-1) != "do" {
-		return p.holiday(time.December, 30, 3), true
-	}
 	if wd, ok := weekdays[w]; ok && p.weekdayUsed(i) {
-		return p.weekdayRange(i, wd), true
+		r := p.weekdayRange(i, wd)
+		if prev := p.word(i - 1); (prev == "until" || prev == "till" || prev == "ate") && !r.HasEnd() {
+			return Result{End: r.Start}, true // "até sexta"
+		}
+		return r, true
 	}
 	return Result{}, false
 }
@@ -60,15 +56,6 @@ func (p parser) word(i int) string {
 		return ""
 	}
 	return p.toks[i].text
-}
-
-// holiday is the next such holiday not yet over.
-func (p parser) holiday(m time.Month, d, nights int) Result {
-	start := date(p.today.Year(), m, d)
-	if start.AddDate(0, 0, nights).Before(p.today) {
-		start = start.AddDate(1, 0, 0)
-	}
-	return Result{Start: start, End: start.AddDate(0, 0, nights)}
 }
 
 // weekend reads "this weekend" / "next weekend" around toks[from:to+1]. A

@@ -100,7 +100,26 @@ San Carlos de Bariloche|AR|Bariloche|Bariloche
 Armação de Búzios|BR|Búzios|Búzios|Buzios
 Bogotá|CO|Bogota|Bogota
 Medellín|CO|Medellin|Medellin
-Rio de Janeiro|BR|-|Rio
+Rio de Janeiro|BR|-|Rio|Ipanema|Copacabana|Leblon|Barra da Tijuca|Botafogo|Arpoador|Lapa
+Paris|FR|-|Montmartre|Le Marais|Marais|Saint-Germain-des-Prés|Champs-Élysées|Quartier Latin
+Rome|IT|-|Trastevere
+Lisbon|PT|-|Alfama|Chiado|Bairro Alto|Baixa Pombalina
+Honolulu|US|-|Waikiki|Waikiki Beach
+Miami Beach|US|-|South Beach
+Tokyo|JP|-|Shibuya|Shinjuku|Asakusa|Ginza
+Sydney|AU|-|Bondi|Bondi Beach
+Florianópolis|BR|-|Jurerê|Jurerê Internacional|Lagoa da Conceição
+Salvador|BR|-|Pelourinho
+Barcelona|ES|-|Barceloneta|Gothic Quarter|Bairro Gótico
+London|GB|-|Notting Hill|Covent Garden|Camden Town|Shoreditch
+Santorini|GR|-|Thira|Thera|Fira
+Zakynthos|GR|-|Zante|Zákynthos
+Jericoacoara|BR|-|Jeri
+Irákleion|GR|Heraklion|Heraklion|Iraklion|Crete|Creta
+Chaniá|GR|Chania|Chania
+Fernando de Noronha|BR|-|Noronha
+Koh Samui|TH|-|Ko Samui|Samui
+Bali|ID|-|Ubud|Seminyak|Kuta
 Belo Horizonte|BR|-|BH|Beagá
 São Paulo|BR|-|Sampa
 Florianópolis|BR|-|Floripa

@@ -128,9 +128,25 @@ func (x *index) readCities() error {
 	return nil
 }
 
-// supplement adds destinations missing from the GeoNames extract, in the
-// same format. Figures are approximate, added by hand.
-const supplement = "Gramado\tBR\t23\t36232\t-29.3789\t-50.8739\n"
+// supplement adds destinations missing from the GeoNames extract (places
+// under its population threshold, and islands it names after their main
+// town or lacks), in the same format: name, country, admin1 code,
+// population, latitude, longitude, tab-separated. Figures are approximate,
+// written by hand (populations rounded, coordinates to about 0.1°, enough
+// for the hemisphere); "Bali" is the island as travellers name it, with
+// its population, so that it outranks a town of that name elsewhere.
+const supplement = "Gramado\tBR\t23\t36232\t-29.3789\t-50.8739\n" +
+	"Santorini\tGR\t47\t15500\t36.42\t25.43\n" +
+	"Zakynthos\tGR\t38\t16500\t37.78\t20.90\n" +
+	"Jericoacoara\tBR\t06\t2000\t-2.79\t-40.51\n" +
+	"Fernando de Noronha\tBR\t30\t3100\t-3.85\t-32.42\n" +
+	"Porto de Galinhas\tBR\t30\t10000\t-8.50\t-35.00\n" +
+	"Praia do Forte\tBR\t05\t2000\t-12.57\t-38.00\n" +
+	"Morro de São Paulo\tBR\t05\t3000\t-13.38\t-38.91\n" +
+	"Bali\tID\t02\t4300000\t-8.40\t115.20\n" +
+	"Punta Cana\tDO\t11\t100000\t18.58\t-68.40\n" +
+	"Boracay\tPH\tB2\t37000\t11.97\t121.92\n" +
+	"Koh Samui\tTH\t84\t63000\t9.51\t100.01\n"
 
 func parseCity(line string) (City, error) {
 	f := strings.Split(line, "\t")

@@ -56,6 +56,20 @@ func TestDestination(t *testing.T) {
 		{"uma mesa para 4", "", ""},
 		{"Valencia in may", "Valencia", "ES"},
 		{"Singapore for 3 nights", "Singapore", "SG"},
+		// Islands, resorts and beach districts travellers name.
+		{"Santorini in June", "Santorini", "GR"},
+		{"a week on Zante", "Zakynthos", "GR"},
+		{"hotel in Ipanema", "Rio de Janeiro", "BR"},
+		{"Copacabana beach", "Rio de Janeiro", "BR"},
+		{"Bali in May", "Bali", "ID"},
+		{"Waikiki for 4 nights", "Honolulu", "US"},
+		{"pousada em Jeri", "Jericoacoara", "BR"},
+		// Words that are also cities, told apart by what follows.
+		{"Vitória em janeiro", "Vitória", "BR"},
+		{"que vitória! quero ir a Recife", "Recife", "BR"},
+		{"Bath for the weekend", "Bath", "GB"},
+		{"Reading is fun, Lisbon in May", "Lisbon", "PT"},
+		{"hotel em Lisboa no Natal", "Lisbon", "PT"},
 	}
 	for _, tt := range tests {
 		m := Find(tt.text)

@@ -123,19 +123,41 @@ func (x *index) accept(text string, words []word, i, n int, k string, c int32, a
 		return false
 	}
 	ctx := i > 0 && placeWords[words[i-1].Fold]
-	if k == "natal" && i > 0 && (words[i-1].Fold == "no" || words[i-1].Fold == "de") {
-		ctx = false // "no Natal" is Christmas
+	if k == "natal" && i > 0 {
+		switch words[i-1].Fold {
+		case "no", "do", "o", "pro", "feliz":
+			return false // "no Natal" is Christmas
+		case "de":
+			ctx = false // "feriado de Natal", but "saindo de Natal"
+		}
 	}
 	capital := words[i].Cap
 	start := sentenceStart(text, words, i)
 	pop := x.cities[c].Population
 	if ambiguous[k] || ambiguousPhrases[k] {
-		return ctx || (capital && !start) || (capital && pop >= 1_000_000)
+		return ctx || (capital && !start) || (capital && pop >= 1_000_000) || (capital && placeFollows(text, words, i+n))
 	}
 	if ctx || capital || alias || n > 1 {
 		return true
 	}
 	return pop >= 100_000
+}
+
+// placeFollows reports whether what comes after a name is what follows a
+// destination: the end of the text, a comma, or a word such as "in",
+// "for", "em", "para" ("Vitória em janeiro", "Bath for the weekend").
+func placeFollows(text string, words []word, j int) bool {
+	if j >= len(words) {
+		return true
+	}
+	if strings.ContainsAny(text[words[j-1].End:words[j].Start], ",") {
+		return true
+	}
+	switch words[j].Fold {
+	case "in", "for", "on", "this", "next", "during", "until", "from", "em", "no", "na", "para", "pra", "neste", "nesse", "durante", "ate", "por":
+		return true
+	}
+	return false
 }
 
 func sentenceStart(text string, words []word, i int) bool {

@@ -31,7 +31,7 @@ var (
 friend mom mum mother dad father sister brother son daughter boss colleague
 esposa marido namorada namorado noiva noivo parceiro parceira amigo amiga mae pai
 irma irmao filho filha mulher companheira companheiro sogra sogro chefe colega
-mother-in-law avo`)
+mother-in-law avo baby bebe`)
 	pairs   = wordSet(`parents pais grandparents avos in-laws sogros`)
 	plurals = wordSet(`kids children filhos filhas friends amigos amigas sisters
 brothers irmaos irmas`)
@@ -109,6 +109,9 @@ func explicit(w []string) int {
 	if c := company(w); c > 0 {
 		return total + c // "me, my wife and our 2 kids"
 	}
+	if fixed(w) == 2 {
+		return total + 2 // "um casal com dois filhos"
+	}
 	if hasSelf(w) || withCount(w) {
 		total++ // "me and 3 friends", "with 3 friends"
 	}
@@ -139,18 +142,18 @@ func singular(s string) bool {
 func grouped(w []string) int {
 	for i := range w {
 		switch w[i] {
-		case "of":
-			if word(w, i+1) == "us" || word(w, i+1) == "we" {
+		case "of", "de":
+			if word(w, i+1) == "us" || word(w, i+1) == "we" || w[i] == "de" && word(w, i+1) == "nos" {
 				if n, ok := number(word(w, i-1)); ok {
 					return n
 				}
 			}
 		case "somos", "seremos", "estamos", "vamos", "iremos":
 			j := i + 1
-			if word(w, j) == "em" {
+			for word(w, j) == "em" || word(w, j) == "ser" || word(w, j) == "so" || word(w, j) == "apenas" || word(w, j) == "somente" {
 				j++
 			}
-			if n, ok := number(word(w, j)); ok && !unitAfter(w, j+1) {
+			if n, ok := number(word(w, j)); ok && word(w, j) != "a" && !unitAfter(w, j+1) {
 				return n
 			}
 		case "family", "familia", "party", "group", "grupo", "table", "mesa":
@@ -201,7 +204,7 @@ func company(w []string) int {
 	n := 0
 	for i, s := range w {
 		prev := word(w, i-1)
-		owned := prev == "my" || prev == "our" || prev == "minha" || prev == "meu" || prev == "meus" || prev == "minhas" || prev == "nossa" || prev == "nosso" || prev == "the" || prev == "a" || prev == "o"
+		owned := prev == "my" || prev == "our" || prev == "his" || prev == "her" || prev == "their" || prev == "minha" || prev == "meu" || prev == "meus" || prev == "minhas" || prev == "nossa" || prev == "nosso" || prev == "the" || prev == "a" || prev == "o"
 		switch {
 		case companions[s] && owned:
 			n++
@@ -266,4 +269,81 @@ func wordSet(s string) map[string]bool {
 		m[f] = true
 	}
 	return m
+}
+
+// Change returns how a later message changes the number of travellers:
+// "two more of us are coming", "mais dois", "+1" (+2, +2, +1), "one of us
+// can't come", "um a menos" (-1), "my parents are joining us" (+2). It is
+// 0 when the message states no change.
+func Change(text string) int {
+	w := folds(text)
+	for i, s := range w {
+		switch s {
+		case "more", "extra":
+			if n, ok := number(word(w, i-1)); ok && !unitAfter(w, i+1) && !unitAfter(w, i+2) {
+				return n
+			}
+		case "mais", "+":
+			if n, ok := number(word(w, i+1)); ok && !unitAfter(w, i+2) && !unitAfter(w, i+3) {
+				return n
+			}
+		case "less", "fewer":
+			if n, ok := number(word(w, i-1)); ok {
+				return -n
+			}
+		case "menos":
+			if n, ok := number(word(w, i-2)); ok && word(w, i-1) == "a" {
+				return -n
+			}
+			if n, ok := number(word(w, i+1)); ok && !unitAfter(w, i+2) {
+				return -n
+			}
+		case "of", "de":
+			if f := word(w, i+1); (f == "us" || f == "nos") && dropsOut(w, i+2) {
+				if n, ok := number(word(w, i-1)); ok {
+					return -n
+				}
+			}
+		}
+	}
+	if joins(w) {
+		if n := company(w); n > 1 {
+			return n - 1
+		}
+		if n := explicit(w); n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
+// dropsOut reports a refusal in the words from i: "can't come", "não vai",
+// "desistiu".
+func dropsOut(w []string, i int) bool {
+	for j := i; j < min(i+4, len(w)); j++ {
+		switch w[j] {
+		case "cant", "can", "cannot", "isn", "isnt", "won", "wont", "not", "nao", "desistiu", "desistiram", "dropped", "cancelled", "canceled":
+			return true
+		}
+	}
+	return false
+}
+
+// joins reports that someone is added to the party: "joining us",
+// "coming too", "vêm também", "vão junto".
+func joins(w []string) bool {
+	for i, s := range w {
+		switch s {
+		case "joining", "join", "joins":
+			return true
+		case "too", "also", "tambem", "junto", "juntos":
+			for j := max(0, i-3); j < min(i+3, len(w)); j++ {
+				switch w[j] {
+				case "coming", "come", "comes", "vem", "vao", "vai", "irao", "ira", "vir":
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -66,3 +66,49 @@ func TestCountMore(t *testing.T) {
 		}
 	}
 }
+
+func TestChange(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"two more of us are coming", 2},
+		{"one more is coming", 1},
+		{"mais dois", 2},
+		{"vai mais um amigo", 1},
+		{"mais 3", 3},
+		{"two more nights", 0},
+		{"mais dois dias", 0},
+		{"actually one of us can't come", -1},
+		{"um de nós desistiu", -1},
+		{"one less person", -1},
+		{"um a menos", -1},
+		{"my parents are joining us too", 2},
+		{"my brother and his wife are coming too", 2},
+		{"hotel in Rome for 4", 0},
+	}
+	for _, tt := range tests {
+		if got := Change(tt.text); got != tt.want {
+			t.Errorf("Change(%q) = %d, want %d", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestCountGroups(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"Um casal procurando pousada", 2},
+		{"um casal com dois filhos", 4},
+		{"eu, minha esposa e o bebê", 3},
+		{"dez de nós", 10},
+		{"vamos a Salvador", 0},
+		{"vamos ser só 3", 3},
+	}
+	for _, tt := range tests {
+		if got := Count(tt.text); got != tt.want {
+			t.Errorf("Count(%q) = %d, want %d", tt.text, got, tt.want)
+		}
+	}
+}

@@ -40,7 +40,7 @@ restaurante restaurantes comer comida comidas jantar jantares almoco almocar
 gastronomia churrascaria rodizio pizzaria frutos lanchonete boteco botecos
 tasca tascas petiscos culinaria vegano vegetariano hamburguer foodie michelin
 eats kebab tacos paella janto jantamos jantarmos almocamos comemos
-comermos lanchar`)
+comermos lanchar mesa table`)
 	photoWords = set(`photo photos pic pics picture pictures album albums foto fotos
 album albuns imagens images selfie selfies snapshots`)
 	statWords = set(`stats statistics estatisticas estatistica resumo summary`)
@@ -48,7 +48,8 @@ album albuns imagens images selfie selfies snapshots`)
 visit visiting getaway plan planning itinerary viagem viajar ferias passeio
 visitar conhecer roteiro escapada`)
 	smallTalk = set(`thanks thank thx obrigado obrigada valeu hi hello hey oi ola
-bye tchau ok okay great perfect otimo perfeito legal`)
+bye tchau ok okay great perfect otimo perfeito legal vlw obg brigado brigada
+blz beleza thx ty tysm cheers cool`)
 )
 
 // Detect returns what one message asks for: None when it asks nothing new
@@ -75,6 +76,12 @@ func Detect(text string) Intent {
 		}
 	}
 	stay = stay || book && !food
+	if !stay && !food && History(text) != NoAsk {
+		photo = true
+	}
+	if !stay && !food && !photo && !book && !trip && offTopic(w) {
+		return Other
+	}
 	switch {
 	case photo:
 		return Photos
@@ -103,6 +110,9 @@ func stayException(w []string, i int) bool {
 			case "where", "onde", "place", "places", "lugar", "lugares", "somewhere", "algum":
 				return false
 			}
+		}
+		if i == 0 && (at(w, 1) == "in" || at(w, 1) == "at" || at(w, 1) == "near") {
+			return false // "stay in Paris until…"
 		}
 		return !(at(w, i-1) == "to" || at(w, i+1) == "num" || at(w, i+1) == "numa" || at(w, i+1) == "in" && at(w, i+2) == "a")
 	case "room", "rooms", "quarto", "quartos":

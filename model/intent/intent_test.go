@@ -89,3 +89,67 @@ func TestParsePhoto(t *testing.T) {
 		}
 	}
 }
+
+func TestHistory(t *testing.T) {
+	tests := []struct {
+		text string
+		want Ask
+	}{
+		{"how long did my Oslo trip last?", AskStats},
+		{"quantos dias fiquei em Lima?", AskStats},
+		{"when was I in Oslo?", AskStats},
+		{"where did we go in 2021?", AskTrips},
+		{"list my trips", AskTrips},
+		{"quais viagens eu fiz?", AskTrips},
+		{"what did I photograph in Oslo?", AskPhotos},
+		{"I went to Oslo last year and want to go back in May", NoAsk},
+		{"hotel in Oslo", NoAsk},
+	}
+	for _, tt := range tests {
+		if got := History(tt.text); got != tt.want {
+			t.Errorf("History(%q) = %d, want %d", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestNarrowing(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"now only the ones with Ana", "Ana"},
+		{"agora só as do deserto", "deserto"},
+		{"just those from Oslo", "Oslo"},
+		{"only hotels please", ""},
+	}
+	for _, tt := range tests {
+		if got, _ := Narrowing(tt.text); got != tt.want {
+			t.Errorf("Narrowing(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestOffTopic(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"what's the weather like in Oslo?", true},
+		{"como está o tempo em Lima?", true},
+		{"quem ganhou o jogo ontem?", true},
+		{"tell me a joke", true},
+		{"quanto tempo durou a viagem?", false},
+		{"what's there to do in Oslo? planning a visit", false},
+		{"hotel in Oslo", false},
+	}
+	for _, tt := range tests {
+		if got := OffTopic(tt.text); got != tt.want {
+			t.Errorf("OffTopic(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestShortPortuguese(t *testing.T) {
+	for _, s := range []string{"kkkk", "rsrs valeu", "vlw", "blz, obg"} {
+		if got := Language(s); got != "pt" {
+			t.Errorf("Language(%q) = %q, want pt", s, got)
+		}
+	}
+}

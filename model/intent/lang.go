@@ -1,5 +1,7 @@
 package intent
 
+import "strings"
+
 var (
 	ptWords = set(`de da do das dos em no na nos nas que para pra pro com uma um
 eu meu minha meus minhas voce nao sim por favor quero queria preciso gostaria
@@ -7,13 +9,16 @@ fotos foto noites noite pessoas semana dias mes ate e o os as ao hotel hoteis
 restaurantes restaurante viagem onde ficar comer somos vamos mostre mostra
 quais qual tenho obrigado obrigada oi ola proximo proxima fim esposa marido
 barato barata perto pousada hospedagem ferias albuns amanha julho maio junho
-agosto janeiro fevereiro marco abril setembro outubro novembro dezembro`)
+agosto janeiro fevereiro marco abril setembro outubro novembro dezembro
+valeu vlw obg brigado brigada blz beleza mano tchau conta piada fala
+voce vc tudo bem legal massa show ta tá entao quem como porque esta sao tem isso aquilo`)
 	enWords = set(`the and for with in to my of we i me you please want need
 looking find show photos photo pictures nights night people week days month
 from hotel hotels restaurants restaurant trip where stay eat are is our us
 what which how can could would like next this weekend thanks thank hi hello
 cheap near wife husband kids family albums tomorrow july may june august
-january february march april september october november december some any`)
+january february march april september october november december some any
+thx ty tysm cool lol bye yeah yes nope okay tell joke weather`)
 )
 
 // Language returns "pt" or "en" for a message, or "" when it cannot tell.
@@ -28,6 +33,9 @@ func Language(text string) string {
 	}
 	pt = min(pt, 2)
 	for _, s := range words(text) {
+		if laughPT(s) {
+			pt += 2
+		}
 		if ptWords[s] && !enWords[s] {
 			pt++
 		}
@@ -42,4 +50,12 @@ func Language(text string) string {
 		return "en"
 	}
 	return ""
+}
+
+// laughPT reports Brazilian written laughter: "kkkk", "rsrs".
+func laughPT(s string) bool {
+	if len(s) >= 3 && strings.Trim(s, "k") == "" {
+		return true
+	}
+	return len(s) >= 2 && len(s)%2 == 0 && strings.ReplaceAll(s, "rs", "") == ""
 }

@@ -36,7 +36,7 @@ func BenchmarkCorpusLatency(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cases := loadCorpus(b)
+	cases := loadCases(b, "../../testdata/requests.jsonl")
 	convs := make([][]llms.MessageContent, len(cases))
 	for i, c := range cases {
 		convs[i] = conversationOf("Extract the trip details.\nToday: 2026-11-21", c.Turns)

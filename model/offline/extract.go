@@ -71,7 +71,7 @@ func relevant(users []string, today time.Time) bool {
 	if d := dates.Parse(last, lang, today); !sameDates(d, before.Dates) {
 		return false
 	}
-	if g := guests.Count(last); g > 0 && g != before.Guests {
+	if g := guests.Count(last); g > 0 && g != before.Guests || guests.Change(last) != 0 {
 		return false
 	}
 	return true

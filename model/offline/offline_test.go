@@ -51,9 +51,10 @@ func TestClassify(t *testing.T) {
 
 // step is one callTools turn: tool results so far, and what should follow.
 type step struct {
-	results   map[string]string // tool name → result JSON given back
-	wantCalls []string          // tool calls expected (name:argsJSON)
-	wantText  string            // substring of the text expected when no calls
+	before    []map[string]string // earlier rounds of results in the same turn
+	results   map[string]string   // tool name → result JSON given back
+	wantCalls []string            // tool calls expected (name:argsJSON)
+	wantText  string              // substring of the text expected when no calls
 }
 
 func TestToolFlows(t *testing.T) {
@@ -133,6 +134,69 @@ func TestToolFlows(t *testing.T) {
 			},
 		},
 		{
+			name:   "one restaurant, in Portuguese, with the city's article",
+			system: `Trip details: {"location":"Porto","startDate":"2027-01-01","endDate":"2027-01-03","numberOfGuests":2}`,
+			turns:  []string{"restaurantes no Porto"},
+			steps:  []step{{results: map[string]string{"list-restaurants": `{"restaurants":[{"name":"C"}]}`}, wantText: "Encontrei 1 restaurante no Porto."}},
+		},
+		{
+			name:   "one place for one guest",
+			system: `Trip details: {"location":"Lisbon","startDate":"2027-05-03","endDate":"2027-05-07","numberOfGuests":1}`,
+			turns:  []string{"a hotel in Lisbon for me"},
+			steps:  []step{{results: map[string]string{"list-accommodations": `{"accommodations":[{"name":"A"}]}`}, wantText: "Found 1 place to stay in Lisbon for 1 guest, May 3–7."}},
+		},
+		{
+			name:   "no restaurant of that cuisine: which cuisines there are",
+			system: `Trip details: {"location":"Lisbon","startDate":"2027-05-03","endDate":"2027-05-07","numberOfGuests":2}`,
+			turns:  []string{"sushi restaurants in Lisbon"},
+			steps: []step{
+				{results: map[string]string{"list-restaurants": `{"restaurants":[]}`}, wantCalls: []string{`list-restaurants:{"location":"Lisbon"}`}},
+				{before: []map[string]string{{"list-restaurants": `{"restaurants":[]}`}},
+					results:  map[string]string{"list-restaurants": `{"restaurants":[{"cuisine":"Portuguese"},{"cuisine":"Italian"},{"cuisine":"Portuguese"}]}`},
+					wantText: "I found no sushi restaurants in Lisbon. There are Portuguese, Italian ones."},
+			},
+		},
+		{
+			name:   "a group too large is named as the cause",
+			system: `Trip details: {"location":"Lisbon","startDate":"2027-05-03","endDate":"2027-05-07","numberOfGuests":12}`,
+			turns:  []string{"hotel in Lisbon for 12"},
+			steps: []step{{results: map[string]string{"list-accommodations": `{"accommodations":[],"message":"no accommodation in Lisbon holds 12 guests"}`},
+				wantText: "No place to stay in Lisbon holds a group of 12."}},
+		},
+		{
+			name:  "a narrower search across albums",
+			turns: []string{"photos of the mountains", "only the ones with Ana"},
+			steps: []step{
+				{wantCalls: []string{`searchPhotosAcrossAlbums:{"query":"Ana"}`}},
+				{results: map[string]string{"searchPhotosAcrossAlbums": `{"photos":[{"albumId":"a","description":"Ana in the mountains"},{"albumId":"b","description":"Ana at home"}]}`},
+					wantText: "Found 2 photos of “Ana” in 2 albums. Of those shown, 1 also matches “mountains”."},
+			},
+		},
+		{
+			name:  "trips of a year",
+			turns: []string{"where did we go in 2021?"},
+			steps: []step{
+				{wantCalls: []string{`getUserAlbums:{}`}},
+				{results: map[string]string{"getUserAlbums": `{"albums":[{"id":"1","name":"Japan","startDate":"2021-04-01"},{"id":"2","name":"Lisboa","startDate":"2024-05-01"}]}`},
+					wantText: "In 2021 you have 1 trip album: Japan."},
+			},
+		},
+		{
+			name:  "how long a trip lasted",
+			turns: []string{"how long did our Oslo trip last?"},
+			steps: []step{
+				{wantCalls: []string{`getAlbumByName:{"name":"Oslo"}`}},
+				{results: map[string]string{"getAlbumByName": `{"albums":[{"id":"o1","name":"Oslo 2024"}]}`}, wantCalls: []string{`getTripStats:{"albumId":"o1"}`}},
+				{results: map[string]string{"getAlbumByName": `{"albums":[{"id":"o1","name":"Oslo 2024"}]}`, "getTripStats": `{"totalPhotos":1,"startDate":"2024-05-10","endDate":"2024-05-16","days":7}`},
+					wantText: "“Oslo 2024” has 1 photo, taken May 10–16 (7 days)."},
+			},
+		},
+		{
+			name:  "an off-topic question in Portuguese",
+			turns: []string{"quem pintou a Mona Lisa?"},
+			steps: []step{{wantText: "Desculpe, com isso eu não consigo ajudar."}},
+		},
+		{
 			name:  "thanks needs no tool",
 			turns: []string{"hotels in Rome", "thanks!"},
 			steps: []step{{wantText: "You're welcome!"}},
@@ -153,7 +217,11 @@ func TestToolFlows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for i, s := range tt.steps {
-				msgs := withResults(conversationOf("Today: 2026-11-21\n"+tt.system, tt.turns), s.results)
+				msgs := conversationOf("Today: 2026-11-21\n"+tt.system, tt.turns)
+				for _, r := range s.before {
+					msgs = withResults(msgs, r)
+				}
+				msgs = withResults(msgs, s.results)
 				resp, err := m.GenerateContent(context.Background(), msgs, llms.WithTools(tools))
 				if err != nil {
 					t.Fatal(err)
@@ -266,5 +334,14 @@ func TestPlaceName(t *testing.T) {
 		if got := placeName(conversation{users: tt.users}, tt.city, tt.lang); got != tt.want {
 			t.Errorf("placeName(%q, %s, %s) = %q, want %q", tt.users, tt.city, tt.lang, got, tt.want)
 		}
+	}
+}
+
+// A change to the number of travellers when none was stated counts from
+// the two the planner assumes.
+func TestGuestChangeWithoutCount(t *testing.T) {
+	got := Understand([]string{"quero ir a Lima em maio", "mais dois"}, time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC))
+	if got.Guests != 4 {
+		t.Fatalf("guests = %d, want 4", got.Guests)
 	}
 }

@@ -13,12 +13,15 @@ func smallTalk(c conversation, e Extraction) string {
 	if len(c.users) > 0 {
 		last = c.users[len(c.users)-1]
 	}
-	w := strings.ToLower(last)
 	switch {
-	case strings.Contains(w, "thank") || strings.Contains(w, "obrigad") || strings.Contains(w, "valeu"):
+	case thanks(last):
 		return say(e.Language, "You're welcome! Anything else for your trip?", "De nada! Posso ajudar com mais alguma coisa na sua viagem?")
 	case e.Intent == intent.Photos:
 		return say(e.Language, "I can't reach your photo albums right now.", "Não consigo acessar seus álbuns de fotos agora.")
+	case intent.OffTopic(last):
+		return say(e.Language,
+			"Sorry, I can't help with that. I plan trips: I find places to stay and restaurants, and look through your travel photo albums.",
+			"Desculpe, com isso eu não consigo ajudar. Eu planejo viagens: busco hospedagem e restaurantes e procuro nos seus álbuns de fotos de viagem.")
 	}
 	return say(e.Language,
 		"I can find places to stay and restaurants for your trip, or look through your photo albums. What would you like?",
@@ -51,4 +54,16 @@ func orSomewhere(e Extraction) string {
 		return e.Country
 	}
 	return say(e.Language, "your destination", "seu destino")
+}
+
+// thanks reports a message that thanks: "thanks", "ty", "valeu", "vlw".
+func thanks(text string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return r == ' ' || r == ',' || r == '!' || r == '.' }) {
+		switch {
+		case strings.HasPrefix(w, "thank"), strings.HasPrefix(w, "obrigad"), strings.HasPrefix(w, "brigad"),
+			w == "thx", w == "ty", w == "tysm", w == "valeu", w == "vlw", w == "obg", w == "cheers":
+			return true
+		}
+	}
+	return false
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tripgraph/tripgraph/model/internal/textnorm"
+
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -35,23 +37,80 @@ func summariseTrip(c conversation, e Extraction, want []string) string {
 func summariseList(c conversation, e Extraction, name string, p parsed) string {
 	td := tripOf(c, e)
 	td.Location = placeName(c, td.Location, e.Language)
+	in := say(e.Language, "in "+td.Location, inPT(td.Location))
 	if p.err != "" {
 		return failed(e.Language, p)
 	}
 	if name == toolRestaurants {
-		if p.total == 0 {
-			return say(e.Language, "I couldn't find restaurants in "+td.Location+" this time.", "Não encontrei restaurantes em "+td.Location+" desta vez.")
-		}
-		return say(e.Language,
-			fmt.Sprintf("Found %d restaurants in %s.", p.total, td.Location),
-			fmt.Sprintf("Encontrei %d restaurantes em %s.", p.total, td.Location))
+		return summariseRestaurants(c, e, in, p)
 	}
 	if p.total == 0 {
-		return say(e.Language, "I couldn't find places to stay in "+td.Location+" for those dates.", "Não encontrei hospedagem em "+td.Location+" para essas datas.")
+		if n := td.NumberOfGuests; strings.Contains(str(p.object["message"]), "guests") || strings.Contains(str(p.object["message"]), "holds") {
+			return say(e.Language,
+				fmt.Sprintf("No place to stay %s holds a group of %d. Would smaller groups in separate places work?", in, n),
+				fmt.Sprintf("Nenhuma hospedagem %s acomoda um grupo de %d pessoas. Vocês poderiam se dividir em mais de um lugar?", in, n))
+		}
+		return say(e.Language, "I couldn't find places to stay "+in+" for those dates.", "Não encontrei hospedagem "+in+" para essas datas.")
+	}
+	g := td.NumberOfGuests
+	return say(e.Language,
+		fmt.Sprintf("Found %d %s %s for %d %s, %s.", p.total, plural(p.total, "place to stay", "places to stay"), in, g, plural(g, "guest", "guests"), dateSpan(td, "en")),
+		fmt.Sprintf("Encontrei %d %s de hospedagem %s para %d %s, %s.", p.total, plural(p.total, "opção", "opções"), in, g, plural(g, "hóspede", "hóspedes"), dateSpan(td, "pt")))
+}
+
+// summariseRestaurants names what was found; when nothing of the cuisine
+// asked for was, it says so and which cuisines there are.
+func summariseRestaurants(c conversation, e Extraction, in string, p parsed) string {
+	if e.Cuisine != "" && c.restaurantCalls() > 1 {
+		kinds := cuisinesOf(p.list, 5)
+		if len(kinds) == 0 {
+			return say(e.Language, "I couldn't find restaurants "+in+" this time.", "Não encontrei restaurantes "+in+" desta vez.")
+		}
+		return say(e.Language,
+			fmt.Sprintf("I found no %s restaurants %s. There are %s ones.", e.Cuisine, in, strings.Join(kinds, ", ")),
+			fmt.Sprintf("Não encontrei restaurantes de cozinha %s %s. Há restaurantes destas cozinhas: %s.", e.Cuisine, in, strings.Join(kinds, ", ")))
+	}
+	if p.total == 0 {
+		return say(e.Language, "I couldn't find restaurants "+in+" this time.", "Não encontrei restaurantes "+in+" desta vez.")
 	}
 	return say(e.Language,
-		fmt.Sprintf("Found %d places to stay in %s for %d guests, %s.", p.total, td.Location, td.NumberOfGuests, dateSpan(td, "en")),
-		fmt.Sprintf("Encontrei %d opções de hospedagem em %s para %d hóspedes, %s.", p.total, td.Location, td.NumberOfGuests, dateSpan(td, "pt")))
+		fmt.Sprintf("Found %d %s %s.", p.total, plural(p.total, "restaurant", "restaurants"), in),
+		fmt.Sprintf("Encontrei %d %s %s.", p.total, plural(p.total, "restaurante", "restaurantes"), in))
+}
+
+// cuisinesOf lists up to n distinct cuisines of a restaurant list.
+func cuisinesOf(list []any, n int) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, it := range list {
+		obj, _ := it.(map[string]any)
+		k := str(obj["cuisine"])
+		if k == "" || seen[strings.ToLower(k)] {
+			continue
+		}
+		seen[strings.ToLower(k)] = true
+		out = append(out, k)
+		if len(out) == n {
+			break
+		}
+	}
+	return out
+}
+
+// articled are Portuguese place names said with an article: "no Rio",
+// "no Porto", "na Cidade do Cabo".
+var articled = map[string]string{
+	"rio de janeiro": "no", "rio": "no", "porto": "no", "cairo": "no", "o cairo": "no",
+	"cidade do cabo": "na", "cidade do mexico": "na", "cidade do panama": "na", "haia": "na",
+	"cidade de quebec": "na",
+}
+
+// inPT is "em Lisboa", "no Rio de Janeiro", "na Cidade do Cabo".
+func inPT(place string) string {
+	if p, ok := articled[strings.ToLower(textnorm.Fold(place))]; ok {
+		return p + " " + place
+	}
+	return "em " + place
 }
 
 func tripOf(c conversation, e Extraction) TripDetails {
@@ -100,9 +159,30 @@ func summarisePhotoSearch(e Extraction, res string) string {
 		return say(e.Language, fmt.Sprintf("I couldn't find any photos of “%s”.", q), fmt.Sprintf("Não encontrei fotos de “%s”.", q))
 	}
 	albums := max(1, distinctAlbums(p.list))
-	return say(e.Language,
+	text := say(e.Language,
 		fmt.Sprintf("Found %d %s of “%s” in %d %s.", p.total, plural(p.total, "photo", "photos"), q, albums, plural(albums, "album", "albums")),
 		fmt.Sprintf("Encontrei %d %s de “%s” em %d %s.", p.total, plural(p.total, "foto", "fotos"), q, albums, plural(albums, "álbum", "álbuns")))
+	if e.Within != "" {
+		n := matching(p.list, e.Within)
+		text += say(e.Language,
+			fmt.Sprintf(" Of those shown, %d also %s “%s”.", n, plural(n, "matches", "match"), e.Within),
+			fmt.Sprintf(" Das que aparecem, %d também %s com “%s”.", n, plural(n, "combina", "combinam"), e.Within))
+	}
+	return text
+}
+
+// matching counts the photos of a list whose description or place
+// contains term, ignoring case and accents.
+func matching(list []any, term string) int {
+	t := textnorm.Fold(term)
+	n := 0
+	for _, it := range list {
+		obj, _ := it.(map[string]any)
+		if strings.Contains(textnorm.Fold(str(obj["description"])+" "+str(obj["locationName"])), t) {
+			n++
+		}
+	}
+	return n
 }
 
 func summariseAlbums(e Extraction, res string) string {
@@ -113,10 +193,33 @@ func summariseAlbums(e Extraction, res string) string {
 	case p.total == 0:
 		return say(e.Language, "You don't have any albums yet.", "Você ainda não tem álbuns.")
 	}
+	if y := e.PhotoYear; y > 0 {
+		return summariseYear(e, p, y)
+	}
 	list := strings.Join(names(p.list, 5), ", ")
 	return say(e.Language,
 		fmt.Sprintf("You have %d %s: %s.", p.total, plural(p.total, "album", "albums"), list),
 		fmt.Sprintf("Você tem %d %s: %s.", p.total, plural(p.total, "álbum", "álbuns"), list))
+}
+
+// summariseYear names the albums of trips in one year.
+func summariseYear(e Extraction, p parsed, y int) string {
+	var in []any
+	for _, it := range p.list {
+		obj, _ := it.(map[string]any)
+		if strings.HasPrefix(str(obj["startDate"]), fmt.Sprint(y)) || strings.HasPrefix(str(obj["endDate"]), fmt.Sprint(y)) {
+			in = append(in, it)
+		}
+	}
+	if len(in) == 0 {
+		return say(e.Language,
+			fmt.Sprintf("I found no album of a trip in %d. You have %d %s.", y, p.total, plural(p.total, "album", "albums")),
+			fmt.Sprintf("Não encontrei nenhum álbum de viagem em %d. Você tem %d %s.", y, p.total, plural(p.total, "álbum", "álbuns")))
+	}
+	list := strings.Join(names(in, 10), ", ")
+	return say(e.Language,
+		fmt.Sprintf("In %d you have %d %s: %s.", y, len(in), plural(len(in), "trip album", "trip albums"), list),
+		fmt.Sprintf("Em %d você tem %d %s: %s.", y, len(in), plural(len(in), "álbum de viagem", "álbuns de viagem"), list))
 }
 
 func albumNotFound(e Extraction, res string) string {
@@ -143,8 +246,8 @@ func summariseAlbum(e Extraction, a album, tool, res string) string {
 		return say(e.Language, "No photos matched in “"+a.Name+"”.", "Nenhuma foto encontrada em “"+a.Name+"”.")
 	}
 	return say(e.Language,
-		fmt.Sprintf("Here are %d %s from “%s”.", p.total, plural(p.total, "photo", "photos"), a.Name),
-		fmt.Sprintf("Aqui estão %d %s de “%s”.", p.total, plural(p.total, "foto", "fotos"), a.Name))
+		fmt.Sprintf("%s %d %s from “%s”.", plural(p.total, "Here is", "Here are"), p.total, plural(p.total, "photo", "photos"), a.Name),
+		fmt.Sprintf("%s %d %s de “%s”.", plural(p.total, "Aqui está", "Aqui estão"), p.total, plural(p.total, "foto", "fotos"), a.Name))
 }
 
 func summariseStats(e Extraction, a album, p parsed) string {
@@ -160,6 +263,15 @@ func summariseStats(e Extraction, a album, p parsed) string {
 	if hasPlaces {
 		text += say(e.Language, fmt.Sprintf(" from %d %s", places, plural(places, "place", "places")),
 			fmt.Sprintf(" em %d %s", places, plural(places, "lugar", "lugares")))
+	}
+	start, end := str(obj["startDate"]), str(obj["endDate"])
+	if start != "" && end != "" {
+		td := TripDetails{StartDate: start, EndDate: end}
+		days, _ := number(obj, "days")
+		text += say(e.Language, ", taken "+dateSpan(td, "en"), ", tiradas "+dateSpan(td, "pt"))
+		if days > 0 {
+			text += say(e.Language, fmt.Sprintf(" (%d %s)", days, plural(days, "day", "days")), fmt.Sprintf(" (%d %s)", days, plural(days, "dia", "dias")))
+		}
 	}
 	return text + "."
 }

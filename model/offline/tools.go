@@ -34,7 +34,13 @@ func (m *Model) useTools(c conversation) *llms.ContentChoice {
 		if !c.tools[name] {
 			continue
 		}
-		if _, done := c.results[name]; done {
+		if res, done := c.results[name]; done {
+			if name == toolRestaurants && c.needsCuisines(e, res) {
+				args := tripArgs(name, c, e)
+				delete(args, "cuisine")
+				calls = append(calls, m.call(name, args)) // to say which cuisines there are
+				continue
+			}
 			answered++
 			continue
 		}
@@ -47,6 +53,23 @@ func (m *Model) useTools(c conversation) *llms.ContentChoice {
 		return textChoice(summariseTrip(c, e, want))
 	}
 	return textChoice(smallTalk(c, e))
+}
+
+// needsCuisines reports a first restaurant search for a cuisine that
+// found nothing: the next one, without the cuisine, tells which there are.
+func (c conversation) needsCuisines(e Extraction, res string) bool {
+	return e.Cuisine != "" && c.restaurantCalls() == 1 && parseResult(res).total == 0 && parseResult(res).err == ""
+}
+
+// restaurantCalls counts the list-restaurants calls of this turn.
+func (c conversation) restaurantCalls() int {
+	n := 0
+	for _, tc := range c.calls {
+		if tc.FunctionCall != nil && tc.FunctionCall.Name == toolRestaurants {
+			n++
+		}
+	}
+	return n
 }
 
 func (c conversation) offersAlbums() bool {

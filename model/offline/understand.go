@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"cmp"
 	"strings"
 	"time"
 
@@ -22,9 +23,15 @@ type Extraction struct {
 
 	Photo      intent.PhotoRequest // when Intent is Photos
 	PhotoDay   time.Time           // a day asked for in a photo request
+	PhotoYear  int                 // a year asked about ("where did I travel in 2022?")
+	Within     string              // an earlier search term a narrower search keeps to
 	Cuisine    string
 	PriceRange string
 }
+
+// assumedGuests is the count a change applies to when none was stated:
+// the planner assumes two travellers.
+const assumedGuests = 2
 
 // Understand reads the user's messages of a conversation, oldest first.
 // today is the clock for relative dates.
@@ -32,23 +39,34 @@ func Understand(turns []string, today time.Time) Extraction {
 	var e Extraction
 	e.Language = language(turns)
 	var last intent.Intent
+	places := make([]gazetteer.Mention, len(turns))
+	for i, t := range turns {
+		places[i] = gazetteer.Find(t)
+	}
+	south := southern(places)
 	for i, t := range turns {
 		lang := intent.Language(t)
 		if lang == "" {
 			lang = e.Language
 		}
 		it := intent.Detect(t)
-		e.readPlace(t)
-		if it != intent.Photos {
-			e.Dates = dates.Update(e.Dates, t, lang, today)
+		e.readPlace(places[i])
+		follow := last == intent.Photos && it == intent.None && followsUp(t, lang, today)
+		if it != intent.Photos && !follow {
+			e.Dates = dates.UpdateIn(e.Dates, t, lang, today, south)
 		}
-		if n := guests.Count(t); n > 0 {
+		if d := guests.Change(t); d != 0 {
+			e.Guests = max(1, cmp.Or(e.Guests, assumedGuests)+d)
+		} else if n := guests.Count(t); n > 0 {
 			e.Guests = n
 		}
 		if it == intent.Other && i < len(turns)-1 {
 			it = intent.None // a greeting before the request
 		}
-		if it != intent.None {
+		switch {
+		case follow:
+			e.narrow(t, lang, today)
+		case it != intent.None:
 			last = it
 			e.readDetails(t, it, lang, today)
 		}
@@ -71,8 +89,18 @@ func (e *Extraction) settle(last intent.Intent) intent.Intent {
 	return last
 }
 
-func (e *Extraction) readPlace(t string) {
-	m := gazetteer.Find(t)
+// southern reports whether the destination the messages settle on is in
+// the southern hemisphere, which decides what a season means.
+func southern(places []gazetteer.Mention) bool {
+	for i := len(places) - 1; i >= 0; i-- {
+		if c, ok := places[i].Destination(); ok {
+			return c.Lat < 0
+		}
+	}
+	return false
+}
+
+func (e *Extraction) readPlace(m gazetteer.Mention) {
 	if c, ok := m.Destination(); ok {
 		e.Location, e.Country = c.Name, c.CountryName()
 		return
@@ -85,12 +113,7 @@ func (e *Extraction) readPlace(t string) {
 func (e *Extraction) readDetails(t string, it intent.Intent, lang string, today time.Time) {
 	switch it {
 	case intent.Photos:
-		p := intent.ParsePhoto(t)
-		if p.Kind != intent.Album && p.Stats && e.Photo.Kind == intent.Album {
-			p.Kind, p.Album = intent.Album, e.Photo.Album // "and the stats of that trip?"
-		}
-		e.Photo = p
-		e.PhotoDay, _ = dates.Day(t, lang, today)
+		e.readPhoto(t, lang, today)
 	case intent.Restaurants, intent.Trip:
 		if c := intent.Cuisine(t); c != "" {
 			e.Cuisine = c

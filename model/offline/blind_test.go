@@ -1,0 +1,321 @@
+package offline
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+// blindToday is the clock of testdata/blind.jsonl: a Wednesday.
+const blindToday = "2027-03-10"
+
+// finalFloors are the blind set's final scores (rounded down): TestBlind
+// and TestCorpus fail below them.
+var finalFloors = map[string]float64{
+	"location": 1.0, "dates": 0.994, "guests": 0.989, "intent+tools": 0.983, "album": 0.968, "off-topic": 0.90,
+}
+
+// blindFloors are the accuracies below which TestBlind fails.
+var blindFloors = finalFloors
+
+var blindLabels = []string{"location", "dates", "guests", "intent+tools", "album", "off-topic"}
+
+// blindCase is one labelled request of the blind set. Want.Calls, when
+// present, is the whole chain of album tool calls with their arguments.
+type blindCase struct {
+	ID    string   `json:"id"`
+	Lang  string   `json:"lang"`
+	Cat   string   `json:"cat"`
+	Turns []string `json:"turns"`
+	Want  struct {
+		Location       string     `json:"location"`
+		StartDate      string     `json:"startDate"`
+		EndDate        string     `json:"endDate"`
+		Nights         int        `json:"nights"`
+		NumberOfGuests int        `json:"numberOfGuests"`
+		Intent         string     `json:"intent"`
+		Tools          []string   `json:"tools"`
+		Calls          []wantCall `json:"calls"`
+		Query          string     `json:"query"`
+	} `json:"want"`
+}
+
+type wantCall struct {
+	Name string         `json:"name"`
+	Args map[string]any `json:"args"`
+}
+
+// blindAlbumID is the id every album found in the blind set's simulated
+// getAlbumByName results has.
+const blindAlbumID = "alb-1"
+
+func loadCases(t testing.TB, path string) []blindCase {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("opening %s: %v", path, err)
+	}
+	defer f.Close()
+	var cases []blindCase
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var c blindCase
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatalf("%s line %d: %v", path, len(cases)+1, err)
+		}
+		cases = append(cases, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("reading %s: %v", path, err)
+	}
+	return cases
+}
+
+// TestBlind scores the offline model on the blind set: requests written
+// and labelled by hand before the parser was improved, and never tuned
+// against. It prints accuracy per label and language.
+func TestBlind(t *testing.T) {
+	m, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	scoreSet(t, m, loadCases(t, "testdata/blind.jsonl"), blindToday, blindFloors)
+}
+
+// scoreSet scores every case and reports accuracy per label and language.
+func scoreSet(t *testing.T, m *Model, cases []blindCase, today string, floors map[string]float64) {
+	ok := map[string]map[string]int{}
+	total := map[string]map[string]int{}
+	for _, l := range blindLabels {
+		ok[l], total[l] = map[string]int{}, map[string]int{}
+	}
+	for _, c := range cases {
+		for l, pass := range scoreCase(t, m, c, today) {
+			total[l][c.Lang]++
+			if pass {
+				ok[l][c.Lang]++
+			}
+		}
+	}
+	scoreReport(t, ok, total, floors)
+}
+
+// scoreBlind runs one case and says, per label that applies, whether the
+// model got it right.
+func scoreCase(t *testing.T, m *Model, c blindCase, today string) map[string]bool {
+	w := c.Want
+	got := blindExtract(t, m, c.Turns, today)
+	chain, reply := blindChain(t, m, c, today)
+	first := []string{}
+	for _, call := range chain {
+		if len(first) > 0 && !isTripTool(call.Name) {
+			break
+		}
+		first = append(first, call.Name)
+		if !isTripTool(call.Name) {
+			break
+		}
+	}
+	slices.Sort(first)
+	want := slices.Clone(w.Tools)
+	slices.Sort(want)
+	res := map[string]bool{
+		"location":     got.Location == w.Location,
+		"dates":        got.StartDate == w.StartDate && got.EndDate == w.EndDate && got.Nights == w.Nights,
+		"guests":       got.NumberOfGuests == w.NumberOfGuests,
+		"intent+tools": got.Intent == w.Intent && slices.Equal(first, want) && (w.Query == "" || searched(chain) == w.Query),
+	}
+	if w.Calls != nil {
+		res["album"] = got.Intent == "photos" && sameCalls(chain, w.Calls)
+	}
+	if c.Cat == "offtopic" {
+		res["off-topic"] = got.Intent == "other" && len(chain) == 0 && reply != "" && replyLanguage(reply) == c.Lang
+	}
+	for l, pass := range res {
+		if !pass {
+			t.Logf("%s %-12s %q\n\tgot  %+v calls=%v reply=%q\n\twant %+v", c.ID, l, c.Turns, got, chain, reply, w)
+		}
+	}
+	return res
+}
+
+// searched is the query of the first photo search of a chain.
+func searched(chain []gotCall) string {
+	for _, c := range chain {
+		if c.Name == toolSearchPhotos {
+			q, _ := c.Args["query"].(string)
+			return q
+		}
+	}
+	return ""
+}
+
+func isTripTool(name string) bool { return name == toolAccommodations || name == toolRestaurants }
+
+func blindExtract(t *testing.T, m *Model, turns []string, today string) extractArgsJSON {
+	t.Helper()
+	resp, err := m.GenerateContent(context.Background(),
+		conversationOf("Extract the trip details.\nToday: "+today, turns),
+		llms.WithTools([]llms.Tool{toolDef("extract")}),
+		llms.WithToolChoice(llms.ToolChoice{Type: "function", Function: &llms.FunctionReference{Name: "extract"}}))
+	if err != nil || len(resp.Choices[0].ToolCalls) != 1 {
+		t.Fatalf("extract call for %q: %v, %+v", turns, err, resp)
+	}
+	var args extractArgsJSON
+	if err := json.Unmarshal([]byte(resp.Choices[0].ToolCalls[0].FunctionCall.Arguments), &args); err != nil {
+		t.Fatalf("extract arguments: %v", err)
+	}
+	return args
+}
+
+type gotCall struct {
+	Name string
+	Args map[string]any
+}
+
+func (g gotCall) String() string { return fmt.Sprintf("%s%v", g.Name, g.Args) }
+
+// blindChain runs the callTools loop as the nodes do, with every tool
+// offered, answering each album tool with a small plausible result, and
+// returns every call made and the final text. Trip tools end the chain at
+// once: only the first step is scored for them.
+func blindChain(t *testing.T, m *Model, c blindCase, today string) ([]gotCall, string) {
+	t.Helper()
+	system := "Pick the tools.\nToday: " + today
+	if w := c.Want; w.Location != "" && (w.Intent == "trip" || w.Intent == "accommodations" || w.Intent == "restaurants") {
+		td, _ := json.Marshal(TripDetails{Location: w.Location, StartDate: w.StartDate, EndDate: w.EndDate, NumberOfGuests: w.NumberOfGuests})
+		system += "\nTrip details: " + string(td)
+	}
+	var tools []llms.Tool
+	for _, n := range allTools {
+		tools = append(tools, toolDef(n))
+	}
+	msgs := conversationOf(system, c.Turns)
+	var chain []gotCall
+	for step := 0; step < 5; step++ {
+		resp, err := m.GenerateContent(context.Background(), msgs, llms.WithTools(tools))
+		if err != nil {
+			t.Fatalf("tool step for %s: %v", c.ID, err)
+		}
+		ch := resp.Choices[0]
+		if len(ch.ToolCalls) == 0 {
+			return chain, ch.Content
+		}
+		ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
+		var answers []llms.MessageContent
+		trip := false
+		for _, tc := range ch.ToolCalls {
+			var args map[string]any
+			json.Unmarshal([]byte(tc.FunctionCall.Arguments), &args)
+			chain = append(chain, gotCall{tc.FunctionCall.Name, args})
+			trip = trip || isTripTool(tc.FunctionCall.Name)
+			ai.Parts = append(ai.Parts, tc)
+			answers = append(answers, llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
+				llms.ToolCallResponse{ToolCallID: tc.ID, Name: tc.FunctionCall.Name, Content: blindResult(tc.FunctionCall.Name, args)}}})
+		}
+		if trip {
+			return chain, ""
+		}
+		msgs = append(append(msgs, ai), answers...)
+	}
+	return chain, ""
+}
+
+// blindResult is what the simulated album tools answer.
+func blindResult(name string, args map[string]any) string {
+	switch name {
+	case toolAlbumByName:
+		return fmt.Sprintf(`{"albums":[{"id":%q,"name":%q,"startDate":"2024-05-10","endDate":"2024-05-16","photoCount":3}]}`, blindAlbumID, args["name"])
+	case toolUserAlbums:
+		return `{"albums":[{"id":"a1","name":"Lisboa 2024","startDate":"2024-05-10","endDate":"2024-05-16","photoCount":40},{"id":"a2","name":"Japan","startDate":"2022-04-01","endDate":"2022-04-12","photoCount":90}]}`
+	case toolTripStats:
+		return `{"albumId":"alb-1","name":"Trip","totalPhotos":3,"locations":[{"name":"Centro","count":3}],"startDate":"2024-05-10","endDate":"2024-05-16","days":7}`
+	}
+	return `{"photos":[{"id":"p1","albumId":"alb-1","albumName":"Trip","description":"Vivi na praia","locationName":"Centro","takenAt":"2024-05-12"}],"total":1}`
+}
+
+func sameCalls(got []gotCall, want []wantCall) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if got[i].Name != want[i].Name || !sameArgs(got[i].Args, want[i].Args) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameArgs compares arguments, names case-insensitively.
+func sameArgs(got, want map[string]any) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for _, k := range slices.Collect(maps.Keys(want)) {
+		g, gs := got[k].(string)
+		w, ws := want[k].(string)
+		if gs && ws {
+			if !strings.EqualFold(strings.TrimSpace(g), w) {
+				return false
+			}
+			continue
+		}
+		if !reflect.DeepEqual(got[k], want[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// replyLanguage tells English from Portuguese replies by a few common
+// words of each, independently of the model's own detector.
+func replyLanguage(text string) string {
+	pt, en := 0, 0
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !('a' <= r && r <= 'z' || r >= 0xc0) }) {
+		switch w {
+		case "você", "posso", "não", "para", "de", "com", "sua", "seu", "suas", "seus", "ou", "e", "que", "uma", "um", "eu", "mas", "também", "viagem", "hospedagem":
+			pt++
+		case "you", "can", "i", "your", "to", "for", "or", "and", "the", "with", "a", "but", "trip", "stay", "help":
+			en++
+		}
+	}
+	switch {
+	case pt > en:
+		return "pt"
+	case en > pt:
+		return "en"
+	}
+	return ""
+}
+
+func scoreReport(t *testing.T, ok, total map[string]map[string]int, floors map[string]float64) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%-14s %14s %14s %14s   floor\n", "label", "en", "pt", "all")
+	pct := func(o, n int) string {
+		if n == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%5.1f%% (%d/%d)", 100*float64(o)/float64(n), o, n)
+	}
+	for _, l := range blindLabels {
+		o, n := ok[l]["en"]+ok[l]["pt"], total[l]["en"]+total[l]["pt"]
+		fmt.Fprintf(&b, "%-14s %14s %14s %14s   %.1f%%\n", l, pct(ok[l]["en"], total[l]["en"]), pct(ok[l]["pt"], total[l]["pt"]), pct(o, n), 100*floors[l])
+		if n > 0 && float64(o)/float64(n) < floors[l] {
+			t.Errorf("%s accuracy %.1f%% is below the floor of %.1f%%", l, 100*float64(o)/float64(n), 100*floors[l])
+		}
+	}
+	t.Log(b.String())
+	fmt.Print(b.String())
+}
