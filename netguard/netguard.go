@@ -175,6 +175,9 @@ func (g *Guard) checkURL(u *url.URL) error {
 	if !validHostName(host) {
 		return fmt.Errorf("%w: %q is not a host name", ErrBlocked, host)
 	}
+	if reason := blockedName(host); reason != "" {
+		return fmt.Errorf("%w: %s is %s", ErrBlocked, host, reason)
+	}
 	return nil
 }
 

@@ -125,6 +125,9 @@ func TestCheckURL(t *testing.T) {
 		{"https://mcp.example.com:70000/", false},
 		{"https://mcp_example.com/", false},
 		{"http://%31%30.0.0.1/", false},
+		{"http://localhost:8080/mcp", false},
+		{"http://api.LOCALHOST./mcp", false},
+		{"http://metadata.google.internal/computeMetadata/v1/", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.url, func(t *testing.T) {

@@ -1,6 +1,9 @@
 package netguard
 
-import "net/netip"
+import (
+	"net/netip"
+	"strings"
+)
 
 // blockedV4 are the IPv4 ranges that are not the public internet, with the
 // reason a refusal gives.
@@ -92,4 +95,24 @@ func v6Reason(a netip.Addr) string {
 		return "a multicast address"
 	}
 	return "outside the global IPv6 unicast space"
+}
+
+// metadataNames are the names cloud providers give their metadata services.
+var metadataNames = []string{"metadata", "metadata.google.internal", "metadata.goog",
+	"instance-data", "instance-data.ec2.internal", "metadata.azure.com"}
+
+// blockedName returns why a host name is refused before it is looked up, or
+// "": loopback names and cloud-metadata names need no lookup to be known.
+// Any other name is judged by its addresses when it is dialled.
+func blockedName(host string) string {
+	h := strings.TrimSuffix(strings.ToLower(host), ".")
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return "a loopback name"
+	}
+	for _, m := range metadataNames {
+		if h == m {
+			return "a cloud-metadata name"
+		}
+	}
+	return ""
 }
