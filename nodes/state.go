@@ -20,6 +20,10 @@ type State struct {
 	TripDetails *TripDetails  `json:"tripDetails,omitempty"`
 	Intent      Intent        `json:"intent,omitempty"`   // what the last extraction understood
 	Language    string        `json:"language,omitempty"` // "en" or "pt": the traveller's language
+
+	// Enrichments are the results of the traveller's own tools fetched
+	// before answering, each with the message it informed.
+	Enrichments []Enrichment `json:"enrichments,omitempty"`
 }
 
 // TripDetails is what the planner knows of the trip.
@@ -81,6 +85,7 @@ type Update struct {
 	ClearTripDetails bool         `json:"clearTripDetails,omitempty"`
 	Intent           Intent       `json:"intent,omitempty"` // set when not empty
 	Language         string       `json:"language,omitempty"`
+	Enrichments      []Enrichment `json:"enrichments,omitempty"` // appended
 }
 
 // Reduce returns the state after update. It copies whatever it changes.
@@ -107,6 +112,9 @@ func Reduce(s State, u Update) State {
 	}
 	if u.Language != "" {
 		out.Language = u.Language
+	}
+	if len(u.Enrichments) > 0 {
+		out.Enrichments = slices.Concat(s.Enrichments, u.Enrichments)
 	}
 	return out
 }
