@@ -47,7 +47,9 @@ func userMCPServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "crm", Version: "1"}, nil)
 	for _, name := range []string{"search_contacts", "get_deal", "dump"} {
 		srv.AddTool(&mcp.Tool{Name: name, Description: "The " + name + " tool.\nMore text.", InputSchema: map[string]any{"type": "object"}},
-			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{}, nil
+			})
 	}
 	get := func(*http.Request) *mcp.Server { return srv }
 	mux := http.NewServeMux()
