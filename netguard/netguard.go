@@ -28,6 +28,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -65,6 +66,9 @@ type Guard struct {
 	resolver Resolver
 	dialer   net.Dialer // its Control refuses blocked socket addresses
 	plain    net.Dialer // for host names the operator allowed
+
+	transportOnce sync.Once
+	transport     *http.Transport // shared by the clients NewHTTPClient makes
 }
 
 // New returns a Guard. It fails if an allow-list entry is neither a host
@@ -263,10 +267,12 @@ func (g *Guard) Transport() *http.Transport {
 }
 
 // NewHTTPClient returns a client that dials through the guard and checks
-// every redirect. It sets no overall timeout: that would also cut long
-// event streams, so callers bound each call with its context.
+// every redirect. Clients of one Guard share one transport and so its idle
+// connections. It sets no overall timeout: that would also cut long event
+// streams, so callers bound each call with its context.
 func (g *Guard) NewHTTPClient() *http.Client {
-	return &http.Client{Transport: g.Transport(), CheckRedirect: g.CheckRedirect}
+	g.transportOnce.Do(func() { g.transport = g.Transport() })
+	return &http.Client{Transport: g.transport, CheckRedirect: g.CheckRedirect}
 }
 
 // CheckRedirect is an http.Client CheckRedirect that refuses redirects to

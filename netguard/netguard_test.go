@@ -331,4 +331,8 @@ func TestTransportIgnoresProxies(t *testing.T) {
 	if g.Transport().Proxy != nil {
 		t.Fatal("the guarded transport uses a proxy, which would dial on its behalf")
 	}
+	a, b := g.NewHTTPClient(), g.NewHTTPClient()
+	if a.Transport != b.Transport || a.Transport.(*http.Transport).Proxy != nil {
+		t.Fatal("the guard's clients do not share one proxy-free transport")
+	}
 }
