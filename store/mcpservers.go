@@ -73,6 +73,19 @@ type MCPServerWithSecret struct {
 	Secret string
 }
 
+// Headers are the HTTP headers that carry the server's credential: none,
+// "Authorization: Bearer <secret>", or the named header with the secret.
+// Send them to the server's own host only.
+func (m MCPServerWithSecret) Headers() map[string]string {
+	switch {
+	case m.Secret == "" || m.AuthType == AuthNone:
+		return nil
+	case m.AuthType == AuthHeader:
+		return map[string]string{m.AuthHeader: m.Secret}
+	}
+	return map[string]string{"Authorization": "Bearer " + m.Secret}
+}
+
 // MCPServers is the per-user MCP server registry. Every method takes the
 // owner's id and never sees another owner's servers: those are NOT_FOUND.
 type MCPServers struct {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -82,6 +83,21 @@ func TestMCPServers(t *testing.T) {
 	enabled, err := reg.Enabled(ctx, ana.ID)
 	if err != nil || len(enabled) != 1 || enabled[0].ID != crm.ID || enabled[0].Secret != "s3cret-token" {
 		t.Fatalf("Enabled = %+v, %v", enabled, err)
+	}
+
+	if h := enabled[0].Headers(); len(h) != 1 || h["Authorization"] != "Bearer s3cret-token" {
+		t.Fatalf("bearer headers = %v", h)
+	}
+	for _, tt := range []struct {
+		m    MCPServerWithSecret
+		want map[string]string
+	}{
+		{MCPServerWithSecret{MCPServer: MCPServer{AuthType: AuthHeader, AuthHeader: "X-API-Key"}, Secret: "k"}, map[string]string{"X-API-Key": "k"}},
+		{MCPServerWithSecret{MCPServer: MCPServer{AuthType: AuthNone}}, nil},
+	} {
+		if got := tt.m.Headers(); !maps.Equal(got, tt.want) {
+			t.Errorf("Headers(%+v) = %v, want %v", tt.m, got, tt.want)
+		}
 	}
 
 	// Another user sees none of it.

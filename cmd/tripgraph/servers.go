@@ -325,16 +325,12 @@ func (e serversEnv) withSecret(ctx context.Context, u store.User, m store.MCPSer
 // with the bridge's tool listing.
 func listUserServerTools(ctx context.Context, guard *netguard.Guard, srv store.MCPServerWithSecret) ([]*mcp.Tool, error) {
 	httpClient := guard.NewHTTPClient()
-	if srv.Secret != "" {
-		name, value := "Authorization", "Bearer "+srv.Secret
-		if srv.AuthType == store.AuthHeader {
-			name, value = srv.AuthHeader, srv.Secret
-		}
+	if headers := srv.Headers(); headers != nil {
 		u, err := url.Parse(srv.URL)
 		if err != nil {
 			return nil, fmt.Errorf("reading the URL of %s: %w", srv.Name, err)
 		}
-		httpClient.Transport = serverCredential{base: httpClient.Transport, host: u.Host, name: name, value: value}
+		httpClient.Transport = serverCredential{base: httpClient.Transport, host: u.Host, headers: headers}
 	}
 	var transport mcp.Transport = &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: httpClient, MaxRetries: -1, DisableStandaloneSSE: true}
 	if srv.Transport == store.TransportSSE {
@@ -359,16 +355,18 @@ func listUserServerTools(ctx context.Context, guard *netguard.Guard, srv store.M
 // serverCredential adds a server's credential to requests for its own host only,
 // so that a redirect elsewhere does not carry it away.
 type serverCredential struct {
-	base        http.RoundTripper
-	host        string
-	name, value string
+	base    http.RoundTripper
+	host    string
+	headers map[string]string
 }
 
 // RoundTrip adds the credential when the request goes to the server's host.
 func (c serverCredential) RoundTrip(r *http.Request) (*http.Response, error) {
 	if strings.EqualFold(r.URL.Host, c.host) {
 		r = r.Clone(r.Context())
-		r.Header.Set(c.name, c.value)
+		for k, v := range c.headers {
+			r.Header.Set(k, v)
+		}
 	}
 	return c.base.RoundTrip(r)
 }

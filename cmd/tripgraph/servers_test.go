@@ -228,7 +228,7 @@ func (r recordingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 // or an SSE endpoint event points.
 func TestServerCredentialStaysWithItsHost(t *testing.T) {
 	rec := recordingTransport{got: map[string]string{}}
-	c := &http.Client{Transport: serverCredential{base: rec, host: "crm.example.com", name: "X-API-Key", value: "k"}}
+	c := &http.Client{Transport: serverCredential{base: rec, host: "crm.example.com", headers: map[string]string{"X-API-Key": "k"}}}
 	for _, u := range []string{"https://crm.example.com/mcp", "https://CRM.example.com/other", "https://evil.example.net/steal", "https://crm.example.com:8443/mcp"} {
 		resp, err := c.Get(u)
 		if err != nil {
