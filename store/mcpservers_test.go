@@ -261,6 +261,10 @@ func TestMCPServerValidation(t *testing.T) {
 			t.Errorf("Create(%+v) = %v", in, err)
 		}
 	}
+	m, err := reg.Create(ctx, u.ID, valid(func(in *MCPServerInput) { in.Name = "upper"; in.URL = " HTTPS://MCP.example.com/Path?q=1 " }))
+	if err != nil || m.URL != "https://MCP.example.com/Path?q=1" {
+		t.Fatalf("an upper-case scheme: %+v, %v; want it stored in lower case", m, err)
+	}
 }
 
 func TestMCPSettings(t *testing.T) {

@@ -41,10 +41,11 @@ func (r MCPServers) validate(in MCPServerInput, hasSecret bool) (MCPServerInput,
 	if !mcpServerName.MatchString(in.Name) {
 		return bad("a server name is 1 to 40 letters, digits, '-' or '_', starting with a letter or digit")
 	}
-	if err := r.validURL(strings.TrimSpace(in.URL)); err != nil {
+	u, err := r.validURL(strings.TrimSpace(in.URL))
+	if err != nil {
 		return MCPServerInput{}, err
 	}
-	in.URL = strings.TrimSpace(in.URL)
+	in.URL = u
 	switch in.Transport {
 	case "":
 		in.Transport = TransportStreamableHTTP
@@ -95,22 +96,26 @@ func (r MCPServers) validate(in MCPServerInput, hasSecret bool) (MCPServerInput,
 }
 
 // validURL accepts an http or https URL with a host that the SSRF guard
-// allows, without a fragment.
-func (r MCPServers) validURL(raw string) error {
-	if raw == "" || len(raw) > maxMCPURL {
-		return errcode.New(errcode.BadRequest, "the server URL is 1 to %d characters", maxMCPURL)
-	}
+// allows, without a fragment, and returns it normalized (scheme in lower
+// case).
+func (r MCPServers) validURL(raw string) (string, error) {
 	u, err := url.Parse(raw)
-	if err == nil && u.Fragment != "" {
-		return errcode.New(errcode.BadRequest, "the server URL must not have a #fragment")
+	if err != nil || raw == "" {
+		return "", errcode.New(errcode.BadRequest, "the server URL is not a URL")
+	}
+	if u.Fragment != "" {
+		return "", errcode.New(errcode.BadRequest, "the server URL must not have a #fragment")
 	}
 	if r.Guard == nil {
-		return errors.New("checking a server URL: the registry has no SSRF guard")
+		return "", errors.New("checking a server URL: the registry has no SSRF guard")
 	}
 	if err := r.Guard.CheckURL(raw); err != nil {
-		return errcode.Wrap(errcode.BadRequest, err, "the server URL is not allowed: "+strings.TrimPrefix(err.Error(), netguard.ErrBlocked.Error()+": "))
+		return "", errcode.Wrap(errcode.BadRequest, err, "the server URL is not allowed: "+strings.TrimPrefix(err.Error(), netguard.ErrBlocked.Error()+": "))
 	}
-	return nil
+	if norm := u.String(); len(norm) <= maxMCPURL {
+		return norm, nil
+	}
+	return "", errcode.New(errcode.BadRequest, "the server URL is longer than %d characters", maxMCPURL)
 }
 
 // allowedTools checks tool names and drops repeats.
