@@ -286,6 +286,8 @@ func mcpServerWriteError(err error, name, doing string) error {
 		return errcode.New(errcode.NotFound, "no such user")
 	case errors.As(err, &pgErr) && pgErr.Code == "22P02":
 		return errcode.New(errcode.NotFound, "no such user")
+	case errors.As(err, &pgErr) && pgErr.Code == "23514": // a check the validation missed
+		return errcode.Wrap(errcode.BadRequest, err, "the MCP server config is not valid")
 	}
 	return fmt.Errorf("%s: %w", doing, err)
 }
