@@ -33,7 +33,7 @@ func TestUpDownUp(t *testing.T) {
 			t.Fatalf("%s: %v", step.name, err)
 		}
 		tables := publicTables(t)
-		for _, want := range []string{"users", "api_keys", "threads", "checkpoints", "runs", "run_events"} {
+		for _, want := range []string{"users", "api_keys", "threads", "checkpoints", "runs", "run_events", "mcp_servers", "user_settings", "tool_outputs"} {
 			if tables[want] != step.wantTables {
 				t.Errorf("after %s: table %s exists = %v, want %v", step.name, want, tables[want], step.wantTables)
 			}

@@ -22,8 +22,9 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 		return Update{}, fmt.Errorf("listing tools: %w", err)
 	}
 	lang := orDefault(s.Language, "en")
-	msgs := conversation(system(callToolsPrompt, todayLine(p.today()), tripLine(s.TripDetails)), s)
 	t := turn{planner: p, state: s, msgID: newID()}
+	enriched := p.enrich(ctx, s, t.msgID)
+	msgs := conversation(system(callToolsPrompt, todayLine(p.today()), tripLine(s.TripDetails), enrichmentLines(enriched)), s)
 	text := ""
 	for step := 0; step < MaxToolSteps; step++ {
 		choice, err := p.generate(ctx, msgs, llmTools(tools))
@@ -49,9 +50,10 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 		}
 	}
 	return Update{
-		Messages:  []Message{{ID: t.msgID, Type: AI, Content: text}},
-		UI:        t.ui,
-		Timestamp: p.stamp(),
+		Messages:    []Message{{ID: t.msgID, Type: AI, Content: text}},
+		UI:          t.ui,
+		Timestamp:   p.stamp(),
+		Enrichments: enriched,
 	}, nil
 }
 

@@ -29,6 +29,9 @@ type Deps struct {
 	Model llms.Model
 	Tools Tools
 	Now   func() time.Time // the clock; time.Now when nil
+	// Enricher, when set, is asked for results of the traveller's own tools
+	// before callTools asks the model; nil: no enrichment.
+	Enricher Enricher
 }
 
 // Graph is the compiled trip planner.

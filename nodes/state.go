@@ -21,6 +21,10 @@ type State struct {
 	Intent      Intent        `json:"intent,omitempty"`   // what the last extraction understood
 	Language    string        `json:"language,omitempty"` // "en" or "pt": the traveller's language
 	Assumed     []string      `json:"assumed,omitempty"`  // trip fields filled in by default, not stated (Field*)
+
+	// Enrichments are the results of the traveller's own tools fetched
+	// before answering, each with the message it informed.
+	Enrichments []Enrichment `json:"enrichments,omitempty"`
 }
 
 // TripDetails is what the planner knows of the trip.
@@ -83,6 +87,7 @@ type Update struct {
 	ClearTripDetails bool         `json:"clearTripDetails,omitempty"`
 	Intent           Intent       `json:"intent,omitempty"` // set when not empty
 	Language         string       `json:"language,omitempty"`
+	Enrichments      []Enrichment `json:"enrichments,omitempty"` // appended
 }
 
 // Reduce returns the state after update. It copies whatever it changes.
@@ -110,6 +115,9 @@ func Reduce(s State, u Update) State {
 	}
 	if u.Language != "" {
 		out.Language = u.Language
+	}
+	if len(u.Enrichments) > 0 {
+		out.Enrichments = slices.Concat(s.Enrichments, u.Enrichments)
 	}
 	return out
 }

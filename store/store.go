@@ -1,7 +1,8 @@
 // Package store is tripgraph's PostgreSQL data layer: the connection pool
 // and the queries for users, threads, runs, checkpoints, albums, the
-// accommodation and restaurant catalog, and bookings. It holds no business
-// rules; callers decide what a query means.
+// accommodation and restaurant catalog, bookings, users' MCP servers and
+// settings, and tool outputs. It holds no business rules; callers decide
+// what a query means.
 package store
 
 import (

@@ -1,0 +1,68 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tripgraph/tripgraph/errcode"
+)
+
+// ToolOutput is the full copy of a tool result that was too large to give
+// the model whole.
+type ToolOutput struct {
+	ID        string          `json:"id"`
+	Server    string          `json:"server"`
+	Tool      string          `json:"tool"`
+	Data      json.RawMessage `json:"data"`
+	CreatedAt time.Time       `json:"createdAt"`
+}
+
+// SaveToolOutput stores a full tool result for userID and returns its id.
+// The bytes are kept as given.
+func (s *Store) SaveToolOutput(ctx context.Context, userID, server, tool string, data json.RawMessage) (string, error) {
+	if server == "" || tool == "" {
+		return "", errcode.New(errcode.BadRequest, "a tool output needs its server and tool")
+	}
+	if !json.Valid(data) {
+		return "", errcode.New(errcode.BadRequest, "a tool output must be JSON")
+	}
+	var id string
+	err := s.Pool.QueryRow(ctx, `INSERT INTO tool_outputs (user_id, server, tool, data) VALUES ($1, $2, $3, $4::text::json)
+		RETURNING id::text`, userID, server, tool, string(data)).Scan(&id)
+	if err != nil {
+		return "", mcpServerWriteError(err, "", "storing a tool output")
+	}
+	return id, nil
+}
+
+// ToolOutput returns one of userID's tool outputs; another user's is
+// NOT_FOUND.
+func (s *Store) ToolOutput(ctx context.Context, userID, id string) (ToolOutput, error) {
+	var o ToolOutput
+	var data string
+	err := s.Pool.QueryRow(ctx, `SELECT id::text, server, tool, data::text, created_at FROM tool_outputs
+		WHERE id::text = $1 AND user_id::text = $2`, id, userID).Scan(&o.ID, &o.Server, &o.Tool, &data, &o.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ToolOutput{}, errcode.New(errcode.NotFound, "no tool output with id %q", id)
+	}
+	if err != nil {
+		return ToolOutput{}, fmt.Errorf("reading tool output %s: %w", id, err)
+	}
+	o.Data = json.RawMessage(data)
+	return o, nil
+}
+
+// PruneToolOutputs deletes every tool output stored before t and says how
+// many went.
+func (s *Store) PruneToolOutputs(ctx context.Context, before time.Time) (int64, error) {
+	tag, err := s.Pool.Exec(ctx, `DELETE FROM tool_outputs WHERE created_at < $1`, before)
+	if err != nil {
+		return 0, fmt.Errorf("pruning tool outputs: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
