@@ -243,7 +243,7 @@ func TestHTTPCredentialCheckFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	broken.Close()
-	var logs bytes.Buffer
+	var logs syncBuffer
 	srv := httptest.NewServer(NewHTTPHandler(New(testConfig(f, "")), HTTPOptions{
 		Authenticate: Authenticator(broken, testSecret),
 		Logger:       slog.New(slog.NewJSONHandler(&logs, nil)),

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -249,7 +250,7 @@ func TestInternalErrorsAreLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	broken.Close()
-	var logs bytes.Buffer
+	var logs syncBuffer
 	cfg := testConfig(f, f.ana.ID)
 	cfg.Store = broken
 	cfg.Locate = func(string) (string, string, bool) { panic("the gazetteer broke") }
@@ -263,16 +264,39 @@ func TestInternalErrorsAreLogged(t *testing.T) {
 		{"getUserAlbums", nil, "closed pool"},
 		{"list-restaurants", map[string]any{"location": "Lisbon"}, "the gazetteer broke"},
 	} {
-		logs.Reset()
+		before := len(logs.String())
 		body := errorText(t, cs, tc.tool, tc.args)
 		id, ok := strings.CutPrefix(body.Error.Message, "internal error (request id ")
 		if body.Error.Code != errcode.Internal || !ok || strings.Contains(body.Error.Message, tc.logText) {
 			t.Fatalf("%s: client saw %v", tc.tool, body)
 		}
 		id = strings.TrimSuffix(id, ")")
-		lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
-		if len(lines) != 1 || !strings.Contains(lines[0], `"request_id":"`+id+`"`) || !strings.Contains(lines[0], tc.logText) {
-			t.Errorf("%s: logged %q, want one line with request id %s and %q", tc.tool, logs.String(), id, tc.logText)
+		var errorLines []string
+		for line := range strings.Lines(logs.String()[before:]) {
+			if strings.Contains(line, `"level":"ERROR"`) {
+				errorLines = append(errorLines, line)
+			}
+		}
+		if len(errorLines) != 1 || !strings.Contains(errorLines[0], `"request_id":"`+id+`"`) || !strings.Contains(errorLines[0], tc.logText) {
+			t.Errorf("%s: logged errors %q, want one with request id %s and %q", tc.tool, errorLines, id, tc.logText)
 		}
 	}
+}
+
+// syncBuffer is a bytes.Buffer that a logger may write while a test reads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
