@@ -149,7 +149,8 @@ func decodeArguments(raw json.RawMessage, s *jsonschema.Schema, in any) error {
 	if err != nil {
 		return err
 	}
-	for name, v := range args {
+	for _, name := range slices.Sorted(maps.Keys(args)) { // in order, so that errors are stable
+		v := args[name]
 		p, ok := s.Properties[name]
 		if !ok {
 			return badRequest("unknown argument %q; this tool takes %s", echo(name), strings.Join(slices.Sorted(maps.Keys(s.Properties)), ", "))

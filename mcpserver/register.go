@@ -49,16 +49,17 @@ func addTyped[In, Out any](s *mcp.Server, t *tools, tool *mcp.Tool, h mcp.ToolHa
 		if err != nil {
 			return errorResult(err), nil
 		}
-		data, err := json.Marshal(output)
-		if err != nil {
-			return nil, fmt.Errorf("encoding the result of %s: %w", tool.Name, err)
-		}
 		note := ""
 		if links {
 			note = t.cfg.LinksNote
 		}
-		if data, err = shapeOutput(data, out, note); err != nil {
-			return nil, fmt.Errorf("shaping the result of %s: %w", tool.Name, err)
+		data, err := json.Marshal(output)
+		if err == nil {
+			data, err = shapeOutput(data, out, note)
+		}
+		if err != nil {
+			t.cfg.Logger.Error("encoding a tool result failed", "tool", tool.Name, "request_id", requestID(ctx), "err", err)
+			return errorResult(toolError{internalError(ctx)}), nil
 		}
 		if res == nil {
 			res = &mcp.CallToolResult{}

@@ -167,6 +167,17 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if msg == nil { // a blank line
 			continue
 		}
+		if req, ok := msg.(*jsonrpc.Request); ok && !answered[req.Method] {
+			// Answered here, as over HTTP, so that the error repeats at
+			// most the start of the method's name.
+			if req.IsCall() {
+				id, _ := json.Marshal(req.ID.Raw())
+				if err := c.writeError(ctx, &rpcError{id: id, code: jsonrpc.CodeMethodNotFound, msg: methodNotFound(req.Method).Message}); err != nil {
+					return nil, err
+				}
+			}
+			continue
+		}
 		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 			c.mu.Lock()
 			c.pending[req.ID] = true

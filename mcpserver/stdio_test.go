@@ -51,6 +51,7 @@ func TestStdioMalformedLines(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":3,"method":"ping","x":"` + strings.Repeat("x", 2000) + `"}`, "null", -32600},
 		{`{"jsonrpc":"2.0","id":4}`, "4", -32600},
 		{`{"jsonrpc":"2.0","id":5,"method":"foo/bar"}`, "5", -32601},
+		{`{"jsonrpc":"2.0","id":"x","method":"` + strings.Repeat("m", 900) + `"}`, `"x"`, -32601},
 	}
 	input := stdioInit
 	for _, b := range bad {
@@ -66,6 +67,9 @@ func TestStdioMalformedLines(t *testing.T) {
 	}
 	got := map[string]int{}
 	for _, r := range replies {
+		if r.Error != nil && len(r.Error.Message) > 200 {
+			t.Errorf("reply %s repeats too much: %.80q…", r.ID, r.Error.Message)
+		}
 		if r.Error == nil {
 			got[string(r.ID)+" ok"]++
 		} else {
