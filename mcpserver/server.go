@@ -10,7 +10,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/errcode"
-
 	"github.com/tripgraph/tripgraph/media"
 	"github.com/tripgraph/tripgraph/store"
 )
