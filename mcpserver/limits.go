@@ -95,7 +95,9 @@ func checkBody(opts HTTPOptions, budgets *batchBudgets, next http.Handler) http.
 func readBody(w http.ResponseWriter, r *http.Request, opts HTTPOptions) ([]byte, *rpcError) {
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Now().Add(opts.BodyTimeout))
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, opts.MaxBodyBytes))
+	buf := bytes.NewBuffer(make([]byte, 0, min(max(r.ContentLength, 0), opts.MaxBodyBytes)+1))
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, opts.MaxBodyBytes))
+	body := buf.Bytes()
 	rc.SetReadDeadline(time.Time{})
 	if err != nil {
 		// Closing the connection after the reply spares the server
@@ -121,17 +123,12 @@ func readBody(w http.ResponseWriter, r *http.Request, opts HTTPOptions) ([]byte,
 func parseMessages(body []byte, maxBatch int, inSession bool) ([]message, *rpcError) {
 	parseError := &rpcError{status: http.StatusBadRequest, code: jsonrpc.CodeParseError, msg: "the body is not a JSON-RPC message or batch"}
 	body = bytes.TrimSpace(body)
-	var raws []json.RawMessage
+	raws := []json.RawMessage{body}
 	if bytes.HasPrefix(body, []byte("[")) {
-		if json.Unmarshal(body, &raws) != nil {
-			return nil, parseError
+		var rerr *rpcError
+		if raws, rerr = batch(body, maxBatch); rerr != nil {
+			return nil, rerr
 		}
-		if len(raws) == 0 || len(raws) > maxBatch {
-			return nil, &rpcError{status: http.StatusBadRequest, code: jsonrpc.CodeInvalidRequest,
-				msg: fmt.Sprintf("a batch holds 1 to %d messages, this one %d", maxBatch, len(raws))}
-		}
-	} else {
-		raws = []json.RawMessage{body}
 	}
 	msgs := make([]message, len(raws))
 	for i, raw := range raws {
@@ -148,6 +145,36 @@ func parseMessages(body []byte, maxBatch int, inSession bool) ([]message, *rpcEr
 			msg: "the Mcp-Session-Id header is required: send initialize first, then the session id it returns with every request"}
 	}
 	return msgs, nil
+}
+
+// batch splits a batch into its messages, reading no further than one
+// message past maxBatch, so that refusing a huge batch costs little.
+func batch(body []byte, maxBatch int) ([]json.RawMessage, *rpcError) {
+	parseError := &rpcError{status: http.StatusBadRequest, code: jsonrpc.CodeParseError, msg: "the body is not a JSON-RPC message or batch"}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.Token() // [
+	var raws []json.RawMessage
+	for dec.More() {
+		if len(raws) == maxBatch {
+			return nil, &rpcError{status: http.StatusBadRequest, code: jsonrpc.CodeInvalidRequest,
+				msg: fmt.Sprintf("a batch holds at most %d messages", maxBatch)}
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, parseError
+		}
+		raws = append(raws, raw)
+	}
+	if end, err := dec.Token(); err != nil || end != json.Delim(']') || dec.More() {
+		return nil, parseError
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, parseError
+	}
+	if len(raws) == 0 {
+		return nil, &rpcError{status: http.StatusBadRequest, code: jsonrpc.CodeInvalidRequest, msg: "a batch holds at least one message"}
+	}
+	return raws, nil
 }
 
 // batchBudgets holds the budgets of the running batches, by request id.
