@@ -250,20 +250,21 @@ func TestInternalErrorsAreLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	broken.Close()
-	var logs syncBuffer
-	cfg := testConfig(f, f.ana.ID)
-	cfg.Store = broken
-	cfg.Locate = func(string) (string, string, bool) { panic("the gazetteer broke") }
-	cfg.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
-	cs := connect(t, cfg)
 	for _, tc := range []struct {
 		tool    string
 		args    map[string]any
+		breakIt func(*Config)
 		logText string
 	}{
-		{"getUserAlbums", nil, "closed pool"},
-		{"list-restaurants", map[string]any{"location": "Lisbon"}, "the gazetteer broke"},
+		{"getUserAlbums", nil, func(c *Config) { c.Store = broken }, "closed pool"},
+		{"list-restaurants", map[string]any{"location": "Lisbon"},
+			func(c *Config) { c.Locate = func(string) (string, string, bool) { panic("the gazetteer broke") } }, "the gazetteer broke"},
 	} {
+		var logs syncBuffer
+		cfg := testConfig(f, f.ana.ID)
+		cfg.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
+		tc.breakIt(&cfg)
+		cs := connect(t, cfg)
 		before := len(logs.String())
 		body := errorText(t, cs, tc.tool, tc.args)
 		id, ok := strings.CutPrefix(body.Error.Message, "internal error (request id ")
