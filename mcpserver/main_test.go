@@ -30,7 +30,7 @@ type fixture struct {
 
 var testFixture *fixture
 
-func setup(t *testing.T) *fixture {
+func setup(t testing.TB) *fixture {
 	t.Helper()
 	if testFixture != nil {
 		return testFixture
@@ -73,7 +73,7 @@ func setup(t *testing.T) *fixture {
 
 type photo struct{ description, location, day string }
 
-func addAlbum(t *testing.T, st *store.Store, user, name, id string, photos []photo) string {
+func addAlbum(t testing.TB, st *store.Store, user, name, id string, photos []photo) string {
 	t.Helper()
 	ctx := context.Background()
 	id, err := st.EnsureAlbum(ctx, user, id, name, "")

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -30,12 +29,12 @@ type handler[In, Out any] func(ctx context.Context, user string, in In) (Out, er
 // whose errors become coded isError results, and whose panics are
 // recovered into INTERNAL errors rather than crashing the server.
 func addTool[In claimer, Out any](s *mcp.Server, t *tools, tool *mcp.Tool, h handler[In, Out]) {
-	mcp.AddTool(s, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+	addTyped(s, t, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
 		defer func() {
 			if p := recover(); p != nil {
-				t.cfg.Logger.Error("tool panicked", "tool", tool.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				t.cfg.Logger.Error("tool panicked", "tool", tool.Name, "request_id", requestID(ctx), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 				var zero Out
-				res, out, err = nil, zero, toolError{errcode.New(errcode.Internal, "internal error")}
+				res, out, err = nil, zero, toolError{internalError(ctx)}
 			}
 		}()
 		user, err := t.identify(req, in.claimedUser())
@@ -44,7 +43,8 @@ func addTool[In claimer, Out any](s *mcp.Server, t *tools, tool *mcp.Tool, h han
 		}
 		if err != nil {
 			if errcode.Of(err) == errcode.Internal {
-				t.cfg.Logger.Error("tool failed", "tool", tool.Name, "err", err)
+				t.cfg.Logger.Error("tool failed", "tool", tool.Name, "request_id", requestID(ctx), "err", err)
+				err = internalError(ctx)
 			}
 			var zero Out
 			return nil, zero, toolError{err}
@@ -88,11 +88,6 @@ func errorJSON(err error) string {
 	b.Error.Code, b.Error.Message = errcode.Of(err), errcode.Message(err)
 	data, _ := json.Marshal(b)
 	return string(data)
-}
-
-func isCodedError(text string) bool {
-	var b errorBody
-	return strings.HasPrefix(text, `{"error":`) && json.Unmarshal([]byte(text), &b) == nil && b.Error.Code != ""
 }
 
 func badRequest(format string, args ...any) error {

@@ -150,9 +150,14 @@ func TestAlbumResultShapes(t *testing.T) {
 	}
 	search := call(t, cs, "searchPhotosAcrossAlbums", map[string]any{"query": "praia"}).result
 	p := search["photos"].([]any)[0].(map[string]any)
-	for _, k := range []string{"id", "albumId", "albumName", "url", "thumbnailUrl", "description", "locationName", "takenAt", "lat", "lng"} {
+	for _, k := range []string{"id", "albumId", "albumName", "url", "thumbnailUrl", "description", "locationName", "takenAt"} {
 		if _, ok := p[k]; !ok {
 			t.Errorf("photo lacks %q: %v", k, p)
+		}
+	}
+	for _, k := range []string{"lat", "lng"} { // unknown here: left out, never null
+		if v, ok := p[k]; ok {
+			t.Errorf("photo without coordinates has %s = %v", k, v)
 		}
 	}
 	if search["total"] != 1.0 || p["albumName"] != "Lisboa 2024" || !strings.Contains(p["url"].(string), "sig=") {
