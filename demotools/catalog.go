@@ -9,7 +9,7 @@ import (
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/seed"
-	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 type accommodationsIn struct {
@@ -31,10 +31,10 @@ type accommodationsOut struct {
 }
 
 // catalog generates a city's catalog as tripgraph seed would.
-func catalog(location string) (store.Catalog, string, bool) {
+func catalog(location string) (tripdata.Catalog, string, bool) {
 	c, ok := gazetteer.Lookup(location)
 	if !ok {
-		return store.Catalog{}, location, false
+		return tripdata.Catalog{}, location, false
 	}
 	city := seed.City{Name: c.Name, GeoName: c.GeoName, Country: c.Country, Population: c.Population, Lat: c.Lat, Lng: c.Lon}
 	return seed.Catalog([]seed.City{city}, accommodationsPerCity, restaurantsPerCity), c.Name, true

@@ -2,10 +2,8 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"runtime/debug"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -76,23 +74,15 @@ type toolError struct{ err error }
 func (e toolError) Error() string { return errorJSON(e.err) }
 func (e toolError) Unwrap() error { return e.err }
 
-type errorBody struct {
-	Error struct {
-		Code    errcode.Code `json:"code"`
-		Message string       `json:"message"`
-	} `json:"error"`
-}
+// errorBody is the coded error's JSON shape, for the HTTP handler's own
+// errors.
+type errorBody = errcode.Body
 
-func errorJSON(err error) string {
-	var b errorBody
-	b.Error.Code, b.Error.Message = errcode.Of(err), errcode.Message(err)
-	data, _ := json.Marshal(b)
-	return string(data)
-}
+func errorJSON(err error) string { return string(errcode.JSON(err)) }
 
 func isCodedError(text string) bool {
-	var b errorBody
-	return strings.HasPrefix(text, `{"error":`) && json.Unmarshal([]byte(text), &b) == nil && b.Error.Code != ""
+	_, _, ok := errcode.ParseJSON([]byte(text))
+	return ok
 }
 
 func badRequest(format string, args ...any) error {

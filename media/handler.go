@@ -3,7 +3,6 @@ package media
 import (
 	"container/list"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -166,7 +165,7 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": string(code), "message": msg}})
+	w.Write(errcode.JSON(&errcode.Error{Code: code, Message: msg}))
 }
 
 // pictureCache keeps the most recently served generated pictures.

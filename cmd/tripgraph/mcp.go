@@ -17,7 +17,6 @@ import (
 
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/media"
-	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/store"
 )
 
@@ -143,21 +142,14 @@ func (s *serving) authenticate() func(context.Context, string) (string, error) {
 
 func (s *serving) mcpConfig(publicURL string) mcpserver.Config {
 	return mcpserver.Config{
-		Store:  s.st,
-		URLs:   media.URLs{Base: strings.TrimSuffix(publicURL, "/"), Secret: s.urlSecret, TTL: photoURLTTL},
-		Locate: locate,
+		Backend: s.st,
+		URLs:    media.URLs{Base: strings.TrimSuffix(publicURL, "/"), Secret: s.urlSecret, TTL: photoURLTTL},
+		Resolve: resolvePlace,
 	}
 }
 
 func (s *serving) mediaHandler(log *slog.Logger) *media.Handler {
 	return &media.Handler{Root: s.mediaRoot, Secret: s.urlSecret, Photos: s.st, Authenticate: s.authenticate(), Logger: log}
-}
-
-// locate resolves a traveller's place name with the gazetteer, which
-// knows English and Portuguese names ("Lisboa", "Nova York").
-func locate(place string) (string, string, bool) {
-	c, ok := gazetteer.Lookup(place)
-	return c.Name, c.Country, ok
 }
 
 // allowedOrigins are the browser origins from TRIPGRAPH_ALLOWED_ORIGINS

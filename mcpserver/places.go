@@ -1,0 +1,134 @@
+package mcpserver
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/tripgraph/tripgraph/textfold"
+	"github.com/tripgraph/tripgraph/tripdata"
+)
+
+// sameCityKm is how far a catalog city may lie from the place the gazetteer
+// resolved and still be that place: gazetteers put a city's centre in
+// different spots, but namesakes are much farther apart.
+const sameCityKm = 40
+
+// nearbyCities is how many covered cities an uncovered place suggests.
+const nearbyCities = 5
+
+// PlaceOut is the place a location was understood as.
+type PlaceOut struct {
+	Name        string  `json:"name"`
+	Region      string  `json:"region,omitempty" jsonschema:"the US state's code, for a city in the United States"`
+	Country     string  `json:"country" jsonschema:"ISO 3166-1 alpha-2 code"`
+	CountryName string  `json:"countryName"`
+	Lat         float64 `json:"lat"`
+	Lng         float64 `json:"lng"`
+}
+
+// NearbyCityOut is a covered city near a place the catalog does not cover.
+type NearbyCityOut struct {
+	Name       string  `json:"name"`
+	Country    string  `json:"country"`
+	DistanceKm float64 `json:"distanceKm"`
+}
+
+// cityMatch is what a location resolved to.
+type cityMatch struct {
+	city    tripdata.City
+	covered bool
+	place   *PlaceOut       // the gazetteer's reading, when it had one
+	nearby  []NearbyCityOut // covered cities nearest the place, when not covered
+	message string          // why it is not covered
+}
+
+// city finds the catalog city a traveller's location means. The gazetteer
+// reads it first ("Paris, Texas" is not Paris, France); a catalog city
+// counts only when it is that place: same country, a name in common, and
+// close. A place the catalog does not cover is not an error: the match
+// says so and names the nearest covered cities.
+func (t *tools) city(ctx context.Context, location string) (cityMatch, error) {
+	cities, err := t.cfg.Backend.Cities(ctx)
+	if err != nil {
+		return cityMatch{}, err
+	}
+	if len(cities) == 0 {
+		return cityMatch{message: fmt.Sprintf("tripgraph has no places for %q: its catalog is empty", location)}, nil
+	}
+	p, ok := t.cfg.Resolve(location)
+	if !ok || p.IsCountry {
+		return byName(cities, location), nil
+	}
+	out := PlaceOut{Name: p.Name, Region: p.Region, Country: p.Country, CountryName: p.CountryName, Lat: p.Lat, Lng: p.Lng}
+	m := cityMatch{place: &out}
+	for _, c := range cities {
+		if c.Country == p.Country && distanceKm(c.Lat, c.Lng, p.Lat, p.Lng) <= sameCityKm && namedAs(c, p.Names) {
+			m.city, m.covered = c, true
+			return m, nil
+		}
+	}
+	m.nearby = nearest(cities, p.Lat, p.Lng, nearbyCities)
+	names := make([]string, len(m.nearby))
+	for i, n := range m.nearby {
+		names[i] = fmt.Sprintf("%s (%.0f km)", n.Name, n.DistanceKm)
+	}
+	m.message = fmt.Sprintf("the catalog does not cover %s; the nearest cities it covers are %s", placeLabel(out), strings.Join(names, ", "))
+	return m, nil
+}
+
+// byName matches a location the gazetteer does not know against the
+// catalog's own English and local names, the most populous first.
+func byName(cities []tripdata.City, location string) cityMatch {
+	names := []string{location}
+	if before, _, cut := strings.Cut(location, ","); cut {
+		names = append(names, strings.TrimSpace(before))
+	}
+	for _, c := range cities {
+		if namedAs(c, names) {
+			return cityMatch{city: c, covered: true}
+		}
+	}
+	return cityMatch{message: fmt.Sprintf("%q is not a place tripgraph knows, and the catalog's %d cities do not include it", location, len(cities))}
+}
+
+func namedAs(c tripdata.City, names []string) bool {
+	for _, n := range names {
+		if f := textfold.Fold(n); f == textfold.Fold(c.Name) || f == textfold.Fold(c.GeoName) {
+			return true
+		}
+	}
+	return false
+}
+
+func placeLabel(p PlaceOut) string {
+	parts := []string{p.Name}
+	if p.Region != "" {
+		parts = append(parts, p.Region)
+	}
+	return strings.Join(append(parts, p.CountryName), ", ")
+}
+
+// nearest returns the n cities closest to a point, closest first.
+func nearest(cities []tripdata.City, lat, lng float64, n int) []NearbyCityOut {
+	out := make([]NearbyCityOut, len(cities))
+	for i, c := range cities {
+		out[i] = NearbyCityOut{Name: c.Name, Country: c.Country, DistanceKm: math.Round(distanceKm(lat, lng, c.Lat, c.Lng))}
+	}
+	slices.SortStableFunc(out, func(a, b NearbyCityOut) int {
+		return cmp.Or(cmp.Compare(a.DistanceKm, b.DistanceKm), strings.Compare(a.Name, b.Name))
+	})
+	return out[:min(n, len(out))]
+}
+
+// distanceKm is the great-circle distance between two points.
+func distanceKm(lat1, lng1, lat2, lng2 float64) float64 {
+	const earthKm = 6371.0
+	rad := math.Pi / 180
+	dlat, dlng := (lat2-lat1)*rad, (lng2-lng1)*rad
+	a := math.Sin(dlat/2)*math.Sin(dlat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dlng/2)*math.Sin(dlng/2)
+	return 2 * earthKm * math.Asin(math.Min(1, math.Sqrt(a)))
+}
