@@ -186,9 +186,18 @@ func (s *suite) search(t *testing.T) {
 			t.Errorf("photos not newest first")
 		}
 	}
-	few := list(Call(t, s.user, "searchPhotosAcrossAlbums", map[string]any{"query": "praia", "limit": 3}).Value, "photos")
-	if len(few) != 3 {
-		t.Errorf("limit 3 gave %d photos", len(few))
+	for _, tc := range []struct {
+		limit any
+		want  int
+	}{{3, 3}, {nil, mcpserver.DefaultLimit}, {mcpserver.MaxLimit, mcpserver.MaxLimit}, {100000, mcpserver.MaxLimit}} {
+		args := map[string]any{"query": "a"}
+		if tc.limit != nil {
+			args["limit"] = tc.limit
+		}
+		r := Call(t, s.user, "searchPhotosAcrossAlbums", args)
+		if n := len(list(r.Value, "photos")); n != tc.want || num(r.Value["total"]) <= float64(mcpserver.MaxLimit) {
+			t.Errorf("limit %v gave %d of %v photos, want %d", tc.limit, n, r.Value["total"], tc.want)
+		}
 	}
 	theirs := map[any]bool{}
 	for _, a := range list(Call(t, s.other, "getUserAlbums", nil).Value, "albums") {
