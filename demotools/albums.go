@@ -5,13 +5,11 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-
-	"golang.org/x/text/unicode/norm"
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/seed"
+	"github.com/tripgraph/tripgraph/textfold"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
@@ -37,19 +35,8 @@ type tripStatsOut struct {
 	Days        int                   `json:"days"`
 }
 
-// fold lowers a string and strips its accents, for matching.
-func fold(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(strings.ToLower(s)) {
-		if !unicode.Is(unicode.Mn, r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
 // contains reports whether s contains term, ignoring case and accents.
-func contains(s, term string) bool { return strings.Contains(fold(s), fold(term)) }
+func contains(s, term string) bool { return textfold.Contains(s, term) }
 
 func searchTerm(s string) (string, error) {
 	s = strings.TrimSpace(s)
