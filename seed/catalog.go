@@ -47,8 +47,6 @@ var (
 	stayKinds  = []string{"hotel", "hotel", "apartment", "guesthouse", "hostel", "apartment"}
 	stayFirst  = []string{"Grand", "Casa", "Villa", "Hotel", "Pousada", "Residence", "Loft", "Palácio", "Garden", "Harbour", "Old Town", "Sky"}
 	staySecond = []string{"Central", "Azul", "do Rio", "Plaza", "Boutique", "Suites", "View", "Park", "Lumière", "Jardim", "Riverside", "Terrace"}
-	eatFirst   = []string{"Tasca", "Bistro", "Casa", "Trattoria", "Cantina", "Kitchen", "Mercado", "Taberna", "Sabores", "Golden", "Little", "Café"}
-	eatSecond  = []string{"da Esquina", "Verde", "Luna", "do Porto", "Fénix", "Bambu", "Oliva", "Aurora", "Sol", "Jasmine", "Bay", "Saffron"}
 	hours      = []string{"12:00–15:00, 19:00–23:00", "08:00–18:00", "18:30–00:00", "11:30–23:30", "12:00–22:00", "07:00–15:00"}
 )
 
@@ -99,7 +97,7 @@ func restaurant(r *rand.Rand, city City, cid string, i int) tripdata.Restaurant 
 	}
 	lat, lng := near(r, city, 6)
 	return tripdata.Restaurant{
-		ID: id("restaurant", cid, i), CityID: cid, Name: fmt.Sprintf("%s %s", pick(r, eatFirst), pick(r, eatSecond)),
+		ID: id("restaurant", cid, i), CityID: cid, Name: restaurantName(r, cuisine),
 		Cuisine: cuisine, PriceRange: []string{"$", "$$", "$$", "$$$", "$$$$"}[r.IntN(5)],
 		Rating: round1(3.5 + 1.5*r.Float64()), DistanceKm: round1(0.2 + 6*r.Float64()),
 		OpeningHours: pick(r, hours), Popular: i < 3, Lat: lat, Lng: lng,
@@ -122,4 +120,11 @@ func roundPrice(p, rate float64) float64 {
 		return math.Round(p)
 	}
 	return math.Round(p*100) / 100
+}
+
+// restaurantName names a restaurant of a cuisine after a kind of place of
+// that cuisine: "Trattoria Luna" serves Italian food.
+func restaurantName(r *rand.Rand, cuisine string) string {
+	n := eatNames[cuisine]
+	return pick(r, n.kinds) + " " + pick(r, n.words)
 }
