@@ -168,3 +168,21 @@ func (s *Store) AddCatalog(ctx context.Context, c tripdata.Catalog) (int, error)
 	}
 	return added, nil
 }
+
+// pictureTables are the tables whose rows have generated pictures, by the
+// kind of picture.
+var pictureTables = map[string]string{"accommodation": "accommodations", "restaurant": "restaurants", "album": "albums"}
+
+// PictureExists reports whether there is an accommodation, restaurant or
+// album (kind) with this id.
+func (s *Store) PictureExists(ctx context.Context, kind, id string) (bool, error) {
+	table, ok := pictureTables[kind]
+	if !ok || uuid.Validate(id) != nil {
+		return false, nil
+	}
+	var exists bool
+	if err := s.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM `+table+` WHERE id = $1)`, id).Scan(&exists); err != nil {
+		return false, fmt.Errorf("looking up %s %s: %w", kind, id, err)
+	}
+	return exists, nil
+}

@@ -108,4 +108,16 @@ func TestCatalog(t *testing.T) {
 	if err != nil || !slices.Equal(cuisines, []string{"Japanese", "Portuguesa"}) {
 		t.Errorf("Cuisines = %v, %v", cuisines, err)
 	}
+	for _, tc := range []struct {
+		kind, id string
+		want     bool
+	}{
+		{"accommodation", c.Accommodations[0].ID, true}, {"restaurant", c.Restaurants[0].ID, true},
+		{"restaurant", c.Accommodations[0].ID, false}, {"accommodation", uuid.NewString(), false},
+		{"album", uuid.NewString(), false}, {"user", c.Accommodations[0].ID, false}, {"accommodation", "1234", false},
+	} {
+		if got, err := s.PictureExists(ctx, tc.kind, tc.id); err != nil || got != tc.want {
+			t.Errorf("PictureExists(%s, %s) = %v, %v; want %v", tc.kind, tc.id, got, err, tc.want)
+		}
+	}
 }
