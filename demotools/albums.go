@@ -5,8 +5,10 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/seed"
 	"github.com/tripgraph/tripgraph/textfold"
@@ -40,8 +42,8 @@ func contains(s, term string) bool { return textfold.Contains(s, term) }
 
 func searchTerm(s string) (string, error) {
 	s = strings.TrimSpace(s)
-	if s == "" || len(s) > 200 || strings.ContainsRune(s, 0) {
-		return "", errcode.New(errcode.BadRequest, "a search term must have 1 to 200 characters and no NUL")
+	if s == "" || utf8.RuneCountInString(s) > mcpserver.MaxTermLen || strings.ContainsRune(s, 0) {
+		return "", errcode.New(errcode.BadRequest, "a search term must have 1 to %d characters and no NUL", mcpserver.MaxTermLen)
 	}
 	return s, nil
 }
@@ -157,7 +159,7 @@ func (d *demo) getPhotosByDate(in struct {
 	if err != nil {
 		return nil, err
 	}
-	out, err := d.albumPhotos(in.AlbumID, maxLimit, func(p tripdata.NewPhoto) bool { return p.TakenAt.Equal(day) })
+	out, err := d.albumPhotos(in.AlbumID, mcpserver.MaxLimit, func(p tripdata.NewPhoto) bool { return p.TakenAt.Equal(day) })
 	out.Date = in.Date
 	return out, err
 }

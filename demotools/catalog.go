@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/seed"
@@ -56,8 +57,8 @@ func (d *demo) listAccommodations(in accommodationsIn) (any, error) {
 	if !end.After(start) {
 		return nil, errcode.New(errcode.BadRequest, "endDate %s must come after startDate %s", in.EndDate, in.StartDate)
 	}
-	if in.Guests < 1 || in.Guests > 30 {
-		return nil, errcode.New(errcode.BadRequest, "guests must be between 1 and 30, not %d", in.Guests)
+	if in.Guests < 1 || in.Guests > mcpserver.MaxGuests {
+		return nil, errcode.New(errcode.BadRequest, "guests must be between 1 and %d, not %d", mcpserver.MaxGuests, in.Guests)
 	}
 	nights := int(end.Sub(start).Hours() / 24)
 	cat, name, ok := catalog(in.Location)

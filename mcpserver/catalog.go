@@ -40,11 +40,7 @@ type ListAccommodationsIn struct {
 
 // ListAccommodationsOut is the output of list-accommodations.
 type ListAccommodationsOut struct {
-	Location       string             `json:"location" jsonschema:"the catalog city's name when covered, else the location as asked"`
-	Place          *PlaceOut          `json:"place,omitempty" jsonschema:"the place the location was understood as"`
-	Covered        bool               `json:"covered" jsonschema:"false when the catalog has no such city"`
-	Nearby         []NearbyCityOut    `json:"nearby,omitempty" jsonschema:"when not covered: the covered cities nearest the place, nearest first"`
-	Message        string             `json:"message,omitempty"`
+	CityOut
 	StartDate      string             `json:"startDate"`
 	EndDate        string             `json:"endDate"`
 	Nights         int                `json:"nights"`
@@ -122,11 +118,7 @@ type ListRestaurantsIn struct {
 
 // ListRestaurantsOut is the output of list-restaurants.
 type ListRestaurantsOut struct {
-	Location    string          `json:"location"`
-	Place       *PlaceOut       `json:"place,omitempty" jsonschema:"the place the location was understood as"`
-	Covered     bool            `json:"covered"`
-	Nearby      []NearbyCityOut `json:"nearby,omitempty" jsonschema:"when not covered: the covered cities nearest the place, nearest first"`
-	Message     string          `json:"message,omitempty"`
+	CityOut
 	Cuisine     string          `json:"cuisine,omitempty" jsonschema:"the cuisine the filter was understood as"`
 	Cuisines    []string        `json:"cuisines" jsonschema:"every cuisine the city's restaurants serve, so that 'none of that cuisine' differs from 'no restaurants'"`
 	Restaurants []RestaurantOut `json:"restaurants"`
@@ -188,18 +180,16 @@ func (t *tools) listAccommodations(ctx context.Context, _ string, in ListAccommo
 	if err != nil {
 		return ListAccommodationsOut{}, err
 	}
-	out := ListAccommodationsOut{Location: place, StartDate: in.StartDate, EndDate: in.EndDate, Nights: nights,
-		Guests: n, Accommodations: []AccommodationOut{}}
-	m, err := t.city(ctx, place)
+	answer, city, err := t.city(ctx, place)
 	if err != nil {
 		return ListAccommodationsOut{}, err
 	}
-	out.Place, out.Nearby, out.Message = m.place, m.nearby, m.message
-	if !m.covered {
+	out := ListAccommodationsOut{CityOut: answer, StartDate: in.StartDate, EndDate: in.EndDate, Nights: nights,
+		Guests: n, Accommodations: []AccommodationOut{}}
+	if !answer.Covered {
 		return out, nil
 	}
-	out.Location, out.Covered = m.city.Name, true
-	list, err := t.cfg.Backend.Accommodations(ctx, tripdata.StayQuery{CityID: m.city.ID, Guests: n, Start: start, End: end})
+	list, err := t.cfg.Backend.Accommodations(ctx, tripdata.StayQuery{CityID: city.ID, Guests: n, Start: start, End: end})
 	if err != nil {
 		return ListAccommodationsOut{}, err
 	}
@@ -207,7 +197,7 @@ func (t *tools) listAccommodations(ctx context.Context, _ string, in ListAccommo
 		out.Accommodations = append(out.Accommodations, t.accommodation(a, nights))
 	}
 	if len(list) == 0 {
-		out.Message = fmt.Sprintf("no accommodation in %s holds %d guests and is free from %s to %s", m.city.Name, n, in.StartDate, in.EndDate)
+		out.Message = fmt.Sprintf("no accommodation in %s holds %d guests and is free from %s to %s", city.Name, n, in.StartDate, in.EndDate)
 	}
 	return out, nil
 }
@@ -297,20 +287,18 @@ func (t *tools) listRestaurants(ctx context.Context, _ string, in ListRestaurant
 	if !priceRanges[in.PriceRange] {
 		return ListRestaurantsOut{}, badRequest("priceRange must be $, $$, $$$ or $$$$, got %q", in.PriceRange)
 	}
-	out := ListRestaurantsOut{Location: place, Cuisine: strings.Join(cuisines, ", "), Cuisines: []string{}, Restaurants: []RestaurantOut{}}
-	m, err := t.city(ctx, place)
+	answer, city, err := t.city(ctx, place)
 	if err != nil {
 		return ListRestaurantsOut{}, err
 	}
-	out.Place, out.Nearby, out.Message = m.place, m.nearby, m.message
-	if !m.covered {
+	out := ListRestaurantsOut{CityOut: answer, Cuisine: strings.Join(cuisines, ", "), Cuisines: []string{}, Restaurants: []RestaurantOut{}}
+	if !answer.Covered {
 		return out, nil
 	}
-	out.Location, out.Covered = m.city.Name, true
-	if out.Cuisines, err = t.cfg.Backend.Cuisines(ctx, m.city.ID); err != nil {
+	if out.Cuisines, err = t.cfg.Backend.Cuisines(ctx, city.ID); err != nil {
 		return ListRestaurantsOut{}, err
 	}
-	list, err := t.cfg.Backend.Restaurants(ctx, tripdata.RestaurantFilter{CityID: m.city.ID, Cuisines: cuisines, PriceRange: in.PriceRange})
+	list, err := t.cfg.Backend.Restaurants(ctx, tripdata.RestaurantFilter{CityID: city.ID, Cuisines: cuisines, PriceRange: in.PriceRange})
 	if err != nil {
 		return ListRestaurantsOut{}, err
 	}
@@ -320,7 +308,7 @@ func (t *tools) listRestaurants(ctx context.Context, _ string, in ListRestaurant
 			ImageURL: t.cfg.URLs.PictureURL("restaurant", r.ID), Popular: r.Popular})
 	}
 	if len(list) == 0 && len(out.Cuisines) > 0 {
-		out.Message = fmt.Sprintf("none of the restaurants of %s matches; their cuisines are %s", m.city.Name, strings.Join(out.Cuisines, ", "))
+		out.Message = fmt.Sprintf("none of the restaurants of %s matches; their cuisines are %s", city.Name, strings.Join(out.Cuisines, ", "))
 	}
 	return out, nil
 }

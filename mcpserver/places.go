@@ -37,62 +37,64 @@ type NearbyCityOut struct {
 	DistanceKm float64 `json:"distanceKm"`
 }
 
-// cityMatch is what a location resolved to.
-type cityMatch struct {
-	city    tripdata.City
-	covered bool
-	place   *PlaceOut       // the gazetteer's reading, when it had one
-	nearby  []NearbyCityOut // covered cities nearest the place, when not covered
-	message string          // why it is not covered
+// CityOut is what a catalog tool says about the location it was asked for.
+type CityOut struct {
+	Location string          `json:"location" jsonschema:"the catalog city's English name when covered, else the location as asked"`
+	Place    *PlaceOut       `json:"place,omitempty" jsonschema:"the place the location was understood as"`
+	Covered  bool            `json:"covered" jsonschema:"false when the catalog has no such city"`
+	Nearby   []NearbyCityOut `json:"nearby,omitempty" jsonschema:"when not covered: the covered cities nearest the place, nearest first"`
+	Message  string          `json:"message,omitempty"`
 }
 
 // city finds the catalog city a traveller's location means. The gazetteer
 // reads it first ("Paris, Texas" is not Paris, France); a catalog city
 // counts only when it is that place: same country, a name in common, and
-// close. A place the catalog does not cover is not an error: the match
+// close. A place the catalog does not cover is not an error: the answer
 // says so and names the nearest covered cities.
-func (t *tools) city(ctx context.Context, location string) (cityMatch, error) {
+func (t *tools) city(ctx context.Context, location string) (CityOut, tripdata.City, error) {
 	cities, err := t.cfg.Backend.Cities(ctx)
 	if err != nil {
-		return cityMatch{}, err
+		return CityOut{}, tripdata.City{}, err
 	}
+	out := CityOut{Location: location}
 	if len(cities) == 0 {
-		return cityMatch{message: fmt.Sprintf("tripgraph has no places for %q: its catalog is empty", location)}, nil
+		out.Message = fmt.Sprintf("tripgraph has no places for %q: its catalog is empty", location)
+		return out, tripdata.City{}, nil
 	}
 	p, ok := t.cfg.Resolve(location)
 	if !ok || p.IsCountry {
-		return byName(cities, location), nil
+		return byName(cities, location)
 	}
-	out := PlaceOut{Name: p.Name, Region: p.Region, Country: p.Country, CountryName: p.CountryName, Lat: p.Lat, Lng: p.Lng}
-	m := cityMatch{place: &out}
+	out.Place = &PlaceOut{Name: p.Name, Region: p.Region, Country: p.Country, CountryName: p.CountryName, Lat: p.Lat, Lng: p.Lng}
 	for _, c := range cities {
 		if c.Country == p.Country && distanceKm(c.Lat, c.Lng, p.Lat, p.Lng) <= sameCityKm && namedAs(c, p.Names) {
-			m.city, m.covered = c, true
-			return m, nil
+			out.Location, out.Covered = c.Name, true
+			return out, c, nil
 		}
 	}
-	m.nearby = nearest(cities, p.Lat, p.Lng, nearbyCities)
-	names := make([]string, len(m.nearby))
-	for i, n := range m.nearby {
+	out.Nearby = nearest(cities, p.Lat, p.Lng, nearbyCities)
+	names := make([]string, len(out.Nearby))
+	for i, n := range out.Nearby {
 		names[i] = fmt.Sprintf("%s (%.0f km)", n.Name, n.DistanceKm)
 	}
-	m.message = fmt.Sprintf("the catalog does not cover %s; the nearest cities it covers are %s", placeLabel(out), strings.Join(names, ", "))
-	return m, nil
+	out.Message = fmt.Sprintf("the catalog does not cover %s; the nearest cities it covers are %s", placeLabel(*out.Place), strings.Join(names, ", "))
+	return out, tripdata.City{}, nil
 }
 
 // byName matches a location the gazetteer does not know against the
 // catalog's own English and local names, the most populous first.
-func byName(cities []tripdata.City, location string) cityMatch {
+func byName(cities []tripdata.City, location string) (CityOut, tripdata.City, error) {
 	names := []string{location}
 	if before, _, cut := strings.Cut(location, ","); cut {
 		names = append(names, strings.TrimSpace(before))
 	}
 	for _, c := range cities {
 		if namedAs(c, names) {
-			return cityMatch{city: c, covered: true}
+			return CityOut{Location: c.Name, Covered: true}, c, nil
 		}
 	}
-	return cityMatch{message: fmt.Sprintf("%q is not a place tripgraph knows, and the catalog's %d cities do not include it", location, len(cities))}
+	return CityOut{Location: location, Message: fmt.Sprintf("%q is not a place tripgraph knows, and the catalog's %d cities do not include it",
+		location, len(cities))}, tripdata.City{}, nil
 }
 
 func namedAs(c tripdata.City, names []string) bool {

@@ -149,7 +149,11 @@ func (s *suite) photos(t *testing.T) {
 	if len(byDate) != want {
 		t.Errorf("getPhotosByDate(%s) = %d photos, the album has %d that day", day, len(byDate), want)
 	}
+	if r := Call(t, s.user, "getPhotosByDate", map[string]any{"albumId": id, "date": "2024-06-30"}); r.Code != "" || len(list(r.Value, "photos")) != 0 {
+		t.Errorf("a day of no photos = %v %v, want none", r.Code, r.Value)
+	}
 	s.want(t, Call(t, s.user, "getPhotosByDate", map[string]any{"albumId": id, "date": "2024-02-30"}), errcode.BadRequest)
+	s.want(t, Call(t, s.user, "getPhotosByDate", map[string]any{"albumId": id, "date": "01/07/2024"}), errcode.BadRequest)
 	s.want(t, Call(t, s.user, "getPhotosByDate", map[string]any{"albumId": theirs, "date": day}), errcode.NotFound)
 	s.want(t, Call(t, s.user, "getPhotosByLocation", map[string]any{"albumId": theirs, "query": "praia"}), errcode.NotFound)
 	s.want(t, Call(t, s.user, "getPhotosByLocation", map[string]any{"albumId": id, "query": ""}), errcode.BadRequest)
