@@ -1,6 +1,8 @@
 package backendtest
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -147,6 +149,19 @@ func (s *suite) places(t *testing.T) {
 }
 
 func (s *suite) dates(t *testing.T) {
+	tools, err := s.user.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if !slices.Contains([]string{"list-accommodations", "get-accommodation", "book-accommodation"}, tool.Name) {
+			continue
+		}
+		schema, _ := json.Marshal(tool.InputSchema)
+		if !strings.Contains(string(schema), "from today (UTC) to 730 days ahead") || !strings.Contains(string(schema), "1 to 90 nights") {
+			t.Errorf("%s's input schema does not give the date bounds: %s", tool.Name, schema)
+		}
+	}
 	today := Today.Format("2006-01-02")
 	id := s.placeIn(t, "London", 2)
 	for _, tc := range []struct {
