@@ -97,7 +97,7 @@ type suite struct {
 
 // Connect opens a client session, over the SDK's in-memory transports, on
 // a server with cfg.
-func Connect(t *testing.T, cfg mcpserver.Config) *mcp.ClientSession {
+func Connect(t testing.TB, cfg mcpserver.Config) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
@@ -123,7 +123,7 @@ type Result struct {
 }
 
 // Call calls a tool and decodes its result.
-func Call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) Result {
+func Call(t testing.TB, cs *mcp.ClientSession, tool string, args map[string]any) Result {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {

@@ -41,6 +41,7 @@ type Backend struct {
 type album struct {
 	tripdata.Album
 	photos []tripdata.Photo // in the order they were taken, then by id
+	texts  []string         // each photo's folded description and location name, as searches match them
 }
 
 // New returns a backend holding the catalog and the albums.
@@ -70,6 +71,9 @@ func newAlbum(a Album) *album {
 			Description: p.Description, LocationName: p.LocationName, TakenAt: p.TakenAt, Lat: p.Lat, Lng: p.Lng, Path: p.Path})
 	}
 	slices.SortFunc(out.photos, byTakenThenID)
+	for _, p := range out.photos {
+		out.texts = append(out.texts, textfold.Fold(p.Description+"\x1f"+p.LocationName))
+	}
 	out.PhotoCount = len(out.photos)
 	if len(out.photos) > 0 {
 		out.StartDate, out.EndDate = out.photos[0].TakenAt, out.photos[len(out.photos)-1].TakenAt
@@ -315,8 +319,8 @@ func (b *Backend) SearchPhotosPage(_ context.Context, q tripdata.PhotoSearch) (t
 		if a.UserID != q.UserID || (q.AlbumID != "" && a.ID != q.AlbumID) {
 			continue
 		}
-		for _, p := range a.photos {
-			if len(read) <= tripdata.MaxSearchCount && strings.Contains(textfold.Fold(p.Description+"\x1f"+p.LocationName), term) {
+		for i, p := range a.photos {
+			if len(read) <= tripdata.MaxSearchCount && strings.Contains(a.texts[i], term) {
 				read = append(read, p)
 			}
 		}
