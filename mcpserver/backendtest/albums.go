@@ -90,8 +90,10 @@ func (s *suite) albumNames(t *testing.T) {
 			}
 		})
 	}
-	if got := list(Call(t, s.user, "getAlbumByName", map[string]any{"name": "Atlantis"}).Value, "albums"); len(got) != 0 {
-		t.Errorf("getAlbumByName(Atlantis) = %v", names(got))
+	for _, none := range []string{"Atlantis", "%", "_", "100%"} {
+		if got := list(Call(t, s.user, "getAlbumByName", map[string]any{"name": none}).Value, "albums"); len(got) != 0 {
+			t.Errorf("getAlbumByName(%q) = %v, want none", none, names(got))
+		}
 	}
 	for _, bad := range []any{"", " ", strings.Repeat("x", mcpserver.MaxTermLen+1), "a\x00b"} {
 		s.want(t, Call(t, s.user, "getAlbumByName", map[string]any{"name": bad}), errcode.BadRequest)

@@ -166,7 +166,11 @@ func Transcript(t *testing.T, f Fixture) []string {
 		{"list-accommodations", stay("Paris, Texas", 1)}, {"list-accommodations", stay("Gramado", 2)},
 		{"list-restaurants", map[string]any{"location": "Tokyo"}}, {"list-restaurants", map[string]any{"location": "Lisboa", "cuisine": "portuguesa"}},
 		{"list-restaurants", map[string]any{"location": "Porto", "priceRange": "$$"}},
+		{"list-restaurants", map[string]any{"location": "São Paulo", "cuisine": "brasileiras"}},
+		{"list-restaurants", map[string]any{"location": "Rio de Janeiro", "cuisine": "100%_"}},
 		{"getUserAlbums", map[string]any{}}, {"getAlbumByName", map[string]any{"name": "Lisbon"}},
+		{"getAlbumByName", map[string]any{"name": "Japão"}}, {"getAlbumByName", map[string]any{"name": "%"}},
+		{"searchPhotosAcrossAlbums", map[string]any{"query": "_"}},
 		{"searchPhotosAcrossAlbums", map[string]any{"query": "praia", "limit": 200}},
 		{"searchPhotosAcrossAlbums", map[string]any{"query": "BELÉM"}},
 	}
