@@ -26,6 +26,8 @@ const (
 	MaxTermLen   = 200
 	MaxGuests    = 20
 	MaxNights    = 90
+	// MaxDaysAhead is how far ahead of today a stay may start.
+	MaxDaysAhead = 730
 )
 
 // limit applies the default to an absent (zero) limit and clamps a large
@@ -78,8 +80,8 @@ func date(field, s string) (time.Time, error) {
 	return d, nil
 }
 
-// stay validates a stay's dates and returns them with its number of nights.
-func stay(startDate, endDate string) (start, end time.Time, nights int, err error) {
+// stayDates validates a stay's dates and returns them with its number of nights.
+func stayDates(startDate, endDate string) (start, end time.Time, nights int, err error) {
 	if start, err = date("startDate", startDate); err != nil {
 		return
 	}
@@ -92,6 +94,23 @@ func stay(startDate, endDate string) (start, end time.Time, nights int, err erro
 		err = badRequest("endDate %s must be after startDate %s", endDate, startDate)
 	case nights > MaxNights:
 		err = badRequest("a stay is at most %d nights, got %d", MaxNights, nights)
+	}
+	return
+}
+
+// stay validates a stay's dates as stayDates does, and that it starts from
+// today (UTC) to MaxDaysAhead days ahead.
+func (t *tools) stay(startDate, endDate string) (start, end time.Time, nights int, err error) {
+	if start, end, nights, err = stayDates(startDate, endDate); err != nil {
+		return
+	}
+	y, m, d := t.cfg.Now().UTC().Date()
+	today := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	switch {
+	case start.Before(today):
+		err = badRequest("startDate %s is in the past: today is %s (UTC)", startDate, dateString(today))
+	case start.After(today.AddDate(0, 0, MaxDaysAhead)):
+		err = badRequest("startDate %s is more than %d days ahead of today, %s (UTC)", startDate, MaxDaysAhead, dateString(today))
 	}
 	return
 }

@@ -256,9 +256,9 @@ func TestInternalErrorsAreLogged(t *testing.T) {
 		breakIt func(*Config)
 		logText string
 	}{
-		{"getUserAlbums", nil, func(c *Config) { c.Store = broken }, "closed pool"},
+		{"getUserAlbums", nil, func(c *Config) { c.Backend = broken }, "closed pool"},
 		{"list-restaurants", map[string]any{"location": "Lisbon"},
-			func(c *Config) { c.Locate = func(string) (string, string, bool) { panic("the gazetteer broke") } }, "the gazetteer broke"},
+			func(c *Config) { c.Resolve = func(string) (Place, bool) { panic("the gazetteer broke") } }, "the gazetteer broke"},
 	} {
 		var logs syncBuffer
 		cfg := testConfig(f, f.ana.ID)

@@ -5,13 +5,13 @@ import (
 	"crypto/rand"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/media"
-	"github.com/tripgraph/tripgraph/store"
 )
 
 // Version is the server version reported to clients.
@@ -19,14 +19,19 @@ const Version = "0.5.0"
 
 // Config is what the tools need.
 type Config struct {
-	Store *store.Store
+	// Backend holds the catalog, the bookings and the albums.
+	Backend Backend
 	// URLs makes photo and picture URLs (photo URLs are signed for their
 	// owner and expire).
 	URLs media.URLs
-	// Locate resolves a place as a traveller writes it ("Lisboa", "Nova
-	// York") to a city's English name and ISO country code. Optional: the
-	// catalog's own English and local names always match.
-	Locate func(place string) (name, country string, ok bool)
+	// Resolve finds the place a traveller's words name ("Lisboa", "Paris,
+	// Texas", "Japão"), as the planner's gazetteer does. Optional: without
+	// it only the catalog's own English and local names match, nothing
+	// tells the nearest covered cities, and album names match in their own
+	// language only.
+	Resolve func(text string) (Place, bool)
+	// Now is the clock dates are checked against; time.Now when nil.
+	Now func() time.Time
 	// User is the id of the user every call acts as when the request
 	// carries no verified credential: stdio, or HTTP with auth off. Empty,
 	// a call without a credential is FORBIDDEN.
@@ -46,6 +51,12 @@ type Config struct {
 func New(cfg Config) *mcp.Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Resolve == nil {
+		cfg.Resolve = func(string) (Place, bool) { return Place{}, false }
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "tripgraph", Title: "tripgraph trips, albums and places", Version: Version},
 		&mcp.ServerOptions{

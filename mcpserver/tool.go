@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"runtime/debug"
 
@@ -76,19 +75,11 @@ type toolError struct{ err error }
 func (e toolError) Error() string { return errorJSON(e.err) }
 func (e toolError) Unwrap() error { return e.err }
 
-type errorBody struct {
-	Error struct {
-		Code    errcode.Code `json:"code"`
-		Message string       `json:"message"`
-	} `json:"error"`
-}
+// errorBody is the coded error's JSON shape, for the HTTP handler's own
+// errors.
+type errorBody = errcode.Body
 
-func errorJSON(err error) string {
-	var b errorBody
-	b.Error.Code, b.Error.Message = errcode.Of(err), errcode.Message(err)
-	data, _ := json.Marshal(b)
-	return string(data)
-}
+func errorJSON(err error) string { return string(errcode.JSON(err)) }
 
 func badRequest(format string, args ...any) error {
 	return errcode.New(errcode.BadRequest, format, args...)

@@ -61,11 +61,30 @@ type Accommodation struct {
 	Lng          float64 `json:"lng"`
 }
 
+// Place is the place a catalog tool understood a location as.
+type Place struct {
+	Name        string  `json:"name"`
+	Region      string  `json:"region,omitempty"` // the US state, for a US city
+	Country     string  `json:"country"`
+	CountryName string  `json:"countryName"`
+	Lat         float64 `json:"lat"`
+	Lng         float64 `json:"lng"`
+}
+
+// NearbyCity is a covered city near a place the catalog does not cover.
+type NearbyCity struct {
+	Name       string  `json:"name"`
+	Country    string  `json:"country"`
+	DistanceKm float64 `json:"distanceKm"`
+}
+
 // AccommodationsListProps are the props of an accommodations-list.
 type AccommodationsListProps struct {
 	ToolProps
 	Location       string          `json:"location"`
+	Place          *Place          `json:"place,omitempty"`
 	Covered        bool            `json:"covered"`
+	Nearby         []NearbyCity    `json:"nearby,omitempty"`
 	Message        string          `json:"message,omitempty"`
 	StartDate      string          `json:"startDate,omitempty"`
 	EndDate        string          `json:"endDate,omitempty"`
@@ -91,8 +110,12 @@ type Restaurant struct {
 type RestaurantsListProps struct {
 	ToolProps
 	Location    string       `json:"location"`
+	Place       *Place       `json:"place,omitempty"`
 	Covered     bool         `json:"covered"`
+	Nearby      []NearbyCity `json:"nearby,omitempty"`
 	Message     string       `json:"message,omitempty"`
+	Cuisine     string       `json:"cuisine,omitempty"`  // the cuisine asked for, as the tool understood it
+	Cuisines    []string     `json:"cuisines,omitempty"` // every cuisine the city has
 	Restaurants []Restaurant `json:"restaurants"`
 }
 

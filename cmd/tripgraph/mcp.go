@@ -16,7 +16,6 @@ import (
 
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/media"
-	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/store"
 )
 
@@ -147,10 +146,10 @@ func (s *serving) authenticate() func(context.Context, string) (string, error) {
 
 func (s *serving) mcpConfig(publicURL string, log *slog.Logger) mcpserver.Config {
 	return mcpserver.Config{
-		Store:  s.st,
-		URLs:   media.URLs{Base: strings.TrimSuffix(publicURL, "/"), Secret: s.urlSecret, TTL: photoURLTTL},
-		Locate: locate,
-		Logger: log,
+		Backend: s.st,
+		URLs:    media.URLs{Base: strings.TrimSuffix(publicURL, "/"), Secret: s.urlSecret, TTL: photoURLTTL},
+		Resolve: resolvePlace,
+		Logger:  log,
 	}
 }
 
@@ -209,13 +208,6 @@ func httpOptionsFromEnv() (mcpserver.HTTPOptions, error) {
 
 func (s *serving) mediaHandler(log *slog.Logger) *media.Handler {
 	return &media.Handler{Root: s.mediaRoot, Secret: s.urlSecret, Photos: s.st, Authenticate: s.authenticate(), Logger: log}
-}
-
-// locate resolves a traveller's place name with the gazetteer, which
-// knows English and Portuguese names ("Lisboa", "Nova York").
-func locate(place string) (string, string, bool) {
-	c, ok := gazetteer.Lookup(place)
-	return c.Name, c.Country, ok
 }
 
 // allowedOrigins are the browser origins from TRIPGRAPH_ALLOWED_ORIGINS
