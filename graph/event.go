@@ -47,16 +47,16 @@ type Event[S, U any] struct {
 	RunID      string
 	ThreadID   string
 	Step       int
-	Node       string      // NodeStarted, Custom, Token, NodeFinished, CheckpointSaved, Interrupted
-	Update     U           // NodeFinished: the node's update
-	State      S           // NodeFinished, RunFinished and Interrupted: the state after the step
-	Name       string      // Custom: the event's name, such as "ui"
-	Payload    any         // Custom: what the node emitted
-	Token      string      // Token: a piece of streamed text
-	MessageID  string      // Token: the id of the message the text belongs to
-	Checkpoint *Checkpoint // CheckpointSaved
-	Interrupt  *PendingInterrupt  // Interrupted: the pending interrupt
-	Err        error       // RunFailed
+	Node       string            // NodeStarted, Custom, Token, NodeFinished, CheckpointSaved, Interrupted
+	Update     U                 // NodeFinished: the node's update
+	State      S                 // NodeFinished, RunFinished and Interrupted: the state after the step
+	Name       string            // Custom: the event's name, such as "ui"
+	Payload    any               // Custom: what the node emitted
+	Token      string            // Token: a piece of streamed text
+	MessageID  string            // Token: the id of the message the text belongs to
+	Checkpoint *Checkpoint       // CheckpointSaved
+	Interrupt  *PendingInterrupt // Interrupted: the pending interrupt
+	Err        error             // RunFailed
 }
 
 // RunInfo identifies the step a node is running in.
@@ -85,7 +85,7 @@ type emitter struct {
 	mu      sync.Mutex
 	answers []json.RawMessage // resume values for the node's Interrupt calls, in order
 	asked   int               // Interrupt calls so far
-	pause   *PendingInterrupt        // set by the first Interrupt call that had no answer
+	pause   *PendingInterrupt // set by the first Interrupt call that had no answer
 }
 
 type emitterKey struct{}

@@ -214,7 +214,7 @@ type run[S, U any] struct {
 	answers []json.RawMessage // resume values for the first node the run executes
 
 	paused   *PendingInterrupt // set when a node paused the run
-	pausedAt int        // the step of the checkpoint that records the pause
+	pausedAt int               // the step of the checkpoint that records the pause
 }
 
 func (r *run[S, U]) execute(ctx context.Context) (S, error) {

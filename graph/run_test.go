@@ -251,7 +251,7 @@ func TestCancel(t *testing.T) {
 		g := New(reduce)
 		g.AddNode("a", func(ctx context.Context, s tstate) (tupdate, error) {
 			Emit(ctx, "progress", 1)
-			<-ctx.Done() // the consumer has gone
+			<-ctx.Done()             // the consumer has gone
 			Emit(ctx, "progress", 2) // dropped, and the node is not failed
 			sawCancel.Store(true)
 			return tupdate{Log: []string{"a"}}, nil
