@@ -14,7 +14,7 @@ func (r *run[S, U]) startWriter(ctx context.Context, head string) error {
 	case "", DurabilitySync, DurabilityExit:
 		return nil
 	case DurabilityAsync:
-		r.writer = &asyncWriter{queue: make(chan Checkpoint, 64), done: make(chan struct{})}
+		r.writer = &asyncWriter{queue: make(chan Checkpoint, 4), done: make(chan struct{})}
 		go r.writer.loop(context.WithoutCancel(ctx), r.c.cp, head)
 		return nil
 	}
