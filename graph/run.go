@@ -222,6 +222,9 @@ func (r *run[S, U]) execute(ctx context.Context) (S, error) {
 	if err != nil {
 		return state, err
 	}
+	if err := ctx.Err(); err != nil {
+		return state, fmt.Errorf("run cancelled before it started: %w", err)
+	}
 	if err := r.startWriter(ctx, head); err != nil {
 		return state, err
 	}

@@ -434,3 +434,16 @@ func TestConcurrentRunsOnOneCompiledGraph(t *testing.T) {
 		}
 	}
 }
+
+// A consumer that stops at once leaves the thread as it was.
+func TestStopBeforeAnything(t *testing.T) {
+	saver := NewMemorySaver()
+	c := mustCompile(t, plannerGraph(), saver)
+	thread := newID()
+	for range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: thread, Input: tupdate{Want: "classify"}}) {
+		break
+	}
+	if n := len(history(t, saver, thread)); n != 0 {
+		t.Fatalf("a run stopped at its first event wrote %d checkpoints", n)
+	}
+}

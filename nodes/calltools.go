@@ -16,7 +16,14 @@ import (
 
 // callTools lets the model call the tools, up to MaxToolSteps model calls,
 // turns each result into a UI component (emitted at once and kept in the
-// state), and ends with a short assistant message.
+// state), and ends with a short assistant message whose id the streamed
+// tokens and the components carry.
+//
+// A tool failure is shown and told to the model: an errcode error with its
+// message, any other with a generic one (the details go to the log). A
+// booking is first confirmed by the traveller: see book. Since a confirmed
+// booking resumes the run by running callTools again from its start, the
+// model and the tools before the booking are asked again.
 func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 	tools, err := p.Tools.List(ctx)
 	if err != nil {
