@@ -212,6 +212,7 @@ type run[S, U any] struct {
 	last    *Checkpoint       // exit: the newest checkpoint, not yet written
 	parent  string            // exit: the stored checkpoint the run's first checkpoint follows
 	answers []json.RawMessage // resume values for the first node the run executes
+	made    string            // the id of the newest checkpoint the run made
 
 	paused   *PendingInterrupt // set when a node paused the run
 	pausedAt int               // the step of the checkpoint that records the pause
@@ -379,13 +380,14 @@ func (r *run[S, U]) step(ctx context.Context, parent Checkpoint, node, source st
 func (r *run[S, U]) checkpoint(parent Checkpoint, node, source string, state S, update U, next []string) (Checkpoint, error) {
 	cp := Checkpoint{
 		ThreadID:  r.cfg.ThreadID,
-		ID:        newID(),
+		ID:        idAfter(max(r.head, r.made)),
 		ParentID:  parent.ID,
 		Step:      parent.Step + 1,
 		Next:      next,
 		Metadata:  Metadata{Source: source, RunID: r.cfg.RunID},
 		CreatedAt: time.Now().UTC(),
 	}
+	r.made = cp.ID
 	if node != START {
 		cp.Node = node
 	}
@@ -518,3 +520,20 @@ func decode[S any](data json.RawMessage) (S, error) {
 
 // newID returns a UUIDv7: unique, and ordered by creation time.
 func newID() string { return uuid.Must(uuid.NewV7()).String() }
+
+// idAfter returns a new UUIDv7 that sorts after floor, even when floor was
+// made by a process whose clock is ahead of ours: then it is floor with its
+// random bits incremented.
+func idAfter(floor string) string {
+	id := newID()
+	u, err := uuid.Parse(floor)
+	if id > floor || err != nil {
+		return id
+	}
+	for i := 15; i >= 9; i-- { // bytes 9 to 15 are random; byte 8 holds the variant
+		if u[i]++; u[i] != 0 {
+			return u.String()
+		}
+	}
+	return id
+}
