@@ -71,7 +71,7 @@ const (
 	DurabilityExit Durability = "exit"
 )
 
-// saveTimeout bounds a checkpoint write made after the run's context was
+// saveTimeout bounds the checkpoint writes made after a run's context was
 // cancelled: a node that finished is saved all the same.
 const saveTimeout = 10 * time.Second
 
@@ -84,7 +84,9 @@ func (c *Compiled[S, U]) Run(ctx context.Context, cfg RunConfig[U]) iter.Seq2[Ev
 	return func(yield func(Event[S, U], error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		r := &run[S, U]{c: c, cfg: cfg, yield: yield, cancel: cancel}
+		saving, stopSaving := detach(ctx)
+		defer stopSaving()
+		r := &run[S, U]{c: c, cfg: cfg, yield: yield, cancel: cancel, saving: saving}
 		if r.cfg.RunID == "" {
 			r.cfg.RunID = newID()
 		}
@@ -204,8 +206,9 @@ type run[S, U any] struct {
 	cfg     RunConfig[U]
 	yield   func(Event[S, U], error) bool // nil for UpdateState
 	cancel  context.CancelFunc
-	stopped bool // the consumer stopped iterating
-	steps   int  // nodes executed so far
+	saving  context.Context // for checkpoint writes: see detach
+	stopped bool            // the consumer stopped iterating
+	steps   int             // nodes executed so far
 
 	head    string            // sync, exit: the thread's head, which the next write must find
 	writer  *asyncWriter      // async: writes in the background
