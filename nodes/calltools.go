@@ -57,9 +57,7 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 	}
 	if note := assumptionNote(s, lang); note != "" {
 		text += " " + note
-		if err := streamVisibleText(ctx, []byte(" "+note)); err != nil {
-			return Update{}, err
-		}
+		graph.EmitToken(ctx, t.msgID, " "+note)
 	}
 	return Update{
 		Messages:    []Message{{ID: t.msgID, Type: AI, Content: text}},
