@@ -49,9 +49,17 @@ import (
 // A delta is only written when it rebuilds the state byte for byte (the
 // check runs at every Put); any other state is stored as a snapshot.
 //
-// One step is one INSERT statement (which also touches the thread's
-// updated_at), so it is one transaction. The thread must exist: Put into a
-// missing thread is a NOT_FOUND error.
+// # One writer per thread
+//
+// The thread row holds its head, the id of its newest checkpoint. One step
+// is one INSERT statement, so one transaction and one round trip, whose
+// first part moves the head only if it is still the one the writer expects
+// (UPDATE ... WHERE head IS NOT DISTINCT FROM $expected, which PostgreSQL
+// re-checks on the newest row version when a concurrent writer committed
+// first); the checkpoint is inserted only if the head moved. A refused
+// write costs a second query, to tell a missing thread (NOT_FOUND) from a
+// moved head (CONFLICT, wrapping *graph.ConflictError). The unscoped
+// checkpointer needs the thread row; a scoped one creates it.
 type Checkpointer struct {
 	pool  *pgxpool.Pool
 	opts  CheckpointerOptions
@@ -108,13 +116,19 @@ func (c *Checkpointer) ForOwner(ownerID string) *Checkpointer {
 	return &scoped
 }
 
-// Put stores a checkpoint in one transaction.
-//
-// TODO(engine): head, the compare-and-set on the thread's head that
-// graph.Checkpointer requires, is not checked yet.
+// Put stores a checkpoint in one statement, so one transaction and one round
+// trip, if the thread's head is still head ("" for a thread with no
+// checkpoint); otherwise it stores nothing and returns an error that wraps a
+// *graph.ConflictError and has the code CONFLICT. The thread row must exist,
+// except for a checkpointer scoped to an owner (see ForOwner), which creates
+// it, owned by that owner, with the thread's first checkpoint.
 func (c *Checkpointer) Put(ctx context.Context, cp graph.Checkpoint, head string) error {
 	if cp.ThreadID == "" || cp.ID == "" {
 		return errcode.New(errcode.BadRequest, "a checkpoint needs a thread id and an id")
+	}
+	interrupts, err := encodeInterrupts(cp.Interrupts)
+	if err != nil {
+		return err
 	}
 	raw := slices.Clone(cp.State)
 	obj, err := parseObject(raw)
@@ -126,7 +140,8 @@ func (c *Checkpointer) Put(ctx context.Context, cp graph.Checkpoint, head string
 		return err
 	}
 	state, delta, ch := c.plan(cp, raw, obj, parent)
-	if err := c.insert(ctx, cp, ch.baseID, state, delta); err != nil {
+	row := newRow{cp: cp, head: head, baseID: ch.baseID, state: state, delta: delta, interrupts: interrupts}
+	if err := c.insert(ctx, row); err != nil {
 		return err
 	}
 	c.cache.put(ch)
@@ -170,26 +185,34 @@ func (c *Checkpointer) plan(cp graph.Checkpoint, raw []byte, obj object, parent 
 	return nil, delta, ch
 }
 
-// insert writes one checkpoint row and touches its thread, in one statement.
-func (c *Checkpointer) insert(ctx context.Context, cp graph.Checkpoint, baseID string, state, delta []byte) error {
+// newRow is a checkpoint row to insert.
+type newRow struct {
+	cp           graph.Checkpoint
+	head         string // the thread head the writer expects
+	baseID       string
+	state, delta []byte
+	interrupts   []byte
+}
+
+// insert writes one checkpoint row if the thread's head is row.head, and
+// moves the head, in one statement.
+func (c *Checkpointer) insert(ctx context.Context, row newRow) error {
+	cp := row.cp
 	created := cp.CreatedAt
 	if created.IsZero() {
 		created = time.Now()
 	}
-	q := `
-		WITH t AS (
-			UPDATE threads SET updated_at = now()
-			WHERE id = $1` + c.ownerCond("", 13) + `
-			RETURNING id)
-		INSERT INTO checkpoints (thread_id, id, parent_id, base_id, step, node, next, source, run_id,
-			state, delta, update_json, created_at)
-		SELECT t.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $14 FROM t`
 	next, err := encodeNext(cp.Next)
 	if err != nil {
 		return err
 	}
-	args := []any{cp.ThreadID, cp.ID, nullable(cp.ParentID), baseID, cp.Step, cp.Node, next,
-		cp.Metadata.Source, nullable(cp.Metadata.RunID), state, delta, nilIfEmptyBytes(cp.Update), c.ownerArg(), created}
+	q := `WITH t AS (` + c.moveHeadSQL(row.head) + `)
+		INSERT INTO checkpoints (thread_id, id, parent_id, base_id, step, node, next, source, run_id,
+			state, delta, update_json, created_at, interrupts)
+		SELECT t.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $14, $16 FROM t`
+	args := []any{cp.ThreadID, cp.ID, nullable(cp.ParentID), row.baseID, cp.Step, cp.Node, next,
+		cp.Metadata.Source, nullable(cp.Metadata.RunID), row.state, row.delta, nilIfEmptyBytes(cp.Update),
+		c.ownerArg(), created, nullable(row.head), row.interrupts}
 	tag, err := c.pool.Exec(ctx, q, args...)
 	var pgErr *pgconn.PgError
 	switch {
@@ -197,12 +220,51 @@ func (c *Checkpointer) insert(ctx context.Context, cp graph.Checkpoint, baseID s
 		return errcode.New(errcode.Conflict, "checkpoint %s of thread %s exists already", cp.ID, cp.ThreadID)
 	case errors.As(err, &pgErr) && pgErr.Code == "22P02":
 		return errcode.Wrap(errcode.BadRequest, err, "malformed thread, checkpoint or run id: each must be a UUID")
+	case errors.As(err, &pgErr) && pgErr.Code == "23503":
+		return notFound("no thread %s", cp.ThreadID)
 	case err != nil:
 		return fmt.Errorf("saving checkpoint %s of thread %s: %w", cp.ID, cp.ThreadID, err)
 	case tag.RowsAffected() == 0:
-		return notFound("no thread %s", cp.ThreadID)
+		return c.refused(ctx, cp.ThreadID, row.head)
 	}
 	return nil
+}
+
+// moveHeadSQL is the statement that moves a thread's head to checkpoint $2
+// (created at $14) if it is still $15, and returns the thread's id. The head
+// is the newest checkpoint, so a checkpoint older than the head (which
+// MemorySaver allows too) leaves it in place. A checkpointer scoped to an
+// owner ($13) creates a missing thread with its first checkpoint.
+func (c *Checkpointer) moveHeadSQL(head string) string {
+	if c.owner != nil && head == "" {
+		return `INSERT INTO threads AS th (id, owner_id, head, head_at) VALUES ($1, $13, $2, $14)
+			ON CONFLICT (id) DO UPDATE SET head = excluded.head, head_at = excluded.head_at, updated_at = now()
+			WHERE th.owner_id = $13 AND th.head IS NULL AND $15::uuid IS NULL
+			RETURNING th.id`
+	}
+	return `UPDATE threads SET updated_at = now(),
+			head = greatest(head, $2::uuid),
+			head_at = CASE WHEN head IS NULL OR head < $2::uuid THEN $14 ELSE head_at END
+		WHERE id = $1 AND head IS NOT DISTINCT FROM $15::uuid` + c.ownerCond("", 13) + `
+		RETURNING id`
+}
+
+// refused explains a write that inserted nothing: the thread is missing (or
+// another owner's), or its head moved.
+func (c *Checkpointer) refused(ctx context.Context, threadID, expected string) error {
+	var actual *string
+	err := c.pool.QueryRow(ctx, `SELECT head FROM threads WHERE id = $1`+c.ownerCond("", 2), threadID, c.ownerArg()).Scan(&actual)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return notFound("no thread %s", threadID)
+	case err != nil:
+		return fmt.Errorf("reading the head of thread %s: %w", threadID, err)
+	}
+	conflict := &graph.ConflictError{ThreadID: threadID, Expected: expected}
+	if actual != nil {
+		conflict.Actual = *actual
+	}
+	return &errcode.Error{Code: errcode.Conflict, Message: fmt.Sprintf("thread %s was written concurrently", threadID), Err: conflict}
 }
 
 // Latest returns the newest checkpoint of a thread.
@@ -276,7 +338,7 @@ func (c *Checkpointer) read(ctx context.Context, threadID, id, before string, li
 	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (cpRow, error) {
 		var r cpRow
 		err := row.Scan(&r.id, &r.parentID, &r.step, &r.node, &r.next, &r.source, &r.runID,
-			&r.state, &r.delta, &r.update, &r.createdAt, &r.wanted)
+			&r.state, &r.delta, &r.update, &r.createdAt, &r.interrupts, &r.wanted)
 		return r, err
 	})
 	if err != nil {
@@ -307,7 +369,7 @@ func (c *Checkpointer) readSQL(threadID, id, before string, limit int) (string, 
 	}
 	return `WITH page AS (` + page + `)
 		SELECT c.id, c.parent_id, c.step, c.node, c.next, c.source, c.run_id,
-			c.state, c.delta, c.update_json, c.created_at,
+			c.state, c.delta, c.update_json, c.created_at, c.interrupts,
 			EXISTS (SELECT 1 FROM page p WHERE p.id = c.id)
 		FROM checkpoints c
 		WHERE c.thread_id = $1
@@ -333,6 +395,7 @@ type cpRow struct {
 	node                 string
 	next                 *string
 	state, delta, update []byte
+	interrupts           []byte
 	createdAt            time.Time
 	wanted               bool
 }
@@ -411,6 +474,9 @@ func (r cpRow) checkpoint(threadID string, state []byte) graph.Checkpoint {
 	if r.runID != nil {
 		cp.Metadata.RunID = *r.runID
 	}
+	if r.interrupts != nil {
+		json.Unmarshal(r.interrupts, &cp.Interrupts) // written by encodeInterrupts
+	}
 	return cp
 }
 
@@ -453,6 +519,31 @@ func encodeNext(next []string) (any, error) {
 		return nil, fmt.Errorf("encoding next nodes: %w", err)
 	}
 	return string(b), nil
+}
+
+// encodeInterrupts stores a checkpoint's interrupts as a JSON array, or
+// NULL. Payloads are written as given, so they read back byte for byte.
+func encodeInterrupts(list []graph.Interrupt) ([]byte, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	b := []byte{'['}
+	for i, in := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		id, _ := json.Marshal(in.ID)
+		node, _ := json.Marshal(in.Node)
+		b = append(append(append(append(b, `{"id":`...), id...), `,"node":`...), node...)
+		if len(in.Payload) > 0 {
+			if !json.Valid(in.Payload) {
+				return nil, errcode.New(errcode.BadRequest, "the payload of interrupt %s is not JSON", in.ID)
+			}
+			b = append(append(b, `,"payload":`...), in.Payload...)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']'), nil
 }
 
 func nilIfEmptyBytes(b []byte) []byte {

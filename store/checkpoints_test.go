@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -172,6 +173,16 @@ func randomHistory(t *testing.T, r *rand.Rand, thread string, n int, savers ...g
 		case 2:
 			cp.Update = nil
 		}
+		if r.IntN(8) == 0 {
+			cp.Interrupts = randomInterrupts(r, i)
+		}
+		if r.IntN(8) == 0 && len(nodes) > 0 { // a writer that lost a race
+			stale := ""
+			if k := r.IntN(len(nodes) + 1); k < len(nodes) && nodes[k].id != head {
+				stale = nodes[k].id
+			}
+			putStale(t, cp, stale, head, savers)
+		}
 		for _, s := range savers {
 			if err := s.Put(context.Background(), cp, head); err != nil {
 				t.Fatal(err)
@@ -180,6 +191,35 @@ func randomHistory(t *testing.T, r *rand.Rand, thread string, n int, savers ...g
 		head = cp.ID
 		nodes = append(nodes, node{cp.ID, st})
 	}
+}
+
+// putStale puts cp with a head that is not the thread's, into every saver:
+// each must refuse with the same conflict.
+func putStale(t *testing.T, cp graph.Checkpoint, stale, head string, savers []graph.Checkpointer) {
+	t.Helper()
+	want := graph.ConflictError{ThreadID: cp.ThreadID, Expected: stale, Actual: head}
+	for i, s := range savers {
+		err := s.Put(context.Background(), cp, stale)
+		var conflict *graph.ConflictError
+		if !errors.As(err, &conflict) || *conflict != want || !errors.Is(err, graph.ErrConflict) {
+			t.Fatalf("saver %d: Put with head %q when the head is %q: %v, want %+v", i, stale, head, err, want)
+		}
+	}
+}
+
+// randomInterrupts returns one to three pending interrupts with payloads of
+// several JSON shapes, some not compact.
+func randomInterrupts(r *rand.Rand, step int) []graph.Interrupt {
+	payloads := []string{`{"place":"Lisboa","nights":3,"total":412.5}`, `"confirm?"`, `[1, 2,  3]`, `null`, `{ "spaced" : true }`, ``}
+	list := make([]graph.Interrupt, 1+r.IntN(3))
+	for i := range list {
+		list[i] = graph.Interrupt{ID: newID(), Node: fmt.Sprintf("node%d", step%3),
+			Payload: json.RawMessage(payloads[r.IntN(len(payloads))])}
+		if len(list[i].Payload) == 0 {
+			list[i].Payload = nil
+		}
+	}
+	return list
 }
 
 // compareSavers checks that got holds what want holds, checkpoint by
@@ -229,7 +269,13 @@ func assertCheckpoint(t *testing.T, got, want graph.Checkpoint) {
 		t.Fatalf("checkpoint %s: next %#v, want %#v", want.ID, got.Next, want.Next)
 	case !got.CreatedAt.Equal(want.CreatedAt.Truncate(time.Microsecond)):
 		t.Fatalf("checkpoint %s: created at %v, want %v", want.ID, got.CreatedAt, want.CreatedAt)
+	case !slices.EqualFunc(got.Interrupts, want.Interrupts, equalInterrupt):
+		t.Fatalf("checkpoint %s: interrupts %s, want %s", want.ID, mustJSON(t, got.Interrupts), mustJSON(t, want.Interrupts))
 	}
+}
+
+func equalInterrupt(a, b graph.Interrupt) bool {
+	return a.ID == b.ID && a.Node == b.Node && bytes.Equal(a.Payload, b.Payload) && (a.Payload == nil) == (b.Payload == nil)
 }
 
 func reversed(from, to int) []int {
