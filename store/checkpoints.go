@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -78,9 +81,58 @@ type CheckpointerOptions struct {
 	// MaxChain is the most deltas between a checkpoint and its snapshot.
 	// 0 means 1000.
 	MaxChain int
-	// CacheSize is how many recent checkpoints' states are kept in memory to
-	// write their children without reading them back. 0 means 256.
-	CacheSize int
+	// CacheBytes bounds the memory of the recent checkpoints' states kept
+	// to write their children without reading them back (a run's next step
+	// needs its parent). 0 means DefaultCacheBytes; a negative value turns
+	// the cache off.
+	CacheBytes int64
+}
+
+// DefaultCacheBytes is the default CheckpointerOptions.CacheBytes: room for
+// the latest states of a few dozen long conversations, or hundreds of
+// short ones, while one process running a 200-turn thread stays well
+// under 40 MiB (see bench/README.md).
+const DefaultCacheBytes = 8 << 20
+
+// CacheBytesEnv names the environment variable that sets
+// CheckpointerOptions.CacheBytes (see CheckpointerOptionsFromEnv).
+const CacheBytesEnv = "TRIPGRAPH_CHECKPOINT_CACHE_BYTES"
+
+// CheckpointerOptionsFromEnv returns the default options, with CacheBytes
+// from $TRIPGRAPH_CHECKPOINT_CACHE_BYTES when set: a count of bytes, with
+// an optional KiB, MiB or GiB suffix; 0 turns the cache off.
+func CheckpointerOptionsFromEnv() (CheckpointerOptions, error) {
+	v := strings.TrimSpace(os.Getenv(CacheBytesEnv))
+	if v == "" {
+		return CheckpointerOptions{}, nil
+	}
+	n, err := parseBytes(v)
+	if err != nil {
+		return CheckpointerOptions{}, fmt.Errorf("reading %s: %w", CacheBytesEnv, err)
+	}
+	if n == 0 {
+		n = -1
+	}
+	return CheckpointerOptions{CacheBytes: n}, nil
+}
+
+// parseBytes reads a byte count such as 8388608, 8192KiB or 8MiB.
+func parseBytes(v string) (int64, error) {
+	unit := int64(1)
+	for _, u := range []struct {
+		suffix string
+		size   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}} {
+		if s, ok := strings.CutSuffix(v, u.suffix); ok {
+			v, unit = strings.TrimSpace(s), u.size
+			break
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/unit {
+		return 0, fmt.Errorf("%q is not a count of bytes (such as 8388608 or 8MiB)", v)
+	}
+	return n * unit, nil
 }
 
 // rowCost stands for the fixed cost of reading one row of a chain.
@@ -102,10 +154,10 @@ func (s *Store) Checkpointer(opts CheckpointerOptions) *Checkpointer {
 	if opts.MaxChain <= 0 {
 		opts.MaxChain = 1000
 	}
-	if opts.CacheSize <= 0 {
-		opts.CacheSize = 256
+	if opts.CacheBytes == 0 {
+		opts.CacheBytes = DefaultCacheBytes
 	}
-	return &Checkpointer{pool: s.Pool, opts: opts, cache: newChainCache(opts.CacheSize)}
+	return &Checkpointer{pool: s.Pool, opts: opts, cache: newChainCache(opts.CacheBytes)}
 }
 
 // ForOwner returns a Checkpointer that sees only ownerID's threads: the
@@ -131,6 +183,7 @@ func (c *Checkpointer) Put(ctx context.Context, cp graph.Checkpoint, head string
 		return err
 	}
 	raw := slices.Clone(cp.State)
+	cp.Update = slices.Clone(cp.Update) // a cached state may point into it
 	obj, err := parseObject(raw)
 	if err != nil {
 		obj = nil
@@ -181,6 +234,9 @@ func (c *Checkpointer) plan(cp graph.Checkpoint, raw []byte, obj object, parent 
 	if err != nil || !bytes.Equal(rebuilt.encode(), raw) {
 		return raw, nil, ch
 	}
+	// The rebuilt state shares the parent's elements, where the parsed one
+	// holds a copy of the whole state: cache that one.
+	ch.state = rebuilt
 	ch.baseID, ch.baseSize, ch.depth, ch.cost = parent.baseID, parent.baseSize, parent.depth+1, cost
 	return nil, delta, ch
 }

@@ -107,7 +107,7 @@ func BenchmarkStorage(b *testing.B) {
 
 // chatCheckpoints precomputes the checkpoints of a conversation of turns
 // turns, as the trip graph would save them (ids are set at Put time).
-func chatCheckpoints(b *testing.B, turns int) []graph.Checkpoint {
+func chatCheckpoints(b testing.TB, turns int) []graph.Checkpoint {
 	r := rand.New(rand.NewPCG(3, 4))
 	var out []graph.Checkpoint
 	var st chatState
