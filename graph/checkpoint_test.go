@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"reflect"
 	"sync"
 	"testing"
@@ -17,14 +16,14 @@ func TestMemorySaverHistory(t *testing.T) {
 	var ids []string
 	head := ""
 	for i := range 5 {
-		cp := Checkpoint{ThreadID: "t", ID: newID(), Step: i, State: json.RawMessage(`{}`)}
+		cp := Checkpoint{ThreadID: tid, ID: newID(), Step: i, State: json.RawMessage(`{}`)}
 		ids = append(ids, cp.ID)
 		if err := m.Put(ctx, cp, head); err != nil {
 			t.Fatal(err)
 		}
 		head = cp.ID
 	}
-	m.Put(ctx, Checkpoint{ThreadID: "other", ID: newID()}, "")
+	m.Put(ctx, Checkpoint{ThreadID: otherTid, ID: newID()}, "")
 	tests := []struct {
 		name string
 		opts ListOptions
@@ -38,7 +37,7 @@ func TestMemorySaverHistory(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			list, err := m.List(ctx, "t", tt.opts)
+			list, err := m.List(ctx, tid, tt.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,16 +50,16 @@ func TestMemorySaverHistory(t *testing.T) {
 			}
 		})
 	}
-	if latest, _ := m.Latest(ctx, "t"); latest.ID != ids[4] {
+	if latest, _ := m.Latest(ctx, tid); latest.ID != ids[4] {
 		t.Fatalf("Latest = %s, want %s", latest.ID, ids[4])
 	}
-	if cp, _ := m.Get(ctx, "t", ids[2]); cp.Step != 2 {
+	if cp, _ := m.Get(ctx, tid, ids[2]); cp.Step != 2 {
 		t.Fatalf("Get returned step %d, want 2", cp.Step)
 	}
 	for _, call := range []func() error{
-		func() error { _, err := m.Latest(ctx, "missing"); return err },
-		func() error { _, err := m.Get(ctx, "t", "missing"); return err },
-		func() error { _, err := m.Get(ctx, "other", ids[0]); return err },
+		func() error { _, err := m.Latest(ctx, newID()); return err },
+		func() error { _, err := m.Get(ctx, tid, newID()); return err },
+		func() error { _, err := m.Get(ctx, otherTid, ids[0]); return err },
 	} {
 		if err := call(); !errors.Is(err, ErrNotFound) {
 			t.Errorf("got %v, want ErrNotFound", err)
@@ -73,12 +72,12 @@ func TestMemorySaverHistory(t *testing.T) {
 func TestMemorySaverCopies(t *testing.T) {
 	ctx := context.Background()
 	m := NewMemorySaver()
-	cp := Checkpoint{ThreadID: "t", ID: newID(), State: json.RawMessage(`{"a":1}`), Next: []string{"x"}}
+	cp := Checkpoint{ThreadID: tid, ID: newID(), State: json.RawMessage(`{"a":1}`), Next: []string{"x"}}
 	m.Put(ctx, cp, "")
 	cp.State[2] = 'b'
-	got, _ := m.Latest(ctx, "t")
+	got, _ := m.Latest(ctx, tid)
 	got.Next[0] = "y"
-	again, _ := m.Latest(ctx, "t")
+	again, _ := m.Latest(ctx, tid)
 	if string(again.State) != `{"a":1}` || again.Next[0] != "x" {
 		t.Fatalf("stored checkpoint changed through a caller's copy: %s %v", again.State, again.Next)
 	}
@@ -92,17 +91,21 @@ func TestMemorySaverConcurrentUse(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			thread := fmt.Sprint("t", w%2)
+			thread := threadIDs[w%2]
 			for range 50 {
-				head, _ := m.Latest(ctx, thread)
-				m.Put(ctx, Checkpoint{ThreadID: thread, ID: newID()}, head.ID)
+				for { // a conflict means another writer won: read the head again
+					head, _ := m.Latest(ctx, thread)
+					if m.Put(ctx, Checkpoint{ThreadID: thread, ID: newID()}, head.ID) == nil {
+						break
+					}
+				}
 				m.Latest(ctx, thread)
 				m.List(ctx, thread, ListOptions{Limit: 3})
 			}
 		}()
 	}
 	wg.Wait()
-	for _, th := range []string{"t0", "t1"} {
+	for _, th := range threadIDs[:2] {
 		list, _ := m.List(ctx, th, ListOptions{})
 		if len(list) != 200 {
 			t.Fatalf("%s has %d checkpoints, want 200", th, len(list))
@@ -117,7 +120,7 @@ func TestMemorySaverConcurrentUse(t *testing.T) {
 
 func TestCheckpointJSONRoundTrip(t *testing.T) {
 	in := Checkpoint{
-		ThreadID: "t", ID: newID(), ParentID: newID(), Step: 3, Node: "callTools",
+		ThreadID: tid, ID: newID(), ParentID: newID(), Step: 3, Node: "callTools",
 		State: json.RawMessage(`{"log":["a"]}`), Update: json.RawMessage(`{"log":["a"]}`),
 		Next: []string{"x"}, Metadata: Metadata{Source: SourceLoop, RunID: "r"},
 		CreatedAt: time.Date(2026, 11, 21, 5, 0, 0, 123456000, time.UTC),
@@ -134,3 +137,17 @@ func TestCheckpointJSONRoundTrip(t *testing.T) {
 		t.Fatalf("round trip changed the checkpoint:\n in %+v\nout %+v", in, out)
 	}
 }
+
+// Ids the tests use: the id rule wants canonical UUIDs.
+var (
+	tid       = newID()
+	otherTid  = newID()
+	runID     = newID()
+	threadIDs = func() []string {
+		ids := make([]string, 16)
+		for i := range ids {
+			ids[i] = newID()
+		}
+		return ids
+	}()
+)

@@ -145,7 +145,7 @@ func TestRoutingPaths(t *testing.T) {
 	c := mustCompile(t, plannerGraph(), nil)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: tt.name, Input: tt.input})
+			s, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: newID(), Input: tt.input})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -158,7 +158,7 @@ func TestRoutingPaths(t *testing.T) {
 
 func TestRouterReturnsUndeclaredTarget(t *testing.T) {
 	c := mustCompile(t, plannerGraph(), nil)
-	_, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Want: "callTools"}})
+	_, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: tid, Input: tupdate{Want: "callTools"}})
 	var re *RouteError
 	if !errors.As(err, &re) || re.From != START || re.Target != "callTools" {
 		t.Fatalf("error = %v, want a RouteError from START to callTools", err)
@@ -184,7 +184,7 @@ func TestEventOrder(t *testing.T) {
 	g.AddEdge(START, "talk").AddEdge("talk", END)
 	c := mustCompile(t, g, nil)
 	var got []string
-	for ev, err := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: "t"}) {
+	for ev, err := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: tid}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,7 +217,7 @@ func TestCustomEventsStreamWhileNodeRuns(t *testing.T) {
 	c := mustCompile(t, g, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	for ev, err := range c.Run(ctx, RunConfig[tupdate]{ThreadID: "t"}) {
+	for ev, err := range c.Run(ctx, RunConfig[tupdate]{ThreadID: tid}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,10 +245,10 @@ func TestInfoInsideANode(t *testing.T) {
 	})
 	g.AddEdge(START, "a").AddEdge("a", END)
 	c := mustCompile(t, g, nil)
-	if _, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: "th", RunID: "r1"}); err != nil {
+	if _, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: tid, RunID: runID}); err != nil {
 		t.Fatal(err)
 	}
-	if want := (RunInfo{ThreadID: "th", RunID: "r1", Step: 1, Node: "a"}); got != want {
+	if want := (RunInfo{ThreadID: tid, RunID: runID, Step: 1, Node: "a"}); got != want {
 		t.Fatalf("Info = %+v, want %+v", got, want)
 	}
 }

@@ -30,11 +30,11 @@ func TestResumeStartsFromLatestCheckpoint(t *testing.T) {
 	ctx := context.Background()
 	saver := NewMemorySaver()
 	c := mustCompile(t, plannerGraph(), saver)
-	first, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Log: []string{"hi"}, Want: "extraction"}})
+	first, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid, Input: tupdate{Log: []string{"hi"}, Want: "extraction"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Log: []string{"again"}, Want: "classify"}})
+	second, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid, Input: tupdate{Log: []string{"again"}, Want: "classify"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestResumeStartsFromLatestCheckpoint(t *testing.T) {
 		t.Fatalf("second run's log = %v, want %v", second.Log, want)
 	}
 	// One unbroken chain: every checkpoint's parent is the one before it.
-	list := history(t, saver, "t")
+	list := history(t, saver, tid)
 	if len(list) != 6 {
 		t.Fatalf("thread has %d checkpoints, want 6 (input + 2 nodes, twice)", len(list))
 	}
@@ -72,20 +72,20 @@ func TestResumeAfterFailure(t *testing.T) {
 	})
 	g.AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END)
 	c := mustCompile(t, g, nil)
-	_, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t"})
+	_, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid})
 	var ne *NodeError
 	if !errors.As(err, &ne) || ne.Node != "b" {
 		t.Fatalf("first run: error = %v, want a NodeError from b", err)
 	}
 	fail = false
-	s, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", Resume: true})
+	s, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(s.Log, []string{"a", "b"}) {
 		t.Fatalf("resumed log = %v, want [a b]: a must not run twice", s.Log)
 	}
-	if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "empty", Resume: true}); err == nil {
+	if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: newID(), Resume: true}); err == nil {
 		t.Fatal("resuming a thread with no checkpoint succeeded")
 	}
 }
@@ -95,13 +95,13 @@ func TestForkKeepsHistory(t *testing.T) {
 	saver := NewMemorySaver()
 	c := mustCompile(t, plannerGraph(), saver)
 	for _, in := range []string{"one", "two"} {
-		if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Log: []string{in}, Want: "classify"}}); err != nil {
+		if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid, Input: tupdate{Log: []string{in}, Want: "classify"}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	before := history(t, saver, "t")
+	before := history(t, saver, tid)
 	forkPoint := before[3] // the end of the first run
-	s, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", CheckpointID: forkPoint.ID,
+	s, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid, CheckpointID: forkPoint.ID,
 		Input: tupdate{Log: []string{"other"}, Want: "extraction"}})
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +110,7 @@ func TestForkKeepsHistory(t *testing.T) {
 	if !slices.Equal(s.Log, want) {
 		t.Fatalf("forked log = %v, want %v", s.Log, want)
 	}
-	after := history(t, saver, "t")
+	after := history(t, saver, tid)
 	if len(after) != len(before)+3 {
 		t.Fatalf("after the fork the thread has %d checkpoints, want %d", len(after), len(before)+3)
 	}
@@ -122,7 +122,7 @@ func TestForkKeepsHistory(t *testing.T) {
 		t.Fatalf("the branch starts with parent %s source %q, want parent %s source fork",
 			forked.ParentID, forked.Metadata.Source, forkPoint.ID)
 	}
-	if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", CheckpointID: "no-such-id"}); !errors.Is(err, ErrNotFound) {
+	if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid, CheckpointID: newID()}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("forking from a missing checkpoint: %v, want ErrNotFound", err)
 	}
 }
@@ -131,10 +131,10 @@ func TestUpdateState(t *testing.T) {
 	ctx := context.Background()
 	saver := NewMemorySaver()
 	c := mustCompile(t, plannerGraph(), saver)
-	if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Want: "classify"}}); err != nil {
+	if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid, Input: tupdate{Want: "classify"}}); err != nil {
 		t.Fatal(err)
 	}
-	latest, _ := saver.Latest(ctx, "t")
+	latest, _ := saver.Latest(ctx, tid)
 	tests := []struct {
 		name     string
 		asNode   string
@@ -146,7 +146,7 @@ func TestUpdateState(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cp, err := c.UpdateState(ctx, "t", latest.ID, tupdate{Log: []string{"edited"}}, tt.asNode)
+			cp, err := c.UpdateState(ctx, tid, latest.ID, tupdate{Log: []string{"edited"}}, tt.asNode)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,7 +154,7 @@ func TestUpdateState(t *testing.T) {
 				t.Fatalf("checkpoint source %q parent %s next %v; want update, %s, %v",
 					cp.Metadata.Source, cp.ParentID, cp.Next, latest.ID, tt.wantNext)
 			}
-			s, _, err := c.GetState(ctx, "t", cp.ID)
+			s, _, err := c.GetState(ctx, tid, cp.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,12 +163,12 @@ func TestUpdateState(t *testing.T) {
 			}
 		})
 	}
-	if _, err := c.UpdateState(ctx, "t", "", tupdate{}, "ghost"); err == nil || !strings.Contains(err.Error(), `unknown node "ghost"`) {
+	if _, err := c.UpdateState(ctx, tid, "", tupdate{}, "ghost"); err == nil || !strings.Contains(err.Error(), `unknown node "ghost"`) {
 		t.Fatalf("UpdateState as an unknown node: %v", err)
 	}
 	// After an update, resuming runs the node it chose.
-	cp, _ := c.UpdateState(ctx, "t", "", tupdate{Want: "extraction"}, START)
-	s, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", CheckpointID: cp.ID, Resume: true})
+	cp, _ := c.UpdateState(ctx, tid, "", tupdate{Want: "extraction"}, START)
+	s, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid, CheckpointID: cp.ID, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestCancel(t *testing.T) {
 		c := mustCompile(t, plannerGraph(), nil)
 		var err error
 		var ran []string
-		for ev, e := range c.Run(ctx, RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Want: "classify"}}) {
+		for ev, e := range c.Run(ctx, RunConfig[tupdate]{ThreadID: tid, Input: tupdate{Want: "classify"}}) {
 			if ev.Kind == NodeFinished {
 				ran = append(ran, ev.Node)
 				cancel()
@@ -209,7 +209,7 @@ func TestCancel(t *testing.T) {
 			return tupdate{}, nil
 		})
 		g.AddEdge(START, "stuck").AddEdge("stuck", END)
-		_, err := mustCompile(t, g, nil).Invoke(ctx, RunConfig[tupdate]{ThreadID: "t"})
+		_, err := mustCompile(t, g, nil).Invoke(ctx, RunConfig[tupdate]{ThreadID: tid})
 		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), `run cancelled inside node "stuck"`) {
 			t.Fatalf("error = %v, want a cancellation inside stuck", err)
 		}
@@ -217,12 +217,12 @@ func TestCancel(t *testing.T) {
 	t.Run("consumer stops iterating", func(t *testing.T) {
 		saver := NewMemorySaver()
 		c := mustCompile(t, plannerGraph(), saver)
-		for ev := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Want: "classify"}}) {
+		for ev := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: tid, Input: tupdate{Want: "classify"}}) {
 			if ev.Kind == NodeStarted {
 				break
 			}
 		}
-		if n := len(history(t, saver, "t")); n != 1 {
+		if n := len(history(t, saver, tid)); n != 1 {
 			t.Fatalf("after stopping at the first node the thread has %d checkpoints, want 1", n)
 		}
 	})
@@ -246,7 +246,7 @@ func TestStepLimit(t *testing.T) {
 	}{{0, DefaultStepLimit}, {3, 3}}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.limit), func(t *testing.T) {
-			s, err := mustCompile(t, looping(), nil).Invoke(context.Background(), RunConfig[tupdate]{ThreadID: "t", StepLimit: tt.limit})
+			s, err := mustCompile(t, looping(), nil).Invoke(context.Background(), RunConfig[tupdate]{ThreadID: tid, StepLimit: tt.limit})
 			var sl *StepLimitError
 			if !errors.As(err, &sl) || sl.Limit != tt.want || sl.Next != "again" {
 				t.Fatalf("error = %v, want a StepLimitError of %d", err, tt.want)
@@ -264,13 +264,13 @@ func TestPanicInNodeKeepsLastCheckpoint(t *testing.T) {
 	g.AddNode("boom", func(context.Context, tstate) (tupdate, error) { panic("nil map write") })
 	g.AddEdge(START, "ok").AddEdge("ok", "boom").AddEdge("boom", END)
 	c := mustCompile(t, g, saver)
-	_, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t"})
+	_, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid})
 	var ne *NodeError
 	var pe *PanicError
 	if !errors.As(err, &ne) || ne.Node != "boom" || !errors.As(err, &pe) || len(pe.Stack) == 0 {
 		t.Fatalf("error = %v, want a NodeError naming boom that wraps a PanicError with a stack", err)
 	}
-	latest, err := saver.Latest(ctx, "t")
+	latest, err := saver.Latest(ctx, tid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +297,7 @@ func TestPanicInReducerOrRouter(t *testing.T) {
 	g.AddEdge("a", END).AddEdge("b", END)
 	c := mustCompile(t, g, nil)
 	for input, want := range map[string]string{"a": `reducing the update of "a"`, "panic": `routing after "__start__"`} {
-		_, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: input, Input: tupdate{Want: input}})
+		_, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: newID(), Input: tupdate{Want: input}})
 		var pe *PanicError
 		if !errors.As(err, &pe) || !strings.Contains(err.Error(), want) {
 			t.Errorf("input %q: error = %v, want a panic error containing %q", input, err, want)
@@ -324,7 +324,7 @@ func mutations(t *testing.T, reducer func(tstate, tupdate) tstate) int {
 	var steps []seen
 	for turn := range 3 {
 		var last tstate
-		for ev, err := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Log: []string{fmt.Sprint("turn", turn)}}}) {
+		for ev, err := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: tid, Input: tupdate{Log: []string{fmt.Sprint("turn", turn)}}}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -375,7 +375,7 @@ func TestConcurrentRunsOnOneCompiledGraph(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			thread := fmt.Sprint("t", i%4)
+			thread := threadIDs[i]
 			_, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: thread, Input: tupdate{Want: "extraction"}})
 			errs <- err
 		}()

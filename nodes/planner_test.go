@@ -159,7 +159,7 @@ func TestTripTurn(t *testing.T) {
 		text("Here are places to stay and eat in Lisbon."),
 	}}
 	g := newPlanner(t, m, testTools(&toolCalls))
-	r := runTurn(t, g, "t", "4 nights in Lisbon from May 3, 3 of us")
+	r := runTurn(t, g, testThread, "4 nights in Lisbon from May 3, 3 of us")
 
 	if !slices.Equal(r.nodes, []string{NodeExtraction, NodeCallTools}) {
 		t.Fatalf("nodes = %v", r.nodes)
@@ -206,7 +206,7 @@ func TestNoLocationAsksInTheTravellersLanguage(t *testing.T) {
 	m := &scripted{replies: []llms.ContentChoice{
 		calls("extract", `{"numberOfGuests":2,"intent":"trip","language":"pt"}`),
 	}}
-	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "quero viajar em maio com minha esposa")
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), testThread, "quero viajar em maio com minha esposa")
 	if !slices.Equal(r.nodes, []string{NodeExtraction}) || len(toolCalls) != 0 {
 		t.Fatalf("nodes %v, tool calls %v: the run should end after asking", r.nodes, toolCalls)
 	}
@@ -222,7 +222,7 @@ func TestPhotoQuestionNeedsNoDestination(t *testing.T) {
 		calls("searchPhotosAcrossAlbums", `{"query":"aniversário da Vivi"}`),
 		text("Encontrei 1 foto."),
 	}}
-	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "mostre fotos do aniversário da Vivi")
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), testThread, "mostre fotos do aniversário da Vivi")
 	if !slices.Equal(r.nodes, []string{NodeExtraction, NodeCallTools}) {
 		t.Fatalf("nodes = %v", r.nodes)
 	}
@@ -249,12 +249,12 @@ func TestChangeOfPlansReExtracts(t *testing.T) {
 		text("And where to eat."),
 	}}
 	g := newPlanner(t, m, testTools(&toolCalls))
-	runTurn(t, g, "t", "hotels in Lisbon")
-	r := runTurn(t, g, "t", "actually make it Porto")
+	runTurn(t, g, testThread, "hotels in Lisbon")
+	r := runTurn(t, g, testThread, "actually make it Porto")
 	if !slices.Equal(r.nodes, []string{NodeClassify, NodeExtraction, NodeCallTools}) || r.state.TripDetails.Location != "Porto" {
 		t.Fatalf("nodes %v, trip %+v", r.nodes, r.state.TripDetails)
 	}
-	r = runTurn(t, g, "t", "and restaurants?")
+	r = runTurn(t, g, testThread, "and restaurants?")
 	if !slices.Equal(r.nodes, []string{NodeClassify, NodeCallTools}) || r.state.TripDetails.Location != "Porto" {
 		t.Fatalf("nodes %v, trip %+v", r.nodes, r.state.TripDetails)
 	}
@@ -272,7 +272,7 @@ func TestNoToolCalledGetsAHelpfulAnswer(t *testing.T) {
 		calls("extract", `{"intent":"photos","language":"en"}`),
 		text(""),
 	}}
-	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "what can you do with my photos?")
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), testThread, "what can you do with my photos?")
 	if !strings.Contains(lastAI(r.state), "I can help you find places to stay") {
 		t.Fatalf("answer = %q", lastAI(r.state))
 	}
@@ -285,7 +285,7 @@ func TestToolErrorIsShownAndToldToTheModel(t *testing.T) {
 		calls("getAlbumByName", `{"name":"Mars"}`),
 		text("You have no album called Mars."),
 	}}
-	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "stats of my Mars trip")
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), testThread, "stats of my Mars trip")
 	var props AlbumListProps
 	json.Unmarshal(r.state.UI[0].Props, &props)
 	if props.Error == nil || props.Error.Code != "NOT_FOUND" {
@@ -305,7 +305,7 @@ func TestAlbumThenAlbumTool(t *testing.T) {
 		calls("getTripStats", `{"albumId":"al1"}`),
 		text("Your Japan trip: 120 photos over 12 days."),
 	}}
-	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "stats of my Japan trip")
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), testThread, "stats of my Japan trip")
 	if !slices.Equal(r.ui, []string{ComponentAlbums, ComponentTripStats}) {
 		t.Fatalf("ui = %v", r.ui)
 	}
@@ -321,7 +321,7 @@ func TestToolStepsAreLimited(t *testing.T) {
 		replies = append(replies, calls("searchPhotosAcrossAlbums", `{"query":"beach"}`))
 	}
 	m := &scripted{replies: replies}
-	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "beach photos")
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), testThread, "beach photos")
 	if len(toolCalls) != MaxToolSteps {
 		t.Fatalf("%d tool calls, want %d", len(toolCalls), MaxToolSteps)
 	}
@@ -335,3 +335,6 @@ func TestBuildNeedsModelAndTools(t *testing.T) {
 		t.Fatal("Build without a model and tools succeeded")
 	}
 }
+
+// testThread is the thread the tests' conversations run on.
+var testThread = newID()
