@@ -175,8 +175,8 @@ func (c *Checkpointer) ForOwner(ownerID string) *Checkpointer {
 // except for a checkpointer scoped to an owner (see ForOwner), which creates
 // it, owned by that owner, with the thread's first checkpoint.
 func (c *Checkpointer) Put(ctx context.Context, cp graph.Checkpoint, head string) error {
-	if cp.ThreadID == "" || cp.ID == "" {
-		return errcode.New(errcode.BadRequest, "a checkpoint needs a thread id and an id")
+	if err := checkPutIDs(cp, head); err != nil {
+		return err
 	}
 	interrupts, err := encodeInterrupts(cp.Interrupts)
 	if err != nil {
@@ -274,23 +274,20 @@ func (c *Checkpointer) insert(ctx context.Context, row newRow) error {
 	switch {
 	case errors.As(err, &pgErr) && pgErr.Code == "23505":
 		return errcode.New(errcode.Conflict, "checkpoint %s of thread %s exists already", cp.ID, cp.ThreadID)
-	case errors.As(err, &pgErr) && pgErr.Code == "22P02":
-		return errcode.Wrap(errcode.BadRequest, err, "malformed thread, checkpoint or run id: each must be a UUID")
 	case errors.As(err, &pgErr) && pgErr.Code == "23503":
 		return notFound("no thread %s", cp.ThreadID)
 	case err != nil:
 		return fmt.Errorf("saving checkpoint %s of thread %s: %w", cp.ID, cp.ThreadID, err)
 	case tag.RowsAffected() == 0:
-		return c.refused(ctx, cp.ThreadID, row.head)
+		return c.refused(ctx, cp.ThreadID, cp.ID, row.head)
 	}
 	return nil
 }
 
 // moveHeadSQL is the statement that moves a thread's head to checkpoint $2
-// (created at $14) if it is still $15, and returns the thread's id. The head
-// is the newest checkpoint, so a checkpoint older than the head (which
-// MemorySaver allows too) leaves it in place. A checkpointer scoped to an
-// owner ($13) creates a missing thread with its first checkpoint.
+// (created at $14) if it is still $15 and $2 sorts after it, and returns the
+// thread's id. A checkpointer scoped to an owner ($13) creates a missing
+// thread with its first checkpoint.
 func (c *Checkpointer) moveHeadSQL(head string) string {
 	if c.owner != nil && head == "" {
 		return `INSERT INTO threads AS th (id, owner_id, head, head_at) VALUES ($1, $13, $2, $14)
@@ -298,16 +295,16 @@ func (c *Checkpointer) moveHeadSQL(head string) string {
 			WHERE th.owner_id = $13 AND th.head IS NULL AND $15::uuid IS NULL
 			RETURNING th.id`
 	}
-	return `UPDATE threads SET updated_at = now(),
-			head = greatest(head, $2::uuid),
-			head_at = CASE WHEN head IS NULL OR head < $2::uuid THEN $14 ELSE head_at END
-		WHERE id = $1 AND head IS NOT DISTINCT FROM $15::uuid` + c.ownerCond("", 13) + `
+	return `UPDATE threads SET head = $2, head_at = $14, updated_at = now()
+		WHERE id = $1 AND head IS NOT DISTINCT FROM $15::uuid
+			AND ($15::uuid IS NULL OR $2::uuid > $15::uuid)` + c.ownerCond("", 13) + `
 		RETURNING id`
 }
 
 // refused explains a write that inserted nothing: the thread is missing (or
-// another owner's), or its head moved.
-func (c *Checkpointer) refused(ctx context.Context, threadID, expected string) error {
+// another owner's), its head moved, or (when the head is still the expected
+// one, since a head never moves back) the checkpoint does not sort after it.
+func (c *Checkpointer) refused(ctx context.Context, threadID, id, expected string) error {
 	var actual *string
 	err := c.pool.QueryRow(ctx, `SELECT head FROM threads WHERE id = $1`+c.ownerCond("", 2), threadID, c.ownerArg()).Scan(&actual)
 	switch {
@@ -320,19 +317,25 @@ func (c *Checkpointer) refused(ctx context.Context, threadID, expected string) e
 	if actual != nil {
 		conflict.Actual = *actual
 	}
+	if conflict.Actual == expected {
+		return invalidID(fmt.Errorf("saving checkpoint %s: it does not sort after the head %s: %w", id, expected, graph.ErrInvalidID))
+	}
 	return &errcode.Error{Code: errcode.Conflict, Message: fmt.Sprintf("thread %s was written concurrently", threadID), Err: conflict}
 }
 
 // Latest returns the newest checkpoint of a thread.
 func (c *Checkpointer) Latest(ctx context.Context, threadID string) (graph.Checkpoint, error) {
+	if err := graph.CheckID("thread id", threadID); err != nil {
+		return graph.Checkpoint{}, invalidID(err)
+	}
 	cp, _, err := c.one(ctx, threadID, "")
 	return cp, err
 }
 
 // Get returns one checkpoint of a thread.
 func (c *Checkpointer) Get(ctx context.Context, threadID, checkpointID string) (graph.Checkpoint, error) {
-	if checkpointID == "" {
-		return graph.Checkpoint{}, notFound("no checkpoint id given for thread %s", threadID)
+	if err := errors.Join(graph.CheckID("thread id", threadID), graph.CheckID("checkpoint id", checkpointID)); err != nil {
+		return graph.Checkpoint{}, invalidID(err)
 	}
 	cp, _, err := c.one(ctx, threadID, checkpointID)
 	return cp, err
@@ -340,6 +343,14 @@ func (c *Checkpointer) Get(ctx context.Context, threadID, checkpointID string) (
 
 // List returns a thread's checkpoints, newest first.
 func (c *Checkpointer) List(ctx context.Context, threadID string, opts graph.ListOptions) ([]graph.Checkpoint, error) {
+	if err := graph.CheckID("thread id", threadID); err != nil {
+		return nil, invalidID(err)
+	}
+	if opts.Before != "" {
+		if err := graph.CheckID("list cursor", opts.Before); err != nil {
+			return nil, invalidID(err)
+		}
+	}
 	rows, err := c.read(ctx, threadID, "", opts.Before, opts.Limit)
 	if err != nil {
 		if errors.Is(err, graph.ErrNotFound) {
@@ -434,12 +445,8 @@ func (c *Checkpointer) readSQL(threadID, id, before string, limit int) (string, 
 		ORDER BY c.id`, args
 }
 
-// readError turns a malformed id into NOT_FOUND and wraps anything else.
+// readError wraps an error of a checkpoint read.
 func readError(err error, threadID string) error {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "22P02" {
-		return notFound("no thread %q", threadID)
-	}
 	return fmt.Errorf("reading checkpoints of thread %s: %w", threadID, err)
 }
 
@@ -551,6 +558,27 @@ func (c *Checkpointer) ownerArg() any {
 		return nil
 	}
 	return *c.owner
+}
+
+// checkPutIDs applies graph.Checkpointer's id rule to what Put is given.
+func checkPutIDs(cp graph.Checkpoint, head string) error {
+	check := func(what, id string) error {
+		if id == "" {
+			return nil
+		}
+		return graph.CheckID(what, id)
+	}
+	err := errors.Join(graph.CheckID("thread id", cp.ThreadID), graph.CheckID("checkpoint id", cp.ID),
+		check("parent checkpoint id", cp.ParentID), check("run id", cp.Metadata.RunID), check("head checkpoint id", head))
+	if err != nil {
+		return invalidID(fmt.Errorf("saving a checkpoint: %w", err))
+	}
+	return nil
+}
+
+// invalidID is a BAD_REQUEST error that also matches graph.ErrInvalidID.
+func invalidID(err error) error {
+	return &errcode.Error{Code: errcode.BadRequest, Message: "malformed id: thread, checkpoint and run ids are lowercase UUIDs", Err: err}
 }
 
 // notFound is a NOT_FOUND error that also matches graph.ErrNotFound.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,16 +93,24 @@ func TestCheckpointerReadsBack(t *testing.T) {
 			code errcode.Code
 		}{
 			{"get missing", second(cp.Get(ctx, thread, newID())), errcode.NotFound},
-			{"get malformed id", second(cp.Get(ctx, thread, "nope")), errcode.NotFound},
-			{"latest malformed thread", second(cp.Latest(ctx, "nope")), errcode.NotFound},
+			{"get malformed id", second(cp.Get(ctx, thread, "nope")), errcode.BadRequest},
+			{"get uppercase id", second(cp.Get(ctx, thread, strings.ToUpper(saved[0].ID))), errcode.BadRequest},
+			{"latest malformed thread", second(cp.Latest(ctx, "nope")), errcode.BadRequest},
+			{"list malformed cursor", second(cp.List(ctx, thread, graph.ListOptions{Before: "x"})), errcode.BadRequest},
+			{"put malformed run id", cp.Put(ctx, graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{}`), Metadata: graph.Metadata{RunID: "r1"}}, saved[len(saved)-1].ID), errcode.BadRequest},
+			{"put malformed head", cp.Put(ctx, graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{}`)}, "head"), errcode.BadRequest},
 			{"put into a missing thread", cp.Put(ctx, graph.Checkpoint{ThreadID: uuid.NewString(), ID: newID(), State: []byte(`{}`)}, ""), errcode.NotFound},
-			{"put twice", cp.Put(ctx, saved[0], saved[len(saved)-1].ID), errcode.Conflict},
+			{"put an old id again", cp.Put(ctx, saved[0], saved[len(saved)-1].ID), errcode.BadRequest},
+			{"put the head again", cp.Put(ctx, saved[len(saved)-1], saved[len(saved)-1].ID), errcode.BadRequest},
 			{"other owner's latest", second(cp.ForOwner(uuid.NewString()).Latest(ctx, thread)), errcode.NotFound},
 			{"other owner's put", cp.ForOwner(uuid.NewString()).Put(ctx, graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{}`)}, saved[len(saved)-1].ID), errcode.NotFound},
 		}
 		for _, tt := range errTests {
 			if errcode.Of(tt.err) != tt.code {
 				t.Errorf("%s: error %v, want %s", tt.name, tt.err, tt.code)
+			}
+			if tt.code == errcode.BadRequest && !errors.Is(tt.err, graph.ErrInvalidID) {
+				t.Errorf("%s: error %v does not match graph.ErrInvalidID", tt.name, tt.err)
 			}
 		}
 		if list, err := cp.ForOwner(uuid.NewString()).List(ctx, thread, graph.ListOptions{}); err != nil || len(list) != 0 {
@@ -182,6 +191,15 @@ func randomHistory(t *testing.T, r *rand.Rand, thread string, n int, savers ...g
 				stale = nodes[k].id
 			}
 			putStale(t, cp, stale, head, savers)
+		}
+		if r.IntN(10) == 0 && len(nodes) > 0 { // an id that does not sort after the head
+			behind := cp
+			behind.ID = nodes[r.IntN(len(nodes))].id
+			for i, s := range savers {
+				if err := s.Put(context.Background(), behind, head); !errors.Is(err, graph.ErrInvalidID) {
+					t.Fatalf("saver %d: Put of %s at head %s: %v, want graph.ErrInvalidID", i, behind.ID, head, err)
+				}
+			}
 		}
 		for _, s := range savers {
 			if err := s.Put(context.Background(), cp, head); err != nil {
