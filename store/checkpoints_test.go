@@ -124,7 +124,10 @@ func TestCheckpointerReadsBack(t *testing.T) {
 
 // The Postgres checkpointer reads back what MemorySaver holds, for random
 // histories with forks, updates that replace arrays, new and dropped keys,
-// states that are not objects, and snapshot spacing from tiny to default.
+// states that are not objects, pending interrupts, and snapshot spacing
+// from tiny to default; both refuse the same stale heads and ids behind the
+// head. A third of the histories go through a scoped checkpointer on a
+// thread id that has no row yet.
 func TestCheckpointerMatchesMemorySaver(t *testing.T) {
 	ctx := context.Background()
 	s := openTestStore(t)
@@ -137,8 +140,11 @@ func TestCheckpointerMatchesMemorySaver(t *testing.T) {
 	for seed := range uint64(12) {
 		opts := options[seed%uint64(len(options))]
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
-			_, thread := newThread(t, s, fmt.Sprintf("prop-%d", seed))
+			owner, thread := newThread(t, s, fmt.Sprintf("prop-%d", seed))
 			pg, mem := s.Checkpointer(opts), graph.NewMemorySaver()
+			if seed%3 == 1 { // scoped, on a thread id with no row yet
+				pg, thread = pg.ForOwner(owner), uuid.NewString()
+			}
 			r := rand.New(rand.NewPCG(seed, 7))
 			randomHistory(t, r, thread, 150, pg, mem)
 			compareSavers(t, thread, s.Checkpointer(opts), mem) // cold cache
