@@ -74,15 +74,18 @@ type Checkpoint struct {
 	CreatedAt time.Time       `json:"created_at"`
 	// Interrupts are the pauses pending at this checkpoint: a node called
 	// Interrupt and waits for a resume value. Empty when none is pending.
-	Interrupts []Interrupt `json:"interrupts,omitempty"`
+	Interrupts []PendingInterrupt `json:"interrupts,omitempty"`
 }
 
-// Interrupt is a pause a node asked for: Payload is what it shows a person,
-// and a later run resumes Node with that person's answer.
-type Interrupt struct {
-	ID      string          `json:"id"`
-	Node    string          `json:"node"`
-	Payload json.RawMessage `json:"payload"`
+// PendingInterrupt is a pause a node asked for: Payload is what it shows a person,
+// and a later run resumes Node with that person's answer. Answers are the
+// answers to the node's earlier Interrupt calls in the same step, in order:
+// when the node runs again, they are returned again before the new one.
+type PendingInterrupt struct {
+	ID      string            `json:"id"`
+	Node    string            `json:"node"`
+	Payload json.RawMessage   `json:"payload"`
+	Answers []json.RawMessage `json:"answers,omitempty"`
 }
 
 // Metadata says how a checkpoint came to be.
@@ -131,10 +134,14 @@ func NewMemorySaver() *MemorySaver {
 	return &MemorySaver{threads: make(map[string][]Checkpoint)}
 }
 
-// Put stores a copy of cp as the thread's new head, if its head is head.
-func (m *MemorySaver) Put(_ context.Context, cp Checkpoint, head string) error {
+// Put stores a copy of cp as the thread's new head, if its head is head and
+// ctx is not done.
+func (m *MemorySaver) Put(ctx context.Context, cp Checkpoint, head string) error {
 	if err := checkIDs(cp, head); err != nil {
 		return fmt.Errorf("saving a checkpoint: %w", err)
+	}
+	if err := ctx.Err(); err != nil { // as a database would, for a cancelled write
+		return fmt.Errorf("saving checkpoint %q: %w", cp.ID, err)
 	}
 	cp = clone(cp)
 	m.mu.Lock()
@@ -244,7 +251,12 @@ func clone(cp Checkpoint) Checkpoint {
 	cp.Next = slices.Clone(cp.Next)
 	cp.Interrupts = slices.Clone(cp.Interrupts)
 	for i := range cp.Interrupts {
-		cp.Interrupts[i].Payload = slices.Clone(cp.Interrupts[i].Payload)
+		in := &cp.Interrupts[i]
+		in.Payload = slices.Clone(in.Payload)
+		in.Answers = slices.Clone(in.Answers)
+		for j := range in.Answers {
+			in.Answers[j] = slices.Clone(in.Answers[j])
+		}
 	}
 	return cp
 }

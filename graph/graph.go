@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -103,7 +104,18 @@ func (g *Graph[S, U]) Compile(cp Checkpointer) (*Compiled[S, U], error) {
 	if cp == nil {
 		cp = NewMemorySaver()
 	}
-	return &Compiled[S, U]{g: g, cp: cp}, nil
+	return &Compiled[S, U]{g: g.snapshot(), cp: cp}, nil
+}
+
+// snapshot copies the builder, so that a compiled graph never sees later
+// changes to it.
+func (g *Graph[S, U]) snapshot() *Graph[S, U] {
+	out := make(map[string]edge[S], len(g.out))
+	for from, e := range g.out {
+		e.targets = slices.Clone(e.targets)
+		out[from] = e
+	}
+	return &Graph[S, U]{reduce: g.reduce, nodes: maps.Clone(g.nodes), order: slices.Clone(g.order), out: out}
 }
 
 // checkEdges finds edges from or to unknown nodes and a missing entry point.

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -181,7 +182,8 @@ func TestCancel(t *testing.T) {
 	t.Run("between nodes", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		c := mustCompile(t, plannerGraph(), nil)
+		saver := NewMemorySaver()
+		c := mustCompile(t, plannerGraph(), saver)
 		var err error
 		var ran []string
 		for ev, e := range c.Run(ctx, RunConfig[tupdate]{ThreadID: tid, Input: tupdate{Want: "classify"}}) {
@@ -191,39 +193,83 @@ func TestCancel(t *testing.T) {
 			}
 			err = e
 		}
-		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), `run cancelled before node "callTools"`) {
-			t.Fatalf("error = %v, want a cancellation before callTools", err)
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), `run cancelled after node "classify"`) {
+			t.Fatalf("error = %v, want a cancellation after classify", err)
 		}
 		if !slices.Equal(ran, []string{"classify"}) {
 			t.Fatalf("nodes run = %v, want only classify", ran)
 		}
-	})
-	t.Run("inside a node that ignores ctx", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
-		release := make(chan struct{})
-		defer close(release)
-		g := New(reduce)
-		g.AddNode("stuck", func(context.Context, tstate) (tupdate, error) {
-			cancel()
-			<-release
-			return tupdate{}, nil
-		})
-		g.AddEdge(START, "stuck").AddEdge("stuck", END)
-		_, err := mustCompile(t, g, nil).Invoke(ctx, RunConfig[tupdate]{ThreadID: tid})
-		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), `run cancelled inside node "stuck"`) {
-			t.Fatalf("error = %v, want a cancellation inside stuck", err)
+		if latest := history(t, saver, tid)[0]; latest.Node != "classify" || !slices.Equal(latest.Next, []string{"callTools"}) {
+			t.Fatalf("latest checkpoint is after %q with next %v, want classify's, with callTools next", latest.Node, latest.Next)
 		}
 	})
+	// A node that ignores its context and is slow: Run waits for it, so its
+	// side effect has happened when Run returns, and the history keeps its
+	// update if it returned one.
+	tests := []struct {
+		name     string
+		fail     bool // the node notices the cancellation and returns ctx.Err()
+		wantKept bool
+	}{
+		{"a node that finishes is saved", false, true},
+		{"a node that fails is not", true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var booked atomic.Bool
+			g := New(reduce)
+			g.AddNode("book", func(nodeCtx context.Context, s tstate) (tupdate, error) {
+				cancel()
+				time.Sleep(50 * time.Millisecond) // slow, and deaf to nodeCtx
+				booked.Store(true)
+				if tt.fail {
+					return tupdate{}, nodeCtx.Err()
+				}
+				return tupdate{Log: []string{"booked"}}, nil
+			})
+			g.AddEdge(START, "book").AddEdge("book", END)
+			saver := NewMemorySaver()
+			thread := newID()
+			_, err := mustCompile(t, g, saver).Invoke(ctx, RunConfig[tupdate]{ThreadID: thread})
+			if !booked.Load() {
+				t.Fatal("Run returned before the node did")
+			}
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("error = %v, want a cancellation", err)
+			}
+			latest := history(t, saver, thread)[0]
+			if kept := latest.Node == "book"; kept != tt.wantKept {
+				t.Fatalf("the node's update kept = %v, want %v (latest checkpoint after %q)", kept, tt.wantKept, latest.Node)
+			}
+		})
+	}
 	t.Run("consumer stops iterating", func(t *testing.T) {
 		saver := NewMemorySaver()
-		c := mustCompile(t, plannerGraph(), saver)
-		for ev := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: tid, Input: tupdate{Want: "classify"}}) {
-			if ev.Kind == NodeStarted {
+		var sawCancel atomic.Bool
+		g := New(reduce)
+		g.AddNode("a", func(ctx context.Context, s tstate) (tupdate, error) {
+			Emit(ctx, "progress", 1)
+			<-ctx.Done()             // the consumer has gone
+			Emit(ctx, "progress", 2) // dropped, and the node is not failed
+			sawCancel.Store(true)
+			return tupdate{Log: []string{"a"}}, nil
+		})
+		g.AddNode("b", logNode("b"))
+		g.AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END)
+		c := mustCompile(t, g, saver)
+		for ev := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: tid}) {
+			if ev.Kind == Custom {
 				break
 			}
 		}
-		if n := len(history(t, saver, tid)); n != 1 {
-			t.Fatalf("after stopping at the first node the thread has %d checkpoints, want 1", n)
+		if !sawCancel.Load() {
+			t.Fatal("Run returned before the node did")
+		}
+		list := history(t, saver, tid)
+		if len(list) != 2 || list[0].Node != "a" {
+			t.Fatalf("after stopping in node a the thread has %d checkpoints, the latest after %q; want 2, a's", len(list), list[0].Node)
 		}
 	})
 }

@@ -26,7 +26,7 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 	t := turn{planner: p, state: s, msgID: newID()}
 	text := ""
 	for step := 0; step < MaxToolSteps; step++ {
-		choice, err := p.generate(ctx, msgs, llmTools(tools))
+		choice, err := p.generate(ctx, msgs, llmTools(tools), t.msgID)
 		if err != nil {
 			return Update{}, err
 		}
@@ -49,9 +49,10 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 	}, nil
 }
 
-// generate makes one model call, streaming its visible text as tokens.
-func (p *planner) generate(ctx context.Context, msgs []llms.MessageContent, tools []llms.Tool) (*llms.ContentChoice, error) {
-	resp, err := p.Model.GenerateContent(ctx, msgs, llms.WithTools(tools), llms.WithStreamingFunc(streamVisibleText))
+// generate makes one model call, streaming its visible text as tokens of
+// the message msgID.
+func (p *planner) generate(ctx context.Context, msgs []llms.MessageContent, tools []llms.Tool, msgID string) (*llms.ContentChoice, error) {
+	resp, err := p.Model.GenerateContent(ctx, msgs, llms.WithTools(tools), llms.WithStreamingFunc(streamVisibleText(msgID)))
 	if err != nil {
 		return nil, fmt.Errorf("asking the model which tools to call: %w", err)
 	}
@@ -109,7 +110,7 @@ func (t *turn) call(ctx context.Context, tc llms.ToolCall) string {
 	}
 	if comp, ok := t.component(tc, result, toolErr); ok {
 		t.ui = append(t.ui, UIUpsert{UIComponent: comp})
-		graph.Emit(ctx, "ui", comp) // the component is kept in the state even if the stream is gone
+		graph.Emit(ctx, "ui", comp)
 	}
 	return string(result)
 }
@@ -161,18 +162,17 @@ func llmTools(tools []Tool) []llms.Tool {
 	return out
 }
 
-// streamVisibleText sends a model's streamed text on as token events.
-// langchaingo passes streamed tool-call fragments through the same function
-// as JSON (tmc/langchaingo#1031); those are not for the traveller's eyes.
-func streamVisibleText(ctx context.Context, chunk []byte) error {
-	if len(chunk) == 0 || isToolCallChunk(chunk) {
+// streamVisibleText returns a streaming function that sends a model's
+// streamed text on as token events of the message msgID. langchaingo passes
+// streamed tool-call fragments through the same function as JSON
+// (tmc/langchaingo#1031); those are not for the traveller's eyes.
+func streamVisibleText(msgID string) func(ctx context.Context, chunk []byte) error {
+	return func(ctx context.Context, chunk []byte) error {
+		if len(chunk) > 0 && !isToolCallChunk(chunk) {
+			graph.EmitToken(ctx, msgID, string(chunk))
+		}
 		return nil
 	}
-	err := graph.EmitToken(ctx, string(chunk))
-	if errors.Is(err, graph.ErrNotRunning) {
-		return nil // not inside a graph run: nobody to stream to
-	}
-	return err
 }
 
 // isToolCallChunk reports whether a streamed chunk is the JSON encoding of
