@@ -476,13 +476,17 @@ func resolve(threadID string, rows []cpRow) (map[string]rebuilt, error) {
 	out := make(map[string]rebuilt, len(rows))
 	for _, r := range rows {
 		ch, state, err := rebuildState(r, out)
+		var cp graph.Checkpoint
+		if err == nil && r.wanted {
+			cp, err = r.checkpoint(threadID, state)
+		}
 		if err != nil {
 			if r.wanted {
 				return nil, fmt.Errorf("rebuilding checkpoint %s of thread %s: %w", r.id, threadID, err)
 			}
 			continue
 		}
-		out[r.id] = rebuilt{checkpoint: r.checkpoint(threadID, state), chain: ch}
+		out[r.id] = rebuilt{checkpoint: cp, chain: ch}
 	}
 	return out, nil
 }
@@ -517,7 +521,7 @@ func rebuildState(r cpRow, done map[string]rebuilt) (*chain, []byte, error) {
 }
 
 // checkpoint turns a row and its rebuilt state into a graph.Checkpoint.
-func (r cpRow) checkpoint(threadID string, state []byte) graph.Checkpoint {
+func (r cpRow) checkpoint(threadID string, state []byte) (graph.Checkpoint, error) {
 	cp := graph.Checkpoint{
 		ThreadID:  threadID,
 		ID:        r.id,
@@ -538,9 +542,13 @@ func (r cpRow) checkpoint(threadID string, state []byte) graph.Checkpoint {
 		cp.Metadata.RunID = *r.runID
 	}
 	if r.interrupts != nil {
-		json.Unmarshal(r.interrupts, &cp.Interrupts) // written by encodeInterrupts
+		list, err := decodeInterrupts(r.interrupts)
+		if err != nil {
+			return cp, err
+		}
+		cp.Interrupts = list
 	}
-	return cp
+	return cp, nil
 }
 
 // ownerCond is the SQL condition that limits a query of threads (aliased
@@ -605,29 +613,52 @@ func encodeNext(next []string) (any, error) {
 	return string(b), nil
 }
 
+// storedInterrupt is a pending interrupt as stored: its JSON values are
+// kept as strings, so that they read back byte for byte.
+type storedInterrupt struct {
+	ID      string   `json:"id"`
+	Node    string   `json:"node"`
+	Payload string   `json:"payload,omitempty"`
+	Answers []string `json:"answers,omitempty"`
+}
+
 // encodeInterrupts stores a checkpoint's interrupts as a JSON array, or
-// NULL. Payloads are written as given, so they read back byte for byte.
-func encodeInterrupts(list []graph.Interrupt) ([]byte, error) {
+// NULL when there are none.
+func encodeInterrupts(list []graph.PendingInterrupt) ([]byte, error) {
 	if len(list) == 0 {
 		return nil, nil
 	}
-	b := []byte{'['}
+	stored := make([]storedInterrupt, len(list))
 	for i, in := range list {
-		if i > 0 {
-			b = append(b, ',')
+		stored[i] = storedInterrupt{ID: in.ID, Node: in.Node, Payload: string(in.Payload)}
+		for _, a := range in.Answers {
+			stored[i].Answers = append(stored[i].Answers, string(a))
 		}
-		id, _ := json.Marshal(in.ID)
-		node, _ := json.Marshal(in.Node)
-		b = append(append(append(append(b, `{"id":`...), id...), `,"node":`...), node...)
-		if len(in.Payload) > 0 {
-			if !json.Valid(in.Payload) {
-				return nil, errcode.New(errcode.BadRequest, "the payload of interrupt %s is not JSON", in.ID)
-			}
-			b = append(append(b, `,"payload":`...), in.Payload...)
-		}
-		b = append(b, '}')
 	}
-	return append(b, ']'), nil
+	b, err := json.Marshal(stored)
+	if err != nil {
+		return nil, fmt.Errorf("encoding pending interrupts: %w", err)
+	}
+	return b, nil
+}
+
+// decodeInterrupts reads what encodeInterrupts stored.
+func decodeInterrupts(b []byte) ([]graph.PendingInterrupt, error) {
+	var stored []storedInterrupt
+	if err := json.Unmarshal(b, &stored); err != nil {
+		return nil, fmt.Errorf("reading pending interrupts: %w", err)
+	}
+	out := make([]graph.PendingInterrupt, len(stored))
+	for i, in := range stored {
+		out[i] = graph.PendingInterrupt{ID: in.ID, Node: in.Node}
+		if in.Payload != "" {
+			out[i].Payload = json.RawMessage(in.Payload)
+		}
+		for _, a := range in.Answers {
+			out[i].Answers = append(out[i].Answers, json.RawMessage(a))
+		}
+	}
+	return out, nil
 }
 
 func nilIfEmptyBytes(b []byte) []byte {

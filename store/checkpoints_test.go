@@ -233,14 +233,21 @@ func putStale(t *testing.T, cp graph.Checkpoint, stale, head string, savers []gr
 
 // randomInterrupts returns one to three pending interrupts with payloads of
 // several JSON shapes, some not compact.
-func randomInterrupts(r *rand.Rand, step int) []graph.Interrupt {
-	payloads := []string{`{"place":"Lisboa","nights":3,"total":412.5}`, `"confirm?"`, `[1, 2,  3]`, `null`, `{ "spaced" : true }`, ``}
-	list := make([]graph.Interrupt, 1+r.IntN(3))
+func randomInterrupts(r *rand.Rand, step int) []graph.PendingInterrupt {
+	values := []string{`{"place":"Lisboa","nights":3,"total":412.5}`, `"confirm?"`, `[1, 2,  3]`, `null`, `{ "spaced" : true }`, `"ação \u00e9 \"quoted\""`, ``}
+	raw := func() json.RawMessage {
+		if v := values[r.IntN(len(values))]; v != "" {
+			return json.RawMessage(v)
+		}
+		return nil
+	}
+	list := make([]graph.PendingInterrupt, 1+r.IntN(3))
 	for i := range list {
-		list[i] = graph.Interrupt{ID: newID(), Node: fmt.Sprintf("node%d", step%3),
-			Payload: json.RawMessage(payloads[r.IntN(len(payloads))])}
-		if len(list[i].Payload) == 0 {
-			list[i].Payload = nil
+		list[i] = graph.PendingInterrupt{ID: newID(), Node: fmt.Sprintf("node%d", step%3), Payload: raw()}
+		for range r.IntN(3) {
+			if a := raw(); a != nil {
+				list[i].Answers = append(list[i].Answers, a)
+			}
 		}
 	}
 	return list
@@ -298,8 +305,9 @@ func assertCheckpoint(t *testing.T, got, want graph.Checkpoint) {
 	}
 }
 
-func equalInterrupt(a, b graph.Interrupt) bool {
-	return a.ID == b.ID && a.Node == b.Node && bytes.Equal(a.Payload, b.Payload) && (a.Payload == nil) == (b.Payload == nil)
+func equalInterrupt(a, b graph.PendingInterrupt) bool {
+	return a.ID == b.ID && a.Node == b.Node && bytes.Equal(a.Payload, b.Payload) && (a.Payload == nil) == (b.Payload == nil) &&
+		slices.EqualFunc(a.Answers, b.Answers, func(x, y json.RawMessage) bool { return bytes.Equal(x, y) })
 }
 
 func reversed(from, to int) []int {
