@@ -203,7 +203,7 @@ func countRole(list []chatMessage, role string) int {
 func TestScopedPutCreatesThread(t *testing.T) {
 	ctx := context.Background()
 	s := openTestStore(t)
-	owner, _ := newThread(t, s, "creator")
+	owner, empty := newThread(t, s, "creator")
 	other, _ := newThread(t, s, "intruder")
 	base := s.Checkpointer(CheckpointerOptions{})
 	thread := uuid.NewString()
@@ -223,6 +223,8 @@ func TestScopedPutCreatesThread(t *testing.T) {
 		{"another owner, at the head", base.ForOwner(other), withID(first), first.ID, errcode.NotFound},
 		{"a missing owner", base.ForOwner(uuid.NewString()), graph.Checkpoint{ThreadID: uuid.NewString(), ID: newID(), State: []byte(`{}`)}, "", errcode.NotFound},
 		{"scoped at the head", base.ForOwner(owner), withID(first), first.ID, ""},
+		{"another owner into an empty thread", base.ForOwner(other), graph.Checkpoint{ThreadID: empty, ID: newID(), State: []byte(`{}`)}, "", errcode.NotFound},
+		{"scoped into its empty thread", base.ForOwner(owner), graph.Checkpoint{ThreadID: empty, ID: newID(), State: []byte(`{}`)}, "", ""},
 	}
 	for _, tt := range tests {
 		err := tt.saver.Put(ctx, tt.cp, tt.head)
