@@ -8,8 +8,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // ErrNotFound is returned by a Checkpointer when a thread or checkpoint does
@@ -24,11 +22,32 @@ var ErrInvalidID = errors.New("invalid id")
 // canonical form: 36 characters, lowercase hex, hyphenated. what names the
 // id in the error ("thread id", "checkpoint id", ...).
 func CheckID(what, id string) error {
-	u, err := uuid.Parse(id)
-	if err != nil || u.String() != id {
+	if !canonicalUUID(id) {
 		return fmt.Errorf("%s %q is not a lowercase canonical UUID: %w", what, id, ErrInvalidID)
 	}
 	return nil
+}
+
+// canonicalUUID reports whether s is xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx in
+// lowercase hex.
+func canonicalUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := range len(s) {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // ErrConflict is matched (with errors.Is) by the *ConflictError a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 )
 
 // startWriter prepares the run's writes in its durability mode, starting
@@ -15,7 +16,7 @@ func (r *run[S, U]) startWriter(ctx context.Context, head string) error {
 		return nil
 	case DurabilityAsync:
 		r.writer = &asyncWriter{queue: make(chan Checkpoint, 4), done: make(chan struct{})}
-		go r.writer.loop(context.WithoutCancel(ctx), r.c.cp, head)
+		go r.writer.loop(r.saveCtx(ctx), r.c.cp, head)
 		return nil
 	}
 	return fmt.Errorf("running on thread %q: unknown durability %q", r.cfg.ThreadID, r.cfg.Durability)
@@ -65,11 +66,9 @@ func (r *run[S, U]) writeErr() error {
 	return r.writer.failure()
 }
 
-// put stores cp over the run's head and reports it. It writes even when ctx
-// is cancelled, within saveTimeout, so that a finished node's update is not
-// lost.
+// put stores cp over the run's head and reports it.
 func (r *run[S, U]) put(ctx context.Context, cp Checkpoint) error {
-	if err := putDetached(ctx, r.c.cp, cp, r.head); err != nil {
+	if err := putCheckpoint(r.saveCtx(ctx), r.c.cp, cp, r.head); err != nil {
 		return err
 	}
 	r.head = cp.ID
@@ -84,9 +83,26 @@ func (r *run[S, U]) report() {
 	}
 }
 
-func putDetached(ctx context.Context, saver Checkpointer, cp Checkpoint, head string) error {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), saveTimeout)
-	defer cancel()
+// saveCtx is the context of the run's writes: the run's detached one, or
+// ctx for UpdateState.
+func (r *run[S, U]) saveCtx(ctx context.Context) context.Context {
+	if r.saving != nil {
+		return r.saving
+	}
+	return ctx
+}
+
+// detach returns the context a run writes its checkpoints with. It ignores
+// ctx's cancellation, so that what a node returned is saved all the same,
+// but it is cancelled saveTimeout after ctx is, so that a saver that hangs
+// cannot hold a cancelled run for long.
+func detach(ctx context.Context) (context.Context, context.CancelFunc) {
+	saving, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(saveTimeout, cancel) })
+	return saving, func() { stop(); cancel() }
+}
+
+func putCheckpoint(ctx context.Context, saver Checkpointer, cp Checkpoint, head string) error {
 	if err := saver.Put(ctx, cp, head); err != nil {
 		return fmt.Errorf("saving the checkpoint of step %d of thread %q: %w", cp.Step, cp.ThreadID, err)
 	}
@@ -110,7 +126,7 @@ func (w *asyncWriter) loop(ctx context.Context, saver Checkpointer, head string)
 		if w.failure() != nil {
 			continue
 		}
-		err := putDetached(ctx, saver, cp, head)
+		err := putCheckpoint(ctx, saver, cp, head)
 		w.mu.Lock()
 		if err != nil {
 			w.err = err

@@ -71,7 +71,7 @@ const (
 	DurabilityExit Durability = "exit"
 )
 
-// saveTimeout bounds a checkpoint write made after the run's context was
+// saveTimeout bounds the checkpoint writes made after a run's context was
 // cancelled: a node that finished is saved all the same.
 const saveTimeout = 10 * time.Second
 
@@ -84,7 +84,9 @@ func (c *Compiled[S, U]) Run(ctx context.Context, cfg RunConfig[U]) iter.Seq2[Ev
 	return func(yield func(Event[S, U], error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		r := &run[S, U]{c: c, cfg: cfg, yield: yield, cancel: cancel}
+		saving, stopSaving := detach(ctx)
+		defer stopSaving()
+		r := &run[S, U]{c: c, cfg: cfg, yield: yield, cancel: cancel, saving: saving}
 		if r.cfg.RunID == "" {
 			r.cfg.RunID = newID()
 		}
@@ -204,14 +206,16 @@ type run[S, U any] struct {
 	cfg     RunConfig[U]
 	yield   func(Event[S, U], error) bool // nil for UpdateState
 	cancel  context.CancelFunc
-	stopped bool // the consumer stopped iterating
-	steps   int  // nodes executed so far
+	saving  context.Context // for checkpoint writes: see detach
+	stopped bool            // the consumer stopped iterating
+	steps   int             // nodes executed so far
 
 	head    string            // sync, exit: the thread's head, which the next write must find
 	writer  *asyncWriter      // async: writes in the background
 	last    *Checkpoint       // exit: the newest checkpoint, not yet written
 	parent  string            // exit: the stored checkpoint the run's first checkpoint follows
 	answers []json.RawMessage // resume values for the first node the run executes
+	made    string            // the id of the newest checkpoint the run made
 
 	paused   *PendingInterrupt // set when a node paused the run
 	pausedAt int               // the step of the checkpoint that records the pause
@@ -221,6 +225,9 @@ func (r *run[S, U]) execute(ctx context.Context) (S, error) {
 	base, state, head, err := r.c.start(ctx, r.cfg.ThreadID, r.cfg.CheckpointID)
 	if err != nil {
 		return state, err
+	}
+	if err := ctx.Err(); err != nil {
+		return state, fmt.Errorf("run cancelled before it started: %w", err)
 	}
 	if err := r.startWriter(ctx, head); err != nil {
 		return state, err
@@ -376,13 +383,14 @@ func (r *run[S, U]) step(ctx context.Context, parent Checkpoint, node, source st
 func (r *run[S, U]) checkpoint(parent Checkpoint, node, source string, state S, update U, next []string) (Checkpoint, error) {
 	cp := Checkpoint{
 		ThreadID:  r.cfg.ThreadID,
-		ID:        newID(),
+		ID:        idAfter(max(r.head, r.made)),
 		ParentID:  parent.ID,
 		Step:      parent.Step + 1,
 		Next:      next,
 		Metadata:  Metadata{Source: source, RunID: r.cfg.RunID},
 		CreatedAt: time.Now().UTC(),
 	}
+	r.made = cp.ID
 	if node != START {
 		cp.Node = node
 	}
@@ -515,3 +523,20 @@ func decode[S any](data json.RawMessage) (S, error) {
 
 // newID returns a UUIDv7: unique, and ordered by creation time.
 func newID() string { return uuid.Must(uuid.NewV7()).String() }
+
+// idAfter returns a new UUIDv7 that sorts after floor, even when floor was
+// made by a process whose clock is ahead of ours: then it is floor with its
+// random bits incremented.
+func idAfter(floor string) string {
+	id := newID()
+	u, err := uuid.Parse(floor)
+	if id > floor || err != nil {
+		return id
+	}
+	for i := 15; i >= 9; i-- { // bytes 9 to 15 are random; byte 8 holds the variant
+		if u[i]++; u[i] != 0 {
+			return u.String()
+		}
+	}
+	return id
+}

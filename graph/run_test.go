@@ -434,3 +434,40 @@ func TestConcurrentRunsOnOneCompiledGraph(t *testing.T) {
 		}
 	}
 }
+
+// A consumer that stops at once leaves the thread as it was.
+func TestStopBeforeAnything(t *testing.T) {
+	saver := NewMemorySaver()
+	c := mustCompile(t, plannerGraph(), saver)
+	thread := newID()
+	for range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: thread, Input: tupdate{Want: "classify"}}) {
+		break
+	}
+	if n := len(history(t, saver, thread)); n != 0 {
+		t.Fatalf("a run stopped at its first event wrote %d checkpoints", n)
+	}
+}
+
+// A head written by a process whose clock is ahead still gets children whose
+// ids sort after it, in every durability mode.
+func TestIDsSortAfterAHeadFromTheFuture(t *testing.T) {
+	for _, mode := range []Durability{DurabilitySync, DurabilityAsync, DurabilityExit} {
+		saver := NewMemorySaver()
+		c := mustCompile(t, plannerGraph(), saver)
+		thread := newID()
+		future := "ffffffff-ffff-7fff-bfff-ffffffffff00" // the largest v7 ids, bar a few
+		seed := Checkpoint{ThreadID: thread, ID: future, State: json.RawMessage(`{}`), Metadata: Metadata{Source: SourceInput}}
+		if err := saver.Put(context.Background(), seed, ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: thread, Durability: mode, Input: tupdate{Want: "classify"}}); err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		list := history(t, saver, thread)
+		for i := 0; i+1 < len(list); i++ {
+			if list[i].ID <= list[i+1].ID || list[i].ParentID != list[i+1].ID {
+				t.Fatalf("%s: checkpoint %s does not follow %s", mode, list[i].ID, list[i+1].ID)
+			}
+		}
+	}
+}

@@ -111,10 +111,11 @@ func testTools(record *[]string) FuncTools {
 
 // turnResult is what one run produced.
 type turnResult struct {
-	state  State
-	nodes  []string // in the order they ran
-	ui     []string // names of the UI components emitted
-	tokens string
+	state       State
+	nodes       []string // in the order they ran
+	ui          []string // names of the UI components emitted
+	tokens      string
+	tokenMsgIDs []string // the message id of each token event
 }
 
 func runTurn(t *testing.T, g *Graph, thread, msg string) turnResult {
@@ -132,6 +133,7 @@ func runTurn(t *testing.T, g *Graph, thread, msg string) turnResult {
 			r.ui = append(r.ui, ev.Payload.(UIComponent).Name)
 		case graph.Token:
 			r.tokens += ev.Token
+			r.tokenMsgIDs = append(r.tokenMsgIDs, ev.MessageID)
 		case graph.RunFinished:
 			r.state = ev.State
 		}
@@ -184,6 +186,9 @@ func TestTripTurn(t *testing.T) {
 	}
 	if lastAI(r.state) != "Here are places to stay and eat in Lisbon." || r.tokens != lastAI(r.state) {
 		t.Fatalf("answer %q, streamed %q", lastAI(r.state), r.tokens)
+	}
+	if answerID := r.state.Messages[len(r.state.Messages)-1].ID; len(r.tokenMsgIDs) == 0 || slices.ContainsFunc(r.tokenMsgIDs, func(id string) bool { return id != answerID }) {
+		t.Fatalf("tokens carry message ids %v, want the answer's %s", r.tokenMsgIDs, answerID)
 	}
 	// The extraction prompt carries today's date; callTools also the trip.
 	sys := m.asked[0].messages[0].Parts[0].(llms.TextContent).Text
