@@ -63,6 +63,10 @@ import (
 // write costs a second query, to tell a missing thread (NOT_FOUND) from a
 // moved head (CONFLICT, wrapping *graph.ConflictError). The unscoped
 // checkpointer needs the thread row; a scoped one creates it.
+//
+// Ids follow graph.Checkpointer's rule: they are checked before any query,
+// and a malformed one, or a checkpoint id that does not sort after the head,
+// is a BAD_REQUEST matching graph.ErrInvalidID.
 type Checkpointer struct {
 	pool  *pgxpool.Pool
 	opts  CheckpointerOptions
