@@ -98,20 +98,21 @@ func (t *turn) callAll(ctx context.Context, calls []llms.ToolCall) []llms.Messag
 // tell the model: the result's JSON, or {"error": {...}}.
 func (t *turn) call(ctx context.Context, tc llms.ToolCall) string {
 	name := tc.FunctionCall.Name
-	result, err := t.Tools.Call(ctx, name, json.RawMessage(orDefault(tc.FunctionCall.Arguments, "{}")))
+	res, err := t.Tools.Call(ctx, name, json.RawMessage(orDefault(tc.FunctionCall.Arguments, "{}")))
 	var toolErr *ToolError
 	if err != nil {
 		toolErr = &ToolError{Code: string(errcode.Of(err)), Message: errcode.Message(err)}
 		if errcode.Of(err) == errcode.Internal {
 			toolErr.Message = "the tool failed: " + err.Error()
 		}
-		result, _ = json.Marshal(map[string]any{"error": toolErr})
+		res.Full, _ = json.Marshal(map[string]any{"error": toolErr})
+		res.ForModel = nil
 	}
-	if comp, ok := t.component(tc, result, toolErr); ok {
+	if comp, ok := t.component(tc, res.Full, toolErr); ok {
 		t.ui = append(t.ui, UIUpsert{UIComponent: comp})
 		graph.Emit(ctx, "ui", comp) // the component is kept in the state even if the stream is gone
 	}
-	return string(result)
+	return string(res.ModelView())
 }
 
 // component turns a tool's result into its typed UI component. Tools with
