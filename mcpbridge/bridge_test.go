@@ -20,14 +20,15 @@ func TestTransports(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(tools) != 8 || tools[len(tools)-1].Name != "dump_everything" {
-				t.Fatalf("tools = %v, want 8 with the heavy utility last", names(tools))
+			if len(tools) != 9 || tools[len(tools)-1].Name != "dump_everything" {
+				t.Fatalf("tools = %v, want 9 with the heavy utility last", names(tools))
 			}
 			calls := []struct {
 				tool, args, want string
 				code             errcode.Code
 			}{
 				{"add", `{"a":2,"b":3}`, `{"sum":5}`, ""},
+				{"describe_sum", `{"a":2,"b":3}`, `{"sum":5}`, ""},
 				{"echo", `{"text":"olá"}`, `"olá"`, ""},
 				{"echo", `{"text":"{\"a\": [1, 2]}"}`, `{"a": [1, 2]}`, ""},
 				{"conflict", `{}`, "", errcode.Conflict},

@@ -72,6 +72,12 @@ func newGatedServer(gate chan struct{}) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "add", Description: "adds"}, func(_ context.Context, _ *mcp.CallToolRequest, in addIn) (*mcp.CallToolResult, sumOut, error) {
 		return nil, sumOut{Sum: in.A + in.B}, nil
 	})
+	mcp.AddTool(s, &mcp.Tool{Name: "describe_sum", Description: "adds, saying so in words"}, func(_ context.Context, _ *mcp.CallToolRequest, in addIn) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("the sum is %g", in.A+in.B)}},
+			StructuredContent: sumOut{Sum: in.A + in.B},
+		}, nil, nil
+	})
 	mcp.AddTool(s, &mcp.Tool{Name: "whoami", Description: "says who called"}, func(_ context.Context, req *mcp.CallToolRequest, in whoIn) (*mcp.CallToolResult, whoOut, error) {
 		out := whoOut{UserID: in.UserID}
 		if req.Extra != nil && req.Extra.Header != nil {
@@ -136,6 +142,7 @@ type httpServer struct {
 	down     atomic.Bool  // answer 500 to everything
 	reject   atomic.Int32 // answer 401 to this many more requests
 	hits     atomic.Int32 // requests that reached the server
+	lists    atomic.Int32 // tools/list requests
 	rejected []string     // methods of the requests answered 401
 }
 
@@ -195,6 +202,13 @@ func (h *httpServer) serve(w http.ResponseWriter, r *http.Request) {
 		h.mu.Unlock()
 		http.Error(w, "expired", http.StatusUnauthorized)
 		return
+	}
+	if r.Method == http.MethodPost {
+		body, _ := io.ReadAll(r.Body)
+		if strings.Contains(string(body), `"method":"tools/list"`) {
+			h.lists.Add(1)
+		}
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
 	}
 	h.mu.Lock()
 	next := h.handler

@@ -1,0 +1,101 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tripgraph/tripgraph/errcode"
+)
+
+type registry map[string][]ServerConfig
+
+func (r registry) Servers(_ context.Context, user string) ([]ServerConfig, error) { return r[user], nil }
+
+// The model sees the built-in tools under their own names, a user's
+// enabled servers' allowed tools, namespaced when they clash, and nothing
+// of disabled servers, of other users' servers, or of commands a user
+// configured.
+func TestCatalog(t *testing.T) {
+	theirs := newHTTPServer(t, false)
+	mine := theirs.config("my crm")
+	mine.AllowedTools = []string{"add", "echo"}
+	disabled := theirs.config("off")
+	disabled.Enabled = false
+	other := theirs.config("crm2")
+	other.AllowedTools = []string{"echo"}
+	command := ServerConfig{Name: "cmd", Transport: Stdio, Command: []string{os.Args[0], "stdio-server"}, Enabled: true}
+	reg := registry{"ana": {mine, disabled, command, other}}
+	builtin := ServerConfig{Name: "tripgraph", Transport: Memory, NewServer: newTestServer, Enabled: true, Builtin: true,
+		Recommended: []string{"whoami"}, AllowedTools: []string{"add", "big", "whoami", "dump_everything"}}
+	b := newBridge(t, Options{Servers: []ServerConfig{builtin}, Registry: reg})
+
+	tools, err := b.List(ana)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"whoami", "add", "big", "my_crm__add", "my_crm__echo", "crm2__echo", "dump_everything"}
+	if got := names(tools); !slices.Equal(got, want) {
+		t.Fatalf("tools = %v, want %v", got, want)
+	}
+	bob, err := b.List(WithUser(context.Background(), "bob"))
+	if err != nil || len(bob) != 4 {
+		t.Fatalf("bob's tools = %v, %v; want only the 4 built-in ones", names(bob), err)
+	}
+	before := theirs.hits.Load()
+	res, err := b.Call(ana, "my_crm__add", json.RawMessage(`{"a":1,"b":2}`))
+	if err != nil || string(res.Full) != `{"sum":3}` || theirs.hits.Load() == before {
+		t.Fatalf("my_crm__add = %s, %v (server hit: %v)", res.Full, err, theirs.hits.Load() != before)
+	}
+	if _, err := b.Call(ana, "my_crm__big", json.RawMessage(`{"n":1,"size":1}`)); errcode.Of(err) != errcode.NotFound {
+		t.Fatalf("a tool that is not allowed: error %v, want NOT_FOUND", err)
+	}
+}
+
+// Tool lists are cached for the TTL, and dropped when the server says
+// they changed.
+func TestToolListCache(t *testing.T) {
+	h := newHTTPServer(t, false)
+	b := newBridge(t, Options{Servers: []ServerConfig{h.config("test")}})
+	for range 3 {
+		if _, err := b.List(ana); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := h.lists.Load(); n != 1 {
+		t.Fatalf("%d tools/list requests for 3 lists within the TTL, want 1", n)
+	}
+
+	var srv *mcp.Server
+	cfg := ServerConfig{Name: "live", Transport: Memory, Enabled: true, NewServer: func(string) *mcp.Server {
+		srv = newTestServer("")
+		return srv
+	}}
+	b = newBridge(t, Options{Servers: []ServerConfig{cfg}})
+	if _, err := b.List(ana); err != nil {
+		t.Fatal(err)
+	}
+	srv.AddTool(&mcp.Tool{Name: "fresh", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `"new"`}}}, nil
+	})
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		tools, err := b.List(ana)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(names(tools), "fresh") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the new tool never appeared after notifications/tools/list_changed")
+		}
+	}
+	if res, err := b.Call(ana, "fresh", nil); err != nil || string(res.Full) != `"new"` {
+		t.Fatalf("fresh = %s, %v", res.Full, err)
+	}
+}
