@@ -15,7 +15,9 @@ import (
 
 type registry map[string][]ServerConfig
 
-func (r registry) Servers(_ context.Context, user string) ([]ServerConfig, error) { return r[user], nil }
+func (r registry) Servers(_ context.Context, user string) ([]ServerConfig, error) {
+	return r[user], nil
+}
 
 // The model sees the built-in tools under their own names, a user's
 // enabled servers' allowed tools, namespaced when they clash, and nothing
