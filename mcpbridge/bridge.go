@@ -271,7 +271,7 @@ func (b *Bridge) session(user string, cfg ServerConfig) *session {
 // sameServer reports whether two configs reach the same server the same
 // way, so that a session made for one serves the other.
 func sameServer(a, b ServerConfig) bool {
-	return a.Transport == b.Transport && a.URL == b.URL && slices.Equal(a.Command, b.Command) &&
+	return a.Transport == b.Transport && a.URL == b.URL && slices.Equal(a.Command, b.Command) && a.ProtocolVersion == b.ProtocolVersion &&
 		a.Builtin == b.Builtin && a.timeout() == b.timeout() && a.maxResponseBytes() == b.maxResponseBytes() &&
 		mapsEqual(a.Headers, b.Headers)
 }

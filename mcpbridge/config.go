@@ -27,6 +27,12 @@ const (
 	Memory Transport = "memory"
 )
 
+// DefaultProtocolVersion is the MCP version sessions ask for unless a
+// server's config says otherwise: the session-based version servers speak
+// today. Asking for a later one makes the SDK probe with server/discover
+// first, one more round trip that some servers answer badly.
+const DefaultProtocolVersion = "2025-11-25"
+
 // Defaults of the safety limits.
 const (
 	DefaultTimeout          = 10 * time.Second
@@ -65,6 +71,9 @@ type ServerConfig struct {
 	// NewServer makes the in-process server a Memory session talks to,
 	// acting as the given user.
 	NewServer func(userID string) *mcp.Server
+	// ProtocolVersion is the MCP version the session asks for
+	// (DefaultProtocolVersion when empty).
+	ProtocolVersion string
 
 	fromOperator bool // set by the bridge for the servers of Options
 }

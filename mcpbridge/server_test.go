@@ -129,7 +129,11 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if oursStop != nil {
+		oursStop()
+	}
+	os.Exit(code)
 }
 
 // httpServer serves the test server over Streamable HTTP or SSE on
@@ -165,7 +169,7 @@ func (h *httpServer) rejectedCalls(method string) int {
 	return n
 }
 
-func newHTTPServer(t *testing.T, sse bool) *httpServer {
+func newHTTPServer(t testing.TB, sse bool) *httpServer {
 	t.Helper()
 	h := &httpServer{sse: sse}
 	h.restart()

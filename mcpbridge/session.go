@@ -98,7 +98,11 @@ func (s *session) dial(ctx context.Context) (*conn, error) {
 	})
 	connCtx, cancel := context.WithCancel(s.b.ctx)
 	stop := context.AfterFunc(ctx, cancel)
-	cs, err := client.Connect(connCtx, t, nil)
+	version := s.cfg.ProtocolVersion
+	if version == "" {
+		version = DefaultProtocolVersion
+	}
+	cs, err := client.Connect(connCtx, t, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if !stop() {
 		err = errors.Join(ctx.Err(), err)
 	}

@@ -33,7 +33,7 @@ func (b *Bridge) transport(user string, cfg ServerConfig, st *connState) (mcp.Tr
 	limit := cfg.maxResponseBytes()
 	switch cfg.Transport {
 	case Streamable:
-		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: b.httpClient(user, cfg, st), MaxRetries: 1}, nil
+		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: b.httpClient(user, cfg, st)}, nil
 	case SSE:
 		return &mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: b.httpClient(user, cfg, st)}, nil
 	case Stdio:
