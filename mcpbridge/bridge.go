@@ -122,7 +122,7 @@ func UserFrom(ctx context.Context) string {
 func (b *Bridge) List(ctx context.Context) ([]nodes.Tool, error) {
 	c, err := b.userCatalog(ctx, UserFrom(ctx))
 	if err != nil {
-		return nil, err
+		return nil, b.coded(ctx, err)
 	}
 	out := make([]nodes.Tool, len(c.entries))
 	for i, e := range c.entries {
@@ -138,7 +138,7 @@ func (b *Bridge) Call(ctx context.Context, name string, args json.RawMessage) (n
 	user := UserFrom(ctx)
 	c, err := b.userCatalog(ctx, user)
 	if err != nil {
-		return nodes.Result{}, err
+		return nodes.Result{}, b.coded(ctx, err)
 	}
 	e, ok := c.byName[name]
 	if !ok {
@@ -213,7 +213,12 @@ func (b *Bridge) call(ctx context.Context, user string, e entry, args json.RawMe
 	})
 	switch {
 	case err == nil:
-		return decodeResult(res)
+		data, err := decodeResult(res)
+		if err != nil && errcode.Of(err) == errcode.Internal {
+			b.logFailure(parent, "reading an MCP tool's result", e.server, e.tool.Name, err)
+			return nil, errcode.New(errcode.Unavailable, "the answer of %s could not be read", e.name)
+		}
+		return data, err
 	case errors.Is(err, gobreaker.ErrOpenState), errors.Is(err, gobreaker.ErrTooManyRequests):
 		return nil, errcode.New(errcode.Unavailable, "the %s tools are failing; try again in a little while", e.server.Name)
 	case parent.Err() != nil:
@@ -227,6 +232,21 @@ func (b *Bridge) call(ctx context.Context, user string, e entry, args json.RawMe
 		return nil, errcode.New(errcode.Unavailable, "%s did not answer within %s", e.name, e.server.timeout())
 	}
 	return nil, unavailable(e.server.Name, e.name)
+}
+
+// coded returns err if it carries a code for the client; any other
+// failure is logged and becomes UNAVAILABLE, so that no internal text
+// reaches the model or the traveller.
+func (b *Bridge) coded(ctx context.Context, err error) error {
+	if errcode.Of(err) != errcode.Internal || ctx.Err() != nil {
+		return err
+	}
+	attrs := []any{"err", err}
+	if info, ok := graph.Info(ctx); ok {
+		attrs = append(attrs, "run_id", info.RunID, "thread_id", info.ThreadID)
+	}
+	b.log.ErrorContext(ctx, "finding a user's MCP tools failed", attrs...)
+	return errcode.New(errcode.Unavailable, "the tools are unavailable right now")
 }
 
 // unavailable is the error of a transport failure: it says which server,

@@ -3,8 +3,10 @@ package mcpbridge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -99,5 +101,21 @@ func TestToolListCache(t *testing.T) {
 	}
 	if res, err := b.Call(ana, "fresh", nil); err != nil || string(res.Full) != `"new"` {
 		t.Fatalf("fresh = %s, %v", res.Full, err)
+	}
+}
+
+type failingRegistry struct{}
+
+func (failingRegistry) Servers(context.Context, string) ([]ServerConfig, error) {
+	return nil, errors.New(`reading mcp_servers: ERROR: relation "mcp_servers" does not exist (SQLSTATE 42P01)`)
+}
+
+// A registry that fails makes the tools UNAVAILABLE, and none of its text
+// reaches the caller.
+func TestRegistryFailure(t *testing.T) {
+	b := newBridge(t, Options{Registry: failingRegistry{}})
+	_, err := b.List(ana)
+	if errcode.Of(err) != errcode.Unavailable || strings.Contains(err.Error(), "mcp_servers") {
+		t.Fatalf("error = %v, want UNAVAILABLE without the registry's text", err)
 	}
 }
