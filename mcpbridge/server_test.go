@@ -181,7 +181,8 @@ func newHTTPServer(t testing.TB, sse bool) *httpServer {
 // restart replaces the MCP handler by a new one, which knows none of the
 // old one's sessions: what a client sees when the server restarts.
 func (h *httpServer) restart() {
-	get := func(*http.Request) *mcp.Server { return newTestServer("") }
+	srv := newTestServer("")
+	get := func(*http.Request) *mcp.Server { return srv }
 	var next http.Handler
 	if h.sse {
 		next = mcp.NewSSEHandler(get, nil)
