@@ -16,7 +16,7 @@ func call(t *testing.T, name, args string) (map[string]any, error) {
 		return nil, err
 	}
 	var out map[string]any
-	if err := json.Unmarshal(raw, &out); err != nil {
+	if err := json.Unmarshal(raw.Full, &out); err != nil {
 		t.Fatal(err)
 	}
 	return out, nil
