@@ -22,6 +22,9 @@ import (
 // Version is the client version the bridge reports to servers.
 const Version = "0.1.0"
 
+// DefaultIdleSessionTimeout is how long an unused session stays open.
+const DefaultIdleSessionTimeout = 15 * time.Minute
+
 // TokenTTL is how long the tokens minted for built-in servers last.
 const TokenTTL = 5 * time.Minute
 
@@ -42,6 +45,9 @@ type Options struct {
 	// ToolListTTL is how long tool lists are cached (DefaultToolListTTL
 	// when zero).
 	ToolListTTL time.Duration
+	// IdleSessionTimeout closes a session nobody used for that long
+	// (DefaultIdleSessionTimeout when zero); the next call dials anew.
+	IdleSessionTimeout time.Duration
 	// Breaker tunes the circuit breakers.
 	Breaker BreakerSettings
 	Logger  *slog.Logger
@@ -84,6 +90,9 @@ func New(opts Options) (*Bridge, error) {
 	if opts.ToolListTTL <= 0 {
 		opts.ToolListTTL = DefaultToolListTTL
 	}
+	if opts.IdleSessionTimeout <= 0 {
+		opts.IdleSessionTimeout = DefaultIdleSessionTimeout
+	}
 	if opts.Breaker.Failures == 0 {
 		opts.Breaker.Failures = 5
 	}
@@ -97,10 +106,12 @@ func New(opts Options) (*Bridge, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Bridge{
+	b := &Bridge{
 		opts: opts, log: opts.Logger, ctx: ctx, cancel: cancel,
 		sessions: map[sessionKey]*session{}, catalogs: map[string]*catalog{}, breakers: map[string]*gobreaker.CircuitBreaker[any]{},
-	}, nil
+	}
+	go b.reapIdle()
+	return b, nil
 }
 
 type userKey struct{}
@@ -204,7 +215,8 @@ func (b *Bridge) call(ctx context.Context, user string, e entry, args json.RawMe
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, e.server.timeout())
 	defer cancel()
-	s := b.session(user, e.server)
+	s := b.acquire(user, e.server)
+	defer s.release()
 	report := func(p *mcp.ProgressNotificationParams) {
 		emit(parent, EventProgress, Progress{Server: e.server.Name, Tool: e.name, Progress: p.Progress, Total: p.Total, Message: p.Message})
 	}
@@ -271,21 +283,61 @@ func (b *Bridge) logFailure(ctx context.Context, doing string, cfg ServerConfig,
 	b.log.ErrorContext(ctx, doing+" failed", attrs...)
 }
 
-// session returns the session of user with a server, making it on first
-// use.
-func (b *Bridge) session(user string, cfg ServerConfig) *session {
+// acquire returns the session of user with a server, making it on first
+// use, and marks it busy until release.
+func (b *Bridge) acquire(user string, cfg ServerConfig) *session {
 	key := sessionKey{user: user, server: cfg.Name}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	s, ok := b.sessions[key]
 	if !ok || !sameServer(s.cfg, cfg) {
-		if ok {
+		if ok && s.busy == 0 {
 			go s.close()
 		}
 		s = &session{b: b, user: user, cfg: cfg}
 		b.sessions[key] = s
 	}
+	s.busy++
 	return s
+}
+
+// release marks the end of a use of the session.
+func (s *session) release() {
+	s.b.mu.Lock()
+	s.busy--
+	s.lastUsed = time.Now()
+	s.b.mu.Unlock()
+}
+
+// closeIdle closes the sessions nobody used for the idle timeout.
+func (b *Bridge) closeIdle(now time.Time) {
+	var idle []*session
+	b.mu.Lock()
+	for key, s := range b.sessions {
+		if s.busy == 0 && now.Sub(s.lastUsed) > b.opts.IdleSessionTimeout {
+			idle = append(idle, s)
+			delete(b.sessions, key)
+		}
+	}
+	b.mu.Unlock()
+	for _, s := range idle {
+		s.close()
+	}
+}
+
+// reapIdle closes idle sessions until the bridge closes.
+func (b *Bridge) reapIdle() {
+	every := min(b.opts.IdleSessionTimeout/2, time.Minute)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-b.ctx.Done():
+			return
+		case now := <-t.C:
+			b.closeIdle(now)
+		}
+	}
 }
 
 // sameServer reports whether two configs reach the same server the same

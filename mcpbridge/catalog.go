@@ -67,7 +67,8 @@ func (b *Bridge) userCatalog(ctx context.Context, user string) (*catalog, error)
 func (b *Bridge) listServer(ctx context.Context, user string, cfg ServerConfig) ([]*mcp.Tool, error) {
 	ctx, cancel := context.WithTimeout(ctx, cfg.timeout())
 	defer cancel()
-	s := b.session(user, cfg)
+	s := b.acquire(user, cfg)
+	defer s.release()
 	tools, err := guarded(b, user, cfg, func() ([]*mcp.Tool, error) { return s.listTools(ctx) })
 	if err != nil {
 		b.logFailure(ctx, "listing the tools of an MCP server", cfg, "", err)

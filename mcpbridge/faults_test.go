@@ -125,3 +125,29 @@ func TestBreaker(t *testing.T) {
 	}
 	mustAdd(t, b)
 }
+
+// A session nobody used for the idle timeout is closed, and the next call
+// opens a new one.
+func TestIdleSessions(t *testing.T) {
+	h := newHTTPServer(t, false)
+	b := newBridge(t, Options{Servers: []ServerConfig{h.config("test")}, IdleSessionTimeout: time.Hour})
+	mustAdd(t, b)
+	if n := sessionCount(b); n != 1 {
+		t.Fatalf("%d sessions, want 1", n)
+	}
+	b.closeIdle(time.Now().Add(30 * time.Minute))
+	if n := sessionCount(b); n != 1 {
+		t.Fatalf("a session used half an idle timeout ago was closed")
+	}
+	b.closeIdle(time.Now().Add(2 * time.Hour))
+	if n := sessionCount(b); n != 0 {
+		t.Fatalf("%d sessions after the idle timeout, want 0", n)
+	}
+	mustAdd(t, b)
+}
+
+func sessionCount(b *Bridge) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.sessions)
+}

@@ -32,6 +32,9 @@ type session struct {
 
 	progress sync.Map // progress token → func(*mcp.ProgressNotificationParams)
 	tokens   atomic.Uint64
+
+	busy     int       // calls using the session; guarded by b.mu
+	lastUsed time.Time // when the last one ended; guarded by b.mu
 }
 
 // conn is one dialled connection of a session.
