@@ -7,7 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -58,7 +61,10 @@ func runTools(ctx context.Context, args []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	b, err := mcpbridge.New(mcpbridge.Options{Servers: []mcpbridge.ServerConfig{cfg}})
+	// The operator at the terminal sees the real cause of a failure, which
+	// the bridge logs and keeps out of its errors.
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	b, err := mcpbridge.New(mcpbridge.Options{Servers: []mcpbridge.ServerConfig{cfg}, Logger: log})
 	if err != nil {
 		return err
 	}
@@ -85,12 +91,21 @@ func runTools(ctx context.Context, args []string, w io.Writer) error {
 // toolsServer is the one server the command talks to, configured by the
 // operator at the command line.
 func toolsServer(server string, sse bool, command string, headers map[string]string, timeout time.Duration) (mcpbridge.ServerConfig, error) {
-	cfg := mcpbridge.ServerConfig{Name: "server", Enabled: true, Headers: headers, Timeout: timeout}
+	cfg := mcpbridge.ServerConfig{Enabled: true, Headers: headers, Timeout: timeout}
 	switch {
 	case (server == "") == (command == ""):
 		return cfg, errors.New("give either --server URL or --command \"…\"")
 	case command != "":
 		cfg.Transport, cfg.Command = mcpbridge.Stdio, strings.Fields(command)
+		cfg.Name = filepath.Base(cfg.Command[0])
+		return cfg, nil
+	}
+	u, err := url.Parse(server)
+	if err != nil {
+		return cfg, fmt.Errorf("reading --server: %w", err)
+	}
+	cfg.Name = u.Host
+	switch {
 	case sse:
 		cfg.Transport, cfg.URL = mcpbridge.SSE, server
 	default:
