@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -117,5 +119,40 @@ func TestRegistryFailure(t *testing.T) {
 	_, err := b.List(ana)
 	if errcode.Of(err) != errcode.Unavailable || strings.Contains(err.Error(), "mcp_servers") {
 		t.Fatalf("error = %v, want UNAVAILABLE without the registry's text", err)
+	}
+}
+
+type countingTransport struct{ n atomic.Int32 }
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// A user's servers are reached with the guarded client, built-in and
+// operator servers with the trusted one.
+func TestGuardedClient(t *testing.T) {
+	guarded, trusted := &countingTransport{}, &countingTransport{}
+	builtin := newHTTPServer(t, false).config("ours")
+	builtin.Builtin = true
+	mine := newHTTPServer(t, false).config("mine")
+	mine.AllowedTools = []string{"echo"}
+	b := newBridge(t, Options{
+		Servers:  []ServerConfig{builtin},
+		Registry: registry{"ana": {mine}},
+		HTTP:     HTTPClients{Trusted: &http.Client{Transport: trusted}, Guarded: &http.Client{Transport: guarded}},
+	})
+	if _, err := b.Call(ana, "add", json.RawMessage(`{"a":1,"b":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	g, tr := guarded.n.Load(), trusted.n.Load()
+	if _, err := b.Call(ana, "mine__echo", json.RawMessage(`{"text":"x"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if g == 0 || tr == 0 {
+		t.Fatalf("after listing: guarded %d, trusted %d requests; want both used", g, tr)
+	}
+	if guarded.n.Load() == g || trusted.n.Load() != tr {
+		t.Fatalf("the user's tool went through the wrong client: guarded %d→%d, trusted %d→%d", g, guarded.n.Load(), tr, trusted.n.Load())
 	}
 }
