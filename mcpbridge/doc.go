@@ -30,8 +30,10 @@
 // Results are the structuredContent when there is one, else the JSON of
 // the first text block, else that text. A result over LargeResultBytes or
 // with more than LargeResultItems items is given whole to the UI
-// (nodes.Result.Full) but to the model as a Reduced summary and preview
-// (nodes.Result.ForModel), its full copy kept in an OutputStore.
+// (nodes.Result.Full) but to the model as a Reduced summary, preview and
+// stored-copy id (nodes.Result.ForModel), its full copy kept in an
+// OutputStore. An object keeps its shape for the model: its arrays cut to
+// their first items, the summary and id under "truncated".
 //
 // Tool lists are cached per user and server for the TTL and dropped on
 // notifications/tools/list_changed. Built-in tools keep their names; a

@@ -27,14 +27,21 @@ type OutputStore interface {
 	SaveToolOutput(ctx context.Context, userID, server, tool string, data json.RawMessage) (id string, err error)
 }
 
-// Reduced is what the model is told of a large result.
+// Reduced is what the model is told of a large result: a summary, a
+// preview and the id of the stored copy. When the result is an object and
+// its preview (the same object, each array cut to its first items) is
+// small enough, the model gets that object itself, so that it keeps the
+// tool's shape, with the rest of Reduced under the key "truncated".
 type Reduced struct {
 	Summary    string          `json:"summary"`
-	Preview    json.RawMessage `json:"preview"`
+	Preview    json.RawMessage `json:"preview,omitempty"`
 	OutputID   string          `json:"outputId,omitempty"`
 	TotalItems int             `json:"totalItems"`
 	Bytes      int             `json:"bytes"`
 }
+
+// truncatedKey is where an object's preview carries the rest of Reduced.
+const truncatedKey = "truncated"
 
 // isLarge reports whether a result is too large to give the model whole.
 func isLarge(data json.RawMessage, items int) bool {
@@ -45,15 +52,31 @@ func isLarge(data json.RawMessage, items int) bool {
 // copy was stored under ("" when it could not be stored).
 func reduce(tool string, data json.RawMessage, items int, outputID string) json.RawMessage {
 	prev, shown := preview(data)
-	r := Reduced{Preview: prev, OutputID: outputID, TotalItems: items, Bytes: len(data)}
+	r := Reduced{OutputID: outputID, TotalItems: items, Bytes: len(data)}
 	r.Summary = fmt.Sprintf("%s returned %d items (%d bytes), too many to show whole; the preview holds %s.", tool, items, len(data), shown)
 	if outputID != "" {
 		r.Summary += " The full result is stored as tool output " + outputID + " and the traveller sees all of it."
 	} else {
 		r.Summary += " The traveller sees the full result."
 	}
+	if out, ok := inPlace(prev, r); ok {
+		return out
+	}
+	r.Preview = prev
 	out, _ := json.Marshal(r)
 	return out
+}
+
+// inPlace adds r to an object preview under truncatedKey, when the
+// preview is an object without that key.
+func inPlace(prev json.RawMessage, r Reduced) (json.RawMessage, bool) {
+	var fields map[string]json.RawMessage
+	if firstByte(prev) != '{' || json.Unmarshal(prev, &fields) != nil || fields[truncatedKey] != nil {
+		return nil, false
+	}
+	fields[truncatedKey], _ = json.Marshal(r)
+	out, err := json.Marshal(fields)
+	return out, err == nil
 }
 
 // preview cuts a result down: an array to its first items, each array of

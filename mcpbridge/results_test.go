@@ -22,13 +22,14 @@ func TestLargeResults(t *testing.T) {
 	b := newBridge(t, Options{Servers: []ServerConfig{cfg}, Outputs: outputs})
 	ctx := WithUser(context.Background(), "ana")
 	tests := []struct {
-		n, size int
-		large   bool
+		n, size        int
+		large, inPlace bool
 	}{
-		{20, 10, false}, // 20 items, small
-		{21, 0, true},   // too many items
-		{3, 2000, true}, // too many bytes
-		{1, 5000, true}, // one item too large for any preview of items
+		{20, 10, false, false}, // 20 items, small
+		{8, 600, true, true},   // too many bytes, not in the first 5 items
+		{21, 0, true, true},    // too many items
+		{3, 2000, true, false}, // too many bytes, even in the first items
+		{1, 5000, true, false}, // one item too large for any preview of items
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%d items of %d bytes", tt.n, tt.size), func(t *testing.T) {
@@ -53,7 +54,23 @@ func TestLargeResults(t *testing.T) {
 			if err := json.Unmarshal(res.ForModel, &r); err != nil {
 				t.Fatal(err)
 			}
-			if r.TotalItems != tt.n || r.Summary == "" || r.OutputID == "" || !strings.Contains(r.Summary, r.OutputID) || len(r.Preview) == 0 {
+			if tt.inPlace {
+				// The object itself, its array cut, the rest under "truncated".
+				var view struct {
+					bigOut
+					Truncated Reduced `json:"truncated"`
+				}
+				if err := json.Unmarshal(res.ForModel, &view); err != nil {
+					t.Fatal(err)
+				}
+				if len(view.Items) != min(tt.n, PreviewItems) || view.Total != tt.n {
+					t.Errorf("preview has %d items and total %d, want %d and %d", len(view.Items), view.Total, min(tt.n, PreviewItems), tt.n)
+				}
+				r = view.Truncated
+			} else if len(r.Preview) == 0 {
+				t.Errorf("no preview: %s", res.ForModel)
+			}
+			if r.TotalItems != tt.n || r.Summary == "" || r.OutputID == "" || !strings.Contains(r.Summary, r.OutputID) {
 				t.Errorf("reduced = %+v", r)
 			}
 			stored, err := outputs.ToolOutput(ctx, "ana", r.OutputID)
