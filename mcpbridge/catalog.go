@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,15 +41,20 @@ func (b *Bridge) userCatalog(ctx context.Context, user string) (*catalog, error)
 	if err != nil {
 		return nil, err
 	}
+	// The servers are listed at once: a slow one costs its own deadline,
+	// not the sum of all.
 	lists := make([][]*mcp.Tool, len(servers))
-	failed := 0
+	errs := make([]error, len(servers))
+	var wg sync.WaitGroup
 	for i, cfg := range servers {
-		tools, err := b.listServer(ctx, user, cfg)
+		wg.Go(func() { lists[i], errs[i] = b.listServer(ctx, user, cfg) })
+	}
+	wg.Wait()
+	failed := 0
+	for _, err := range errs {
 		if err != nil {
 			failed++
-			continue
 		}
-		lists[i] = tools
 	}
 	if failed > 0 && failed == len(servers) {
 		return nil, unavailable(servers[0].Name, "")

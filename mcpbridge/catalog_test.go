@@ -156,3 +156,21 @@ func TestGuardedClient(t *testing.T) {
 		t.Fatalf("the user's tool went through the wrong client: guarded %d→%d, trusted %d→%d", g, guarded.n.Load(), tr, trusted.n.Load())
 	}
 }
+
+// A server that cannot be reached is left out of the list; the others'
+// tools are still there. With none reachable, List is UNAVAILABLE.
+func TestUnreachableServerLeftOut(t *testing.T) {
+	down := newHTTPServer(t, false)
+	down.down.Store(true)
+	mine := down.config("mine")
+	builtin := ServerConfig{Name: "tripgraph", Transport: Memory, NewServer: newTestServer, Enabled: true, Builtin: true}
+	b := newBridge(t, Options{Servers: []ServerConfig{builtin}, Registry: registry{"ana": {mine}}})
+	tools, err := b.List(ana)
+	if err != nil || len(tools) != 9 {
+		t.Fatalf("tools = %v, %v; want the 9 built-in ones", names(tools), err)
+	}
+	b = newBridge(t, Options{Servers: []ServerConfig{down.config("only")}})
+	if _, err := b.List(ana); errcode.Of(err) != errcode.Unavailable {
+		t.Fatalf("error = %v, want UNAVAILABLE", err)
+	}
+}
