@@ -1,7 +1,8 @@
-// Package interop checks tripgraph's MCP server against the official MCP
-// tooling: the conformance suite's server scenarios and the TypeScript
-// SDK's client, over Streamable HTTP and stdio. It needs node and npm; the
-// npm packages are installed from package-lock.json on first use.
+// Package interop checks tripgraph's MCP server and bridge against the
+// official MCP tooling: the conformance suite's server and client
+// scenarios, the TypeScript SDK's client and the reference server
+// (server-everything), over Streamable HTTP and stdio. It needs node and
+// npm; the npm packages are installed from package-lock.json on first use.
 package interop
 
 import (
@@ -115,16 +116,14 @@ func stdioRepliesBeforeExit(t *testing.T, env []string, bin string) {
 	}
 }
 
-// npmInstall installs the locked npm packages unless they already are.
+// npmInstall installs the locked npm packages unless node_modules already
+// holds what package-lock.json says (npm notes it in its hidden lockfile,
+// written after the lock).
 func npmInstall(t *testing.T) {
 	t.Helper()
-	installed := true
-	for _, pkg := range []string{"conformance", "inspector", "sdk"} {
-		if _, err := os.Stat(filepath.Join("node_modules", "@modelcontextprotocol", pkg)); err != nil {
-			installed = false
-		}
-	}
-	if installed {
+	lock, errLock := os.Stat("package-lock.json")
+	installed, errInstalled := os.Stat(filepath.Join("node_modules", ".package-lock.json"))
+	if errLock == nil && errInstalled == nil && !installed.ModTime().Before(lock.ModTime()) {
 		return
 	}
 	cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")

@@ -56,7 +56,7 @@ func (t *turn) book(ctx context.Context, callID string, raw json.RawMessage) (st
 	var args map[string]any
 	json.Unmarshal(raw, &args) // raw was decoded once already
 	args["idempotencyKey"] = answer.Key
-	result, toolErr := t.run(ctx, toolBook, mustJSON(args))
+	res, toolErr := t.run(ctx, toolBook, mustJSON(args))
 	if toolErr != nil {
 		props.Status = BookingFailed
 		return t.bookingOutcome(ctx, callID, props, toolErr), nil
@@ -66,10 +66,10 @@ func (t *turn) book(ctx context.Context, callID string, raw json.RawMessage) (st
 			ID string `json:"id"`
 		} `json:"booking"`
 	}
-	json.Unmarshal(result, &booked)
+	json.Unmarshal(res.Full, &booked)
 	props.Status, props.BookingID, props.Key = BookingBooked, booked.Booking.ID, ""
 	t.show(ctx, UIComponent{ID: callID, Name: ComponentBookingConfirmation, Props: mustJSON(props), MessageID: t.msgID})
-	return string(result), nil
+	return string(res.ModelView()), nil
 }
 
 // bookingSummary looks the place up and works out the stay. Bad arguments
@@ -86,7 +86,7 @@ func (t *turn) bookingSummary(ctx context.Context, raw json.RawMessage) (Booking
 	if errStart != nil || errEnd != nil || nights < 1 || args.Guests < 1 {
 		return props, &ToolError{Code: string(errcode.BadRequest), Message: "a booking needs a check-in before the check-out (YYYY-MM-DD) and at least one guest"}
 	}
-	result, toolErr := t.run(ctx, toolGetAccommodation, mustJSON(map[string]string{"id": args.ID}))
+	res, toolErr := t.run(ctx, toolGetAccommodation, mustJSON(map[string]string{"id": args.ID}))
 	if toolErr != nil {
 		return props, toolErr
 	}
@@ -96,7 +96,7 @@ func (t *turn) bookingSummary(ctx context.Context, raw json.RawMessage) (Booking
 		NightlyPrice float64 `json:"nightlyPrice"`
 		Currency     string  `json:"currency"`
 	}
-	if err := json.Unmarshal(result, &place); err != nil {
+	if err := json.Unmarshal(res.Full, &place); err != nil {
 		return props, toolError(ctx, toolGetAccommodation, fmt.Errorf("reading the accommodation %s: %w", args.ID, err))
 	}
 	props.AccommodationID, props.Name, props.City = args.ID, place.Name, place.City

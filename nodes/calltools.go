@@ -126,23 +126,23 @@ func (t *turn) call(ctx context.Context, tc llms.ToolCall) (string, error) {
 	if name == toolBook {
 		return t.book(ctx, tc.ID, args)
 	}
-	result, toolErr := t.run(ctx, name, args)
-	if comp, ok := t.component(tc, result, toolErr); ok {
+	res, toolErr := t.run(ctx, name, args)
+	if comp, ok := t.component(tc, res.Full, toolErr); ok {
 		t.show(ctx, comp)
 	}
-	return string(result), nil
+	return string(res.ModelView()), nil
 }
 
 // run calls a tool. A failure comes back both as a ToolError and as the
-// result to tell the model, {"error": {...}}.
-func (t *turn) run(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, *ToolError) {
-	result, err := t.Tools.Call(ctx, name, args)
+// result to show and tell the model, {"error": {...}}.
+func (t *turn) run(ctx context.Context, name string, args json.RawMessage) (Result, *ToolError) {
+	res, err := t.Tools.Call(ctx, name, args)
 	if err == nil {
-		return result, nil
+		return res, nil
 	}
 	toolErr := toolError(ctx, name, err)
-	result, _ = json.Marshal(map[string]any{"error": toolErr})
-	return result, toolErr
+	full, _ := json.Marshal(map[string]any{"error": toolErr})
+	return Result{Full: full}, toolErr
 }
 
 // show adds a component to the turn's update and emits it at once.

@@ -21,7 +21,23 @@ type Tool struct {
 // over MCP; FuncTools implements it in process.
 type Tools interface {
 	List(ctx context.Context) ([]Tool, error)
-	Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error)
+	Call(ctx context.Context, name string, args json.RawMessage) (Result, error)
+}
+
+// Result is what a tool returned. Full is the whole result, which the UI
+// component shows. ForModel, when set, is a smaller stand-in the model is
+// given instead (a summary and a preview of a large result).
+type Result struct {
+	Full     json.RawMessage
+	ForModel json.RawMessage
+}
+
+// ModelView is what the model is told: ForModel when set, else Full.
+func (r Result) ModelView() json.RawMessage {
+	if r.ForModel != nil {
+		return r.ForModel
+	}
+	return r.Full
 }
 
 // FuncTool is an in-process tool.
@@ -44,20 +60,20 @@ func (ft FuncTools) List(context.Context) ([]Tool, error) {
 }
 
 // Call runs the named tool and encodes its result as JSON.
-func (ft FuncTools) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+func (ft FuncTools) Call(ctx context.Context, name string, args json.RawMessage) (Result, error) {
 	for _, t := range ft {
 		if t.Name != name {
 			continue
 		}
 		v, err := t.Run(ctx, args)
 		if err != nil {
-			return nil, err
+			return Result{}, err
 		}
 		data, err := json.Marshal(v)
 		if err != nil {
-			return nil, fmt.Errorf("encoding the result of tool %q: %w", name, err)
+			return Result{}, fmt.Errorf("encoding the result of tool %q: %w", name, err)
 		}
-		return data, nil
+		return Result{Full: data}, nil
 	}
-	return nil, errcode.New(errcode.NotFound, "no tool named %q", name)
+	return Result{}, errcode.New(errcode.NotFound, "no tool named %q", name)
 }

@@ -88,11 +88,11 @@ func renderComponent(c nodes.UIComponent) string {
 	case nodes.ComponentPhotos:
 		var p nodes.PhotoGridProps
 		json.Unmarshal(c.Props, &p)
-		total := fmt.Sprint(max(p.Total, len(p.Photos)))
+		total := count(max(p.Total, len(p.Photos)), "photo", "photos")
 		if p.TotalIsLowerBound {
-			total += "+"
+			total = fmt.Sprintf("%d+ photos", p.Total)
 		}
-		fmt.Fprintf(&b, "  %s photos, %d shown%s\n", total, len(p.Photos), problem(p.Error, ""))
+		fmt.Fprintf(&b, "  %s, %d shown%s\n", total, len(p.Photos), problem(p.Error, ""))
 		for i, ph := range p.Photos {
 			if i == 8 {
 				fmt.Fprintf(&b, "      … and %d more\n", len(p.Photos)-i)

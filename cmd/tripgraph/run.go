@@ -7,47 +7,82 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 
 	"github.com/google/uuid"
+	"github.com/tmc/langchaingo/llms"
 
 	"github.com/tripgraph/tripgraph/chatinput"
-	"github.com/tripgraph/tripgraph/demotools"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/mcpbridge"
+	"github.com/tripgraph/tripgraph/mcpserver"
+	"github.com/tripgraph/tripgraph/mcpserver/memory"
 	"github.com/tripgraph/tripgraph/model"
 	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/store"
 )
 
 func init() {
 	register(command{
 		name:    "run",
-		summary: `run a conversation through the planner in memory: run [--json] "message" ["next message" …]`,
+		summary: `run a conversation through the planner: run [--json] [--db [--thread ID]] "message" ["next message" …]`,
 		run:     func(ctx context.Context, args []string) error { return runConversation(ctx, args, os.Stdout) },
 	})
 }
 
-// runConversation runs each argument as one turn of a conversation, on the
-// configured model (offline by default), the in-memory checkpointer and the
-// in-memory demo tools: no database is needed.
+// runConversation runs each argument as one turn of a conversation on the
+// configured model (offline by default).
+//
+// With --db it uses PostgreSQL: the seeded catalog, the PostgreSQL
+// checkpointer and the demo user, with the tools of mcpserver served in
+// process and reached through the MCP bridge; it prints the thread id, and
+// --thread continues that thread.
+//
+// Without --db nothing needs a database: the same tool server runs on its
+// in-memory backend, built from the data tripgraph seed stores, and is
+// reached through the MCP bridge all the same.
 func runConversation(ctx context.Context, args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the events as JSON lines")
+	useDB := fs.Bool("db", false, "use PostgreSQL: the seeded catalog, the PostgreSQL checkpointer and the demo user, with the MCP tools through the bridge")
+	threadID := fs.String("thread", "", "continue this thread (with --db)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
 		return errors.New(`give at least one message, e.g. tripgraph run "4 nights in Lisbon in May, 3 of us"`)
 	}
+	if *threadID != "" && !*useDB {
+		return errors.New("--thread needs --db: threads are kept only in PostgreSQL")
+	}
 	m, err := model.New(ctx, os.Getenv("TRIPGRAPH_MODEL"))
 	if err != nil {
 		return err
 	}
-	g, err := nodes.Build(nodes.Deps{Model: m, Tools: demotools.New()}, graph.NewMemorySaver())
-	if err != nil {
-		return err
-	}
+	var g *nodes.Graph
 	thread := uuid.Must(uuid.NewV7()).String()
+	if *useDB {
+		var done func()
+		ctx, g, thread, done, err = dbPlanner(ctx, m, *threadID)
+		if err != nil {
+			return err
+		}
+		defer done()
+		out := w
+		if *asJSON {
+			out = os.Stderr // stdout holds only the JSON events
+		}
+		fmt.Fprintf(out, "thread: %s\n", thread)
+	} else {
+		var done func()
+		ctx, g, done, err = memoryPlanner(ctx, m)
+		if err != nil {
+			return err
+		}
+		defer done()
+	}
 	var said []chatinput.Message
 	for _, text := range fs.Args() {
 		clean, err := chatinput.Clean(append(said, chatinput.Message{Role: chatinput.RoleUser, Content: text}))
@@ -83,6 +118,67 @@ func reportRefused(w io.Writer, text string, reason error, asJSON bool) error {
 	}
 	_, err := fmt.Fprintf(w, "you: %s\nrefused: %v\n\n", text, reason)
 	return err
+}
+
+// dbPlanner builds the planner on PostgreSQL for the demo user: it seeds
+// an empty catalog, opens or creates the thread, and returns a context
+// that acts as the demo user and a function that closes everything.
+func dbPlanner(ctx context.Context, m llms.Model, threadID string) (context.Context, *nodes.Graph, string, func(), error) {
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	env, err := openServing(ctx, log)
+	if err != nil {
+		return nil, nil, "", nil, err
+	}
+	fail := func(err error) (context.Context, *nodes.Graph, string, func(), error) {
+		env.st.Close()
+		return nil, nil, "", nil, err
+	}
+	if err := seedIfEmpty(ctx, env.st, log); err != nil {
+		return fail(err)
+	}
+	demo, err := env.st.UserByName(ctx, "demo")
+	if err != nil {
+		return fail(fmt.Errorf("finding the demo user: %w", err))
+	}
+	var thread store.Thread
+	if threadID != "" {
+		thread, err = env.st.ThreadByID(ctx, demo.ID, threadID)
+	} else {
+		thread, err = env.st.CreateThread(ctx, demo.ID, store.NewThread{})
+	}
+	if err != nil {
+		return fail(err)
+	}
+	g, bridge, err := newPlanner(m, env, envOr("TRIPGRAPH_PUBLIC_URL", "http://127.0.0.1:8080"), log)
+	if err != nil {
+		return fail(err)
+	}
+	done := func() {
+		bridge.Close()
+		env.st.Close()
+	}
+	return mcpbridge.WithUser(ctx, demo.ID), g, thread.ID, done, nil
+}
+
+// demoUser is the user a conversation without a database acts as.
+const demoUser = "demo"
+
+// memoryPlanner builds the planner with no database, acting as the demo
+// user, and returns a function that closes it.
+func memoryPlanner(ctx context.Context, m llms.Model) (context.Context, *nodes.Graph, func(), error) {
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	cfg := mcpserver.Config{
+		Backend: memory.NewDemo(catalogCities(catalogSize), demoUser),
+		Resolve: resolvePlace,
+		Logger:  log,
+		// No server answers photo links here: the tools say so.
+		LinksNote: "photo links are off in tripgraph run; tripgraph serve shows the photos",
+	}
+	g, bridge, err := newMemoryPlanner(m, cfg, log)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return mcpbridge.WithUser(ctx, demoUser), g, func() { bridge.Close() }, nil
 }
 
 // runTurn runs one message and prints its events; it returns the answer.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/internal/pgtest"
 )
 
 // tripgraph run answers the issue's examples, in both languages, with no
@@ -67,6 +68,45 @@ func TestRunJSON(t *testing.T) {
 	}
 }
 
+// With no database, tripgraph run still reaches its tools through the MCP
+// bridge, on the tool server's in-memory backend: every tool call is
+// announced by the bridge, and the result carries what only mcpserver
+// answers (the place the location was understood as).
+func TestRunReachesToolsThroughTheBridge(t *testing.T) {
+	var out bytes.Buffer
+	if err := runConversation(context.Background(), []string{"--json", "hotels in Paris, Texas for 2"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var calls, completes int
+	var place string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var ev struct {
+			Event, Name string
+			Payload     struct {
+				Server string
+				Props  struct {
+					Place struct{ Region, Country string }
+				}
+			}
+		}
+		json.Unmarshal([]byte(line), &ev)
+		switch {
+		case ev.Name == "mcp_calling" && ev.Payload.Server == builtinServer:
+			calls++
+		case ev.Name == "mcp_complete" && ev.Payload.Server == builtinServer:
+			completes++
+		case ev.Name == "ui" && ev.Payload.Props.Place.Country != "":
+			place = ev.Payload.Props.Place.Region + "/" + ev.Payload.Props.Place.Country
+		}
+	}
+	if calls == 0 || calls != completes {
+		t.Fatalf("%d mcp_calling and %d mcp_complete events from %q, want one of each per call:\n%s", calls, completes, builtinServer, out.String())
+	}
+	if place != "TX/US" {
+		t.Fatalf("the accommodations were for %q, want Paris, Texas (TX/US)", place)
+	}
+}
+
 // A refused turn is reported, and the turns after it still run.
 func TestRunRefusesInjectionAndGoesOn(t *testing.T) {
 	var out bytes.Buffer
@@ -90,5 +130,40 @@ func TestRunRefusesInjectionAndGoesOn(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `"run_finished"`) {
 		t.Fatalf("the turn after the refusal did not run:\n%s", out.String())
+	}
+}
+
+// With --db, tripgraph run answers through the MCP bridge from the seeded
+// PostgreSQL catalog, prints the thread, and --thread continues it.
+func TestRunOnDatabase(t *testing.T) {
+	url, drop, err := pgtest.NewDatabase(context.Background(), "cmdrun")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(drop)
+	t.Setenv("DATABASE_URL", url)
+	t.Setenv("TRIPGRAPH_MEDIA_ROOT", t.TempDir())
+
+	var out bytes.Buffer
+	if err := runConversation(context.Background(), []string{"--db", "4 nights in Lisbon in May, 3 of us"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	first := out.String()
+	thread, _, ok := strings.Cut(strings.TrimPrefix(first, "thread: "), "\n")
+	if !strings.HasPrefix(first, "thread: ") || !ok {
+		t.Fatalf("no thread id first:\n%s", first)
+	}
+	for _, want := range []string{"trip-details  Lisbon", "accommodations-list", "restaurants-list", "assistant: "} {
+		if !strings.Contains(first, want) {
+			t.Fatalf("output lacks %q:\n%s", want, first)
+		}
+	}
+	out.Reset()
+	if err := runConversation(context.Background(), []string{"--db", "--thread", thread, "make it Porto"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	// The thread's trip is known, so the run starts by classifying.
+	if !strings.Contains(out.String(), "· classify") || !strings.Contains(out.String(), "Porto") {
+		t.Fatalf("the second turn did not continue the thread:\n%s", out.String())
 	}
 }

@@ -22,7 +22,7 @@ func init() {
 
 func runSeed(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("seed", flag.ContinueOnError)
-	cities := fs.Int("cities", 500, "how many of the most populous cities the catalog covers")
+	cities := fs.Int("cities", catalogSize, "how many of the most populous cities the catalog covers")
 	photos := fs.Int("photos", 0, "top the demo user's photos up to this many (e.g. 1000000), with generated archive albums")
 	user := fs.String("user", "demo", "the demo user's name")
 	if err := fs.Parse(args); err != nil {
@@ -46,6 +46,10 @@ func runSeed(ctx context.Context, args []string) error {
 // most populous cities of the gazetteer, plus the well-known destinations
 // below that are smaller (Lisbon, Porto, Florence…), so that the places
 // travellers ask about most are covered.
+// catalogSize is how many of the gazetteer's most populous cities the demo
+// catalog covers, besides the well-known destinations.
+const catalogSize = 500
+
 func catalogCities(n int) []seed.City {
 	cities := gazetteer.Largest(n)
 	for _, name := range destinations {

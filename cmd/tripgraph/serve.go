@@ -9,7 +9,9 @@ import (
 	"os"
 
 	"github.com/tripgraph/tripgraph/mcpserver"
+	"github.com/tripgraph/tripgraph/model"
 	"github.com/tripgraph/tripgraph/seed"
+	"github.com/tripgraph/tripgraph/store"
 )
 
 func init() {
@@ -18,6 +20,18 @@ func init() {
 		summary: "migrate, seed an empty catalog, and serve the MCP tools on /mcp and the photos on /media",
 		run:     runServe,
 	})
+}
+
+// seedIfEmpty seeds the catalog and the demo user when there are no
+// cities yet.
+func seedIfEmpty(ctx context.Context, st *store.Store, log *slog.Logger) error {
+	n, err := st.CountCities(ctx)
+	if err != nil || n > 0 {
+		return err
+	}
+	log.Info("the catalog is empty: seeding it")
+	return seed.Run(ctx, st, seed.Options{Cities: catalogCities(catalogSize), DemoUser: demoUser,
+		Progress: func(format string, args ...any) { log.Info(fmt.Sprintf(format, args...)) }})
 }
 
 func runServe(ctx context.Context, args []string) error {
@@ -38,21 +52,24 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	defer stopSweeper()
-	if n, err := env.st.CountCities(ctx); err != nil {
+	if err := seedIfEmpty(ctx, env.st, log); err != nil {
 		return err
-	} else if n == 0 {
-		log.Info("the catalog is empty: seeding it")
-		err := seed.Run(ctx, env.st, seed.Options{Cities: catalogCities(500), DemoUser: "demo",
-			Progress: func(format string, args ...any) { log.Info(fmt.Sprintf(format, args...)) }})
-		if err != nil {
-			return err
-		}
 	}
 	httpOpts, err := httpOptionsFromEnv()
 	if err != nil {
 		return err
 	}
 	httpOpts.Authenticate, httpOpts.AllowedOrigins, httpOpts.Logger = env.authenticate(), allowedOrigins(), log
+	m, err := model.New(ctx, os.Getenv("TRIPGRAPH_MODEL"))
+	if err != nil {
+		return err
+	}
+	planner, bridge, err := newPlanner(m, env, orDefault(*publicURL, "http://"+*addr), log)
+	if err != nil {
+		return err
+	}
+	defer bridge.Close() // closes every MCP session at shutdown
+	_ = planner          // the trip planner on the bridge, for the HTTP API to run
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcpserver.NewHTTPHandler(mcpserver.New(env.mcpConfig(orDefault(*publicURL, "http://"+*addr), log)), httpOpts))
 	env.mediaHandler(log).Register(mux)

@@ -11,6 +11,7 @@ import (
 // TripDetails is the "Trip details:" line of a callTools system prompt.
 type TripDetails struct {
 	Location       string `json:"location"`
+	Country        string `json:"country,omitempty"`
 	StartDate      string `json:"startDate"`
 	EndDate        string `json:"endDate"`
 	NumberOfGuests int    `json:"numberOfGuests"`

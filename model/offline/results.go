@@ -35,6 +35,13 @@ func parseResult(s string) parsed {
 			break
 		}
 	}
+	// A result too large for the model comes cut down, with the real count
+	// under "truncated": the traveller sees every item, so count them all.
+	if t, ok := p.object["truncated"].(map[string]any); ok {
+		if n, ok := t["totalItems"].(float64); ok && int(n) > p.total {
+			p.total = int(n)
+		}
+	}
 	return p
 }
 
@@ -49,7 +56,9 @@ func errorOf(e any) (code, msg string) {
 }
 
 // firstList finds the list in a result: the value itself, or the first
-// list-valued field of an object (in key order, for determinism).
+// list-valued field of an object (in key order, for determinism) whose
+// items are records, else the first list of any kind: a restaurant list's
+// records count, not the names of the cuisines beside them.
 func firstList(v any) []any {
 	switch x := v.(type) {
 	case []any:
@@ -60,11 +69,22 @@ func firstList(v any) []any {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
+		var first []any
 		for _, k := range keys {
-			if l, ok := x[k].([]any); ok {
-				return l
+			l, ok := x[k].([]any)
+			if !ok {
+				continue
+			}
+			if len(l) > 0 {
+				if _, record := l[0].(map[string]any); record {
+					return l
+				}
+			}
+			if first == nil {
+				first = l
 			}
 		}
+		return first
 	}
 	return nil
 }

@@ -96,12 +96,18 @@ func tripTools(it intent.Intent) []string {
 // tripArgs builds list-accommodations and list-restaurants arguments from
 // the Trip details line, or from the conversation when it is missing.
 func tripArgs(name string, c conversation, e Extraction) map[string]any {
-	td := TripDetails{Location: e.Location, StartDate: isoDate(e.Dates.Start), EndDate: isoDate(e.Dates.End), NumberOfGuests: e.Guests}
+	td := TripDetails{Location: e.Location, Country: e.Country, StartDate: isoDate(e.Dates.Start), EndDate: isoDate(e.Dates.End), NumberOfGuests: e.Guests}
 	if c.trip != nil {
 		td = *c.trip
 	}
+	// The country tells the tool which of the places of that name is meant
+	// ("Paris" in the United States is not the one in France).
+	location := td.Location
+	if td.Country != "" {
+		location += ", " + td.Country
+	}
 	if name == toolRestaurants {
-		args := map[string]any{"location": td.Location}
+		args := map[string]any{"location": location}
 		if e.Cuisine != "" {
 			args["cuisine"] = e.Cuisine
 		}
@@ -110,7 +116,7 @@ func tripArgs(name string, c conversation, e Extraction) map[string]any {
 		}
 		return args
 	}
-	return map[string]any{"location": td.Location, "startDate": td.StartDate, "endDate": td.EndDate, "guests": td.NumberOfGuests}
+	return map[string]any{"location": location, "startDate": td.StartDate, "endDate": td.EndDate, "guests": td.NumberOfGuests}
 }
 
 // photoStep is the album tool flow of one photo request.

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tmc/langchaingo/llms"
+
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/mcpbridge"
+	"github.com/tripgraph/tripgraph/mcpserver"
+	"github.com/tripgraph/tripgraph/netguard"
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/secretbox"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+// builtinServer is the name of tripgraph's own tool server in the bridge
+// and in the status events.
+const builtinServer = "tripgraph"
+
+// ourServer is tripgraph's own MCP server as a built-in of the bridge,
+// served in process over the SDK's in-memory transports, on whatever
+// backend cfg names. In process the bridge vouches for the user, so each
+// session's server acts as the bridge's user.
+func ourServer(cfg mcpserver.Config) mcpbridge.ServerConfig {
+	return mcpbridge.ServerConfig{
+		Name: builtinServer, Transport: mcpbridge.Memory, Enabled: true, Builtin: true,
+		NewServer: func(user string) *mcp.Server {
+			c := cfg
+			c.User = user
+			return mcpserver.New(c)
+		},
+	}
+}
+
+// newPlanner builds the trip planner on the PostgreSQL checkpointer. Its
+// tools come through the MCP bridge: our own server on the store, and each
+// user's own servers from the registry, dialled through the SSRF guard.
+// Large results are kept in the store's tool outputs.
+func newPlanner(m llms.Model, env *serving, publicURL string, log *slog.Logger) (*nodes.Graph, *mcpbridge.Bridge, error) {
+	guard, err := netguard.FromEnv()
+	if err != nil {
+		return nil, nil, err
+	}
+	box, err := secretbox.FromEnv()
+	if err != nil && !errors.Is(err, secretbox.ErrNoKey) {
+		return nil, nil, err
+	}
+	cpOpts, err := store.CheckpointerOptionsFromEnv()
+	if err != nil {
+		return nil, nil, err
+	}
+	bridge, err := mcpbridge.New(mcpbridge.Options{
+		Servers:  []mcpbridge.ServerConfig{ourServer(env.mcpConfig(publicURL, log))},
+		Registry: userServers{store.MCPServers{Store: env.st, Guard: guard, Box: box}},
+		HTTP:     mcpbridge.HTTPClients{Guarded: guard.NewHTTPClient()},
+		Outputs:  env.st,
+		Logger:   log,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("starting the MCP bridge: %w", err)
+	}
+	return buildPlanner(m, bridge, env.st.Checkpointer(cpOpts))
+}
+
+// newMemoryPlanner builds the trip planner with no database: our own
+// server on the in-memory backend, reached through the bridge, and the
+// in-memory checkpointer.
+func newMemoryPlanner(m llms.Model, cfg mcpserver.Config, log *slog.Logger) (*nodes.Graph, *mcpbridge.Bridge, error) {
+	bridge, err := mcpbridge.New(mcpbridge.Options{Servers: []mcpbridge.ServerConfig{ourServer(cfg)}, Logger: log})
+	if err != nil {
+		return nil, nil, fmt.Errorf("starting the MCP bridge: %w", err)
+	}
+	return buildPlanner(m, bridge, graph.NewMemorySaver())
+}
+
+func buildPlanner(m llms.Model, bridge *mcpbridge.Bridge, cp graph.Checkpointer) (*nodes.Graph, *mcpbridge.Bridge, error) {
+	g, err := nodes.Build(nodes.Deps{Model: m, Tools: bridge}, cp)
+	if err != nil {
+		bridge.Close()
+		return nil, nil, err
+	}
+	return g, bridge, nil
+}
+
+// userServers is the store's server registry as the bridge reads it: each
+// enabled server of the user, with its credential as headers.
+type userServers struct{ reg store.MCPServers }
+
+// Servers implements mcpbridge.Registry.
+func (u userServers) Servers(ctx context.Context, userID string) ([]mcpbridge.ServerConfig, error) {
+	enabled, err := u.reg.Enabled(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]mcpbridge.ServerConfig, 0, len(enabled))
+	for _, s := range enabled {
+		out = append(out, mcpbridge.ServerConfig{
+			Name:         s.Name,
+			Transport:    mcpbridge.Transport(s.Transport),
+			URL:          s.URL,
+			Headers:      s.Headers(),
+			Enabled:      true,
+			AllowedTools: s.AllowedTools,
+			Timeout:      s.Timeout(),
+		})
+	}
+	return out, nil
+}

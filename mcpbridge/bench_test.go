@@ -1,0 +1,111 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// BenchmarkRoundTrip measures one small tool call through the bridge, on
+// a warm session: get-accommodation on tripgraph's own server (one
+// PostgreSQL query) and add on the test server (no I/O), each over
+// Streamable HTTP on loopback and in process. It reports the median and
+// the 99th percentile.
+func BenchmarkRoundTrip(b *testing.B) {
+	o := ourServer(b)
+	ctx := WithUser(context.Background(), o.demo)
+	id := firstAccommodation(b, o, ctx)
+	get := json.RawMessage(`{"id":"` + id + `"}`)
+	add := json.RawMessage(`{"a":1,"b":2}`)
+	cases := []struct {
+		name string
+		cfg  ServerConfig
+		tool string
+		args json.RawMessage
+	}{
+		{"ours/http", o.http, "get-accommodation", get},
+		{"ours/memory", o.memory, "get-accommodation", get},
+		{"add/http", newHTTPServer(b, false).config("test"), "add", add},
+		{"add/memory", ServerConfig{Name: "test", Transport: Memory, NewServer: newTestServer, Enabled: true}, "add", add},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			br, err := New(Options{Servers: []ServerConfig{c.cfg}, Secret: testSecret})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer br.Close()
+			if _, err := br.Call(ctx, c.tool, c.args); err != nil { // dial and list once
+				b.Fatal(err)
+			}
+			took := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for b.Loop() {
+				start := time.Now()
+				if _, err := br.Call(ctx, c.tool, c.args); err != nil {
+					b.Fatal(err)
+				}
+				took = append(took, time.Since(start))
+			}
+			reportPercentiles(b, took)
+		})
+	}
+}
+
+// BenchmarkSDKRoundTrip is the same small call as add/memory with the
+// go-sdk client alone, without the bridge: the difference is the bridge's
+// own cost.
+func BenchmarkSDKRoundTrip(b *testing.B) {
+	ctx := context.Background()
+	clientT, serverT := mcp.NewInMemoryTransports()
+	if _, err := newTestServer("").Connect(ctx, serverT, nil); err != nil {
+		b.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, clientT, &mcp.ClientSessionOptions{ProtocolVersion: DefaultProtocolVersion})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	params := &mcp.CallToolParams{Name: "add", Arguments: json.RawMessage(`{"a":1,"b":2}`)}
+	took := make([]time.Duration, 0, b.N)
+	for b.Loop() {
+		start := time.Now()
+		if _, err := cs.CallTool(ctx, params); err != nil {
+			b.Fatal(err)
+		}
+		took = append(took, time.Since(start))
+	}
+	reportPercentiles(b, took)
+}
+
+func reportPercentiles(b *testing.B, took []time.Duration) {
+	b.StopTimer()
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Nanoseconds())/1e3, "p50-µs")
+	b.ReportMetric(float64(took[len(took)*99/100].Nanoseconds())/1e3, "p99-µs")
+}
+
+func firstAccommodation(b *testing.B, o *ours, ctx context.Context) string {
+	br, err := New(Options{Servers: []ServerConfig{o.memory}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer br.Close()
+	res, err := br.Call(ctx, "list-accommodations", json.RawMessage(`{"location":"Lisbon","startDate":"2030-05-01","endDate":"2030-05-03","guests":2}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out struct {
+		Accommodations []struct {
+			ID string `json:"id"`
+		} `json:"accommodations"`
+	}
+	if err := json.Unmarshal(res.Full, &out); err != nil || len(out.Accommodations) == 0 {
+		b.Fatalf("no accommodation in Lisbon: %s, %v", res.Full, err)
+	}
+	return out.Accommodations[0].ID
+}

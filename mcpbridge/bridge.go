@@ -1,0 +1,431 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/sony/gobreaker/v2"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/mcpauth"
+	"github.com/tripgraph/tripgraph/nodes"
+)
+
+// Version is the client version the bridge reports to servers.
+const Version = "0.1.0"
+
+// DefaultIdleSessionTimeout is how long an unused session stays open.
+const DefaultIdleSessionTimeout = 15 * time.Minute
+
+// TokenTTL is how long the tokens minted for built-in servers last.
+const TokenTTL = 5 * time.Minute
+
+// Options configures a Bridge.
+type Options struct {
+	// Servers are the built-in and operator-configured servers, present
+	// for every user, in this order.
+	Servers []ServerConfig
+	// Registry gives each user's own servers; nil for none.
+	Registry Registry
+	// Secret signs the mcpauth tokens minted for built-in HTTP servers.
+	Secret []byte
+	// HTTP are the clients of the HTTP transports.
+	HTTP HTTPClients
+	// Outputs keeps the full copy of large results; a MemoryOutputs when
+	// nil.
+	Outputs OutputStore
+	// ToolListTTL is how long tool lists are cached (DefaultToolListTTL
+	// when zero).
+	ToolListTTL time.Duration
+	// IdleSessionTimeout closes a session nobody used for that long
+	// (DefaultIdleSessionTimeout when zero); the next call dials anew.
+	IdleSessionTimeout time.Duration
+	// Breaker tunes the circuit breakers.
+	Breaker BreakerSettings
+	Logger  *slog.Logger
+}
+
+// BreakerSettings tune the per-server circuit breakers.
+type BreakerSettings struct {
+	// Failures is how many consecutive failures open a breaker (5 when
+	// zero).
+	Failures uint32
+	// OpenFor is how long an open breaker fails calls fast before it lets
+	// one probe through (30 s when zero).
+	OpenFor time.Duration
+}
+
+// Bridge is the MCP client side of tripgraph: it implements nodes.Tools
+// for the user in the context, over every server that user has.
+type Bridge struct {
+	opts   Options
+	log    *slog.Logger
+	ctx    context.Context // ends when the bridge closes; connections live on it
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	sessions map[sessionKey]*session
+	catalogs map[string]*catalog
+	breakers map[string]*gobreaker.CircuitBreaker[any]
+}
+
+var _ nodes.Tools = (*Bridge)(nil)
+
+// New returns a bridge over opts' servers. Close it to close its sessions.
+func New(opts Options) (*Bridge, error) {
+	for i := range opts.Servers {
+		opts.Servers[i].fromOperator = true
+		if err := opts.Servers[i].check(); err != nil {
+			return nil, fmt.Errorf("configuring the MCP bridge: %w", err)
+		}
+	}
+	if opts.ToolListTTL <= 0 {
+		opts.ToolListTTL = DefaultToolListTTL
+	}
+	if opts.IdleSessionTimeout <= 0 {
+		opts.IdleSessionTimeout = DefaultIdleSessionTimeout
+	}
+	if opts.Breaker.Failures == 0 {
+		opts.Breaker.Failures = 5
+	}
+	if opts.Breaker.OpenFor <= 0 {
+		opts.Breaker.OpenFor = 30 * time.Second
+	}
+	if opts.Outputs == nil {
+		opts.Outputs = &MemoryOutputs{}
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	b := &Bridge{
+		opts: opts, log: opts.Logger, ctx: ctx, cancel: cancel,
+		sessions: map[sessionKey]*session{}, catalogs: map[string]*catalog{}, breakers: map[string]*gobreaker.CircuitBreaker[any]{},
+	}
+	go b.reapIdle()
+	return b, nil
+}
+
+type userKey struct{}
+
+// WithUser returns a context whose tool calls act as userID.
+func WithUser(ctx context.Context, userID string) context.Context {
+	return context.WithValue(ctx, userKey{}, userID)
+}
+
+// UserFrom returns the user WithUser put in ctx.
+func UserFrom(ctx context.Context) string {
+	u, _ := ctx.Value(userKey{}).(string)
+	return u
+}
+
+// List returns the tools of the context's user, ranked. A server that
+// cannot be reached is left out (and logged); if none can, List fails
+// with UNAVAILABLE.
+func (b *Bridge) List(ctx context.Context) ([]nodes.Tool, error) {
+	c, err := b.userCatalog(ctx, UserFrom(ctx))
+	if err != nil {
+		return nil, b.coded(ctx, err)
+	}
+	out := make([]nodes.Tool, len(c.entries))
+	for i, e := range c.entries {
+		out[i] = e.describe()
+	}
+	return out, nil
+}
+
+// Call calls a tool as the context's user. It emits mcp_calling and
+// mcp_complete events when it runs inside a graph run. A large result
+// comes back whole in Full and reduced in ForModel, its full copy stored.
+func (b *Bridge) Call(ctx context.Context, name string, args json.RawMessage) (nodes.Result, error) {
+	user := UserFrom(ctx)
+	c, err := b.userCatalog(ctx, user)
+	if err != nil {
+		return nodes.Result{}, b.coded(ctx, err)
+	}
+	e, ok := c.byName[name]
+	if !ok {
+		return nodes.Result{}, errcode.New(errcode.NotFound, "no tool named %q", name)
+	}
+	if e.server.Builtin && user == "" {
+		return nodes.Result{}, errcode.New(errcode.Forbidden, "no user to call %s as", name)
+	}
+	args, err = b.arguments(user, e, args)
+	if err != nil {
+		return nodes.Result{}, err
+	}
+	emit(ctx, EventCalling, Calling{Server: e.server.Name, Tool: name})
+	start := time.Now()
+	data, err := b.call(ctx, user, e, args)
+	done := Complete{Server: e.server.Name, Tool: name, DurationMs: float64(time.Since(start).Microseconds()) / 1000}
+	if err != nil {
+		done.Error = string(errcode.Of(err))
+		emit(ctx, EventComplete, done)
+		return nodes.Result{}, err
+	}
+	items := countItems(data)
+	done.Items = &items
+	emit(ctx, EventComplete, done)
+	res := nodes.Result{Full: data}
+	if isLarge(data, items) {
+		id, err := b.opts.Outputs.SaveToolOutput(ctx, user, e.server.Name, e.tool.Name, data)
+		if err != nil {
+			b.logFailure(ctx, "storing a large tool result", e.server, e.tool.Name, err)
+			id = ""
+		}
+		res.ForModel = reduce(name, data, items, id)
+	}
+	return res, nil
+}
+
+// arguments drops a userId the model wrote; a built-in tool that declares
+// userId gets the context's user instead.
+func (b *Bridge) arguments(user string, e entry, args json.RawMessage) (json.RawMessage, error) {
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(args, &m); err != nil {
+		return nil, errcode.New(errcode.BadRequest, "the arguments of %s must be a JSON object", e.name)
+	}
+	if m == nil {
+		m = map[string]json.RawMessage{}
+	}
+	_, had := m[userIDArg]
+	delete(m, userIDArg)
+	if e.server.Builtin && takesUserID(e.tool) {
+		m[userIDArg], _ = json.Marshal(user)
+	} else if !had {
+		return args, nil
+	}
+	return json.Marshal(m)
+}
+
+// call runs one tool call under the server's deadline and breaker and
+// turns its outcome into JSON or a coded error.
+func (b *Bridge) call(ctx context.Context, user string, e entry, args json.RawMessage) (json.RawMessage, error) {
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, e.server.timeout())
+	defer cancel()
+	s := b.acquire(user, e.server)
+	defer s.release()
+	report := func(p *mcp.ProgressNotificationParams) {
+		emit(parent, EventProgress, Progress{Server: e.server.Name, Tool: e.name, Progress: p.Progress, Total: p.Total, Message: p.Message})
+	}
+	res, err := guarded(b, user, e.server, func() (*mcp.CallToolResult, error) {
+		return s.callTool(ctx, e.tool.Name, args, report)
+	})
+	switch {
+	case err == nil:
+		data, err := decodeResult(res)
+		if err != nil && errcode.Of(err) == errcode.Internal {
+			b.logFailure(parent, "reading an MCP tool's result", e.server, e.tool.Name, err)
+			return nil, errcode.New(errcode.Unavailable, "the answer of %s could not be read", e.name)
+		}
+		return data, err
+	case errors.Is(err, gobreaker.ErrOpenState), errors.Is(err, gobreaker.ErrTooManyRequests):
+		return nil, errcode.New(errcode.Unavailable, "the %s tools are failing; try again in a little while", e.server.Name)
+	case parent.Err() != nil:
+		return nil, parent.Err() // the caller gave up: nothing to report
+	}
+	b.logFailure(parent, "calling an MCP tool", e.server, e.tool.Name, err)
+	switch {
+	case errors.Is(err, errTooLarge):
+		return nil, errcode.New(errcode.Unavailable, "the answer of %s was larger than the %d KB limit and was refused", e.name, e.server.maxResponseBytes()>>10)
+	case errors.Is(err, context.DeadlineExceeded):
+		return nil, errcode.New(errcode.Unavailable, "%s did not answer within %s", e.name, e.server.timeout())
+	}
+	return nil, unavailable(e.server.Name, e.name)
+}
+
+// coded returns err if it carries a code for the client; any other
+// failure is logged and becomes UNAVAILABLE, so that no internal text
+// reaches the model or the traveller.
+func (b *Bridge) coded(ctx context.Context, err error) error {
+	if errcode.Of(err) != errcode.Internal || ctx.Err() != nil {
+		return err
+	}
+	attrs := []any{"err", err}
+	if info, ok := graph.Info(ctx); ok {
+		attrs = append(attrs, "run_id", info.RunID, "thread_id", info.ThreadID)
+	}
+	b.log.ErrorContext(ctx, "finding a user's MCP tools failed", attrs...)
+	return errcode.New(errcode.Unavailable, "the tools are unavailable right now")
+}
+
+// unavailable is the error of a transport failure: it says which server,
+// and nothing of why.
+func unavailable(server, tool string) *errcode.Error {
+	if tool != "" {
+		return errcode.New(errcode.Unavailable, "%s could not be reached: the %s tools are unavailable right now", tool, server)
+	}
+	return errcode.New(errcode.Unavailable, "the %s tools are unavailable right now", server)
+}
+
+// logFailure logs the real cause of a failure once, with the run it
+// happened in.
+func (b *Bridge) logFailure(ctx context.Context, doing string, cfg ServerConfig, tool string, err error) {
+	attrs := []any{"server", cfg.Name, "err", err}
+	if tool != "" {
+		attrs = append(attrs, "tool", tool)
+	}
+	if info, ok := graph.Info(ctx); ok {
+		attrs = append(attrs, "run_id", info.RunID, "thread_id", info.ThreadID)
+	}
+	b.log.ErrorContext(ctx, doing+" failed", attrs...)
+}
+
+// acquire returns the session of user with a server, making it on first
+// use, and marks it busy until release.
+func (b *Bridge) acquire(user string, cfg ServerConfig) *session {
+	key := sessionKey{user: user, server: cfg.Name}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s, ok := b.sessions[key]
+	if !ok || !sameServer(s.cfg, cfg) {
+		if ok && s.busy == 0 {
+			go s.close()
+		}
+		s = &session{b: b, user: user, cfg: cfg}
+		b.sessions[key] = s
+	}
+	s.busy++
+	return s
+}
+
+// release marks the end of a use of the session.
+func (s *session) release() {
+	s.b.mu.Lock()
+	s.busy--
+	s.lastUsed = time.Now()
+	s.b.mu.Unlock()
+}
+
+// closeIdle closes the sessions nobody used for the idle timeout.
+func (b *Bridge) closeIdle(now time.Time) {
+	var idle []*session
+	b.mu.Lock()
+	for key, s := range b.sessions {
+		if s.busy == 0 && now.Sub(s.lastUsed) > b.opts.IdleSessionTimeout {
+			idle = append(idle, s)
+			delete(b.sessions, key)
+		}
+	}
+	b.mu.Unlock()
+	for _, s := range idle {
+		s.close()
+	}
+}
+
+// reapIdle closes idle sessions until the bridge closes.
+func (b *Bridge) reapIdle() {
+	every := min(b.opts.IdleSessionTimeout/2, time.Minute)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-b.ctx.Done():
+			return
+		case now := <-t.C:
+			b.closeIdle(now)
+		}
+	}
+}
+
+// sameServer reports whether two configs reach the same server the same
+// way, so that a session made for one serves the other.
+func sameServer(a, b ServerConfig) bool {
+	return a.Transport == b.Transport && a.URL == b.URL && slices.Equal(a.Command, b.Command) && a.ProtocolVersion == b.ProtocolVersion &&
+		a.Builtin == b.Builtin && a.timeout() == b.timeout() && a.maxResponseBytes() == b.maxResponseBytes() &&
+		mapsEqual(a.Headers, b.Headers)
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// guarded runs f under the circuit breaker of a server: one per built-in
+// or operator server, one per user's own server. Only failures to reach
+// the server count; a tool's refusal is an answer.
+func guarded[T any](b *Bridge, user string, cfg ServerConfig, f func() (T, error)) (T, error) {
+	v, err := b.breaker(user, cfg).Execute(func() (any, error) { return f() })
+	t, _ := v.(T)
+	return t, err
+}
+
+func (b *Bridge) breaker(user string, cfg ServerConfig) *gobreaker.CircuitBreaker[any] {
+	key := cfg.Name
+	if !cfg.Builtin && !cfg.operator() {
+		key = user + "/" + cfg.Name
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if cb, ok := b.breakers[key]; ok {
+		return cb
+	}
+	failures := b.opts.Breaker.Failures
+	cb := gobreaker.NewCircuitBreaker[any](gobreaker.Settings{
+		Name:        key,
+		Timeout:     b.opts.Breaker.OpenFor,
+		ReadyToTrip: func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= failures },
+		IsExcluded:  func(err error) bool { return errors.Is(err, context.Canceled) },
+		OnStateChange: func(name string, from, to gobreaker.State) {
+			b.log.Warn("MCP circuit breaker changed state", "breaker", name, "from", from.String(), "to", to.String())
+		},
+	})
+	b.breakers[key] = cb
+	return cb
+}
+
+func (b *Bridge) mintToken(user string) (string, error) {
+	tok, err := mcpauth.Mint(b.opts.Secret, user, TokenTTL)
+	if err != nil {
+		return "", fmt.Errorf("minting a token for a built-in MCP server: %w", err)
+	}
+	return tok, nil
+}
+
+// forgetCatalog drops a user's cached tool catalog.
+func (b *Bridge) forgetCatalog(user string) {
+	b.mu.Lock()
+	delete(b.catalogs, user)
+	b.mu.Unlock()
+}
+
+// Forget drops what the bridge cached for a user: call it when the user's
+// servers change.
+func (b *Bridge) Forget(userID string) { b.forgetCatalog(userID) }
+
+// Close closes every session.
+func (b *Bridge) Close() error {
+	b.mu.Lock()
+	sessions := make([]*session, 0, len(b.sessions))
+	for _, s := range b.sessions {
+		sessions = append(sessions, s)
+	}
+	b.sessions = map[sessionKey]*session{}
+	b.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range sessions {
+		wg.Go(s.close)
+	}
+	wg.Wait()
+	b.cancel()
+	return nil
+}
