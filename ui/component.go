@@ -1,0 +1,45 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+
+	"github.com/a-h/templ"
+
+	"github.com/tripgraph/tripgraph/nodes"
+)
+
+// Component renders one UI component of the planner's state, chosen by its
+// name. Its element id is DOMID(c.ID). A component whose name is unknown or
+// whose props cannot be read is shown as an error in its place.
+func Component(c nodes.UIComponent) templ.Component {
+	id := DOMID(c.ID)
+	switch c.Name {
+	case nodes.ComponentTripDetails:
+		return withProps(c, id, tripDetails)
+	case nodes.ComponentAccommodations:
+		return withProps(c, id, accommodationsList)
+	case nodes.ComponentRestaurants:
+		return withProps(c, id, restaurantsList)
+	case nodes.ComponentAlbums:
+		return withProps(c, id, albumList)
+	case nodes.ComponentPhotos:
+		return withProps(c, id, photoGrid)
+	case nodes.ComponentTripStats:
+		return withProps(c, id, tripStats)
+	}
+	slog.Warn("rendering a UI component", "component", c.ID, "err", fmt.Errorf("unknown component name %q", c.Name))
+	return unreadable(id, c.Name)
+}
+
+// withProps decodes a component's props into P and renders them with
+// render, or renders the failure in place.
+func withProps[P any](c nodes.UIComponent, id string, render func(id string, p P) templ.Component) templ.Component {
+	var p P
+	if err := json.Unmarshal(c.Props, &p); err != nil {
+		slog.Warn("rendering a UI component", "component", c.ID, "err", fmt.Errorf("decoding the props of %s: %w", c.Name, err))
+		return unreadable(id, c.Name)
+	}
+	return render(id, p)
+}

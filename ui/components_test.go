@@ -1,0 +1,115 @@
+package ui_test
+
+import (
+	"testing"
+
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/ui"
+)
+
+var lisbon = nodes.TripDetails{Location: "Lisbon", Country: "Portugal", StartDate: "2026-05-04", EndDate: "2026-05-08", NumberOfGuests: 3}
+
+func stays(accs ...nodes.Accommodation) nodes.AccommodationsListProps {
+	return nodes.AccommodationsListProps{ToolProps: nodes.ToolProps{Tool: "list-accommodations"}, Location: "Lisbon", Covered: true,
+		StartDate: "2026-05-04", EndDate: "2026-05-08", Nights: 4, Guests: 3, Accommodations: accs}
+}
+
+func eats(rs ...nodes.Restaurant) nodes.RestaurantsListProps {
+	return nodes.RestaurantsListProps{ToolProps: nodes.ToolProps{Tool: "list-restaurants"}, Location: "Porto", Covered: true, Restaurants: rs}
+}
+
+var failed = nodes.ToolProps{Tool: "x", Error: &nodes.ToolError{Code: "UNAVAILABLE", Message: "the catalogue timed out"}}
+
+// TestComponents renders each component from fixture props and checks the
+// text and attributes that matter.
+func TestComponents(t *testing.T) {
+	tests := []struct {
+		name   string
+		lang   string
+		c      nodes.UIComponent
+		want   []string
+		absent []string
+	}{
+		{"trip details", "en", component(t, "td-1", nodes.ComponentTripDetails, nodes.TripDetailsProps{TripDetails: lisbon, Nights: 4}),
+			[]string{`id="ui-td-1"`, "Lisbon, Portugal", "4 May 2026 – 8 May 2026", "4 nights", "3 guests"},
+			[]string{"assumed"}},
+		{"trip details, assumed guests and dates", "en", component(t, "td-2", nodes.ComponentTripDetails, nodes.TripDetailsProps{
+			TripDetails: nodes.TripDetails{Location: "Kyoto", StartDate: "2026-12-19", EndDate: "2026-12-20", NumberOfGuests: 1},
+			Nights:      1, Assumed: []string{nodes.FieldGuests, nodes.FieldStartDate}}),
+			[]string{"Kyoto", "1 night", "1 guest", `<span class="badge assumed-mark">assumed</span>`, "were not stated"},
+			[]string{"Kyoto, "}},
+		{"trip details in Portuguese", "pt", component(t, "td-3", nodes.ComponentTripDetails, nodes.TripDetailsProps{TripDetails: lisbon, Nights: 4, Assumed: []string{nodes.FieldGuests}}),
+			[]string{"Destino", "4 mai 2026 – 8 mai 2026", "4 noites", "3 hóspedes", "suposto"},
+			[]string{"nights", "Guests"}},
+		{"accommodations", "en", component(t, "acc", nodes.ComponentAccommodations, stays(
+			nodes.Accommodation{ID: "h1", Name: "Casa Azul", NightlyPrice: 92.5, Currency: "EUR", TotalPrice: 1, Rating: 4.6, ImageURL: "/media/h1.jpg", Capacity: 4},
+			nodes.Accommodation{ID: "h2", Name: "Hotel Tejo", NightlyPrice: 1200, Currency: "USD", Rating: 4},
+		)),
+			[]string{`id="ui-acc"`, `class="carousel"`, "Casa Azul", "★ 4.6", `<span class="city">Lisbon</span>`, "€92.50", "per night",
+				`src="/media/h1.jpg"`, `loading="lazy"`, `width="320"`, `height="200"`,
+				"Check-in", "4 May 2026", "Check-out", "8 May 2026", "3 guests", "Sleeps 4",
+				`<strong class="total-amount">€370</strong>`, "4 nights × €92.50", `<strong class="total-amount">$4,800</strong>`},
+			[]string{"€1<"}},
+		{"accommodations in Portuguese", "pt", component(t, "acc", nodes.ComponentAccommodations, stays(
+			nodes.Accommodation{ID: "h2", Name: "Hotel Tejo", NightlyPrice: 1200.25, Currency: "EUR", Rating: 4})),
+			[]string{"Alojamentos em Lisbon", "€ 1.200,25", "por noite", `<strong class="total-amount">€ 4.801</strong>`, "Entrada", "Saída"},
+			nil},
+		{"accommodations, empty", "en", component(t, "acc", nodes.ComponentAccommodations, stays()),
+			[]string{`id="ui-acc"`, "No places to stay were found", "Try other dates"}, []string{"carousel"}},
+		{"accommodations, not covered", "en", component(t, "acc", nodes.ComponentAccommodations, nodes.AccommodationsListProps{Location: "Atlantis"}),
+			[]string{"We do not cover Atlantis yet"}, []string{"carousel"}},
+		{"accommodations, error", "en", component(t, "acc", nodes.ComponentAccommodations, nodes.AccommodationsListProps{ToolProps: failed, Location: "Lisbon"}),
+			[]string{`role="alert"`, `data-code="UNAVAILABLE"`, "the catalogue timed out", "Send your message again in a minute"},
+			[]string{"carousel"}},
+		{"restaurants", "en", component(t, "r", nodes.ComponentRestaurants, eats(
+			nodes.Restaurant{ID: "r1", Name: "Tasca", Cuisine: "portuguese", PriceRange: "€€", Rating: 4.5, DistanceKm: 1.2, OpeningHours: "12:00–23:00", Popular: true},
+			nodes.Restaurant{ID: "r2", Name: "Sushi Ya", Cuisine: "japanese", PriceRange: "€€€", DistanceKm: 0.4, OpeningHours: "19:00–23:00"},
+			nodes.Restaurant{ID: "r3", Name: "Adega", Cuisine: "portuguese"},
+		)),
+			[]string{`id="ui-r"`, "Restaurants in Porto", "3 restaurants", "<legend>Filter by cuisine</legend>",
+				`<input type="radio" name="ui-r-cuisine" value="" data-slot="0" checked>`,
+				`<input type="radio" name="ui-r-cuisine" value="portuguese" data-slot="1">`,
+				`<input type="radio" name="ui-r-cuisine" value="japanese" data-slot="2">`,
+				`data-id="r1" data-cuisine="portuguese" data-slot="1"`, `data-id="r2" data-cuisine="japanese" data-slot="2"`,
+				`data-id="r3" data-cuisine="portuguese" data-slot="1"`,
+				"Hours", "12:00–23:00", "Price range", "€€€", "Distance", "1.2 km", "0.4 km", "Popular"},
+			[]string{`data-slot="3"`}},
+		{"restaurants, empty", "pt", component(t, "r", nodes.ComponentRestaurants, eats()),
+			[]string{"Não foram encontrados restaurantes"}, []string{"radio"}},
+		{"restaurants, error", "en", component(t, "r", nodes.ComponentRestaurants, nodes.RestaurantsListProps{
+			ToolProps: nodes.ToolProps{Error: &nodes.ToolError{Code: "NOT_FOUND", Message: "no such city"}}}),
+			[]string{"no such city", "Check the name"}, []string{"radio"}},
+		{"albums", "en", component(t, "al", nodes.ComponentAlbums, nodes.AlbumListProps{Albums: []nodes.Album{
+			{ID: "a1", Name: "Japan 2024", Description: "Spring trip", CoverURL: "/media/c.jpg", StartDate: "2024-04-01", EndDate: "2024-04-12", PhotoCount: 120, Locations: []string{"Kyoto", "Nara"}}}}),
+			[]string{`id="ui-al"`, "Japan 2024", "Spring trip", "120 photos", "1 Apr 2024 – 12 Apr 2024", "<li>Kyoto</li>", `loading="lazy"`}, nil},
+		{"albums, empty", "en", component(t, "al", nodes.ComponentAlbums, nodes.AlbumListProps{}),
+			[]string{"No albums yet"}, []string{`class="cards"`}},
+		{"photos", "en", component(t, "ph", nodes.ComponentPhotos, nodes.PhotoGridProps{Query: "praia", Total: 1000, TotalIsLowerBound: true, Photos: []nodes.Photo{
+			{ID: "p1", URL: "/media/p1.jpg", ThumbnailURL: "/media/p1-thumb.jpg", Description: "beach at dusk", LocationName: "Nazaré", TakenAt: "2024-08-02T19:00:00Z"},
+			{ID: "p2", URL: "/media/p2.jpg", Description: "pier"}}}),
+			[]string{`id="ui-ph"`, "Photos for “praia”", "at least 1,000 photos found",
+				`<img src="/media/p1-thumb.jpg" alt="beach at dusk" loading="lazy" decoding="async" width="320" height="240">`,
+				`<img src="/media/p2.jpg" alt="pier" loading="lazy"`, `href="/media/p1.jpg"`, "Nazaré · 2 Aug 2024"}, nil},
+		{"photos, empty", "pt", component(t, "ph", nodes.ComponentPhotos, nodes.PhotoGridProps{Query: "neve"}),
+			[]string{"Nenhuma foto corresponde"}, []string{"<img"}},
+		{"photos, error", "en", component(t, "ph", nodes.ComponentPhotos, nodes.PhotoGridProps{ToolProps: failed}),
+			[]string{`role="alert"`, "the catalogue timed out"}, []string{"<img"}},
+		{"trip stats", "en", component(t, "st", nodes.ComponentTripStats, nodes.TripStatsProps{Name: "Japan 2024", TotalPhotos: 120, Days: 12,
+			StartDate: "2024-04-01", EndDate: "2024-04-12", Locations: []nodes.LocationCount{{Name: "Kyoto", Count: 80}, {Name: "Nara", Count: 40}}}),
+			[]string{`id="ui-st"`, "Japan 2024", "120 photos", "2 places", "1 Apr 2024 – 12 Apr 2024", "12 days", "Kyoto", ">80<"}, nil},
+		{"trip stats in Portuguese, one of each", "pt", component(t, "st", nodes.ComponentTripStats, nodes.TripStatsProps{TotalPhotos: 1, Days: 1,
+			StartDate: "2024-04-01", Locations: []nodes.LocationCount{{Name: "Sintra", Count: 1}}}),
+			[]string{"1 foto", "1 lugar", "1 dia", "1 abr 2024"}, []string{"fotos", "lugares"}},
+		{"trip stats, error", "pt", component(t, "st", nodes.ComponentTripStats, nodes.TripStatsProps{ToolProps: failed}),
+			[]string{"Algo correu mal", "daqui a um minuto"}, []string{"<dl"}},
+		{"unknown name", "en", nodes.UIComponent{ID: "zz", Name: "weather", Props: []byte(`{}`)},
+			[]string{`id="ui-zz"`, `role="alert"`, "cannot be shown"}, []string{"unknown component"}},
+		{"unreadable props", "en", nodes.UIComponent{ID: "zz", Name: nodes.ComponentRestaurants, Props: []byte(`{"restaurants": 3}`)},
+			[]string{`id="ui-zz"`, `role="alert"`, "cannot be shown"}, []string{"json", "nodes."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkHTML(t, render(t, tt.lang, ui.Component(tt.c)), tt.want, tt.absent)
+		})
+	}
+}
