@@ -93,8 +93,9 @@ func threadTitle(ctx context.Context, t ThreadLink) string {
 	return t.Title
 }
 
-// changeLines says in words what a step changed.
-func changeLines(ctx context.Context, c replay.Change) []string {
+// ChangeSummary says in words, in the context's language, what a replay
+// step changed: the timeline shows it, and so does the replay command.
+func ChangeSummary(ctx context.Context, c replay.Change) []string {
 	if !c.Known {
 		return []string{text(ctx, "change.unknown")}
 	}
@@ -121,7 +122,8 @@ func changeLines(ctx context.Context, c replay.Change) []string {
 	return out
 }
 
-func stepNode(ctx context.Context, s replay.Step) string {
+// StepNode names the node that produced a step, or says it was the input.
+func StepNode(ctx context.Context, s replay.Step) string {
 	if s.Node == "" {
 		return text(ctx, "timeline.input")
 	}

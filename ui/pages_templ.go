@@ -755,7 +755,7 @@ func TimelineView(t Timeline) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var41 string
-				templ_7745c5c3_Var41, templ_7745c5c3_Err = templ.JoinStringErrs(stepNode(ctx, s))
+				templ_7745c5c3_Var41, templ_7745c5c3_Err = templ.JoinStringErrs(StepNode(ctx, s))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `pages.templ`, Line: 114, Col: 48}
 				}
@@ -793,7 +793,7 @@ func TimelineView(t Timeline) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				for i, line := range changeLines(ctx, s.Change) {
+				for i, line := range ChangeSummary(ctx, s.Change) {
 					if i > 0 {
 						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 66, ";")
 						if templ_7745c5c3_Err != nil {
