@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 
 	"github.com/a-h/templ"
@@ -42,4 +44,23 @@ func withProps[P any](c nodes.UIComponent, id string, render func(id string, p P
 		return unreadable(id, c.Name)
 	}
 	return render(id, p)
+}
+
+type swapKey struct{}
+
+// Swap renders a component as an out-of-band fragment: its root element
+// carries hx-swap-oob, so htmx replaces the element with the same id
+// (DOMID of the component id) wherever it is on the page.
+func Swap(c nodes.UIComponent) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		return Component(c).Render(context.WithValue(ctx, swapKey{}, true), w)
+	})
+}
+
+// swapAttrs are the extra attributes of a component's root element.
+func swapAttrs(ctx context.Context) templ.Attributes {
+	if on, _ := ctx.Value(swapKey{}).(bool); on {
+		return templ.Attributes{"hx-swap-oob": "true"}
+	}
+	return nil
 }

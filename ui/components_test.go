@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tripgraph/tripgraph/nodes"
@@ -111,5 +112,29 @@ func TestComponents(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			checkHTML(t, render(t, tt.lang, ui.Component(tt.c)), tt.want, tt.absent)
 		})
+	}
+}
+
+// TestSwap checks that a streamed component carries hx-swap-oob on its
+// root, with the same id as the one rendered in the page, and that the
+// page's own rendering does not.
+func TestSwap(t *testing.T) {
+	for _, c := range []nodes.UIComponent{
+		component(t, "call_1", nodes.ComponentTripDetails, nodes.TripDetailsProps{TripDetails: lisbon}),
+		component(t, "call_2", nodes.ComponentAccommodations, stays()),
+		component(t, "call_3", nodes.ComponentRestaurants, eats()),
+		component(t, "call_4", nodes.ComponentAlbums, nodes.AlbumListProps{}),
+		component(t, "call_5", nodes.ComponentPhotos, nodes.PhotoGridProps{}),
+		component(t, "call_6", nodes.ComponentTripStats, nodes.TripStatsProps{}),
+		{ID: "call_7", Name: "nope"},
+	} {
+		root := `<section id="` + ui.DOMID(c.ID) + `" class="component`
+		swapped := render(t, "en", ui.Swap(c))
+		if !strings.HasPrefix(swapped, root) || !strings.Contains(strings.SplitN(swapped, ">", 2)[0], `hx-swap-oob="true"`) {
+			t.Errorf("%s: swapped root is %.160s", c.Name, swapped)
+		}
+		if inPage := render(t, "en", ui.Component(c)); !strings.HasPrefix(inPage, root) || strings.Contains(inPage, "hx-swap-oob") {
+			t.Errorf("%s: page root is %.160s", c.Name, inPage)
+		}
 	}
 }

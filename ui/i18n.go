@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/text/language"
 )
 
 // Languages the interface speaks.
@@ -30,6 +32,23 @@ func Language(tag string) string {
 		return Portuguese
 	}
 	return English
+}
+
+var supported = language.NewMatcher([]language.Tag{language.English, language.Portuguese})
+
+// FromAcceptLanguage picks the interface language for a browser's
+// Accept-Language header: the best match by the header's weights, English
+// when nothing matches or the header cannot be read.
+func FromAcceptLanguage(header string) string {
+	tags, _, err := language.ParseAcceptLanguage(header)
+	if err != nil || len(tags) == 0 {
+		return English
+	}
+	_, i, confidence := supported.Match(tags...)
+	if confidence == language.No || i != 1 {
+		return English
+	}
+	return Portuguese
 }
 
 // lang is the language of a rendering context.

@@ -121,3 +121,21 @@ func TestAssets(t *testing.T) {
 		}
 	}
 }
+
+func TestFromAcceptLanguage(t *testing.T) {
+	tests := []struct{ header, want string }{
+		{"pt-BR,pt;q=0.9,en;q=0.8", Portuguese},
+		{"pt-PT", Portuguese},
+		{"en-US,en;q=0.9,pt;q=0.5", English},
+		{"de-DE,pt;q=0.7", Portuguese},
+		{"fr-FR", English},
+		{"", English},
+		{"en;q=0.1,pt;q=0.9", Portuguese},
+		{";;;=", English},
+	}
+	for _, tt := range tests {
+		if got := FromAcceptLanguage(tt.header); got != tt.want {
+			t.Errorf("FromAcceptLanguage(%q) = %q, want %q", tt.header, got, tt.want)
+		}
+	}
+}
