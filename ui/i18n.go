@@ -86,6 +86,7 @@ var catalog = map[string]map[string]string{
 	"check.out":              {English: "Check-out", Portuguese: "Saída"},
 	"total":                  {English: "Total", Portuguese: "Total"},
 	"total.formula":          {English: "%s × %s", Portuguese: "%s × %s"},
+	"capacity":               {English: "Capacity", Portuguese: "Capacidade"},
 	"sleeps":                 {English: "Sleeps %d", Portuguese: "Para %d"},
 	"stays.none":             {English: "No places to stay were found. Try other dates or fewer guests.", Portuguese: "Não foram encontrados alojamentos. Tente outras datas ou menos hóspedes."},
 	"restaurants.none":       {English: "No restaurants were found. Try a nearby city.", Portuguese: "Não foram encontrados restaurantes. Tente uma cidade próxima."},
