@@ -5,14 +5,14 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-
-	"golang.org/x/text/unicode/norm"
+	"unicode/utf8"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/seed"
-	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/textfold"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 type albumsOut struct {
@@ -37,24 +37,13 @@ type tripStatsOut struct {
 	Days        int                   `json:"days"`
 }
 
-// fold lowers a string and strips its accents, for matching.
-func fold(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(strings.ToLower(s)) {
-		if !unicode.Is(unicode.Mn, r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
 // contains reports whether s contains term, ignoring case and accents.
-func contains(s, term string) bool { return strings.Contains(fold(s), fold(term)) }
+func contains(s, term string) bool { return textfold.Contains(s, term) }
 
 func searchTerm(s string) (string, error) {
 	s = strings.TrimSpace(s)
-	if s == "" || len(s) > 200 || strings.ContainsRune(s, 0) {
-		return "", errcode.New(errcode.BadRequest, "a search term must have 1 to 200 characters and no NUL")
+	if s == "" || utf8.RuneCountInString(s) > mcpserver.MaxTermLen || strings.ContainsRune(s, 0) {
+		return "", errcode.New(errcode.BadRequest, "a search term must have 1 to %d characters and no NUL", mcpserver.MaxTermLen)
 	}
 	return s, nil
 }
@@ -78,7 +67,7 @@ func albumOf(a seed.DemoAlbum) nodes.Album {
 	return out
 }
 
-func photoOf(p store.NewPhoto, albumName string) nodes.Photo {
+func photoOf(p tripdata.NewPhoto, albumName string) nodes.Photo {
 	out := nodes.Photo{ID: p.ID, AlbumID: p.AlbumID, AlbumName: albumName, URL: "/media/" + p.Path,
 		ThumbnailURL: "/media/" + p.Path, Description: p.Description, LocationName: p.LocationName,
 		TakenAt: p.TakenAt.Format(time.DateOnly)}
@@ -89,7 +78,7 @@ func photoOf(p store.NewPhoto, albumName string) nodes.Photo {
 }
 
 // span returns the first and last days photos were taken.
-func span(photos []store.NewPhoto) (time.Time, time.Time) {
+func span(photos []tripdata.NewPhoto) (time.Time, time.Time) {
 	if len(photos) == 0 {
 		return time.Time{}, time.Time{}
 	}
@@ -106,7 +95,7 @@ func span(photos []store.NewPhoto) (time.Time, time.Time) {
 }
 
 // places counts photos by place, most photographed first.
-func places(photos []store.NewPhoto) []nodes.LocationCount {
+func places(photos []tripdata.NewPhoto) []nodes.LocationCount {
 	counts := map[string]int{}
 	for _, p := range photos {
 		if p.LocationName != "" {
@@ -159,7 +148,7 @@ func (d *demo) getAlbumPhotos(in struct {
 	AlbumID string `json:"albumId"`
 	Limit   int    `json:"limit"`
 }) (any, error) {
-	return d.albumPhotos(in.AlbumID, clampLimit(in.Limit), func(store.NewPhoto) bool { return true })
+	return d.albumPhotos(in.AlbumID, clampLimit(in.Limit), func(tripdata.NewPhoto) bool { return true })
 }
 
 func (d *demo) getPhotosByDate(in struct {
@@ -170,7 +159,7 @@ func (d *demo) getPhotosByDate(in struct {
 	if err != nil {
 		return nil, err
 	}
-	out, err := d.albumPhotos(in.AlbumID, maxLimit, func(p store.NewPhoto) bool { return p.TakenAt.Equal(day) })
+	out, err := d.albumPhotos(in.AlbumID, mcpserver.MaxLimit, func(p tripdata.NewPhoto) bool { return p.TakenAt.Equal(day) })
 	out.Date = in.Date
 	return out, err
 }
@@ -184,7 +173,7 @@ func (d *demo) getPhotosByLocation(in struct {
 	if err != nil {
 		return nil, err
 	}
-	out, err := d.albumPhotos(in.AlbumID, clampLimit(in.Limit), func(p store.NewPhoto) bool {
+	out, err := d.albumPhotos(in.AlbumID, clampLimit(in.Limit), func(p tripdata.NewPhoto) bool {
 		return contains(p.LocationName, q) || contains(p.Description, q)
 	})
 	out.Query = q
@@ -192,7 +181,7 @@ func (d *demo) getPhotosByLocation(in struct {
 }
 
 // albumPhotos returns up to limit photos of an album that keep says to.
-func (d *demo) albumPhotos(albumID string, limit int, keep func(store.NewPhoto) bool) (photosOut, error) {
+func (d *demo) albumPhotos(albumID string, limit int, keep func(tripdata.NewPhoto) bool) (photosOut, error) {
 	a, err := d.album(albumID)
 	if err != nil {
 		return photosOut{}, err

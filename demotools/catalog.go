@@ -6,10 +6,11 @@ import (
 	"strings"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/seed"
-	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 type accommodationsIn struct {
@@ -31,10 +32,10 @@ type accommodationsOut struct {
 }
 
 // catalog generates a city's catalog as tripgraph seed would.
-func catalog(location string) (store.Catalog, string, bool) {
+func catalog(location string) (tripdata.Catalog, string, bool) {
 	c, ok := gazetteer.Lookup(location)
 	if !ok {
-		return store.Catalog{}, location, false
+		return tripdata.Catalog{}, location, false
 	}
 	city := seed.City{Name: c.Name, GeoName: c.GeoName, Country: c.Country, Population: c.Population, Lat: c.Lat, Lng: c.Lon}
 	return seed.Catalog([]seed.City{city}, accommodationsPerCity, restaurantsPerCity), c.Name, true
@@ -56,8 +57,8 @@ func (d *demo) listAccommodations(in accommodationsIn) (any, error) {
 	if !end.After(start) {
 		return nil, errcode.New(errcode.BadRequest, "endDate %s must come after startDate %s", in.EndDate, in.StartDate)
 	}
-	if in.Guests < 1 || in.Guests > 30 {
-		return nil, errcode.New(errcode.BadRequest, "guests must be between 1 and 30, not %d", in.Guests)
+	if in.Guests < 1 || in.Guests > mcpserver.MaxGuests {
+		return nil, errcode.New(errcode.BadRequest, "guests must be between 1 and %d, not %d", mcpserver.MaxGuests, in.Guests)
 	}
 	nights := int(end.Sub(start).Hours() / 24)
 	cat, name, ok := catalog(in.Location)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/seed"
 )
@@ -20,8 +21,6 @@ import (
 const (
 	accommodationsPerCity = 12
 	restaurantsPerCity    = 10
-	defaultLimit          = 50
-	maxLimit              = 200
 )
 
 // New returns the in-memory tools, acting for the demo user.
@@ -63,9 +62,9 @@ type demo struct {
 func clampLimit(n int) int {
 	switch {
 	case n <= 0:
-		return defaultLimit
-	case n > maxLimit:
-		return maxLimit
+		return mcpserver.DefaultLimit
+	case n > mcpserver.MaxLimit:
+		return mcpserver.MaxLimit
 	}
 	return n
 }

@@ -4,6 +4,8 @@
 package errcode
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -14,6 +16,7 @@ type Code string
 // The codes clients may rely on.
 const (
 	BadRequest       Code = "BAD_REQUEST"
+	Unauthenticated  Code = "UNAUTHENTICATED"
 	Forbidden        Code = "FORBIDDEN"
 	NotFound         Code = "NOT_FOUND"
 	Conflict         Code = "CONFLICT"
@@ -65,4 +68,32 @@ func Message(err error) string {
 		return e.Message
 	}
 	return "internal error"
+}
+
+// Body is the JSON form of an error, as every client of tripgraph sees it:
+// {"error":{"code":"NOT_FOUND","message":"…"}}.
+type Body struct {
+	Error struct {
+		Code    Code   `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// JSON returns err as clients see it: {"error":{"code":…,"message":…}},
+// with Of's code and Message's message.
+func JSON(err error) []byte {
+	var b Body
+	b.Error.Code, b.Error.Message = Of(err), Message(err)
+	data, _ := json.Marshal(b)
+	return data
+}
+
+// ParseJSON reads an error in the form JSON writes; ok is false for any
+// other text.
+func ParseJSON(data []byte) (code Code, message string, ok bool) {
+	var b Body
+	if !bytes.HasPrefix(bytes.TrimSpace(data), []byte(`{"error":`)) || json.Unmarshal(data, &b) != nil || b.Error.Code == "" {
+		return "", "", false
+	}
+	return b.Error.Code, b.Error.Message, true
 }

@@ -3,8 +3,8 @@ package graph
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 	"testing"
+	"time"
 )
 
 // The benchmark graph is the trip planner's shape: START routes to one of
@@ -23,7 +23,7 @@ func BenchmarkRun(b *testing.B) {
 		if i%2 == 0 {
 			in.Want = "extraction"
 		}
-		if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: strconv.Itoa(i), Input: in}); err != nil {
+		if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: newID(), Input: in}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -76,7 +76,7 @@ func BenchmarkRunNoSerialization(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		if _, err := c.Invoke(ctx, RunConfig[constState]{ThreadID: strconv.Itoa(i), Input: constState(i % 2)}); err != nil {
+		if _, err := c.Invoke(ctx, RunConfig[constState]{ThreadID: newID(), Input: constState(i % 2)}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -89,3 +89,55 @@ type constState int
 var constJSON = []byte("0")
 
 func (constState) MarshalJSON() ([]byte, error) { return constJSON, nil }
+
+// latencySaver is a MemorySaver whose writes take a fixed time, like a
+// round trip to a database.
+type latencySaver struct {
+	*MemorySaver
+	delay time.Duration
+}
+
+func (s latencySaver) Put(ctx context.Context, cp Checkpoint, head string) error {
+	time.Sleep(s.delay)
+	return s.MemorySaver.Put(ctx, cp, head)
+}
+
+// BenchmarkDurability runs the benchmark graph in each durability mode, on
+// a MemorySaver and on one whose writes take 200 µs, with nodes that take
+// 100 µs (a tool call).
+func BenchmarkDurability(b *testing.B) {
+	savers := []struct {
+		name     string
+		saver    func() Checkpointer
+		nodeTime time.Duration
+	}{
+		{"memory", func() Checkpointer { return NewMemorySaver() }, 0},
+		{"write200us-node100us", func() Checkpointer { return latencySaver{NewMemorySaver(), 200 * time.Microsecond} }, 100 * time.Microsecond},
+	}
+	for _, sv := range savers {
+		for _, mode := range []Durability{DurabilitySync, DurabilityAsync, DurabilityExit} {
+			b.Run(sv.name+"/"+string(mode), func(b *testing.B) {
+				g := New(reduce)
+				for _, n := range []string{"classify", "extraction", "callTools"} {
+					g.AddNode(n, func(context.Context, tstate) (tupdate, error) {
+						if sv.nodeTime > 0 {
+							time.Sleep(sv.nodeTime)
+						}
+						return tupdate{Log: []string{n}, Tag: n}, nil
+					})
+				}
+				g.AddConditionalEdges(START, routeWant, "classify", "extraction")
+				g.AddEdge("classify", "callTools").AddEdge("extraction", "callTools").AddEdge("callTools", END)
+				c := mustCompile(b, g, sv.saver())
+				ctx := context.Background()
+				b.ReportAllocs()
+				for b.Loop() {
+					in := tupdate{Log: []string{"4 nights in Lisbon"}, Want: "classify"}
+					if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: newID(), Input: in, Durability: mode}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

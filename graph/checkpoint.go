@@ -14,6 +14,42 @@ import (
 // not exist.
 var ErrNotFound = errors.New("checkpoint not found")
 
+// ErrInvalidID is matched (with errors.Is) by the error a Checkpointer
+// returns for an id that breaks the id rule of Checkpointer.
+var ErrInvalidID = errors.New("invalid id")
+
+// CheckID returns an error wrapping ErrInvalidID unless id is a UUID in its
+// canonical form: 36 characters, lowercase hex, hyphenated. what names the
+// id in the error ("thread id", "checkpoint id", ...).
+func CheckID(what, id string) error {
+	if !canonicalUUID(id) {
+		return fmt.Errorf("%s %q is not a lowercase canonical UUID: %w", what, id, ErrInvalidID)
+	}
+	return nil
+}
+
+// canonicalUUID reports whether s is xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx in
+// lowercase hex.
+func canonicalUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := range len(s) {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // ErrConflict is matched (with errors.Is) by the *ConflictError a
 // Checkpointer returns when another writer moved a thread's head first.
 var ErrConflict = errors.New("thread written concurrently")
@@ -57,15 +93,18 @@ type Checkpoint struct {
 	CreatedAt time.Time       `json:"created_at"`
 	// Interrupts are the pauses pending at this checkpoint: a node called
 	// Interrupt and waits for a resume value. Empty when none is pending.
-	Interrupts []Interrupt `json:"interrupts,omitempty"`
+	Interrupts []PendingInterrupt `json:"interrupts,omitempty"`
 }
 
-// Interrupt is a pause a node asked for: Payload is what it shows a person,
-// and a later run resumes Node with that person's answer.
-type Interrupt struct {
-	ID      string          `json:"id"`
-	Node    string          `json:"node"`
-	Payload json.RawMessage `json:"payload"`
+// PendingInterrupt is a pause a node asked for: Payload is what it shows a person,
+// and a later run resumes Node with that person's answer. Answers are the
+// answers to the node's earlier Interrupt calls in the same step, in order:
+// when the node runs again, they are returned again before the new one.
+type PendingInterrupt struct {
+	ID      string            `json:"id"`
+	Node    string            `json:"node"`
+	Payload json.RawMessage   `json:"payload"`
+	Answers []json.RawMessage `json:"answers,omitempty"`
 }
 
 // Metadata says how a checkpoint came to be.
@@ -82,6 +121,13 @@ type ListOptions struct {
 
 // Checkpointer stores checkpoints. Implementations must be safe for
 // concurrent use and return ErrNotFound (possibly wrapped) for missing data.
+//
+// Ids are UUIDs in lowercase canonical form (see CheckID): thread ids,
+// checkpoint ids (UUIDv7, so that they sort by creation time), parent ids and
+// run ids in metadata when set, and ListOptions.Before when set. A new
+// checkpoint's id sorts after the head it replaces. Every implementation
+// refuses any other id with an error wrapping ErrInvalidID, and stores
+// nothing.
 //
 // A thread's head is its newest checkpoint. Put is a compare-and-set on it:
 // cp becomes the new head only if the head is still head ("" for a thread
@@ -107,8 +153,15 @@ func NewMemorySaver() *MemorySaver {
 	return &MemorySaver{threads: make(map[string][]Checkpoint)}
 }
 
-// Put stores a copy of cp as the thread's new head, if its head is head.
-func (m *MemorySaver) Put(_ context.Context, cp Checkpoint, head string) error {
+// Put stores a copy of cp as the thread's new head, if its head is head and
+// ctx is not done.
+func (m *MemorySaver) Put(ctx context.Context, cp Checkpoint, head string) error {
+	if err := checkIDs(cp, head); err != nil {
+		return fmt.Errorf("saving a checkpoint: %w", err)
+	}
+	if err := ctx.Err(); err != nil { // as a database would, for a cancelled write
+		return fmt.Errorf("saving checkpoint %q: %w", cp.ID, err)
+	}
 	cp = clone(cp)
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -116,13 +169,18 @@ func (m *MemorySaver) Put(_ context.Context, cp Checkpoint, head string) error {
 	if actual := headOf(list); actual != head {
 		return &ConflictError{ThreadID: cp.ThreadID, Expected: head, Actual: actual}
 	}
-	i, _ := slices.BinarySearchFunc(list, cp.ID, func(c Checkpoint, id string) int { return compare(c.ID, id) })
-	m.threads[cp.ThreadID] = slices.Insert(list, i, cp)
+	if cp.ID <= head {
+		return fmt.Errorf("saving checkpoint %q: it does not sort after the head %q: %w", cp.ID, head, ErrInvalidID)
+	}
+	m.threads[cp.ThreadID] = append(list, cp)
 	return nil
 }
 
 // Latest returns the newest checkpoint of a thread.
 func (m *MemorySaver) Latest(_ context.Context, threadID string) (Checkpoint, error) {
+	if err := CheckID("thread id", threadID); err != nil {
+		return Checkpoint{}, err
+	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	list := m.threads[threadID]
@@ -134,6 +192,9 @@ func (m *MemorySaver) Latest(_ context.Context, threadID string) (Checkpoint, er
 
 // Get returns one checkpoint of a thread.
 func (m *MemorySaver) Get(_ context.Context, threadID, checkpointID string) (Checkpoint, error) {
+	if err := errors.Join(CheckID("thread id", threadID), CheckID("checkpoint id", checkpointID)); err != nil {
+		return Checkpoint{}, err
+	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	list := m.threads[threadID]
@@ -146,6 +207,9 @@ func (m *MemorySaver) Get(_ context.Context, threadID, checkpointID string) (Che
 
 // List returns a thread's checkpoints, newest first.
 func (m *MemorySaver) List(_ context.Context, threadID string, opts ListOptions) ([]Checkpoint, error) {
+	if err := errors.Join(CheckID("thread id", threadID), optionalID("list cursor", opts.Before)); err != nil {
+		return nil, err
+	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	var out []Checkpoint
@@ -160,6 +224,25 @@ func (m *MemorySaver) List(_ context.Context, threadID string, opts ListOptions)
 		out = append(out, clone(list[i]))
 	}
 	return out, nil
+}
+
+// checkIDs applies the id rule to what Put is given.
+func checkIDs(cp Checkpoint, head string) error {
+	return errors.Join(
+		CheckID("thread id", cp.ThreadID),
+		CheckID("checkpoint id", cp.ID),
+		optionalID("parent checkpoint id", cp.ParentID),
+		optionalID("run id", cp.Metadata.RunID),
+		optionalID("head checkpoint id", head),
+	)
+}
+
+// optionalID is CheckID for an id that may be empty.
+func optionalID(what, id string) error {
+	if id == "" {
+		return nil
+	}
+	return CheckID(what, id)
 }
 
 // headOf returns the ID of the newest checkpoint of a list, "" if empty.
@@ -187,7 +270,12 @@ func clone(cp Checkpoint) Checkpoint {
 	cp.Next = slices.Clone(cp.Next)
 	cp.Interrupts = slices.Clone(cp.Interrupts)
 	for i := range cp.Interrupts {
-		cp.Interrupts[i].Payload = slices.Clone(cp.Interrupts[i].Payload)
+		in := &cp.Interrupts[i]
+		in.Payload = slices.Clone(in.Payload)
+		in.Answers = slices.Clone(in.Answers)
+		for j := range in.Answers {
+			in.Answers[j] = slices.Clone(in.Answers[j])
+		}
 	}
 	return cp
 }

@@ -9,12 +9,38 @@
 //
 // The reducer must be pure: it returns a new S and never writes into slices
 // or maps it was given, so that a state, once checkpointed, never changes.
+//
+// Compile copies the graph's shape: later changes to the Graph do not reach
+// the Compiled one.
+//
+// One writer per thread: every checkpoint write is a compare-and-set on the
+// thread's newest checkpoint, so of two runs racing on a thread one wins and
+// the other fails with a *ConflictError; a fork or an update from an older
+// checkpoint is written over the newest one and loses nothing.
+//
+// Cancellation: cancelling a run's context (or stopping its iteration)
+// cancels the running node's context, and the run waits for the node to
+// return. What the node returned is checkpointed all the same, then the run
+// ends with the cancellation error, so that no side effect of a node is left
+// unrecorded after Run has returned.
+//
+// Human in the loop: a node calls Interrupt to ask a person something; the
+// run saves the pending interrupt and ends with an Interrupted event. A later
+// run with a Command carrying the answer runs the node again from its start,
+// and Interrupt returns the answer. Commands may also update the state and
+// choose the next node.
+//
+// Events are best-effort: Emit and EmitToken never fail a node, and what
+// must not be lost belongs in the node's update. RunConfig.Durability says
+// when checkpoints are written: before the next step (sync, the default),
+// while the next step runs (async), or only at the run's end (exit).
 package graph
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -103,7 +129,18 @@ func (g *Graph[S, U]) Compile(cp Checkpointer) (*Compiled[S, U], error) {
 	if cp == nil {
 		cp = NewMemorySaver()
 	}
-	return &Compiled[S, U]{g: g, cp: cp}, nil
+	return &Compiled[S, U]{g: g.snapshot(), cp: cp}, nil
+}
+
+// snapshot copies the builder, so that a compiled graph never sees later
+// changes to it.
+func (g *Graph[S, U]) snapshot() *Graph[S, U] {
+	out := make(map[string]edge[S], len(g.out))
+	for from, e := range g.out {
+		e.targets = slices.Clone(e.targets)
+		out[from] = e
+	}
+	return &Graph[S, U]{reduce: g.reduce, nodes: maps.Clone(g.nodes), order: slices.Clone(g.order), out: out}
 }
 
 // checkEdges finds edges from or to unknown nodes and a missing entry point.

@@ -13,7 +13,9 @@ import (
 	"github.com/google/uuid"
 )
 
-// Compiled is a checked graph, ready to run. It is safe for concurrent use.
+// Compiled is a checked graph, ready to run. It holds its own copy of the
+// graph's shape, so changing the Graph after Compile changes nothing here,
+// and it is safe for concurrent use.
 type Compiled[S, U any] struct {
 	g  *Graph[S, U]
 	cp Checkpointer
@@ -21,64 +23,113 @@ type Compiled[S, U any] struct {
 
 // RunConfig says what a run works on.
 type RunConfig[U any] struct {
-	ThreadID string // required
+	ThreadID string // required; a UUID, as Checkpointer says
 	// Input is applied to the starting state as an "input" update, and the
 	// run then routes from START.
 	Input U
 	// Resume ignores Input and continues with the starting checkpoint's next
 	// nodes: for a run that stopped part-way.
 	Resume bool
+	// Command ignores Input and continues from the starting checkpoint: it
+	// answers a pending interrupt, and may update the state or choose the
+	// next node first.
+	Command *Command[U]
 	// CheckpointID starts from that checkpoint instead of the thread's
 	// latest: the run forks a new branch, and the old one stays intact.
 	CheckpointID string
-	StepLimit    int    // nodes the run may execute; DefaultStepLimit when 0
-	RunID        string // a new UUIDv7 when empty
+	StepLimit    int        // nodes the run may execute; DefaultStepLimit when 0
+	RunID        string     // a new UUIDv7 when empty
+	Durability   Durability // when checkpoints are written; DurabilitySync when empty
 }
 
+// Command continues a thread, as a person's answer or a button would.
+type Command[U any] struct {
+	// Resume answers the pending interrupt: its node runs again, and its
+	// Interrupt call returns this value (through JSON).
+	Resume any
+	// Update, when not nil, is folded into the state first and saved as an
+	// input checkpoint; the pending interrupt stays pending.
+	Update *U
+	// Goto, when not empty, is the node to run next instead of the starting
+	// checkpoint's next nodes (END ends the run). A pending interrupt of
+	// another node is dropped.
+	Goto string
+}
+
+// Durability says when a run's checkpoints are written.
+type Durability string
+
+// The durability modes.
+const (
+	// DurabilitySync stores each checkpoint before the next step starts.
+	DurabilitySync Durability = "sync"
+	// DurabilityAsync stores checkpoints, in order, while the next steps
+	// run; all are stored before the run ends.
+	DurabilityAsync Durability = "async"
+	// DurabilityExit stores only the run's last checkpoint, when the run
+	// ends, whether it finished, failed, paused or was cancelled.
+	DurabilityExit Durability = "exit"
+)
+
+// saveTimeout bounds the checkpoint writes made after a run's context was
+// cancelled: a node that finished is saved all the same.
+const saveTimeout = 10 * time.Second
+
 // Run executes the graph on a thread and yields its events. The error is
-// non-nil only with the final RunFailed event. Stopping the iteration early
-// cancels the run.
+// non-nil only with the final RunFailed event. Cancelling ctx, or stopping
+// the iteration early, cancels the run: the running node's context is
+// cancelled, and Run returns only after the node has returned and, if it
+// returned an update, that update has been checkpointed.
 func (c *Compiled[S, U]) Run(ctx context.Context, cfg RunConfig[U]) iter.Seq2[Event[S, U], error] {
 	return func(yield func(Event[S, U], error) bool) {
-		r := &run[S, U]{c: c, cfg: cfg, yield: yield}
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		saving, stopSaving := detach(ctx)
+		defer stopSaving()
+		r := &run[S, U]{c: c, cfg: cfg, yield: yield, cancel: cancel, saving: saving}
 		if r.cfg.RunID == "" {
 			r.cfg.RunID = newID()
 		}
 		if r.cfg.StepLimit <= 0 {
 			r.cfg.StepLimit = DefaultStepLimit
 		}
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		if !r.emit(Event[S, U]{Kind: RunStarted}) {
-			return
-		}
+		r.emit(Event[S, U]{Kind: RunStarted})
 		state, err := r.execute(ctx)
-		if errors.Is(err, errStopped) {
-			return
+		if ferr := r.flush(ctx); err == nil {
+			err = ferr
 		}
-		if err != nil {
+		switch {
+		case r.stopped:
+		case err != nil:
 			r.yield(r.stamp(Event[S, U]{Kind: RunFailed, Err: err}), err)
-			return
+		case r.paused != nil:
+			r.emit(Event[S, U]{Kind: Interrupted, Step: r.pausedAt, Node: r.paused.Node, Interrupt: r.paused, State: state})
+		default:
+			r.emit(Event[S, U]{Kind: RunFinished, State: state})
 		}
-		r.emit(Event[S, U]{Kind: RunFinished, State: state})
 	}
 }
 
-// Invoke runs the graph to the end and returns the final state.
+// Invoke runs the graph to the end and returns the final state. For a run
+// that paused, it returns the state so far and an error matching
+// ErrInterrupted.
 func (c *Compiled[S, U]) Invoke(ctx context.Context, cfg RunConfig[U]) (S, error) {
 	var final S
 	for ev, err := range c.Run(ctx, cfg) {
-		if err != nil {
+		switch {
+		case err != nil:
 			return final, err
-		}
-		if ev.Kind == RunFinished {
+		case ev.Kind == RunFinished:
 			final = ev.State
+		case ev.Kind == Interrupted:
+			return ev.State, fmt.Errorf("run on thread %q paused in node %q: %w", ev.ThreadID, ev.Node, ErrInterrupted)
 		}
 	}
 	return final, nil
 }
 
-// GetState returns a thread's state at a checkpoint ("" for the latest).
+// GetState returns a thread's state at a checkpoint ("" for the latest). The
+// checkpoint's Interrupts are the thread's pending interrupts.
 func (c *Compiled[S, U]) GetState(ctx context.Context, threadID, checkpointID string) (S, Checkpoint, error) {
 	var s S
 	cp, err := c.load(ctx, threadID, checkpointID)
@@ -149,16 +200,25 @@ func (c *Compiled[S, U]) load(ctx context.Context, threadID, checkpointID string
 	return cp, nil
 }
 
-// errStopped means the consumer stopped iterating.
-var errStopped = errors.New("graph: consumer stopped")
-
 // run is the state of one execution.
 type run[S, U any] struct {
-	c     *Compiled[S, U]
-	cfg   RunConfig[U]
-	yield func(Event[S, U], error) bool
-	steps int    // nodes executed so far
-	head  string // the thread's head: what the next checkpoint must replace
+	c       *Compiled[S, U]
+	cfg     RunConfig[U]
+	yield   func(Event[S, U], error) bool // nil for UpdateState
+	cancel  context.CancelFunc
+	saving  context.Context // for checkpoint writes: see detach
+	stopped bool            // the consumer stopped iterating
+	steps   int             // nodes executed so far
+
+	head    string            // sync, exit: the thread's head, which the next write must find
+	writer  *asyncWriter      // async: writes in the background
+	last    *Checkpoint       // exit: the newest checkpoint, not yet written
+	parent  string            // exit: the stored checkpoint the run's first checkpoint follows
+	answers []json.RawMessage // resume values for the first node the run executes
+	made    string            // the id of the newest checkpoint the run made
+
+	paused   *PendingInterrupt // set when a node paused the run
+	pausedAt int               // the step of the checkpoint that records the pause
 }
 
 func (r *run[S, U]) execute(ctx context.Context) (S, error) {
@@ -166,8 +226,18 @@ func (r *run[S, U]) execute(ctx context.Context) (S, error) {
 	if err != nil {
 		return state, err
 	}
-	r.head = head
-	if !r.cfg.Resume {
+	if err := ctx.Err(); err != nil {
+		return state, fmt.Errorf("run cancelled before it started: %w", err)
+	}
+	if err := r.startWriter(ctx, head); err != nil {
+		return state, err
+	}
+	switch {
+	case r.cfg.Command != nil:
+		if base, state, err = r.command(ctx, base, state); err != nil {
+			return state, err
+		}
+	case !r.cfg.Resume:
 		source := SourceInput
 		if r.cfg.CheckpointID != "" {
 			source = SourceFork
@@ -178,32 +248,111 @@ func (r *run[S, U]) execute(ctx context.Context) (S, error) {
 		if base, err = r.step(ctx, base, START, source, state, r.cfg.Input); err != nil {
 			return state, err
 		}
-	} else if base.ID == "" {
+	case base.ID == "":
 		return state, fmt.Errorf("resuming thread %q: it has no checkpoint", r.cfg.ThreadID)
 	}
 	for len(base.Next) > 0 {
-		node := base.Next[0]
-		if r.steps == r.cfg.StepLimit {
-			return state, &StepLimitError{Limit: r.cfg.StepLimit, Next: node}
-		}
-		if err := ctx.Err(); err != nil {
-			return state, fmt.Errorf("run cancelled before node %q: %w", node, err)
-		}
-		r.steps++
-		update, err := r.runNode(ctx, base.Step+1, node, state)
-		if err != nil {
+		if base, state, err = r.next(ctx, base, state); err != nil || r.paused != nil {
 			return state, err
 		}
-		next, err := r.reduce(node, state, update)
-		if err != nil {
-			return state, err
-		}
-		if base, err = r.step(ctx, base, node, SourceLoop, next, update); err != nil {
-			return state, err
-		}
-		state = next
 	}
 	return state, nil
+}
+
+// next runs the node that follows base and saves what it returned.
+func (r *run[S, U]) next(ctx context.Context, base Checkpoint, state S) (Checkpoint, S, error) {
+	node := base.Next[0]
+	if r.steps == r.cfg.StepLimit {
+		return base, state, &StepLimitError{Limit: r.cfg.StepLimit, Next: node}
+	}
+	if err := r.writeErr(); err != nil {
+		return base, state, err
+	}
+	if err := ctx.Err(); err != nil {
+		return base, state, fmt.Errorf("run cancelled before node %q: %w", node, err)
+	}
+	r.steps++
+	update, pause, err := r.runNode(ctx, base.Step+1, node, state)
+	switch {
+	case pause != nil:
+		return r.pause(ctx, base, state, pause)
+	case err != nil:
+		return base, state, err
+	}
+	next, err := r.reduce(node, state, update)
+	if err != nil {
+		return base, state, err
+	}
+	if base, err = r.step(ctx, base, node, SourceLoop, next, update); err != nil {
+		return base, state, err
+	}
+	if err := ctx.Err(); err != nil {
+		return base, next, fmt.Errorf("run cancelled after node %q, whose update was saved: %w", node, err)
+	}
+	return base, next, nil
+}
+
+// command applies the run's Command to its starting checkpoint.
+func (r *run[S, U]) command(ctx context.Context, base Checkpoint, state S) (Checkpoint, S, error) {
+	cmd := r.cfg.Command
+	if base.ID == "" {
+		return base, state, fmt.Errorf("continuing thread %q: it has no checkpoint", r.cfg.ThreadID)
+	}
+	next, pending := base.Next, base.Interrupts
+	if cmd.Goto != "" {
+		if cmd.Goto != END && r.c.g.nodes[cmd.Goto] == nil {
+			return base, state, fmt.Errorf("continuing thread %q: unknown node %q to go to", r.cfg.ThreadID, cmd.Goto)
+		}
+		next = nil
+		if cmd.Goto != END {
+			next = []string{cmd.Goto}
+		}
+		pending = slices.DeleteFunc(slices.Clone(pending), func(in PendingInterrupt) bool { return in.Node != cmd.Goto })
+	}
+	if cmd.Resume != nil {
+		if len(pending) == 0 {
+			return base, state, fmt.Errorf("resuming thread %q: no interrupt is pending", r.cfg.ThreadID)
+		}
+		answer, err := json.Marshal(cmd.Resume)
+		if err != nil {
+			return base, state, fmt.Errorf("encoding the answer to thread %q's interrupt: %w", r.cfg.ThreadID, err)
+		}
+		r.answers = append(slices.Clone(pending[0].Answers), answer)
+	}
+	if cmd.Update == nil && cmd.Goto == "" {
+		return base, state, nil
+	}
+	var update U
+	if cmd.Update != nil {
+		update = *cmd.Update
+	}
+	state, err := r.reduce(START, state, update)
+	if err != nil {
+		return base, state, err
+	}
+	cp, err := r.checkpoint(base, START, SourceInput, state, update, next)
+	if err != nil {
+		return base, state, err
+	}
+	cp.Interrupts = pending
+	return cp, state, r.save(ctx, cp)
+}
+
+// pause records that a node is waiting for an answer: a checkpoint with the
+// state as it was, the node to run again, and the pending interrupt.
+func (r *run[S, U]) pause(ctx context.Context, base Checkpoint, state S, in *PendingInterrupt) (Checkpoint, S, error) {
+	var none U
+	cp, err := r.checkpoint(base, in.Node, SourceLoop, state, none, []string{in.Node})
+	if err != nil {
+		return base, state, err
+	}
+	cp.Update = nil
+	cp.Interrupts = []PendingInterrupt{*in}
+	if err := r.save(ctx, cp); err != nil {
+		return base, state, err
+	}
+	r.paused, r.pausedAt = in, cp.Step
+	return cp, state, nil
 }
 
 // step records that update, from node, produced state: it routes from node,
@@ -213,37 +362,44 @@ func (r *run[S, U]) step(ctx context.Context, parent Checkpoint, node, source st
 	if err != nil {
 		return parent, err
 	}
+	var next []string
+	if to != END {
+		next = []string{to}
+	}
+	cp, err := r.checkpoint(parent, node, source, state, update, next)
+	if err != nil {
+		return parent, err
+	}
+	if source == SourceLoop {
+		r.emit(Event[S, U]{Kind: NodeFinished, Step: cp.Step, Node: node, Update: update, State: state})
+	}
+	if err := r.save(ctx, cp); err != nil {
+		return parent, err
+	}
+	return cp, nil
+}
+
+// checkpoint makes the checkpoint that follows parent.
+func (r *run[S, U]) checkpoint(parent Checkpoint, node, source string, state S, update U, next []string) (Checkpoint, error) {
 	cp := Checkpoint{
 		ThreadID:  r.cfg.ThreadID,
-		ID:        newID(),
+		ID:        idAfter(max(r.head, r.made)),
 		ParentID:  parent.ID,
 		Step:      parent.Step + 1,
+		Next:      next,
 		Metadata:  Metadata{Source: source, RunID: r.cfg.RunID},
 		CreatedAt: time.Now().UTC(),
 	}
+	r.made = cp.ID
 	if node != START {
 		cp.Node = node
 	}
-	if to != END {
-		cp.Next = []string{to}
-	}
+	var err error
 	if cp.State, err = json.Marshal(state); err != nil {
-		return parent, fmt.Errorf("encoding the state after %q: %w", node, err)
+		return cp, fmt.Errorf("encoding the state after %q: %w", node, err)
 	}
 	if cp.Update, err = json.Marshal(update); err != nil {
-		return parent, fmt.Errorf("encoding the update of %q: %w", node, err)
-	}
-	if err := r.c.cp.Put(ctx, cp, r.head); err != nil {
-		return parent, fmt.Errorf("saving the checkpoint after %q: %w", node, err)
-	}
-	r.head = cp.ID
-	if source == SourceLoop {
-		if !r.emit(Event[S, U]{Kind: NodeFinished, Step: cp.Step, Node: node, Update: update, State: state}) {
-			return parent, errStopped
-		}
-	}
-	if r.yield != nil && !r.emit(Event[S, U]{Kind: CheckpointSaved, Step: cp.Step, Node: cp.Node, Checkpoint: &cp}) {
-		return parent, errStopped
+		return cp, fmt.Errorf("encoding the update of %q: %w", node, err)
 	}
 	return cp, nil
 }
@@ -279,9 +435,16 @@ func (r *run[S, U]) route(node string, state S) (to string, err error) {
 	return to, nil
 }
 
-// emit stamps and yields an event; false means the consumer stopped.
-func (r *run[S, U]) emit(ev Event[S, U]) bool {
-	return r.yield(r.stamp(ev), nil)
+// emit stamps and yields an event. Once the consumer stops iterating, the
+// run is cancelled and later events are dropped.
+func (r *run[S, U]) emit(ev Event[S, U]) {
+	if r.yield == nil || r.stopped {
+		return
+	}
+	if !r.yield(r.stamp(ev), nil) {
+		r.stopped = true
+		r.cancel()
+	}
 }
 
 func (r *run[S, U]) stamp(ev Event[S, U]) Event[S, U] {
@@ -296,48 +459,47 @@ type nodeResult[U any] struct {
 }
 
 // runNode runs one node in its own goroutine, forwarding what it emits while
-// it runs, so that cancellation stops the run even inside a node that is
-// slow to notice.
-func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S) (U, error) {
-	var zero U
-	if !r.emit(Event[S, U]{Kind: NodeStarted, Step: step, Node: node}) {
-		return zero, errStopped
-	}
+// it runs, and returns once the node has returned, even if ctx is cancelled
+// meanwhile: the node's context is cancelled with it, and the run waits. A
+// non-nil Interrupt means the node paused the run.
+func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S) (U, *PendingInterrupt, error) {
+	r.emit(Event[S, U]{Kind: NodeStarted, Step: step, Node: node})
 	em := &emitter{
-		info: RunInfo{ThreadID: r.cfg.ThreadID, RunID: r.cfg.RunID, Step: step, Node: node},
-		ch:   make(chan emitted, 16),
-		stop: make(chan struct{}),
+		info:    RunInfo{ThreadID: r.cfg.ThreadID, RunID: r.cfg.RunID, Step: step, Node: node},
+		ch:      make(chan emitted, 16),
+		stop:    make(chan struct{}),
+		answers: r.answers,
 	}
-	defer close(em.stop)
+	r.answers = nil // they answer the first node only
 	done := make(chan nodeResult[U], 1)
 	go call(context.WithValue(ctx, emitterKey{}, em), r.c.g.nodes[node], state, done)
-	for {
+	var res nodeResult[U]
+	for waiting := true; waiting; {
 		select {
 		case e := <-em.ch:
-			if !r.forward(step, node, e) {
-				return zero, errStopped
-			}
-		case res := <-done:
-			if err := ctx.Err(); err != nil {
-				return zero, fmt.Errorf("run cancelled inside node %q: %w", node, err)
-			}
-			for len(em.ch) > 0 { // what the node emitted before it returned
-				if !r.forward(step, node, <-em.ch) {
-					return zero, errStopped
-				}
-			}
-			if res.err != nil {
-				return zero, &NodeError{Node: node, Err: res.err}
-			}
-			return res.update, nil
-		case <-ctx.Done():
-			return zero, fmt.Errorf("run cancelled inside node %q: %w", node, ctx.Err())
+			r.forward(step, node, e)
+		case res = <-done:
+			waiting = false
 		}
 	}
+	close(em.stop)
+	for len(em.ch) > 0 { // what the node emitted just before it returned
+		r.forward(step, node, <-em.ch)
+	}
+	em.mu.Lock()
+	pause := em.pause
+	em.mu.Unlock()
+	switch {
+	case pause != nil:
+		return res.update, pause, nil
+	case res.err != nil:
+		return res.update, nil, &NodeError{Node: node, Err: res.err}
+	}
+	return res.update, nil, nil
 }
 
-func (r *run[S, U]) forward(step int, node string, e emitted) bool {
-	return r.emit(Event[S, U]{Kind: e.kind, Step: step, Node: node, Name: e.name, Payload: e.payload, Token: e.token})
+func (r *run[S, U]) forward(step int, node string, e emitted) {
+	r.emit(Event[S, U]{Kind: e.kind, Step: step, Node: node, Name: e.name, Payload: e.payload, Token: e.token, MessageID: e.messageID})
 }
 
 // call runs a node function, turning a panic into an error.
@@ -361,3 +523,20 @@ func decode[S any](data json.RawMessage) (S, error) {
 
 // newID returns a UUIDv7: unique, and ordered by creation time.
 func newID() string { return uuid.Must(uuid.NewV7()).String() }
+
+// idAfter returns a new UUIDv7 that sorts after floor, even when floor was
+// made by a process whose clock is ahead of ours: then it is floor with its
+// random bits incremented.
+func idAfter(floor string) string {
+	id := newID()
+	u, err := uuid.Parse(floor)
+	if id > floor || err != nil {
+		return id
+	}
+	for i := 15; i >= 9; i-- { // bytes 9 to 15 are random; byte 8 holds the variant
+		if u[i]++; u[i] != 0 {
+			return u.String()
+		}
+	}
+	return id
+}

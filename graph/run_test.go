@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -30,11 +31,11 @@ func TestResumeStartsFromLatestCheckpoint(t *testing.T) {
 	ctx := context.Background()
 	saver := NewMemorySaver()
 	c := mustCompile(t, plannerGraph(), saver)
-	first, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Log: []string{"hi"}, Want: "extraction"}})
+	first, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid, Input: tupdate{Log: []string{"hi"}, Want: "extraction"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Log: []string{"again"}, Want: "classify"}})
+	second, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid, Input: tupdate{Log: []string{"again"}, Want: "classify"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestResumeStartsFromLatestCheckpoint(t *testing.T) {
 		t.Fatalf("second run's log = %v, want %v", second.Log, want)
 	}
 	// One unbroken chain: every checkpoint's parent is the one before it.
-	list := history(t, saver, "t")
+	list := history(t, saver, tid)
 	if len(list) != 6 {
 		t.Fatalf("thread has %d checkpoints, want 6 (input + 2 nodes, twice)", len(list))
 	}
@@ -72,20 +73,20 @@ func TestResumeAfterFailure(t *testing.T) {
 	})
 	g.AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END)
 	c := mustCompile(t, g, nil)
-	_, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t"})
+	_, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid})
 	var ne *NodeError
 	if !errors.As(err, &ne) || ne.Node != "b" {
 		t.Fatalf("first run: error = %v, want a NodeError from b", err)
 	}
 	fail = false
-	s, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", Resume: true})
+	s, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(s.Log, []string{"a", "b"}) {
 		t.Fatalf("resumed log = %v, want [a b]: a must not run twice", s.Log)
 	}
-	if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "empty", Resume: true}); err == nil {
+	if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: newID(), Resume: true}); err == nil {
 		t.Fatal("resuming a thread with no checkpoint succeeded")
 	}
 }
@@ -95,13 +96,13 @@ func TestForkKeepsHistory(t *testing.T) {
 	saver := NewMemorySaver()
 	c := mustCompile(t, plannerGraph(), saver)
 	for _, in := range []string{"one", "two"} {
-		if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Log: []string{in}, Want: "classify"}}); err != nil {
+		if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid, Input: tupdate{Log: []string{in}, Want: "classify"}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	before := history(t, saver, "t")
+	before := history(t, saver, tid)
 	forkPoint := before[3] // the end of the first run
-	s, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", CheckpointID: forkPoint.ID,
+	s, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid, CheckpointID: forkPoint.ID,
 		Input: tupdate{Log: []string{"other"}, Want: "extraction"}})
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +111,7 @@ func TestForkKeepsHistory(t *testing.T) {
 	if !slices.Equal(s.Log, want) {
 		t.Fatalf("forked log = %v, want %v", s.Log, want)
 	}
-	after := history(t, saver, "t")
+	after := history(t, saver, tid)
 	if len(after) != len(before)+3 {
 		t.Fatalf("after the fork the thread has %d checkpoints, want %d", len(after), len(before)+3)
 	}
@@ -122,7 +123,7 @@ func TestForkKeepsHistory(t *testing.T) {
 		t.Fatalf("the branch starts with parent %s source %q, want parent %s source fork",
 			forked.ParentID, forked.Metadata.Source, forkPoint.ID)
 	}
-	if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", CheckpointID: "no-such-id"}); !errors.Is(err, ErrNotFound) {
+	if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid, CheckpointID: newID()}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("forking from a missing checkpoint: %v, want ErrNotFound", err)
 	}
 }
@@ -131,10 +132,10 @@ func TestUpdateState(t *testing.T) {
 	ctx := context.Background()
 	saver := NewMemorySaver()
 	c := mustCompile(t, plannerGraph(), saver)
-	if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Want: "classify"}}); err != nil {
+	if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid, Input: tupdate{Want: "classify"}}); err != nil {
 		t.Fatal(err)
 	}
-	latest, _ := saver.Latest(ctx, "t")
+	latest, _ := saver.Latest(ctx, tid)
 	tests := []struct {
 		name     string
 		asNode   string
@@ -146,7 +147,7 @@ func TestUpdateState(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cp, err := c.UpdateState(ctx, "t", latest.ID, tupdate{Log: []string{"edited"}}, tt.asNode)
+			cp, err := c.UpdateState(ctx, tid, latest.ID, tupdate{Log: []string{"edited"}}, tt.asNode)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,7 +155,7 @@ func TestUpdateState(t *testing.T) {
 				t.Fatalf("checkpoint source %q parent %s next %v; want update, %s, %v",
 					cp.Metadata.Source, cp.ParentID, cp.Next, latest.ID, tt.wantNext)
 			}
-			s, _, err := c.GetState(ctx, "t", cp.ID)
+			s, _, err := c.GetState(ctx, tid, cp.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,12 +164,12 @@ func TestUpdateState(t *testing.T) {
 			}
 		})
 	}
-	if _, err := c.UpdateState(ctx, "t", "", tupdate{}, "ghost"); err == nil || !strings.Contains(err.Error(), `unknown node "ghost"`) {
+	if _, err := c.UpdateState(ctx, tid, "", tupdate{}, "ghost"); err == nil || !strings.Contains(err.Error(), `unknown node "ghost"`) {
 		t.Fatalf("UpdateState as an unknown node: %v", err)
 	}
 	// After an update, resuming runs the node it chose.
-	cp, _ := c.UpdateState(ctx, "t", "", tupdate{Want: "extraction"}, START)
-	s, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t", CheckpointID: cp.ID, Resume: true})
+	cp, _ := c.UpdateState(ctx, tid, "", tupdate{Want: "extraction"}, START)
+	s, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid, CheckpointID: cp.ID, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,49 +182,94 @@ func TestCancel(t *testing.T) {
 	t.Run("between nodes", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		c := mustCompile(t, plannerGraph(), nil)
+		saver := NewMemorySaver()
+		c := mustCompile(t, plannerGraph(), saver)
 		var err error
 		var ran []string
-		for ev, e := range c.Run(ctx, RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Want: "classify"}}) {
+		for ev, e := range c.Run(ctx, RunConfig[tupdate]{ThreadID: tid, Input: tupdate{Want: "classify"}}) {
 			if ev.Kind == NodeFinished {
 				ran = append(ran, ev.Node)
 				cancel()
 			}
 			err = e
 		}
-		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), `run cancelled before node "callTools"`) {
-			t.Fatalf("error = %v, want a cancellation before callTools", err)
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), `run cancelled after node "classify"`) {
+			t.Fatalf("error = %v, want a cancellation after classify", err)
 		}
 		if !slices.Equal(ran, []string{"classify"}) {
 			t.Fatalf("nodes run = %v, want only classify", ran)
 		}
-	})
-	t.Run("inside a node that ignores ctx", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
-		release := make(chan struct{})
-		defer close(release)
-		g := New(reduce)
-		g.AddNode("stuck", func(context.Context, tstate) (tupdate, error) {
-			cancel()
-			<-release
-			return tupdate{}, nil
-		})
-		g.AddEdge(START, "stuck").AddEdge("stuck", END)
-		_, err := mustCompile(t, g, nil).Invoke(ctx, RunConfig[tupdate]{ThreadID: "t"})
-		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), `run cancelled inside node "stuck"`) {
-			t.Fatalf("error = %v, want a cancellation inside stuck", err)
+		if latest := history(t, saver, tid)[0]; latest.Node != "classify" || !slices.Equal(latest.Next, []string{"callTools"}) {
+			t.Fatalf("latest checkpoint is after %q with next %v, want classify's, with callTools next", latest.Node, latest.Next)
 		}
 	})
+	// A node that ignores its context and is slow: Run waits for it, so its
+	// side effect has happened when Run returns, and the history keeps its
+	// update if it returned one.
+	tests := []struct {
+		name     string
+		fail     bool // the node notices the cancellation and returns ctx.Err()
+		wantKept bool
+	}{
+		{"a node that finishes is saved", false, true},
+		{"a node that fails is not", true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var booked atomic.Bool
+			g := New(reduce)
+			g.AddNode("book", func(nodeCtx context.Context, s tstate) (tupdate, error) {
+				cancel()
+				time.Sleep(50 * time.Millisecond) // slow, and deaf to nodeCtx
+				booked.Store(true)
+				if tt.fail {
+					return tupdate{}, nodeCtx.Err()
+				}
+				return tupdate{Log: []string{"booked"}}, nil
+			})
+			g.AddEdge(START, "book").AddEdge("book", END)
+			saver := NewMemorySaver()
+			thread := newID()
+			_, err := mustCompile(t, g, saver).Invoke(ctx, RunConfig[tupdate]{ThreadID: thread})
+			if !booked.Load() {
+				t.Fatal("Run returned before the node did")
+			}
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("error = %v, want a cancellation", err)
+			}
+			latest := history(t, saver, thread)[0]
+			if kept := latest.Node == "book"; kept != tt.wantKept {
+				t.Fatalf("the node's update kept = %v, want %v (latest checkpoint after %q)", kept, tt.wantKept, latest.Node)
+			}
+		})
+	}
 	t.Run("consumer stops iterating", func(t *testing.T) {
 		saver := NewMemorySaver()
-		c := mustCompile(t, plannerGraph(), saver)
-		for ev := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Want: "classify"}}) {
-			if ev.Kind == NodeStarted {
+		var sawCancel atomic.Bool
+		g := New(reduce)
+		g.AddNode("a", func(ctx context.Context, s tstate) (tupdate, error) {
+			Emit(ctx, "progress", 1)
+			<-ctx.Done()             // the consumer has gone
+			Emit(ctx, "progress", 2) // dropped, and the node is not failed
+			sawCancel.Store(true)
+			return tupdate{Log: []string{"a"}}, nil
+		})
+		g.AddNode("b", logNode("b"))
+		g.AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END)
+		c := mustCompile(t, g, saver)
+		for ev := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: tid}) {
+			if ev.Kind == Custom {
 				break
 			}
 		}
-		if n := len(history(t, saver, "t")); n != 1 {
-			t.Fatalf("after stopping at the first node the thread has %d checkpoints, want 1", n)
+		if !sawCancel.Load() {
+			t.Fatal("Run returned before the node did")
+		}
+		list := history(t, saver, tid)
+		if len(list) != 2 || list[0].Node != "a" {
+			t.Fatalf("after stopping in node a the thread has %d checkpoints, the latest after %q; want 2, a's", len(list), list[0].Node)
 		}
 	})
 }
@@ -246,7 +292,7 @@ func TestStepLimit(t *testing.T) {
 	}{{0, DefaultStepLimit}, {3, 3}}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.limit), func(t *testing.T) {
-			s, err := mustCompile(t, looping(), nil).Invoke(context.Background(), RunConfig[tupdate]{ThreadID: "t", StepLimit: tt.limit})
+			s, err := mustCompile(t, looping(), nil).Invoke(context.Background(), RunConfig[tupdate]{ThreadID: tid, StepLimit: tt.limit})
 			var sl *StepLimitError
 			if !errors.As(err, &sl) || sl.Limit != tt.want || sl.Next != "again" {
 				t.Fatalf("error = %v, want a StepLimitError of %d", err, tt.want)
@@ -264,13 +310,13 @@ func TestPanicInNodeKeepsLastCheckpoint(t *testing.T) {
 	g.AddNode("boom", func(context.Context, tstate) (tupdate, error) { panic("nil map write") })
 	g.AddEdge(START, "ok").AddEdge("ok", "boom").AddEdge("boom", END)
 	c := mustCompile(t, g, saver)
-	_, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: "t"})
+	_, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid})
 	var ne *NodeError
 	var pe *PanicError
 	if !errors.As(err, &ne) || ne.Node != "boom" || !errors.As(err, &pe) || len(pe.Stack) == 0 {
 		t.Fatalf("error = %v, want a NodeError naming boom that wraps a PanicError with a stack", err)
 	}
-	latest, err := saver.Latest(ctx, "t")
+	latest, err := saver.Latest(ctx, tid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +343,7 @@ func TestPanicInReducerOrRouter(t *testing.T) {
 	g.AddEdge("a", END).AddEdge("b", END)
 	c := mustCompile(t, g, nil)
 	for input, want := range map[string]string{"a": `reducing the update of "a"`, "panic": `routing after "__start__"`} {
-		_, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: input, Input: tupdate{Want: input}})
+		_, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: newID(), Input: tupdate{Want: input}})
 		var pe *PanicError
 		if !errors.As(err, &pe) || !strings.Contains(err.Error(), want) {
 			t.Errorf("input %q: error = %v, want a panic error containing %q", input, err, want)
@@ -324,7 +370,7 @@ func mutations(t *testing.T, reducer func(tstate, tupdate) tstate) int {
 	var steps []seen
 	for turn := range 3 {
 		var last tstate
-		for ev, err := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: "t", Input: tupdate{Log: []string{fmt.Sprint("turn", turn)}}}) {
+		for ev, err := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: tid, Input: tupdate{Log: []string{fmt.Sprint("turn", turn)}}}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -375,7 +421,7 @@ func TestConcurrentRunsOnOneCompiledGraph(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			thread := fmt.Sprint("t", i%4)
+			thread := threadIDs[i]
 			_, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: thread, Input: tupdate{Want: "extraction"}})
 			errs <- err
 		}()
@@ -385,6 +431,43 @@ func TestConcurrentRunsOnOneCompiledGraph(t *testing.T) {
 	for err := range errs {
 		if err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// A consumer that stops at once leaves the thread as it was.
+func TestStopBeforeAnything(t *testing.T) {
+	saver := NewMemorySaver()
+	c := mustCompile(t, plannerGraph(), saver)
+	thread := newID()
+	for range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: thread, Input: tupdate{Want: "classify"}}) {
+		break
+	}
+	if n := len(history(t, saver, thread)); n != 0 {
+		t.Fatalf("a run stopped at its first event wrote %d checkpoints", n)
+	}
+}
+
+// A head written by a process whose clock is ahead still gets children whose
+// ids sort after it, in every durability mode.
+func TestIDsSortAfterAHeadFromTheFuture(t *testing.T) {
+	for _, mode := range []Durability{DurabilitySync, DurabilityAsync, DurabilityExit} {
+		saver := NewMemorySaver()
+		c := mustCompile(t, plannerGraph(), saver)
+		thread := newID()
+		future := "ffffffff-ffff-7fff-bfff-ffffffffff00" // the largest v7 ids, bar a few
+		seed := Checkpoint{ThreadID: thread, ID: future, State: json.RawMessage(`{}`), Metadata: Metadata{Source: SourceInput}}
+		if err := saver.Put(context.Background(), seed, ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: thread, Durability: mode, Input: tupdate{Want: "classify"}}); err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		list := history(t, saver, thread)
+		for i := 0; i+1 < len(list); i++ {
+			if list[i].ID <= list[i+1].ID || list[i].ParentID != list[i+1].ID {
+				t.Fatalf("%s: checkpoint %s does not follow %s", mode, list[i].ID, list[i+1].ID)
+			}
 		}
 	}
 }

@@ -68,6 +68,15 @@ func TestInterop(t *testing.T) {
 			}
 		})
 	}
+	t.Run("inspector/strict-schemas", func(t *testing.T) {
+		out, err := npx(env, "mcp-inspector", "--cli", "--transport", "http", "--server-url", url, "--method", "tools/list", "--strict")
+		if err != nil || !strings.Contains(out, `"getUserAlbums"`) || strings.Contains(out, "Warning") || strings.Contains(out, "Error") {
+			t.Fatalf("the Inspector's --strict schema check failed (%v):\n%s", err, out)
+		}
+	})
+	t.Run("stdio/replies-before-exit", func(t *testing.T) {
+		stdioRepliesBeforeExit(t, env, bin)
+	})
 	t.Run("typescript-sdk/http", func(t *testing.T) {
 		if out, err := node(env, "client.mjs", "http", url); err != nil {
 			t.Fatalf("the TypeScript SDK client failed over HTTP (%v):\n%s", err, out)
@@ -80,10 +89,42 @@ func TestInterop(t *testing.T) {
 	})
 }
 
+// stdioRepliesBeforeExit pipes three requests into tripgraph mcp over
+// stdio and closes its input at once, 20 times: every run must answer all
+// three before the process exits.
+func stdioRepliesBeforeExit(t *testing.T, env []string, bin string) {
+	input := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"getUserAlbums","arguments":{}}}
+{"jsonrpc":"2.0","id":3,"method":"ping"}
+`
+	for run := range 20 {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		cmd := exec.CommandContext(ctx, bin, "mcp", "--transport", "stdio", "--user", "demo")
+		cmd.Env, cmd.Stdin = env, strings.NewReader(input)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		cancel()
+		if err != nil {
+			t.Fatalf("run %d: %v\n%s", run, err, stderr.String())
+		}
+		if n := strings.Count(string(out), "\n"); n != 3 {
+			t.Fatalf("run %d: %d replies, want 3:\n%s", run, n, out)
+		}
+	}
+}
+
 // npmInstall installs the locked npm packages unless they already are.
 func npmInstall(t *testing.T) {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join("node_modules", "@modelcontextprotocol", "conformance")); err == nil {
+	installed := true
+	for _, pkg := range []string{"conformance", "inspector", "sdk"} {
+		if _, err := os.Stat(filepath.Join("node_modules", "@modelcontextprotocol", pkg)); err != nil {
+			installed = false
+		}
+	}
+	if installed {
 		return
 	}
 	cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")

@@ -2,10 +2,11 @@ package mcpserver
 
 import (
 	"context"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 // AlbumOut is an album as the album tools return it.
@@ -48,7 +49,7 @@ type AlbumsOut struct {
 // GetAlbumByNameIn is the input of getAlbumByName.
 type GetAlbumByNameIn struct {
 	Caller
-	Name  string `json:"name" jsonschema:"part of the album's name, any case, accents optional (1 to 200 characters)"`
+	Name  string `json:"name" jsonschema:"part of the album's name, its description or its photos' places, any case, accents optional, in any language: 'Lisbon' also finds 'Lisboa 2024' (1 to 200 characters)"`
 	Limit int    `json:"limit,omitempty" jsonschema:"default 50, at most 200"`
 }
 
@@ -108,7 +109,7 @@ type SearchPhotosOut struct {
 	Query  string     `json:"query"`
 	Photos []PhotoOut `json:"photos" jsonschema:"sorted newest first, each with its albumName; when totalIsLowerBound is false they are the newest of all the matches, when it is true the newest of the first 1000 matches found, in no order of date, so newer matches may be missing"`
 	Total  int        `json:"total" jsonschema:"how many photos match in all, counted up to 1000"`
-	// The search reads at most 1000 matches (store.SearchPhotosPage), so
+	// The search reads at most 1000 matches (tripdata.MaxSearchCount), so
 	// that a common term costs no more than a rarer one.
 	TotalIsLowerBound bool `json:"totalIsLowerBound" jsonschema:"true when more than 1000 photos match: total is then 1000, a lower bound, and photos are not necessarily the newest matches (a more specific query finds those)"`
 }
@@ -148,7 +149,8 @@ func (t *tools) addAlbumTools(s *mcp.Server) {
 			"Don't use when: the user names an album (use getAlbumByName) or wants photos of something without naming an album (use searchPhotosAcrossAlbums)."),
 		t.getUserAlbums)
 	addTool(s, t, readOnly("getAlbumByName", "Find albums by name",
-		"Finds the user's albums whose name contains the given text (partial, case- and accent-insensitive). "+
+		"Finds the user's albums whose name, description or photo places contain the given text (partial, case- and accent-insensitive). "+
+			"A city or country matches under any of its names: 'Lisbon' finds 'Lisboa 2024', 'Japão' finds 'Japan 2025'. "+
 			"Use when: the user mentions an album or trip by name ('my Lisbon album', 'viagem a Paris') and you need its albumId. "+
 			"Don't use when: the user asks for photos of a thing, person or place without naming an album (use searchPhotosAcrossAlbums)."),
 		t.getAlbumByName)
@@ -182,7 +184,7 @@ func (t *tools) addAlbumTools(s *mcp.Server) {
 		t.getTripStats)
 }
 
-func (t *tools) album(a store.Album) AlbumOut {
+func (t *tools) album(a tripdata.Album) AlbumOut {
 	out := AlbumOut{ID: a.ID, Name: a.Name, Description: a.Description, StartDate: dateString(a.StartDate),
 		EndDate: dateString(a.EndDate), PhotoCount: a.PhotoCount, Locations: a.Locations}
 	if out.Locations == nil {
@@ -194,7 +196,7 @@ func (t *tools) album(a store.Album) AlbumOut {
 	return out
 }
 
-func (t *tools) albums(list []store.Album) AlbumsOut {
+func (t *tools) albums(list []tripdata.Album) AlbumsOut {
 	out := AlbumsOut{Albums: make([]AlbumOut, 0, len(list))}
 	for _, a := range list {
 		out.Albums = append(out.Albums, t.album(a))
@@ -202,7 +204,7 @@ func (t *tools) albums(list []store.Album) AlbumsOut {
 	return out
 }
 
-func (t *tools) photos(list []store.Photo, withAlbum bool) []PhotoOut {
+func (t *tools) photos(list []tripdata.Photo, withAlbum bool) []PhotoOut {
 	out := make([]PhotoOut, 0, len(list))
 	for _, p := range list {
 		o := PhotoOut{ID: p.ID, AlbumID: p.AlbumID, URL: t.cfg.URLs.PhotoURL(p.ID, p.UserID, "full"),
@@ -221,7 +223,7 @@ func (t *tools) getUserAlbums(ctx context.Context, user string, in GetUserAlbums
 	if err != nil {
 		return AlbumsOut{}, err
 	}
-	list, err := t.cfg.Store.UserAlbums(ctx, user, n)
+	list, err := t.cfg.Backend.UserAlbums(ctx, user, n)
 	if err != nil {
 		return AlbumsOut{}, err
 	}
@@ -237,7 +239,7 @@ func (t *tools) getAlbumByName(ctx context.Context, user string, in GetAlbumByNa
 	if err != nil {
 		return AlbumsOut{}, err
 	}
-	list, err := t.cfg.Store.AlbumsByName(ctx, user, name, n)
+	list, err := t.cfg.Backend.AlbumsMatching(ctx, user, t.nameVariants(name), n)
 	if err != nil {
 		return AlbumsOut{}, err
 	}
@@ -253,7 +255,7 @@ func (t *tools) getAlbumPhotos(ctx context.Context, user string, in GetAlbumPhot
 	if err != nil {
 		return AlbumPhotosOut{}, err
 	}
-	list, total, err := t.cfg.Store.AlbumPhotos(ctx, user, in.AlbumID, n, skip)
+	list, total, err := t.cfg.Backend.AlbumPhotos(ctx, user, in.AlbumID, n, skip)
 	if err != nil {
 		return AlbumPhotosOut{}, err
 	}
@@ -265,7 +267,7 @@ func (t *tools) getPhotosByDate(ctx context.Context, user string, in GetPhotosBy
 	if err != nil {
 		return PhotosByDateOut{}, err
 	}
-	list, err := t.cfg.Store.PhotosByDate(ctx, user, in.AlbumID, day, MaxLimit)
+	list, err := t.cfg.Backend.PhotosByDate(ctx, user, in.AlbumID, day, MaxLimit)
 	if err != nil {
 		return PhotosByDateOut{}, err
 	}
@@ -284,11 +286,11 @@ func (t *tools) getPhotosByLocation(ctx context.Context, user string, in GetPhot
 	if in.AlbumID == "" {
 		return PhotosByLocationOut{}, badRequest("albumId is required; to search every album use searchPhotosAcrossAlbums")
 	}
-	list, _, err := t.cfg.Store.SearchPhotos(ctx, store.PhotoSearch{UserID: user, AlbumID: in.AlbumID, Term: q, Limit: n})
+	r, err := t.cfg.Backend.SearchPhotosPage(ctx, tripdata.PhotoSearch{UserID: user, AlbumID: in.AlbumID, Term: q, Limit: n})
 	if err != nil {
 		return PhotosByLocationOut{}, err
 	}
-	return PhotosByLocationOut{AlbumID: in.AlbumID, Query: q, Photos: t.photos(list, false)}, nil
+	return PhotosByLocationOut{AlbumID: in.AlbumID, Query: q, Photos: t.photos(r.Photos, false)}, nil
 }
 
 func (t *tools) searchPhotosAcrossAlbums(ctx context.Context, user string, in SearchPhotosIn) (SearchPhotosOut, error) {
@@ -300,7 +302,7 @@ func (t *tools) searchPhotosAcrossAlbums(ctx context.Context, user string, in Se
 	if err != nil {
 		return SearchPhotosOut{}, err
 	}
-	r, err := t.cfg.Store.SearchPhotosPage(ctx, store.PhotoSearch{UserID: user, Term: q, Limit: n})
+	r, err := t.cfg.Backend.SearchPhotosPage(ctx, tripdata.PhotoSearch{UserID: user, Term: q, Limit: n})
 	if err != nil {
 		return SearchPhotosOut{}, err
 	}
@@ -308,7 +310,7 @@ func (t *tools) searchPhotosAcrossAlbums(ctx context.Context, user string, in Se
 }
 
 func (t *tools) getTripStats(ctx context.Context, user string, in GetTripStatsIn) (TripStatsOut, error) {
-	st, err := t.cfg.Store.AlbumStats(ctx, user, in.AlbumID)
+	st, err := t.cfg.Backend.AlbumStats(ctx, user, in.AlbumID)
 	if err != nil {
 		return TripStatsOut{}, err
 	}
@@ -322,4 +324,21 @@ func (t *tools) getTripStats(ctx context.Context, user string, in GetTripStatsIn
 		out.Days = int(st.EndDate.Sub(st.StartDate).Hours()/24) + 1
 	}
 	return out, nil
+}
+
+// nameVariants is an album search term under each name of the place it
+// names: "Lisbon 2024" is also "Lisboa 2024", "Japão" is also "Japan".
+func (t *tools) nameVariants(term string) []string {
+	variants := []string{term}
+	p, ok := t.cfg.Resolve(term)
+	if !ok || p.Start < 0 || p.End > len(term) || p.Start >= p.End {
+		return variants
+	}
+	for _, n := range p.Names {
+		v := term[:p.Start] + n + term[p.End:]
+		if !slices.Contains(variants, v) {
+			variants = append(variants, v)
+		}
+	}
+	return variants
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/errcode"
-	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 // AccommodationOut is a place to stay as the catalog tools return it.
@@ -32,38 +32,46 @@ type AccommodationOut struct {
 // ListAccommodationsIn is the input of list-accommodations.
 type ListAccommodationsIn struct {
 	Caller
-	Location  string `json:"location" jsonschema:"the city, in English, Portuguese or its local name ('Lisbon', 'Lisboa', 'Nova York')"`
-	StartDate string `json:"startDate" jsonschema:"check-in day, YYYY-MM-DD"`
-	EndDate   string `json:"endDate" jsonschema:"check-out day, YYYY-MM-DD, after startDate"`
+	Location  string `json:"location" jsonschema:"the city, in English, Portuguese or its local name ('Lisbon', 'Lisboa', 'Nova York'), with its country or US state when the name is shared ('Paris, Texas', 'Córdoba, Argentina')"`
+	StartDate string `json:"startDate" jsonschema:"check-in day, YYYY-MM-DD, from today (UTC) to 730 days ahead"`
+	EndDate   string `json:"endDate" jsonschema:"check-out day, YYYY-MM-DD, 1 to 90 nights after startDate"`
 	Guests    int    `json:"guests" jsonschema:"number of guests, 1 to 20"`
 }
 
 // ListAccommodationsOut is the output of list-accommodations.
 type ListAccommodationsOut struct {
-	Location       string             `json:"location"`
-	Covered        bool               `json:"covered" jsonschema:"false when the catalog has no such city"`
-	Message        string             `json:"message,omitempty"`
+	CityOut
 	StartDate      string             `json:"startDate"`
 	EndDate        string             `json:"endDate"`
 	Nights         int                `json:"nights"`
 	Guests         int                `json:"guests"`
-	Accommodations []AccommodationOut `json:"accommodations"`
+	Accommodations []AccommodationOut `json:"accommodations" jsonschema:"places that hold the guests and are free for every night of the stay"`
 }
 
 // GetAccommodationIn is the input of get-accommodation.
 type GetAccommodationIn struct {
 	Caller
-	ID string `json:"id" jsonschema:"the accommodation's id, from list-accommodations"`
+	ID        string `json:"id" jsonschema:"the accommodation's id, from list-accommodations"`
+	StartDate string `json:"startDate,omitempty" jsonschema:"optional check-in day, YYYY-MM-DD, from today (UTC) to 730 days ahead: with endDate, says whether the place is free"`
+	EndDate   string `json:"endDate,omitempty" jsonschema:"optional check-out day, YYYY-MM-DD, 1 to 90 nights after startDate"`
+}
+
+// GetAccommodationOut is the output of get-accommodation.
+type GetAccommodationOut struct {
+	AccommodationOut
+	StartDate    string `json:"startDate,omitempty"`
+	EndDate      string `json:"endDate,omitempty"`
+	Availability string `json:"availability,omitempty" jsonschema:"for the dates asked: free, or booked (another booking holds some of the nights); absent without dates"`
 }
 
 // BookAccommodationIn is the input of book-accommodation.
 type BookAccommodationIn struct {
 	Caller
 	ID             string `json:"id" jsonschema:"the accommodation's id"`
-	StartDate      string `json:"startDate" jsonschema:"check-in day, YYYY-MM-DD"`
-	EndDate        string `json:"endDate" jsonschema:"check-out day, YYYY-MM-DD, after startDate"`
+	StartDate      string `json:"startDate" jsonschema:"check-in day, YYYY-MM-DD, from today (UTC) to 730 days ahead"`
+	EndDate        string `json:"endDate" jsonschema:"check-out day, YYYY-MM-DD, 1 to 90 nights after startDate"`
 	Guests         int    `json:"guests" jsonschema:"number of guests, 1 to 20, at most the place's capacity"`
-	IdempotencyKey string `json:"idempotencyKey" jsonschema:"a fresh unique string per booking; repeating a key returns the booking first made with it instead of booking again"`
+	IdempotencyKey string `json:"idempotencyKey" jsonschema:"a fresh unique string per booking (1 to 200 characters); repeating a key with the same request returns the booking first made with it, with a different request fails with CONFLICT"`
 }
 
 // BookingOut is a stored booking.
@@ -84,7 +92,7 @@ type BookingOut struct {
 // BookAccommodationOut is the output of book-accommodation.
 type BookAccommodationOut struct {
 	Booking  BookingOut `json:"booking"`
-	Replayed bool       `json:"replayed" jsonschema:"true when the idempotencyKey was used before and this is that first booking"`
+	Replayed bool       `json:"replayed" jsonschema:"true when the idempotencyKey was used before for the same request and this is that first booking"`
 }
 
 // RestaurantOut is a restaurant as list-restaurants returns it.
@@ -104,84 +112,47 @@ type RestaurantOut struct {
 type ListRestaurantsIn struct {
 	Caller
 	Location   string `json:"location" jsonschema:"the city, in English, Portuguese or its local name"`
-	Cuisine    string `json:"cuisine,omitempty" jsonschema:"optional, e.g. Portuguese, Japanese, Italian; partial match"`
+	Cuisine    string `json:"cuisine,omitempty" jsonschema:"optional, in English or Portuguese: 'Portuguese', 'portuguesa', 'japonesa', 'sushi'; an unknown word matches part of a cuisine's name"`
 	PriceRange string `json:"priceRange,omitempty" jsonschema:"optional: $, $$, $$$ or $$$$"`
 }
 
 // ListRestaurantsOut is the output of list-restaurants.
 type ListRestaurantsOut struct {
-	Location    string          `json:"location"`
-	Covered     bool            `json:"covered"`
-	Message     string          `json:"message,omitempty"`
+	CityOut
+	Cuisine     string          `json:"cuisine,omitempty" jsonschema:"the cuisine the filter was understood as"`
+	Cuisines    []string        `json:"cuisines" jsonschema:"every cuisine the city's restaurants serve, so that 'none of that cuisine' differs from 'no restaurants'"`
 	Restaurants []RestaurantOut `json:"restaurants"`
 }
 
 func (t *tools) addCatalogTools(s *mcp.Server) {
 	addTool(s, t, readOnly("list-accommodations", "Find places to stay",
-		"Lists the accommodations of a city that hold the guests, with the total price of the stay (nights × nightly price). "+
+		"Lists the accommodations of a city that hold the guests and are free for every night of the stay, with the total price (nights × nightly price). "+
+			"Dates run from today (UTC) to 730 days ahead; earlier dates fail with BAD_REQUEST. "+
+			"The result says which place the location was understood as; for a city the catalog does not cover it names the nearest covered cities. "+
 			"Use when: the user wants a hotel or a place to stay in a city for some dates. "+
 			"Don't use when: the user wants to book a place you already listed (use book-accommodation) or asks about food (list-restaurants)."),
 		t.listAccommodations)
 	addTool(s, t, readOnly("get-accommodation", "Details of one place to stay",
-		"Returns one accommodation by id. Use when: the user asks about a place you already listed."),
+		"Returns one accommodation by id; with startDate and endDate, also whether it is free for those dates. "+
+			"Use when: the user asks about a place you already listed, or whether it is free on other dates."),
 		t.getAccommodation)
 	addTool(s, t, &mcp.Tool{Name: "book-accommodation", Title: "Book a place to stay",
-		Description: "Books an accommodation for the user for a stay. Dates that overlap another booking of the place fail with CONFLICT. " +
-			"Send a fresh idempotencyKey per booking: retrying with the same key returns the first booking and books nothing more. " +
+		Description: "Books an accommodation for the user for a stay. Dates that overlap another booking of the place fail with CONFLICT; " +
+			"dates before today (UTC) or more than 730 days ahead fail with BAD_REQUEST. " +
+			"Send a fresh idempotencyKey per booking: retrying the same request with the same key returns the first booking and books nothing more; " +
+			"the same key with another place, other dates or other guests fails with CONFLICT. " +
 			"Use when: the user clearly asks to book a place you listed, for known dates and guests. " +
 			"Don't use when: the user is still comparing places (use list-accommodations).",
 		Annotations: &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: new(false), OpenWorldHint: new(false)}},
 		t.bookAccommodation)
 	addTool(s, t, readOnly("list-restaurants", "Find places to eat",
-		"Lists the restaurants of a city, popular and best rated first, optionally of one cuisine or price range. "+
+		"Lists the restaurants of a city, popular and best rated first, optionally of one cuisine (English or Portuguese: 'Japanese', 'japonesa') or price range. "+
+			"The result lists every cuisine the city has, so that none of one cuisine is not taken for no restaurants at all. "+
 			"Use when: the user asks where to eat in a city. Don't use when: the user asks about places to stay."),
 		t.listRestaurants)
 }
 
-// city finds the catalog city a traveller's place name means. A city the
-// catalog does not cover is not an error: ok is false and message says
-// which cities are covered.
-func (t *tools) city(ctx context.Context, place string) (c store.City, ok bool, message string, err error) {
-	tries := [][2]string{}
-	if t.cfg.Locate != nil {
-		if name, country, found := t.cfg.Locate(place); found {
-			tries = append(tries, [2]string{name, country})
-		}
-	}
-	tries = append(tries, [2]string{place, ""})
-	if before, _, cut := strings.Cut(place, ","); cut {
-		tries = append(tries, [2]string{strings.TrimSpace(before), ""})
-	}
-	for _, try := range tries {
-		c, err = t.cfg.Store.CityNamed(ctx, try[0], try[1])
-		if err == nil {
-			return c, true, "", nil
-		}
-		if errcode.Of(err) != errcode.NotFound {
-			return store.City{}, false, "", err
-		}
-	}
-	return store.City{}, false, t.coverage(ctx, place), nil
-}
-
-func (t *tools) coverage(ctx context.Context, place string) string {
-	n, err := t.cfg.Store.CountCities(ctx)
-	if err != nil || n == 0 {
-		return fmt.Sprintf("tripgraph has no places for %q: its catalog is empty (run tripgraph seed)", place)
-	}
-	top, err := t.cfg.Store.TopCities(ctx, 5)
-	if err != nil {
-		return fmt.Sprintf("the catalog covers %d cities, the most populous and the best-known destinations, and %q is not one of them", n, place)
-	}
-	names := make([]string, len(top))
-	for i, c := range top {
-		names[i] = c.Name
-	}
-	return fmt.Sprintf("the catalog covers %d cities, the most populous and the best-known destinations, and %q is not one of them; try %s",
-		n, place, strings.Join(names, ", "))
-}
-
-func (t *tools) accommodation(a store.Accommodation, nights int) AccommodationOut {
+func (t *tools) accommodation(a tripdata.Accommodation, nights int) AccommodationOut {
 	out := AccommodationOut{ID: a.ID, Name: a.Name, City: a.City, Kind: a.Kind, NightlyPrice: a.NightlyPrice,
 		Currency: a.Currency, Rating: a.Rating, ImageURL: t.cfg.URLs.PictureURL("accommodation", a.ID),
 		Capacity: a.Capacity, Lat: a.Lat, Lng: a.Lng}
@@ -201,7 +172,7 @@ func (t *tools) listAccommodations(ctx context.Context, _ string, in ListAccommo
 	if err != nil {
 		return ListAccommodationsOut{}, err
 	}
-	_, _, nights, err := stay(in.StartDate, in.EndDate)
+	start, end, nights, err := t.stay(in.StartDate, in.EndDate)
 	if err != nil {
 		return ListAccommodationsOut{}, err
 	}
@@ -209,15 +180,16 @@ func (t *tools) listAccommodations(ctx context.Context, _ string, in ListAccommo
 	if err != nil {
 		return ListAccommodationsOut{}, err
 	}
-	out := ListAccommodationsOut{Location: place, StartDate: in.StartDate, EndDate: in.EndDate, Nights: nights,
-		Guests: n, Accommodations: []AccommodationOut{}}
-	c, ok, msg, err := t.city(ctx, place)
-	if err != nil || !ok {
-		out.Message = msg
-		return out, err
+	answer, city, err := t.city(ctx, place)
+	if err != nil {
+		return ListAccommodationsOut{}, err
 	}
-	out.Location, out.Covered = c.Name, true
-	list, err := t.cfg.Store.Accommodations(ctx, c.ID, n)
+	out := ListAccommodationsOut{CityOut: answer, StartDate: in.StartDate, EndDate: in.EndDate, Nights: nights,
+		Guests: n, Accommodations: []AccommodationOut{}}
+	if !answer.Covered {
+		return out, nil
+	}
+	list, err := t.cfg.Backend.Accommodations(ctx, tripdata.StayQuery{CityID: city.ID, Guests: n, Start: start, End: end})
 	if err != nil {
 		return ListAccommodationsOut{}, err
 	}
@@ -225,21 +197,41 @@ func (t *tools) listAccommodations(ctx context.Context, _ string, in ListAccommo
 		out.Accommodations = append(out.Accommodations, t.accommodation(a, nights))
 	}
 	if len(list) == 0 {
-		out.Message = fmt.Sprintf("no accommodation in %s holds %d guests", c.Name, n)
+		out.Message = fmt.Sprintf("no accommodation in %s holds %d guests and is free from %s to %s", city.Name, n, in.StartDate, in.EndDate)
 	}
 	return out, nil
 }
 
-func (t *tools) getAccommodation(ctx context.Context, _ string, in GetAccommodationIn) (AccommodationOut, error) {
-	a, err := t.cfg.Store.AccommodationByID(ctx, in.ID)
-	if err != nil {
-		return AccommodationOut{}, err
+func (t *tools) getAccommodation(ctx context.Context, _ string, in GetAccommodationIn) (GetAccommodationOut, error) {
+	var start, end time.Time
+	nights := 0
+	if in.StartDate != "" || in.EndDate != "" {
+		var err error
+		if start, end, nights, err = t.stay(in.StartDate, in.EndDate); err != nil {
+			return GetAccommodationOut{}, err
+		}
 	}
-	return t.accommodation(a, 0), nil
+	a, err := t.cfg.Backend.AccommodationByID(ctx, in.ID)
+	if err != nil {
+		return GetAccommodationOut{}, err
+	}
+	out := GetAccommodationOut{AccommodationOut: t.accommodation(a, nights)}
+	if nights == 0 {
+		return out, nil
+	}
+	booked, err := t.cfg.Backend.Booked(ctx, a.ID, start, end)
+	if err != nil {
+		return GetAccommodationOut{}, err
+	}
+	out.StartDate, out.EndDate, out.Availability = in.StartDate, in.EndDate, "free"
+	if booked {
+		out.Availability = "booked"
+	}
+	return out, nil
 }
 
 func (t *tools) bookAccommodation(ctx context.Context, user string, in BookAccommodationIn) (BookAccommodationOut, error) {
-	start, end, nights, err := stay(in.StartDate, in.EndDate)
+	start, end, nights, err := t.stay(in.StartDate, in.EndDate)
 	if err != nil {
 		return BookAccommodationOut{}, err
 	}
@@ -251,22 +243,31 @@ func (t *tools) bookAccommodation(ctx context.Context, user string, in BookAccom
 	if err != nil {
 		return BookAccommodationOut{}, err
 	}
-	a, err := t.cfg.Store.AccommodationByID(ctx, in.ID)
+	a, err := t.cfg.Backend.AccommodationByID(ctx, in.ID)
 	if err != nil {
 		return BookAccommodationOut{}, err
 	}
 	if n > a.Capacity {
 		return BookAccommodationOut{}, badRequest("%s holds %d guests, not %d", a.Name, a.Capacity, n)
 	}
-	b, created, err := t.cfg.Store.Book(ctx, store.Booking{UserID: user, AccommodationID: a.ID, StartDate: start, EndDate: end,
+	b, created, err := t.cfg.Backend.Book(ctx, tripdata.Booking{UserID: user, AccommodationID: a.ID, StartDate: start, EndDate: end,
 		Guests: n, NightlyPrice: a.NightlyPrice, TotalPrice: price(a.NightlyPrice, nights), Currency: a.Currency, IdempotencyKey: key})
 	if err != nil {
 		return BookAccommodationOut{}, err
 	}
-	return BookAccommodationOut{Replayed: !created, Booking: BookingOut{ID: b.ID, AccommodationID: b.AccommodationID,
+	if !created && (b.AccommodationID != a.ID || !b.StartDate.Equal(start) || !b.EndDate.Equal(end) || b.Guests != n) {
+		return BookAccommodationOut{}, errcode.New(errcode.Conflict,
+			"idempotencyKey %q was already used for booking %s (accommodation %s, %s to %s, %d guests); send a fresh key for another booking",
+			key, b.ID, b.AccommodationID, dateString(b.StartDate), dateString(b.EndDate), b.Guests)
+	}
+	return BookAccommodationOut{Replayed: !created, Booking: bookingOut(b)}, nil
+}
+
+func bookingOut(b tripdata.Booking) BookingOut {
+	return BookingOut{ID: b.ID, AccommodationID: b.AccommodationID,
 		StartDate: dateString(b.StartDate), EndDate: dateString(b.EndDate), Nights: int(b.EndDate.Sub(b.StartDate).Hours() / 24),
 		Guests: b.Guests, NightlyPrice: b.NightlyPrice, TotalPrice: b.TotalPrice, Currency: b.Currency,
-		IdempotencyKey: b.IdempotencyKey, CreatedAt: b.CreatedAt.UTC().Format(time.RFC3339)}}, nil
+		IdempotencyKey: b.IdempotencyKey, CreatedAt: b.CreatedAt.UTC().Format(time.RFC3339)}
 }
 
 var priceRanges = map[string]bool{"": true, "$": true, "$$": true, "$$$": true, "$$$$": true}
@@ -276,23 +277,28 @@ func (t *tools) listRestaurants(ctx context.Context, _ string, in ListRestaurant
 	if err != nil {
 		return ListRestaurantsOut{}, err
 	}
-	cuisine := strings.TrimSpace(in.Cuisine)
-	if cuisine != "" {
-		if cuisine, err = term("cuisine", cuisine); err != nil {
+	var cuisines []string
+	if c := strings.TrimSpace(in.Cuisine); c != "" {
+		if c, err = term("cuisine", c); err != nil {
 			return ListRestaurantsOut{}, err
 		}
+		cuisines = cuisinesFor(c)
 	}
 	if !priceRanges[in.PriceRange] {
 		return ListRestaurantsOut{}, badRequest("priceRange must be $, $$, $$$ or $$$$, got %q", in.PriceRange)
 	}
-	out := ListRestaurantsOut{Location: place, Restaurants: []RestaurantOut{}}
-	c, ok, msg, err := t.city(ctx, place)
-	if err != nil || !ok {
-		out.Message = msg
-		return out, err
+	answer, city, err := t.city(ctx, place)
+	if err != nil {
+		return ListRestaurantsOut{}, err
 	}
-	out.Location, out.Covered = c.Name, true
-	list, err := t.cfg.Store.Restaurants(ctx, store.RestaurantFilter{CityID: c.ID, Cuisine: cuisine, PriceRange: in.PriceRange})
+	out := ListRestaurantsOut{CityOut: answer, Cuisine: strings.Join(cuisines, ", "), Cuisines: []string{}, Restaurants: []RestaurantOut{}}
+	if !answer.Covered {
+		return out, nil
+	}
+	if out.Cuisines, err = t.cfg.Backend.Cuisines(ctx, city.ID); err != nil {
+		return ListRestaurantsOut{}, err
+	}
+	list, err := t.cfg.Backend.Restaurants(ctx, tripdata.RestaurantFilter{CityID: city.ID, Cuisines: cuisines, PriceRange: in.PriceRange})
 	if err != nil {
 		return ListRestaurantsOut{}, err
 	}
@@ -300,6 +306,9 @@ func (t *tools) listRestaurants(ctx context.Context, _ string, in ListRestaurant
 		out.Restaurants = append(out.Restaurants, RestaurantOut{ID: r.ID, Name: r.Name, Cuisine: r.Cuisine,
 			PriceRange: r.PriceRange, Rating: r.Rating, DistanceKm: r.DistanceKm, OpeningHours: r.OpeningHours,
 			ImageURL: t.cfg.URLs.PictureURL("restaurant", r.ID), Popular: r.Popular})
+	}
+	if len(list) == 0 && len(out.Cuisines) > 0 {
+		out.Message = fmt.Sprintf("none of the restaurants of %s matches; their cuisines are %s", city.Name, strings.Join(out.Cuisines, ", "))
 	}
 	return out, nil
 }

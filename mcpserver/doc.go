@@ -1,7 +1,9 @@
 // Package mcpserver is tripgraph's MCP server: the user's photo albums and
 // the accommodation and restaurant catalog as typed tools on the official
 // go-sdk, served over Streamable HTTP (NewHTTPHandler) and stdio
-// (Server.Run with an mcp.StdioTransport).
+// (Server.Run with this package's StdioTransport). The tools read and write
+// through the Backend interface: *store.Store (PostgreSQL) or the
+// in-memory backend of package mcpserver/memory.
 //
 // A tool acts as the user of the verified credential that carried the call
 // (an mcpauth token or an API key, checked by the HTTP handler), or as the

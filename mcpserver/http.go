@@ -1,9 +1,9 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -18,10 +18,17 @@ import (
 	"github.com/tripgraph/tripgraph/errcode"
 )
 
-// DefaultSessionTimeout closes MCP sessions idle for longer.
-const DefaultSessionTimeout = 30 * time.Minute
+// Defaults of HTTPOptions.
+const (
+	DefaultSessionTimeout      = 30 * time.Minute
+	DefaultMaxSessions         = 1000
+	DefaultMaxBatch            = 20
+	DefaultMaxBatchResultBytes = 4 << 20
+	DefaultMaxBodyBytes        = 4 << 20
+	DefaultBodyTimeout         = 10 * time.Second
+)
 
-// HTTPOptions configures NewHTTPHandler.
+// HTTPOptions configures NewHTTPHandler. Zero limits take their defaults.
 type HTTPOptions struct {
 	// Authenticate returns the id of the user a bearer credential belongs
 	// to. Nil turns authentication off: every call then acts as the
@@ -30,28 +37,68 @@ type HTTPOptions struct {
 	// AllowedOrigins are the browser origins allowed besides loopback
 	// ones ("http://localhost:5173"); "*" allows any.
 	AllowedOrigins []string
-	// SessionTimeout closes idle sessions; zero means DefaultSessionTimeout.
+	// SessionTimeout closes sessions idle for longer.
 	SessionTimeout time.Duration
-	Logger         *slog.Logger
+	// MaxSessions caps the live sessions. A new session past the cap
+	// closes the one idle for longest; when every session is busy, it is
+	// refused with 503.
+	MaxSessions int
+	// MaxBatch caps the messages of one JSON-RPC batch.
+	MaxBatch int
+	// MaxBatchResultBytes caps the work of one batch: once its results
+	// add up to this many bytes, its remaining calls are refused.
+	MaxBatchResultBytes int64
+	// MaxBodyBytes caps a request body.
+	MaxBodyBytes int64
+	// BodyTimeout is how long a request body may take to arrive. It
+	// bounds reading the body only, never a streamed response.
+	BodyTimeout time.Duration
+	Logger      *slog.Logger
+}
+
+func (o *HTTPOptions) defaults() {
+	o.SessionTimeout = cmp.Or(o.SessionTimeout, DefaultSessionTimeout)
+	o.MaxSessions = cmp.Or(o.MaxSessions, DefaultMaxSessions)
+	o.MaxBatch = cmp.Or(o.MaxBatch, DefaultMaxBatch)
+	o.MaxBatchResultBytes = cmp.Or(o.MaxBatchResultBytes, DefaultMaxBatchResultBytes)
+	o.MaxBodyBytes = cmp.Or(o.MaxBodyBytes, DefaultMaxBodyBytes)
+	o.BodyTimeout = cmp.Or(o.BodyTimeout, DefaultBodyTimeout)
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
 }
 
 // NewHTTPHandler serves srv over Streamable HTTP, to mount on /mcp. Around
-// the SDK's handler, which keeps its DNS-rebinding protection, it checks
-// the Origin header, answers CORS preflights and requires a bearer
-// credential (401 with WWW-Authenticate without one).
+// the SDK's handler, which keeps its DNS-rebinding protection, it gives
+// every request an id (X-Request-Id), checks the Origin header, answers
+// CORS preflights, requires a bearer credential (401 with
+// WWW-Authenticate without one), reads the body within BodyTimeout,
+// checks it (size, batch size, methods, session), caps the live sessions,
+// and answers every protocol error as JSON-RPC.
 func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) http.Handler {
-	if opts.SessionTimeout == 0 {
-		opts.SessionTimeout = DefaultSessionTimeout
-	}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
+	opts.defaults()
+	budgets := &batchBudgets{}
+	srv.AddReceivingMiddleware(budgets.middleware)
 	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{SessionTimeout: opts.SessionTimeout, Logger: opts.Logger})
+		&mcp.StreamableHTTPOptions{SessionTimeout: opts.SessionTimeout, Logger: opts.Logger, MaxRequestBodyBytes: opts.MaxBodyBytes})
+	h = &sessionCap{srv: srv, max: opts.MaxSessions, live: map[string]*sessionUse{}, next: h}
+	h = checkBody(opts, budgets, h)
 	if opts.Authenticate != nil {
-		h = requireBearer(opts.Authenticate, h)
+		h = requireBearer(opts.Authenticate, opts.Logger, h)
 	}
-	return cors(opts.AllowedOrigins, h)
+	return assignRequestID(jsonRPCErrors(cors(opts.AllowedOrigins, h)))
+}
+
+// assignRequestID gives every request a fresh id, in the X-Request-Id
+// headers of the request (where the tools read it) and of the response. A
+// client's own X-Request-Id is replaced.
+func assignRequestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := newRequestID()
+		r.Header.Set(requestIDHeader, id)
+		w.Header().Set(requestIDHeader, id)
+		next.ServeHTTP(w, r)
+	})
 }
 
 // cors refuses requests from origins that are not allowed, answers
@@ -111,29 +158,48 @@ func IsLoopbackAddr(addr string) bool {
 
 // requireBearer lets through requests whose bearer credential
 // authenticate accepts, with the user in the SDK's TokenInfo, and answers
-// the others 401 with a WWW-Authenticate challenge.
-func requireBearer(authenticate func(context.Context, string) (string, error), next http.Handler) http.Handler {
-	verify := func(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-		user, err := authenticate(ctx, token)
-		switch {
-		case err == nil:
-			return &auth.TokenInfo{UserID: user}, nil
-		case errcode.Of(err) == errcode.Internal:
-			return nil, fmt.Errorf("checking a bearer credential: %w", err)
-		}
-		return nil, fmt.Errorf("%w: %s", auth.ErrInvalidToken, errcode.Message(err))
+// the others 401 with a WWW-Authenticate challenge. When the check itself
+// fails (the database is down), the client gets a generic 503 and the
+// cause is logged with the request id.
+func requireBearer(authenticate func(context.Context, string) (string, error), log *slog.Logger, next http.Handler) http.Handler {
+	// The SDK's middleware puts the TokenInfo where its handler reads it;
+	// the user was found already.
+	verify := func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
+		return &auth.TokenInfo{UserID: ctx.Value(userKey{}).(string)}, nil
 	}
-	// The SDK's middleware adds WWW-Authenticate only with OAuth metadata,
-	// so the challenge is set up front and dropped once the request passes.
-	passed := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Del("WWW-Authenticate")
-		next.ServeHTTP(w, r)
-	})
-	guarded := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(passed)
+	pass := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="tripgraph-mcp"`)
-		guarded.ServeHTTP(w, r)
+		token, ok := bearerToken(r)
+		if !ok {
+			unauthorized(w, errcode.New(errcode.Unauthenticated, "a bearer credential is required: an API key or a token"))
+			return
+		}
+		user, err := authenticate(r.Context(), token)
+		switch code := errcode.Of(err); {
+		case err == nil:
+			pass.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), userKey{}, user)))
+		case code == errcode.Internal || code == errcode.Unavailable:
+			id := r.Header.Get(requestIDHeader)
+			log.Error("checking a bearer credential failed", "request_id", id, "err", err)
+			writeHTTPError(w, http.StatusServiceUnavailable,
+				errcode.New(errcode.Unavailable, "credentials cannot be checked right now; try again later (request id %s)", id))
+		default:
+			unauthorized(w, err)
+		}
 	})
+}
+
+type userKey struct{}
+
+func bearerToken(r *http.Request) (string, bool) {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	token = strings.TrimSpace(token)
+	return token, ok && strings.EqualFold(scheme, "bearer") && token != ""
+}
+
+func unauthorized(w http.ResponseWriter, err error) {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="tripgraph-mcp"`)
+	writeHTTPError(w, http.StatusUnauthorized, err)
 }
 
 func writeHTTPError(w http.ResponseWriter, status int, err error) {

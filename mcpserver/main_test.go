@@ -10,6 +10,7 @@ import (
 	"github.com/tripgraph/tripgraph/media"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 var testURL string
@@ -30,7 +31,7 @@ type fixture struct {
 
 var testFixture *fixture
 
-func setup(t *testing.T) *fixture {
+func setup(t testing.TB) *fixture {
 	t.Helper()
 	if testFixture != nil {
 		return testFixture
@@ -53,13 +54,13 @@ func setup(t *testing.T) *fixture {
 	})
 	f.bobAlbum = addAlbum(t, st, f.bob.ID, "Roma", "22222222-0000-0000-0000-000000000001", []photo{{"Colosseo", "Roma", "2023-05-01"}})
 	f.small, f.big = "33333333-0000-0000-0000-000000000001", "33333333-0000-0000-0000-000000000002"
-	_, err = st.AddCatalog(ctx, store.Catalog{
-		Cities: []store.City{{ID: "lisbon-pt", Name: "Lisbon", GeoName: "Lisboa", Country: "PT", Population: 500000, Rank: 1, Lat: 38.7, Lng: -9.1}},
-		Accommodations: []store.Accommodation{
+	_, err = st.AddCatalog(ctx, tripdata.Catalog{
+		Cities: []tripdata.City{{ID: "lisbon-pt", Name: "Lisbon", GeoName: "Lisboa", Country: "PT", Population: 500000, Rank: 1, Lat: 38.7, Lng: -9.1}},
+		Accommodations: []tripdata.Accommodation{
 			{ID: f.small, CityID: "lisbon-pt", Name: "Casa Pequena", Kind: "apartment", NightlyPrice: 80.5, Currency: "EUR", Rating: 4.6, Capacity: 2, Lat: 38.7, Lng: -9.1},
 			{ID: f.big, CityID: "lisbon-pt", Name: "Hotel Grande", Kind: "hotel", NightlyPrice: 150, Currency: "EUR", Rating: 4.2, Capacity: 6, Lat: 38.7, Lng: -9.1},
 		},
-		Restaurants: []store.Restaurant{
+		Restaurants: []tripdata.Restaurant{
 			{ID: "44444444-0000-0000-0000-000000000001", CityID: "lisbon-pt", Name: "Tasca do Zé", Cuisine: "Portuguese", PriceRange: "$", Rating: 4.7, DistanceKm: 0.8, OpeningHours: "12:00–23:00", Popular: true, Lat: 38.7, Lng: -9.1},
 			{ID: "44444444-0000-0000-0000-000000000002", CityID: "lisbon-pt", Name: "Sushi Tejo", Cuisine: "Japanese", PriceRange: "$$$", Rating: 4.4, DistanceKm: 2.1, OpeningHours: "19:00–23:30", Lat: 38.7, Lng: -9.1},
 		},
@@ -73,18 +74,18 @@ func setup(t *testing.T) *fixture {
 
 type photo struct{ description, location, day string }
 
-func addAlbum(t *testing.T, st *store.Store, user, name, id string, photos []photo) string {
+func addAlbum(t testing.TB, st *store.Store, user, name, id string, photos []photo) string {
 	t.Helper()
 	ctx := context.Background()
 	id, err := st.EnsureAlbum(ctx, user, id, name, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var list []store.NewPhoto
+	var list []tripdata.NewPhoto
 	for i, p := range photos {
 		day, _ := time.Parse(time.DateOnly, p.day)
 		pid := id[:len(id)-1] + string(rune('a'+i))
-		list = append(list, store.NewPhoto{ID: pid, AlbumID: id, UserID: user, Description: p.description,
+		list = append(list, tripdata.NewPhoto{ID: pid, AlbumID: id, UserID: user, Description: p.description,
 			LocationName: p.location, TakenAt: day, Path: "photos/" + pid + ".png"})
 	}
 	if _, err := st.AddPhotos(ctx, list); err != nil {
@@ -95,14 +96,15 @@ func addAlbum(t *testing.T, st *store.Store, user, name, id string, photos []pho
 
 func testConfig(f *fixture, user string) Config {
 	return Config{
-		Store: f.st,
-		URLs:  media.URLs{Base: "http://tripgraph.test", Secret: []byte("0123456789abcdef"), TTL: time.Hour},
-		Locate: func(place string) (string, string, bool) {
+		Backend: f.st,
+		URLs:    media.URLs{Base: "http://tripgraph.test", Secret: []byte("0123456789abcdef"), TTL: time.Hour},
+		Resolve: func(place string) (Place, bool) {
 			if place == "Lisbon, Portugal" {
-				return "Lisbon", "PT", true
+				return Place{Name: "Lisbon", Country: "PT", Lat: 38.72, Lng: -9.13, Names: []string{"Lisbon", "Lisboa"}, End: len(place)}, true
 			}
-			return "", "", false
+			return Place{}, false
 		},
+		Now:  func() time.Time { return time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC) },
 		User: user,
 	}
 }

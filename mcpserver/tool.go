@@ -2,10 +2,8 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"runtime/debug"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -30,12 +28,12 @@ type handler[In, Out any] func(ctx context.Context, user string, in In) (Out, er
 // whose errors become coded isError results, and whose panics are
 // recovered into INTERNAL errors rather than crashing the server.
 func addTool[In claimer, Out any](s *mcp.Server, t *tools, tool *mcp.Tool, h handler[In, Out]) {
-	mcp.AddTool(s, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+	addTyped(s, t, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
 		defer func() {
 			if p := recover(); p != nil {
-				t.cfg.Logger.Error("tool panicked", "tool", tool.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				t.cfg.Logger.Error("tool panicked", "tool", tool.Name, "request_id", requestID(ctx), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 				var zero Out
-				res, out, err = nil, zero, toolError{errcode.New(errcode.Internal, "internal error")}
+				res, out, err = nil, zero, toolError{internalError(ctx)}
 			}
 		}()
 		user, err := t.identify(req, in.claimedUser())
@@ -44,7 +42,8 @@ func addTool[In claimer, Out any](s *mcp.Server, t *tools, tool *mcp.Tool, h han
 		}
 		if err != nil {
 			if errcode.Of(err) == errcode.Internal {
-				t.cfg.Logger.Error("tool failed", "tool", tool.Name, "err", err)
+				t.cfg.Logger.Error("tool failed", "tool", tool.Name, "request_id", requestID(ctx), "err", err)
+				err = internalError(ctx)
 			}
 			var zero Out
 			return nil, zero, toolError{err}
@@ -76,24 +75,11 @@ type toolError struct{ err error }
 func (e toolError) Error() string { return errorJSON(e.err) }
 func (e toolError) Unwrap() error { return e.err }
 
-type errorBody struct {
-	Error struct {
-		Code    errcode.Code `json:"code"`
-		Message string       `json:"message"`
-	} `json:"error"`
-}
+// errorBody is the coded error's JSON shape, for the HTTP handler's own
+// errors.
+type errorBody = errcode.Body
 
-func errorJSON(err error) string {
-	var b errorBody
-	b.Error.Code, b.Error.Message = errcode.Of(err), errcode.Message(err)
-	data, _ := json.Marshal(b)
-	return string(data)
-}
-
-func isCodedError(text string) bool {
-	var b errorBody
-	return strings.HasPrefix(text, `{"error":`) && json.Unmarshal([]byte(text), &b) == nil && b.Error.Code != ""
-}
+func errorJSON(err error) string { return string(errcode.JSON(err)) }
 
 func badRequest(format string, args ...any) error {
 	return errcode.New(errcode.BadRequest, format, args...)

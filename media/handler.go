@@ -1,9 +1,9 @@
 package media
 
 import (
+	"cmp"
 	"container/list"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -17,13 +17,18 @@ import (
 	"github.com/tripgraph/tripgraph/picture"
 )
 
-// PhotoFiles finds a photo's owner and its path under the media root.
+// PhotoFiles finds a photo's owner and its path under the media root, and
+// whether the subject of a generated picture exists.
 type PhotoFiles interface {
 	PhotoFile(ctx context.Context, photoID string) (ownerID, path string, err error)
+	// PictureExists reports whether there is an accommodation, restaurant
+	// or album (kind) with this id.
+	PictureExists(ctx context.Context, kind, id string) (bool, error)
 }
 
 // Handler serves GET /media/photos/{id} (a photo, to its owner only) and
-// GET /media/pictures/{kind}/{id}.png (the generated catalog pictures).
+// GET /media/pictures/{kind}/{id}.png (the generated catalog pictures,
+// drawn only for ids that exist).
 type Handler struct {
 	Root   string // the media root directory
 	Secret []byte // verifies signed photo URLs
@@ -121,12 +126,17 @@ func (h *Handler) servePicture(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, errcode.New(errcode.NotFound, "no such picture"))
 		return
 	}
+	id := strings.TrimSuffix(file, ".png")
+	if ok, err := h.Photos.PictureExists(r.Context(), kind, id); err != nil || !ok {
+		h.fail(w, r, cmp.Or(err, error(errcode.New(errcode.NotFound, "no such picture"))))
+		return
+	}
 	size := picture.Full
 	if r.URL.Query().Get("size") == "thumb" {
 		size = picture.Thumb
 	}
 	h.once.Do(func() { h.pictures = newPictureCache(512) })
-	seed := kind + "/" + strings.TrimSuffix(file, ".png")
+	seed := kind + "/" + id
 	data, err := h.pictures.get(seed, size)
 	if err != nil {
 		h.fail(w, r, err)
@@ -166,7 +176,7 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": string(code), "message": msg}})
+	w.Write(errcode.JSON(&errcode.Error{Code: code, Message: msg}))
 }
 
 // pictureCache keeps the most recently served generated pictures.

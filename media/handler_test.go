@@ -22,6 +22,11 @@ func (p photoTable) PhotoFile(_ context.Context, id string) (string, string, err
 	return f[0], f[1], nil
 }
 
+// PictureExists knows one accommodation, "1234", and one restaurant, "x".
+func (p photoTable) PictureExists(_ context.Context, kind, id string) (bool, error) {
+	return (kind == "accommodation" && id == "1234") || (kind == "restaurant" && id == "x"), nil
+}
+
 func TestHandler(t *testing.T) {
 	root := mediaTree(t)
 	secret := []byte("0123456789abcdef")
@@ -73,6 +78,9 @@ func TestHandler(t *testing.T) {
 		{"catalog picture", urls.PictureURL("accommodation", "1234"), "", 200, "image/png"},
 		{"catalog thumbnail", urls.PictureURL("restaurant", "x") + "?size=thumb", "", 200, "image/png"},
 		{"unknown picture kind", urls.PictureURL("user", "x"), "", 404, "application/json"},
+		{"picture of no accommodation", urls.PictureURL("accommodation", "1235"), "", 404, "application/json"},
+		{"picture of another kind's id", urls.PictureURL("restaurant", "1234"), "", 404, "application/json"},
+		{"picture of no album", urls.PictureURL("album", "x"), "", 404, "application/json"},
 		{"bad picture name", srv.URL + "/media/pictures/album/..png", "", 404, "application/json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -17,8 +17,12 @@ type URLs struct {
 }
 
 // PhotoURL returns a URL for one size ("full" or "thumb") of a photo that
-// its owner may fetch without any other credential until it expires.
+// its owner may fetch without any other credential until it expires; ""
+// when u has no Base or no Secret, where no link could work.
 func (u URLs) PhotoURL(photoID, ownerID, size string) string {
+	if u.Base == "" || len(u.Secret) == 0 {
+		return ""
+	}
 	exp := time.Now().Add(u.TTL).Unix()
 	q := url.Values{}
 	if size == "thumb" {
@@ -30,8 +34,12 @@ func (u URLs) PhotoURL(photoID, ownerID, size string) string {
 }
 
 // PictureURL returns the URL of the generated picture of a catalog entry
-// (kind is "accommodation", "restaurant" or "album").
+// (kind is "accommodation", "restaurant" or "album"); "" when u has no
+// Base.
 func (u URLs) PictureURL(kind, id string) string {
+	if u.Base == "" {
+		return ""
+	}
 	return u.Base + "/media/pictures/" + url.PathEscape(kind) + "/" + url.PathEscape(id) + ".png"
 }
 

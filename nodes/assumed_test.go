@@ -34,7 +34,8 @@ func TestAssumedFieldsAreRecordedAndSaid(t *testing.T) {
 			var toolCalls []string
 			m := &scripted{replies: []llms.ContentChoice{calls("extract", tt.extract), text(tt.answer)}}
 			g := newPlanner(t, m, testTools(&toolCalls))
-			r := runTurn(t, g, "t", "quero ir a Paris")
+			thread := newID()
+			r := runTurn(t, g, thread, "quero ir a Paris")
 			if !slices.Equal(r.state.Assumed, tt.assumed) {
 				t.Fatalf("state assumed = %v, want %v", r.state.Assumed, tt.assumed)
 			}
@@ -48,7 +49,7 @@ func TestAssumedFieldsAreRecordedAndSaid(t *testing.T) {
 			}
 			// A later turn on the same trip does not repeat it.
 			m.replies = append(m.replies, calls("classify", `{"isRelevant":true}`), text("You're welcome."))
-			if got := lastAI(runTurn(t, g, "t", "thanks").state); got != "You're welcome." {
+			if got := lastAI(runTurn(t, g, thread, "thanks").state); got != "You're welcome." {
 				t.Fatalf("second answer %q", got)
 			}
 		})
@@ -63,7 +64,7 @@ func TestOffTopicNeedsNoDestination(t *testing.T) {
 		calls("extract", `{"intent":"other","language":"pt"}`),
 		text("Desculpe, com isso eu não consigo ajudar."),
 	}}
-	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "quem pintou a Mona Lisa?")
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), newID(), "quem pintou a Mona Lisa?")
 	if !slices.Equal(r.nodes, []string{NodeExtraction, NodeCallTools}) || len(toolCalls) != 0 {
 		t.Fatalf("nodes %v, tool calls %v", r.nodes, toolCalls)
 	}

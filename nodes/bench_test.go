@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
@@ -53,7 +52,7 @@ func BenchmarkOfflineTurn(b *testing.B) {
 	for b.Loop() {
 		i++
 		start := time.Now()
-		s, err := g.Invoke(ctx, graph.RunConfig[Update]{ThreadID: strconv.Itoa(i),
+		s, err := g.Invoke(ctx, graph.RunConfig[Update]{ThreadID: newID(),
 			Input: Update{Messages: []Message{{ID: "m", Type: Human, Content: "4 nights in Lisbon in May, 3 of us"}}}})
 		took = append(took, time.Since(start))
 		if err != nil || len(s.UI) != 3 {

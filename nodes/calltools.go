@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/tmc/langchaingo/llms"
@@ -15,7 +16,14 @@ import (
 
 // callTools lets the model call the tools, up to MaxToolSteps model calls,
 // turns each result into a UI component (emitted at once and kept in the
-// state), and ends with a short assistant message.
+// state), and ends with a short assistant message whose id the streamed
+// tokens and the components carry.
+//
+// A tool failure is shown and told to the model: an errcode error with its
+// message, any other with a generic one (the details go to the log). A
+// booking is first confirmed by the traveller: see book. Since a confirmed
+// booking resumes the run by running callTools again from its start, the
+// model and the tools before the booking are asked again.
 func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 	tools, err := p.Tools.List(ctx)
 	if err != nil {
@@ -27,7 +35,7 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 	msgs := conversation(system(callToolsPrompt, todayLine(p.today()), tripLine(s.TripDetails), enrichmentLines(enriched)), s)
 	text := ""
 	for step := 0; step < MaxToolSteps; step++ {
-		choice, err := p.generate(ctx, msgs, llmTools(tools))
+		choice, err := p.generate(ctx, msgs, llmTools(tools), t.msgID)
 		if err != nil {
 			return Update{}, err
 		}
@@ -35,7 +43,11 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 			text = strings.TrimSpace(choice.Content)
 			break
 		}
-		msgs = append(msgs, t.callAll(ctx, choice.ToolCalls)...)
+		results, err := t.callAll(ctx, choice.ToolCalls)
+		if err != nil {
+			return Update{}, err
+		}
+		msgs = append(msgs, results...)
 	}
 	if text == "" {
 		text = reply(lang, "noAnswer")
@@ -45,9 +57,7 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 	}
 	if note := assumptionNote(s, lang); note != "" {
 		text += " " + note
-		if err := streamVisibleText(ctx, []byte(" "+note)); err != nil {
-			return Update{}, err
-		}
+		graph.EmitToken(ctx, t.msgID, " "+note)
 	}
 	return Update{
 		Messages:    []Message{{ID: t.msgID, Type: AI, Content: text}},
@@ -57,9 +67,10 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 	}, nil
 }
 
-// generate makes one model call, streaming its visible text as tokens.
-func (p *planner) generate(ctx context.Context, msgs []llms.MessageContent, tools []llms.Tool) (*llms.ContentChoice, error) {
-	resp, err := p.Model.GenerateContent(ctx, msgs, llms.WithTools(tools), llms.WithStreamingFunc(streamVisibleText))
+// generate makes one model call, streaming its visible text as tokens of
+// the message msgID.
+func (p *planner) generate(ctx context.Context, msgs []llms.MessageContent, tools []llms.Tool, msgID string) (*llms.ContentChoice, error) {
+	resp, err := p.Model.GenerateContent(ctx, msgs, llms.WithTools(tools), llms.WithStreamingFunc(streamVisibleText(msgID)))
 	if err != nil {
 		return nil, fmt.Errorf("asking the model which tools to call: %w", err)
 	}
@@ -80,7 +91,8 @@ type turn struct {
 
 // callAll runs the tool calls of one model response and returns the
 // messages that tell the model what happened: the calls and their results.
-func (t *turn) callAll(ctx context.Context, calls []llms.ToolCall) []llms.MessageContent {
+// Its error is a booking confirmation's pause (graph.ErrInterrupted).
+func (t *turn) callAll(ctx context.Context, calls []llms.ToolCall) ([]llms.MessageContent, error) {
 	ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
 	var results []llms.MessageContent
 	for _, tc := range calls {
@@ -93,33 +105,68 @@ func (t *turn) callAll(ctx context.Context, calls []llms.ToolCall) []llms.Messag
 		}
 		tc.Type = "function"
 		ai.Parts = append(ai.Parts, tc)
-		content := t.call(ctx, tc)
+		content, err := t.call(ctx, tc)
+		if err != nil {
+			return nil, err
+		}
 		results = append(results, llms.MessageContent{
 			Role:  llms.ChatMessageTypeTool,
 			Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: tc.ID, Name: tc.FunctionCall.Name, Content: content}},
 		})
 	}
-	return append([]llms.MessageContent{ai}, results...)
+	return append([]llms.MessageContent{ai}, results...), nil
 }
 
 // call runs one tool, shows its result as a component, and returns what to
-// tell the model: the result's JSON, or {"error": {...}}.
-func (t *turn) call(ctx context.Context, tc llms.ToolCall) string {
+// tell the model: the result's JSON, or {"error": {...}}. A booking is
+// confirmed by the traveller first (see book).
+func (t *turn) call(ctx context.Context, tc llms.ToolCall) (string, error) {
 	name := tc.FunctionCall.Name
-	result, err := t.Tools.Call(ctx, name, json.RawMessage(orDefault(tc.FunctionCall.Arguments, "{}")))
-	var toolErr *ToolError
-	if err != nil {
-		toolErr = &ToolError{Code: string(errcode.Of(err)), Message: errcode.Message(err)}
-		if errcode.Of(err) == errcode.Internal {
-			toolErr.Message = "the tool failed: " + err.Error()
-		}
-		result, _ = json.Marshal(map[string]any{"error": toolErr})
+	args := json.RawMessage(orDefault(tc.FunctionCall.Arguments, "{}"))
+	if name == toolBook {
+		return t.book(ctx, tc.ID, args)
 	}
+	result, toolErr := t.run(ctx, name, args)
 	if comp, ok := t.component(tc, result, toolErr); ok {
-		t.ui = append(t.ui, UIUpsert{UIComponent: comp})
-		graph.Emit(ctx, "ui", comp) // the component is kept in the state even if the stream is gone
+		t.show(ctx, comp)
 	}
-	return string(result)
+	return string(result), nil
+}
+
+// run calls a tool. A failure comes back both as a ToolError and as the
+// result to tell the model, {"error": {...}}.
+func (t *turn) run(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, *ToolError) {
+	result, err := t.Tools.Call(ctx, name, args)
+	if err == nil {
+		return result, nil
+	}
+	toolErr := toolError(ctx, name, err)
+	result, _ = json.Marshal(map[string]any{"error": toolErr})
+	return result, toolErr
+}
+
+// show adds a component to the turn's update and emits it at once.
+func (t *turn) show(ctx context.Context, comp UIComponent) {
+	t.ui = append(t.ui, UIUpsert{UIComponent: comp})
+	graph.Emit(ctx, "ui", comp)
+}
+
+// toolFailed is what the traveller and the model are told of a tool failure
+// whose details are internal.
+const toolFailed = "the tool is not available right now; try again later"
+
+// toolError is how a failed tool call is shown to the traveller and told to
+// the model. An errcode error's message is written to be shown; any other
+// error's text may carry internal details (hosts, users, SQL), so it is
+// logged with the run id and replaced by a generic message.
+func toolError(ctx context.Context, tool string, err error) *ToolError {
+	var coded *errcode.Error
+	if errors.As(err, &coded) {
+		return &ToolError{Code: string(coded.Code), Message: coded.Message}
+	}
+	info, _ := graph.Info(ctx)
+	slog.ErrorContext(ctx, "tool call failed", "tool", tool, "run_id", info.RunID, "thread_id", info.ThreadID, "err", err)
+	return &ToolError{Code: string(errcode.Internal), Message: toolFailed}
 }
 
 // component turns a tool's result into its typed UI component. Tools with
@@ -169,18 +216,17 @@ func llmTools(tools []Tool) []llms.Tool {
 	return out
 }
 
-// streamVisibleText sends a model's streamed text on as token events.
-// langchaingo passes streamed tool-call fragments through the same function
-// as JSON (tmc/langchaingo#1031); those are not for the traveller's eyes.
-func streamVisibleText(ctx context.Context, chunk []byte) error {
-	if len(chunk) == 0 || isToolCallChunk(chunk) {
+// streamVisibleText returns a streaming function that sends a model's
+// streamed text on as token events of the message msgID. langchaingo passes
+// streamed tool-call fragments through the same function as JSON
+// (tmc/langchaingo#1031); those are not for the traveller's eyes.
+func streamVisibleText(msgID string) func(ctx context.Context, chunk []byte) error {
+	return func(ctx context.Context, chunk []byte) error {
+		if len(chunk) > 0 && !isToolCallChunk(chunk) {
+			graph.EmitToken(ctx, msgID, string(chunk))
+		}
 		return nil
 	}
-	err := graph.EmitToken(ctx, string(chunk))
-	if errors.Is(err, graph.ErrNotRunning) {
-		return nil // not inside a graph run: nobody to stream to
-	}
-	return err
 }
 
 // isToolCallChunk reports whether a streamed chunk is the JSON encoding of

@@ -9,6 +9,9 @@ const (
 	ComponentAlbums         = "album-list"
 	ComponentPhotos         = "photo-grid"
 	ComponentTripStats      = "trip-stats"
+	// ComponentBookingConfirmation asks the traveller to confirm a booking
+	// (the payload of the run's interrupt), then shows what came of it.
+	ComponentBookingConfirmation = "booking-confirmation"
 )
 
 // componentForTool says which component shows a tool's result.
@@ -61,11 +64,30 @@ type Accommodation struct {
 	Lng          float64 `json:"lng"`
 }
 
+// Place is the place a catalog tool understood a location as.
+type Place struct {
+	Name        string  `json:"name"`
+	Region      string  `json:"region,omitempty"` // the US state, for a US city
+	Country     string  `json:"country"`
+	CountryName string  `json:"countryName"`
+	Lat         float64 `json:"lat"`
+	Lng         float64 `json:"lng"`
+}
+
+// NearbyCity is a covered city near a place the catalog does not cover.
+type NearbyCity struct {
+	Name       string  `json:"name"`
+	Country    string  `json:"country"`
+	DistanceKm float64 `json:"distanceKm"`
+}
+
 // AccommodationsListProps are the props of an accommodations-list.
 type AccommodationsListProps struct {
 	ToolProps
 	Location       string          `json:"location"`
+	Place          *Place          `json:"place,omitempty"`
 	Covered        bool            `json:"covered"`
+	Nearby         []NearbyCity    `json:"nearby,omitempty"`
 	Message        string          `json:"message,omitempty"`
 	StartDate      string          `json:"startDate,omitempty"`
 	EndDate        string          `json:"endDate,omitempty"`
@@ -91,8 +113,12 @@ type Restaurant struct {
 type RestaurantsListProps struct {
 	ToolProps
 	Location    string       `json:"location"`
+	Place       *Place       `json:"place,omitempty"`
 	Covered     bool         `json:"covered"`
+	Nearby      []NearbyCity `json:"nearby,omitempty"`
 	Message     string       `json:"message,omitempty"`
+	Cuisine     string       `json:"cuisine,omitempty"`  // the cuisine asked for, as the tool understood it
+	Cuisines    []string     `json:"cuisines,omitempty"` // every cuisine the city has
 	Restaurants []Restaurant `json:"restaurants"`
 }
 
@@ -157,4 +183,43 @@ type TripStatsProps struct {
 	StartDate   string          `json:"startDate"`
 	EndDate     string          `json:"endDate"`
 	Days        int             `json:"days"`
+}
+
+// Booking statuses, as a booking-confirmation shows them.
+const (
+	BookingPending  = "pending"  // waiting for the traveller's answer
+	BookingBooked   = "booked"   // confirmed and booked
+	BookingDeclined = "declined" // the traveller said no
+	BookingExpired  = "expired"  // the answer came after ExpiresAt
+	BookingChanged  = "changed"  // the answer was for another booking
+	BookingFailed   = "failed"   // confirmed, but the booking tool failed
+)
+
+// BookingConfirmationProps are the props of a booking-confirmation. Total is
+// Nights × NightlyPrice, rounded to the cent.
+type BookingConfirmationProps struct {
+	ToolProps
+	AccommodationID string  `json:"accommodationId"`
+	Name            string  `json:"name"`
+	City            string  `json:"city,omitempty"`
+	StartDate       string  `json:"startDate"`
+	EndDate         string  `json:"endDate"`
+	Nights          int     `json:"nights"`
+	Guests          int     `json:"guests"`
+	NightlyPrice    float64 `json:"nightlyPrice"`
+	Total           float64 `json:"total"`
+	Currency        string  `json:"currency"`
+	ExpiresAt       string  `json:"expiresAt"` // RFC 3339
+	// Key identifies this booking and its deadline; the answer must carry it
+	// back: BookingAnswer{Confirmed: true, Key: Key}.
+	Key       string `json:"key"`
+	Status    string `json:"status"` // one of the Booking* statuses
+	BookingID string `json:"bookingId,omitempty"`
+}
+
+// BookingAnswer is the traveller's answer to a booking-confirmation: the
+// resume value of the run it paused.
+type BookingAnswer struct {
+	Confirmed bool   `json:"confirmed"`
+	Key       string `json:"key"`
 }

@@ -76,7 +76,8 @@ func TestEnrichmentReachesThePromptTheStreamAndTheState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	state, seen := runStreamed(t, g, "t", "2 nights in Lisbon from May 3 for two, hotels")
+	thread := newID()
+	state, seen := runStreamed(t, g, thread, "2 nights in Lisbon from May 3 for two, hotels")
 
 	// The enricher was asked with the message and what extraction found.
 	if len(enricher.asked) != 1 {
@@ -142,12 +143,12 @@ func TestEnrichmentReachesThePromptTheStreamAndTheState(t *testing.T) {
 	// A later turn adds its own and keeps the earlier ones; the checkpoint
 	// holds them, so a replay shows them without calling anything.
 	enricher.results = enricher.results[:1]
-	state, _ = runStreamed(t, g, "t", "thanks")
+	state, _ = runStreamed(t, g, thread, "thanks")
 	if len(state.Enrichments) != 4 || state.Enrichments[3].MessageID != state.Messages[len(state.Messages)-1].ID ||
 		state.Enrichments[0].MessageID != answer.ID {
 		t.Fatalf("after a second turn: %+v", state.Enrichments)
 	}
-	saved, _, err := g.GetState(context.Background(), "t", "")
+	saved, _, err := g.GetState(context.Background(), thread, "")
 	if err != nil || len(saved.Enrichments) != 4 {
 		t.Fatalf("the checkpoint holds %d enrichments (%v), want 4", len(saved.Enrichments), err)
 	}
@@ -177,7 +178,7 @@ func TestFailingEnrichmentIsSkipped(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			state, _ := runStreamed(t, g, "t", "beach photos")
+			state, _ := runStreamed(t, g, newID(), "beach photos")
 			if lastAI(state) != "Found them." || len(toolCalls) != 1 {
 				t.Fatalf("the run did not go on: answer %q, tool calls %v", lastAI(state), toolCalls)
 			}
@@ -201,7 +202,7 @@ func TestNoEnricherNoEnrichment(t *testing.T) {
 		calls("extract", `{"intent":"photos","language":"en"}`),
 		text("Nothing to show."),
 	}}
-	state, _ := runStreamed(t, newPlanner(t, m, testTools(&toolCalls)), "t", "my photos")
+	state, _ := runStreamed(t, newPlanner(t, m, testTools(&toolCalls)), newID(), "my photos")
 	if len(state.Enrichments) != 0 || strings.Contains(systemPrompt(m.asked[1]), enrichmentHeader) {
 		t.Fatal("a planner without an enricher enriched")
 	}

@@ -59,9 +59,7 @@ func (p *planner) extraction(ctx context.Context, s State) (Update, error) {
 		return Update{}, err
 	}
 	u.UI = []UIUpsert{{UIComponent: comp}}
-	if err := graph.Emit(ctx, "ui", comp); err != nil {
-		return Update{}, err
-	}
+	graph.Emit(ctx, "ui", comp)
 	return u, nil
 }
 

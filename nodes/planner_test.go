@@ -111,10 +111,11 @@ func testTools(record *[]string) FuncTools {
 
 // turnResult is what one run produced.
 type turnResult struct {
-	state  State
-	nodes  []string // in the order they ran
-	ui     []string // names of the UI components emitted
-	tokens string
+	state       State
+	nodes       []string // in the order they ran
+	ui          []string // names of the UI components emitted
+	tokens      string
+	tokenMsgIDs []string // the message id of each token event
 }
 
 func runTurn(t *testing.T, g *Graph, thread, msg string) turnResult {
@@ -132,6 +133,7 @@ func runTurn(t *testing.T, g *Graph, thread, msg string) turnResult {
 			r.ui = append(r.ui, ev.Payload.(UIComponent).Name)
 		case graph.Token:
 			r.tokens += ev.Token
+			r.tokenMsgIDs = append(r.tokenMsgIDs, ev.MessageID)
 		case graph.RunFinished:
 			r.state = ev.State
 		}
@@ -159,7 +161,7 @@ func TestTripTurn(t *testing.T) {
 		text("Here are places to stay and eat in Lisbon."),
 	}}
 	g := newPlanner(t, m, testTools(&toolCalls))
-	r := runTurn(t, g, "t", "4 nights in Lisbon from May 3, 3 of us")
+	r := runTurn(t, g, testThread, "4 nights in Lisbon from May 3, 3 of us")
 
 	if !slices.Equal(r.nodes, []string{NodeExtraction, NodeCallTools}) {
 		t.Fatalf("nodes = %v", r.nodes)
@@ -185,6 +187,9 @@ func TestTripTurn(t *testing.T) {
 	if lastAI(r.state) != "Here are places to stay and eat in Lisbon." || r.tokens != lastAI(r.state) {
 		t.Fatalf("answer %q, streamed %q", lastAI(r.state), r.tokens)
 	}
+	if answerID := r.state.Messages[len(r.state.Messages)-1].ID; len(r.tokenMsgIDs) == 0 || slices.ContainsFunc(r.tokenMsgIDs, func(id string) bool { return id != answerID }) {
+		t.Fatalf("tokens carry message ids %v, want the answer's %s", r.tokenMsgIDs, answerID)
+	}
 	// The extraction prompt carries today's date; callTools also the trip.
 	sys := m.asked[0].messages[0].Parts[0].(llms.TextContent).Text
 	if !strings.Contains(sys, "Today: 2026-11-21") {
@@ -206,7 +211,7 @@ func TestNoLocationAsksInTheTravellersLanguage(t *testing.T) {
 	m := &scripted{replies: []llms.ContentChoice{
 		calls("extract", `{"numberOfGuests":2,"intent":"trip","language":"pt"}`),
 	}}
-	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "quero viajar em maio com minha esposa")
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), testThread, "quero viajar em maio com minha esposa")
 	if !slices.Equal(r.nodes, []string{NodeExtraction}) || len(toolCalls) != 0 {
 		t.Fatalf("nodes %v, tool calls %v: the run should end after asking", r.nodes, toolCalls)
 	}
@@ -222,7 +227,7 @@ func TestPhotoQuestionNeedsNoDestination(t *testing.T) {
 		calls("searchPhotosAcrossAlbums", `{"query":"aniversário da Vivi"}`),
 		text("Encontrei 1 foto."),
 	}}
-	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "mostre fotos do aniversário da Vivi")
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), testThread, "mostre fotos do aniversário da Vivi")
 	if !slices.Equal(r.nodes, []string{NodeExtraction, NodeCallTools}) {
 		t.Fatalf("nodes = %v", r.nodes)
 	}
@@ -249,12 +254,12 @@ func TestChangeOfPlansReExtracts(t *testing.T) {
 		text("And where to eat."),
 	}}
 	g := newPlanner(t, m, testTools(&toolCalls))
-	runTurn(t, g, "t", "hotels in Lisbon")
-	r := runTurn(t, g, "t", "actually make it Porto")
+	runTurn(t, g, testThread, "hotels in Lisbon")
+	r := runTurn(t, g, testThread, "actually make it Porto")
 	if !slices.Equal(r.nodes, []string{NodeClassify, NodeExtraction, NodeCallTools}) || r.state.TripDetails.Location != "Porto" {
 		t.Fatalf("nodes %v, trip %+v", r.nodes, r.state.TripDetails)
 	}
-	r = runTurn(t, g, "t", "and restaurants?")
+	r = runTurn(t, g, testThread, "and restaurants?")
 	if !slices.Equal(r.nodes, []string{NodeClassify, NodeCallTools}) || r.state.TripDetails.Location != "Porto" {
 		t.Fatalf("nodes %v, trip %+v", r.nodes, r.state.TripDetails)
 	}
@@ -272,7 +277,7 @@ func TestNoToolCalledGetsAHelpfulAnswer(t *testing.T) {
 		calls("extract", `{"intent":"photos","language":"en"}`),
 		text(""),
 	}}
-	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "what can you do with my photos?")
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), testThread, "what can you do with my photos?")
 	if !strings.Contains(lastAI(r.state), "I can help you find places to stay") {
 		t.Fatalf("answer = %q", lastAI(r.state))
 	}
@@ -285,7 +290,7 @@ func TestToolErrorIsShownAndToldToTheModel(t *testing.T) {
 		calls("getAlbumByName", `{"name":"Mars"}`),
 		text("You have no album called Mars."),
 	}}
-	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "stats of my Mars trip")
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), testThread, "stats of my Mars trip")
 	var props AlbumListProps
 	json.Unmarshal(r.state.UI[0].Props, &props)
 	if props.Error == nil || props.Error.Code != "NOT_FOUND" {
@@ -305,7 +310,7 @@ func TestAlbumThenAlbumTool(t *testing.T) {
 		calls("getTripStats", `{"albumId":"al1"}`),
 		text("Your Japan trip: 120 photos over 12 days."),
 	}}
-	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "stats of my Japan trip")
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), testThread, "stats of my Japan trip")
 	if !slices.Equal(r.ui, []string{ComponentAlbums, ComponentTripStats}) {
 		t.Fatalf("ui = %v", r.ui)
 	}
@@ -321,7 +326,7 @@ func TestToolStepsAreLimited(t *testing.T) {
 		replies = append(replies, calls("searchPhotosAcrossAlbums", `{"query":"beach"}`))
 	}
 	m := &scripted{replies: replies}
-	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), "t", "beach photos")
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), testThread, "beach photos")
 	if len(toolCalls) != MaxToolSteps {
 		t.Fatalf("%d tool calls, want %d", len(toolCalls), MaxToolSteps)
 	}
@@ -335,3 +340,6 @@ func TestBuildNeedsModelAndTools(t *testing.T) {
 		t.Fatal("Build without a model and tools succeeded")
 	}
 }
+
+// testThread is the thread the tests' conversations run on.
+var testThread = newID()

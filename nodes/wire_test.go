@@ -36,7 +36,7 @@ func TestOnTheOpenAIWire(t *testing.T) {
 	tools := testTools(&toolCalls)
 	g := newPlanner(t, llm, tools)
 
-	first := runTurn(t, g, "t", "4 nights in Lisbon from May 1st, 3 of us")
+	first := runTurn(t, g, testThread, "4 nights in Lisbon from May 1st, 3 of us")
 	want := TripDetails{Location: "Lisbon", StartDate: "2027-05-01", EndDate: "2027-05-05", NumberOfGuests: 3}
 	if first.state.TripDetails == nil || *first.state.TripDetails != want {
 		t.Fatalf("trip details = %+v, want %+v", first.state.TripDetails, want)
@@ -45,7 +45,7 @@ func TestOnTheOpenAIWire(t *testing.T) {
 		t.Fatalf("streamed text = %q: tool-call JSON must not leak into it", first.tokens)
 	}
 
-	second := runTurn(t, g, "t", "and what are the stats of my Japan trip?")
+	second := runTurn(t, g, testThread, "and what are the stats of my Japan trip?")
 	if !slices.Equal(second.nodes, []string{NodeClassify, NodeCallTools}) {
 		t.Fatalf("second turn ran %v", second.nodes)
 	}

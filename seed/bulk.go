@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 // BulkAlbumSize is how many photos each generated archive album holds.
@@ -53,8 +54,8 @@ func bulkPhotos(ctx context.Context, st *store.Store, userID string, total int, 
 }
 
 // bulkAlbum yields photos from..to of archive album k.
-func bulkAlbum(userID, albumID string, k, from, to int, cities []City) iter.Seq[store.NewPhoto] {
-	return func(yield func(store.NewPhoto) bool) {
+func bulkAlbum(userID, albumID string, k, from, to int, cities []City) iter.Seq[tripdata.NewPhoto] {
+	return func(yield func(tripdata.NewPhoto) bool) {
 		base := time.Date(2005, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, k*7)
 		for i := from; i < to; i++ {
 			r := rand.New(rand.NewPCG(uint64(k), uint64(i)))
@@ -66,7 +67,7 @@ func bulkAlbum(userID, albumID string, k, from, to int, cities []City) iter.Seq[
 			}
 			lat, lng := near(r, c, 8)
 			pid := id("bulk-photo", albumID, i)
-			if !yield(store.NewPhoto{ID: pid, AlbumID: albumID, UserID: userID, Description: desc, LocationName: place,
+			if !yield(tripdata.NewPhoto{ID: pid, AlbumID: albumID, UserID: userID, Description: desc, LocationName: place,
 				TakenAt: base.AddDate(0, 0, r.IntN(365)), Lat: &lat, Lng: &lng, Path: PhotoPath(userID, albumID, pid)}) {
 				return
 			}

@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 // currencies maps countries to the currency prices are shown in, and how
@@ -47,22 +47,20 @@ var (
 	stayKinds  = []string{"hotel", "hotel", "apartment", "guesthouse", "hostel", "apartment"}
 	stayFirst  = []string{"Grand", "Casa", "Villa", "Hotel", "Pousada", "Residence", "Loft", "Palácio", "Garden", "Harbour", "Old Town", "Sky"}
 	staySecond = []string{"Central", "Azul", "do Rio", "Plaza", "Boutique", "Suites", "View", "Park", "Lumière", "Jardim", "Riverside", "Terrace"}
-	eatFirst   = []string{"Tasca", "Bistro", "Casa", "Trattoria", "Cantina", "Kitchen", "Mercado", "Taberna", "Sabores", "Golden", "Little", "Café"}
-	eatSecond  = []string{"da Esquina", "Verde", "Luna", "do Porto", "Fénix", "Bambu", "Oliva", "Aurora", "Sol", "Jasmine", "Bay", "Saffron"}
 	hours      = []string{"12:00–15:00, 19:00–23:00", "08:00–18:00", "18:30–00:00", "11:30–23:30", "12:00–22:00", "07:00–15:00"}
 )
 
 // Catalog generates the accommodations and restaurants of cities; cities
 // are ranked in the order given.
-func Catalog(cities []City, accommodationsPer, restaurantsPer int) store.Catalog {
-	var c store.Catalog
+func Catalog(cities []City, accommodationsPer, restaurantsPer int) tripdata.Catalog {
+	var c tripdata.Catalog
 	for rank, city := range cities {
 		cid := CityID(city)
 		geo := city.GeoName
 		if geo == "" {
 			geo = city.Name
 		}
-		c.Cities = append(c.Cities, store.City{ID: cid, Name: city.Name, GeoName: geo, Country: city.Country,
+		c.Cities = append(c.Cities, tripdata.City{ID: cid, Name: city.Name, GeoName: geo, Country: city.Country,
 			Population: city.Population, Rank: rank + 1, Lat: city.Lat, Lng: city.Lng})
 		r := rng("catalog", cid)
 		code, rate := currency(city.Country)
@@ -76,7 +74,7 @@ func Catalog(cities []City, accommodationsPer, restaurantsPer int) store.Catalog
 	return c
 }
 
-func accommodation(r *rand.Rand, city City, cid string, i int, code string, rate float64) store.Accommodation {
+func accommodation(r *rand.Rand, city City, cid string, i int, code string, rate float64) tripdata.Accommodation {
 	kind := pick(r, stayKinds)
 	base := map[string]float64{"hotel": 110, "apartment": 85, "guesthouse": 60, "hostel": 28}[kind]
 	capacity := []int{1, 2, 2, 2, 3, 4, 4, 5, 6, 8}[r.IntN(10)]
@@ -85,21 +83,21 @@ func accommodation(r *rand.Rand, city City, cid string, i int, code string, rate
 	}
 	price := base * (0.6 + 1.2*r.Float64()) * (1 + 0.15*float64(capacity-2)) * rate
 	lat, lng := near(r, city, 4)
-	return store.Accommodation{
+	return tripdata.Accommodation{
 		ID: id("accommodation", cid, i), CityID: cid, Name: fmt.Sprintf("%s %s %s", pick(r, stayFirst), pick(r, staySecond), city.Name),
 		Kind: kind, NightlyPrice: roundPrice(price, rate), Currency: code, Rating: round1(3.4 + 1.6*r.Float64()),
 		Capacity: max(capacity, 1), Lat: lat, Lng: lng,
 	}
 }
 
-func restaurant(r *rand.Rand, city City, cid string, i int) store.Restaurant {
+func restaurant(r *rand.Rand, city City, cid string, i int) tripdata.Restaurant {
 	cuisine := pick(r, cuisines)
 	if local, ok := localCuisine[city.Country]; ok && i%3 == 0 {
 		cuisine = local
 	}
 	lat, lng := near(r, city, 6)
-	return store.Restaurant{
-		ID: id("restaurant", cid, i), CityID: cid, Name: fmt.Sprintf("%s %s", pick(r, eatFirst), pick(r, eatSecond)),
+	return tripdata.Restaurant{
+		ID: id("restaurant", cid, i), CityID: cid, Name: restaurantName(r, cuisine),
 		Cuisine: cuisine, PriceRange: []string{"$", "$$", "$$", "$$$", "$$$$"}[r.IntN(5)],
 		Rating: round1(3.5 + 1.5*r.Float64()), DistanceKm: round1(0.2 + 6*r.Float64()),
 		OpeningHours: pick(r, hours), Popular: i < 3, Lat: lat, Lng: lng,
@@ -122,4 +120,11 @@ func roundPrice(p, rate float64) float64 {
 		return math.Round(p)
 	}
 	return math.Round(p*100) / 100
+}
+
+// restaurantName names a restaurant of a cuisine after a kind of place of
+// that cuisine: "Trattoria Luna" serves Italian food.
+func restaurantName(r *rand.Rand, cuisine string) string {
+	n := eatNames[cuisine]
+	return pick(r, n.kinds) + " " + pick(r, n.words)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 // spot is a place photographed on a trip.
@@ -105,7 +106,7 @@ func caption(r *rand.Rand, s spot) string {
 // DemoAlbum is one of the demo user's albums with its photos.
 type DemoAlbum struct {
 	ID, Name, Description string
-	Photos                []store.NewPhoto
+	Photos                []tripdata.NewPhoto
 }
 
 // DemoData returns a user's twelve demo albums and their photos; the same
@@ -141,13 +142,13 @@ func DemoAlbums(ctx context.Context, st *store.Store, userID string) (int64, err
 	return added, nil
 }
 
-func tripPhotos(t trip, userID, albumID string) []store.NewPhoto {
+func tripPhotos(t trip, userID, albumID string) []tripdata.NewPhoto {
 	r := rng("trip", t.name)
 	start, err := time.Parse(time.DateOnly, t.start)
 	if err != nil {
 		panic(fmt.Sprintf("seed: trip %q has a bad start date: %v", t.name, err))
 	}
-	photos := make([]store.NewPhoto, 0, t.photos)
+	photos := make([]tripdata.NewPhoto, 0, t.photos)
 	for i := range t.photos {
 		s := t.spots[r.IntN(len(t.spots))]
 		desc := caption(r, s)
@@ -161,7 +162,7 @@ func tripPhotos(t trip, userID, albumID string) []store.NewPhoto {
 		}
 		lat, lng := s.lat+(r.Float64()-0.5)*0.004, s.lng+(r.Float64()-0.5)*0.004
 		pid := id("photo", albumID, i)
-		photos = append(photos, store.NewPhoto{ID: pid, AlbumID: albumID, UserID: userID, Description: desc,
+		photos = append(photos, tripdata.NewPhoto{ID: pid, AlbumID: albumID, UserID: userID, Description: desc,
 			LocationName: location, TakenAt: start.AddDate(0, 0, r.IntN(t.days)), Lat: &lat, Lng: &lng,
 			Path: PhotoPath(userID, albumID, pid)})
 	}

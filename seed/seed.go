@@ -27,12 +27,19 @@ type City struct {
 	Lat, Lng   float64
 }
 
+// How many places to stay and to eat a city of the catalog has, unless
+// Options say otherwise.
+const (
+	AccommodationsPerCity = 12
+	RestaurantsPerCity    = 10
+)
+
 // Options says what to seed.
 type Options struct {
 	// Cities are the catalog's cities, most populous first.
 	Cities            []City
-	AccommodationsPer int // per city; default 12
-	RestaurantsPer    int // per city; default 10
+	AccommodationsPer int // per city; default AccommodationsPerCity
+	RestaurantsPer    int // per city; default RestaurantsPerCity
 	DemoUser          string
 	Photos            int // total photos wanted for the demo user; the demo albums alone have about 1,500
 	Progress          func(format string, args ...any)
@@ -41,10 +48,10 @@ type Options struct {
 // Run seeds the catalog and the demo user's albums.
 func Run(ctx context.Context, st *store.Store, o Options) error {
 	if o.AccommodationsPer == 0 {
-		o.AccommodationsPer = 12
+		o.AccommodationsPer = AccommodationsPerCity
 	}
 	if o.RestaurantsPer == 0 {
-		o.RestaurantsPer = 10
+		o.RestaurantsPer = RestaurantsPerCity
 	}
 	if o.DemoUser == "" {
 		o.DemoUser = "demo"

@@ -2,13 +2,16 @@ package seed
 
 import (
 	"context"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tripgraph/tripgraph/internal/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 var testURL string
@@ -59,7 +62,7 @@ func TestRunIsIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	photos, _, err := st.SearchPhotos(ctx, store.PhotoSearch{UserID: demo.ID, Term: "aniversario da vivi", Limit: 200})
+	photos, _, err := st.SearchPhotos(ctx, tripdata.PhotoSearch{UserID: demo.ID, Term: "aniversario da vivi", Limit: 200})
 	if err != nil || len(photos) == 0 {
 		t.Fatalf("searching the demo albums for aniversario da vivi = %d, %v", len(photos), err)
 	}
@@ -68,8 +71,9 @@ func TestRunIsIdempotent(t *testing.T) {
 	if bad != 0 {
 		t.Errorf("%d photo descriptions are badly formatted", bad)
 	}
-	if c, err := st.CityNamed(ctx, "sao paulo", ""); err != nil || c.ID != "sao-paulo-br" {
-		t.Errorf("CityNamed(sao paulo) = %v, %v", c, err)
+	cities, err := st.Cities(ctx)
+	if err != nil || !slices.ContainsFunc(cities, func(c tripdata.City) bool { return c.ID == "sao-paulo-br" }) {
+		t.Errorf("Cities = %v, %v; want São Paulo among them", cities, err)
 	}
 }
 
@@ -93,4 +97,50 @@ func TestCaptionsMixLanguages(t *testing.T) {
 	if pt == 0 || en == 0 {
 		t.Errorf("captions: %d Portuguese, %d English; want both", pt, en)
 	}
+}
+
+func TestRestaurantNamesFitTheirCuisine(t *testing.T) {
+	owner := map[string]string{} // kind of place → its cuisine
+	for cuisine, n := range eatNames {
+		for _, k := range n.kinds {
+			if other, ok := owner[k]; ok {
+				t.Errorf("%q names both %s and %s restaurants", k, other, cuisine)
+			}
+			owner[k] = cuisine
+		}
+	}
+	var cities []City
+	for country := range localCuisine {
+		cities = append(cities, City{Name: "Town " + country, Country: country, Population: 100_000})
+	}
+	cities = append(cities, testCities...)
+	c := Catalog(cities, 0, 40)
+	seen := map[string]bool{}
+	for _, r := range c.Restaurants {
+		seen[r.Cuisine] = true
+		kind := ""
+		for k := range owner {
+			if strings.HasPrefix(r.Name, k+" ") && len(k) > len(kind) {
+				kind = k
+			}
+		}
+		if owner[kind] != r.Cuisine {
+			t.Errorf("%q serves %s food, but its name is of a %s place", r.Name, r.Cuisine, or(owner[kind], "no known"))
+		}
+	}
+	for _, cuisine := range append(slices.Clone(cuisines), slices.Collect(maps.Values(localCuisine))...) {
+		if _, ok := eatNames[cuisine]; !ok {
+			t.Errorf("no names for %s restaurants", cuisine)
+		}
+	}
+	if len(seen) < 20 {
+		t.Errorf("only %d cuisines in %d restaurants", len(seen), len(c.Restaurants))
+	}
+}
+
+func or(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
 }

@@ -11,20 +11,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
-
-// Album is a user's photo album with figures computed from its photos.
-type Album struct {
-	ID          string
-	UserID      string
-	Name        string
-	Description string
-	StartDate   time.Time // the first photo's day; zero when the album is empty
-	EndDate     time.Time // the last photo's day; zero when the album is empty
-	PhotoCount  int
-	Locations   []string // the most frequent location names, most frequent first
-	CoverID     string   // the earliest photo's id; "" when the album is empty
-}
 
 // albumColumns selects an Album from albums a with its photo figures.
 const albumColumns = `
@@ -43,7 +31,7 @@ const albumColumns = `
 		SELECT id FROM photos p WHERE p.album_id = a.id ORDER BY taken_at, id LIMIT 1) c ON true`
 
 // UserAlbums returns up to limit of the user's albums, newest trip first.
-func (s *Store) UserAlbums(ctx context.Context, userID string, limit int) ([]Album, error) {
+func (s *Store) UserAlbums(ctx context.Context, userID string, limit int) ([]tripdata.Album, error) {
 	rows, err := s.Pool.Query(ctx, albumColumns+`
 		WHERE a.user_id = $1
 		ORDER BY s.start_date DESC NULLS LAST, a.name
@@ -54,35 +42,43 @@ func (s *Store) UserAlbums(ctx context.Context, userID string, limit int) ([]Alb
 	return collectAlbums(rows)
 }
 
-// AlbumsByName returns up to limit of the user's albums whose name contains
-// name, ignoring case and accents.
-func (s *Store) AlbumsByName(ctx context.Context, userID, name string, limit int) ([]Album, error) {
-	rows, err := s.Pool.Query(ctx, albumColumns+`
-		WHERE a.user_id = $1 AND tg_fold(a.name) LIKE tg_fold($2)
+// AlbumsMatching returns up to limit of the user's albums in which one of
+// terms is found, ignoring case and accents: in the album's name, its
+// description, or one of its photos' location names.
+func (s *Store) AlbumsMatching(ctx context.Context, userID string, terms []string, limit int) ([]tripdata.Album, error) {
+	patterns := make([]string, len(terms))
+	for i, t := range terms {
+		patterns[i] = containsPattern(t)
+	}
+	rows, err := s.Pool.Query(ctx, `WITH p AS (SELECT tg_fold(x) AS x FROM unnest($2::text[]) x)`+albumColumns+`
+		WHERE a.user_id = $1 AND (
+			tg_fold(a.name) LIKE ANY (SELECT x FROM p)
+			OR tg_fold(a.description) LIKE ANY (SELECT x FROM p)
+			OR EXISTS (SELECT 1 FROM photos ph WHERE ph.album_id = a.id AND tg_fold(ph.location_name) LIKE ANY (SELECT x FROM p)))
 		ORDER BY s.start_date DESC NULLS LAST, a.name
-		LIMIT $3`, userID, containsPattern(name), limit)
+		LIMIT $3`, userID, patterns, limit)
 	if err != nil {
-		return nil, fmt.Errorf("finding albums named like %q: %w", name, err)
+		return nil, fmt.Errorf("finding albums matching %q: %w", terms, err)
 	}
 	return collectAlbums(rows)
 }
 
 // Album returns one of the user's albums. An album that does not exist and
 // an album of another user are the same NOT_FOUND error.
-func (s *Store) Album(ctx context.Context, userID, albumID string) (Album, error) {
+func (s *Store) Album(ctx context.Context, userID, albumID string) (tripdata.Album, error) {
 	if uuid.Validate(albumID) != nil {
-		return Album{}, albumNotFound(albumID)
+		return tripdata.Album{}, albumNotFound(albumID)
 	}
 	rows, err := s.Pool.Query(ctx, albumColumns+` WHERE a.user_id = $1 AND a.id = $2`, userID, albumID)
 	if err != nil {
-		return Album{}, fmt.Errorf("reading album %s: %w", albumID, err)
+		return tripdata.Album{}, fmt.Errorf("reading album %s: %w", albumID, err)
 	}
 	albums, err := collectAlbums(rows)
 	if err != nil {
-		return Album{}, err
+		return tripdata.Album{}, err
 	}
 	if len(albums) == 0 {
-		return Album{}, albumNotFound(albumID)
+		return tripdata.Album{}, albumNotFound(albumID)
 	}
 	return albums[0], nil
 }
@@ -91,9 +87,9 @@ func albumNotFound(albumID string) error {
 	return errcode.New(errcode.NotFound, "no album with id %q", albumID)
 }
 
-func collectAlbums(rows pgx.Rows) ([]Album, error) {
-	albums, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Album, error) {
-		var a Album
+func collectAlbums(rows pgx.Rows) ([]tripdata.Album, error) {
+	albums, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (tripdata.Album, error) {
+		var a tripdata.Album
 		var start, end *time.Time
 		var cover *string
 		err := row.Scan(&a.ID, &a.UserID, &a.Name, &a.Description, &start, &end, &a.PhotoCount, &a.Locations, &cover)

@@ -12,32 +12,20 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
-
-// Photo is one photo of an album.
-type Photo struct {
-	ID           string
-	AlbumID      string
-	AlbumName    string
-	UserID       string
-	Description  string
-	LocationName string
-	TakenAt      time.Time
-	Lat, Lng     *float64
-	Path         string // relative to the media root
-}
 
 const photoColumns = `p.id, p.album_id, a.name, p.user_id, p.description, p.location_name, p.taken_at, p.lat, p.lng, p.path`
 
-func scanPhoto(row pgx.CollectableRow) (Photo, error) {
-	var p Photo
+func scanPhoto(row pgx.CollectableRow) (tripdata.Photo, error) {
+	var p tripdata.Photo
 	err := row.Scan(&p.ID, &p.AlbumID, &p.AlbumName, &p.UserID, &p.Description, &p.LocationName, &p.TakenAt, &p.Lat, &p.Lng, &p.Path)
 	return p, err
 }
 
 // AlbumPhotos returns a page of the photos of one of the user's albums in
 // the order they were taken, and how many photos the album has.
-func (s *Store) AlbumPhotos(ctx context.Context, userID, albumID string, limit, offset int) ([]Photo, int, error) {
+func (s *Store) AlbumPhotos(ctx context.Context, userID, albumID string, limit, offset int) ([]tripdata.Photo, int, error) {
 	album, err := s.Album(ctx, userID, albumID)
 	if err != nil {
 		return nil, 0, err
@@ -59,7 +47,7 @@ func (s *Store) AlbumPhotos(ctx context.Context, userID, albumID string, limit, 
 
 // PhotosByDate returns up to limit photos of one of the user's albums taken
 // on day.
-func (s *Store) PhotosByDate(ctx context.Context, userID, albumID string, day time.Time, limit int) ([]Photo, error) {
+func (s *Store) PhotosByDate(ctx context.Context, userID, albumID string, day time.Time, limit int) ([]tripdata.Photo, error) {
 	if uuid.Validate(albumID) != nil {
 		return nil, albumNotFound(albumID)
 	}
@@ -82,35 +70,6 @@ func (s *Store) PhotosByDate(ctx context.Context, userID, albumID string, day ti
 		}
 	}
 	return photos, nil
-}
-
-// PhotoSearch is a search for photos by a term in their description or
-// location name.
-type PhotoSearch struct {
-	UserID  string
-	AlbumID string // "" searches all of the user's albums
-	Term    string // matched as a substring, ignoring case and accents
-	Limit   int
-}
-
-// MaxSearchCount caps the total SearchPhotos counts, and is how many
-// matches it reads at most: counting, or sorting by date, every match of a
-// common word in a million photos would cost more than the search.
-const MaxSearchCount = 1000
-
-// PhotoSearchResult is what SearchPhotosPage found.
-type PhotoSearchResult struct {
-	// Photos are the newest Limit of the matches read, newest first. When
-	// More is false these are all the matches, so Photos are the newest
-	// matching photos overall; when it is true they are the newest of the
-	// first MaxSearchCount matches the index gave, which are in no
-	// particular order of date.
-	Photos []Photo
-	// Total is how many photos match, counted up to MaxSearchCount.
-	Total int
-	// More reports that more than MaxSearchCount photos match: Total is a
-	// lower bound.
-	More bool
 }
 
 // photoText is the text a search matches: the folded description and
@@ -186,48 +145,48 @@ func searchPatterns(term string) (pattern string, exact *string) {
 
 // SearchPhotosQuery returns the query SearchPhotosPage runs for q and its
 // arguments, to EXPLAIN it. It does not check that q.AlbumID is the user's.
-func SearchPhotosQuery(q PhotoSearch) (string, []any) {
+func SearchPhotosQuery(q tripdata.PhotoSearch) (string, []any) {
 	var album *string
 	if q.AlbumID != "" {
 		album = &q.AlbumID
 	}
 	pattern, exact := searchPatterns(q.Term)
-	return searchPhotosSQL, []any{q.UserID, album, pattern, exact, MaxSearchCount + 1, q.Limit}
+	return searchPhotosSQL, []any{q.UserID, album, pattern, exact, tripdata.MaxSearchCount + 1, q.Limit}
 }
 
 // SearchPhotos returns up to q.Limit of the user's photos whose description
 // or location name contains q.Term, and how many match in all, counted up
-// to MaxSearchCount; see SearchPhotosPage for their order.
-func (s *Store) SearchPhotos(ctx context.Context, q PhotoSearch) ([]Photo, int, error) {
+// to tripdata.MaxSearchCount; see SearchPhotosPage for their order.
+func (s *Store) SearchPhotos(ctx context.Context, q tripdata.PhotoSearch) ([]tripdata.Photo, int, error) {
 	r, err := s.SearchPhotosPage(ctx, q)
 	return r.Photos, r.Total, err
 }
 
 // SearchPhotosPage returns up to q.Limit of the user's photos whose
 // description or location name contains q.Term, ignoring case and accents.
-// It reads at most MaxSearchCount+1 matches, through the trigram index, and
+// It reads at most tripdata.MaxSearchCount+1 matches, through the trigram index, and
 // sorts those by date, so its cost is bounded however common the term is.
-func (s *Store) SearchPhotosPage(ctx context.Context, q PhotoSearch) (PhotoSearchResult, error) {
+func (s *Store) SearchPhotosPage(ctx context.Context, q tripdata.PhotoSearch) (tripdata.PhotoSearchResult, error) {
 	if q.AlbumID != "" {
 		if _, err := s.Album(ctx, q.UserID, q.AlbumID); err != nil {
-			return PhotoSearchResult{}, err
+			return tripdata.PhotoSearchResult{}, err
 		}
 	}
 	sql, args := SearchPhotosQuery(q)
 	rows, err := s.Pool.Query(ctx, sql, args...)
 	if err != nil {
-		return PhotoSearchResult{}, fmt.Errorf("searching photos for %q: %w", q.Term, err)
+		return tripdata.PhotoSearchResult{}, fmt.Errorf("searching photos for %q: %w", q.Term, err)
 	}
 	var read int
-	photos, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Photo, error) {
-		var p Photo
+	photos, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (tripdata.Photo, error) {
+		var p tripdata.Photo
 		err := row.Scan(&p.ID, &p.AlbumID, &p.AlbumName, &p.UserID, &p.Description, &p.LocationName, &p.TakenAt, &p.Lat, &p.Lng, &p.Path, &read)
 		return p, err
 	})
 	if err != nil {
-		return PhotoSearchResult{}, fmt.Errorf("reading photos matching %q: %w", q.Term, err)
+		return tripdata.PhotoSearchResult{}, fmt.Errorf("reading photos matching %q: %w", q.Term, err)
 	}
-	return PhotoSearchResult{Photos: photos, Total: min(read, MaxSearchCount), More: read > MaxSearchCount}, nil
+	return tripdata.PhotoSearchResult{Photos: photos, Total: min(read, tripdata.MaxSearchCount), More: read > tripdata.MaxSearchCount}, nil
 }
 
 // PhotoFile returns the owner and media path of a photo, or NOT_FOUND.
@@ -245,40 +204,24 @@ func (s *Store) PhotoFile(ctx context.Context, photoID string) (userID, path str
 	return userID, path, nil
 }
 
-// TripStats sums up an album: its photos, where and when they were taken.
-type TripStats struct {
-	AlbumID     string
-	Name        string
-	TotalPhotos int
-	Locations   []LocationCount // most photographed first
-	StartDate   time.Time       // zero when the album is empty
-	EndDate     time.Time
-}
-
-// LocationCount is how many photos of an album were taken at a place.
-type LocationCount struct {
-	Name  string
-	Count int
-}
-
 // AlbumStats returns the trip statistics of one of the user's albums.
-func (s *Store) AlbumStats(ctx context.Context, userID, albumID string) (TripStats, error) {
+func (s *Store) AlbumStats(ctx context.Context, userID, albumID string) (tripdata.TripStats, error) {
 	album, err := s.Album(ctx, userID, albumID)
 	if err != nil {
-		return TripStats{}, err
+		return tripdata.TripStats{}, err
 	}
 	rows, err := s.Pool.Query(ctx, `
 		SELECT location_name, count(*) AS n FROM photos
 		WHERE album_id = $1 AND location_name <> ''
 		GROUP BY location_name ORDER BY n DESC, location_name LIMIT 100`, album.ID)
 	if err != nil {
-		return TripStats{}, fmt.Errorf("counting the locations of album %s: %w", albumID, err)
+		return tripdata.TripStats{}, fmt.Errorf("counting the locations of album %s: %w", albumID, err)
 	}
-	locations, err := pgx.CollectRows(rows, pgx.RowToStructByPos[LocationCount])
+	locations, err := pgx.CollectRows(rows, pgx.RowToStructByPos[tripdata.LocationCount])
 	if err != nil {
-		return TripStats{}, fmt.Errorf("reading the locations of album %s: %w", albumID, err)
+		return tripdata.TripStats{}, fmt.Errorf("reading the locations of album %s: %w", albumID, err)
 	}
-	return TripStats{
+	return tripdata.TripStats{
 		AlbumID:     album.ID,
 		Name:        album.Name,
 		TotalPhotos: album.PhotoCount,
@@ -288,27 +231,15 @@ func (s *Store) AlbumStats(ctx context.Context, userID, albumID string) (TripSta
 	}, nil
 }
 
-// NewPhoto is a photo to store.
-type NewPhoto struct {
-	ID           string
-	AlbumID      string
-	UserID       string
-	Description  string
-	LocationName string
-	TakenAt      time.Time
-	Lat, Lng     *float64
-	Path         string
-}
-
 var photoCopyColumns = []string{"id", "album_id", "user_id", "description", "location_name", "taken_at", "lat", "lng", "path"}
 
-func (p NewPhoto) values() []any {
+func photoValues(p tripdata.NewPhoto) []any {
 	return []any{p.ID, p.AlbumID, p.UserID, p.Description, p.LocationName, p.TakenAt, p.Lat, p.Lng, p.Path}
 }
 
 // CopyPhotos stores new photos with COPY, the fastest way in. Every id must
 // be new: one that exists fails the whole copy.
-func (s *Store) CopyPhotos(ctx context.Context, photos iter.Seq[NewPhoto]) (int64, error) {
+func (s *Store) CopyPhotos(ctx context.Context, photos iter.Seq[tripdata.NewPhoto]) (int64, error) {
 	next, stop := iter.Pull(photos)
 	defer stop()
 	n, err := s.Pool.CopyFrom(ctx, pgx.Identifier{"photos"}, photoCopyColumns,
@@ -317,7 +248,7 @@ func (s *Store) CopyPhotos(ctx context.Context, photos iter.Seq[NewPhoto]) (int6
 			if !ok {
 				return nil, nil
 			}
-			return p.values(), nil
+			return photoValues(p), nil
 		}))
 	if err != nil {
 		return n, fmt.Errorf("copying photos: %w", err)
@@ -327,7 +258,7 @@ func (s *Store) CopyPhotos(ctx context.Context, photos iter.Seq[NewPhoto]) (int6
 
 // AddPhotos stores photos, skipping those whose id is already stored, and
 // returns how many were new.
-func (s *Store) AddPhotos(ctx context.Context, photos []NewPhoto) (int64, error) {
+func (s *Store) AddPhotos(ctx context.Context, photos []tripdata.NewPhoto) (int64, error) {
 	tx, err := s.Pool.Begin(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("adding photos: %w", err)
@@ -337,7 +268,7 @@ func (s *Store) AddPhotos(ctx context.Context, photos []NewPhoto) (int64, error)
 		return 0, fmt.Errorf("adding photos: %w", err)
 	}
 	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"new_photos"}, photoCopyColumns,
-		pgx.CopyFromSlice(len(photos), func(i int) ([]any, error) { return photos[i].values(), nil })); err != nil {
+		pgx.CopyFromSlice(len(photos), func(i int) ([]any, error) { return photoValues(photos[i]), nil })); err != nil {
 		return 0, fmt.Errorf("copying new photos: %w", err)
 	}
 	tag, err := tx.Exec(ctx, `INSERT INTO photos SELECT * FROM new_photos ON CONFLICT (id) DO NOTHING`)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 func TestBook(t *testing.T) {
@@ -16,8 +17,8 @@ func TestBook(t *testing.T) {
 	bob, _ := s.EnsureUser(ctx, "book-bob")
 	place := c.Accommodations[1].ID
 	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
-	booking := func(user, key, start, end string) Booking {
-		return Booking{UserID: user, AccommodationID: place, StartDate: day(start), EndDate: day(end),
+	booking := func(user, key, start, end string) tripdata.Booking {
+		return tripdata.Booking{UserID: user, AccommodationID: place, StartDate: day(start), EndDate: day(end),
 			Guests: 2, NightlyPrice: 80.5, TotalPrice: 161, Currency: "EUR", IdempotencyKey: key}
 	}
 
@@ -27,7 +28,7 @@ func TestBook(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name    string
-		b       Booking
+		b       tripdata.Booking
 		code    errcode.Code // "" for success
 		created bool
 		sameID  bool

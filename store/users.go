@@ -7,9 +7,11 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/tripgraph/tripgraph/errcode"
 )
@@ -23,6 +25,29 @@ type User struct {
 
 // APIKeyPrefix starts every API key, so that leaked keys are easy to find.
 const APIKeyPrefix = "tg_"
+
+// userNamePattern is the rule the users table checks names against.
+var userNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,62}$`)
+
+// CreateUser makes a new user. A name that breaks the naming rule is a
+// BAD_REQUEST; a name already taken is a CONFLICT.
+func (s *Store) CreateUser(ctx context.Context, name string) (User, error) {
+	if !userNamePattern.MatchString(name) {
+		return User{}, errcode.New(errcode.BadRequest,
+			"user name %q must be 1 to 63 lower-case letters, digits, '_', '.' or '-', starting with a letter or digit", name)
+	}
+	var u User
+	err := s.Pool.QueryRow(ctx, `INSERT INTO users (name) VALUES ($1) RETURNING id, name, created_at`, name).
+		Scan(&u.ID, &u.Name, &u.CreatedAt)
+	var pgErr *pgconn.PgError
+	switch {
+	case errors.As(err, &pgErr) && pgErr.Code == "23505":
+		return User{}, errcode.New(errcode.Conflict, "user %q exists already", name)
+	case err != nil:
+		return User{}, fmt.Errorf("creating user %q: %w", name, err)
+	}
+	return u, nil
+}
 
 // EnsureUser returns the user with this name, creating it if needed.
 func (s *Store) EnsureUser(ctx context.Context, name string) (User, error) {

@@ -26,6 +26,28 @@ func TestUsersAndAPIKeys(t *testing.T) {
 		t.Fatal("a user name with spaces and capitals was accepted")
 	}
 
+	for _, tc := range []struct {
+		name string
+		want errcode.Code
+	}{
+		{"carla", ""},
+		{"carla", errcode.Conflict},
+		{"ana", errcode.Conflict},
+		{"Bad Name!", errcode.BadRequest},
+		{"", errcode.BadRequest},
+	} {
+		u, err := s.CreateUser(ctx, tc.name)
+		if tc.want == "" {
+			if err != nil || u.Name != tc.name || u.ID == "" {
+				t.Fatalf("CreateUser(%q) = %v, %v", tc.name, u, err)
+			}
+			continue
+		}
+		if errcode.Of(err) != tc.want {
+			t.Errorf("CreateUser(%q) = %v, want %s", tc.name, err, tc.want)
+		}
+	}
+
 	key, err := s.CreateAPIKey(ctx, ana.ID, "cli")
 	if err != nil {
 		t.Fatal(err)

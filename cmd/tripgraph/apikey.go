@@ -4,20 +4,26 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
+	"os"
+
+	"github.com/tripgraph/tripgraph/errcode"
 )
 
 func init() {
 	register(command{
 		name:    "apikey",
-		summary: "create an API key for a user: apikey --user NAME [--label TEXT]",
-		run:     runAPIKey,
+		summary: "create an API key for an existing user: apikey --user NAME [--label TEXT]",
+		run:     func(ctx context.Context, args []string) error { return runAPIKey(ctx, args, os.Stdout) },
 	})
 }
 
-// runAPIKey makes an API key and prints it once: only its hash is stored.
-func runAPIKey(ctx context.Context, args []string) error {
+// runAPIKey makes an API key for an existing user and prints it once: only
+// its hash is stored. A user that does not exist is refused, so that a typo
+// cannot mint a working key that sees nothing.
+func runAPIKey(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("apikey", flag.ContinueOnError)
-	user := fs.String("user", "demo", "the user the key acts as (created if missing)")
+	user := fs.String("user", "demo", "the user the key acts as (tripgraph user create NAME makes one)")
 	label := fs.String("label", "cli", "a note to tell keys apart")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -27,14 +33,17 @@ func runAPIKey(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	u, err := st.EnsureUser(ctx, *user)
+	u, err := st.UserByName(ctx, *user)
+	if errcode.Of(err) == errcode.NotFound {
+		return fmt.Errorf("there is no user %q: create it first with tripgraph user create %s", *user, *user)
+	}
 	if err != nil {
-		return err
+		return fmt.Errorf("finding user %q: %w", *user, err)
 	}
 	key, err := st.CreateAPIKey(ctx, u.ID, *label)
 	if err != nil {
 		return err
 	}
-	fmt.Println(key)
+	fmt.Fprintln(out, key)
 	return nil
 }

@@ -10,14 +10,12 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/media"
-	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/store"
 )
 
@@ -61,7 +59,7 @@ func runMCP(ctx context.Context, args []string) error {
 		return err
 	}
 	defer env.st.Close()
-	cfg := env.mcpConfig(orDefault(*publicURL, "http://"+*addr))
+	cfg := env.mcpConfig(orDefault(*publicURL, "http://"+*addr), log)
 	if *userName != "" && (*transport == "stdio" || *authMode == "none") {
 		u, err := env.st.UserByName(ctx, *userName)
 		if err != nil {
@@ -70,8 +68,16 @@ func runMCP(ctx context.Context, args []string) error {
 		cfg.User = u.ID
 	}
 	if *transport == "stdio" {
+		if note := stdioLinksNote(*publicURL, env.secret); note != "" {
+			log.Warn(note)
+			cfg.URLs, cfg.LinksNote = media.URLs{}, note
+		}
 		log.Info("serving MCP on stdio", "user", *userName)
-		return mcpserver.New(cfg).Run(ctx, &mcp.StdioTransport{})
+		return mcpserver.New(cfg).Run(ctx, &mcpserver.StdioTransport{})
+	}
+	httpOpts, err := httpOptionsFromEnv()
+	if err != nil {
+		return err
 	}
 
 	var authenticate func(context.Context, string) (string, error)
@@ -81,11 +87,8 @@ func runMCP(ctx context.Context, args []string) error {
 		log.Warn("MCP authentication is off: every request acts as this user", "user", *userName, "addr", *addr)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcpserver.NewHTTPHandler(mcpserver.New(cfg), mcpserver.HTTPOptions{
-		Authenticate:   authenticate,
-		AllowedOrigins: allowedOrigins(),
-		Logger:         log,
-	}))
+	httpOpts.Authenticate, httpOpts.AllowedOrigins, httpOpts.Logger = authenticate, allowedOrigins(), log
+	mux.Handle("/mcp", mcpserver.NewHTTPHandler(mcpserver.New(cfg), httpOpts))
 	env.mediaHandler(log).Register(mux)
 	return listenAndServe(ctx, *addr, mux, log)
 }
@@ -141,23 +144,70 @@ func (s *serving) authenticate() func(context.Context, string) (string, error) {
 	return mcpserver.Authenticator(s.st, s.secret)
 }
 
-func (s *serving) mcpConfig(publicURL string) mcpserver.Config {
+func (s *serving) mcpConfig(publicURL string, log *slog.Logger) mcpserver.Config {
 	return mcpserver.Config{
-		Store:  s.st,
-		URLs:   media.URLs{Base: strings.TrimSuffix(publicURL, "/"), Secret: s.urlSecret, TTL: photoURLTTL},
-		Locate: locate,
+		Backend: s.st,
+		URLs:    media.URLs{Base: strings.TrimSuffix(publicURL, "/"), Secret: s.urlSecret, TTL: photoURLTTL},
+		Resolve: resolvePlace,
+		Logger:  log,
 	}
+}
+
+// stdioLinksNote says why the tools served over stdio give no photo or
+// picture links, or is empty when they can. Over stdio nothing of this
+// process serves the links: they work only at the public URL of a
+// tripgraph serve that shares MCP_SECRET (without it, a link would be
+// signed with this process's random key, which no server accepts).
+func stdioLinksNote(publicURL string, secret []byte) string {
+	var missing []string
+	if publicURL == "" {
+		missing = append(missing, "TRIPGRAPH_PUBLIC_URL (the URL of a running tripgraph serve)")
+	}
+	if len(secret) == 0 {
+		missing = append(missing, "MCP_SECRET (the same as that server's)")
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return "photo and picture links are off over stdio; to enable them, set " + strings.Join(missing, " and ")
+}
+
+// httpOptionsFromEnv reads the limits of the MCP HTTP handler from the
+// environment; an unset variable keeps the handler's default.
+func httpOptionsFromEnv() (mcpserver.HTTPOptions, error) {
+	var o mcpserver.HTTPOptions
+	var errs []error
+	envInt := func(key string, dst *int) {
+		if v := os.Getenv(key); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				errs = append(errs, fmt.Errorf("%s=%q: want a positive whole number", key, v))
+			}
+			*dst = n
+		}
+	}
+	envDuration := func(key string, dst *time.Duration) {
+		if v := os.Getenv(key); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				errs = append(errs, fmt.Errorf("%s=%q: want a positive duration such as 30s or 10m", key, v))
+			}
+			*dst = d
+		}
+	}
+	var batchBytes, bodyBytes int
+	envInt("MCP_MAX_SESSIONS", &o.MaxSessions)
+	envDuration("MCP_SESSION_TIMEOUT", &o.SessionTimeout)
+	envInt("MCP_MAX_BATCH", &o.MaxBatch)
+	envInt("MCP_MAX_BATCH_RESULT_BYTES", &batchBytes)
+	envInt("MCP_MAX_BODY_BYTES", &bodyBytes)
+	envDuration("MCP_BODY_TIMEOUT", &o.BodyTimeout)
+	o.MaxBatchResultBytes, o.MaxBodyBytes = int64(batchBytes), int64(bodyBytes)
+	return o, errors.Join(errs...)
 }
 
 func (s *serving) mediaHandler(log *slog.Logger) *media.Handler {
 	return &media.Handler{Root: s.mediaRoot, Secret: s.urlSecret, Photos: s.st, Authenticate: s.authenticate(), Logger: log}
-}
-
-// locate resolves a traveller's place name with the gazetteer, which
-// knows English and Portuguese names ("Lisboa", "Nova York").
-func locate(place string) (string, string, bool) {
-	c, ok := gazetteer.Lookup(place)
-	return c.Name, c.Country, ok
 }
 
 // allowedOrigins are the browser origins from TRIPGRAPH_ALLOWED_ORIGINS

@@ -158,16 +158,18 @@ type jsonEvent struct {
 	Name         string        `json:"name,omitempty"`
 	Payload      any           `json:"payload,omitempty"`
 	Token        string        `json:"token,omitempty"`
+	MessageID    string        `json:"message_id,omitempty"`
 	Update       *nodes.Update `json:"update,omitempty"`
 	State        *nodes.State  `json:"state,omitempty"`
 	CheckpointID string        `json:"checkpoint_id,omitempty"`
 	Next         []string      `json:"next,omitempty"`
 	Error        string        `json:"error,omitempty"`
+	Interrupt    any           `json:"interrupt,omitempty"`
 }
 
 func toJSONEvent(ev graph.Event[nodes.State, nodes.Update]) jsonEvent {
 	out := jsonEvent{Event: ev.Kind.String(), RunID: ev.RunID, ThreadID: ev.ThreadID, Step: ev.Step, Node: ev.Node,
-		Name: ev.Name, Payload: ev.Payload, Token: ev.Token}
+		Name: ev.Name, Payload: ev.Payload, Token: ev.Token, MessageID: ev.MessageID}
 	switch ev.Kind {
 	case graph.NodeFinished:
 		out.Update = &ev.Update
@@ -177,6 +179,8 @@ func toJSONEvent(ev graph.Event[nodes.State, nodes.Update]) jsonEvent {
 		out.CheckpointID, out.Next = ev.Checkpoint.ID, ev.Checkpoint.Next
 	case graph.RunFailed:
 		out.Error = ev.Err.Error()
+	case graph.Interrupted:
+		out.State, out.Interrupt = &ev.State, ev.Interrupt
 	}
 	return out
 }

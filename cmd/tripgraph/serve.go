@@ -43,9 +43,13 @@ func runServe(ctx context.Context, args []string) error {
 			return err
 		}
 	}
+	httpOpts, err := httpOptionsFromEnv()
+	if err != nil {
+		return err
+	}
+	httpOpts.Authenticate, httpOpts.AllowedOrigins, httpOpts.Logger = env.authenticate(), allowedOrigins(), log
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcpserver.NewHTTPHandler(mcpserver.New(env.mcpConfig(orDefault(*publicURL, "http://"+*addr))),
-		mcpserver.HTTPOptions{Authenticate: env.authenticate(), AllowedOrigins: allowedOrigins(), Logger: log}))
+	mux.Handle("/mcp", mcpserver.NewHTTPHandler(mcpserver.New(env.mcpConfig(orDefault(*publicURL, "http://"+*addr), log)), httpOpts))
 	env.mediaHandler(log).Register(mux)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		if err := env.st.Pool.Ping(r.Context()); err != nil {

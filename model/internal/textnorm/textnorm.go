@@ -1,11 +1,14 @@
-// Package textnorm folds text for matching: lower case, accents removed,
-// split into words on anything that is not a letter or a digit.
+// Package textnorm splits text into words for matching, on anything that
+// is not a letter or a digit, each folded by package textfold (lower case,
+// accents removed).
 package textnorm
 
 import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tripgraph/tripgraph/textfold"
 )
 
 // Word is one word of a text, as folded for matching and as written.
@@ -17,38 +20,9 @@ type Word struct {
 	Cap   bool   // Raw starts with an upper-case letter
 }
 
-// Fold returns s in lower case with Latin accents removed ("São" → "sao").
-func Fold(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= utf8.RuneSelf || ('A' <= c && c <= 'Z') {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		b.WriteString(foldRune(r))
-	}
-	return b.String()
-}
-
-func foldRune(r rune) string {
-	if r < utf8.RuneSelf {
-		if 'A' <= r && r <= 'Z' {
-			r += 'a' - 'A'
-		}
-		return string(r)
-	}
-	if f, ok := accents[r]; ok {
-		return f
-	}
-	return string(unicode.ToLower(r))
-}
+// Fold returns s in lower case with accents removed ("São" → "sao"): the
+// one folding of package textfold, the same the database searches with.
+func Fold(s string) string { return textfold.Fold(s) }
 
 // Words splits s into words. Apostrophes inside a word are dropped
 // ("d'Ampezzo" → "dampezzo" is not wanted, so they split instead).
@@ -95,39 +69,4 @@ func Key(s string) string {
 		parts[i] = w.Fold
 	}
 	return strings.Join(parts, " ")
-}
-
-var accents = map[rune]string{}
-
-func init() {
-	for _, g := range []struct{ from, to string }{
-		{"àáâãäåāăąÀÁÂÃÄÅĀĂĄ", "a"},
-		{"çćĉċčÇĆĈĊČ", "c"},
-		{"ďđĎĐ", "d"},
-		{"èéêëēĕėęěÈÉÊËĒĔĖĘĚ", "e"},
-		{"ĝğġģĜĞĠĢ", "g"},
-		{"ĥħĤĦ", "h"},
-		{"ìíîïĩīĭįıÌÍÎÏĨĪĬĮİ", "i"},
-		{"ĵĴ", "j"},
-		{"ķĶ", "k"},
-		{"ĺļľŀłĹĻĽĿŁ", "l"},
-		{"ñńņňÑŃŅŇ", "n"},
-		{"òóôõöøōŏőÒÓÔÕÖØŌŎŐ", "o"},
-		{"ŕŗřŔŖŘ", "r"},
-		{"śŝşšșŚŜŞŠȘ", "s"},
-		{"ţťŧțŢŤŦȚ", "t"},
-		{"ùúûüũūŭůűųÙÚÛÜŨŪŬŮŰŲ", "u"},
-		{"ŵŴ", "w"},
-		{"ýÿŷÝŸŶ", "y"},
-		{"źżžŹŻŽ", "z"},
-		{"ßẞ", "ss"},
-		{"æÆ", "ae"},
-		{"œŒ", "oe"},
-		{"þÞ", "th"},
-		{"ðÐ", "d"},
-	} {
-		for _, r := range g.from {
-			accents[r] = g.to
-		}
-	}
 }

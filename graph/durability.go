@@ -1,0 +1,153 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// startWriter prepares the run's writes in its durability mode, starting
+// from the thread's head.
+func (r *run[S, U]) startWriter(ctx context.Context, head string) error {
+	r.head = head
+	switch r.cfg.Durability {
+	case "", DurabilitySync, DurabilityExit:
+		return nil
+	case DurabilityAsync:
+		r.writer = &asyncWriter{queue: make(chan Checkpoint, 4), done: make(chan struct{})}
+		go r.writer.loop(r.saveCtx(ctx), r.c.cp, head)
+		return nil
+	}
+	return fmt.Errorf("running on thread %q: unknown durability %q", r.cfg.ThreadID, r.cfg.Durability)
+}
+
+// save hands a new checkpoint to the run's writes: stored at once (sync),
+// queued (async) or kept as the newest (exit).
+func (r *run[S, U]) save(ctx context.Context, cp Checkpoint) error {
+	switch {
+	case r.writer != nil:
+		r.writer.queue <- cp
+		r.report()
+		return r.writer.failure()
+	case r.cfg.Durability == DurabilityExit:
+		if r.last == nil {
+			r.parent = cp.ParentID
+		}
+		r.last = &cp
+		return nil
+	}
+	return r.put(ctx, cp)
+}
+
+// flush stores what the run has not stored yet, and reports it. Every run
+// ends with it.
+func (r *run[S, U]) flush(ctx context.Context) error {
+	switch {
+	case r.writer != nil:
+		close(r.writer.queue)
+		<-r.writer.done
+		r.report()
+		return r.writer.failure()
+	case r.last != nil:
+		cp := *r.last
+		cp.ParentID, r.last = r.parent, nil
+		return r.put(ctx, cp)
+	}
+	return nil
+}
+
+// writeErr returns the error of a failed background write.
+func (r *run[S, U]) writeErr() error {
+	if r.writer == nil {
+		return nil
+	}
+	r.report()
+	return r.writer.failure()
+}
+
+// put stores cp over the run's head and reports it.
+func (r *run[S, U]) put(ctx context.Context, cp Checkpoint) error {
+	if err := putCheckpoint(r.saveCtx(ctx), r.c.cp, cp, r.head); err != nil {
+		return err
+	}
+	r.head = cp.ID
+	r.emit(Event[S, U]{Kind: CheckpointSaved, Step: cp.Step, Node: cp.Node, Checkpoint: &cp})
+	return nil
+}
+
+// report emits CheckpointSaved for what the background writer has stored.
+func (r *run[S, U]) report() {
+	for _, cp := range r.writer.takeStored() {
+		r.emit(Event[S, U]{Kind: CheckpointSaved, Step: cp.Step, Node: cp.Node, Checkpoint: &cp})
+	}
+}
+
+// saveCtx is the context of the run's writes: the run's detached one, or
+// ctx for UpdateState.
+func (r *run[S, U]) saveCtx(ctx context.Context) context.Context {
+	if r.saving != nil {
+		return r.saving
+	}
+	return ctx
+}
+
+// detach returns the context a run writes its checkpoints with. It ignores
+// ctx's cancellation, so that what a node returned is saved all the same,
+// but it is cancelled saveTimeout after ctx is, so that a saver that hangs
+// cannot hold a cancelled run for long.
+func detach(ctx context.Context) (context.Context, context.CancelFunc) {
+	saving, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(saveTimeout, cancel) })
+	return saving, func() { stop(); cancel() }
+}
+
+func putCheckpoint(ctx context.Context, saver Checkpointer, cp Checkpoint, head string) error {
+	if err := saver.Put(ctx, cp, head); err != nil {
+		return fmt.Errorf("saving the checkpoint of step %d of thread %q: %w", cp.Step, cp.ThreadID, err)
+	}
+	return nil
+}
+
+// asyncWriter stores a run's checkpoints in order, in the background, each
+// over the one before it.
+type asyncWriter struct {
+	queue chan Checkpoint
+	done  chan struct{} // closed when the queue is drained
+
+	mu     sync.Mutex
+	stored []Checkpoint // stored, not reported yet
+	err    error        // the first failed write; later ones are skipped
+}
+
+func (w *asyncWriter) loop(ctx context.Context, saver Checkpointer, head string) {
+	defer close(w.done)
+	for cp := range w.queue {
+		if w.failure() != nil {
+			continue
+		}
+		err := putCheckpoint(ctx, saver, cp, head)
+		w.mu.Lock()
+		if err != nil {
+			w.err = err
+		} else {
+			head = cp.ID
+			w.stored = append(w.stored, cp)
+		}
+		w.mu.Unlock()
+	}
+}
+
+func (w *asyncWriter) failure() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+func (w *asyncWriter) takeStored() []Checkpoint {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := w.stored
+	w.stored = nil
+	return out
+}

@@ -1,0 +1,194 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+)
+
+// chainGraph is START → a → b → c → END, each logging its name.
+func chainGraph() *Graph[tstate, tupdate] {
+	g := New(reduce)
+	for _, n := range []string{"a", "b", "c"} {
+		g.AddNode(n, logNode(n))
+	}
+	return g.AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", "c").AddEdge("c", END)
+}
+
+func TestDurabilityModes(t *testing.T) {
+	tests := []struct {
+		mode      Durability
+		wantSaved int // checkpoints stored by one run
+	}{
+		{"", 4},
+		{DurabilitySync, 4},
+		{DurabilityAsync, 4},
+		{DurabilityExit, 1},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.mode), func(t *testing.T) {
+			saver := NewMemorySaver()
+			c := mustCompile(t, chainGraph(), saver)
+			thread := newID()
+			for turn := range 2 {
+				var reported []string
+				var finished bool
+				for ev, err := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: thread, Durability: tt.mode, Input: tupdate{Log: []string{"in"}}}) {
+					if err != nil {
+						t.Fatal(err)
+					}
+					switch ev.Kind {
+					case CheckpointSaved:
+						if finished {
+							t.Fatal("a checkpoint was reported after the run finished")
+						}
+						reported = append(reported, ev.Checkpoint.ID)
+					case RunFinished:
+						finished = true
+					}
+				}
+				list := history(t, saver, thread)
+				if len(list) != tt.wantSaved*(turn+1) {
+					t.Fatalf("turn %d: the thread holds %d checkpoints, want %d", turn, len(list), tt.wantSaved*(turn+1))
+				}
+				stored := ids(list[:tt.wantSaved])
+				slices.Reverse(stored)
+				if !slices.Equal(reported, stored) {
+					t.Fatalf("turn %d: reported %v, stored %v", turn, reported, stored)
+				}
+				for i := 0; i+1 < len(list); i++ {
+					if list[i].ParentID != list[i+1].ID {
+						t.Fatalf("turn %d: checkpoint %d does not follow the one stored before it", turn, i)
+					}
+				}
+				s, _, _ := c.GetState(context.Background(), thread, "")
+				if n := len(s.Log); n != 4*(turn+1) {
+					t.Fatalf("turn %d: the latest state logs %d entries, want %d", turn, n, 4*(turn+1))
+				}
+			}
+		})
+	}
+	_, err := mustCompile(t, chainGraph(), nil).Invoke(context.Background(), RunConfig[tupdate]{ThreadID: newID(), Durability: "often"})
+	if err == nil {
+		t.Fatal("an unknown durability was accepted")
+	}
+}
+
+func ids(list []Checkpoint) []string {
+	out := make([]string, len(list))
+	for i, cp := range list {
+		out[i] = cp.ID
+	}
+	return out
+}
+
+// A run that fails, pauses or is cancelled still writes its last good
+// checkpoint in every mode.
+func TestDurabilityWhenTheRunStopsEarly(t *testing.T) {
+	for _, mode := range []Durability{DurabilitySync, DurabilityAsync, DurabilityExit} {
+		t.Run(string(mode), func(t *testing.T) {
+			g := New(reduce)
+			g.AddNode("a", logNode("a"))
+			g.AddNode("b", func(ctx context.Context, s tstate) (tupdate, error) { return tupdate{}, errors.New("b broke") })
+			g.AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END)
+			saver := NewMemorySaver()
+			thread := newID()
+			_, err := mustCompile(t, g, saver).Invoke(context.Background(), RunConfig[tupdate]{ThreadID: thread, Durability: mode})
+			if err == nil {
+				t.Fatal("the run did not fail")
+			}
+			latest, err := saver.Latest(context.Background(), thread)
+			if err != nil || latest.Node != "a" || !slices.Equal(latest.Next, []string{"b"}) {
+				t.Fatalf("latest = after %q, next %v (%v); want a's checkpoint, b next", latest.Node, latest.Next, err)
+			}
+			ran := 0
+			c := mustCompile(t, askGraph(&ran), saver)
+			thread = newID()
+			if _, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: thread, Durability: mode}); !errors.Is(err, ErrInterrupted) {
+				t.Fatal(err)
+			}
+			if p := pending(t, c, thread); len(p) != 1 {
+				t.Fatalf("the pause was not stored: %d pending", len(p))
+			}
+		})
+	}
+}
+
+// Another writer moves the head during a run: the run fails with a
+// conflict in every mode, and what the other writer wrote stays the head.
+func TestDurabilityKeepsCompareAndSet(t *testing.T) {
+	for _, mode := range []Durability{DurabilitySync, DurabilityAsync, DurabilityExit} {
+		t.Run(string(mode), func(t *testing.T) {
+			var c *Compiled[tstate, tupdate]
+			var intruder Checkpoint
+			g := New(reduce)
+			g.AddNode("a", func(ctx context.Context, s tstate) (tupdate, error) {
+				info, _ := Info(ctx)
+				var err error
+				intruder, err = c.UpdateState(context.Background(), info.ThreadID, "", tupdate{Log: []string{"intruder"}}, START)
+				return tupdate{Log: []string{"a"}}, err
+			})
+			g.AddNode("b", logNode("b"))
+			g.AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END)
+			saver := NewMemorySaver()
+			c = mustCompile(t, g, saver)
+			thread := newID()
+			if _, err := c.UpdateState(context.Background(), thread, "", tupdate{Log: []string{"seed"}}, "b"); err != nil {
+				t.Fatal(err)
+			}
+			_, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: thread, Durability: mode, Input: tupdate{Log: []string{"in"}}})
+			var ce *ConflictError
+			if !errors.As(err, &ce) || ce.ThreadID != thread {
+				t.Fatalf("error = %v, want a conflict on the thread", err)
+			}
+			if latest, _ := saver.Latest(context.Background(), thread); latest.ID != intruder.ID {
+				t.Fatalf("the head is %s (after %q), not the other writer's %s", latest.ID, latest.Node, intruder.ID)
+			}
+		})
+	}
+}
+
+// slowSaver holds the write of node a's checkpoint until released.
+type slowSaver struct {
+	*MemorySaver
+	entered, release chan struct{}
+}
+
+func (s *slowSaver) Put(ctx context.Context, cp Checkpoint, head string) error {
+	if cp.Node == "a" {
+		close(s.entered)
+		select {
+		case <-s.release:
+		case <-time.After(timeout): // a bound, so that a broken engine fails instead of hanging
+			return errors.New("node a's checkpoint was held and never released")
+		}
+	}
+	return s.MemorySaver.Put(ctx, cp, head)
+}
+
+// With DurabilityAsync the next node runs while the previous checkpoint is
+// being written.
+func TestAsyncWritesWhileTheNextStepRuns(t *testing.T) {
+	saver := &slowSaver{MemorySaver: NewMemorySaver(), entered: make(chan struct{}), release: make(chan struct{})}
+	g := New(reduce)
+	g.AddNode("a", logNode("a"))
+	g.AddNode("b", func(ctx context.Context, s tstate) (tupdate, error) {
+		select {
+		case <-saver.entered: // a's checkpoint is being written now
+			close(saver.release)
+			return tupdate{Log: []string{"b"}}, nil
+		case <-time.After(timeout):
+			return tupdate{}, errors.New("a's checkpoint write never started")
+		}
+	})
+	g.AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END)
+	thread := newID()
+	if _, err := mustCompile(t, g, saver).Invoke(context.Background(), RunConfig[tupdate]{ThreadID: thread, Durability: DurabilityAsync}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(history(t, saver, thread)); n != 3 {
+		t.Fatalf("the thread holds %d checkpoints, want 3", n)
+	}
+}

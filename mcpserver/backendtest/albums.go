@@ -1,0 +1,249 @@
+package backendtest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/mcpserver"
+)
+
+// albums returns the user's albums, as getUserAlbums lists them.
+func (s *suite) userAlbums(t *testing.T) []map[string]any {
+	t.Helper()
+	return list(Call(t, s.user, "getUserAlbums", nil).Value, "albums")
+}
+
+// albumNamed returns the id of the user's album with that name.
+func (s *suite) albumNamed(t *testing.T, name string) string {
+	t.Helper()
+	for _, a := range s.userAlbums(t) {
+		if a["name"] == name {
+			return a["id"].(string)
+		}
+	}
+	t.Fatalf("no album %q", name)
+	return ""
+}
+
+func names(albums []map[string]any) []string {
+	out := make([]string, len(albums))
+	for i, a := range albums {
+		out[i], _ = a["name"].(string)
+	}
+	return out
+}
+
+func (s *suite) albums(t *testing.T) {
+	all := s.userAlbums(t)
+	if len(all) != 12 {
+		t.Fatalf("%d albums, want the 12 demo albums: %v", len(all), names(all))
+	}
+	for i, a := range all {
+		if a["photoCount"] == 0.0 || a["coverUrl"] == "" || len(a["locations"].([]any)) == 0 {
+			t.Errorf("album %v lacks its figures", a)
+		}
+		if i > 0 && all[i-1]["startDate"].(string) < a["startDate"].(string) {
+			t.Errorf("%s comes before %s: not newest trip first", all[i-1]["name"], a["name"])
+		}
+	}
+	for _, tc := range []struct {
+		limit any
+		code  errcode.Code
+		n     int
+	}{{5, "", 5}, {1, "", 1}, {100000, "", 12}, {mcpserver.MaxLimit + 1, "", 12}, {-1, errcode.BadRequest, 0}, {"ten", errcode.BadRequest, 0}, {1.5, errcode.BadRequest, 0}} {
+		r := Call(t, s.user, "getUserAlbums", map[string]any{"limit": tc.limit})
+		s.want(t, r, tc.code)
+		if got := list(r.Value, "albums"); tc.code == "" && (len(got) != tc.n || names(got)[0] != names(all)[0]) {
+			t.Errorf("limit %v: %v, want the first %d", tc.limit, names(got), tc.n)
+		}
+	}
+}
+
+func (s *suite) albumNames(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want string // an album the search must find
+		not  string // an album it must not
+	}{
+		{"Lisbon", "Lisboa 2024", "Londres"},
+		{"LISBOA", "Lisboa 2024", "Roma 2022"},
+		{"lisbon 2024", "Lisboa 2024", "Londres"},
+		{"Japão", "Japan 2025", "Lisboa 2024"},
+		{"japao", "Japan 2025", "Barcelona"},
+		{"London", "Londres", "Lisboa 2024"},
+		{"Londres", "Londres", "Japan 2025"},
+		{"Rome", "Roma 2022", "Londres"},
+		{"New York", "Nova York", "Roma 2022"},
+		{"Cape Town", "Cidade do Cabo", "Roma 2022"},
+		{"vinho", "Porto e Douro", "Roma 2022"},          // its description
+		{"Pelourinho", "Bahia: aniversário da Vivi", ""}, // a photo's place
+		{"copacabana", "Rio de Janeiro", "Londres"},
+		{"familia", "Paris em família", "Londres"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := names(list(Call(t, s.user, "getAlbumByName", map[string]any{"name": tc.name}).Value, "albums"))
+			if !slices.Contains(got, tc.want) || (tc.not != "" && slices.Contains(got, tc.not)) {
+				t.Errorf("getAlbumByName(%q) = %v, want %q and not %q", tc.name, got, tc.want, tc.not)
+			}
+		})
+	}
+	for _, none := range []string{"Atlantis", "%", "_", "100%"} {
+		if got := list(Call(t, s.user, "getAlbumByName", map[string]any{"name": none}).Value, "albums"); len(got) != 0 {
+			t.Errorf("getAlbumByName(%q) = %v, want none", none, names(got))
+		}
+	}
+	for _, bad := range []any{"", " ", strings.Repeat("x", mcpserver.MaxTermLen+1), "a\x00b"} {
+		s.want(t, Call(t, s.user, "getAlbumByName", map[string]any{"name": bad}), errcode.BadRequest)
+	}
+	s.want(t, Call(t, s.user, "getAlbumByName", map[string]any{}), errcode.BadRequest)
+}
+
+func (s *suite) photos(t *testing.T) {
+	id := s.albumNamed(t, "Lisboa 2024")
+	whole := Call(t, s.user, "getAlbumPhotos", map[string]any{"albumId": id, "limit": mcpserver.MaxLimit})
+	s.want(t, whole, "")
+	all := list(whole.Value, "photos")
+	if whole.Value["total"] != float64(len(all)) || len(all) == 0 {
+		t.Fatalf("total %v, %d photos", whole.Value["total"], len(all))
+	}
+	for i := 1; i < len(all); i++ {
+		p, c := all[i-1], all[i]
+		if p["takenAt"].(string) > c["takenAt"].(string) || (p["takenAt"] == c["takenAt"] && p["id"].(string) > c["id"].(string)) {
+			t.Fatalf("photo %v before %v: not in the order taken", p, c)
+		}
+	}
+	var paged []map[string]any
+	for offset := 0; offset < len(all)+7; offset += 7 {
+		page := list(Call(t, s.user, "getAlbumPhotos", map[string]any{"albumId": id, "limit": 7, "offset": offset}).Value, "photos")
+		paged = append(paged, page...)
+	}
+	if fmt.Sprint(ids(paged)) != fmt.Sprint(ids(all)) {
+		t.Errorf("pages of 7 do not give the album in order")
+	}
+	if n := len(list(Call(t, s.user, "getAlbumPhotos", map[string]any{"albumId": id}).Value, "photos")); n != min(mcpserver.DefaultLimit, len(all)) {
+		t.Errorf("default page = %d photos, want %d", n, min(mcpserver.DefaultLimit, len(all)))
+	}
+	foreign := Call(t, s.other, "getUserAlbums", nil)
+	theirs := list(foreign.Value, "albums")[0]["id"]
+	for _, tc := range []struct {
+		args map[string]any
+		code errcode.Code
+	}{
+		{map[string]any{"albumId": id, "offset": -1}, errcode.BadRequest},
+		{map[string]any{"albumId": id, "offset": 10_000_000}, ""},
+		{map[string]any{"albumId": theirs}, errcode.NotFound},
+		{map[string]any{"albumId": "nope"}, errcode.NotFound},
+		{map[string]any{"albumId": "00000000-0000-0000-0000-000000000000"}, errcode.NotFound},
+	} {
+		s.want(t, Call(t, s.user, "getAlbumPhotos", tc.args), tc.code)
+	}
+	day := all[0]["takenAt"].(string)
+	byDate := list(Call(t, s.user, "getPhotosByDate", map[string]any{"albumId": id, "date": day}).Value, "photos")
+	want := 0
+	for _, p := range all {
+		if p["takenAt"] == day {
+			want++
+		}
+	}
+	if len(byDate) != want {
+		t.Errorf("getPhotosByDate(%s) = %d photos, the album has %d that day", day, len(byDate), want)
+	}
+	if r := Call(t, s.user, "getPhotosByDate", map[string]any{"albumId": id, "date": "2024-06-30"}); r.Code != "" || len(list(r.Value, "photos")) != 0 {
+		t.Errorf("a day of no photos = %v %v, want none", r.Code, r.Value)
+	}
+	s.want(t, Call(t, s.user, "getPhotosByDate", map[string]any{"albumId": id, "date": "2024-02-30"}), errcode.BadRequest)
+	s.want(t, Call(t, s.user, "getPhotosByDate", map[string]any{"albumId": id, "date": "01/07/2024"}), errcode.BadRequest)
+	s.want(t, Call(t, s.user, "getPhotosByDate", map[string]any{"albumId": theirs, "date": day}), errcode.NotFound)
+	s.want(t, Call(t, s.user, "getPhotosByLocation", map[string]any{"albumId": theirs, "query": "praia"}), errcode.NotFound)
+	s.want(t, Call(t, s.user, "getPhotosByLocation", map[string]any{"albumId": id, "query": ""}), errcode.BadRequest)
+	belem := list(Call(t, s.user, "getPhotosByLocation", map[string]any{"albumId": id, "query": "BELEM"}).Value, "photos")
+	if len(belem) == 0 {
+		t.Errorf("no photo of Belém found as BELEM")
+	}
+	for _, p := range belem {
+		if p["albumId"] != id || !strings.Contains(strings.ToLower(fmt.Sprint(p["description"], p["locationName"])), "belém") {
+			t.Errorf("getPhotosByLocation(BELEM) gave %v", p)
+		}
+	}
+}
+
+func ids(photos []map[string]any) []any {
+	out := make([]any, len(photos))
+	for i, p := range photos {
+		out[i] = p["id"]
+	}
+	return out
+}
+
+func (s *suite) search(t *testing.T) {
+	r := Call(t, s.user, "searchPhotosAcrossAlbums", map[string]any{"query": "aniversario da vivi", "limit": mcpserver.MaxLimit})
+	got := list(r.Value, "photos")
+	if len(got) == 0 || r.Value["total"] != float64(len(got)) || r.Value["totalIsLowerBound"] != false {
+		t.Fatalf("aniversario da vivi = %v", r.Value)
+	}
+	for i, p := range got {
+		if !strings.Contains(strings.ToLower(p["description"].(string)), "aniversário da vivi") || p["albumName"] == "" {
+			t.Errorf("photo %v does not match", p)
+		}
+		if i > 0 && got[i-1]["takenAt"].(string) < p["takenAt"].(string) {
+			t.Errorf("photos not newest first")
+		}
+	}
+	for _, tc := range []struct {
+		limit any
+		want  int
+	}{{3, 3}, {nil, mcpserver.DefaultLimit}, {mcpserver.MaxLimit, mcpserver.MaxLimit}, {100000, mcpserver.MaxLimit}} {
+		args := map[string]any{"query": "a"}
+		if tc.limit != nil {
+			args["limit"] = tc.limit
+		}
+		r := Call(t, s.user, "searchPhotosAcrossAlbums", args)
+		if n := len(list(r.Value, "photos")); n != tc.want || num(r.Value["total"]) <= float64(mcpserver.MaxLimit) {
+			t.Errorf("limit %v gave %d of %v photos, want %d", tc.limit, n, r.Value["total"], tc.want)
+		}
+	}
+	theirs := map[any]bool{}
+	for _, a := range list(Call(t, s.other, "getUserAlbums", nil).Value, "albums") {
+		theirs[a["id"]] = true
+	}
+	for _, p := range list(Call(t, s.user, "searchPhotosAcrossAlbums", map[string]any{"query": "a", "limit": mcpserver.MaxLimit}).Value, "photos") {
+		if theirs[p["albumId"]] {
+			t.Fatalf("the search found another user's photo %v", p)
+		}
+	}
+	guell := Call(t, s.user, "searchPhotosAcrossAlbums", map[string]any{"query": "PARK GUELL"})
+	if len(list(guell.Value, "photos")) == 0 {
+		t.Errorf("PARK GUELL does not find Park Güell")
+	}
+	s.want(t, Call(t, s.user, "searchPhotosAcrossAlbums", map[string]any{"query": "x", "album": "y"}), errcode.BadRequest)
+}
+
+func (s *suite) stats(t *testing.T) {
+	id := s.albumNamed(t, "Japan 2025")
+	st := Call(t, s.user, "getTripStats", map[string]any{"albumId": id}).Value
+	locs := list(st, "locations")
+	sum := 0.0
+	for i, l := range locs {
+		sum += num(l["count"])
+		if i > 0 && num(locs[i-1]["count"]) < num(l["count"]) {
+			t.Errorf("places not most photographed first: %v", locs)
+		}
+	}
+	if st["name"] != "Japan 2025" || st["startDate"] != "2025-03-27" || num(st["days"]) < 1 || num(st["days"]) > 10 ||
+		sum > num(st["totalPhotos"]) || sum == 0 {
+		t.Errorf("stats = %v", st)
+	}
+	s.want(t, Call(t, s.user, "getTripStats", map[string]any{}), errcode.BadRequest)
+	s.want(t, Call(t, s.user, "getTripStats", map[string]any{"albumId": "nope"}), errcode.NotFound)
+}
+
+func (s *suite) identity(t *testing.T) {
+	s.want(t, Call(t, s.user, "getUserAlbums", map[string]any{"userId": s.f.User}), "")
+	s.want(t, Call(t, s.user, "getUserAlbums", map[string]any{"userId": s.f.Other}), errcode.Forbidden)
+	s.want(t, Call(t, s.user, "list-restaurants", map[string]any{"location": "Tokyo", "userId": s.f.Other}), errcode.Forbidden)
+	nobody := Connect(t, Config(s.f.Backend, ""))
+	s.want(t, Call(t, nobody, "getUserAlbums", nil), errcode.Forbidden)
+}

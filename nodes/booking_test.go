@@ -1,0 +1,145 @@
+package nodes
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
+)
+
+const bookCall = `{"id":"h1","startDate":"2027-05-03","endDate":"2027-05-07","guests":3,"idempotencyKey":"from-the-model"}`
+
+// bookingTools answer get-accommodation and record book-accommodation.
+func bookingTools(booked *[]json.RawMessage) FuncTools {
+	return FuncTools{
+		{Tool: Tool{Name: toolGetAccommodation}, Run: func(_ context.Context, args json.RawMessage) (any, error) {
+			if !strings.Contains(string(args), `"h1"`) {
+				return nil, errcode.New(errcode.NotFound, "no such accommodation")
+			}
+			return map[string]any{"id": "h1", "name": "Casa Azul", "city": "Lisbon", "nightlyPrice": 87.45, "currency": "EUR", "capacity": 4}, nil
+		}},
+		{Tool: Tool{Name: toolBook}, Run: func(_ context.Context, args json.RawMessage) (any, error) {
+			*booked = append(*booked, args)
+			return map[string]any{"booking": map[string]any{"id": "b1", "totalPrice": 349.8}}, nil
+		}},
+	}
+}
+
+// bookingRun runs one turn of the planner and returns how it ended and its
+// last state.
+func bookingRun(t *testing.T, g *Graph, cfg graph.RunConfig[Update]) (graph.Event[State, Update], State) {
+	t.Helper()
+	var last graph.Event[State, Update]
+	for ev, err := range g.Run(context.Background(), cfg) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = ev
+	}
+	return last, last.State
+}
+
+func TestBookingIsConfirmedFirst(t *testing.T) {
+	tests := []struct {
+		name       string
+		answer     func(summary BookingConfirmationProps) BookingAnswer
+		later      time.Duration // how long the traveller takes to answer
+		wantStatus string
+	}{
+		{"confirmed", func(s BookingConfirmationProps) BookingAnswer { return BookingAnswer{Confirmed: true, Key: s.Key} }, time.Minute, BookingBooked},
+		{"declined", func(s BookingConfirmationProps) BookingAnswer { return BookingAnswer{Confirmed: false, Key: s.Key} }, time.Minute, BookingDeclined},
+		{"expired", func(s BookingConfirmationProps) BookingAnswer { return BookingAnswer{Confirmed: true, Key: s.Key} }, ConfirmationTTL + time.Second, BookingExpired},
+		{"for another booking", func(s BookingConfirmationProps) BookingAnswer {
+			return BookingAnswer{Confirmed: true, Key: s.Key[:len(s.Key)-1] + "0"}
+		}, time.Minute, BookingChanged},
+		{"without a key", func(BookingConfirmationProps) BookingAnswer { return BookingAnswer{Confirmed: true} }, time.Minute, BookingChanged},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			now := fixedNow()
+			m := &scripted{replies: []llms.ContentChoice{
+				calls("extract", `{"location":"Lisbon","startDate":"2027-05-03","nights":4,"numberOfGuests":3,"intent":"accommodations","language":"en"}`),
+				calls(toolBook, bookCall), // the run pauses here
+				calls(toolBook, bookCall), // callTools runs again on resume
+				text("Done."),
+			}}
+			var booked []json.RawMessage
+			g, err := Build(Deps{Model: m, Tools: bookingTools(&booked), Now: func() time.Time { return now }}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			thread := newID()
+			input := Update{Messages: []Message{{ID: newID(), Type: Human, Content: "book Casa Azul"}}}
+			ev, _ := bookingRun(t, g, graph.RunConfig[Update]{ThreadID: thread, Input: input})
+			if ev.Kind != graph.Interrupted || len(booked) != 0 {
+				t.Fatalf("the run ended with %v after %d bookings, want a pause before any", ev.Kind, len(booked))
+			}
+			var ask UIComponent
+			json.Unmarshal(ev.Interrupt.Payload, &ask)
+			var summary BookingConfirmationProps
+			json.Unmarshal(ask.Props, &summary)
+			want := BookingConfirmationProps{AccommodationID: "h1", Name: "Casa Azul", City: "Lisbon", StartDate: "2027-05-03", EndDate: "2027-05-07",
+				Nights: 4, Guests: 3, NightlyPrice: 87.45, Total: 349.8, Currency: "EUR", Status: BookingPending,
+				ExpiresAt: now.Add(ConfirmationTTL).Format(time.RFC3339)}
+			got := summary
+			got.ToolProps, got.Key = ToolProps{}, ""
+			if ask.Name != ComponentBookingConfirmation || got != want || summary.Key == "" {
+				t.Fatalf("the confirmation shows %s %+v\nwant %+v", ask.Name, summary, want)
+			}
+			_, cp, _ := g.GetState(context.Background(), thread, "")
+			if len(cp.Interrupts) != 1 || cp.Interrupts[0].Node != NodeCallTools {
+				t.Fatalf("the thread's pending interrupts are %+v", cp.Interrupts)
+			}
+
+			now = now.Add(tt.later)
+			ev, s := bookingRun(t, g, graph.RunConfig[Update]{ThreadID: thread, Command: &graph.Command[Update]{Resume: tt.answer(summary)}})
+			if ev.Kind != graph.RunFinished {
+				t.Fatalf("the resumed run ended with %v", ev.Kind)
+			}
+			if wantBooked := tt.wantStatus == BookingBooked; (len(booked) == 1) != wantBooked || len(booked) > 1 {
+				t.Fatalf("%d bookings made, want booked = %v", len(booked), wantBooked)
+			}
+			if len(booked) == 1 && !strings.Contains(string(booked[0]), `"idempotencyKey":"`+summary.Key+`"`) {
+				t.Fatalf("booked with %s, want the confirmation's key as the idempotency key", booked[0])
+			}
+			i := slices.IndexFunc(s.UI, func(c UIComponent) bool { return c.Name == ComponentBookingConfirmation })
+			var outcome BookingConfirmationProps
+			json.Unmarshal(s.UI[i].Props, &outcome)
+			if outcome.Status != tt.wantStatus || outcome.Total != 349.8 {
+				t.Fatalf("the state shows status %q, total %v; want %q", outcome.Status, outcome.Total, tt.wantStatus)
+			}
+			told := m.asked[3].messages[len(m.asked[3].messages)-1].Parts[0].(llms.ToolCallResponse).Content
+			if tt.wantStatus != BookingBooked && !strings.Contains(told, `"status":"`+tt.wantStatus+`"`) {
+				t.Fatalf("the model was told %s", told)
+			}
+		})
+	}
+}
+
+// A booking whose place cannot be found is not put to the traveller.
+func TestBookingOfAnUnknownPlace(t *testing.T) {
+	m := &scripted{replies: []llms.ContentChoice{
+		calls("extract", `{"location":"Lisbon","startDate":"2027-05-03","nights":4,"numberOfGuests":3,"intent":"accommodations","language":"en"}`),
+		calls(toolBook, strings.Replace(bookCall, "h1", "h9", 1)),
+		text("I could not find that place."),
+	}}
+	var booked []json.RawMessage
+	g := newPlanner(t, m, bookingTools(&booked))
+	ev, s := bookingRun(t, g, graph.RunConfig[Update]{ThreadID: newID(),
+		Input: Update{Messages: []Message{{ID: newID(), Type: Human, Content: "book it"}}}})
+	if ev.Kind != graph.RunFinished || len(booked) != 0 {
+		t.Fatalf("run ended with %v after %d bookings", ev.Kind, len(booked))
+	}
+	var outcome BookingConfirmationProps
+	json.Unmarshal(s.UI[len(s.UI)-1].Props, &outcome)
+	if outcome.Status != BookingFailed || outcome.Error == nil || outcome.Error.Code != "NOT_FOUND" {
+		t.Fatalf("outcome = %+v", outcome)
+	}
+}

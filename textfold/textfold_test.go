@@ -1,0 +1,128 @@
+package textfold
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/migrations"
+)
+
+var testURL string
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, "textfold", &testURL)) }
+
+func TestFold(t *testing.T) {
+	for in, want := range map[string]string{
+		"São Paulo": "sao paulo", "Ørsted": "orsted", "øre": "ore", "Straße": "strasse", "STRAẞE": "strasse",
+		"Ærø": "aero", "Œuvre": "oeuvre", "Łódź": "lodz", "Þingvellir": "thingvellir", "Reykjavík": "reykjavik",
+		"İstanbul": "istanbul", "Gdańsk": "gdansk", "Crème Brûlée": "creme brulee", "plain ascii": "plain ascii",
+		"ＡＢＣ": "abc", "ﬁle": "file", "Ж": "Ж",
+	} {
+		if got := Fold(in); got != want {
+			t.Errorf("Fold(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if !Contains("Aniversário da Vivi", "ANIVERSARIO") || Contains("Lisboa", "Porto") {
+		t.Error("Contains does not fold")
+	}
+}
+
+// TestSameAsDatabase checks Fold against the database's tg_fold on every
+// character unaccent has a rule for, on the Latin, Greek and Cyrillic
+// blocks, punctuation, letter-like symbols and full-width forms, and on
+// words: in the package's database (character type C) and in one whose
+// default collation is ICU's, where lower() changes every letter.
+func TestSameAsDatabase(t *testing.T) {
+	inputs := foldInputs()
+	t.Run("C", func(t *testing.T) { compareWithDatabase(t, testURL, inputs) })
+	t.Run("ICU", func(t *testing.T) {
+		url, drop := icuDatabase(t)
+		defer drop()
+		compareWithDatabase(t, url, inputs)
+	})
+	t.Logf("%d inputs, %d of them characters with an unaccent rule", len(inputs), len(rules))
+}
+
+func foldInputs() []string {
+	inputs := []string{"São Paulo", "Ørsted øre", "Straße STRAẞE", "ÆØÅ æøå", "Łódź", "İstanbul ı", "Crème Brûlée", "ǄǅǆǇǈǉ",
+		"Ångström Å", "naïve café", "e\u0301", "A\u030a", "½ ¼ ¾", "© ® ™", "«quoted»", "ＡＢＣ ｘｙｚ", "ﬁ ﬂ ﬀ ﬃ", "Ⅻ ⅻ"}
+	for r := range rules {
+		inputs = append(inputs, string(r))
+	}
+	for _, block := range [][2]rune{{0x20, 0x7e}, {0xa0, 0x24f}, {0x250, 0x2ff}, {0x300, 0x36f}, {0x370, 0x3ff},
+		{0x400, 0x4ff}, {0x1e00, 0x1eff}, {0x2000, 0x206f}, {0x2100, 0x218f}, {0x2460, 0x24ff}, {0xfb00, 0xfb06}, {0xff01, 0xff5e}} {
+		for r := block[0]; r <= block[1]; r++ {
+			if unicode.IsPrint(r) || unicode.Is(unicode.Mn, r) || unicode.IsSpace(r) {
+				inputs = append(inputs, string(r), "x"+string(r)+"Y")
+			}
+		}
+	}
+	return inputs
+}
+
+func compareWithDatabase(t *testing.T, url string, inputs []string) {
+	ctx := context.Background()
+	if err := migrations.Up(ctx, url); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	rows, err := conn.Query(ctx, `SELECT tg_fold(s) FROM unnest($1::text[]) WITH ORDINALITY AS t(s, n) ORDER BY n`, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(inputs) {
+		t.Fatalf("%d answers for %d inputs", len(got), len(inputs))
+	}
+	var differ []string
+	for i, in := range inputs {
+		if Fold(in) != got[i] {
+			differ = append(differ, strings.Join([]string{in, Fold(in), got[i]}, " → "))
+		}
+	}
+	if len(differ) > 0 {
+		t.Errorf("Fold differs from tg_fold on %d of %d inputs (input → Fold → tg_fold):\n%s",
+			len(differ), len(inputs), strings.Join(differ[:min(40, len(differ))], "\n"))
+	}
+}
+
+// icuDatabase creates a database whose default collation is ICU's root
+// locale, on the test server, and returns its URL and how to drop it.
+func icuDatabase(t *testing.T) (string, func()) {
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, testURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	name := pgx.Identifier{"textfold_icu_" + strings.ReplaceAll(uuid.NewString()[:8], "-", "")}
+	if _, err := conn.Exec(ctx, `CREATE DATABASE `+name.Sanitize()+
+		` TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'und' LOCALE 'C.utf8'`); err != nil {
+		t.Skipf("the server cannot make an ICU database: %v", err)
+	}
+	u, _ := url.Parse(testURL)
+	u.Path = "/" + name[0]
+	return u.String(), func() {
+		c, err := pgx.Connect(ctx, testURL)
+		if err != nil {
+			return
+		}
+		defer c.Close(ctx)
+		c.Exec(ctx, `DROP DATABASE IF EXISTS `+name.Sanitize()+` WITH (FORCE)`)
+	}
+}
