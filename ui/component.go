@@ -30,6 +30,8 @@ func Component(c nodes.UIComponent) templ.Component {
 		return withProps(c, id, photoGrid)
 	case nodes.ComponentTripStats:
 		return withProps(c, id, tripStats)
+	case nodes.ComponentBookingConfirmation:
+		return withProps(c, id, bookingConfirmation)
 	}
 	slog.Warn("rendering a UI component", "component", c.ID, "err", fmt.Errorf("unknown component name %q", c.Name))
 	return unreadable(id, c.Name)

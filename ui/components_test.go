@@ -1,6 +1,8 @@
 package ui_test
 
 import (
+	"bytes"
+	"context"
 	"strings"
 	"testing"
 
@@ -58,7 +60,10 @@ func TestComponents(t *testing.T) {
 		{"accommodations, empty", "en", component(t, "acc", nodes.ComponentAccommodations, stays()),
 			[]string{`id="ui-acc"`, "No places to stay were found", "Try other dates"}, []string{"carousel"}},
 		{"accommodations, not covered", "en", component(t, "acc", nodes.ComponentAccommodations, nodes.AccommodationsListProps{Location: "Atlantis"}),
-			[]string{"We do not cover Atlantis yet"}, []string{"carousel"}},
+			[]string{"We do not cover Atlantis yet"}, []string{"carousel", `class="nearby"`}},
+		{"restaurants, not covered, with cities nearby", "pt", component(t, "r", nodes.ComponentRestaurants, nodes.RestaurantsListProps{Location: "Óbidos",
+			Message: "Óbidos is not in the catalogue.", Nearby: []nodes.NearbyCity{{Name: "Lisbon", DistanceKm: 72.4}, {Name: "Porto", DistanceKm: 230}}}),
+			[]string{"Óbidos is not in the catalogue.", "Cidades próximas cobertas:", "<span>Lisbon (72,4 km)</span>", "<span>Porto (230,0 km)</span>"}, []string{"radio"}},
 		{"accommodations, error", "en", component(t, "acc", nodes.ComponentAccommodations, nodes.AccommodationsListProps{ToolProps: failed, Location: "Lisbon"}),
 			[]string{`role="alert"`, `data-code="UNAVAILABLE"`, "the catalogue timed out", "Send your message again in a minute"},
 			[]string{"carousel"}},
@@ -126,6 +131,7 @@ func TestSwap(t *testing.T) {
 		component(t, "call_4", nodes.ComponentAlbums, nodes.AlbumListProps{}),
 		component(t, "call_5", nodes.ComponentPhotos, nodes.PhotoGridProps{}),
 		component(t, "call_6", nodes.ComponentTripStats, nodes.TripStatsProps{}),
+		component(t, "call_8", nodes.ComponentBookingConfirmation, booking(nodes.BookingPending)),
 		{ID: "call_7", Name: "nope"},
 	} {
 		root := `<section id="` + ui.DOMID(c.ID) + `" class="component`
@@ -136,5 +142,51 @@ func TestSwap(t *testing.T) {
 		if inPage := render(t, "en", ui.Component(c)); !strings.HasPrefix(inPage, root) || strings.Contains(inPage, "hx-swap-oob") {
 			t.Errorf("%s: page root is %.160s", c.Name, inPage)
 		}
+	}
+}
+
+func booking(status string) nodes.BookingConfirmationProps {
+	return nodes.BookingConfirmationProps{AccommodationID: "h1", Name: "Casa Azul", City: "Lisbon", StartDate: "2026-05-04", EndDate: "2026-05-08",
+		Nights: 4, Guests: 3, NightlyPrice: 92.5, Total: 370, Currency: "EUR", ExpiresAt: "2026-03-02T10:15:00Z", Key: "k-123", Status: status, BookingID: "B-77"}
+}
+
+// TestBookingConfirmation checks the summary, the answer form (only while
+// pending and only where answers can be sent) and each outcome.
+func TestBookingConfirmation(t *testing.T) {
+	action := ui.BookingAction{URL: "/threads/t1/resume", CSRFToken: "tok"}
+	failedBooking := booking(nodes.BookingFailed)
+	failedBooking.ToolProps.Error = &nodes.ToolError{Code: "UNAVAILABLE", Message: "the booking service is down"}
+	summary := []string{`id="ui-b"`, "Casa Azul, Lisbon", "4 May 2026", "8 May 2026", "3 guests", `<strong class="total-amount">€370</strong>`, "4 nights × €92.50"}
+	tests := []struct {
+		name   string
+		lang   string
+		props  nodes.BookingConfirmationProps
+		action *ui.BookingAction
+		want   []string
+		absent []string
+	}{
+		{"pending, answerable", "en", booking(nodes.BookingPending), &action, append(summary, "Confirm your booking", "Confirm before 10:15 UTC.",
+			`<form class="answer" method="post" action="/threads/t1/resume">`, `name="csrf_token" value="tok"`, `name="key" value="k-123"`,
+			`<button type="submit" name="confirmed" value="true">Confirm</button>`, `name="confirmed" value="false" class="secondary">Cancel</button>`),
+			[]string{"B-77"}},
+		{"pending, in a replay", "en", booking(nodes.BookingPending), nil, append(summary, "Confirm your booking"), []string{"<form", "<button"}},
+		{"booked", "pt", booking(nodes.BookingBooked), &action, []string{"Reservado", "A referência da sua reserva é B-77.", "€ 370"}, []string{"<form"}},
+		{"declined", "en", booking(nodes.BookingDeclined), &action, []string{"Booking cancelled", "Nothing was booked"}, []string{"<form"}},
+		{"expired", "en", booking(nodes.BookingExpired), &action, []string{"Booking expired", "Ask to book it again"}, []string{"<form"}},
+		{"failed", "en", failedBooking, &action, []string{"Booking failed", `role="alert"`, "the booking service is down", "Try again in a minute"}, []string{"<form"}},
+		{"unknown status", "en", booking("weird"), &action, []string{"Booking failed"}, []string{"<form", "weird"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := ui.WithLanguage(context.Background(), tt.lang)
+			if tt.action != nil {
+				ctx = ui.WithBookingAction(ctx, *tt.action)
+			}
+			var b bytes.Buffer
+			if err := ui.Component(component(t, "b", nodes.ComponentBookingConfirmation, tt.props)).Render(ctx, &b); err != nil {
+				t.Fatal(err)
+			}
+			checkHTML(t, b.String(), tt.want, tt.absent)
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tripgraph/tripgraph/nodes"
 )
@@ -113,4 +114,45 @@ func photoCount(ctx context.Context, p nodes.PhotoGridProps) string {
 		s = text(ctx, "photos.atleast", s)
 	}
 	return text(ctx, "photos.total", s)
+}
+
+// BookingAction is where a pending booking's answer is sent: a form posts
+// csrf_token, key (the booking's key) and confirmed ("true" or "false").
+type BookingAction struct {
+	URL       string
+	CSRFToken string
+}
+
+type bookingActionKey struct{}
+
+// WithBookingAction returns a context in which pending bookings show
+// Confirm and Cancel, posting to a.URL. Without it (a replay, say) the
+// summary shows no buttons.
+func WithBookingAction(ctx context.Context, a BookingAction) context.Context {
+	return context.WithValue(ctx, bookingActionKey{}, a)
+}
+
+func bookingActionOf(ctx context.Context) (BookingAction, bool) {
+	a, ok := ctx.Value(bookingActionKey{}).(BookingAction)
+	return a, ok && a.URL != ""
+}
+
+// bookingStatus is a status the catalog has words for; an unknown one
+// reads as failed.
+func bookingStatus(s string) string {
+	switch s {
+	case nodes.BookingPending, nodes.BookingBooked, nodes.BookingDeclined, nodes.BookingExpired, nodes.BookingChanged:
+		return s
+	}
+	return nodes.BookingFailed
+}
+
+// clock writes an RFC 3339 time as "15:04 UTC"; text it cannot read is
+// returned as it is.
+func clock(rfc3339 string) string {
+	t, err := time.Parse(time.RFC3339, rfc3339)
+	if err != nil {
+		return rfc3339
+	}
+	return t.UTC().Format("15:04 UTC")
 }
