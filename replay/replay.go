@@ -26,6 +26,10 @@ type Step struct {
 	CreatedAt    time.Time
 	State        nodes.State
 	Change       Change
+	// Pending are the components the run paused on at this step (a
+	// booking waiting for the traveller's answer): the interrupts whose
+	// payload is a UI component.
+	Pending []nodes.UIComponent
 }
 
 // Change is what a checkpoint changed relative to its parent.
@@ -67,7 +71,7 @@ func Steps(cps []graph.Checkpoint) ([]Step, error) {
 		}
 		states[cp.ID] = s
 		out[i] = Step{CheckpointID: cp.ID, ParentID: cp.ParentID, Step: cp.Step, Node: cp.Node,
-			Source: cp.Metadata.Source, CreatedAt: cp.CreatedAt, State: s}
+			Source: cp.Metadata.Source, CreatedAt: cp.CreatedAt, State: s, Pending: pending(cp.Interrupts)}
 	}
 	for i := range out {
 		if out[i].ParentID == "" {
@@ -79,6 +83,31 @@ func Steps(cps []graph.Checkpoint) ([]Step, error) {
 		}
 	}
 	return out, nil
+}
+
+// pending returns the interrupts' payloads that are UI components.
+func pending(interrupts []graph.PendingInterrupt) []nodes.UIComponent {
+	var out []nodes.UIComponent
+	for _, in := range interrupts {
+		var c nodes.UIComponent
+		if json.Unmarshal(in.Payload, &c) == nil && c.Name != "" && c.ID != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// WithPending is the step's state with its pending components shown: each
+// replaces the component of the same id, or is added.
+func (s Step) WithPending() nodes.State {
+	if len(s.Pending) == 0 {
+		return s.State
+	}
+	ups := make([]nodes.UIUpsert, len(s.Pending))
+	for i, c := range s.Pending {
+		ups[i] = nodes.UIUpsert{UIComponent: c}
+	}
+	return nodes.Reduce(s.State, nodes.Update{UI: ups})
 }
 
 // Diff says what changed from before to after.

@@ -127,3 +127,30 @@ func TestSteps(t *testing.T) {
 		t.Error("an undecodable state was accepted")
 	}
 }
+
+// TestPending reads the components a step paused on from its interrupts
+// and shows them with the step's state, without changing the state.
+func TestPending(t *testing.T) {
+	ask := nodes.UIComponent{ID: "call_9", Name: nodes.ComponentBookingConfirmation, MessageID: "a2", Props: json.RawMessage(`{"status":"pending"}`)}
+	payload, _ := json.Marshal(ask)
+	state, _ := json.Marshal(nodes.State{Messages: []nodes.Message{h1}, UI: []nodes.UIComponent{acc}})
+	cp := graph.Checkpoint{ID: "c1", State: state, Interrupts: []graph.PendingInterrupt{
+		{ID: "i1", Node: "callTools", Payload: payload},
+		{ID: "i2", Node: "other", Payload: json.RawMessage(`"a question"`)},
+	}}
+	steps, err := Steps([]graph.Checkpoint{cp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := steps[0]
+	if len(s.Pending) != 1 || s.Pending[0].ID != "call_9" {
+		t.Fatalf("pending = %+v", s.Pending)
+	}
+	shown := s.WithPending()
+	if len(shown.UI) != 2 || shown.UI[1].ID != "call_9" || len(s.State.UI) != 1 {
+		t.Errorf("shown UI = %+v, state UI = %+v", shown.UI, s.State.UI)
+	}
+	if got := (Step{State: s.State}).WithPending(); len(got.UI) != 1 {
+		t.Errorf("a step with nothing pending shows %d components", len(got.UI))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/replay"
 )
@@ -93,9 +94,18 @@ func threadTitle(ctx context.Context, t ThreadLink) string {
 	return t.Title
 }
 
-// ChangeSummary says in words, in the context's language, what a replay
-// step changed: the timeline shows it, and so does the replay command.
-func ChangeSummary(ctx context.Context, c replay.Change) []string {
+// StepSummary says in words, in the context's language, what a replay step
+// changed and what it waits for: the timeline shows it, and so does the
+// replay command.
+func StepSummary(ctx context.Context, s replay.Step) []string {
+	out := changeSummary(ctx, s.Change)
+	for _, c := range s.Pending {
+		out = append(out, text(ctx, "change.waiting", c.Name))
+	}
+	return out
+}
+
+func changeSummary(ctx context.Context, c replay.Change) []string {
 	if !c.Known {
 		return []string{text(ctx, "change.unknown")}
 	}
@@ -122,12 +132,18 @@ func ChangeSummary(ctx context.Context, c replay.Change) []string {
 	return out
 }
 
-// StepNode names the node that produced a step, or says it was the input.
+// StepNode names the node that produced a step or, when none did, how it
+// came to be: the run's input, a state update or a fork.
 func StepNode(ctx context.Context, s replay.Step) string {
-	if s.Node == "" {
-		return text(ctx, "timeline.input")
+	switch {
+	case s.Node != "":
+		return s.Node
+	case s.Source == graph.SourceUpdate:
+		return text(ctx, "timeline.update")
+	case s.Source == graph.SourceFork:
+		return text(ctx, "timeline.fork")
 	}
-	return s.Node
+	return text(ctx, "timeline.input")
 }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }

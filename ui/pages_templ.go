@@ -846,7 +846,7 @@ func TimelineView(t Timeline) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Conversation(sel.State).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = Conversation(sel.WithPending()).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -117,6 +117,13 @@ func TestTimelineView(t *testing.T) {
 	checkHTML(t, render(t, "en", ui.TimelineView(tl)), []string{"The conversation at step 2", "Found 3 stays", `id="ui-acc"`}, nil)
 
 	checkHTML(t, render(t, "pt", ui.TimelineView(ui.Timeline{})), []string{"Esta conversa não tem passos guardados."}, []string{"<ol"})
+
+	// A fork that paused on a booking: the card shows, without buttons.
+	ask := component(t, "call_9", nodes.ComponentBookingConfirmation, nodes.BookingConfirmationProps{Name: "Casa Azul", Status: nodes.BookingPending, Key: "k"})
+	paused := replay.Step{CheckpointID: "c3", ParentID: "c2", Step: 3, Source: "fork", CreatedAt: at, State: after, Change: replay.Diff(after, after), Pending: []nodes.UIComponent{ask}}
+	tl = ui.Timeline{Steps: append([]replay.Step{paused}, steps...), StepURL: tl.StepURL}
+	checkHTML(t, render(t, "en", ui.TimelineView(tl)), []string{`<span class="node">fork</span>`,
+		"nothing shown changed; waiting for an answer to booking-confirmation", `id="ui-call_9"`, "Confirm your booking"}, []string{"<button"})
 }
 
 func mustJSON(t *testing.T, v any) json.RawMessage {

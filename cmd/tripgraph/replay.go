@@ -92,10 +92,10 @@ func printReplay(ctx context.Context, cps graph.Checkpointer, thread, checkpoint
 			mark = "▶"
 		}
 		fmt.Fprintf(w, "%s step %-3d %-12s %s  %s\n", mark, s.Step, ui.StepNode(en, s), s.CreatedAt.UTC().Format("2006-01-02 15:04:05.000"), s.CheckpointID)
-		fmt.Fprintf(w, "      %s\n", strings.Join(ui.ChangeSummary(en, s.Change), "; "))
+		fmt.Fprintf(w, "      %s\n", strings.Join(ui.StepSummary(en, s), "; "))
 	}
 	fmt.Fprintf(w, "\nconversation at step %d (checkpoint %s):\n", selected.Step, selected.CheckpointID)
-	printConversation(w, selected.State)
+	printConversation(w, selected.WithPending())
 	return nil
 }
 
