@@ -793,7 +793,7 @@ func TimelineView(t Timeline) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				for i, line := range ChangeSummary(ctx, s.Change) {
+				for i, line := range StepSummary(ctx, s) {
 					if i > 0 {
 						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 66, ";")
 						if templ_7745c5c3_Err != nil {
