@@ -51,7 +51,7 @@ func TestConversation(t *testing.T) {
 		},
 	}
 	html := render(t, "en", ui.Conversation(state))
-	order := []string{`id="conversation"`, `id="msg-h1"`, "4 nights in Lisbon", `id="ui-td"`, `id="msg-a1"`, "Here are places to stay.", `id="ui-acc"`, `id="ui-lost"`}
+	order := []string{`id="conversation"`, `id="msg-h1"`, `<div id="msg-h1-body" class="body">4 nights in Lisbon`, `id="ui-td"`, `id="msg-a1"`, "Here are places to stay.", `id="ui-acc"`, `id="ui-lost"`}
 	at := 0
 	for _, w := range order {
 		i := strings.Index(html[at:], w)

@@ -24,7 +24,7 @@ func render(t *testing.T, lang string, c templ.Component) string {
 }
 
 // component builds a UI record with props encoded as JSON.
-func component(t *testing.T, id, name string, props any) nodes.UIComponent {
+func component(t testing.TB, id, name string, props any) nodes.UIComponent {
 	t.Helper()
 	data, err := json.Marshal(props)
 	if err != nil {
