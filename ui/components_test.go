@@ -153,7 +153,7 @@ func booking(status string) nodes.BookingConfirmationProps {
 // TestBookingConfirmation checks the summary, the answer form (only while
 // pending and only where answers can be sent) and each outcome.
 func TestBookingConfirmation(t *testing.T) {
-	action := ui.BookingAction{URL: "/threads/t1/resume", CSRFToken: "tok"}
+	action := ui.Actions{BookingURL: "/threads/t1/resume", TripURL: "/threads/t1/trip", CSRFToken: "tok"}
 	failedBooking := booking(nodes.BookingFailed)
 	failedBooking.ToolProps.Error = &nodes.ToolError{Code: "UNAVAILABLE", Message: "the booking service is down"}
 	summary := []string{`id="ui-b"`, "Casa Azul, Lisbon", "4 May 2026", "8 May 2026", "3 guests", `<strong class="total-amount">€370</strong>`, "4 nights × €92.50"}
@@ -161,7 +161,7 @@ func TestBookingConfirmation(t *testing.T) {
 		name   string
 		lang   string
 		props  nodes.BookingConfirmationProps
-		action *ui.BookingAction
+		action *ui.Actions
 		want   []string
 		absent []string
 	}{
@@ -180,7 +180,7 @@ func TestBookingConfirmation(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := ui.WithLanguage(context.Background(), tt.lang)
 			if tt.action != nil {
-				ctx = ui.WithBookingAction(ctx, *tt.action)
+				ctx = ui.WithActions(ctx, *tt.action)
 			}
 			var b bytes.Buffer
 			if err := ui.Component(component(t, "b", nodes.ComponentBookingConfirmation, tt.props)).Render(ctx, &b); err != nil {
@@ -189,4 +189,28 @@ func TestBookingConfirmation(t *testing.T) {
 			checkHTML(t, b.String(), tt.want, tt.absent)
 		})
 	}
+}
+
+// TestTripEdit checks the trip-details form: present only where edits can
+// be sent, labelled, with the trip's values and limits.
+func TestTripEdit(t *testing.T) {
+	c := component(t, "td", nodes.ComponentTripDetails, nodes.TripDetailsProps{TripDetails: lisbon, Nights: 4})
+	ctx := ui.WithActions(ui.WithLanguage(context.Background(), "en"), ui.Actions{TripURL: "/threads/t1/trip", CSRFToken: "tok"})
+	var b bytes.Buffer
+	if err := ui.Component(c).Render(ctx, &b); err != nil {
+		t.Fatal(err)
+	}
+	checkHTML(t, b.String(), []string{`<form method="post" action="/threads/t1/trip">`, `name="csrf_token" value="tok"`,
+		`<label for="ui-td-location">Destination</label>`, `<input id="ui-td-location" name="location" value="Lisbon" required maxlength="200">`,
+		`<input id="ui-td-start" type="date" name="startDate" value="2026-05-04" required>`,
+		`<input id="ui-td-end" type="date" name="endDate" value="2026-05-08" required>`,
+		`<label for="ui-td-guests">Guests</label>`, `name="numberOfGuests" value="3" min="1" max="30" required>`, "Update and search again"}, nil)
+
+	onlyBooking := ui.WithActions(context.Background(), ui.Actions{BookingURL: "/b"})
+	b.Reset()
+	if err := ui.Component(c).Render(onlyBooking, &b); err != nil {
+		t.Fatal(err)
+	}
+	checkHTML(t, b.String(), nil, []string{"<form"})
+	checkHTML(t, render(t, "en", ui.Component(c)), nil, []string{"<form"})
 }

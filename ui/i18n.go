@@ -65,6 +65,8 @@ var catalog = map[string]map[string]string{
 	"assumed":                {English: "assumed", Portuguese: "suposto"},
 	"assumed.hint":           {English: "Values marked assumed were not stated: tell me if they are wrong.", Portuguese: "Os valores marcados como supostos não foram ditos: diga-me se estiverem errados."},
 	"trip":                   {English: "Your trip", Portuguese: "A sua viagem"},
+	"trip.edit":              {English: "Change the trip", Portuguese: "Alterar a viagem"},
+	"trip.update":            {English: "Update and search again", Portuguese: "Atualizar e procurar de novo"},
 	"destination":            {English: "Destination", Portuguese: "Destino"},
 	"dates":                  {English: "Dates", Portuguese: "Datas"},
 	"nights":                 {English: "Nights", Portuguese: "Noites"},

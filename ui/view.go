@@ -116,25 +116,30 @@ func photoCount(ctx context.Context, p nodes.PhotoGridProps) string {
 	return text(ctx, "photos.total", s)
 }
 
-// BookingAction is where a pending booking's answer is sent: a form posts
-// csrf_token, key (the booking's key) and confirmed ("true" or "false").
-type BookingAction struct {
-	URL       string
+// Actions are where the page's forms send what the traveller does. An
+// empty URL leaves its form out: a replay renders with no Actions at all,
+// so nothing in it can be changed.
+type Actions struct {
+	// BookingURL receives a pending booking's answer: csrf_token, key (the
+	// booking's key) and confirmed ("true" or "false").
+	BookingURL string
+	// TripURL receives an edit of the trip details: csrf_token, location,
+	// startDate, endDate (YYYY-MM-DD) and numberOfGuests.
+	TripURL   string
 	CSRFToken string
 }
 
-type bookingActionKey struct{}
+type actionsKey struct{}
 
-// WithBookingAction returns a context in which pending bookings show
-// Confirm and Cancel, posting to a.URL. Without it (a replay, say) the
-// summary shows no buttons.
-func WithBookingAction(ctx context.Context, a BookingAction) context.Context {
-	return context.WithValue(ctx, bookingActionKey{}, a)
+// WithActions returns a context in which components show the forms that
+// a's URLs receive.
+func WithActions(ctx context.Context, a Actions) context.Context {
+	return context.WithValue(ctx, actionsKey{}, a)
 }
 
-func bookingActionOf(ctx context.Context) (BookingAction, bool) {
-	a, ok := ctx.Value(bookingActionKey{}).(BookingAction)
-	return a, ok && a.URL != ""
+func actionsOf(ctx context.Context) Actions {
+	a, _ := ctx.Value(actionsKey{}).(Actions)
+	return a
 }
 
 // bookingStatus is a status the catalog has words for; an unknown one
