@@ -21,14 +21,14 @@ func init() {
 	register(command{
 		name:    "replay",
 		summary: "print a saved thread step by step from the database: replay THREAD [--checkpoint ID]",
-		run:     replayCommand,
+		run:     func(ctx context.Context, args []string) error { return replayCommand(ctx, args, os.Stdout) },
 	})
 }
 
 // replayCommand reads a thread's checkpoints from PostgreSQL, whoever owns
 // it (it is an operator's command), and prints them. Nothing calls the
 // model or the tools.
-func replayCommand(ctx context.Context, args []string) error {
+func replayCommand(ctx context.Context, args []string, w io.Writer) error {
 	thread, checkpoint, err := replayArgs(args)
 	if err != nil {
 		return err
@@ -38,7 +38,7 @@ func replayCommand(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	return printReplay(ctx, st.Checkpointer(store.CheckpointerOptions{}), thread, checkpoint, os.Stdout)
+	return printReplay(ctx, st.Checkpointer(store.CheckpointerOptions{}), thread, checkpoint, w)
 }
 
 // replayArgs reads THREAD and --checkpoint, in either order.

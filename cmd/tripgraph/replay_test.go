@@ -11,6 +11,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/internal/pgtest"
 	"github.com/tripgraph/tripgraph/model/offline"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/store"
@@ -117,6 +118,34 @@ func TestReplayPrintsThread(t *testing.T) {
 	_, conv, _ := strings.Cut(out.String(), "\nconversation at step")
 	if !strings.Contains(conv, "you: 4 nights in Lisbon") || strings.Contains(conv, "assistant:") || strings.Contains(conv, "▸") {
 		t.Errorf("the conversation at the first checkpoint is not the input alone:\n%s", conv)
+	}
+}
+
+// TestReplayCommand runs the command as an operator would: it finds the
+// database from DATABASE_URL and reads a thread whoever owns it.
+func TestReplayCommand(t *testing.T) {
+	ctx := context.Background()
+	url, drop, err := pgtest.NewDatabase(ctx, "cmd_replay")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(drop)
+	t.Setenv("DATABASE_URL", url)
+	st, err := openStore(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	thread := plannedThread(t, st, "restaurants in Porto")
+	var out bytes.Buffer
+	if err := replayCommand(ctx, []string{thread}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "added restaurants-list") || !strings.Contains(out.String(), "you: restaurants in Porto") {
+		t.Errorf("replay printed\n%s", out.String())
+	}
+	if err := replayCommand(ctx, nil, &out); err == nil {
+		t.Error("replay without a thread succeeded")
 	}
 }
 
