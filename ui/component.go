@@ -53,9 +53,14 @@ type swapKey struct{}
 // Swap renders a component as an out-of-band fragment: its root element
 // carries hx-swap-oob, so htmx replaces the element with the same id
 // (DOMID of the component id) wherever it is on the page.
-func Swap(c nodes.UIComponent) templ.Component {
+func Swap(c nodes.UIComponent) templ.Component { return OutOfBand(Component(c)) }
+
+// OutOfBand renders a fragment whose root element carries hx-swap-oob: a
+// component or a tool status line. Give it nothing that nests components
+// (a message, a conversation): each of them would be swapped on its own.
+func OutOfBand(c templ.Component) templ.Component {
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-		return Component(c).Render(context.WithValue(ctx, swapKey{}, true), w)
+		return c.Render(context.WithValue(ctx, swapKey{}, true), w)
 	})
 }
 

@@ -36,3 +36,8 @@ func TestToolStatusLine(t *testing.T) {
 		})
 	}
 }
+
+func TestToolStatusOutOfBand(t *testing.T) {
+	s := ui.ToolStatus{MessageID: "a1", Tool: "list-accommodations", Place: "Lisbon"}
+	checkHTML(t, render(t, "en", ui.OutOfBand(ui.ToolStatusLine(s))), []string{`id="msg-a1-status"`, `hx-swap-oob="true"`}, nil)
+}
