@@ -20,8 +20,9 @@ const (
 	NodeCallTools  = "callTools"
 )
 
-// MaxToolSteps is how many model calls callTools may make in one turn, as
-// Polotrip's stepCountIs(5).
+// MaxToolSteps is how many model calls callTools may make in one turn:
+// enough to find an album and then read it, few enough that a model which
+// keeps calling tools cannot stall the turn.
 const MaxToolSteps = 5
 
 // Deps is what the planner needs from outside.

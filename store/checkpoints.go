@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -49,9 +52,21 @@ import (
 // A delta is only written when it rebuilds the state byte for byte (the
 // check runs at every Put); any other state is stored as a snapshot.
 //
-// One step is one INSERT statement (which also touches the thread's
-// updated_at), so it is one transaction. The thread must exist: Put into a
-// missing thread is a NOT_FOUND error.
+// # One writer per thread
+//
+// The thread row holds its head, the id of its newest checkpoint. One step
+// is one INSERT statement, so one transaction and one round trip, whose
+// first part moves the head only if it is still the one the writer expects
+// (UPDATE ... WHERE head IS NOT DISTINCT FROM $expected, which PostgreSQL
+// re-checks on the newest row version when a concurrent writer committed
+// first); the checkpoint is inserted only if the head moved. A refused
+// write costs a second query, to tell a missing thread (NOT_FOUND) from a
+// moved head (CONFLICT, wrapping *graph.ConflictError). The unscoped
+// checkpointer needs the thread row; a scoped one creates it.
+//
+// Ids follow graph.Checkpointer's rule: they are checked before any query,
+// and a malformed one, or a checkpoint id that does not sort after the head,
+// is a BAD_REQUEST matching graph.ErrInvalidID.
 type Checkpointer struct {
 	pool  *pgxpool.Pool
 	opts  CheckpointerOptions
@@ -70,9 +85,58 @@ type CheckpointerOptions struct {
 	// MaxChain is the most deltas between a checkpoint and its snapshot.
 	// 0 means 1000.
 	MaxChain int
-	// CacheSize is how many recent checkpoints' states are kept in memory to
-	// write their children without reading them back. 0 means 256.
-	CacheSize int
+	// CacheBytes bounds the memory of the recent checkpoints' states kept
+	// to write their children without reading them back (a run's next step
+	// needs its parent). 0 means DefaultCacheBytes; a negative value turns
+	// the cache off.
+	CacheBytes int64
+}
+
+// DefaultCacheBytes is the default CheckpointerOptions.CacheBytes: room for
+// the latest states of a few dozen long conversations, or hundreds of
+// short ones, while one process running a 200-turn thread stays well
+// under 40 MiB (see bench/README.md).
+const DefaultCacheBytes = 8 << 20
+
+// CacheBytesEnv names the environment variable that sets
+// CheckpointerOptions.CacheBytes (see CheckpointerOptionsFromEnv).
+const CacheBytesEnv = "TRIPGRAPH_CHECKPOINT_CACHE_BYTES"
+
+// CheckpointerOptionsFromEnv returns the default options, with CacheBytes
+// from $TRIPGRAPH_CHECKPOINT_CACHE_BYTES when set: a count of bytes, with
+// an optional KiB, MiB or GiB suffix; 0 turns the cache off.
+func CheckpointerOptionsFromEnv() (CheckpointerOptions, error) {
+	v := strings.TrimSpace(os.Getenv(CacheBytesEnv))
+	if v == "" {
+		return CheckpointerOptions{}, nil
+	}
+	n, err := parseBytes(v)
+	if err != nil {
+		return CheckpointerOptions{}, fmt.Errorf("reading %s: %w", CacheBytesEnv, err)
+	}
+	if n == 0 {
+		n = -1
+	}
+	return CheckpointerOptions{CacheBytes: n}, nil
+}
+
+// parseBytes reads a byte count such as 8388608, 8192KiB or 8MiB.
+func parseBytes(v string) (int64, error) {
+	unit := int64(1)
+	for _, u := range []struct {
+		suffix string
+		size   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}} {
+		if s, ok := strings.CutSuffix(v, u.suffix); ok {
+			v, unit = strings.TrimSpace(s), u.size
+			break
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/unit {
+		return 0, fmt.Errorf("%q is not a count of bytes (such as 8388608 or 8MiB)", v)
+	}
+	return n * unit, nil
 }
 
 // rowCost stands for the fixed cost of reading one row of a chain.
@@ -94,10 +158,10 @@ func (s *Store) Checkpointer(opts CheckpointerOptions) *Checkpointer {
 	if opts.MaxChain <= 0 {
 		opts.MaxChain = 1000
 	}
-	if opts.CacheSize <= 0 {
-		opts.CacheSize = 256
+	if opts.CacheBytes == 0 {
+		opts.CacheBytes = DefaultCacheBytes
 	}
-	return &Checkpointer{pool: s.Pool, opts: opts, cache: newChainCache(opts.CacheSize)}
+	return &Checkpointer{pool: s.Pool, opts: opts, cache: newChainCache(opts.CacheBytes)}
 }
 
 // ForOwner returns a Checkpointer that sees only ownerID's threads: the
@@ -108,15 +172,22 @@ func (c *Checkpointer) ForOwner(ownerID string) *Checkpointer {
 	return &scoped
 }
 
-// Put stores a checkpoint in one transaction.
-//
-// TODO(engine): head, the compare-and-set on the thread's head that
-// graph.Checkpointer requires, is not checked yet.
+// Put stores a checkpoint in one statement, so one transaction and one round
+// trip, if the thread's head is still head ("" for a thread with no
+// checkpoint); otherwise it stores nothing and returns an error that wraps a
+// *graph.ConflictError and has the code CONFLICT. The thread row must exist,
+// except for a checkpointer scoped to an owner (see ForOwner), which creates
+// it, owned by that owner, with the thread's first checkpoint.
 func (c *Checkpointer) Put(ctx context.Context, cp graph.Checkpoint, head string) error {
-	if cp.ThreadID == "" || cp.ID == "" {
-		return errcode.New(errcode.BadRequest, "a checkpoint needs a thread id and an id")
+	if err := checkPutIDs(cp, head); err != nil {
+		return err
+	}
+	interrupts, err := encodeInterrupts(cp.Interrupts)
+	if err != nil {
+		return err
 	}
 	raw := slices.Clone(cp.State)
+	cp.Update = slices.Clone(cp.Update) // a cached state may point into it
 	obj, err := parseObject(raw)
 	if err != nil {
 		obj = nil
@@ -126,7 +197,8 @@ func (c *Checkpointer) Put(ctx context.Context, cp graph.Checkpoint, head string
 		return err
 	}
 	state, delta, ch := c.plan(cp, raw, obj, parent)
-	if err := c.insert(ctx, cp, ch.baseID, state, delta); err != nil {
+	row := newRow{cp: cp, head: head, baseID: ch.baseID, state: state, delta: delta, interrupts: interrupts}
+	if err := c.insert(ctx, row); err != nil {
 		return err
 	}
 	c.cache.put(ch)
@@ -166,55 +238,108 @@ func (c *Checkpointer) plan(cp graph.Checkpoint, raw []byte, obj object, parent 
 	if err != nil || !bytes.Equal(rebuilt.encode(), raw) {
 		return raw, nil, ch
 	}
+	// The rebuilt state shares the parent's elements, where the parsed one
+	// holds a copy of the whole state: cache that one.
+	ch.state = rebuilt
 	ch.baseID, ch.baseSize, ch.depth, ch.cost = parent.baseID, parent.baseSize, parent.depth+1, cost
 	return nil, delta, ch
 }
 
-// insert writes one checkpoint row and touches its thread, in one statement.
-func (c *Checkpointer) insert(ctx context.Context, cp graph.Checkpoint, baseID string, state, delta []byte) error {
+// newRow is a checkpoint row to insert.
+type newRow struct {
+	cp           graph.Checkpoint
+	head         string // the thread head the writer expects
+	baseID       string
+	state, delta []byte
+	interrupts   []byte
+}
+
+// insert writes one checkpoint row if the thread's head is row.head, and
+// moves the head, in one statement.
+func (c *Checkpointer) insert(ctx context.Context, row newRow) error {
+	cp := row.cp
 	created := cp.CreatedAt
 	if created.IsZero() {
 		created = time.Now()
 	}
-	q := `
-		WITH t AS (
-			UPDATE threads SET updated_at = now()
-			WHERE id = $1` + c.ownerCond("", 13) + `
-			RETURNING id)
-		INSERT INTO checkpoints (thread_id, id, parent_id, base_id, step, node, next, source, run_id,
-			state, delta, update_json, created_at)
-		SELECT t.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $14 FROM t`
 	next, err := encodeNext(cp.Next)
 	if err != nil {
 		return err
 	}
-	args := []any{cp.ThreadID, cp.ID, nullable(cp.ParentID), baseID, cp.Step, cp.Node, next,
-		cp.Metadata.Source, nullable(cp.Metadata.RunID), state, delta, nilIfEmptyBytes(cp.Update), c.ownerArg(), created}
+	q := `WITH t AS (` + c.moveHeadSQL(row.head) + `)
+		INSERT INTO checkpoints (thread_id, id, parent_id, base_id, step, node, next, source, run_id,
+			state, delta, update_json, created_at, interrupts)
+		SELECT t.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $14, $16 FROM t`
+	args := []any{cp.ThreadID, cp.ID, nullable(cp.ParentID), row.baseID, cp.Step, cp.Node, next,
+		cp.Metadata.Source, nullable(cp.Metadata.RunID), row.state, row.delta, nilIfEmptyBytes(cp.Update),
+		c.ownerArg(), created, nullable(row.head), row.interrupts}
 	tag, err := c.pool.Exec(ctx, q, args...)
 	var pgErr *pgconn.PgError
 	switch {
 	case errors.As(err, &pgErr) && pgErr.Code == "23505":
 		return errcode.New(errcode.Conflict, "checkpoint %s of thread %s exists already", cp.ID, cp.ThreadID)
-	case errors.As(err, &pgErr) && pgErr.Code == "22P02":
-		return errcode.Wrap(errcode.BadRequest, err, "malformed thread, checkpoint or run id: each must be a UUID")
+	case errors.As(err, &pgErr) && pgErr.Code == "23503":
+		return notFound("no thread %s", cp.ThreadID)
 	case err != nil:
 		return fmt.Errorf("saving checkpoint %s of thread %s: %w", cp.ID, cp.ThreadID, err)
 	case tag.RowsAffected() == 0:
-		return notFound("no thread %s", cp.ThreadID)
+		return c.refused(ctx, cp.ThreadID, cp.ID, row.head)
 	}
 	return nil
 }
 
+// moveHeadSQL is the statement that moves a thread's head to checkpoint $2
+// (created at $14) if it is still $15 and $2 sorts after it, and returns the
+// thread's id. A checkpointer scoped to an owner ($13) creates a missing
+// thread with its first checkpoint.
+func (c *Checkpointer) moveHeadSQL(head string) string {
+	if c.owner != nil && head == "" {
+		return `INSERT INTO threads AS th (id, owner_id, head, head_at) VALUES ($1, $13, $2, $14)
+			ON CONFLICT (id) DO UPDATE SET head = excluded.head, head_at = excluded.head_at, updated_at = now()
+			WHERE th.owner_id = $13 AND th.head IS NULL AND $15::uuid IS NULL
+			RETURNING th.id`
+	}
+	return `UPDATE threads SET head = $2, head_at = $14, updated_at = now()
+		WHERE id = $1 AND head IS NOT DISTINCT FROM $15::uuid
+			AND ($15::uuid IS NULL OR $2::uuid > $15::uuid)` + c.ownerCond("", 13) + `
+		RETURNING id`
+}
+
+// refused explains a write that inserted nothing: the thread is missing (or
+// another owner's), its head moved, or (when the head is still the expected
+// one, since a head never moves back) the checkpoint does not sort after it.
+func (c *Checkpointer) refused(ctx context.Context, threadID, id, expected string) error {
+	var actual *string
+	err := c.pool.QueryRow(ctx, `SELECT head FROM threads WHERE id = $1`+c.ownerCond("", 2), threadID, c.ownerArg()).Scan(&actual)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return notFound("no thread %s", threadID)
+	case err != nil:
+		return fmt.Errorf("reading the head of thread %s: %w", threadID, err)
+	}
+	conflict := &graph.ConflictError{ThreadID: threadID, Expected: expected}
+	if actual != nil {
+		conflict.Actual = *actual
+	}
+	if conflict.Actual == expected {
+		return invalidID(fmt.Errorf("saving checkpoint %s: it does not sort after the head %s: %w", id, expected, graph.ErrInvalidID))
+	}
+	return &errcode.Error{Code: errcode.Conflict, Message: fmt.Sprintf("thread %s was written concurrently", threadID), Err: conflict}
+}
+
 // Latest returns the newest checkpoint of a thread.
 func (c *Checkpointer) Latest(ctx context.Context, threadID string) (graph.Checkpoint, error) {
+	if err := graph.CheckID("thread id", threadID); err != nil {
+		return graph.Checkpoint{}, invalidID(err)
+	}
 	cp, _, err := c.one(ctx, threadID, "")
 	return cp, err
 }
 
 // Get returns one checkpoint of a thread.
 func (c *Checkpointer) Get(ctx context.Context, threadID, checkpointID string) (graph.Checkpoint, error) {
-	if checkpointID == "" {
-		return graph.Checkpoint{}, notFound("no checkpoint id given for thread %s", threadID)
+	if err := errors.Join(graph.CheckID("thread id", threadID), graph.CheckID("checkpoint id", checkpointID)); err != nil {
+		return graph.Checkpoint{}, invalidID(err)
 	}
 	cp, _, err := c.one(ctx, threadID, checkpointID)
 	return cp, err
@@ -222,6 +347,14 @@ func (c *Checkpointer) Get(ctx context.Context, threadID, checkpointID string) (
 
 // List returns a thread's checkpoints, newest first.
 func (c *Checkpointer) List(ctx context.Context, threadID string, opts graph.ListOptions) ([]graph.Checkpoint, error) {
+	if err := graph.CheckID("thread id", threadID); err != nil {
+		return nil, invalidID(err)
+	}
+	if opts.Before != "" {
+		if err := graph.CheckID("list cursor", opts.Before); err != nil {
+			return nil, invalidID(err)
+		}
+	}
 	rows, err := c.read(ctx, threadID, "", opts.Before, opts.Limit)
 	if err != nil {
 		if errors.Is(err, graph.ErrNotFound) {
@@ -276,7 +409,7 @@ func (c *Checkpointer) read(ctx context.Context, threadID, id, before string, li
 	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (cpRow, error) {
 		var r cpRow
 		err := row.Scan(&r.id, &r.parentID, &r.step, &r.node, &r.next, &r.source, &r.runID,
-			&r.state, &r.delta, &r.update, &r.createdAt, &r.wanted)
+			&r.state, &r.delta, &r.update, &r.createdAt, &r.interrupts, &r.wanted)
 		return r, err
 	})
 	if err != nil {
@@ -307,7 +440,7 @@ func (c *Checkpointer) readSQL(threadID, id, before string, limit int) (string, 
 	}
 	return `WITH page AS (` + page + `)
 		SELECT c.id, c.parent_id, c.step, c.node, c.next, c.source, c.run_id,
-			c.state, c.delta, c.update_json, c.created_at,
+			c.state, c.delta, c.update_json, c.created_at, c.interrupts,
 			EXISTS (SELECT 1 FROM page p WHERE p.id = c.id)
 		FROM checkpoints c
 		WHERE c.thread_id = $1
@@ -316,12 +449,8 @@ func (c *Checkpointer) readSQL(threadID, id, before string, limit int) (string, 
 		ORDER BY c.id`, args
 }
 
-// readError turns a malformed id into NOT_FOUND and wraps anything else.
+// readError wraps an error of a checkpoint read.
 func readError(err error, threadID string) error {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "22P02" {
-		return notFound("no thread %q", threadID)
-	}
 	return fmt.Errorf("reading checkpoints of thread %s: %w", threadID, err)
 }
 
@@ -333,6 +462,7 @@ type cpRow struct {
 	node                 string
 	next                 *string
 	state, delta, update []byte
+	interrupts           []byte
 	createdAt            time.Time
 	wanted               bool
 }
@@ -350,13 +480,17 @@ func resolve(threadID string, rows []cpRow) (map[string]rebuilt, error) {
 	out := make(map[string]rebuilt, len(rows))
 	for _, r := range rows {
 		ch, state, err := rebuildState(r, out)
+		var cp graph.Checkpoint
+		if err == nil && r.wanted {
+			cp, err = r.checkpoint(threadID, state)
+		}
 		if err != nil {
 			if r.wanted {
 				return nil, fmt.Errorf("rebuilding checkpoint %s of thread %s: %w", r.id, threadID, err)
 			}
 			continue
 		}
-		out[r.id] = rebuilt{checkpoint: r.checkpoint(threadID, state), chain: ch}
+		out[r.id] = rebuilt{checkpoint: cp, chain: ch}
 	}
 	return out, nil
 }
@@ -391,7 +525,7 @@ func rebuildState(r cpRow, done map[string]rebuilt) (*chain, []byte, error) {
 }
 
 // checkpoint turns a row and its rebuilt state into a graph.Checkpoint.
-func (r cpRow) checkpoint(threadID string, state []byte) graph.Checkpoint {
+func (r cpRow) checkpoint(threadID string, state []byte) (graph.Checkpoint, error) {
 	cp := graph.Checkpoint{
 		ThreadID:  threadID,
 		ID:        r.id,
@@ -411,7 +545,14 @@ func (r cpRow) checkpoint(threadID string, state []byte) graph.Checkpoint {
 	if r.runID != nil {
 		cp.Metadata.RunID = *r.runID
 	}
-	return cp
+	if r.interrupts != nil {
+		list, err := decodeInterrupts(r.interrupts)
+		if err != nil {
+			return cp, err
+		}
+		cp.Interrupts = list
+	}
+	return cp, nil
 }
 
 // ownerCond is the SQL condition that limits a query of threads (aliased
@@ -429,6 +570,27 @@ func (c *Checkpointer) ownerArg() any {
 		return nil
 	}
 	return *c.owner
+}
+
+// checkPutIDs applies graph.Checkpointer's id rule to what Put is given.
+func checkPutIDs(cp graph.Checkpoint, head string) error {
+	check := func(what, id string) error {
+		if id == "" {
+			return nil
+		}
+		return graph.CheckID(what, id)
+	}
+	err := errors.Join(graph.CheckID("thread id", cp.ThreadID), graph.CheckID("checkpoint id", cp.ID),
+		check("parent checkpoint id", cp.ParentID), check("run id", cp.Metadata.RunID), check("head checkpoint id", head))
+	if err != nil {
+		return invalidID(fmt.Errorf("saving a checkpoint: %w", err))
+	}
+	return nil
+}
+
+// invalidID is a BAD_REQUEST error that also matches graph.ErrInvalidID.
+func invalidID(err error) error {
+	return &errcode.Error{Code: errcode.BadRequest, Message: "malformed id: thread, checkpoint and run ids are lowercase UUIDs", Err: err}
 }
 
 // notFound is a NOT_FOUND error that also matches graph.ErrNotFound.
@@ -453,6 +615,54 @@ func encodeNext(next []string) (any, error) {
 		return nil, fmt.Errorf("encoding next nodes: %w", err)
 	}
 	return string(b), nil
+}
+
+// storedInterrupt is a pending interrupt as stored: its JSON values are
+// kept as strings, so that they read back byte for byte.
+type storedInterrupt struct {
+	ID      string   `json:"id"`
+	Node    string   `json:"node"`
+	Payload string   `json:"payload,omitempty"`
+	Answers []string `json:"answers,omitempty"`
+}
+
+// encodeInterrupts stores a checkpoint's interrupts as a JSON array, or
+// NULL when there are none.
+func encodeInterrupts(list []graph.PendingInterrupt) ([]byte, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	stored := make([]storedInterrupt, len(list))
+	for i, in := range list {
+		stored[i] = storedInterrupt{ID: in.ID, Node: in.Node, Payload: string(in.Payload)}
+		for _, a := range in.Answers {
+			stored[i].Answers = append(stored[i].Answers, string(a))
+		}
+	}
+	b, err := json.Marshal(stored)
+	if err != nil {
+		return nil, fmt.Errorf("encoding pending interrupts: %w", err)
+	}
+	return b, nil
+}
+
+// decodeInterrupts reads what encodeInterrupts stored.
+func decodeInterrupts(b []byte) ([]graph.PendingInterrupt, error) {
+	var stored []storedInterrupt
+	if err := json.Unmarshal(b, &stored); err != nil {
+		return nil, fmt.Errorf("reading pending interrupts: %w", err)
+	}
+	out := make([]graph.PendingInterrupt, len(stored))
+	for i, in := range stored {
+		out[i] = graph.PendingInterrupt{ID: in.ID, Node: in.Node}
+		if in.Payload != "" {
+			out[i].Payload = json.RawMessage(in.Payload)
+		}
+		for _, a := range in.Answers {
+			out[i].Answers = append(out[i].Answers, json.RawMessage(a))
+		}
+	}
+	return out, nil
 }
 
 func nilIfEmptyBytes(b []byte) []byte {

@@ -107,7 +107,7 @@ func BenchmarkStorage(b *testing.B) {
 
 // chatCheckpoints precomputes the checkpoints of a conversation of turns
 // turns, as the trip graph would save them (ids are set at Put time).
-func chatCheckpoints(b *testing.B, turns int) []graph.Checkpoint {
+func chatCheckpoints(b testing.TB, turns int) []graph.Checkpoint {
 	r := rand.New(rand.NewPCG(3, 4))
 	var out []graph.Checkpoint
 	var st chatState
@@ -275,4 +275,57 @@ func TestLatestUsesIndex(t *testing.T) {
 			t.Errorf("%s: the plan does not read checkpoints through checkpoints_pkey:\n%s", tt.name, text)
 		}
 	}
+}
+
+// BenchmarkDurability measures whole runs of the 4-node trip graph on the
+// Postgres saver in each durability mode: sync writes each of a run's 4
+// checkpoints before the next step, async writes them while the next steps
+// run, exit writes only the run's last one. The tool node either returns at
+// once or takes 5 ms, as a tool call would. A thread takes 20 turns, then a
+// new one starts.
+func BenchmarkDurability(b *testing.B) {
+	s := openTestStore(b)
+	for _, tool := range []time.Duration{0, 5 * time.Millisecond} {
+		for _, mode := range []graph.Durability{graph.DurabilitySync, graph.DurabilityAsync, graph.DurabilityExit} {
+			b.Run(fmt.Sprintf("tool=%v/%s", tool, mode), func(b *testing.B) { benchDurability(b, s, mode, tool) })
+		}
+	}
+}
+
+// benchDurability runs BenchmarkDurability for one mode and tool time.
+func benchDurability(b *testing.B, s *Store, mode graph.Durability, tool time.Duration) {
+	ctx := context.Background()
+	cp := s.Checkpointer(CheckpointerOptions{})
+	var work func(context.Context, chatState)
+	if tool > 0 {
+		work = func(context.Context, chatState) { time.Sleep(tool) }
+	}
+	g := tripGraph(b, cp, work)
+	var thread string
+	written := 0
+	for i := 0; b.Loop(); i++ {
+		if i%20 == 0 {
+			b.StopTimer()
+			if thread != "" {
+				written += countCheckpoints(b, s, thread)
+			}
+			_, thread = newThread(b, s, "bench-durability")
+			b.StartTimer()
+		}
+		cfg := graph.RunConfig[chatUpdate]{ThreadID: thread, Input: humanInput(i), Durability: mode}
+		if _, err := g.Invoke(ctx, cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+	written += countCheckpoints(b, s, thread)
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
+	b.ReportMetric(float64(written)/float64(b.N), "checkpoints/run")
+}
+
+func countCheckpoints(b *testing.B, s *Store, thread string) int {
+	var n int
+	if err := s.Pool.QueryRow(context.Background(), `SELECT count(*) FROM checkpoints WHERE thread_id = $1`, thread).Scan(&n); err != nil {
+		b.Fatal(err)
+	}
+	return n
 }

@@ -16,18 +16,47 @@ type chain struct {
 	cost     int    // bytes read to rebuild the checkpoint from the snapshot
 }
 
-// chainCache keeps the most recently written or read checkpoints' chains,
-// by checkpoint id, so that a run's next step need not read its parent
-// back. Checkpoints never change, so an entry never goes stale.
-type chainCache struct {
-	mu    sync.Mutex
-	max   int
-	order *list.List // of *chain, most recent first
-	byID  map[string]*list.Element
+// Memory a cached state is charged for besides its JSON bytes: the slice
+// header of each array element, and each member's key, value and element
+// slice headers. Entries written as deltas share their parent's elements,
+// so the sum of the charges bounds the memory the cache holds from above.
+const (
+	elemOverhead   = 24
+	memberOverhead = 80
+	chainOverhead  = 160
+)
+
+// footprint is what a chain is charged for in the cache.
+func (c *chain) footprint() int64 {
+	n := int64(chainOverhead + len(c.id) + len(c.baseID))
+	for _, m := range c.state {
+		n += int64(memberOverhead + len(m.key) + len(m.value) + elemOverhead*len(m.elems))
+		for _, e := range m.elems {
+			n += int64(len(e))
+		}
+	}
+	return n
 }
 
-func newChainCache(max int) *chainCache {
-	return &chainCache{max: max, order: list.New(), byID: make(map[string]*list.Element)}
+// chainCache keeps the most recently written or read checkpoints' chains,
+// by checkpoint id, so that a run's next step need not read its parent
+// back. Checkpoints never change, so an entry never goes stale. It holds
+// at most maxBytes of states, as charged by footprint.
+type chainCache struct {
+	mu       sync.Mutex
+	maxBytes int64
+	bytes    int64
+	order    *list.List // of cacheEntry, most recent first
+	byID     map[string]*list.Element
+}
+
+type cacheEntry struct {
+	chain *chain
+	bytes int64
+}
+
+func newChainCache(maxBytes int64) *chainCache {
+	return &chainCache{maxBytes: maxBytes, order: list.New(), byID: make(map[string]*list.Element)}
 }
 
 // get returns the chain of checkpoint id, if cached.
@@ -39,12 +68,14 @@ func (c *chainCache) get(id string) (*chain, bool) {
 		return nil, false
 	}
 	c.order.MoveToFront(e)
-	return e.Value.(*chain), true
+	return e.Value.(cacheEntry).chain, true
 }
 
-// put caches ch, evicting the least recently used entry when full.
+// put caches ch, evicting the least recently used entries to stay within
+// maxBytes. A chain bigger than the whole cache is not cached.
 func (c *chainCache) put(ch *chain) {
-	if c.max <= 0 {
+	size := ch.footprint()
+	if size > c.maxBytes {
 		return
 	}
 	c.mu.Lock()
@@ -53,10 +84,20 @@ func (c *chainCache) put(ch *chain) {
 		c.order.MoveToFront(e)
 		return
 	}
-	c.byID[ch.id] = c.order.PushFront(ch)
-	for c.order.Len() > c.max {
+	c.byID[ch.id] = c.order.PushFront(cacheEntry{chain: ch, bytes: size})
+	c.bytes += size
+	for c.bytes > c.maxBytes {
 		last := c.order.Back()
 		c.order.Remove(last)
-		delete(c.byID, last.Value.(*chain).id)
+		old := last.Value.(cacheEntry)
+		delete(c.byID, old.chain.id)
+		c.bytes -= old.bytes
 	}
+}
+
+// size returns how many entries and charged bytes the cache holds.
+func (c *chainCache) size() (entries int, bytes int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.order.Len(), c.bytes
 }

@@ -3,10 +3,12 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -91,16 +93,24 @@ func TestCheckpointerReadsBack(t *testing.T) {
 			code errcode.Code
 		}{
 			{"get missing", second(cp.Get(ctx, thread, newID())), errcode.NotFound},
-			{"get malformed id", second(cp.Get(ctx, thread, "nope")), errcode.NotFound},
-			{"latest malformed thread", second(cp.Latest(ctx, "nope")), errcode.NotFound},
+			{"get malformed id", second(cp.Get(ctx, thread, "nope")), errcode.BadRequest},
+			{"get uppercase id", second(cp.Get(ctx, thread, strings.ToUpper(saved[0].ID))), errcode.BadRequest},
+			{"latest malformed thread", second(cp.Latest(ctx, "nope")), errcode.BadRequest},
+			{"list malformed cursor", second(cp.List(ctx, thread, graph.ListOptions{Before: "x"})), errcode.BadRequest},
+			{"put malformed run id", cp.Put(ctx, graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{}`), Metadata: graph.Metadata{RunID: "r1"}}, saved[len(saved)-1].ID), errcode.BadRequest},
+			{"put malformed head", cp.Put(ctx, graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{}`)}, "head"), errcode.BadRequest},
 			{"put into a missing thread", cp.Put(ctx, graph.Checkpoint{ThreadID: uuid.NewString(), ID: newID(), State: []byte(`{}`)}, ""), errcode.NotFound},
-			{"put twice", cp.Put(ctx, saved[0], saved[len(saved)-1].ID), errcode.Conflict},
+			{"put an old id again", cp.Put(ctx, saved[0], saved[len(saved)-1].ID), errcode.BadRequest},
+			{"put the head again", cp.Put(ctx, saved[len(saved)-1], saved[len(saved)-1].ID), errcode.BadRequest},
 			{"other owner's latest", second(cp.ForOwner(uuid.NewString()).Latest(ctx, thread)), errcode.NotFound},
 			{"other owner's put", cp.ForOwner(uuid.NewString()).Put(ctx, graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{}`)}, saved[len(saved)-1].ID), errcode.NotFound},
 		}
 		for _, tt := range errTests {
 			if errcode.Of(tt.err) != tt.code {
 				t.Errorf("%s: error %v, want %s", tt.name, tt.err, tt.code)
+			}
+			if tt.code == errcode.BadRequest && !errors.Is(tt.err, graph.ErrInvalidID) {
+				t.Errorf("%s: error %v does not match graph.ErrInvalidID", tt.name, tt.err)
 			}
 		}
 		if list, err := cp.ForOwner(uuid.NewString()).List(ctx, thread, graph.ListOptions{}); err != nil || len(list) != 0 {
@@ -114,7 +124,10 @@ func TestCheckpointerReadsBack(t *testing.T) {
 
 // The Postgres checkpointer reads back what MemorySaver holds, for random
 // histories with forks, updates that replace arrays, new and dropped keys,
-// states that are not objects, and snapshot spacing from tiny to default.
+// states that are not objects, pending interrupts, and snapshot spacing
+// from tiny to default; both refuse the same stale heads and ids behind the
+// head. A third of the histories go through a scoped checkpointer on a
+// thread id that has no row yet.
 func TestCheckpointerMatchesMemorySaver(t *testing.T) {
 	ctx := context.Background()
 	s := openTestStore(t)
@@ -127,8 +140,11 @@ func TestCheckpointerMatchesMemorySaver(t *testing.T) {
 	for seed := range uint64(12) {
 		opts := options[seed%uint64(len(options))]
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
-			_, thread := newThread(t, s, fmt.Sprintf("prop-%d", seed))
+			owner, thread := newThread(t, s, fmt.Sprintf("prop-%d", seed))
 			pg, mem := s.Checkpointer(opts), graph.NewMemorySaver()
+			if seed%3 == 1 { // scoped, on a thread id with no row yet
+				pg, thread = pg.ForOwner(owner), uuid.NewString()
+			}
 			r := rand.New(rand.NewPCG(seed, 7))
 			randomHistory(t, r, thread, 150, pg, mem)
 			compareSavers(t, thread, s.Checkpointer(opts), mem) // cold cache
@@ -172,6 +188,25 @@ func randomHistory(t *testing.T, r *rand.Rand, thread string, n int, savers ...g
 		case 2:
 			cp.Update = nil
 		}
+		if r.IntN(8) == 0 {
+			cp.Interrupts = randomInterrupts(r, i)
+		}
+		if r.IntN(8) == 0 && len(nodes) > 0 { // a writer that lost a race
+			stale := ""
+			if k := r.IntN(len(nodes) + 1); k < len(nodes) && nodes[k].id != head {
+				stale = nodes[k].id
+			}
+			putStale(t, cp, stale, head, savers)
+		}
+		if r.IntN(10) == 0 && len(nodes) > 0 { // an id that does not sort after the head
+			behind := cp
+			behind.ID = nodes[r.IntN(len(nodes))].id
+			for i, s := range savers {
+				if err := s.Put(context.Background(), behind, head); !errors.Is(err, graph.ErrInvalidID) {
+					t.Fatalf("saver %d: Put of %s at head %s: %v, want graph.ErrInvalidID", i, behind.ID, head, err)
+				}
+			}
+		}
 		for _, s := range savers {
 			if err := s.Put(context.Background(), cp, head); err != nil {
 				t.Fatal(err)
@@ -180,6 +215,42 @@ func randomHistory(t *testing.T, r *rand.Rand, thread string, n int, savers ...g
 		head = cp.ID
 		nodes = append(nodes, node{cp.ID, st})
 	}
+}
+
+// putStale puts cp with a head that is not the thread's, into every saver:
+// each must refuse with the same conflict.
+func putStale(t *testing.T, cp graph.Checkpoint, stale, head string, savers []graph.Checkpointer) {
+	t.Helper()
+	want := graph.ConflictError{ThreadID: cp.ThreadID, Expected: stale, Actual: head}
+	for i, s := range savers {
+		err := s.Put(context.Background(), cp, stale)
+		var conflict *graph.ConflictError
+		if !errors.As(err, &conflict) || *conflict != want || !errors.Is(err, graph.ErrConflict) {
+			t.Fatalf("saver %d: Put with head %q when the head is %q: %v, want %+v", i, stale, head, err, want)
+		}
+	}
+}
+
+// randomInterrupts returns one to three pending interrupts with payloads of
+// several JSON shapes, some not compact.
+func randomInterrupts(r *rand.Rand, step int) []graph.PendingInterrupt {
+	values := []string{`{"place":"Lisboa","nights":3,"total":412.5}`, `"confirm?"`, `[1, 2,  3]`, `null`, `{ "spaced" : true }`, `"ação \u00e9 \"quoted\""`, ``}
+	raw := func() json.RawMessage {
+		if v := values[r.IntN(len(values))]; v != "" {
+			return json.RawMessage(v)
+		}
+		return nil
+	}
+	list := make([]graph.PendingInterrupt, 1+r.IntN(3))
+	for i := range list {
+		list[i] = graph.PendingInterrupt{ID: newID(), Node: fmt.Sprintf("node%d", step%3), Payload: raw()}
+		for range r.IntN(3) {
+			if a := raw(); a != nil {
+				list[i].Answers = append(list[i].Answers, a)
+			}
+		}
+	}
+	return list
 }
 
 // compareSavers checks that got holds what want holds, checkpoint by
@@ -229,7 +300,14 @@ func assertCheckpoint(t *testing.T, got, want graph.Checkpoint) {
 		t.Fatalf("checkpoint %s: next %#v, want %#v", want.ID, got.Next, want.Next)
 	case !got.CreatedAt.Equal(want.CreatedAt.Truncate(time.Microsecond)):
 		t.Fatalf("checkpoint %s: created at %v, want %v", want.ID, got.CreatedAt, want.CreatedAt)
+	case !slices.EqualFunc(got.Interrupts, want.Interrupts, equalInterrupt):
+		t.Fatalf("checkpoint %s: interrupts %s, want %s", want.ID, mustJSON(t, got.Interrupts), mustJSON(t, want.Interrupts))
 	}
+}
+
+func equalInterrupt(a, b graph.PendingInterrupt) bool {
+	return a.ID == b.ID && a.Node == b.Node && bytes.Equal(a.Payload, b.Payload) && (a.Payload == nil) == (b.Payload == nil) &&
+		slices.EqualFunc(a.Answers, b.Answers, func(x, y json.RawMessage) bool { return bytes.Equal(x, y) })
 }
 
 func reversed(from, to int) []int {

@@ -33,6 +33,11 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	defer env.st.Close()
+	stopSweeper, err := startSweeper(ctx, env.st, log)
+	if err != nil {
+		return err
+	}
+	defer stopSweeper()
 	if n, err := env.st.CountCities(ctx); err != nil {
 		return err
 	} else if n == 0 {

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/tripgraph/tripgraph/store"
+)
+
+func init() {
+	register(command{
+		name:    "prune",
+		summary: "delete threads idle longer than TRIPGRAPH_THREAD_TTL (--ttl), with their checkpoints, runs and events",
+		run:     func(ctx context.Context, args []string) error { return runPrune(ctx, args, os.Stdout) },
+	})
+}
+
+func runPrune(ctx context.Context, args []string, out io.Writer) error {
+	envTTL, err := store.ThreadTTLFromEnv()
+	if err != nil {
+		return err
+	}
+	fs := flag.NewFlagSet("prune", flag.ContinueOnError)
+	ttl := fs.Duration("ttl", envTTL, "delete threads whose newest checkpoint is older than this, such as 720h (default $"+store.ThreadTTLEnv+")")
+	dryRun := fs.Bool("dry-run", false, "count the threads that would be deleted, and delete nothing")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *ttl <= 0 {
+		return errors.New("no TTL: give --ttl or set " + store.ThreadTTLEnv)
+	}
+	st, err := openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	cutoff := time.Now().Add(-*ttl)
+	n, err := st.PruneThreads(ctx, cutoff, store.PruneOptions{DryRun: *dryRun})
+	if err != nil {
+		return err
+	}
+	verb := "deleted"
+	if *dryRun {
+		verb = "would delete"
+	}
+	fmt.Fprintf(out, "%s %d threads idle since %s\n", verb, n, cutoff.UTC().Format(time.RFC3339))
+	return nil
+}
+
+// startSweeper deletes, in the background, the threads idle for longer than
+// $TRIPGRAPH_THREAD_TTL: right away, then every sweepInterval. It does
+// nothing when no TTL is set. The returned function stops it and waits.
+func startSweeper(ctx context.Context, st *store.Store, log *slog.Logger) (stop func(), err error) {
+	ttl, err := store.ThreadTTLFromEnv()
+	if err != nil || ttl <= 0 {
+		return func() {}, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		sweep(ctx, st, ttl, log)
+	}()
+	log.Info("deleting idle threads", "ttl", ttl.String(), "every", sweepInterval(ttl).String())
+	return func() { cancel(); wg.Wait() }, nil
+}
+
+// sweepInterval is how often the sweeper runs for a TTL: a tenth of it,
+// between a minute and an hour.
+func sweepInterval(ttl time.Duration) time.Duration {
+	return min(max(ttl/10, time.Minute), time.Hour)
+}
+
+func sweep(ctx context.Context, st *store.Store, ttl time.Duration, log *slog.Logger) {
+	for {
+		n, err := st.PruneThreads(ctx, time.Now().Add(-ttl), store.PruneOptions{})
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Error("deleting idle threads", "err", err)
+		case n > 0:
+			log.Info("deleted idle threads", "threads", n, "ttl", ttl.String())
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(sweepInterval(ttl)):
+		}
+	}
+}

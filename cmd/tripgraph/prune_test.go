@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+// pruneDB gives a test a migrated database of its own as DATABASE_URL, with
+// one user's two threads: one last written 48 hours ago and one just now.
+func pruneDB(t *testing.T) (st *store.Store, owner, old, fresh string) {
+	t.Helper()
+	ctx := context.Background()
+	url, drop, err := pgtest.NewDatabase(ctx, "cmdprune")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(drop)
+	t.Setenv("DATABASE_URL", url)
+	if err := migrations.Up(ctx, url); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = store.Open(ctx, url); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	u, err := st.EnsureUser(ctx, "pruner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := st.Checkpointer(store.CheckpointerOptions{}).ForOwner(u.ID)
+	old, fresh = uuid.NewString(), uuid.NewString()
+	for _, th := range []struct {
+		id string
+		at time.Time
+	}{{old, time.Now().Add(-48 * time.Hour)}, {fresh, time.Now()}} {
+		c := graph.Checkpoint{ThreadID: th.id, ID: uuid.Must(uuid.NewV7()).String(), State: []byte(`{}`),
+			Metadata: graph.Metadata{Source: graph.SourceInput}, CreatedAt: th.at}
+		if err := cp.Put(ctx, c, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return st, u.ID, old, fresh
+}
+
+func threadExists(t *testing.T, st *store.Store, owner, id string) bool {
+	t.Helper()
+	_, err := st.ThreadByID(context.Background(), owner, id)
+	if err != nil && errcode.Of(err) != errcode.NotFound {
+		t.Fatal(err)
+	}
+	return err == nil
+}
+
+func TestPruneCommand(t *testing.T) {
+	ctx := context.Background()
+	st, owner, old, fresh := pruneDB(t)
+	tests := []struct {
+		name      string
+		env       string
+		args      []string
+		wantErr   string
+		wantOut   string
+		oldExists bool
+	}{
+		{"no TTL", "", nil, "no TTL", "", true},
+		{"a bad TTL in the environment", "a month", nil, "TRIPGRAPH_THREAD_TTL", "", true},
+		{"a dry run", "", []string{"--ttl", "24h", "--dry-run"}, "", "would delete 1 threads", true},
+		{"a TTL longer than the idle time", "72h", nil, "", "deleted 0 threads", true},
+		{"the flag overrides the environment", "72h", []string{"--ttl=24h"}, "", "deleted 1 threads", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv(store.ThreadTTLEnv, tt.env)
+			var out bytes.Buffer
+			err := runPrune(ctx, tt.args, &out)
+			if (err == nil) != (tt.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("prune %v: %v, want error %q", tt.args, err, tt.wantErr)
+			}
+			if !strings.Contains(out.String(), tt.wantOut) {
+				t.Fatalf("prune %v printed %q, want %q", tt.args, out.String(), tt.wantOut)
+			}
+			if got := threadExists(t, st, owner, old); got != tt.oldExists {
+				t.Fatalf("after prune %v the idle thread exists = %v, want %v", tt.args, got, tt.oldExists)
+			}
+			if !threadExists(t, st, owner, fresh) {
+				t.Fatal("the fresh thread was deleted")
+			}
+		})
+	}
+}
+
+// serve's sweeper deletes idle threads as soon as it starts, and stops
+// when told; without a TTL it does nothing.
+func TestSweeper(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	st, owner, old, fresh := pruneDB(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+
+	t.Setenv(store.ThreadTTLEnv, "")
+	stop, err := startSweeper(ctx, st, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	if !threadExists(t, st, owner, old) {
+		t.Fatal("a sweeper without a TTL deleted a thread")
+	}
+
+	t.Setenv(store.ThreadTTLEnv, "24h")
+	stop, err = startSweeper(ctx, st, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	for threadExists(t, st, owner, old) { // the first sweep runs at once
+		select {
+		case <-ctx.Done():
+			t.Fatal("the sweeper did not delete the idle thread")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	stop()
+	if !threadExists(t, st, owner, fresh) {
+		t.Fatal("the sweeper deleted the fresh thread")
+	}
+
+	t.Setenv(store.ThreadTTLEnv, "soon")
+	if _, err := startSweeper(ctx, st, log); err == nil {
+		t.Fatal("a malformed TTL was accepted")
+	}
+}
+
+func TestSweepInterval(t *testing.T) {
+	for _, tt := range []struct{ ttl, want time.Duration }{
+		{time.Second, time.Minute},
+		{30 * time.Minute, 3 * time.Minute},
+		{720 * time.Hour, time.Hour},
+	} {
+		if got := sweepInterval(tt.ttl); got != tt.want {
+			t.Errorf("sweepInterval(%v) = %v, want %v", tt.ttl, got, tt.want)
+		}
+	}
+}

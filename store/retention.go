@@ -1,0 +1,79 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// ThreadTTLEnv names the environment variable that sets how long a thread
+// is kept after its newest checkpoint (see ThreadTTLFromEnv).
+const ThreadTTLEnv = "TRIPGRAPH_THREAD_TTL"
+
+// ThreadTTLFromEnv reads $TRIPGRAPH_THREAD_TTL, a Go duration such as 720h.
+// Unset, empty or 0 means that threads are kept forever (0 is returned).
+func ThreadTTLFromEnv() (time.Duration, error) {
+	v := strings.TrimSpace(os.Getenv(ThreadTTLEnv))
+	if v == "" {
+		return 0, nil
+	}
+	ttl, err := time.ParseDuration(v)
+	if err != nil || ttl < 0 {
+		return 0, fmt.Errorf("reading %s: %q is not a positive duration such as 720h", ThreadTTLEnv, v)
+	}
+	return ttl, nil
+}
+
+// PruneOptions tune PruneThreads.
+type PruneOptions struct {
+	// DryRun counts the threads that would be deleted, and deletes nothing.
+	DryRun bool
+	// BatchSize is how many threads one transaction deletes, with all their
+	// rows, so that a large prune never holds its locks for long. 0 means 100.
+	BatchSize int
+}
+
+// expiredThreads selects the threads whose newest checkpoint (or, for a
+// thread without any, whose creation) is older than $1, and that have no
+// pending or running run. threads_last_active_idx serves it.
+const expiredThreads = `FROM threads t
+	WHERE coalesce(t.head_at, t.created_at) < $1
+		AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.thread_id = t.id AND r.status IN ('pending', 'running'))`
+
+// PruneThreads deletes, of every owner, the threads whose newest checkpoint
+// is older than cutoff (a thread that never had one counts from its
+// creation), with their checkpoints, runs and run events, and returns how
+// many it deleted. A thread with a pending or running run is kept, and so is
+// one that another transaction is writing to at that moment (it is not
+// expired then). It deletes in batches of opts.BatchSize threads.
+func (s *Store) PruneThreads(ctx context.Context, cutoff time.Time, opts PruneOptions) (int64, error) {
+	if opts.DryRun {
+		var n int64
+		if err := s.Pool.QueryRow(ctx, `SELECT count(*) `+expiredThreads, cutoff).Scan(&n); err != nil {
+			return 0, fmt.Errorf("counting threads idle since %s: %w", cutoff.Format(time.RFC3339), err)
+		}
+		return n, nil
+	}
+	batch := opts.BatchSize
+	if batch <= 0 {
+		batch = 100
+	}
+	var total int64
+	for {
+		tag, err := s.Pool.Exec(ctx, `
+			DELETE FROM threads WHERE id IN (
+				SELECT t.id `+expiredThreads+`
+				ORDER BY coalesce(t.head_at, t.created_at)
+				LIMIT $2
+				FOR UPDATE SKIP LOCKED)`, cutoff, batch)
+		if err != nil {
+			return total, fmt.Errorf("deleting threads idle since %s: %w", cutoff.Format(time.RFC3339), err)
+		}
+		total += tag.RowsAffected()
+		if tag.RowsAffected() < int64(batch) {
+			return total, nil
+		}
+	}
+}

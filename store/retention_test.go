@@ -1,0 +1,179 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
+)
+
+// rowCounts is what a thread holds: checkpoints, runs and run events.
+type rowCounts struct{ threads, checkpoints, runs, events int }
+
+func countRows(t *testing.T, s *Store, thread string) rowCounts {
+	t.Helper()
+	var c rowCounts
+	err := s.Pool.QueryRow(context.Background(), `SELECT
+		(SELECT count(*) FROM threads WHERE id = $1),
+		(SELECT count(*) FROM checkpoints WHERE thread_id = $1),
+		(SELECT count(*) FROM runs WHERE thread_id = $1),
+		(SELECT count(*) FROM run_events e JOIN runs r ON r.id = e.run_id WHERE r.thread_id = $1)`, thread).
+		Scan(&c.threads, &c.checkpoints, &c.runs, &c.events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// fillThread gives a thread checkpoints created at the given times (in
+// order), and runs with events; the last run stays active when active is set.
+func fillThread(t *testing.T, s *Store, owner, thread string, at []time.Time, runs int, active bool) {
+	t.Helper()
+	ctx := context.Background()
+	cp := s.Checkpointer(CheckpointerOptions{})
+	head := ""
+	for i, when := range at {
+		c := graph.Checkpoint{ThreadID: thread, ID: newID(), ParentID: head, Step: i,
+			State: []byte(fmt.Sprintf(`{"step":%d}`, i)), Metadata: graph.Metadata{Source: graph.SourceLoop}, CreatedAt: when}
+		if err := cp.Put(ctx, c, head); err != nil {
+			t.Fatal(err)
+		}
+		head = c.ID
+	}
+	for i := range runs {
+		r, err := s.CreateRun(ctx, owner, thread, NewRun{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			if _, err := s.AppendRunEvent(ctx, owner, r.ID, "values", []byte(`{}`)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if i < runs-1 || !active {
+			if _, err := s.FinishRun(ctx, owner, r.ID, RunSuccess, ""); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// Pruning deletes the threads idle for longer than the TTL, of every owner,
+// with all their rows, in batches, and nothing of any other thread; a dry
+// run deletes nothing.
+func TestPruneThreads(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	now := time.Now()
+	old, older, recent := now.Add(-48*time.Hour), now.Add(-72*time.Hour), now.Add(-time.Minute)
+	ownerA, _ := newThread(t, s, "prune-a")
+	ownerB, _ := newThread(t, s, "prune-b")
+	if _, err := s.Pool.Exec(ctx, `DELETE FROM threads`); err != nil {
+		t.Fatal(err)
+	}
+	type threadCase struct {
+		name    string
+		owner   string
+		at      []time.Time // checkpoint times
+		runs    int
+		active  bool
+		created time.Time // when set, the thread's creation time
+		expired bool
+	}
+	cases := []threadCase{
+		{name: "old with runs", owner: ownerA, at: []time.Time{older, old}, runs: 2, expired: true},
+		{name: "another owner's old one", owner: ownerB, at: []time.Time{old, old, old}, runs: 1, expired: true},
+		{name: "never written, created long ago", owner: ownerA, created: older, expired: true},
+		{name: "old with many checkpoints", owner: ownerB, at: repeat(older, 30), expired: true},
+		{name: "old but running", owner: ownerA, at: []time.Time{old}, runs: 2, active: true},
+		{name: "old history, recent head", owner: ownerA, at: []time.Time{older, old, recent}, runs: 1},
+		{name: "recent", owner: ownerB, at: []time.Time{recent}, runs: 2},
+		{name: "never written, new", owner: ownerB},
+	}
+	ids := make([]string, len(cases))
+	before := make([]rowCounts, len(cases))
+	expired := 0
+	for i, c := range cases {
+		th, err := s.CreateThread(ctx, c.owner, NewThread{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = th.ID
+		if !c.created.IsZero() {
+			if _, err := s.Pool.Exec(ctx, `UPDATE threads SET created_at = $2 WHERE id = $1`, th.ID, c.created); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fillThread(t, s, c.owner, th.ID, c.at, c.runs, c.active)
+		before[i] = countRows(t, s, th.ID)
+		if c.expired {
+			expired++
+		}
+	}
+	cutoff := now.Add(-24 * time.Hour)
+
+	n, err := s.PruneThreads(ctx, cutoff, PruneOptions{DryRun: true})
+	if err != nil || n != int64(expired) {
+		t.Fatalf("dry run: %d threads, %v; want %d", n, err, expired)
+	}
+	for i := range cases {
+		if got := countRows(t, s, ids[i]); got != before[i] {
+			t.Fatalf("the dry run changed %s: %+v, was %+v", cases[i].name, got, before[i])
+		}
+	}
+
+	n, err = s.PruneThreads(ctx, cutoff, PruneOptions{BatchSize: 1})
+	if err != nil || n != int64(expired) {
+		t.Fatalf("prune: %d threads, %v; want %d", n, err, expired)
+	}
+	for i, c := range cases {
+		got := countRows(t, s, ids[i])
+		switch {
+		case c.expired && got != (rowCounts{}):
+			t.Errorf("%s: %+v left after the prune", c.name, got)
+		case !c.expired && got != before[i]:
+			t.Errorf("%s: %+v after the prune, was %+v", c.name, got, before[i])
+		}
+	}
+	if n, err := s.PruneThreads(ctx, cutoff, PruneOptions{}); err != nil || n != 0 {
+		t.Errorf("a second prune deleted %d threads (%v)", n, err)
+	}
+	err = s.Checkpointer(CheckpointerOptions{}).Put(ctx, graph.Checkpoint{ThreadID: ids[0], ID: newID(), State: []byte(`{}`)}, "")
+	if errcode.Of(err) != errcode.NotFound {
+		t.Errorf("writing into a pruned thread: %v, want NOT_FOUND", err)
+	}
+}
+
+func repeat(at time.Time, n int) []time.Time {
+	out := make([]time.Time, n)
+	for i := range out {
+		out[i] = at
+	}
+	return out
+}
+
+func TestThreadTTLFromEnv(t *testing.T) {
+	tests := []struct {
+		value string
+		want  time.Duration
+		ok    bool
+	}{
+		{"", 0, true},
+		{"720h", 720 * time.Hour, true},
+		{"90m", 90 * time.Minute, true},
+		{"0", 0, true},
+		{"-1h", 0, false},
+		{"30d", 0, false},
+		{"soon", 0, false},
+	}
+	for _, tt := range tests {
+		t.Setenv(ThreadTTLEnv, tt.value)
+		got, err := ThreadTTLFromEnv()
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("%s=%q: %v, %v; want %v, ok %v", ThreadTTLEnv, tt.value, got, err, tt.want, tt.ok)
+		}
+	}
+}
