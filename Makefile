@@ -3,10 +3,27 @@ GO      ?= go
 BIN     := bin/tripgraph
 PKGS    := ./...
 
-.PHONY: build run test test-race bench lint db db-stop db-reset clean
+.PHONY: build assets generate run test test-race bench lint db db-stop db-reset clean
 
-build:
+build: assets
 	$(GO) build -o $(BIN) ./cmd/tripgraph
+
+# The browser scripts (htmx and its SSE extension) are installed from the
+# lockfile in ui/ and copied into ui/static/vendor, which the binary embeds
+# and git ignores. Without them the pages still read, without live updates.
+UI_VENDOR := ui/static/vendor
+assets: $(UI_VENDOR)/htmx.min.js $(UI_VENDOR)/sse.min.js
+ui/node_modules/.package-lock.json: ui/package.json ui/package-lock.json
+	cd ui && npm ci --no-audit --no-fund
+$(UI_VENDOR)/htmx.min.js: ui/node_modules/.package-lock.json
+	mkdir -p $(UI_VENDOR) && cp ui/node_modules/htmx.org/dist/htmx.min.js $@
+$(UI_VENDOR)/sse.min.js: ui/node_modules/.package-lock.json
+	mkdir -p $(UI_VENDOR) && cp ui/node_modules/htmx-ext-sse/dist/sse.min.js $@
+
+# Regenerates the committed templ output (ui/*_templ.go) with the templ
+# version pinned in go.mod; a test in ui fails when it is stale.
+generate:
+	$(GO) tool templ generate -path ui
 
 # Starts the local database when DATABASE_URL is unset, migrates, seeds an
 # empty database and serves.
@@ -37,4 +54,4 @@ db-reset: build
 	./$(BIN) db reset
 
 clean:
-	rm -rf bin
+	rm -rf bin ui/static/vendor ui/node_modules

@@ -1,0 +1,216 @@
+package ui_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/ui"
+)
+
+var lisbon = nodes.TripDetails{Location: "Lisbon", Country: "Portugal", StartDate: "2026-05-04", EndDate: "2026-05-08", NumberOfGuests: 3}
+
+func stays(accs ...nodes.Accommodation) nodes.AccommodationsListProps {
+	return nodes.AccommodationsListProps{ToolProps: nodes.ToolProps{Tool: "list-accommodations"}, Location: "Lisbon", Covered: true,
+		StartDate: "2026-05-04", EndDate: "2026-05-08", Nights: 4, Guests: 3, Accommodations: accs}
+}
+
+func eats(rs ...nodes.Restaurant) nodes.RestaurantsListProps {
+	return nodes.RestaurantsListProps{ToolProps: nodes.ToolProps{Tool: "list-restaurants"}, Location: "Porto", Covered: true, Restaurants: rs}
+}
+
+var failed = nodes.ToolProps{Tool: "x", Error: &nodes.ToolError{Code: "UNAVAILABLE", Message: "the catalogue timed out"}}
+
+// TestComponents renders each component from fixture props and checks the
+// text and attributes that matter.
+func TestComponents(t *testing.T) {
+	tests := []struct {
+		name   string
+		lang   string
+		c      nodes.UIComponent
+		want   []string
+		absent []string
+	}{
+		{"trip details", "en", component(t, "td-1", nodes.ComponentTripDetails, nodes.TripDetailsProps{TripDetails: lisbon, Nights: 4}),
+			[]string{`id="ui-td-1"`, "Lisbon, Portugal", "4 May 2026 – 8 May 2026", "4 nights", "3 guests"},
+			[]string{"assumed"}},
+		{"trip details, assumed guests and dates", "en", component(t, "td-2", nodes.ComponentTripDetails, nodes.TripDetailsProps{
+			TripDetails: nodes.TripDetails{Location: "Kyoto", StartDate: "2026-12-19", EndDate: "2026-12-20", NumberOfGuests: 1},
+			Nights:      1, Assumed: []string{nodes.FieldGuests, nodes.FieldStartDate}}),
+			[]string{"Kyoto", "1 night", "1 guest", `<span class="badge assumed-mark">assumed</span>`, "were not stated"},
+			[]string{"Kyoto, "}},
+		{"trip details in Portuguese", "pt", component(t, "td-3", nodes.ComponentTripDetails, nodes.TripDetailsProps{TripDetails: lisbon, Nights: 4, Assumed: []string{nodes.FieldGuests}}),
+			[]string{"Destino", "4 mai 2026 – 8 mai 2026", "4 noites", "3 hóspedes", "suposto"},
+			[]string{"nights", "Guests"}},
+		{"accommodations", "en", component(t, "acc", nodes.ComponentAccommodations, stays(
+			nodes.Accommodation{ID: "h1", Name: "Casa Azul", NightlyPrice: 92.5, Currency: "EUR", TotalPrice: 1, Rating: 4.6, ImageURL: "/media/h1.jpg", Capacity: 4},
+			nodes.Accommodation{ID: "h2", Name: "Hotel Tejo", NightlyPrice: 1200, Currency: "USD", Rating: 4},
+		)),
+			[]string{`id="ui-acc"`, `class="carousel"`, "Casa Azul", "★ 4.6", `<span class="city">Lisbon</span>`, "€92.50", "per night",
+				`src="/media/h1.jpg"`, `loading="lazy"`, `width="320"`, `height="200"`,
+				"Check-in", "4 May 2026", "Check-out", "8 May 2026", "3 guests", "Sleeps 4",
+				`<strong class="total-amount">€370</strong>`, "4 nights × €92.50", `<strong class="total-amount">$4,800</strong>`},
+			[]string{"€1<"}},
+		{"accommodations in Portuguese", "pt", component(t, "acc", nodes.ComponentAccommodations, stays(
+			nodes.Accommodation{ID: "h2", Name: "Hotel Tejo", NightlyPrice: 1200.25, Currency: "EUR", Rating: 4})),
+			[]string{"Alojamentos em Lisbon", "€ 1.200,25", "por noite", `<strong class="total-amount">€ 4.801</strong>`, "Entrada", "Saída"},
+			nil},
+		{"accommodations, empty", "en", component(t, "acc", nodes.ComponentAccommodations, stays()),
+			[]string{`id="ui-acc"`, "No places to stay were found", "Try other dates"}, []string{"carousel"}},
+		{"accommodations, not covered", "en", component(t, "acc", nodes.ComponentAccommodations, nodes.AccommodationsListProps{Location: "Atlantis"}),
+			[]string{"We do not cover Atlantis yet"}, []string{"carousel", `class="nearby"`}},
+		{"restaurants, not covered, with cities nearby", "pt", component(t, "r", nodes.ComponentRestaurants, nodes.RestaurantsListProps{Location: "Óbidos",
+			Message: "Óbidos is not in the catalogue.", Nearby: []nodes.NearbyCity{{Name: "Lisbon", DistanceKm: 72.4}, {Name: "Porto", DistanceKm: 230}}}),
+			[]string{"Óbidos is not in the catalogue.", "Cidades próximas cobertas:", "<span>Lisbon (72,4 km)</span>", "<span>Porto (230,0 km)</span>"}, []string{"radio"}},
+		{"accommodations, error", "en", component(t, "acc", nodes.ComponentAccommodations, nodes.AccommodationsListProps{ToolProps: failed, Location: "Lisbon"}),
+			[]string{`role="alert"`, `data-code="UNAVAILABLE"`, "the catalogue timed out", "Send your message again in a minute"},
+			[]string{"carousel"}},
+		{"restaurants", "en", component(t, "r", nodes.ComponentRestaurants, eats(
+			nodes.Restaurant{ID: "r1", Name: "Tasca", Cuisine: "portuguese", PriceRange: "€€", Rating: 4.5, DistanceKm: 1.2, OpeningHours: "12:00–23:00", Popular: true},
+			nodes.Restaurant{ID: "r2", Name: "Sushi Ya", Cuisine: "japanese", PriceRange: "€€€", DistanceKm: 0.4, OpeningHours: "19:00–23:00"},
+			nodes.Restaurant{ID: "r3", Name: "Adega", Cuisine: "portuguese"},
+		)),
+			[]string{`id="ui-r"`, "Restaurants in Porto", "3 restaurants", "<legend>Filter by cuisine</legend>",
+				`<input type="radio" name="ui-r-cuisine" value="" data-slot="0" checked>`,
+				`<input type="radio" name="ui-r-cuisine" value="portuguese" data-slot="1">`,
+				`<input type="radio" name="ui-r-cuisine" value="japanese" data-slot="2">`,
+				`data-id="r1" data-cuisine="portuguese" data-slot="1"`, `data-id="r2" data-cuisine="japanese" data-slot="2"`,
+				`data-id="r3" data-cuisine="portuguese" data-slot="1"`,
+				"Hours", "12:00–23:00", "Price range", "€€€", "Distance", "1.2 km", "0.4 km", "Popular"},
+			[]string{`data-slot="3"`}},
+		{"restaurants, empty", "pt", component(t, "r", nodes.ComponentRestaurants, eats()),
+			[]string{"Não foram encontrados restaurantes"}, []string{"radio"}},
+		{"restaurants, error", "en", component(t, "r", nodes.ComponentRestaurants, nodes.RestaurantsListProps{
+			ToolProps: nodes.ToolProps{Error: &nodes.ToolError{Code: "NOT_FOUND", Message: "no such city"}}}),
+			[]string{"no such city", "Check the name"}, []string{"radio"}},
+		{"albums", "en", component(t, "al", nodes.ComponentAlbums, nodes.AlbumListProps{Albums: []nodes.Album{
+			{ID: "a1", Name: "Japan 2024", Description: "Spring trip", CoverURL: "/media/c.jpg", StartDate: "2024-04-01", EndDate: "2024-04-12", PhotoCount: 120, Locations: []string{"Kyoto", "Nara"}}}}),
+			[]string{`id="ui-al"`, "Japan 2024", "Spring trip", "120 photos", "1 Apr 2024 – 12 Apr 2024", "<li>Kyoto</li>", `loading="lazy"`}, nil},
+		{"albums, empty", "en", component(t, "al", nodes.ComponentAlbums, nodes.AlbumListProps{}),
+			[]string{"No albums yet"}, []string{`class="cards"`}},
+		{"photos", "en", component(t, "ph", nodes.ComponentPhotos, nodes.PhotoGridProps{Query: "praia", Total: 1000, TotalIsLowerBound: true, Photos: []nodes.Photo{
+			{ID: "p1", URL: "/media/p1.jpg", ThumbnailURL: "/media/p1-thumb.jpg", Description: "beach at dusk", LocationName: "Nazaré", TakenAt: "2024-08-02T19:00:00Z"},
+			{ID: "p2", URL: "/media/p2.jpg", Description: "pier"}}}),
+			[]string{`id="ui-ph"`, "Photos for “praia”", "at least 1,000 photos found",
+				`<img src="/media/p1-thumb.jpg" alt="beach at dusk" loading="lazy" decoding="async" width="320" height="240">`,
+				`<img src="/media/p2.jpg" alt="pier" loading="lazy"`, `href="/media/p1.jpg"`, "Nazaré · 2 Aug 2024"}, nil},
+		{"photos, empty", "pt", component(t, "ph", nodes.ComponentPhotos, nodes.PhotoGridProps{Query: "neve"}),
+			[]string{"Nenhuma foto corresponde"}, []string{"<img"}},
+		{"photos, error", "en", component(t, "ph", nodes.ComponentPhotos, nodes.PhotoGridProps{ToolProps: failed}),
+			[]string{`role="alert"`, "the catalogue timed out"}, []string{"<img"}},
+		{"trip stats", "en", component(t, "st", nodes.ComponentTripStats, nodes.TripStatsProps{Name: "Japan 2024", TotalPhotos: 120, Days: 12,
+			StartDate: "2024-04-01", EndDate: "2024-04-12", Locations: []nodes.LocationCount{{Name: "Kyoto", Count: 80}, {Name: "Nara", Count: 40}}}),
+			[]string{`id="ui-st"`, "Japan 2024", "120 photos", "2 places", "1 Apr 2024 – 12 Apr 2024", "12 days", "Kyoto", ">80<"}, nil},
+		{"trip stats in Portuguese, one of each", "pt", component(t, "st", nodes.ComponentTripStats, nodes.TripStatsProps{TotalPhotos: 1, Days: 1,
+			StartDate: "2024-04-01", Locations: []nodes.LocationCount{{Name: "Sintra", Count: 1}}}),
+			[]string{"1 foto", "1 lugar", "1 dia", "1 abr 2024"}, []string{"fotos", "lugares"}},
+		{"trip stats, error", "pt", component(t, "st", nodes.ComponentTripStats, nodes.TripStatsProps{ToolProps: failed}),
+			[]string{"Algo correu mal", "daqui a um minuto"}, []string{"<dl"}},
+		{"unknown name", "en", nodes.UIComponent{ID: "zz", Name: "weather", Props: []byte(`{}`)},
+			[]string{`id="ui-zz"`, `role="alert"`, "cannot be shown"}, []string{"unknown component"}},
+		{"unreadable props", "en", nodes.UIComponent{ID: "zz", Name: nodes.ComponentRestaurants, Props: []byte(`{"restaurants": 3}`)},
+			[]string{`id="ui-zz"`, `role="alert"`, "cannot be shown"}, []string{"json", "nodes."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkHTML(t, render(t, tt.lang, ui.Component(tt.c)), tt.want, tt.absent)
+		})
+	}
+}
+
+// TestSwap checks that a streamed component carries hx-swap-oob on its
+// root, with the same id as the one rendered in the page, and that the
+// page's own rendering does not.
+func TestSwap(t *testing.T) {
+	for _, c := range []nodes.UIComponent{
+		component(t, "call_1", nodes.ComponentTripDetails, nodes.TripDetailsProps{TripDetails: lisbon}),
+		component(t, "call_2", nodes.ComponentAccommodations, stays()),
+		component(t, "call_3", nodes.ComponentRestaurants, eats()),
+		component(t, "call_4", nodes.ComponentAlbums, nodes.AlbumListProps{}),
+		component(t, "call_5", nodes.ComponentPhotos, nodes.PhotoGridProps{}),
+		component(t, "call_6", nodes.ComponentTripStats, nodes.TripStatsProps{}),
+		component(t, "call_8", nodes.ComponentBookingConfirmation, booking(nodes.BookingPending)),
+		{ID: "call_7", Name: "nope"},
+	} {
+		root := `<section id="` + ui.DOMID(c.ID) + `" class="component`
+		swapped := render(t, "en", ui.Swap(c))
+		if !strings.HasPrefix(swapped, root) || !strings.Contains(strings.SplitN(swapped, ">", 2)[0], `hx-swap-oob="true"`) {
+			t.Errorf("%s: swapped root is %.160s", c.Name, swapped)
+		}
+		if inPage := render(t, "en", ui.Component(c)); !strings.HasPrefix(inPage, root) || strings.Contains(inPage, "hx-swap-oob") {
+			t.Errorf("%s: page root is %.160s", c.Name, inPage)
+		}
+	}
+}
+
+func booking(status string) nodes.BookingConfirmationProps {
+	return nodes.BookingConfirmationProps{AccommodationID: "h1", Name: "Casa Azul", City: "Lisbon", StartDate: "2026-05-04", EndDate: "2026-05-08",
+		Nights: 4, Guests: 3, NightlyPrice: 92.5, Total: 370, Currency: "EUR", ExpiresAt: "2026-03-02T10:15:00Z", Key: "k-123", Status: status, BookingID: "B-77"}
+}
+
+// TestBookingConfirmation checks the summary, the answer form (only while
+// pending and only where answers can be sent) and each outcome.
+func TestBookingConfirmation(t *testing.T) {
+	action := ui.Actions{BookingURL: "/threads/t1/resume", TripURL: "/threads/t1/trip", CSRFToken: "tok"}
+	failedBooking := booking(nodes.BookingFailed)
+	failedBooking.ToolProps.Error = &nodes.ToolError{Code: "UNAVAILABLE", Message: "the booking service is down"}
+	summary := []string{`id="ui-b"`, "Casa Azul, Lisbon", "4 May 2026", "8 May 2026", "3 guests", `<strong class="total-amount">€370</strong>`, "4 nights × €92.50"}
+	tests := []struct {
+		name   string
+		lang   string
+		props  nodes.BookingConfirmationProps
+		action *ui.Actions
+		want   []string
+		absent []string
+	}{
+		{"pending, answerable", "en", booking(nodes.BookingPending), &action, append(summary, "Confirm your booking", "Confirm before 10:15 UTC.",
+			`<form class="answer" method="post" action="/threads/t1/resume">`, `name="csrf_token" value="tok"`, `name="key" value="k-123"`,
+			`<button type="submit" name="confirmed" value="true">Confirm</button>`, `name="confirmed" value="false" class="secondary">Cancel</button>`),
+			[]string{"B-77"}},
+		{"pending, in a replay", "en", booking(nodes.BookingPending), nil, append(summary, "Confirm your booking"), []string{"<form", "<button"}},
+		{"booked", "pt", booking(nodes.BookingBooked), &action, []string{"Reservado", "A referência da sua reserva é B-77.", "€ 370"}, []string{"<form"}},
+		{"declined", "en", booking(nodes.BookingDeclined), &action, []string{"Booking cancelled", "Nothing was booked"}, []string{"<form"}},
+		{"expired", "en", booking(nodes.BookingExpired), &action, []string{"Booking expired", "Ask to book it again"}, []string{"<form"}},
+		{"failed", "en", failedBooking, &action, []string{"Booking failed", `role="alert"`, "the booking service is down", "Try again in a minute"}, []string{"<form"}},
+		{"unknown status", "en", booking("weird"), &action, []string{"Booking failed"}, []string{"<form", "weird"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := ui.WithLanguage(context.Background(), tt.lang)
+			if tt.action != nil {
+				ctx = ui.WithActions(ctx, *tt.action)
+			}
+			var b bytes.Buffer
+			if err := ui.Component(component(t, "b", nodes.ComponentBookingConfirmation, tt.props)).Render(ctx, &b); err != nil {
+				t.Fatal(err)
+			}
+			checkHTML(t, b.String(), tt.want, tt.absent)
+		})
+	}
+}
+
+// TestTripEdit checks the trip-details form: present only where edits can
+// be sent, labelled, with the trip's values and limits.
+func TestTripEdit(t *testing.T) {
+	c := component(t, "td", nodes.ComponentTripDetails, nodes.TripDetailsProps{TripDetails: lisbon, Nights: 4})
+	ctx := ui.WithActions(ui.WithLanguage(context.Background(), "en"), ui.Actions{TripURL: "/threads/t1/trip", CSRFToken: "tok"})
+	var b bytes.Buffer
+	if err := ui.Component(c).Render(ctx, &b); err != nil {
+		t.Fatal(err)
+	}
+	checkHTML(t, b.String(), []string{`<form method="post" action="/threads/t1/trip">`, `name="csrf_token" value="tok"`,
+		`<label for="ui-td-location">Destination</label>`, `<input id="ui-td-location" name="location" value="Lisbon" required maxlength="200">`,
+		`<input id="ui-td-start" type="date" name="startDate" value="2026-05-04" required>`,
+		`<input id="ui-td-end" type="date" name="endDate" value="2026-05-08" required>`,
+		`<label for="ui-td-guests">Guests</label>`, `name="numberOfGuests" value="3" min="1" max="30" required>`, "Update and search again"}, nil)
+
+	onlyBooking := ui.WithActions(context.Background(), ui.Actions{BookingURL: "/b"})
+	b.Reset()
+	if err := ui.Component(c).Render(onlyBooking, &b); err != nil {
+		t.Fatal(err)
+	}
+	checkHTML(t, b.String(), nil, []string{"<form"})
+	checkHTML(t, render(t, "en", ui.Component(c)), nil, []string{"<form"})
+}

@@ -1,0 +1,305 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/text/language"
+)
+
+// Languages the interface speaks.
+const (
+	English    = "en"
+	Portuguese = "pt"
+)
+
+type langKey struct{}
+
+// WithLanguage returns a context whose rendering uses lang ("en" or "pt";
+// anything else is English).
+func WithLanguage(ctx context.Context, lang string) context.Context {
+	return context.WithValue(ctx, langKey{}, Language(lang))
+}
+
+// Language normalises a language tag ("pt-BR", "pt", "en-GB") to one the
+// interface speaks; English when unknown.
+func Language(tag string) string {
+	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(tag)), "pt") {
+		return Portuguese
+	}
+	return English
+}
+
+var supported = language.NewMatcher([]language.Tag{language.English, language.Portuguese})
+
+// FromAcceptLanguage picks the interface language for a browser's
+// Accept-Language header: the best match by the header's weights, English
+// when nothing matches or the header cannot be read.
+func FromAcceptLanguage(header string) string {
+	tags, _, err := language.ParseAcceptLanguage(header)
+	if err != nil || len(tags) == 0 {
+		return English
+	}
+	_, i, confidence := supported.Match(tags...)
+	if confidence == language.No || i != 1 {
+		return English
+	}
+	return Portuguese
+}
+
+// lang is the language of a rendering context.
+func lang(ctx context.Context) string {
+	if l, ok := ctx.Value(langKey{}).(string); ok {
+		return l
+	}
+	return English
+}
+
+// catalog holds every label of the interface, in each language. A value
+// with a "|" is a plural: singular|plural, chosen by plural.
+var catalog = map[string]map[string]string{
+	"assumed":                     {English: "assumed", Portuguese: "suposto"},
+	"assumed.hint":                {English: "Values marked assumed were not stated: tell me if they are wrong.", Portuguese: "Os valores marcados como supostos não foram ditos: diga-me se estiverem errados."},
+	"trip":                        {English: "Your trip", Portuguese: "A sua viagem"},
+	"trip.edit":                   {English: "Change the trip", Portuguese: "Alterar a viagem"},
+	"trip.update":                 {English: "Update and search again", Portuguese: "Atualizar e procurar de novo"},
+	"destination":                 {English: "Destination", Portuguese: "Destino"},
+	"dates":                       {English: "Dates", Portuguese: "Datas"},
+	"nights":                      {English: "Nights", Portuguese: "Noites"},
+	"guests":                      {English: "Guests", Portuguese: "Hóspedes"},
+	"n.nights":                    {English: "%d night|%d nights", Portuguese: "%d noite|%d noites"},
+	"n.guests":                    {English: "%d guest|%d guests", Portuguese: "%d hóspede|%d hóspedes"},
+	"n.photos":                    {English: "%d photo|%d photos", Portuguese: "%d foto|%d fotos"},
+	"n.places":                    {English: "%d place|%d places", Portuguese: "%d lugar|%d lugares"},
+	"n.days":                      {English: "%d day|%d days", Portuguese: "%d dia|%d dias"},
+	"n.stays":                     {English: "%d place to stay|%d places to stay", Portuguese: "%d alojamento|%d alojamentos"},
+	"n.restaurants":               {English: "%d restaurant|%d restaurants", Portuguese: "%d restaurante|%d restaurantes"},
+	"n.albums":                    {English: "%d album|%d albums", Portuguese: "%d álbum|%d álbuns"},
+	"stays.in":                    {English: "Places to stay in %s", Portuguese: "Alojamentos em %s"},
+	"restaurants.in":              {English: "Restaurants in %s", Portuguese: "Restaurantes em %s"},
+	"per.night":                   {English: "per night", Portuguese: "por noite"},
+	"rating":                      {English: "Rating", Portuguese: "Avaliação"},
+	"details":                     {English: "Details", Portuguese: "Detalhes"},
+	"check.in":                    {English: "Check-in", Portuguese: "Entrada"},
+	"check.out":                   {English: "Check-out", Portuguese: "Saída"},
+	"total":                       {English: "Total", Portuguese: "Total"},
+	"total.formula":               {English: "%s × %s", Portuguese: "%s × %s"},
+	"capacity":                    {English: "Capacity", Portuguese: "Capacidade"},
+	"sleeps":                      {English: "Sleeps %d", Portuguese: "Para %d"},
+	"stays.none":                  {English: "No places to stay were found. Try other dates or fewer guests.", Portuguese: "Não foram encontrados alojamentos. Tente outras datas ou menos hóspedes."},
+	"restaurants.none":            {English: "No restaurants were found. Try a nearby city.", Portuguese: "Não foram encontrados restaurantes. Tente uma cidade próxima."},
+	"albums.none":                 {English: "No albums yet. Upload photos to create one.", Portuguese: "Ainda não há álbuns. Envie fotos para criar um."},
+	"photos.none":                 {English: "No photos matched. Try another place, date or word.", Portuguese: "Nenhuma foto corresponde. Tente outro lugar, data ou palavra."},
+	"not.covered":                 {English: "We do not cover %s yet. Try a nearby city.", Portuguese: "Ainda não cobrimos %s. Tente uma cidade próxima."},
+	"cuisine.filter":              {English: "Filter by cuisine", Portuguese: "Filtrar por cozinha"},
+	"cuisine.all":                 {English: "All", Portuguese: "Todas"},
+	"hours":                       {English: "Hours", Portuguese: "Horário"},
+	"price.range":                 {English: "Price range", Portuguese: "Preços"},
+	"distance":                    {English: "Distance", Portuguese: "Distância"},
+	"km":                          {English: "%s km", Portuguese: "%s km"},
+	"popular":                     {English: "Popular", Portuguese: "Popular"},
+	"albums":                      {English: "Your albums", Portuguese: "Os seus álbuns"},
+	"photos":                      {English: "Photos", Portuguese: "Fotos"},
+	"photos.for":                  {English: "Photos for “%s”", Portuguese: "Fotos de “%s”"},
+	"photos.total":                {English: "%s found", Portuguese: "%s encontradas"},
+	"photos.atleast":              {English: "at least %s", Portuguese: "pelo menos %s"},
+	"stats":                       {English: "Trip in numbers", Portuguese: "A viagem em números"},
+	"stats.photos":                {English: "Photos", Portuguese: "Fotos"},
+	"stats.places":                {English: "Places", Portuguese: "Lugares"},
+	"stats.dates":                 {English: "Dates", Portuguese: "Datas"},
+	"error.title":                 {English: "Something went wrong", Portuguese: "Algo correu mal"},
+	"error.next.UNAVAILABLE":      {English: "The service is not answering right now. Send your message again in a minute.", Portuguese: "O serviço não está a responder. Envie a mensagem de novo daqui a um minuto."},
+	"error.next.NOT_FOUND":        {English: "Nothing matched. Check the name, or ask in other words.", Portuguese: "Nada corresponde. Confira o nome ou pergunte de outra forma."},
+	"error.next.BAD_REQUEST":      {English: "The request could not be understood. Rephrase it with a city and dates.", Portuguese: "O pedido não foi entendido. Reformule-o com uma cidade e datas."},
+	"error.next.FORBIDDEN":        {English: "You cannot see this. Sign in with the account that owns it.", Portuguese: "Não pode ver isto. Entre com a conta a que pertence."},
+	"error.next":                  {English: "Try again. If it keeps failing, start a new conversation.", Portuguese: "Tente de novo. Se continuar a falhar, comece uma nova conversa."},
+	"error.component":             {English: "This part of the answer cannot be shown.", Portuguese: "Esta parte da resposta não pode ser mostrada."},
+	"you":                         {English: "You", Portuguese: "Você"},
+	"assistant":                   {English: "Assistant", Portuguese: "Assistente"},
+	"conversation":                {English: "Conversation", Portuguese: "Conversa"},
+	"conversation.empty":          {English: "Ask about a trip: where, when and how many of you.", Portuguese: "Pergunte sobre uma viagem: onde, quando e quantas pessoas."},
+	"threads":                     {English: "Conversations", Portuguese: "Conversas"},
+	"threads.none":                {English: "No conversations yet.", Portuguese: "Ainda não há conversas."},
+	"thread.untitled":             {English: "Untitled conversation", Portuguese: "Conversa sem título"},
+	"thread.new":                  {English: "New conversation", Portuguese: "Nova conversa"},
+	"message":                     {English: "Your message", Portuguese: "A sua mensagem"},
+	"message.hint":                {English: "For example: 4 nights in Lisbon in May, 3 of us", Portuguese: "Por exemplo: 4 noites em Lisboa em maio, somos 3"},
+	"send":                        {English: "Send", Portuguese: "Enviar"},
+	"skip":                        {English: "Skip to the conversation", Portuguese: "Saltar para a conversa"},
+	"timeline":                    {English: "Timeline", Portuguese: "Linha do tempo"},
+	"timeline.step":               {English: "Step %d", Portuguese: "Passo %d"},
+	"timeline.input":              {English: "input", Portuguese: "entrada"},
+	"timeline.update":             {English: "update", Portuguese: "atualização"},
+	"timeline.fork":               {English: "fork", Portuguese: "ramificação"},
+	"change.waiting":              {English: "waiting for an answer to %s", Portuguese: "à espera de resposta a %s"},
+	"timeline.none":               {English: "This conversation has no saved steps.", Portuguese: "Esta conversa não tem passos guardados."},
+	"timeline.at":                 {English: "The conversation at step %d", Portuguese: "A conversa no passo %d"},
+	"change.messages":             {English: "%d message added|%d messages added", Portuguese: "%d mensagem adicionada|%d mensagens adicionadas"},
+	"change.added":                {English: "added %s", Portuguese: "adicionado %s"},
+	"change.updated":              {English: "updated %s", Portuguese: "atualizado %s"},
+	"change.trip":                 {English: "trip details changed", Portuguese: "detalhes da viagem alterados"},
+	"change.trip.cleared":         {English: "trip details cleared", Portuguese: "detalhes da viagem apagados"},
+	"change.nothing":              {English: "nothing shown changed", Portuguese: "nada visível mudou"},
+	"change.unknown":              {English: "changes unknown (earlier step not loaded)", Portuguese: "alterações desconhecidas (passo anterior não carregado)"},
+	"booking.pending":             {English: "Confirm your booking", Portuguese: "Confirme a sua reserva"},
+	"booking.booked":              {English: "Booked", Portuguese: "Reservado"},
+	"booking.declined":            {English: "Booking cancelled", Portuguese: "Reserva cancelada"},
+	"booking.expired":             {English: "Booking expired", Portuguese: "Reserva expirada"},
+	"booking.changed":             {English: "Booking not made", Portuguese: "Reserva não feita"},
+	"booking.failed":              {English: "Booking failed", Portuguese: "A reserva falhou"},
+	"booking.place":               {English: "Place", Portuguese: "Alojamento"},
+	"booking.until":               {English: "Confirm before %s.", Portuguese: "Confirme antes das %s."},
+	"booking.confirm":             {English: "Confirm", Portuguese: "Confirmar"},
+	"booking.cancel":              {English: "Cancel", Portuguese: "Cancelar"},
+	"booking.reference":           {English: "Your booking reference is %s.", Portuguese: "A referência da sua reserva é %s."},
+	"booking.next.declined":       {English: "Nothing was booked. Ask for other places whenever you like.", Portuguese: "Nada foi reservado. Peça outros alojamentos quando quiser."},
+	"booking.next.expired":        {English: "The time to confirm ran out and nothing was booked. Ask to book it again.", Portuguese: "O tempo para confirmar acabou e nada foi reservado. Peça a reserva de novo."},
+	"booking.next.changed":        {English: "The answer was for another booking, so nothing was booked. Ask to book it again.", Portuguese: "A resposta era para outra reserva, por isso nada foi reservado. Peça a reserva de novo."},
+	"booking.next.failed":         {English: "Nothing was booked. Try again in a minute.", Portuguese: "Nada foi reservado. Tente de novo daqui a um minuto."},
+	"nearby":                      {English: "Covered cities nearby:", Portuguese: "Cidades próximas cobertas:"},
+	"status.stays.in":             {English: "Searching stays in %s…", Portuguese: "A procurar alojamento em %s…"},
+	"status.restaurants.in":       {English: "Searching restaurants in %s…", Portuguese: "A procurar restaurantes em %s…"},
+	"status.accommodations-list":  {English: "Searching stays…", Portuguese: "A procurar alojamento…"},
+	"status.restaurants-list":     {English: "Searching restaurants…", Portuguese: "A procurar restaurantes…"},
+	"status.album-list":           {English: "Opening your albums…", Portuguese: "A abrir os seus álbuns…"},
+	"status.photo-grid":           {English: "Looking through your photos…", Portuguese: "A ver as suas fotos…"},
+	"status.trip-stats":           {English: "Counting your trip…", Portuguese: "A contar a sua viagem…"},
+	"status.booking-confirmation": {English: "Preparing the booking…", Portuguese: "A preparar a reserva…"},
+	"status.tool":                 {English: "Calling %s…", Portuguese: "A chamar %s…"},
+	"status.found":                {English: "Found %s", Portuguese: "Encontrado: %s"},
+	"status.done":                 {English: "Done", Portuguese: "Feito"},
+	"status.failed":               {English: "The search failed; the answer says what to do.", Portuguese: "A procura falhou; a resposta diz o que fazer."},
+	"language":                    {English: "Language", Portuguese: "Idioma"},
+}
+
+// text returns a label in the context's language, formatted with args.
+func text(ctx context.Context, key string, args ...any) string {
+	return format(lang(ctx), key, args...)
+}
+
+// format returns a label in lang, formatted with args.
+func format(l, key string, args ...any) string {
+	entry, ok := catalog[key]
+	if !ok {
+		return key
+	}
+	s, ok := entry[l]
+	if !ok {
+		s = entry[English]
+	}
+	if len(args) == 0 {
+		return s
+	}
+	return fmt.Sprintf(s, args...)
+}
+
+// plural returns a counted label ("3 nights", "1 noite", "1,000 photos")
+// in the context's language.
+func plural(ctx context.Context, key string, n int) string {
+	forms := strings.SplitN(format(lang(ctx), key), "|", 2)
+	f := forms[0]
+	if n != 1 && len(forms) == 2 {
+		f = forms[1]
+	}
+	return strings.Replace(f, "%d", number(ctx, float64(n)), 1)
+}
+
+var currencySymbols = map[string]string{"EUR": "€", "USD": "$", "GBP": "£", "BRL": "R$", "JPY": "¥"}
+
+// money writes an amount with its currency in the context's language:
+// "€1,234.50" in English, "€ 1.234,50" in Portuguese. Whole amounts have no
+// decimals.
+func money(ctx context.Context, amount float64, currency string) string {
+	sym, ok := currencySymbols[strings.ToUpper(currency)]
+	if !ok {
+		sym = strings.ToUpper(currency) + " "
+	}
+	n := number(ctx, amount)
+	if lang(ctx) == Portuguese {
+		return strings.TrimSpace(sym) + " " + n
+	}
+	return sym + n
+}
+
+// number writes a number with two decimals (none when whole) and the
+// context language's separators.
+func number(ctx context.Context, v float64) string {
+	decimals := 2
+	if v == math.Trunc(v) {
+		decimals = 0
+	}
+	s := strconv.FormatFloat(math.Abs(v), 'f', decimals, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	thousands, point := ",", "."
+	if lang(ctx) == Portuguese {
+		thousands, point = ".", ","
+	}
+	var b strings.Builder
+	if v < 0 {
+		b.WriteByte('-')
+	}
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteString(thousands)
+		}
+		b.WriteRune(r)
+	}
+	if frac != "" {
+		b.WriteString(point + frac)
+	}
+	return b.String()
+}
+
+// decimal writes a short number (a rating, a distance) with one decimal.
+func decimal(ctx context.Context, v float64) string {
+	s := strconv.FormatFloat(v, 'f', 1, 64)
+	if lang(ctx) == Portuguese {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
+
+var ptMonths = [...]string{"", "jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"}
+
+// day writes an ISO date (2006-01-02, or an RFC 3339 time) as "3 May 2026"
+// or "3 mai 2026"; text it cannot read is returned as it is.
+func day(ctx context.Context, iso string) string {
+	t, err := time.Parse(time.DateOnly, iso)
+	if err != nil {
+		if t, err = time.Parse(time.RFC3339, iso); err != nil {
+			return iso
+		}
+	}
+	if lang(ctx) == Portuguese {
+		return fmt.Sprintf("%d %s %d", t.Day(), ptMonths[t.Month()], t.Year())
+	}
+	return fmt.Sprintf("%d %s %d", t.Day(), t.Month().String()[:3], t.Year())
+}
+
+// dateRange writes two dates as "3 May 2026 – 7 May 2026".
+func dateRange(ctx context.Context, start, end string) string {
+	switch {
+	case start == "" && end == "":
+		return ""
+	case end == "" || end == start:
+		return day(ctx, start)
+	case start == "":
+		return day(ctx, end)
+	}
+	return day(ctx, start) + " – " + day(ctx, end)
+}
+
+// nightsBetween counts the nights between two ISO dates; 0 when either is
+// unreadable or end is not after start.
+func nightsBetween(start, end string) int {
+	s, err1 := time.Parse(time.DateOnly, start)
+	e, err2 := time.Parse(time.DateOnly, end)
+	if err1 != nil || err2 != nil || !e.After(s) {
+		return 0
+	}
+	return int(e.Sub(s).Hours() / 24)
+}

@@ -1,0 +1,156 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/replay"
+)
+
+// ThreadLink is one conversation in the thread list.
+type ThreadLink struct {
+	Title   string // "" shows as untitled
+	URL     string
+	Current bool
+}
+
+// Page is what the chat page shows.
+type Page struct {
+	Title      string
+	AssetsURL  string // where Assets() is served, e.g. "/static"
+	Threads    []ThreadLink
+	NewURL     string // where "new conversation" leads
+	State      nodes.State
+	SendURL    string // the message form's action
+	CSRFToken  string // sent back with the form as csrf_token
+	Timeline   *Timeline
+	LanguageTo []LanguageLink // the language switch
+}
+
+// LanguageLink switches the interface to another language.
+type LanguageLink struct {
+	Lang string // "en" or "pt"
+	URL  string
+}
+
+// Timeline is a thread's saved steps, newest first, with one selected.
+type Timeline struct {
+	Steps    []replay.Step
+	Selected string                           // checkpoint id; the newest when ""
+	StepURL  func(checkpointID string) string // the link that selects a step
+}
+
+// selected is the selected step, or the newest.
+func (t Timeline) selected() (replay.Step, bool) {
+	if t.Selected != "" {
+		return replay.At(t.Steps, t.Selected)
+	}
+	if len(t.Steps) == 0 {
+		return replay.Step{}, false
+	}
+	return t.Steps[0], true
+}
+
+// messageComponents returns the components attached to a message.
+func messageComponents(s nodes.State, messageID string) []nodes.UIComponent {
+	var out []nodes.UIComponent
+	for _, c := range s.UI {
+		if c.MessageID == messageID {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// unattached returns the components whose message is not in the state, so
+// that none is lost from view.
+func unattached(s nodes.State) []nodes.UIComponent {
+	ids := make(map[string]bool, len(s.Messages))
+	for _, m := range s.Messages {
+		ids[m.ID] = true
+	}
+	var out []nodes.UIComponent
+	for _, c := range s.UI {
+		if !ids[c.MessageID] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func speaker(ctx context.Context, m nodes.Message) string {
+	if m.Type == nodes.Human {
+		return text(ctx, "you")
+	}
+	return text(ctx, "assistant")
+}
+
+func threadTitle(ctx context.Context, t ThreadLink) string {
+	if t.Title == "" {
+		return text(ctx, "thread.untitled")
+	}
+	return t.Title
+}
+
+// StepSummary says in words, in the context's language, what a replay step
+// changed and what it waits for: the timeline shows it, and so does the
+// replay command.
+func StepSummary(ctx context.Context, s replay.Step) []string {
+	out := changeSummary(ctx, s.Change)
+	for _, c := range s.Pending {
+		out = append(out, text(ctx, "change.waiting", c.Name))
+	}
+	return out
+}
+
+func changeSummary(ctx context.Context, c replay.Change) []string {
+	if !c.Known {
+		return []string{text(ctx, "change.unknown")}
+	}
+	if c.Empty() {
+		return []string{text(ctx, "change.nothing")}
+	}
+	var out []string
+	if n := len(c.MessagesAdded); n > 0 {
+		out = append(out, plural(ctx, "change.messages", n))
+	}
+	for _, u := range c.ComponentsAdded {
+		out = append(out, text(ctx, "change.added", u.Name))
+	}
+	for _, u := range c.ComponentsUpdated {
+		out = append(out, text(ctx, "change.updated", u.Name))
+	}
+	if c.TripDetails != nil {
+		if c.TripDetails.After == nil {
+			out = append(out, text(ctx, "change.trip.cleared"))
+		} else {
+			out = append(out, text(ctx, "change.trip")+": "+place(c.TripDetails.After.Location, c.TripDetails.After.Country))
+		}
+	}
+	return out
+}
+
+// StepNode names the node that produced a step or, when none did, how it
+// came to be: the run's input, a state update or a fork.
+func StepNode(ctx context.Context, s replay.Step) string {
+	switch {
+	case s.Node != "":
+		return s.Node
+	case s.Source == graph.SourceUpdate:
+		return text(ctx, "timeline.update")
+	case s.Source == graph.SourceFork:
+		return text(ctx, "timeline.fork")
+	}
+	return text(ctx, "timeline.input")
+}
+
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
+
+func isoStamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func isSelected(t Timeline, checkpointID string) bool {
+	sel, ok := t.selected()
+	return ok && sel.CheckpointID == checkpointID
+}
