@@ -14,6 +14,7 @@ type Code string
 // The codes clients may rely on.
 const (
 	BadRequest       Code = "BAD_REQUEST"
+	Unauthenticated  Code = "UNAUTHENTICATED"
 	Forbidden        Code = "FORBIDDEN"
 	NotFound         Code = "NOT_FOUND"
 	Conflict         Code = "CONFLICT"
