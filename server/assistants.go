@@ -26,7 +26,7 @@ func plannerAssistant() wire.Assistant {
 	return wire.Assistant{AssistantID: PlannerAssistantID, GraphID: plannerGraphID, Name: plannerGraphID,
 		Description: "Plans a trip: dates, guests, accommodations, restaurants and the traveller's photos",
 		Config:      map[string]any{}, Context: map[string]any{}, Metadata: map[string]any{"created_by": "system"},
-		Version:     1, CreatedAt: plannerSince, UpdatedAt: plannerSince}
+		Version: 1, CreatedAt: plannerSince, UpdatedAt: plannerSince}
 }
 
 // searchAssistants lists the assistants matching the filters.
