@@ -8,7 +8,7 @@ import (
 )
 
 func TestAssistants(t *testing.T) {
-	h := newHarness(t, DefaultLimits)
+	h := newHarness(t, testLimits())
 	search := []struct {
 		name, body string
 		want       int
@@ -22,6 +22,7 @@ func TestAssistants(t *testing.T) {
 	}
 	for _, c := range search {
 		t.Run("search "+c.name, func(t *testing.T) {
+		h := h.with(t)
 			var list []wire.Assistant
 			h.must(http.StatusOK, http.MethodPost, "/assistants/search", h.aliceKey, c.body).decode(t, &list)
 			if len(list) != c.want {

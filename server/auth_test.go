@@ -8,7 +8,7 @@ import (
 )
 
 func TestAuthentication(t *testing.T) {
-	h := newHarness(t, DefaultLimits)
+	h := newHarness(t, testLimits())
 	cases := []struct {
 		name   string
 		header [2]string
@@ -24,6 +24,7 @@ func TestAuthentication(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+		h := h.with(t)
 			req, _ := http.NewRequest(http.MethodPost, h.url+"/threads/search", nil)
 			if c.header[0] != "" {
 				req.Header.Set(c.header[0], c.header[1])
@@ -43,6 +44,7 @@ func TestAuthentication(t *testing.T) {
 		})
 	}
 	t.Run("revoked key", func(t *testing.T) {
+		h := h.with(t)
 		_, key := newUser(t, h.st)
 		h.must(http.StatusOK, http.MethodPost, "/threads/search", key, "")
 		u, _ := h.st.UserByAPIKey(t.Context(), key)
@@ -52,6 +54,7 @@ func TestAuthentication(t *testing.T) {
 		h.must(http.StatusUnauthorized, http.MethodPost, "/threads/search", key, "")
 	})
 	t.Run("public routes need no key", func(t *testing.T) {
+		h := h.with(t)
 		for _, p := range []string{"/healthz", "/readyz", "/metrics", "/openapi.json"} {
 			h.must(http.StatusOK, http.MethodGet, p, "", "")
 		}
@@ -59,7 +62,7 @@ func TestAuthentication(t *testing.T) {
 }
 
 func TestRateLimit(t *testing.T) {
-	limits := DefaultLimits
+	limits := testLimits()
 	limits.RatePerSec, limits.RateBurst = 1.0/3600, 2 // one token an hour: the test cannot refill it
 	h := newHarness(t, limits)
 	for i := range 2 {

@@ -20,7 +20,7 @@ import (
 )
 
 func TestRequestBodies(t *testing.T) {
-	limits := DefaultLimits
+	limits := testLimits()
 	limits.MaxBodyBytes = 512
 	h := newHarness(t, limits)
 	cases := []struct {
@@ -43,6 +43,7 @@ func TestRequestBodies(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+		h := h.with(t)
 			req, _ := http.NewRequest(http.MethodPost, h.url+"/threads", strings.NewReader(c.body))
 			req.Header.Set("X-Api-Key", h.aliceKey)
 			if c.contentType != "" {
@@ -80,7 +81,7 @@ func TestRequestBodies(t *testing.T) {
 // A body that stops arriving is answered 408 once the body deadline
 // passes, and the connection is not held.
 func TestSlowBody(t *testing.T) {
-	limits := DefaultLimits
+	limits := testLimits()
 	limits.BodyTimeout = 200 * time.Millisecond
 	h := newHarness(t, limits)
 	conn, err := net.Dial("tcp", strings.TrimPrefix(h.url, "http://"))
@@ -136,7 +137,7 @@ func TestStatusOfEveryCode(t *testing.T) {
 }
 
 func TestRequestIDsAndLogs(t *testing.T) {
-	h := newHarness(t, DefaultLimits)
+	h := newHarness(t, testLimits())
 	cases := []struct {
 		name, sent string
 		kept       bool
@@ -147,6 +148,7 @@ func TestRequestIDsAndLogs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+		h := h.with(t)
 			req, _ := http.NewRequest(http.MethodGet, h.url+"/threads/00000000-0000-0000-0000-000000000000", nil)
 			req.Header.Set("X-Api-Key", h.aliceKey)
 			if c.sent != "" {
@@ -175,7 +177,7 @@ func TestRequestIDsAndLogs(t *testing.T) {
 }
 
 func TestUnknownRoutes(t *testing.T) {
-	h := newHarness(t, DefaultLimits)
+	h := newHarness(t, testLimits())
 	r := h.must(http.StatusNotFound, http.MethodGet, "/nowhere", h.aliceKey, "")
 	if r.errorCode(t) != "NOT_FOUND" {
 		t.Errorf("body %s", r.body)

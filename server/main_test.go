@@ -225,3 +225,17 @@ func (h *harness) turn(threadID, text string) nodes.State {
 	}
 	return s
 }
+
+// with is the harness for a subtest: its failures are the subtest's.
+func (h *harness) with(t *testing.T) *harness {
+	c := *h
+	c.t = t
+	return &c
+}
+
+// testLimits are the default limits with a rate no test reaches.
+func testLimits() Limits {
+	l := DefaultLimits
+	l.RatePerSec, l.RateBurst = 1e6, 1e6
+	return l
+}

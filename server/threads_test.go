@@ -11,7 +11,7 @@ import (
 )
 
 func TestThreadLifecycle(t *testing.T) {
-	h := newHarness(t, DefaultLimits)
+	h := newHarness(t, testLimits())
 	id := uuid.NewString()
 	var th wire.Thread
 	h.must(http.StatusOK, http.MethodPost, "/threads", h.aliceKey, `{"thread_id":"`+id+`","metadata":{"trip":"lisbon"}}`).decode(t, &th)
@@ -20,6 +20,7 @@ func TestThreadLifecycle(t *testing.T) {
 	}
 
 	t.Run("if_exists", func(t *testing.T) {
+		h := h.with(t)
 		h.must(http.StatusConflict, http.MethodPost, "/threads", h.aliceKey, `{"thread_id":"`+id+`"}`)
 		h.must(http.StatusConflict, http.MethodPost, "/threads", h.aliceKey, `{"thread_id":"`+id+`","if_exists":"raise"}`)
 		var again wire.Thread
@@ -32,6 +33,7 @@ func TestThreadLifecycle(t *testing.T) {
 	})
 
 	t.Run("get", func(t *testing.T) {
+		h := h.with(t)
 		var got wire.Thread
 		h.must(http.StatusOK, http.MethodGet, "/threads/"+id, h.aliceKey, "").decode(t, &got)
 		if got.ThreadID != id {
@@ -42,6 +44,7 @@ func TestThreadLifecycle(t *testing.T) {
 	})
 
 	t.Run("patch merges metadata", func(t *testing.T) {
+		h := h.with(t)
 		var got wire.Thread
 		h.must(http.StatusOK, http.MethodPatch, "/threads/"+id, h.aliceKey, `{"metadata":{"guests":3}}`).decode(t, &got)
 		var meta map[string]any
@@ -55,6 +58,7 @@ func TestThreadLifecycle(t *testing.T) {
 	})
 
 	t.Run("delete", func(t *testing.T) {
+		h := h.with(t)
 		h.must(http.StatusNotFound, http.MethodDelete, "/threads/"+id, h.bobKey, "")
 		h.must(http.StatusNoContent, http.MethodDelete, "/threads/"+id, h.aliceKey, "")
 		h.must(http.StatusNotFound, http.MethodGet, "/threads/"+id, h.aliceKey, "")
@@ -63,7 +67,7 @@ func TestThreadLifecycle(t *testing.T) {
 }
 
 func TestThreadSearch(t *testing.T) {
-	h := newHarness(t, DefaultLimits)
+	h := newHarness(t, testLimits())
 	var ids []string
 	for _, city := range []string{"lisbon", "porto", "lisbon"} {
 		ids = append(ids, h.thread(h.aliceKey, `{"metadata":{"city":"`+city+`"}}`))
@@ -85,6 +89,7 @@ func TestThreadSearch(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+		h := h.with(t)
 			var list []wire.Thread
 			h.must(http.StatusOK, http.MethodPost, "/threads/search", h.aliceKey, c.body).decode(t, &list)
 			var got []string
@@ -107,7 +112,7 @@ func TestThreadSearch(t *testing.T) {
 }
 
 func TestThreadCopy(t *testing.T) {
-	h := newHarness(t, DefaultLimits)
+	h := newHarness(t, testLimits())
 	src := h.thread(h.aliceKey, `{"metadata":{"city":"lisbon"}}`)
 	h.turn(src, "4 nights in Lisbon in May, 3 of us")
 	h.turn(src, "show me restaurants too")
