@@ -22,7 +22,7 @@ func TestAssistants(t *testing.T) {
 	}
 	for _, c := range search {
 		t.Run("search "+c.name, func(t *testing.T) {
-		h := h.with(t)
+			h := h.with(t)
 			var list []wire.Assistant
 			h.must(http.StatusOK, http.MethodPost, "/assistants/search", h.aliceKey, c.body).decode(t, &list)
 			if len(list) != c.want {

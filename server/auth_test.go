@@ -24,7 +24,7 @@ func TestAuthentication(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-		h := h.with(t)
+			h := h.with(t)
 			req, _ := http.NewRequest(http.MethodPost, h.url+"/threads/search", nil)
 			if c.header[0] != "" {
 				req.Header.Set(c.header[0], c.header[1])

@@ -43,7 +43,7 @@ func TestRequestBodies(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-		h := h.with(t)
+			h := h.with(t)
 			req, _ := http.NewRequest(http.MethodPost, h.url+"/threads", strings.NewReader(c.body))
 			req.Header.Set("X-Api-Key", h.aliceKey)
 			if c.contentType != "" {
@@ -148,7 +148,7 @@ func TestRequestIDsAndLogs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-		h := h.with(t)
+			h := h.with(t)
 			req, _ := http.NewRequest(http.MethodGet, h.url+"/threads/00000000-0000-0000-0000-000000000000", nil)
 			req.Header.Set("X-Api-Key", h.aliceKey)
 			if c.sent != "" {

@@ -79,7 +79,7 @@ func TestStateAndHistory(t *testing.T) {
 		}
 		for _, p := range pages {
 			t.Run(p.name, func(t *testing.T) {
-		h := h.with(t)
+				h := h.with(t)
 				var list []wire.ThreadState
 				h.must(http.StatusOK, p.method, "/threads/"+id+p.path, h.aliceKey, p.body).decode(t, &list)
 				if strings.Join(ids(list), ",") != strings.Join(p.want, ",") {
@@ -197,7 +197,7 @@ func TestUpdateState(t *testing.T) {
 	}
 	for _, c := range bad {
 		t.Run(c.name, func(t *testing.T) {
-		h := h.with(t)
+			h := h.with(t)
 			var head wire.ThreadState
 			h.must(http.StatusOK, http.MethodGet, "/threads/"+id+"/state", h.aliceKey, "").decode(t, &head)
 			r := h.must(c.want, http.MethodPost, "/threads/"+id+"/state", h.aliceKey, c.body)

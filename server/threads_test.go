@@ -89,7 +89,7 @@ func TestThreadSearch(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-		h := h.with(t)
+			h := h.with(t)
 			var list []wire.Thread
 			h.must(http.StatusOK, http.MethodPost, "/threads/search", h.aliceKey, c.body).decode(t, &list)
 			var got []string
