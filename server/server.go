@@ -159,15 +159,5 @@ func (s *Server) Mount(method, path, summary string, h http.Handler) {
 	s.add(route{method: method, path: path, summary: summary, handler: echo.WrapHandler(h), mounted: true})
 }
 
-// HTTPServer is an http.Server for the handler with the connection
-// timeouts every route needs: headers must arrive within 10 s and idle
-// connections close after 2 min. Bodies and answers of non-streaming
-// routes get their own deadlines (Limits); streaming routes keep theirs
-// open.
-func (s *Server) HTTPServer() *http.Server {
-	return &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
-		MaxHeaderBytes: 64 << 10, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
-}
-
 // ctx is a request's context.
 func ctx(c echo.Context) context.Context { return c.Request().Context() }

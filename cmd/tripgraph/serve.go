@@ -8,14 +8,19 @@ import (
 	"net/http"
 	"os"
 
+	"github.com/tripgraph/tripgraph/demotools"
 	"github.com/tripgraph/tripgraph/mcpserver"
+	"github.com/tripgraph/tripgraph/model"
+	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/seed"
+	"github.com/tripgraph/tripgraph/server"
+	"github.com/tripgraph/tripgraph/store"
 )
 
 func init() {
 	register(command{
 		name:    "serve",
-		summary: "migrate, seed an empty catalog, and serve the MCP tools on /mcp and the photos on /media",
+		summary: "migrate, seed an empty catalog, and serve the REST API, the MCP tools on /mcp and the photos on /media",
 		run:     runServe,
 	})
 }
@@ -28,6 +33,10 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	limits, err := server.LimitsFromEnv()
+	if err != nil {
+		return err
+	}
 	env, err := openServing(ctx, log)
 	if err != nil {
 		return err
@@ -43,16 +52,35 @@ func runServe(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcpserver.NewHTTPHandler(mcpserver.New(env.mcpConfig(orDefault(*publicURL, "http://"+*addr))),
-		mcpserver.HTTPOptions{Authenticate: env.authenticate(), AllowedOrigins: allowedOrigins(), Logger: log}))
-	env.mediaHandler(log).Register(mux)
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		if err := env.st.Pool.Ping(r.Context()); err != nil {
-			http.Error(w, "database unavailable", http.StatusServiceUnavailable)
-			return
-		}
-		w.Write([]byte("ok\n"))
-	})
-	return listenAndServe(ctx, *addr, mux, log)
+	api, err := newAPI(ctx, env, limits, log)
+	if err != nil {
+		return err
+	}
+	defer api.Close()
+	mcp := mcpserver.NewHTTPHandler(mcpserver.New(env.mcpConfig(orDefault(*publicURL, "http://"+*addr))),
+		mcpserver.HTTPOptions{Authenticate: env.authenticate(), AllowedOrigins: allowedOrigins(), Logger: log})
+	for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodDelete, http.MethodOptions} {
+		api.Mount(method, "/mcp", "The MCP tools over Streamable HTTP (bearer token or API key)", mcp)
+	}
+	media := http.NewServeMux()
+	env.mediaHandler(log).Register(media)
+	api.Mount(http.MethodGet, "/media/photos/:id", "A photo, by signed link or bearer credential", media)
+	api.Mount(http.MethodGet, "/media/pictures/:kind/:file", "A generated catalog picture", media)
+	return listenAndServe(ctx, *addr, api.Handler(), log)
+}
+
+// newAPI builds the REST API on the trip planner, whose checkpoints are in
+// the store. Runs are not served yet, so the planner's tools are the
+// in-process demo tools; it is used for thread state and history.
+func newAPI(ctx context.Context, env *serving, limits server.Limits, log *slog.Logger) (*server.Server, error) {
+	m, err := model.New(ctx, os.Getenv("TRIPGRAPH_MODEL"))
+	if err != nil {
+		return nil, err
+	}
+	cps := env.st.Checkpointer(store.CheckpointerOptions{})
+	planner, err := nodes.Build(nodes.Deps{Model: m, Tools: demotools.New()}, cps)
+	if err != nil {
+		return nil, err
+	}
+	return server.New(server.Config{Store: env.st, Planner: planner, Checkpoints: cps, Logger: log, Limits: limits})
 }
