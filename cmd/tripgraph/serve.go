@@ -64,8 +64,10 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	media := http.NewServeMux()
 	env.mediaHandler(log).Register(media)
-	api.Mount(http.MethodGet, "/media/photos/:id", "A photo, by signed link or bearer credential", media)
-	api.Mount(http.MethodGet, "/media/pictures/:kind/:file", "A generated catalog picture", media)
+	for _, method := range []string{http.MethodGet, http.MethodHead} {
+		api.Mount(method, "/media/photos/:id", "A photo, by signed link or bearer credential", media)
+		api.Mount(method, "/media/pictures/:kind/:file", "A generated catalog picture", media)
+	}
 	return listenAndServe(ctx, *addr, api.Handler(), log)
 }
 

@@ -7,6 +7,7 @@ package langgraphsdk
 import (
 	"bytes"
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -35,6 +36,8 @@ func TestOfficialClient(t *testing.T) {
 	key, otherKey := prepare(t, ctx)
 	addr := freeAddr(t)
 	serve(t, addr)
+
+	t.Run("mounted routes keep their handlers", func(t *testing.T) { mountedRoutes(t, addr, key) })
 
 	cmd := exec.Command("node", "client.mjs")
 	cmd.Env = append(os.Environ(), "TRIPGRAPH_URL=http://"+addr, "TRIPGRAPH_API_KEY="+key, "TRIPGRAPH_OTHER_KEY="+otherKey)
@@ -136,4 +139,53 @@ func waitReady(t *testing.T, addr string) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatalf("serve on %s was not ready within a minute", addr)
+}
+
+// mountedRoutes checks that /mcp and /media, served through the API's
+// router, still answer with their own handlers: their own auth challenge,
+// their own error bodies, an MCP session for an API key.
+func mountedRoutes(t *testing.T, addr, key string) {
+	base := "http://" + addr
+	cases := []struct {
+		name, method, path, auth, body string
+		want                           int
+		wantHeader, wantBody           string
+	}{
+		{"mcp without a credential", "POST", "/mcp", "", `{}`, http.StatusUnauthorized, `Bearer realm="tripgraph-mcp"`, ""},
+		{"mcp initialize with an API key", "POST", "/mcp", key,
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+			http.StatusOK, "", `"serverInfo"`},
+		{"media photo unknown", "GET", "/media/photos/0198a5c4-0000-7000-8000-000000000000", "", "", http.StatusNotFound, "", `"error":{"code":"NOT_FOUND"`},
+		{"media picture unknown kind", "GET", "/media/pictures/nothing/x.png", "", "", http.StatusNotFound, "", `"error":{"code"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			req, _ := http.NewRequest(c.method, base+c.path, strings.NewReader(c.body))
+			if c.body != "" {
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+			}
+			if c.auth != "" {
+				req.Header.Set("Authorization", "Bearer "+c.auth)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != c.want {
+				t.Fatalf("status %d %s, want %d", resp.StatusCode, body, c.want)
+			}
+			if c.wantHeader != "" && resp.Header.Get("WWW-Authenticate") != c.wantHeader {
+				t.Errorf("WWW-Authenticate %q, want %q", resp.Header.Get("WWW-Authenticate"), c.wantHeader)
+			}
+			if !strings.Contains(string(body), c.wantBody) {
+				t.Errorf("body %s lacks %s", body, c.wantBody)
+			}
+			if resp.Header.Get("X-Request-Id") == "" {
+				t.Error("no request id on a mounted route")
+			}
+		})
+	}
 }
