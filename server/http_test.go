@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -14,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/labstack/echo/v4"
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
@@ -185,5 +188,30 @@ func TestUnknownRoutes(t *testing.T) {
 	r = h.must(http.StatusMethodNotAllowed, http.MethodPut, "/threads/search", h.aliceKey, "")
 	if r.errorCode(t) != "BAD_REQUEST" {
 		t.Errorf("body %s", r.body)
+	}
+}
+
+// A handler still at work after its body's deadline has passed is not
+// cancelled: the deadline is only on reading the body.
+func TestBodyDeadlineDoesNotCancelTheHandler(t *testing.T) {
+	limits := testLimits()
+	limits.BodyTimeout = 50 * time.Millisecond
+	h := newHarness(t, limits)
+	cases := []struct{ name, body string }{{"with a body", `{"x":1}`}, {"without", ""}}
+	h.srv.add(route{method: http.MethodPost, path: "/slow-handler", summary: "test", public: true,
+		handler: func(c echo.Context) error {
+			io.ReadAll(c.Request().Body)
+			select {
+			case <-c.Request().Context().Done():
+				return errcode.New(errcode.Unavailable, "cancelled")
+			case <-time.After(6 * limits.BodyTimeout):
+				return c.NoContent(http.StatusNoContent)
+			}
+		}})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := h.with(t)
+			h.must(http.StatusNoContent, http.MethodPost, "/slow-handler", "", c.body)
+		})
 	}
 }

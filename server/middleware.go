@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -72,16 +73,21 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 
 // bounded caps a non-streaming route's body and sets deadlines on reading
 // it and on writing the answer, so that a slow client cannot hold the
-// connection. The write deadline is lifted afterwards: the connection may
-// carry a streaming request next.
+// connection. The read deadline is lifted once the body is read: net/http
+// then watches the connection for the client going away, and a deadline
+// left on it would cancel a handler still at work. The write deadline is
+// lifted afterwards: the connection may carry a streaming request next.
 func (s *Server) bounded(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		r.Body = http.MaxBytesReader(c.Response(), r.Body, s.limits.MaxBodyBytes)
 		rc := http.NewResponseController(c.Response())
 		now := time.Now()
-		if err := rc.SetReadDeadline(now.Add(s.limits.BodyTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
-			return err
+		if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
+			if err := rc.SetReadDeadline(now.Add(s.limits.BodyTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+				return err
+			}
+			r.Body = &untilEOF{ReadCloser: http.MaxBytesReader(c.Response(), r.Body, s.limits.MaxBodyBytes),
+				eof: func() { rc.SetReadDeadline(time.Time{}) }}
 		}
 		if err := rc.SetWriteDeadline(now.Add(s.limits.WriteTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
 			return err
@@ -89,6 +95,22 @@ func (s *Server) bounded(next echo.HandlerFunc) echo.HandlerFunc {
 		defer rc.SetWriteDeadline(time.Time{})
 		return next(c)
 	}
+}
+
+// untilEOF calls eof once, when the body has been read to its end.
+type untilEOF struct {
+	io.ReadCloser
+	eof  func()
+	done bool
+}
+
+func (b *untilEOF) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		b.eof()
+	}
+	return n, err
 }
 
 // logger is the request's logger, with its request id.
