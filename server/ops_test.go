@@ -61,6 +61,7 @@ func TestMetrics(t *testing.T) {
 	h := newHarness(t, testLimits())
 	h.must(http.StatusOK, http.MethodGet, "/assistants/trip-planner", h.aliceKey, "")
 	h.must(http.StatusNotFound, http.MethodGet, "/threads/00000000-0000-0000-0000-000000000000", h.aliceKey, "")
+	h.must(http.StatusNotFound, http.MethodGet, "/no/such/route-1", "", "")
 	text := string(h.must(http.StatusOK, http.MethodGet, "/metrics", "", "").body)
 	for _, want := range []string{
 		`tripgraph_http_requests_total{method="GET",route="/assistants/:assistant_id",status="200"} 1`,
@@ -77,6 +78,10 @@ func TestMetrics(t *testing.T) {
 		if strings.Contains(text, absent) {
 			t.Errorf("metrics have %s, which nothing feeds yet", absent)
 		}
+	}
+	// A path no route matches is not a label: labels are routes, a bounded set.
+	if strings.Contains(text, "route-1") || strings.Contains(text, "00000000-0000") {
+		t.Errorf("a request path became a metric label")
 	}
 }
 
