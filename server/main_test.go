@@ -32,7 +32,7 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, "server", &testURL)) }
 
 // harness is a server on loopback with two users, each with an API key.
 type harness struct {
-	t          *testing.T
+	t          testing.TB
 	srv        *Server
 	url        string
 	st         *store.Store
@@ -62,7 +62,7 @@ func (b *syncBuffer) String() string {
 
 var migrateOnce sync.Once
 
-func openStore(t *testing.T, url string) *store.Store {
+func openStore(t testing.TB, url string) *store.Store {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, url)
@@ -73,7 +73,7 @@ func openStore(t *testing.T, url string) *store.Store {
 	return st
 }
 
-func newHarness(t *testing.T, limits Limits) *harness {
+func newHarness(t testing.TB, limits Limits) *harness {
 	t.Helper()
 	ctx := context.Background()
 	var merr error
@@ -92,7 +92,7 @@ func newHarness(t *testing.T, limits Limits) *harness {
 	return h
 }
 
-func newServer(t *testing.T, st *store.Store, limits Limits, logs io.Writer) *Server {
+func newServer(t testing.TB, st *store.Store, limits Limits, logs io.Writer) *Server {
 	t.Helper()
 	m, err := model.New(context.Background(), "")
 	if err != nil {
@@ -117,7 +117,7 @@ var userSeq struct {
 	n int
 }
 
-func newUser(t *testing.T, st *store.Store) (store.User, string) {
+func newUser(t testing.TB, st *store.Store) (store.User, string) {
 	t.Helper()
 	userSeq.Lock()
 	userSeq.n++
@@ -143,7 +143,7 @@ type response struct {
 }
 
 // decode reads the body as JSON into v.
-func (r response) decode(t *testing.T, v any) {
+func (r response) decode(t testing.TB, v any) {
 	t.Helper()
 	if err := json.Unmarshal(r.body, v); err != nil {
 		t.Fatalf("decoding %s: %v", r.body, err)
@@ -151,7 +151,7 @@ func (r response) decode(t *testing.T, v any) {
 }
 
 // errorCode is the code of an error body.
-func (r response) errorCode(t *testing.T) string {
+func (r response) errorCode(t testing.TB) string {
 	t.Helper()
 	var e struct {
 		Error string `json:"error"`
