@@ -37,21 +37,17 @@ func ourServer(cfg mcpserver.Config) mcpbridge.ServerConfig {
 	}
 }
 
-// newPlanner builds the trip planner on the PostgreSQL checkpointer. Its
+// newPlanner builds the trip planner on a PostgreSQL checkpointer. Its
 // tools come through the MCP bridge: our own server on the store, and each
 // user's own servers from the registry, dialled through the SSRF guard.
 // Large results are kept in the store's tool outputs.
-func newPlanner(m llms.Model, env *serving, publicURL string, log *slog.Logger) (*nodes.Graph, *mcpbridge.Bridge, error) {
+func newPlanner(m llms.Model, env *serving, cp graph.Checkpointer, publicURL string, log *slog.Logger) (*nodes.Graph, *mcpbridge.Bridge, error) {
 	guard, err := netguard.FromEnv()
 	if err != nil {
 		return nil, nil, err
 	}
 	box, err := secretbox.FromEnv()
 	if err != nil && !errors.Is(err, secretbox.ErrNoKey) {
-		return nil, nil, err
-	}
-	cpOpts, err := store.CheckpointerOptionsFromEnv()
-	if err != nil {
 		return nil, nil, err
 	}
 	bridge, err := mcpbridge.New(mcpbridge.Options{
@@ -64,7 +60,7 @@ func newPlanner(m llms.Model, env *serving, publicURL string, log *slog.Logger) 
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting the MCP bridge: %w", err)
 	}
-	return buildPlanner(m, bridge, env.st.Checkpointer(cpOpts))
+	return buildPlanner(m, bridge, cp)
 }
 
 // newMemoryPlanner builds the trip planner with no database: our own

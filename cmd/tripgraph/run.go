@@ -149,7 +149,11 @@ func dbPlanner(ctx context.Context, m llms.Model, threadID string) (context.Cont
 	if err != nil {
 		return fail(err)
 	}
-	g, bridge, err := newPlanner(m, env, envOr("TRIPGRAPH_PUBLIC_URL", "http://127.0.0.1:8080"), log)
+	cpOpts, err := store.CheckpointerOptionsFromEnv()
+	if err != nil {
+		return fail(err)
+	}
+	g, bridge, err := newPlanner(m, env, env.st.Checkpointer(cpOpts), envOr("TRIPGRAPH_PUBLIC_URL", "http://127.0.0.1:8080"), log)
 	if err != nil {
 		return fail(err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -11,13 +12,14 @@ import (
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/model"
 	"github.com/tripgraph/tripgraph/seed"
+	"github.com/tripgraph/tripgraph/server"
 	"github.com/tripgraph/tripgraph/store"
 )
 
 func init() {
 	register(command{
 		name:    "serve",
-		summary: "migrate, seed an empty catalog, and serve the MCP tools on /mcp and the photos on /media",
+		summary: "migrate, seed an empty catalog, and serve the REST API, the MCP tools on /mcp and the photos on /media",
 		run:     runServe,
 	})
 }
@@ -42,6 +44,14 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	limits, err := server.LimitsFromEnv()
+	if err != nil {
+		return err
+	}
+	mcpOpts, err := httpOptionsFromEnv()
+	if err != nil {
+		return err
+	}
 	env, err := openServing(ctx, log)
 	if err != nil {
 		return err
@@ -55,30 +65,56 @@ func runServe(ctx context.Context, args []string) error {
 	if err := seedIfEmpty(ctx, env.st, log); err != nil {
 		return err
 	}
-	httpOpts, err := httpOptionsFromEnv()
+	base := orDefault(*publicURL, "http://"+*addr)
+	api, err := newAPI(ctx, env, base, limits, log)
 	if err != nil {
 		return err
 	}
-	httpOpts.Authenticate, httpOpts.AllowedOrigins, httpOpts.Logger = env.authenticate(), allowedOrigins(), log
+	defer api.Close()
+	mcpOpts.Authenticate, mcpOpts.AllowedOrigins, mcpOpts.Logger = env.authenticate(), allowedOrigins(), log
+	mcp := mcpserver.NewHTTPHandler(mcpserver.New(env.mcpConfig(base, log)), mcpOpts)
+	for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodDelete, http.MethodOptions} {
+		api.Mount(method, "/mcp", "The MCP tools over Streamable HTTP (bearer token or API key)", mcp)
+	}
+	media := http.NewServeMux()
+	env.mediaHandler(log).Register(media)
+	for _, method := range []string{http.MethodGet, http.MethodHead} {
+		api.Mount(method, "/media/photos/:id", "A photo, by signed link or bearer credential", media)
+		api.Mount(method, "/media/pictures/:kind/:file", "A generated catalog picture", media)
+	}
+	return listenAndServe(ctx, *addr, api.Handler(), log)
+}
+
+// api is the REST API with the MCP bridge its planner calls tools through;
+// Close closes both.
+type api struct {
+	*server.Server
+	close func() error
+}
+
+func (a api) Close() error { return errors.Join(a.Server.Close(), a.close()) }
+
+// newAPI builds the REST API on the trip planner, whose checkpoints are in
+// the store and whose tools come through the MCP bridge. Runs are not
+// served yet: the API uses the planner for thread state and history.
+func newAPI(ctx context.Context, env *serving, publicURL string, limits server.Limits, log *slog.Logger) (api, error) {
 	m, err := model.New(ctx, os.Getenv("TRIPGRAPH_MODEL"))
 	if err != nil {
-		return err
+		return api{}, err
 	}
-	planner, bridge, err := newPlanner(m, env, orDefault(*publicURL, "http://"+*addr), log)
+	cpOpts, err := store.CheckpointerOptionsFromEnv()
 	if err != nil {
-		return err
+		return api{}, err
 	}
-	defer bridge.Close() // closes every MCP session at shutdown
-	_ = planner          // the trip planner on the bridge, for the HTTP API to run
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcpserver.NewHTTPHandler(mcpserver.New(env.mcpConfig(orDefault(*publicURL, "http://"+*addr), log)), httpOpts))
-	env.mediaHandler(log).Register(mux)
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		if err := env.st.Pool.Ping(r.Context()); err != nil {
-			http.Error(w, "database unavailable", http.StatusServiceUnavailable)
-			return
-		}
-		w.Write([]byte("ok\n"))
-	})
-	return listenAndServe(ctx, *addr, mux, log)
+	cps := env.st.Checkpointer(cpOpts)
+	planner, bridge, err := newPlanner(m, env, cps, publicURL, log)
+	if err != nil {
+		return api{}, err
+	}
+	srv, err := server.New(server.Config{Store: env.st, Planner: planner, Checkpoints: cps, Logger: log, Limits: limits})
+	if err != nil {
+		bridge.Close()
+		return api{}, err
+	}
+	return api{Server: srv, close: bridge.Close}, nil
 }

@@ -1,0 +1,86 @@
+// Drives a running tripgraph serve with the official LangGraph JavaScript
+// client: TRIPGRAPH_URL and TRIPGRAPH_API_KEY say where and as whom. Every
+// call's answer is checked; the script exits non-zero at the first
+// mismatch and prints "ok" when all hold.
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { Client } from "@langchain/langgraph-sdk";
+
+const client = new Client({ apiUrl: process.env.TRIPGRAPH_URL, apiKey: process.env.TRIPGRAPH_API_KEY });
+
+// assistants.search finds the one assistant, and its graph can be drawn.
+const assistants = await client.assistants.search({ graphId: "trip-planner" });
+assert.equal(assistants.length, 1);
+const assistant = assistants[0];
+assert.equal(assistant.graph_id, "trip-planner");
+const graph = await client.assistants.getGraph(assistant.assistant_id);
+assert.ok(graph.nodes.some((n) => n.id === "extraction"));
+assert.ok(graph.edges.some((e) => e.source === "extraction" && e.target === "callTools" && e.conditional));
+
+// threads.create, and the empty state of a new thread.
+const thread = await client.threads.create({ metadata: { purpose: "sdk" } });
+assert.match(thread.thread_id, /^[0-9a-f-]{36}$/);
+assert.equal(thread.status, "idle");
+assert.deepEqual((await client.threads.getState(thread.thread_id)).values, {});
+
+// threads.updateState writes checkpoints: a message as the start of a turn,
+// then trip details as extraction would return them.
+const first = await client.threads.updateState(thread.thread_id, {
+  values: { messages: [{ type: "human", content: "4 nights in Lisbon in May, 3 of us" }] },
+  asNode: "__start__",
+});
+assert.equal(first.checkpoint.thread_id, thread.thread_id);
+let state = await client.threads.getState(thread.thread_id);
+assert.equal(state.values.messages.length, 1);
+assert.deepEqual(state.next, ["extraction"]);
+assert.equal(state.tasks[0].name, "extraction");
+assert.equal(state.checkpoint.checkpoint_id, first.checkpoint.checkpoint_id);
+
+const trip = { location: "Lisbon", country: "Portugal", startDate: "2027-05-01", endDate: "2027-05-05", numberOfGuests: 3 };
+await client.threads.updateState(thread.thread_id, { values: { tripDetails: trip }, asNode: "extraction" });
+state = await client.threads.getState(thread.thread_id);
+assert.deepEqual(state.values.tripDetails, trip);
+assert.deepEqual(state.next, ["callTools"]);
+assert.equal(state.metadata.source, "update");
+assert.equal(state.parent_checkpoint.checkpoint_id, first.checkpoint.checkpoint_id);
+
+// threads.getHistory: newest first, paged with before.
+const history = await client.threads.getHistory(thread.thread_id);
+assert.equal(history.length, 2);
+assert.equal(history[0].checkpoint.checkpoint_id, state.checkpoint.checkpoint_id);
+assert.equal(history[1].checkpoint.checkpoint_id, first.checkpoint.checkpoint_id);
+const older = await client.threads.getHistory(thread.thread_id, { limit: 5, before: { configurable: { checkpoint_id: history[0].checkpoint.checkpoint_id } } });
+assert.deepEqual(older.map((s) => s.checkpoint.checkpoint_id), [first.checkpoint.checkpoint_id]);
+
+// threads.getState at a checkpoint, by id and by checkpoint object.
+const byID = await client.threads.getState(thread.thread_id, first.checkpoint.checkpoint_id);
+assert.equal(byID.values.tripDetails, undefined);
+const byObject = await client.threads.getState(thread.thread_id, history[1].checkpoint);
+assert.equal(byObject.checkpoint.checkpoint_id, first.checkpoint.checkpoint_id);
+
+// A refused update: the client sees the status and the error code.
+await assert.rejects(
+  client.threads.updateState(thread.thread_id, { values: { mood: "happy" } }),
+  (err) => err.status === 422 && JSON.parse(err.text).fields[0].field === "values.mood",
+);
+
+// threads.get, search, update, copy and delete.
+assert.equal((await client.threads.get(thread.thread_id)).values.tripDetails.location, "Lisbon");
+const found = await client.threads.search({ metadata: { purpose: "sdk" } });
+assert.deepEqual(found.map((t) => t.thread_id), [thread.thread_id]);
+const patched = await client.threads.update(thread.thread_id, { metadata: { stage: "planned" } });
+assert.deepEqual(patched.metadata, { purpose: "sdk", stage: "planned" });
+const copy = await client.threads.copy(thread.thread_id);
+assert.notEqual(copy.thread_id, thread.thread_id);
+assert.equal((await client.threads.getHistory(copy.thread_id)).length, 2);
+await client.threads.delete(copy.thread_id);
+await assert.rejects(client.threads.get(copy.thread_id), (err) => err.status === 404 && JSON.parse(err.text).error === "NOT_FOUND");
+await assert.rejects(client.threads.get(randomUUID()), (err) => err.status === 404);
+
+// Another key is another user: the thread is not found for it.
+if (process.env.TRIPGRAPH_OTHER_KEY) {
+  const other = new Client({ apiUrl: process.env.TRIPGRAPH_URL, apiKey: process.env.TRIPGRAPH_OTHER_KEY });
+  await assert.rejects(other.threads.getState(thread.thread_id), (err) => err.status === 404);
+}
+
+console.log("ok");

@@ -1,0 +1,217 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/server/internal/wire"
+)
+
+func TestRequestBodies(t *testing.T) {
+	limits := testLimits()
+	limits.MaxBodyBytes = 512
+	h := newHarness(t, limits)
+	cases := []struct {
+		name        string
+		contentType string
+		body        string
+		want        int
+		code        string
+		fields      []string // the fields reported, in order
+	}{
+		{"malformed", "application/json", `{"metadata":`, http.StatusBadRequest, "BAD_REQUEST", nil},
+		{"not an object", "application/json", `[1,2]`, http.StatusUnprocessableEntity, "BAD_REQUEST", []string{"(body)"}},
+		{"two unknown fields", "application/json", `{"zeta":1,"alpha":2,"metadata":{}}`, http.StatusUnprocessableEntity, "BAD_REQUEST", []string{"alpha", "zeta"}},
+		{"wrong types", "application/json", `{"thread_id":7,"if_exists":true}`, http.StatusUnprocessableEntity, "BAD_REQUEST", []string{"if_exists", "thread_id"}},
+		{"rule broken", "application/json", `{"thread_id":"not-a-uuid","if_exists":"maybe"}`, http.StatusUnprocessableEntity, "BAD_REQUEST", []string{"thread_id", "if_exists"}},
+		{"not JSON", "text/plain", `{}`, http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA", nil},
+		{"oversized", "application/json", `{"metadata":{"a":"` + strings.Repeat("x", 600) + `"}}`, http.StatusRequestEntityTooLarge, "BAD_REQUEST", nil},
+		{"metadata not an object", "application/json", `{"metadata":[1]}`, http.StatusBadRequest, "BAD_REQUEST", nil},
+		{"empty body", "", ``, http.StatusOK, "", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := h.with(t)
+			req, _ := http.NewRequest(http.MethodPost, h.url+"/threads", strings.NewReader(c.body))
+			req.Header.Set("X-Api-Key", h.aliceKey)
+			if c.contentType != "" {
+				req.Header.Set("Content-Type", c.contentType)
+			}
+			r := h.send(req)
+			if r.status != c.want {
+				t.Fatalf("status %d %s, want %d", r.status, r.body, c.want)
+			}
+			if c.code == "" {
+				return
+			}
+			var e wire.Error
+			r.decode(t, &e)
+			if e.Error != c.code || e.Message == "" {
+				t.Errorf("body %s, want code %s and a message", r.body, c.code)
+			}
+			var fields []string
+			for _, f := range e.Fields {
+				fields = append(fields, f.Field)
+				if f.Message == "" {
+					t.Errorf("field %s has no message", f.Field)
+				}
+			}
+			if !slices.Equal(fields, c.fields) {
+				t.Errorf("fields %v, want %v (%s)", fields, c.fields, r.body)
+			}
+			if strings.Contains(string(r.body), "json:") || strings.Contains(string(r.body), "wire.") {
+				t.Errorf("Go internals reach the client: %s", r.body)
+			}
+		})
+	}
+}
+
+// A body that stops arriving is answered 408 once the body deadline
+// passes, and the connection is not held.
+func TestSlowBody(t *testing.T) {
+	limits := testLimits()
+	limits.BodyTimeout = 200 * time.Millisecond
+	h := newHarness(t, limits)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(h.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /threads HTTP/1.1\r\nHost: x\r\nX-Api-Key: %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"meta", h.aliceKey)
+	conn.SetReadDeadline(time.Now().Add(30 * time.Second)) // a bound on the test, not an assertion
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer to a stalled body: %v", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestTimeout {
+		t.Fatalf("status %d, want 408", resp.StatusCode)
+	}
+}
+
+func TestInternalErrorsAreLoggedNotShown(t *testing.T) {
+	var logs bytes.Buffer
+	log := slog.New(slog.NewJSONHandler(&logs, nil))
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodGet, "/x", nil)
+	secret := `ERROR: relation "checkpoints" does not exist (SQLSTATE 42P01) at /srv/store/checkpoints.go:42`
+	WriteError(rec, req, log, fmt.Errorf("reading a thread: %w", errors.New(secret)))
+	if rec.Code != http.StatusInternalServerError {
+		t.Fatalf("status %d, want 500", rec.Code)
+	}
+	var e wire.Error
+	if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || e.Error != "INTERNAL" || e.Message != "internal error" {
+		t.Fatalf("body %s", rec.Body)
+	}
+	if n := strings.Count(logs.String(), "SQLSTATE 42P01"); n != 1 {
+		t.Fatalf("the cause is logged %d times, want once:\n%s", n, logs.String())
+	}
+	// A coded internal error's message is not shown either.
+	rec = httptest.NewRecorder()
+	WriteError(rec, req, log, errcode.New(errcode.Internal, "%s", secret))
+	if strings.Contains(rec.Body.String(), "SQLSTATE") {
+		t.Fatalf("internal text reaches the client: %s", rec.Body)
+	}
+}
+
+func TestStatusOfEveryCode(t *testing.T) {
+	want := map[errcode.Code]int{errcode.BadRequest: 400, errcode.Unauthenticated: 401, errcode.Forbidden: 403,
+		errcode.NotFound: 404, errcode.Conflict: 409, errcode.UnsupportedMedia: 415, errcode.Unavailable: 503, errcode.Internal: 500}
+	for code, status := range want {
+		if got := StatusOf(code); got != status {
+			t.Errorf("StatusOf(%s) = %d, want %d", code, got, status)
+		}
+	}
+}
+
+func TestRequestIDsAndLogs(t *testing.T) {
+	h := newHarness(t, testLimits())
+	cases := []struct {
+		name, sent string
+		kept       bool
+	}{
+		{"client id kept", "abc-123.x_y", true},
+		{"unsafe id replaced", "evil\"id with spaces", false},
+		{"none sent", "", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := h.with(t)
+			req, _ := http.NewRequest(http.MethodGet, h.url+"/threads/00000000-0000-0000-0000-000000000000", nil)
+			req.Header.Set("X-Api-Key", h.aliceKey)
+			if c.sent != "" {
+				req.Header.Set(RequestIDHeader, c.sent)
+			}
+			r := h.send(req)
+			id := r.header.Get(RequestIDHeader)
+			if id == "" || (id == c.sent) != c.kept {
+				t.Fatalf("request id %q for %q sent", id, c.sent)
+			}
+			var found bool
+			for _, line := range strings.Split(strings.TrimSpace(h.logs.String()), "\n") {
+				var entry map[string]any
+				if err := json.Unmarshal([]byte(line), &entry); err != nil {
+					t.Fatalf("a log line is not JSON: %q", line)
+				}
+				if entry["request_id"] == id && entry["msg"] == "request" {
+					found = entry["status"] == float64(404) && entry["route"] == "/threads/:thread_id" && entry["user_id"] == h.alice.ID
+				}
+			}
+			if !found {
+				t.Fatalf("no request log line with id %s, status 404, route and user:\n%s", id, h.logs.String())
+			}
+		})
+	}
+}
+
+func TestUnknownRoutes(t *testing.T) {
+	h := newHarness(t, testLimits())
+	r := h.must(http.StatusNotFound, http.MethodGet, "/nowhere", h.aliceKey, "")
+	if r.errorCode(t) != "NOT_FOUND" {
+		t.Errorf("body %s", r.body)
+	}
+	r = h.must(http.StatusMethodNotAllowed, http.MethodPut, "/threads/search", h.aliceKey, "")
+	if r.errorCode(t) != "BAD_REQUEST" {
+		t.Errorf("body %s", r.body)
+	}
+}
+
+// A handler still at work after its body's deadline has passed is not
+// cancelled: the deadline is only on reading the body.
+func TestBodyDeadlineDoesNotCancelTheHandler(t *testing.T) {
+	limits := testLimits()
+	limits.BodyTimeout = 50 * time.Millisecond
+	h := newHarness(t, limits)
+	cases := []struct{ name, body string }{{"with a body", `{"x":1}`}, {"without", ""}}
+	h.srv.add(route{method: http.MethodPost, path: "/slow-handler", summary: "test", public: true,
+		handler: func(c echo.Context) error {
+			io.ReadAll(c.Request().Body)
+			select {
+			case <-c.Request().Context().Done():
+				return errcode.New(errcode.Unavailable, "cancelled")
+			case <-time.After(6 * limits.BodyTimeout):
+				return c.NoContent(http.StatusNoContent)
+			}
+		}})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := h.with(t)
+			h.must(http.StatusNoContent, http.MethodPost, "/slow-handler", "", c.body)
+		})
+	}
+}

@@ -1,0 +1,39 @@
+package wire
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+// A checkpoint paused on an interrupt shows it on the task of its node, in
+// the state and in the thread, under the same task id every time.
+func TestInterruptsReachTasksAndThreads(t *testing.T) {
+	cp := graph.Checkpoint{ThreadID: "t1", ID: "c2", ParentID: "c1", Step: 3, Node: "extraction",
+		State: json.RawMessage(`{"messages":[]}`), Update: json.RawMessage(`{"intent":"trip"}`),
+		Next: []string{"callTools"}, Metadata: graph.Metadata{Source: graph.SourceLoop, RunID: "r1"}, CreatedAt: time.Unix(0, 0)}
+	pending := `[{"id":"i1","node":"callTools","payload":{"confirm":"booking"}},{"id":"i2","node":"elsewhere","payload":1}]`
+	if err := json.Unmarshal([]byte(pending), &cp.Interrupts); err != nil {
+		t.Fatal(err)
+	}
+
+	st := FromCheckpoint(cp)
+	if len(st.Tasks) != 1 || st.Tasks[0].Name != "callTools" || len(st.Tasks[0].Interrupts) != 1 ||
+		st.Tasks[0].Interrupts[0].ID != "i1" || string(st.Tasks[0].Interrupts[0].Value) != `{"confirm":"booking"}` {
+		t.Fatalf("tasks %+v", st.Tasks)
+	}
+	if again := FromCheckpoint(cp); again.Tasks[0].ID != st.Tasks[0].ID {
+		t.Fatal("a task's id changes between reads")
+	}
+	if st.ParentCheckpoint.CheckpointID != "c1" || st.Checkpoint.CheckpointID != "c2" || st.Metadata["step"] != 3 ||
+		st.Metadata["source"] != "loop" || st.Metadata["run_id"] != "r1" {
+		t.Fatalf("state %+v %+v %v", st.Checkpoint, st.ParentCheckpoint, st.Metadata)
+	}
+	th := FromThread(store.Thread{ID: "t1", Status: "interrupted"}, &cp)
+	if got := th.Interrupts[st.Tasks[0].ID]; len(got) != 1 || got[0].ID != "i1" || len(th.Interrupts) != 1 {
+		t.Fatalf("thread interrupts %+v", th.Interrupts)
+	}
+}

@@ -1,0 +1,240 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/model"
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+var testURL string
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, "server", &testURL)) }
+
+// harness is a server on loopback with two users, each with an API key.
+type harness struct {
+	t          testing.TB
+	srv        *Server
+	url        string
+	st         *store.Store
+	alice, bob store.User
+	aliceKey   string
+	bobKey     string
+	logs       *syncBuffer
+}
+
+// syncBuffer is a log sink tests read while the server writes.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+var migrateOnce sync.Once
+
+func openStore(t testing.TB, url string) *store.Store {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	return st
+}
+
+func newHarness(t testing.TB, limits Limits) *harness {
+	t.Helper()
+	ctx := context.Background()
+	var merr error
+	migrateOnce.Do(func() { merr = migrations.Up(ctx, testURL) })
+	if merr != nil {
+		t.Fatal(merr)
+	}
+	st := openStore(t, testURL)
+	h := &harness{t: t, st: st, logs: &syncBuffer{}}
+	h.srv = newServer(t, st, limits, h.logs)
+	ts := httptest.NewServer(h.srv.Handler())
+	t.Cleanup(ts.Close)
+	h.url = ts.URL
+	h.alice, h.aliceKey = newUser(t, st)
+	h.bob, h.bobKey = newUser(t, st)
+	return h
+}
+
+func newServer(t testing.TB, st *store.Store, limits Limits, logs io.Writer) *Server {
+	t.Helper()
+	m, err := model.New(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cps := st.Checkpointer(store.CheckpointerOptions{})
+	planner, err := nodes.Build(nodes.Deps{Model: m, Tools: nodes.FuncTools{}}, cps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Config{Store: st, Planner: planner, Checkpoints: cps, Limits: limits,
+		Logger: slog.New(slog.NewJSONHandler(logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
+var userSeq struct {
+	sync.Mutex
+	n int
+}
+
+func newUser(t testing.TB, st *store.Store) (store.User, string) {
+	t.Helper()
+	userSeq.Lock()
+	userSeq.n++
+	name := fmt.Sprintf("user%d-%d", userSeq.n, time.Now().UnixNano())
+	userSeq.Unlock()
+	ctx := context.Background()
+	u, err := st.EnsureUser(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := st.CreateAPIKey(ctx, u.ID, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u, key
+}
+
+// response is what a request got back.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// decode reads the body as JSON into v.
+func (r response) decode(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.body, v); err != nil {
+		t.Fatalf("decoding %s: %v", r.body, err)
+	}
+}
+
+// errorCode is the code of an error body.
+func (r response) errorCode(t testing.TB) string {
+	t.Helper()
+	var e struct {
+		Error string `json:"error"`
+	}
+	r.decode(t, &e)
+	return e.Error
+}
+
+// do sends a request with key (none when "") and a JSON body (none when "").
+func (h *harness) do(method, path, key, body string) response {
+	h.t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, h.url+path, rd)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("X-Api-Key", key)
+	}
+	return h.send(req)
+}
+
+func (h *harness) send(req *http.Request) response {
+	h.t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return response{status: resp.StatusCode, header: resp.Header, body: data}
+}
+
+// must sends a request that must answer want.
+func (h *harness) must(want int, method, path, key, body string) response {
+	h.t.Helper()
+	r := h.do(method, path, key, body)
+	if r.status != want {
+		h.t.Fatalf("%s %s = %d %s, want %d", method, path, r.status, r.body, want)
+	}
+	return r
+}
+
+// thread creates a thread of the user with key and returns its id.
+func (h *harness) thread(key, body string) string {
+	h.t.Helper()
+	var th struct {
+		ThreadID string `json:"thread_id"`
+	}
+	h.must(http.StatusOK, http.MethodPost, "/threads", key, body).decode(h.t, &th)
+	return th.ThreadID
+}
+
+// turn runs one planner turn on a thread with the offline model, as a run
+// will, so that the thread has real checkpoints.
+func (h *harness) turn(threadID, text string) nodes.State {
+	h.t.Helper()
+	s, err := h.srv.planner.Invoke(context.Background(), graph.RunConfig[nodes.Update]{ThreadID: threadID,
+		Input: nodes.Update{Messages: []nodes.Message{{ID: uuid.NewString(), Type: nodes.Human, Content: text}}}})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return s
+}
+
+// with is the harness for a subtest: its failures are the subtest's.
+func (h *harness) with(t *testing.T) *harness {
+	c := *h
+	c.t = t
+	return &c
+}
+
+// testLimits are the default limits with a rate no test reaches.
+func testLimits() Limits {
+	l := DefaultLimits
+	l.RatePerSec, l.RateBurst = 1e6, 1e6
+	return l
+}

@@ -1,0 +1,67 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/tripgraph/tripgraph/server/internal/wire"
+)
+
+// route is one registered endpoint. The same list registers it with echo
+// and describes it in the OpenAPI document.
+type route struct {
+	method, path string
+	summary      string
+	handler      echo.HandlerFunc
+	public       bool // no API key needed
+	mounted      bool // a handler with its own auth and limits (see Mount)
+	body         any  // the request body's wire type, if any
+	response     any  // the success body's wire type, if any
+	status       int  // the success status; 200 when 0
+	query        []string
+}
+
+// registerAPI registers the API's own routes.
+func (s *Server) registerAPI() {
+	for _, r := range []route{
+		{method: http.MethodGet, path: "/healthz", summary: "Liveness: the process answers and reaches the database", handler: s.healthz, public: true, response: wire.Health{}},
+		{method: http.MethodGet, path: "/readyz", summary: "Readiness: the database answers and has every migration", handler: s.readyz, public: true, response: wire.Health{}},
+		{method: http.MethodGet, path: "/metrics", summary: "Prometheus metrics", handler: echo.WrapHandler(s.metrics.handler()), public: true},
+		{method: http.MethodGet, path: "/openapi.json", summary: "This OpenAPI description", handler: s.openAPI, public: true},
+
+		{method: http.MethodPost, path: "/assistants/search", summary: "Search assistants", handler: s.searchAssistants, body: wire.AssistantSearch{}, response: []wire.Assistant{}},
+		{method: http.MethodGet, path: "/assistants/:assistant_id", summary: "Get an assistant by id or graph id", handler: s.getAssistant, response: wire.Assistant{}},
+		{method: http.MethodGet, path: "/assistants/:assistant_id/graph", summary: "Get the nodes and edges of an assistant's graph", handler: s.getAssistantGraph, response: wire.AssistantGraph{}, query: []string{"xray"}},
+
+		{method: http.MethodPost, path: "/threads", summary: "Create a thread", handler: s.createThread, body: wire.ThreadCreate{}, response: wire.Thread{}},
+		{method: http.MethodPost, path: "/threads/search", summary: "Search the user's threads, newest first", handler: s.searchThreads, body: wire.ThreadSearch{}, response: []wire.Thread{}},
+		{method: http.MethodGet, path: "/threads/:thread_id", summary: "Get a thread", handler: s.getThread, response: wire.Thread{}},
+		{method: http.MethodPatch, path: "/threads/:thread_id", summary: "Merge metadata into a thread's", handler: s.patchThread, body: wire.ThreadPatch{}, response: wire.Thread{}},
+		{method: http.MethodDelete, path: "/threads/:thread_id", summary: "Delete a thread with its checkpoints and runs", handler: s.deleteThread, status: http.StatusNoContent},
+		{method: http.MethodPost, path: "/threads/:thread_id/copy", summary: "Copy a thread with its whole history", handler: s.copyThread, response: wire.Thread{}},
+
+		{method: http.MethodGet, path: "/threads/:thread_id/state", summary: "Get a thread's current state", handler: s.getState, response: wire.ThreadState{}, query: []string{"subgraphs"}},
+		{method: http.MethodPost, path: "/threads/:thread_id/state", summary: "Update a thread's state as if a node had returned the values", handler: s.updateState, body: wire.StateUpdate{}, response: wire.StateUpdateResult{}},
+		{method: http.MethodGet, path: "/threads/:thread_id/state/:checkpoint_id", summary: "Get a thread's state at a checkpoint", handler: s.getStateAt, response: wire.ThreadState{}, query: []string{"subgraphs"}},
+		{method: http.MethodPost, path: "/threads/:thread_id/state/checkpoint", summary: "Get a thread's state at a checkpoint named in the body", handler: s.getStateAtBody, body: wire.StateCheckpointRequest{}, response: wire.ThreadState{}},
+		{method: http.MethodPost, path: "/threads/:thread_id/history", summary: "List a thread's states, newest first", handler: s.postHistory, body: wire.HistoryRequest{}, response: []wire.ThreadState{}},
+		{method: http.MethodGet, path: "/threads/:thread_id/history", summary: "List a thread's states, newest first", handler: s.getHistory, response: []wire.ThreadState{}, query: []string{"limit", "before"}},
+	} {
+		s.add(r)
+	}
+}
+
+// add registers a route with its middleware and remembers it for the
+// OpenAPI description.
+func (s *Server) add(r route) {
+	var mw []echo.MiddlewareFunc
+	if !r.mounted {
+		mw = append(mw, s.bounded)
+	}
+	if !r.public && !r.mounted {
+		mw = append(mw, s.authenticate)
+	}
+	s.echo.Add(r.method, r.path, r.handler, mw...)
+	s.routes = append(s.routes, r)
+}
