@@ -55,36 +55,34 @@ func errorOf(e any) (code, msg string) {
 	return "", fmt.Sprint(e)
 }
 
-// firstList finds the list in a result: the value itself, or the first
-// list-valued field of an object (in key order, for determinism) whose
-// items are records, else the first list of any kind: a restaurant list's
-// records count, not the names of the cuisines beside them.
+// listKeys are the fields that hold a tool's own items, in the order they
+// are looked for. A result's other lists (the cuisines a city has, the
+// covered cities near one that is not) are not what it found.
+var listKeys = []string{"accommodations", "restaurants", "albums", "photos", "results", "items"}
+
+// firstList finds the list in a result: the value itself, the tool's own
+// list (listKeys) even when it is empty, else the first list-valued field
+// of an object (in key order, for determinism).
 func firstList(v any) []any {
 	switch x := v.(type) {
 	case []any:
 		return x
 	case map[string]any:
+		for _, k := range listKeys {
+			if l, ok := x[k].([]any); ok {
+				return l
+			}
+		}
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		var first []any
 		for _, k := range keys {
-			l, ok := x[k].([]any)
-			if !ok {
-				continue
-			}
-			if len(l) > 0 {
-				if _, record := l[0].(map[string]any); record {
-					return l
-				}
-			}
-			if first == nil {
-				first = l
+			if l, ok := x[k].([]any); ok {
+				return l
 			}
 		}
-		return first
 	}
 	return nil
 }
