@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 // Limits of tool inputs.
@@ -24,10 +25,10 @@ const (
 	MaxLimit     = 200
 	MaxOffset    = 1_000_000
 	MaxTermLen   = 200
-	MaxGuests    = 20
-	MaxNights    = 90
+	MaxGuests    = tripdata.MaxGuests
+	MaxNights    = tripdata.MaxNights
 	// MaxDaysAhead is how far ahead of today a stay may start.
-	MaxDaysAhead = 730
+	MaxDaysAhead = tripdata.MaxDaysAhead
 )
 
 // limit applies the default to an absent (zero) limit and clamps a large

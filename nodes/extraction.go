@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 // Date defaults, as in the seed: a trip with no dates starts in four weeks
@@ -16,7 +17,6 @@ const (
 	defaultLeadDays = 28
 	defaultTripDays = 7
 	defaultGuests   = 2
-	maxGuests       = 30
 )
 
 // extraction extracts the trip details from the whole conversation. With no
@@ -100,8 +100,12 @@ func resolveTrip(a extractArgs, today time.Time, lang string) (TripDetails, stri
 		return td, reply(lang, "endBeforeStart", td.EndDate, td.StartDate)
 	case start.Before(today):
 		return td, reply(lang, "pastDates", td.StartDate)
-	case td.NumberOfGuests > maxGuests:
-		return td, reply(lang, "tooManyGuests", td.NumberOfGuests)
+	case start.After(today.AddDate(0, 0, tripdata.MaxDaysAhead)):
+		return td, reply(lang, "tooFarAhead", td.StartDate, tripdata.MaxDaysAhead)
+	case td.Nights() > tripdata.MaxNights:
+		return td, reply(lang, "tooLong", td.Nights(), td.StartDate, td.EndDate, tripdata.MaxNights)
+	case td.NumberOfGuests > tripdata.MaxGuests:
+		return td, reply(lang, "tooManyGuests", td.NumberOfGuests, tripdata.MaxGuests)
 	}
 	return td, ""
 }

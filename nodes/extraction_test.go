@@ -30,8 +30,13 @@ func TestResolveTrip(t *testing.T) {
 		{"same day asks", extractArgs{StartDate: "2027-05-07", EndDate: "2027-05-07"}, "en", "", "", 0, "before it starts"},
 		{"past dates ask", extractArgs{StartDate: "2025-05-03", EndDate: "2025-05-07"}, "en", "", "", 0, "in the past"},
 		{"past dates ask in Portuguese", extractArgs{StartDate: "2025-05-03"}, "pt", "", "", 0, "já passaram"},
-		{"more than 30 guests ask", extractArgs{NumberOfGuests: 31}, "en", "", "", 0, "30 at most"},
-		{"30 guests are fine", extractArgs{NumberOfGuests: 30}, "en", "2026-12-19", "2026-12-26", 30, ""},
+		// The planner's limits are the tools' (tripdata): a party of 25 or a
+		// 200-night stay is asked about, not sent to a tool that refuses it.
+		{"more guests than the tools take ask", extractArgs{NumberOfGuests: 21}, "en", "", "", 0, "20 at most"},
+		{"as many guests as the tools take are fine", extractArgs{NumberOfGuests: 20}, "en", "2026-12-19", "2026-12-26", 20, ""},
+		{"a stay longer than the tools take asks", extractArgs{StartDate: "2027-05-03", Nights: 200}, "en", "", "", 0, "up to 90 nights"},
+		{"the longest stay is fine", extractArgs{StartDate: "2027-05-03", Nights: 90}, "en", "2027-05-03", "2027-08-01", 2, ""},
+		{"a start too far ahead asks", extractArgs{StartDate: "2029-01-03"}, "pt", "", "", 0, "até 730 dias"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -33,7 +33,7 @@ type TripDetails struct {
 	Country        string `json:"country,omitempty" validate:"max=100"`
 	StartDate      string `json:"startDate" validate:"required,datetime=2006-01-02"`
 	EndDate        string `json:"endDate" validate:"required,datetime=2006-01-02"`
-	NumberOfGuests int    `json:"numberOfGuests" validate:"required,min=1,max=30"`
+	NumberOfGuests int    `json:"numberOfGuests" validate:"required,min=1,max=20"` // tripdata.MaxGuests
 }
 
 // Intent is what the traveller asked for.

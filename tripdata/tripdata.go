@@ -7,6 +7,15 @@ package tripdata
 
 import "time"
 
+// Limits of a stay, the same for the planner that asks the traveller and
+// for the tools that answer: a trip the planner accepts is one the tools
+// will look up.
+const (
+	MaxGuests    = 20  // travellers in one party
+	MaxNights    = 90  // nights of one stay
+	MaxDaysAhead = 730 // how far ahead of today a stay may start
+)
+
 // City is a city the accommodation and restaurant catalog covers.
 type City struct {
 	ID         string // stable key, such as "lisbon-pt"
