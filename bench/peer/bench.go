@@ -34,7 +34,7 @@ type benchConfig struct {
 func (c *benchConfig) flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.rounds, "rounds", 5, "bench: measured rounds per engine and saver")
 	fs.Float64Var(&c.seconds, "memory-seconds", 2, "bench: timed seconds per in-memory round")
-	fs.Float64Var(&c.pgSeconds, "pg-seconds", 3, "bench: timed seconds per PostgreSQL round")
+	fs.Float64Var(&c.pgSeconds, "pg-seconds", 0, "bench: timed seconds per PostgreSQL round (at least one pass)")
 	fs.StringVar(&c.node, "node", "node", "bench: the node executable")
 	fs.StringVar(&c.jsDir, "js", "bench/peer/js", "bench: the directory of peer.mjs, with its node_modules")
 	fs.BoolVar(&c.noDelta, "no-delta", false, "bench: leave out LangGraph.js with DeltaChannel")
@@ -110,9 +110,11 @@ func tail(b []byte) string {
 // measured is one engine's figures.
 type measured struct {
 	memRate, pgRate []float64 // runs/s of each round
+	memCPU, pgCPU   []float64 // CPU ms per run of each round, the worker process only
 	memRSS, pgRSS   int64     // the highest peak RSS of any round
 	storage         int64     // bytes of the long thread's checkpoints
 	tableSizes      []int64   // per table, in the order of engine.tables
+	xactsPerRun     float64   // transactions committed per run of the long thread
 }
 
 func runBench(ctx context.Context, w *workload, cfg benchConfig) error {
@@ -130,7 +132,7 @@ func runBench(ctx context.Context, w *workload, cfg benchConfig) error {
 	if err := measureRounds(ctx, engines, figures, scratch, cfg); err != nil {
 		return err
 	}
-	if err := measureStorage(ctx, engines, figures, scratch, want.Long); err != nil {
+	if err := measureStorage(ctx, engines, figures, scratch, want.Long, len(w.longThread())); err != nil {
 		return err
 	}
 	printTable(os.Stdout, engines, figures, cfg, w)
@@ -193,15 +195,15 @@ func measureRounds(ctx context.Context, engines []engine, figures []measured, sc
 				if err != nil {
 					return err
 				}
-				rate, rss := float64(res.Runs)/res.Seconds, res.PeakRSS
+				rate, cpu, rss := float64(res.Runs)/res.Seconds, 1000*res.CPUSeconds/float64(res.Runs), res.PeakRSS
 				f := &figures[i]
 				if saver == saverMemory {
-					f.memRate, f.memRSS = append(f.memRate, rate), max(f.memRSS, rss)
+					f.memRate, f.memCPU, f.memRSS = append(f.memRate, rate), append(f.memCPU, cpu), max(f.memRSS, rss)
 				} else {
-					f.pgRate, f.pgRSS = append(f.pgRate, rate), max(f.pgRSS, rss)
+					f.pgRate, f.pgCPU, f.pgRSS = append(f.pgRate, rate), append(f.pgCPU, cpu), max(f.pgRSS, rss)
 				}
-				fmt.Fprintf(os.Stderr, "round %d %-8s %-28s %9.1f runs/s  %6.1f MiB peak RSS  (%d runs in %.2f s)\n",
-					r+1, saver, engines[i].name, rate, mib(rss), res.Runs, res.Seconds)
+				fmt.Fprintf(os.Stderr, "round %d %-8s %-28s %9.1f runs/s %7.3f CPU ms/run %6.1f MiB peak RSS  (%d runs in %.2f s)\n",
+					r+1, saver, engines[i].name, rate, cpu, mib(rss), res.Runs, res.Seconds)
 			}
 		}
 	}
@@ -226,7 +228,7 @@ func round(ctx context.Context, e engine, args []string) (roundResult, error) {
 // measureStorage writes the long thread with each engine into a database of
 // its own, checks its final state, vacuums and measures the checkpoint
 // tables.
-func measureStorage(ctx context.Context, engines []engine, figures []measured, scratch *scratchDBs, want any) error {
+func measureStorage(ctx context.Context, engines []engine, figures []measured, scratch *scratchDBs, want any, longTurns int) error {
 	wantJSON, err := printJSON(want)
 	if err != nil {
 		return err
@@ -236,10 +238,20 @@ func measureStorage(ctx context.Context, engines []engine, figures []measured, s
 		if err != nil {
 			return err
 		}
+		xacts, err := committed(ctx, u)
+		if err != nil {
+			return err
+		}
 		got, err := e.output(ctx, "storage", "--db", u)
 		if err != nil {
 			return err
 		}
+		time.Sleep(time.Second) // the worker's backends report their statistics as they exit
+		after, err := committed(ctx, u)
+		if err != nil {
+			return err
+		}
+		figures[i].xactsPerRun = float64(after-xacts) / float64(longTurns)
 		d, err := sameJSON(wantJSON, got)
 		if err != nil {
 			return err
@@ -258,6 +270,21 @@ func measureStorage(ctx context.Context, engines []engine, figures []measured, s
 		fmt.Fprintf(os.Stderr, "storage %-28s %9d B  %v %v\n", e.name, figures[i].storage, e.tables, sizes)
 	}
 	return nil
+}
+
+// committed returns how many transactions the database has committed.
+func committed(ctx context.Context, dbURL string) (int64, error) {
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		return 0, fmt.Errorf("connecting to count transactions: %w", err)
+	}
+	defer conn.Close(ctx)
+	var n int64
+	err = conn.QueryRow(ctx, `SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("counting transactions: %w", err)
+	}
+	return n, nil
 }
 
 // tableSizes vacuums each table and returns pg_total_relation_size of each:
@@ -344,6 +371,12 @@ func printTable(out io.Writer, engines []engine, f []measured, cfg benchConfig, 
 			func(a, b measured) string { return fmt.Sprintf("%.1f×", median(a.memRate)/median(b.memRate)) }, "≥ 30×"},
 		{"runs/s, PostgreSQL savers (sync)", func(m measured) string { return rates(m.pgRate) },
 			func(a, b measured) string { return fmt.Sprintf("%.1f×", median(a.pgRate)/median(b.pgRate)) }, "≥ 10×"},
+		{"CPU ms per run, in-memory (worker process)", func(m measured) string { return cpus(m.memCPU) },
+			func(a, b measured) string { return fmt.Sprintf("%.1f×", median(b.memCPU)/median(a.memCPU)) }, "(≥ 30×)"},
+		{"CPU ms per run, PostgreSQL (worker process)", func(m measured) string { return cpus(m.pgCPU) },
+			func(a, b measured) string { return fmt.Sprintf("%.1f×", median(b.pgCPU)/median(a.pgCPU)) }, "(≥ 10×)"},
+		{"transactions per run (200-turn thread)", func(m measured) string { return fmt.Sprintf("%.2f", m.xactsPerRun) },
+			func(a, b measured) string { return fmt.Sprintf("%.1f× fewer", b.xactsPerRun/a.xactsPerRun) }, ""},
 		{"peak RSS, in-memory round", func(m measured) string { return fmt.Sprintf("%.1f MiB", mib(m.memRSS)) },
 			func(a, b measured) string { return fmt.Sprintf("%.2f×", float64(a.memRSS)/float64(b.memRSS)) }, "≤ 0.2×"},
 		{"peak RSS, PostgreSQL round", func(m measured) string { return fmt.Sprintf("%.1f MiB", mib(m.pgRSS)) },
@@ -368,6 +401,10 @@ func printTable(out io.Writer, engines []engine, f []measured, cfg benchConfig, 
 
 func rates(xs []float64) string {
 	return fmt.Sprintf("%.0f (%.0f–%.0f)", median(xs), slices.Min(xs), slices.Max(xs))
+}
+
+func cpus(xs []float64) string {
+	return fmt.Sprintf("%.3f (%.3f–%.3f)", median(xs), slices.Min(xs), slices.Max(xs))
 }
 
 func sizesLine(tables []string, sizes []int64) string {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/google/uuid"
@@ -23,13 +24,28 @@ const (
 	saverPostgres = "postgres"
 )
 
+// warmTurnsPostgres is how many turns of the workload warm a PostgreSQL
+// round up.
+const warmTurnsPostgres = 2
+
 // roundResult is what one worker process reports: how many runs it timed,
 // how long they took, and its peak resident set size.
 type roundResult struct {
-	Runs    int     `json:"runs"`
-	Seconds float64 `json:"seconds"`
-	Passes  int     `json:"passes"`
-	PeakRSS int64   `json:"peakRSS"` // bytes
+	Runs       int     `json:"runs"`
+	Seconds    float64 `json:"seconds"`    // wall time spent in timed runs
+	CPUSeconds float64 `json:"cpuSeconds"` // CPU time of the process (all threads) meanwhile
+	Passes     int     `json:"passes"`
+	PeakRSS    int64   `json:"peakRSS"` // bytes
+}
+
+// cpuTime is the CPU time the process has used, user and system, on all
+// its threads.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // peakRSS reads the process's peak resident set size (VmHWM) from
@@ -97,10 +113,10 @@ func openSaver(ctx context.Context, kind, dbURL string) (*saverFor, error) {
 	return nil, fmt.Errorf("unknown saver %q: want %s or %s", kind, saverMemory, saverPostgres)
 }
 
-// pass runs the whole workload once on new threads: every thread's turn 0,
-// then every thread's turn 1, and so on. It returns the thread ids and the
-// time spent in runs (creating threads is not counted).
-func pass(ctx context.Context, w *workload, g *graph.Compiled[nodes.State, nodes.Update], s *saverFor) ([]string, time.Duration, error) {
+// pass runs the first turns of the workload once on new threads: every
+// thread's turn 0, then every thread's turn 1, and so on. It returns the
+// thread ids and the time spent in runs (creating threads is not counted).
+func pass(ctx context.Context, w *workload, g *graph.Compiled[nodes.State, nodes.Update], s *saverFor, turns int) ([]string, time.Duration, error) {
 	threads := make([]string, len(w.Schedule))
 	for i := range threads {
 		id, err := s.newThread(ctx)
@@ -110,7 +126,7 @@ func pass(ctx context.Context, w *workload, g *graph.Compiled[nodes.State, nodes
 		threads[i] = id
 	}
 	start := time.Now()
-	for turn := range w.Schedule[0] {
+	for turn := range turns {
 		for t, id := range threads {
 			if _, err := g.Invoke(ctx, graph.RunConfig[nodes.Update]{ThreadID: id, Input: w.input(w.Schedule[t][turn], turn)}); err != nil {
 				return nil, 0, fmt.Errorf("thread %d, turn %d: %w", t, turn, err)
@@ -120,9 +136,11 @@ func pass(ctx context.Context, w *workload, g *graph.Compiled[nodes.State, nodes
 	return threads, time.Since(start), nil
 }
 
-// runRound is one round: a pass to warm up, then timed passes until
-// seconds have been spent in runs. Memory rounds use a new saver for each
-// pass, so that what a pass keeps is what the process holds at its peak.
+// runRound is one round: a pass to warm up (the whole workload in memory,
+// its first warmTurnsPostgres turns on PostgreSQL), then timed passes of
+// the whole workload until seconds have been spent in runs (at least one).
+// Memory rounds use a new saver for each pass, so that what a pass keeps is
+// what the process holds at its peak.
 func runRound(ctx context.Context, w *workload, kind, dbURL string, seconds float64) (roundResult, error) {
 	var res roundResult
 	s, err := openSaver(ctx, kind, dbURL)
@@ -130,7 +148,7 @@ func runRound(ctx context.Context, w *workload, kind, dbURL string, seconds floa
 		return res, err
 	}
 	defer s.close()
-	var spent time.Duration
+	var spent, cpu time.Duration
 	for i := 0; i == 0 || spent.Seconds() < seconds; i++ {
 		if kind == saverMemory {
 			s.cp = graph.NewMemorySaver()
@@ -139,7 +157,12 @@ func runRound(ctx context.Context, w *workload, kind, dbURL string, seconds floa
 		if err != nil {
 			return res, err
 		}
-		threads, took, err := pass(ctx, w, g, s)
+		turns := len(w.Schedule[0])
+		if i == 0 && kind == saverPostgres {
+			turns = warmTurnsPostgres
+		}
+		cpuBefore := cpuTime()
+		threads, took, err := pass(ctx, w, g, s, turns)
 		if err != nil {
 			return res, err
 		}
@@ -147,10 +170,11 @@ func runRound(ctx context.Context, w *workload, kind, dbURL string, seconds floa
 			continue
 		}
 		spent += took
-		res.Runs += len(threads) * len(w.Schedule[0])
+		cpu += cpuTime() - cpuBefore
+		res.Runs += len(threads) * turns
 		res.Passes++
 	}
-	res.Seconds = spent.Seconds()
+	res.Seconds, res.CPUSeconds = spent.Seconds(), cpu.Seconds()
 	res.PeakRSS, err = peakRSS()
 	return res, err
 }
@@ -168,7 +192,7 @@ func runDump(ctx context.Context, w *workload, kind, dbURL string, short bool) (
 	if err != nil {
 		return d, err
 	}
-	threads, _, err := pass(ctx, w, g, s)
+	threads, _, err := pass(ctx, w, g, s, len(w.Schedule[0]))
 	if err != nil {
 		return d, err
 	}
