@@ -53,6 +53,7 @@ func TestLangGraphReachesTheSameStates(t *testing.T) {
 		{"DeltaChannel", []string{"--delta"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			cmd := exec.Command("node", append([]string{filepath.Join("js", "peer.mjs"), "dump", "--short"}, tc.args...)...)
 			cmd.Stderr = os.Stderr
 			got, err := cmd.Output()
