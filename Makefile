@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/tripgraph
 PKGS    := ./...
 
-.PHONY: build assets generate run test test-race bench lint db db-stop db-reset clean
+.PHONY: build assets generate run test test-race bench bench-peer lint db db-stop db-reset clean
 
 build: assets
 	$(GO) build -o $(BIN) ./cmd/tripgraph
@@ -40,6 +40,18 @@ test: build
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+# tripgraph side by side with LangGraph.js on the same trip-shaped graph
+# (bench/peer, bench/README.md): installs the locked npm packages, checks
+# that both reach the same states, alternates measured rounds between them
+# and prints the table. Uses DATABASE_URL, or the local cluster.
+PEER_JS := bench/peer/js
+bench-peer: build $(PEER_JS)/node_modules/.package-lock.json
+	$(GO) build -o bin/peer ./bench/peer
+	DATABASE_URL="$${DATABASE_URL:-$$(./$(BIN) db url)}" ./bin/peer bench $(PEER_FLAGS)
+
+$(PEER_JS)/node_modules/.package-lock.json: $(PEER_JS)/package-lock.json
+	cd $(PEER_JS) && npm ci --no-audit --no-fund
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
