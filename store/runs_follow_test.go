@@ -15,6 +15,17 @@ import (
 // hang, not a timing assertion.
 const guard = 60 * time.Second
 
+// listening starts a store's run listener and waits until it listens, as
+// it does in a process that has served a while.
+func listening(t *testing.T, s *Store) {
+	t.Helper()
+	select {
+	case <-s.runHub().listening:
+	case <-time.After(guard):
+		t.Fatal("the run listener did not start")
+	}
+}
+
 func appendEvents(t *testing.T, s *Store, owner, runID string, from, to int) {
 	t.Helper()
 	for i := from; i <= to; i++ {
@@ -63,6 +74,7 @@ func checkSequence(t *testing.T, got []RunEvent, from, to int) {
 func TestFollowRunEventsAcrossProcesses(t *testing.T) {
 	stores := openQueueStores(t, 2)
 	writer, reader := stores[0], stores[1]
+	listening(t, reader)
 	owner, thread := newThread(t, writer, "follower")
 	mustCreate(t, writer, owner, thread, "")
 	run := mustClaim(t, writer, "w")
@@ -164,6 +176,7 @@ func TestFollowersShareOneListener(t *testing.T) {
 // A follower of a queued run that an interrupt cancels ends too.
 func TestFollowEndsWhenQueuedRunIsCancelled(t *testing.T) {
 	stores := openQueueStores(t, 2)
+	listening(t, stores[1])
 	owner, thread := newThread(t, stores[0], "queued-follow")
 	mustCreate(t, stores[0], owner, thread, "")
 	queued := mustCreate(t, stores[0], owner, thread, MultitaskEnqueue)
@@ -185,6 +198,7 @@ func TestWatchCancelAcrossProcesses(t *testing.T) {
 	ctx := context.Background()
 	stores := openQueueStores(t, 2)
 	worker, api := stores[0], stores[1]
+	listening(t, worker)
 	var runs []Run
 	for i := range 3 {
 		owner, thread := newThread(t, worker, fmt.Sprintf("watched-%d", i))
