@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/tripgraph/tripgraph/errcode"
 )
@@ -262,5 +265,73 @@ func TestWatchCancelAcrossProcesses(t *testing.T) {
 	stopIt()
 	if cause := waitDone(stopped); !errors.Is(cause, context.Canceled) || errors.Is(cause, ErrRunCancelled) {
 		t.Errorf("stopped watch: cause %v, want context.Canceled", cause)
+	}
+}
+
+// When the listener's connection drops, notifications sent until it is
+// back are lost; on reconnecting it wakes every follower to read again, so
+// none of them misses an event or the end of its run.
+func TestFollowSurvivesListenerReconnect(t *testing.T) {
+	ctx := context.Background()
+	stores := openQueueStores(t, 2)
+	writer, reader := stores[0], stores[1]
+	owner, thread := newThread(t, writer, "reconnect")
+	mustCreate(t, writer, owner, thread, "")
+	run := mustClaim(t, writer, "w")
+	appendEvents(t, writer, owner, run.ID, 1, 1)
+
+	// The reader's listener reconnects only when the test opens the gate.
+	gate := make(chan struct{})
+	var connects atomic.Int32
+	cfg := reader.Pool.Config().ConnConfig
+	reader.hubMu.Lock()
+	reader.hub = startHub(func(ctx context.Context) (*pgx.Conn, error) {
+		if connects.Add(1) > 1 {
+			select {
+			case <-gate:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		return pgx.ConnectConfig(ctx, cfg.Copy())
+	})
+	reader.hubMu.Unlock()
+	listening(t, reader)
+
+	got, err := follow(t, reader, owner, run.ID, 0, func(e RunEvent) {
+		if string(e.Data) != `{"i":1}` {
+			return
+		}
+		var pid int
+		if err := writer.Pool.QueryRow(ctx, `SELECT pg_terminate_backend(pid)::int * pid FROM pg_stat_activity
+			WHERE datname = current_database() AND query LIKE 'LISTEN%'`).Scan(&pid); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the listener to be gone and to try again", func() bool {
+			var n int
+			writer.Pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE pid = $1`, pid).Scan(&n)
+			return n == 0 && connects.Load() > 1
+		})
+		appendEvents(t, writer, owner, run.ID, 2, 2)
+		if _, err := writer.FinishRun(ctx, run.Lease(), RunSuccess, ""); err != nil {
+			t.Error(err)
+		}
+		close(gate)
+	})
+	if err != nil {
+		t.Fatalf("following: %v after %d events", err, len(got))
+	}
+	checkSequence(t, got, 1, 2)
+}
+
+// waitFor polls cond until it holds, failing the test after guard.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(guard)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: gave up", what)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
