@@ -72,6 +72,9 @@ func (s *Store) ClaimRun(ctx context.Context, workerID string, lease time.Durati
 // the run, whose CancelRequested a worker should check as well as
 // WatchCancel, or ErrLeaseLost (a CONFLICT) when l no longer holds it.
 func (s *Store) RenewLease(ctx context.Context, l Lease, lease time.Duration) (Run, error) {
+	if lease <= 0 {
+		return Run{}, errcode.New(errcode.BadRequest, "a lease must be positive")
+	}
 	r, err := oneRun(ctx, s.Pool, "renewing the lease on run "+l.RunID, `
 		WITH r AS (
 			UPDATE runs SET lease_expires_at = now() + $4 * interval '1 microsecond', updated_at = now()
@@ -136,11 +139,7 @@ func (s *Store) reclaim(ctx context.Context, runID string, maxAttempts int) (r R
 			r, err = endRun(ctx, tx, cur, RunError,
 				fmt.Sprintf("the run's worker stopped answering %d times", cur.Attempts))
 		default:
-			r, err = oneRun(ctx, tx, "handing run "+runID+" back to the queue", `
-				WITH r AS (
-					UPDATE runs SET status = 'pending', lease_expires_at = NULL, updated_at = now()
-					WHERE id = $1 RETURNING *)
-				SELECT `+runColumns+` FROM r`, runID)
+			r, err = requeue(ctx, tx, runID)
 		}
 		return err
 	})
@@ -150,11 +149,47 @@ func (s *Store) reclaim(ctx context.Context, runID string, maxAttempts int) (r R
 	return r, ok, err
 }
 
+// ReleaseRun hands a run that l still holds back to the queue, pending,
+// for another worker to claim and resume (a process shutting down does
+// this with the runs it could not finish); a run with a cancel request ends
+// cancelled instead. The claim counts towards ReclaimExpired's attempts.
+func (s *Store) ReleaseRun(ctx context.Context, l Lease) (Run, error) {
+	var out Run
+	err := pgx.BeginFunc(ctx, s.Pool, func(tx pgx.Tx) error {
+		r, err := lockRun(ctx, tx, anyOwner, l.RunID)
+		if err != nil {
+			return err
+		}
+		if !l.holds(r) {
+			return leaseLost(l)
+		}
+		if r.CancelRequested {
+			out, err = endRun(ctx, tx, r, RunCancelled, "")
+		} else {
+			out, err = requeue(ctx, tx, l.RunID)
+		}
+		return err
+	})
+	return out, notFoundAs(err, "no run %s", l.RunID)
+}
+
+// requeue puts a locked running run back to pending, without a lease.
+func requeue(ctx context.Context, tx pgx.Tx, runID string) (Run, error) {
+	return oneRun(ctx, tx, "handing run "+runID+" back to the queue", `
+		WITH r AS (
+			UPDATE runs SET status = 'pending', lease_expires_at = NULL, updated_at = now()
+			WHERE id = $1 RETURNING *)
+		SELECT `+runColumns+` FROM r`, runID)
+}
+
 // CancelRun cancels a run of ownerID's: a queued or pending one ends
 // cancelled at once; a running one gets a cancel request, announced on
 // RunCancelChannel, which its worker acts on. A run that has ended is a
 // CONFLICT.
 func (s *Store) CancelRun(ctx context.Context, ownerID, runID string) (Run, error) {
+	if ownerID == anyOwner {
+		return Run{}, errcode.New(errcode.NotFound, "no run %s", runID)
+	}
 	var out Run
 	err := pgx.BeginFunc(ctx, s.Pool, func(tx pgx.Tx) error {
 		r, err := lockRun(ctx, tx, ownerID, runID)

@@ -350,3 +350,40 @@ func TestQueueDepthAndRunsByStatus(t *testing.T) {
 		t.Errorf("RunsByStatus = %v, %v; want %v", got, err, want)
 	}
 }
+
+// A worker shutting down hands its run back: another worker resumes it;
+// a run with a cancel request ends cancelled instead. Only the holder can.
+func TestReleaseRun(t *testing.T) {
+	ctx := context.Background()
+	stores := openQueueStores(t, 2)
+	a, b := stores[0], stores[1]
+	owner, thread := newThread(t, a, "release")
+	mustCreate(t, a, owner, thread, "")
+	held := mustClaim(t, a, "a")
+
+	stranger := held.Lease()
+	stranger.WorkerID = "b"
+	if _, err := b.ReleaseRun(ctx, stranger); !errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("a worker releasing a run it does not hold: %v, want ErrLeaseLost", err)
+	}
+	r, err := a.ReleaseRun(ctx, held.Lease())
+	if err != nil || r.Status != RunPending || r.LeaseExpiresAt != nil {
+		t.Fatalf("ReleaseRun = %+v, %v; want it pending without a lease", r, err)
+	}
+	if _, err := a.FinishRun(ctx, held.Lease(), RunSuccess, ""); !errors.Is(err, ErrLeaseLost) {
+		t.Errorf("finishing a released run: %v, want ErrLeaseLost", err)
+	}
+	resumed := mustClaim(t, b, "b")
+	if resumed.ID != held.ID || resumed.Attempts != 2 {
+		t.Fatalf("resumed %s with attempts %d, want %s with 2", resumed.ID, resumed.Attempts, held.ID)
+	}
+	if _, err := a.CancelRun(ctx, owner, resumed.ID); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := b.ReleaseRun(ctx, resumed.Lease()); err != nil || r.Status != RunCancelled {
+		t.Errorf("releasing a run asked to cancel: %+v, %v; want it cancelled", r.Status, err)
+	}
+	if _, err := a.CancelRun(ctx, anyOwner, resumed.ID); errcode.Of(err) != errcode.NotFound {
+		t.Errorf("cancelling as any owner: %v, want NOT_FOUND", err)
+	}
+}
