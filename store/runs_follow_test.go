@@ -335,3 +335,26 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// A run with more events than one read returns is followed to its end.
+func TestFollowPagesThroughManyEvents(t *testing.T) {
+	ctx := context.Background()
+	s := openQueueStores(t, 1)[0]
+	owner, thread := newThread(t, s, "pages")
+	mustCreate(t, s, owner, thread, "")
+	run := mustClaim(t, s, "w")
+	const n = runEventsPage*2 + 7
+	if _, err := s.Pool.Exec(ctx, `INSERT INTO run_events (run_id, event, data)
+		SELECT $1, 'values', convert_to(format('{"i":%s}', i), 'UTF8') FROM generate_series(1, $2) i ORDER BY i`,
+		run.ID, n); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.FinishRun(ctx, run.Lease(), RunSuccess, ""); err != nil {
+		t.Fatal(err)
+	}
+	got, err := follow(t, s, owner, run.ID, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSequence(t, got, 1, n)
+}

@@ -125,7 +125,7 @@ func (s *Store) reclaim(ctx context.Context, runID string, maxAttempts int) (r R
 			return err
 		}
 		var expired bool
-		if err := tx.QueryRow(ctx, `SELECT lease_expires_at < now() FROM runs WHERE id = $1`, runID).Scan(&expired); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT coalesce(lease_expires_at < now(), false) FROM runs WHERE id = $1`, runID).Scan(&expired); err != nil {
 			return fmt.Errorf("reading the lease of run %s: %w", runID, err)
 		}
 		if cur.Status != RunRunning || !expired {

@@ -387,3 +387,45 @@ func TestReleaseRun(t *testing.T) {
 		t.Errorf("cancelling as any owner: %v, want NOT_FOUND", err)
 	}
 }
+
+// Two processes reclaiming the same expired runs at once deal with each
+// run once.
+func TestReclaimExpiredConcurrently(t *testing.T) {
+	ctx := context.Background()
+	stores := openQueueStores(t, 2)
+	const n = 12
+	for i := range n {
+		owner, thread := newThread(t, stores[0], fmt.Sprintf("reclaim-%d", i))
+		mustCreate(t, stores[0], owner, thread, "")
+		r := mustClaim(t, stores[0], "dead")
+		expireLease(t, stores[0], r.ID)
+	}
+	var wg sync.WaitGroup
+	got := make([][]Run, 2)
+	for i, s := range stores {
+		wg.Go(func() {
+			var err error
+			if got[i], err = s.ReclaimExpired(ctx, 5); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	seen := map[string]int{}
+	for _, list := range got {
+		for _, r := range list {
+			seen[r.ID]++
+			if r.Status != RunPending {
+				t.Errorf("reclaimed run %s is %s, want pending", r.ID, r.Status)
+			}
+		}
+	}
+	for id, k := range seen {
+		if k != 1 {
+			t.Errorf("run %s reclaimed %d times", id, k)
+		}
+	}
+	if len(seen) != n {
+		t.Errorf("%d runs reclaimed, want %d", len(seen), n)
+	}
+}
