@@ -226,7 +226,7 @@ func TestUpdateState(t *testing.T) {
 		if r.errorCode(t) != "CONFLICT" {
 			t.Fatalf("body %s", r.body)
 		}
-		if _, err := h.st.FinishRun(t.Context(), h.alice.ID, run.ID, store.RunCancelled, ""); err != nil {
+		if _, err := h.st.CancelRun(t.Context(), h.alice.ID, run.ID); err != nil {
 			t.Fatal(err)
 		}
 		h.must(http.StatusOK, http.MethodPost, "/threads/"+id+"/state", h.aliceKey, `{"values":{"intent":"photos"}}`)

@@ -54,7 +54,7 @@ func fillThread(t *testing.T, s *Store, owner, thread string, at []time.Time, ru
 			}
 		}
 		if i < runs-1 || !active {
-			if _, err := s.FinishRun(ctx, owner, r.ID, RunSuccess, ""); err != nil {
+			if _, err := s.CancelRun(ctx, owner, r.ID); err != nil {
 				t.Fatal(err)
 			}
 		}

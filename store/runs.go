@@ -14,8 +14,11 @@ import (
 )
 
 // Run statuses. Pending and running runs are active: a thread has at most
-// one, which the database enforces with a unique partial index.
+// one, which the database enforces with a unique partial index. A queued
+// run waits behind its thread's active run and becomes pending when that
+// one ends.
 const (
+	RunQueued      = "queued"
 	RunPending     = "pending"
 	RunRunning     = "running"
 	RunSuccess     = "success"
@@ -24,8 +27,11 @@ const (
 	RunCancelled   = "cancelled"
 )
 
-// Multitask strategies: what a client asked to happen to a thread's active
-// run when it started this one. The store records it; the caller acts on it.
+// Multitask strategies: what happens to a thread's active run when another
+// run is created on it. Reject refuses the new run; enqueue queues it
+// behind the active one; interrupt and rollback cancel the active run and
+// queue the new one first (the worker that runs it does the graph-level
+// rollback, from Run.Replaces).
 const (
 	MultitaskReject    = "reject"
 	MultitaskInterrupt = "interrupt"
@@ -46,6 +52,21 @@ type Run struct {
 	StartedAt         *time.Time      `json:"started_at,omitempty"`
 	FinishedAt        *time.Time      `json:"finished_at,omitempty"`
 	UpdatedAt         time.Time       `json:"updated_at"`
+
+	WorkerID        string     `json:"-"` // the worker that claimed it last
+	LeaseExpiresAt  *time.Time `json:"-"` // while running
+	Attempts        int        `json:"-"` // times claimed; above 1 means resumed
+	CancelRequested bool       `json:"-"` // a cancel was asked while it ran
+	Replaces        string     `json:"-"` // the run an interrupt or rollback cancelled
+}
+
+// Final reports whether the run has ended.
+func (r Run) Final() bool {
+	switch r.Status {
+	case RunQueued, RunPending, RunRunning:
+		return false
+	}
+	return true
 }
 
 // NewRun describes a run to create.
@@ -56,11 +77,17 @@ type NewRun struct {
 }
 
 const runColumns = `r.id, r.thread_id, r.status, r.multitask_strategy, r.input, r.metadata,
-	coalesce(r.error, ''), r.created_at, r.started_at, r.finished_at, r.updated_at`
+	coalesce(r.error, ''), r.created_at, r.started_at, r.finished_at, r.updated_at,
+	coalesce(r.worker_id, ''), r.lease_expires_at, r.attempts, r.cancel_requested_at IS NOT NULL,
+	coalesce(r.replaces::text, '')`
 
-// CreateRun creates a pending run on one of ownerID's threads. When the
-// thread has an active run already, it returns a CONFLICT error that names
-// that run.
+// CreateRun creates a run on one of ownerID's threads. With no active run
+// on the thread it is pending. Otherwise its multitask strategy decides:
+// reject (the default) returns a CONFLICT error naming the active run;
+// enqueue creates it queued behind the others; interrupt and rollback
+// cancel the thread's queued runs and its active one (at once when pending,
+// by a cancel request when running) and create it pending, or queued until
+// the running one ends. All of it is one transaction.
 func (s *Store) CreateRun(ctx context.Context, ownerID, threadID string, nr NewRun) (Run, error) {
 	meta, err := metadataObject(nr.Metadata)
 	if err != nil {
@@ -70,84 +97,94 @@ func (s *Store) CreateRun(ctx context.Context, ownerID, threadID string, nr NewR
 	if strategy == "" {
 		strategy = MultitaskReject
 	}
+	switch strategy {
+	case MultitaskReject, MultitaskEnqueue, MultitaskInterrupt, MultitaskRollback:
+	default:
+		return Run{}, errcode.New(errcode.BadRequest, "%q is not a multitask strategy", strategy)
+	}
 	var input any
 	if len(nr.Input) > 0 {
 		input = []byte(nr.Input)
 	}
-	for range 3 {
-		r, err := s.oneRun(ctx, "creating a run on thread "+threadID, `
+	var run Run
+	err = pgx.BeginFunc(ctx, s.Pool, func(tx pgx.Tx) error {
+		if err := lockThread(ctx, tx, ownerID, threadID); err != nil {
+			return err
+		}
+		status, replaces, err := makeRoom(ctx, tx, threadID, strategy)
+		if err != nil {
+			return err
+		}
+		run, err = oneRun(ctx, tx, "creating a run on thread "+threadID, `
 			WITH r AS (
-				INSERT INTO runs (thread_id, multitask_strategy, input, metadata)
-				SELECT t.id, $3, $4, $5 FROM threads t WHERE t.id = $1 AND t.owner_id = $2
+				INSERT INTO runs (thread_id, status, multitask_strategy, input, metadata, replaces)
+				VALUES ($1, $2, $3, $4, $5, nullif($6, '')::uuid)
 				RETURNING *)
-			SELECT `+runColumns+` FROM r`, threadID, ownerID, strategy, input, meta)
-		var pgErr *pgconn.PgError
-		if !errors.As(err, &pgErr) || pgErr.Code != "23505" {
-			return r, notFoundAs(err, "no thread %s", threadID)
-		}
-		active, aerr := s.ActiveRun(ctx, ownerID, threadID)
-		if aerr == nil {
-			return Run{}, errcode.New(errcode.Conflict, "thread %s already has an active run %s (%s)",
-				threadID, active.ID, active.Status)
-		}
-		if errcode.Of(aerr) != errcode.NotFound {
-			return Run{}, aerr
-		}
-		// The active run finished meanwhile: try again.
+			SELECT `+runColumns+` FROM r`, threadID, status, strategy, input, meta, replaces)
+		return err
+	})
+	return run, notFoundAs(err, "no thread %s", threadID)
+}
+
+// makeRoom applies a multitask strategy to a locked thread and returns the
+// status of the run to create and the run it replaces.
+func makeRoom(ctx context.Context, tx pgx.Tx, threadID, strategy string) (status, replaces string, err error) {
+	active, err := oneRun(ctx, tx, "reading the active run of thread "+threadID, `
+		SELECT `+runColumns+` FROM runs r
+		WHERE r.thread_id = $1 AND r.status IN ('pending', 'running') FOR NO KEY UPDATE`, threadID)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return RunPending, "", nil
+	case err != nil:
+		return "", "", err
 	}
-	return Run{}, errcode.New(errcode.Conflict, "thread %s keeps getting new active runs", threadID)
+	switch strategy {
+	case MultitaskReject:
+		return "", "", errcode.New(errcode.Conflict, "thread %s already has an active run %s (%s)",
+			threadID, active.ID, active.Status)
+	case MultitaskEnqueue:
+		return RunQueued, "", nil
+	}
+	if err := cancelQueued(ctx, tx, threadID); err != nil {
+		return "", "", err
+	}
+	if active.Status == RunPending {
+		_, err := endRun(ctx, tx, active, RunCancelled, "")
+		return RunPending, active.ID, err
+	}
+	return RunQueued, active.ID, requestCancel(ctx, tx, active.ID)
 }
 
-// StartRun marks a pending run of ownerID's as running, and its thread busy.
-func (s *Store) StartRun(ctx context.Context, ownerID, runID string) (Run, error) {
-	r, err := s.oneRun(ctx, "starting run "+runID, `
-		WITH r AS (
-			UPDATE runs SET status = 'running', started_at = now(), updated_at = now()
-			FROM threads t
-			WHERE runs.id = $1 AND t.id = runs.thread_id AND t.owner_id = $2 AND runs.status = 'pending'
-			RETURNING runs.*),
-		th AS (UPDATE threads SET status = 'busy', updated_at = now() WHERE id = (SELECT thread_id FROM r))
-		SELECT `+runColumns+` FROM r`, runID, ownerID)
-	return s.transitionResult(ctx, ownerID, runID, r, err, "start")
-}
-
-// FinishRun ends an active run of ownerID's with a final status (success,
-// error, interrupted or cancelled) and an error message, and sets its
-// thread's status to match.
-func (s *Store) FinishRun(ctx context.Context, ownerID, runID, status, runErr string) (Run, error) {
-	threadStatus := map[string]string{RunSuccess: ThreadIdle, RunCancelled: ThreadIdle,
-		RunError: ThreadError, RunInterrupted: ThreadInterrupted}[status]
-	if threadStatus == "" {
+// FinishRun ends a run that the lease holder l still holds with a final
+// status (success, error, interrupted or cancelled) and an error message,
+// promotes the thread's next queued run, and sets the thread's status to
+// match. A worker whose lease was taken over gets ErrLeaseLost.
+func (s *Store) FinishRun(ctx context.Context, l Lease, status, runErr string) (Run, error) {
+	if _, ok := threadStatusAfter[status]; !ok {
 		return Run{}, errcode.New(errcode.BadRequest, "%q is not a final run status", status)
 	}
-	r, err := s.oneRun(ctx, "finishing run "+runID, `
-		WITH r AS (
-			UPDATE runs SET status = $3, error = nullif($4, ''), finished_at = now(), updated_at = now()
-			FROM threads t
-			WHERE runs.id = $1 AND t.id = runs.thread_id AND t.owner_id = $2
-				AND runs.status IN ('pending', 'running')
-			RETURNING runs.*),
-		th AS (UPDATE threads SET status = $5, updated_at = now() WHERE id = (SELECT thread_id FROM r))
-		SELECT `+runColumns+` FROM r`, runID, ownerID, status, runErr, threadStatus)
-	return s.transitionResult(ctx, ownerID, runID, r, err, "finish")
+	var done Run
+	err := pgx.BeginFunc(ctx, s.Pool, func(tx pgx.Tx) error {
+		r, err := lockRun(ctx, tx, anyOwner, l.RunID)
+		if err != nil {
+			return err
+		}
+		if !l.holds(r) {
+			return leaseLost(l)
+		}
+		done, err = endRun(ctx, tx, r, status, runErr)
+		return err
+	})
+	return done, notFoundAs(err, "no run %s", l.RunID)
 }
 
-// transitionResult explains why a status change matched no run: the run is
-// missing (NOT_FOUND) or not in a state to change (CONFLICT).
-func (s *Store) transitionResult(ctx context.Context, ownerID, runID string, r Run, err error, verb string) (Run, error) {
-	if !errors.Is(err, pgx.ErrNoRows) {
-		return r, notFoundAs(err, "no run %s", runID)
-	}
-	cur, err := s.RunByID(ctx, ownerID, runID)
-	if err != nil {
-		return Run{}, err
-	}
-	return Run{}, errcode.New(errcode.Conflict, "cannot %s run %s: it is %s", verb, runID, cur.Status)
-}
+// threadStatusAfter maps a final run status to its thread's status.
+var threadStatusAfter = map[string]string{RunSuccess: ThreadIdle, RunCancelled: ThreadIdle,
+	RunError: ThreadError, RunInterrupted: ThreadInterrupted}
 
 // RunByID returns a run on one of ownerID's threads.
 func (s *Store) RunByID(ctx context.Context, ownerID, runID string) (Run, error) {
-	r, err := s.oneRun(ctx, "reading run "+runID, `
+	r, err := oneRun(ctx, s.Pool, "reading run "+runID, `
 		SELECT `+runColumns+` FROM runs r JOIN threads t ON t.id = r.thread_id
 		WHERE r.id = $1 AND t.owner_id = $2`, runID, ownerID)
 	return r, notFoundAs(err, "no run %s", runID)
@@ -155,7 +192,7 @@ func (s *Store) RunByID(ctx context.Context, ownerID, runID string) (Run, error)
 
 // ActiveRun returns the pending or running run of one of ownerID's threads.
 func (s *Store) ActiveRun(ctx context.Context, ownerID, threadID string) (Run, error) {
-	r, err := s.oneRun(ctx, "reading the active run of thread "+threadID, `
+	r, err := oneRun(ctx, s.Pool, "reading the active run of thread "+threadID, `
 		SELECT `+runColumns+` FROM runs r JOIN threads t ON t.id = r.thread_id
 		WHERE r.thread_id = $1 AND t.owner_id = $2 AND r.status IN ('pending', 'running')`, threadID, ownerID)
 	return r, notFoundAs(err, "thread %s has no active run", threadID)
@@ -178,10 +215,15 @@ func (s *Store) ListRuns(ctx context.Context, ownerID, threadID string, limit, o
 	return list, nil
 }
 
+// querier is a pool or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
 // oneRun runs a query that returns at most one run. It returns
 // pgx.ErrNoRows (wrapped) when there is none.
-func (s *Store) oneRun(ctx context.Context, doing, sql string, args ...any) (Run, error) {
-	rows, err := s.Pool.Query(ctx, sql, args...)
+func oneRun(ctx context.Context, q querier, doing, sql string, args ...any) (Run, error) {
+	rows, err := q.Query(ctx, sql, args...)
 	if err != nil {
 		return Run{}, fmt.Errorf("%s: %w", doing, err)
 	}
@@ -195,7 +237,8 @@ func (s *Store) oneRun(ctx context.Context, doing, sql string, args ...any) (Run
 func scanRun(row pgx.CollectableRow) (Run, error) {
 	var r Run
 	err := row.Scan(&r.ID, &r.ThreadID, &r.Status, &r.MultitaskStrategy, &r.Input, &r.Metadata,
-		&r.Error, &r.CreatedAt, &r.StartedAt, &r.FinishedAt, &r.UpdatedAt)
+		&r.Error, &r.CreatedAt, &r.StartedAt, &r.FinishedAt, &r.UpdatedAt,
+		&r.WorkerID, &r.LeaseExpiresAt, &r.Attempts, &r.CancelRequested, &r.Replaces)
 	return r, err
 }
 

@@ -9,9 +9,13 @@ import (
 )
 
 // RunEventsChannel is the PostgreSQL NOTIFY channel on which AppendRunEvent
-// announces each event as "<run id>:<seq>", so that a stream can be joined
-// from another connection or process.
+// announces each event as "<run id>:<seq>", and the end of a run as
+// "<run id>:<final status>", so that a stream can be joined from another
+// connection or process (see FollowRunEvents).
 const RunEventsChannel = "run_events"
+
+// runEventsPage is the most events one read returns.
+const runEventsPage = 1000
 
 // RunEvent is one item of a run's ordered stream.
 type RunEvent struct {
@@ -53,10 +57,10 @@ func (s *Store) AppendRunEvent(ctx context.Context, ownerID, runID, event string
 
 // RunEvents returns the events of a run on one of ownerID's threads that
 // come after seq afterSeq (0 for all), in order, at most limit of them (0
-// means 1000).
+// means runEventsPage, the most).
 func (s *Store) RunEvents(ctx context.Context, ownerID, runID string, afterSeq int64, limit int) ([]RunEvent, error) {
-	if limit <= 0 || limit > 1000 {
-		limit = 1000
+	if limit <= 0 || limit > runEventsPage {
+		limit = runEventsPage
 	}
 	rows, err := s.Pool.Query(ctx, `
 		SELECT e.run_id, e.seq, e.event, e.data, e.created_at

@@ -3,33 +3,37 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tripgraph/tripgraph/errcode"
 )
 
 func TestRunLifecycle(t *testing.T) {
 	ctx := context.Background()
-	s := openTestStore(t)
+	s := openQueueStores(t, 1)[0]
 	owner, thread := newThread(t, s, "runner")
 
 	run, err := s.CreateRun(ctx, owner, thread, NewRun{Input: json.RawMessage(`{"messages":["hi"]}`), MultitaskStrategy: MultitaskInterrupt})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.Status != RunPending || run.MultitaskStrategy != MultitaskInterrupt || run.StartedAt != nil {
+	if run.Status != RunPending || run.MultitaskStrategy != MultitaskInterrupt || run.StartedAt != nil || run.Attempts != 0 {
 		t.Fatalf("new run %+v", run)
 	}
-	if run, err = s.StartRun(ctx, owner, run.ID); err != nil || run.Status != RunRunning || run.StartedAt == nil {
-		t.Fatalf("StartRun = %+v, %v", run, err)
+	claimed, ok, err := s.ClaimRun(ctx, "w1", time.Hour)
+	if err != nil || !ok || claimed.ID != run.ID || claimed.Status != RunRunning || claimed.StartedAt == nil ||
+		claimed.WorkerID != "w1" || claimed.Attempts != 1 || claimed.LeaseExpiresAt == nil {
+		t.Fatalf("ClaimRun = %+v, %v, %v", claimed, ok, err)
 	}
 	if th, _ := s.ThreadByID(ctx, owner, thread); th.Status != ThreadBusy {
 		t.Fatalf("thread of a running run is %s, want busy", th.Status)
 	}
-	if _, err := s.StartRun(ctx, owner, run.ID); errcode.Of(err) != errcode.Conflict {
-		t.Fatalf("starting a running run: %v, want CONFLICT", err)
+	if again, ok, err := s.ClaimRun(ctx, "w2", time.Hour); ok || err != nil {
+		t.Fatalf("claiming a running run: %+v, %v, %v; want none", again, ok, err)
 	}
 
 	for i, ev := range []string{"metadata", "values", "updates", "end"} {
@@ -57,25 +61,28 @@ func TestRunLifecycle(t *testing.T) {
 	}
 	for i, tt := range tests {
 		if i > 0 {
-			if run, err = s.CreateRun(ctx, owner, thread, NewRun{}); err != nil {
+			if _, err = s.CreateRun(ctx, owner, thread, NewRun{}); err != nil {
 				t.Fatal(err)
 			}
+			if claimed, ok, err = s.ClaimRun(ctx, "w1", time.Hour); !ok || err != nil {
+				t.Fatalf("claim %d: %v, %v", i, ok, err)
+			}
 		}
-		done, err := s.FinishRun(ctx, owner, run.ID, tt.status, "boom")
-		if err != nil || done.Status != tt.status || done.FinishedAt == nil || done.Error != "boom" {
+		if _, err := s.FinishRun(ctx, claimed.Lease(), RunRunning, ""); errcode.Of(err) != errcode.BadRequest {
+			t.Errorf("finishing as running: %v, want BAD_REQUEST", err)
+		}
+		done, err := s.FinishRun(ctx, claimed.Lease(), tt.status, "boom")
+		if err != nil || done.Status != tt.status || done.FinishedAt == nil || done.Error != "boom" || done.LeaseExpiresAt != nil {
 			t.Fatalf("FinishRun(%s) = %+v, %v", tt.status, done, err)
 		}
 		if th, _ := s.ThreadByID(ctx, owner, thread); th.Status != tt.threadStatus {
 			t.Errorf("after a run ended %s the thread is %s, want %s", tt.status, th.Status, tt.threadStatus)
 		}
-		if _, err := s.FinishRun(ctx, owner, run.ID, RunSuccess, ""); errcode.Of(err) != errcode.Conflict {
-			t.Errorf("finishing a %s run again: %v, want CONFLICT", tt.status, err)
+		if _, err := s.FinishRun(ctx, claimed.Lease(), RunSuccess, ""); errcode.Of(err) != errcode.Conflict || !errors.Is(err, ErrLeaseLost) {
+			t.Errorf("finishing a %s run again: %v, want CONFLICT and ErrLeaseLost", tt.status, err)
 		}
 	}
-	if _, err := s.FinishRun(ctx, owner, run.ID, RunRunning, ""); errcode.Of(err) != errcode.BadRequest {
-		t.Errorf("finishing as running: %v, want BAD_REQUEST", err)
-	}
-	if runs, err := s.ListRuns(ctx, owner, thread, 2, 0); err != nil || len(runs) != 2 || runs[0].ID != run.ID {
+	if runs, err := s.ListRuns(ctx, owner, thread, 2, 0); err != nil || len(runs) != 2 || runs[0].ID != claimed.ID {
 		t.Errorf("ListRuns = %d runs, %v; want the newest 2", len(runs), err)
 	}
 }

@@ -8,6 +8,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -15,6 +16,9 @@ import (
 // Store is a handle on the database. It is safe for concurrent use.
 type Store struct {
 	Pool *pgxpool.Pool
+
+	hubMu sync.Mutex
+	hub   *hub // the LISTEN connection, started on first use
 }
 
 // Open connects to the database at url and checks that it answers.
@@ -30,5 +34,9 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	return &Store{Pool: pool}, nil
 }
 
-// Close releases the pool's connections.
-func (s *Store) Close() { s.Pool.Close() }
+// Close stops listening for run notifications and releases the pool's
+// connections.
+func (s *Store) Close() {
+	s.stopHub()
+	s.Pool.Close()
+}

@@ -106,7 +106,7 @@ func TestThreadsAreScopedByOwner(t *testing.T) {
 		{"create a run", second(s.CreateRun(ctx, b.ID, th.ID, NewRun{}))},
 		{"read the run", second(s.RunByID(ctx, b.ID, run.ID))},
 		{"active run", second(s.ActiveRun(ctx, b.ID, th.ID))},
-		{"finish the run", second(s.FinishRun(ctx, b.ID, run.ID, RunCancelled, ""))},
+		{"cancel the run", second(s.CancelRun(ctx, b.ID, run.ID))},
 		{"append an event", second(s.AppendRunEvent(ctx, b.ID, run.ID, "values", []byte(`{}`)))},
 		{"read checkpoints", second(s.Checkpointer(CheckpointerOptions{}).ForOwner(b.ID).Latest(ctx, th.ID))},
 	}

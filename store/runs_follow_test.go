@@ -1,0 +1,360 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tripgraph/tripgraph/errcode"
+)
+
+// guard bounds a test that waits on another process; it is a limit on a
+// hang, not a timing assertion.
+const guard = 60 * time.Second
+
+// listening starts a store's run listener and waits until it listens, as
+// it does in a process that has served a while.
+func listening(t *testing.T, s *Store) {
+	t.Helper()
+	select {
+	case <-s.runHub().listening:
+	case <-time.After(guard):
+		t.Fatal("the run listener did not start")
+	}
+}
+
+func appendEvents(t *testing.T, s *Store, owner, runID string, from, to int) {
+	t.Helper()
+	for i := from; i <= to; i++ {
+		if _, err := s.AppendRunEvent(context.Background(), owner, runID, "values", fmt.Appendf(nil, `{"i":%d}`, i)); err != nil {
+			t.Error(err)
+			return
+		}
+	}
+}
+
+// follow collects what FollowRunEvents yields, calling each(e) after every
+// event.
+func follow(t *testing.T, s *Store, owner, runID string, after int64, each func(RunEvent)) ([]RunEvent, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	var got []RunEvent
+	for e, err := range s.FollowRunEvents(ctx, owner, runID, after) {
+		if err != nil {
+			return got, err
+		}
+		got = append(got, e)
+		if each != nil {
+			each(e)
+		}
+	}
+	return got, nil
+}
+
+func checkSequence(t *testing.T, got []RunEvent, from, to int) {
+	t.Helper()
+	if len(got) != to-from+1 {
+		t.Fatalf("got %d events, want %d (%d..%d)", len(got), to-from+1, from, to)
+	}
+	for k, e := range got {
+		if want := fmt.Sprintf(`{"i":%d}`, from+k); string(e.Data) != want || (k > 0 && e.Seq <= got[k-1].Seq) {
+			t.Fatalf("event %d is %s (seq %d), want %s in rising seq order", k, e.Data, e.Seq, want)
+		}
+	}
+}
+
+// A run written through one process is followed through another: stored
+// events first, then new ones, ending when the run has ended. Events
+// appended between the replay and the wait for more (here, from the
+// follower's own loop body, while it is yielding the last stored event) are
+// not lost.
+func TestFollowRunEventsAcrossProcesses(t *testing.T) {
+	stores := openQueueStores(t, 2)
+	writer, reader := stores[0], stores[1]
+	owner, thread := newThread(t, writer, "follower")
+	mustCreate(t, writer, owner, thread, "")
+	run := mustClaim(t, writer, "w")
+	appendEvents(t, writer, owner, run.ID, 1, 3)
+	// Listening only now, the reader gets no stray notification of the
+	// stored events: only what comes after can wake the follower.
+	listening(t, reader)
+
+	// The event comes while the follower yields the last stored one; the
+	// end of the run, while it yields that event. Each is announced once,
+	// so a follower that was not subscribed then would wait for ever.
+	var third int64
+	got, err := follow(t, reader, owner, run.ID, 0, func(e RunEvent) {
+		switch string(e.Data) {
+		case `{"i":3}`:
+			third = e.Seq
+			appendEvents(t, writer, owner, run.ID, 4, 4)
+		case `{"i":4}`:
+			if _, err := writer.FinishRun(context.Background(), run.Lease(), RunSuccess, ""); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatalf("following: %v after %d events", err, len(got))
+	}
+	checkSequence(t, got, 1, 4)
+
+	resumed, err := follow(t, reader, owner, run.ID, third, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSequence(t, resumed, 4, 4)
+
+	other, _ := newThread(t, reader, "someone-else")
+	if _, err := follow(t, reader, other, run.ID, 0, nil); errcode.Of(err) != errcode.NotFound {
+		t.Errorf("another owner following: %v, want NOT_FOUND", err)
+	}
+}
+
+// Many followers in one process, started while a run is being written in
+// another, each get every event; they share one LISTEN connection.
+func TestFollowersShareOneListener(t *testing.T) {
+	ctx := context.Background()
+	stores := openQueueStores(t, 2)
+	writer, reader := stores[0], stores[1]
+	const runs, followersPerRun, events = 3, 3, 150
+	owner, _ := newThread(t, writer, "many")
+	var ids []string
+	var leases []Lease
+	for range runs {
+		th, err := writer.CreateThread(ctx, owner, NewThread{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustCreate(t, writer, owner, th.ID, "")
+		r := mustClaim(t, writer, "w")
+		ids, leases = append(ids, r.ID), append(leases, r.Lease())
+		appendEvents(t, writer, owner, r.ID, 1, 1)
+	}
+
+	var started, done sync.WaitGroup
+	results := make([][]RunEvent, runs*followersPerRun)
+	errs := make([]error, len(results))
+	for k := range results {
+		started.Add(1)
+		done.Go(func() {
+			first := true
+			results[k], errs[k] = follow(t, reader, owner, ids[k%runs], 0, func(RunEvent) {
+				if first {
+					first = false
+					started.Done()
+				}
+			})
+		})
+	}
+	started.Wait() // every follower is subscribed and has read the stored event
+
+	var listeners int
+	if err := reader.Pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
+		WHERE datname = current_database() AND query LIKE 'LISTEN%'`).Scan(&listeners); err != nil {
+		t.Fatal(err)
+	}
+	if listeners != 1 {
+		t.Errorf("%d followers use %d LISTEN connections, want 1", len(results), listeners)
+	}
+
+	var writers sync.WaitGroup
+	for i, id := range ids {
+		writers.Go(func() {
+			appendEvents(t, writer, owner, id, 2, events)
+			if _, err := writer.FinishRun(ctx, leases[i], RunSuccess, ""); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	writers.Wait()
+	done.Wait()
+	for k, got := range results {
+		if errs[k] != nil {
+			t.Fatalf("follower %d: %v", k, errs[k])
+		}
+		checkSequence(t, got, 1, events)
+	}
+}
+
+// A follower of a queued run that an interrupt cancels ends too.
+func TestFollowEndsWhenQueuedRunIsCancelled(t *testing.T) {
+	stores := openQueueStores(t, 2)
+	owner, thread := newThread(t, stores[0], "queued-follow")
+	mustCreate(t, stores[0], owner, thread, "")
+	queued := mustCreate(t, stores[0], owner, thread, MultitaskEnqueue)
+	appendEvents(t, stores[0], owner, queued.ID, 1, 1)
+	listening(t, stores[1])
+	got, err := follow(t, stores[1], owner, queued.ID, 0, func(RunEvent) {
+		mustCreate(t, stores[0], owner, thread, MultitaskInterrupt)
+	})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("following a cancelled queued run: %d events, %v", len(got), err)
+	}
+	if r := runStatus(t, stores[1], owner, queued.ID); r.Status != RunCancelled {
+		t.Fatalf("queued run is %s", r.Status)
+	}
+}
+
+// A cancel asked through one process reaches the run's worker in another,
+// whether it comes while the worker watches or before.
+func TestWatchCancelAcrossProcesses(t *testing.T) {
+	ctx := context.Background()
+	stores := openQueueStores(t, 2)
+	worker, api := stores[0], stores[1]
+	listening(t, worker)
+	var runs []Run
+	for i := range 3 {
+		owner, thread := newThread(t, worker, fmt.Sprintf("watched-%d", i))
+		mustCreate(t, worker, owner, thread, "")
+		runs = append(runs, mustClaim(t, worker, "w"))
+	}
+	owner := func(r Run) string {
+		var id string
+		if err := worker.Pool.QueryRow(ctx, `SELECT owner_id FROM threads WHERE id = $1`, r.ThreadID).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	waitDone := func(c context.Context) error {
+		select {
+		case <-c.Done():
+			return context.Cause(c)
+		case <-time.After(guard):
+			return errors.New("not cancelled")
+		}
+	}
+
+	watched, stop, err := worker.WatchCancel(ctx, runs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	if _, err := api.CancelRun(ctx, owner(runs[0]), runs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if cause := waitDone(watched); !errors.Is(cause, ErrRunCancelled) {
+		t.Errorf("cancel while watching: cause %v, want ErrRunCancelled", cause)
+	}
+	if r, err := worker.FinishRun(ctx, runs[0].Lease(), RunCancelled, ""); err != nil || r.Status != RunCancelled {
+		t.Errorf("the worker ending its cancelled run: %+v, %v", r, err)
+	}
+
+	if _, err := api.CancelRun(ctx, owner(runs[1]), runs[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	early, stopEarly, err := worker.WatchCancel(ctx, runs[1].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopEarly()
+	if !errors.Is(context.Cause(early), ErrRunCancelled) {
+		t.Errorf("cancel before watching: cause %v, want ErrRunCancelled at once", context.Cause(early))
+	}
+
+	stopped, stopIt, err := worker.WatchCancel(ctx, runs[2].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopIt()
+	if cause := waitDone(stopped); !errors.Is(cause, context.Canceled) || errors.Is(cause, ErrRunCancelled) {
+		t.Errorf("stopped watch: cause %v, want context.Canceled", cause)
+	}
+}
+
+// When the listener's connection drops, notifications sent until it is
+// back are lost; on reconnecting it wakes every follower to read again, so
+// none of them misses an event or the end of its run.
+func TestFollowSurvivesListenerReconnect(t *testing.T) {
+	ctx := context.Background()
+	stores := openQueueStores(t, 2)
+	writer, reader := stores[0], stores[1]
+	owner, thread := newThread(t, writer, "reconnect")
+	mustCreate(t, writer, owner, thread, "")
+	run := mustClaim(t, writer, "w")
+	appendEvents(t, writer, owner, run.ID, 1, 1)
+
+	// The reader's listener reconnects only when the test opens the gate.
+	gate := make(chan struct{})
+	var connects atomic.Int32
+	cfg := reader.Pool.Config().ConnConfig
+	reader.hubMu.Lock()
+	reader.hub = startHub(func(ctx context.Context) (*pgx.Conn, error) {
+		if connects.Add(1) > 1 {
+			select {
+			case <-gate:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		return pgx.ConnectConfig(ctx, cfg.Copy())
+	})
+	reader.hubMu.Unlock()
+	listening(t, reader)
+
+	got, err := follow(t, reader, owner, run.ID, 0, func(e RunEvent) {
+		if string(e.Data) != `{"i":1}` {
+			return
+		}
+		var pid int
+		if err := writer.Pool.QueryRow(ctx, `SELECT pg_terminate_backend(pid)::int * pid FROM pg_stat_activity
+			WHERE datname = current_database() AND query LIKE 'LISTEN%'`).Scan(&pid); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the listener to be gone and to try again", func() bool {
+			var n int
+			writer.Pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE pid = $1`, pid).Scan(&n)
+			return n == 0 && connects.Load() > 1
+		})
+		appendEvents(t, writer, owner, run.ID, 2, 2)
+		if _, err := writer.FinishRun(ctx, run.Lease(), RunSuccess, ""); err != nil {
+			t.Error(err)
+		}
+		close(gate)
+	})
+	if err != nil {
+		t.Fatalf("following: %v after %d events", err, len(got))
+	}
+	checkSequence(t, got, 1, 2)
+}
+
+// waitFor polls cond until it holds, failing the test after guard.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(guard)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: gave up", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A run with more events than one read returns is followed to its end.
+func TestFollowPagesThroughManyEvents(t *testing.T) {
+	ctx := context.Background()
+	s := openQueueStores(t, 1)[0]
+	owner, thread := newThread(t, s, "pages")
+	mustCreate(t, s, owner, thread, "")
+	run := mustClaim(t, s, "w")
+	const n = runEventsPage*2 + 7
+	if _, err := s.Pool.Exec(ctx, `INSERT INTO run_events (run_id, event, data)
+		SELECT $1, 'values', convert_to(format('{"i":%s}', i), 'UTF8') FROM generate_series(1, $2) i ORDER BY i`,
+		run.ID, n); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.FinishRun(ctx, run.Lease(), RunSuccess, ""); err != nil {
+		t.Fatal(err)
+	}
+	got, err := follow(t, s, owner, run.ID, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSequence(t, got, 1, n)
+}

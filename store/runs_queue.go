@@ -1,0 +1,349 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tripgraph/tripgraph/errcode"
+)
+
+// RunCancelChannel is the PostgreSQL NOTIFY channel on which a cancel
+// request for a running run is announced, with the run id as payload.
+const RunCancelChannel = "run_cancel"
+
+// ErrLeaseLost is wrapped (as a CONFLICT) by the calls of a worker that no
+// longer holds a run: its lease expired and the run was handed on, or ended.
+var ErrLeaseLost = errors.New("the worker no longer holds the run")
+
+// Lease names one claim of a run by a worker. Attempt tells a claim from a
+// later claim of the same run by the same worker.
+type Lease struct {
+	RunID    string
+	WorkerID string
+	Attempt  int
+}
+
+// Lease returns the claim a run that ClaimRun returned is under.
+func (r Run) Lease() Lease { return Lease{RunID: r.ID, WorkerID: r.WorkerID, Attempt: r.Attempts} }
+
+func (l Lease) holds(r Run) bool {
+	return r.Status == RunRunning && r.WorkerID == l.WorkerID && r.Attempts == l.Attempt
+}
+
+func leaseLost(l Lease) error {
+	return errcode.Wrap(errcode.Conflict, ErrLeaseLost,
+		fmt.Sprintf("run %s is no longer held by worker %s", l.RunID, l.WorkerID))
+}
+
+// ClaimRun takes the oldest pending run of any owner for workerID, marks it
+// running under a lease of the given length, counts the attempt and marks
+// its thread busy. It skips runs that other transactions hold, so workers
+// in several processes never claim the same run. ok is false when no run is
+// waiting. A run with Attempts above 1 was started before by a worker that
+// stopped: resume it from its thread's last checkpoint.
+func (s *Store) ClaimRun(ctx context.Context, workerID string, lease time.Duration) (r Run, ok bool, err error) {
+	if workerID == "" || lease <= 0 {
+		return Run{}, false, errcode.New(errcode.BadRequest, "a claim needs a worker id and a positive lease")
+	}
+	r, err = oneRun(ctx, s.Pool, "claiming a run for worker "+workerID, `
+		WITH c AS (
+			SELECT r.id, r.thread_id FROM runs r JOIN threads t ON t.id = r.thread_id
+			WHERE r.status = 'pending' ORDER BY r.created_at, r.id LIMIT 1
+			FOR NO KEY UPDATE OF r, t SKIP LOCKED),
+		th AS (UPDATE threads SET status = 'busy', updated_at = now() FROM c WHERE threads.id = c.thread_id),
+		r AS (
+			UPDATE runs SET status = 'running', worker_id = $1, attempts = attempts + 1,
+				lease_expires_at = now() + $2 * interval '1 microsecond',
+				started_at = coalesce(started_at, now()), updated_at = now()
+			FROM c WHERE runs.id = c.id
+			RETURNING runs.*)
+		SELECT `+runColumns+` FROM r`, workerID, lease.Microseconds())
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Run{}, false, nil
+	}
+	return r, err == nil, err
+}
+
+// RenewLease extends the lease l to the given length from now. It returns
+// the run, whose CancelRequested a worker should check as well as
+// WatchCancel, or ErrLeaseLost (a CONFLICT) when l no longer holds it.
+func (s *Store) RenewLease(ctx context.Context, l Lease, lease time.Duration) (Run, error) {
+	if lease <= 0 {
+		return Run{}, errcode.New(errcode.BadRequest, "a lease must be positive")
+	}
+	r, err := oneRun(ctx, s.Pool, "renewing the lease on run "+l.RunID, `
+		WITH r AS (
+			UPDATE runs SET lease_expires_at = now() + $4 * interval '1 microsecond', updated_at = now()
+			WHERE id = $1 AND worker_id = $2 AND attempts = $3 AND status = 'running'
+			RETURNING *)
+		SELECT `+runColumns+` FROM r`, l.RunID, l.WorkerID, l.Attempt, lease.Microseconds())
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Run{}, leaseLost(l)
+	}
+	return r, notFoundAs(err, "no run %s", l.RunID)
+}
+
+// ReclaimExpired deals with the running runs whose lease has expired, whose
+// worker must have stopped: a run with a cancel request ends cancelled; a
+// run claimed maxAttempts times already ends in error; any other goes back
+// to pending, for a worker to claim and resume. It returns the runs it
+// changed, as they are now. Several processes may call it at once.
+func (s *Store) ReclaimExpired(ctx context.Context, maxAttempts int) ([]Run, error) {
+	rows, err := s.Pool.Query(ctx, `
+		SELECT id FROM runs WHERE status = 'running' AND lease_expires_at < now()
+		ORDER BY lease_expires_at LIMIT 100`)
+	if err != nil {
+		return nil, fmt.Errorf("listing runs with expired leases: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("listing runs with expired leases: %w", err)
+	}
+	var changed []Run
+	for _, id := range ids {
+		r, ok, err := s.reclaim(ctx, id, maxAttempts)
+		if err != nil {
+			return changed, err
+		}
+		if ok {
+			changed = append(changed, r)
+		}
+	}
+	return changed, nil
+}
+
+// reclaim deals with one run whose lease had expired, unless another
+// process did first.
+func (s *Store) reclaim(ctx context.Context, runID string, maxAttempts int) (r Run, ok bool, err error) {
+	err = pgx.BeginFunc(ctx, s.Pool, func(tx pgx.Tx) error {
+		cur, err := lockRun(ctx, tx, anyOwner, runID)
+		if err != nil {
+			return err
+		}
+		var expired bool
+		if err := tx.QueryRow(ctx, `SELECT coalesce(lease_expires_at < now(), false) FROM runs WHERE id = $1`, runID).Scan(&expired); err != nil {
+			return fmt.Errorf("reading the lease of run %s: %w", runID, err)
+		}
+		if cur.Status != RunRunning || !expired {
+			return nil
+		}
+		ok = true
+		switch {
+		case cur.CancelRequested:
+			r, err = endRun(ctx, tx, cur, RunCancelled, "")
+		case cur.Attempts >= maxAttempts:
+			r, err = endRun(ctx, tx, cur, RunError,
+				fmt.Sprintf("the run's worker stopped answering %d times", cur.Attempts))
+		default:
+			r, err = requeue(ctx, tx, runID)
+		}
+		return err
+	})
+	if errcode.Of(err) == errcode.NotFound {
+		return Run{}, false, nil // the thread was deleted meanwhile
+	}
+	return r, ok, err
+}
+
+// ReleaseRun hands a run that l still holds back to the queue, pending,
+// for another worker to claim and resume (a process shutting down does
+// this with the runs it could not finish); a run with a cancel request ends
+// cancelled instead. The claim counts towards ReclaimExpired's attempts.
+func (s *Store) ReleaseRun(ctx context.Context, l Lease) (Run, error) {
+	var out Run
+	err := pgx.BeginFunc(ctx, s.Pool, func(tx pgx.Tx) error {
+		r, err := lockRun(ctx, tx, anyOwner, l.RunID)
+		if err != nil {
+			return err
+		}
+		if !l.holds(r) {
+			return leaseLost(l)
+		}
+		if r.CancelRequested {
+			out, err = endRun(ctx, tx, r, RunCancelled, "")
+		} else {
+			out, err = requeue(ctx, tx, l.RunID)
+		}
+		return err
+	})
+	return out, notFoundAs(err, "no run %s", l.RunID)
+}
+
+// requeue puts a locked running run back to pending, without a lease.
+func requeue(ctx context.Context, tx pgx.Tx, runID string) (Run, error) {
+	return oneRun(ctx, tx, "handing run "+runID+" back to the queue", `
+		WITH r AS (
+			UPDATE runs SET status = 'pending', lease_expires_at = NULL, updated_at = now()
+			WHERE id = $1 RETURNING *)
+		SELECT `+runColumns+` FROM r`, runID)
+}
+
+// CancelRun cancels a run of ownerID's: a queued or pending one ends
+// cancelled at once; a running one gets a cancel request, announced on
+// RunCancelChannel, which its worker acts on. A run that has ended is a
+// CONFLICT.
+func (s *Store) CancelRun(ctx context.Context, ownerID, runID string) (Run, error) {
+	if ownerID == anyOwner {
+		return Run{}, errcode.New(errcode.NotFound, "no run %s", runID)
+	}
+	var out Run
+	err := pgx.BeginFunc(ctx, s.Pool, func(tx pgx.Tx) error {
+		r, err := lockRun(ctx, tx, ownerID, runID)
+		if err != nil {
+			return err
+		}
+		switch r.Status {
+		case RunQueued, RunPending:
+			out, err = endRun(ctx, tx, r, RunCancelled, "")
+			return err
+		case RunRunning:
+			if err := requestCancel(ctx, tx, runID); err != nil {
+				return err
+			}
+			out, err = lockRun(ctx, tx, ownerID, runID)
+			return err
+		}
+		return errcode.New(errcode.Conflict, "cannot cancel run %s: it is %s", runID, r.Status)
+	})
+	return out, notFoundAs(err, "no run %s", runID)
+}
+
+// QueueDepth counts the runs waiting: pending ones for a worker, queued
+// ones behind their thread's active run.
+type QueueDepth struct {
+	Pending, Queued int64
+}
+
+// RunQueueDepth returns the queue depth over all owners.
+func (s *Store) RunQueueDepth(ctx context.Context) (QueueDepth, error) {
+	var d QueueDepth
+	err := s.Pool.QueryRow(ctx, `
+		SELECT (SELECT count(*) FROM runs WHERE status = 'pending'),
+		       (SELECT count(*) FROM runs WHERE status = 'queued')`).Scan(&d.Pending, &d.Queued)
+	if err != nil {
+		return QueueDepth{}, fmt.Errorf("counting waiting runs: %w", err)
+	}
+	return d, nil
+}
+
+// RunsByStatus counts the runs of all owners by status; every status is
+// present, with zero when there is none. It reads the whole table.
+func (s *Store) RunsByStatus(ctx context.Context) (map[string]int64, error) {
+	counts := map[string]int64{}
+	for _, st := range []string{RunQueued, RunPending, RunRunning, RunSuccess, RunError, RunInterrupted, RunCancelled} {
+		counts[st] = 0
+	}
+	rows, err := s.Pool.Query(ctx, `SELECT status, count(*) FROM runs GROUP BY status`)
+	if err != nil {
+		return nil, fmt.Errorf("counting runs by status: %w", err)
+	}
+	var status string
+	var n int64
+	_, err = pgx.ForEachRow(rows, []any{&status, &n}, func() error {
+		counts[status] = n
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("counting runs by status: %w", err)
+	}
+	return counts, nil
+}
+
+// anyOwner, in place of an owner id, lets a worker's query reach a run of
+// any owner. Owner ids are UUIDs, so no caller's id can equal it.
+const anyOwner = "*"
+
+// lockThread locks one of ownerID's threads against other changes to its
+// runs. Every change to which run of a thread is active locks the thread
+// first, then the run, so concurrent changes queue up instead of racing.
+func lockThread(ctx context.Context, tx pgx.Tx, ownerID, threadID string) error {
+	var id string
+	err := tx.QueryRow(ctx, `SELECT id FROM threads WHERE id = $1 AND owner_id::text = $2 FOR NO KEY UPDATE`,
+		threadID, ownerID).Scan(&id)
+	if err != nil {
+		return notFoundAs(fmt.Errorf("locking thread %s: %w", threadID, err), "no thread %s", threadID)
+	}
+	return nil
+}
+
+// lockRun locks a run of ownerID's (or anyOwner's) and its thread, in that
+// thread-first order, and returns the run.
+func lockRun(ctx context.Context, tx pgx.Tx, ownerID, runID string) (Run, error) {
+	var threadID string
+	err := tx.QueryRow(ctx, `
+		SELECT t.id FROM runs r JOIN threads t ON t.id = r.thread_id
+		WHERE r.id = $1 AND ($2 = '*' OR t.owner_id::text = $2) FOR NO KEY UPDATE OF t`, runID, ownerID).Scan(&threadID)
+	if err != nil {
+		return Run{}, notFoundAs(fmt.Errorf("locking the thread of run %s: %w", runID, err), "no run %s", runID)
+	}
+	r, err := oneRun(ctx, tx, "locking run "+runID, `SELECT `+runColumns+` FROM runs r WHERE r.id = $1 FOR NO KEY UPDATE`, runID)
+	return r, notFoundAs(err, "no run %s", runID)
+}
+
+// endRun gives a locked run a final status and announces it on
+// RunEventsChannel. When the run was its thread's active one, it promotes
+// the thread's oldest queued run to pending and sets the thread's status.
+func endRun(ctx context.Context, tx pgx.Tx, r Run, status, runErr string) (Run, error) {
+	done, err := oneRun(ctx, tx, "ending run "+r.ID, `
+		WITH r AS (
+			UPDATE runs SET status = $2, error = nullif($3, ''), finished_at = now(), updated_at = now(),
+				lease_expires_at = NULL
+			WHERE id = $1 RETURNING *)
+		SELECT `+runColumns+` FROM r`, r.ID, status, runErr)
+	if err != nil {
+		return Run{}, err
+	}
+	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, RunEventsChannel, r.ID+":"+status); err != nil {
+		return Run{}, fmt.Errorf("announcing the end of run %s: %w", r.ID, err)
+	}
+	if r.Status == RunQueued {
+		return done, nil
+	}
+	tag, err := tx.Exec(ctx, `
+		UPDATE runs SET status = 'pending', updated_at = now()
+		WHERE id = (SELECT id FROM runs WHERE thread_id = $1 AND status = 'queued'
+		            ORDER BY created_at, id LIMIT 1)`, r.ThreadID)
+	if err != nil {
+		return Run{}, fmt.Errorf("promoting the next queued run of thread %s: %w", r.ThreadID, err)
+	}
+	threadStatus := threadStatusAfter[status]
+	if tag.RowsAffected() > 0 {
+		threadStatus = ThreadBusy
+	}
+	if _, err := tx.Exec(ctx, `UPDATE threads SET status = $2, updated_at = now() WHERE id = $1`,
+		r.ThreadID, threadStatus); err != nil {
+		return Run{}, fmt.Errorf("setting the status of thread %s: %w", r.ThreadID, err)
+	}
+	return done, nil
+}
+
+// cancelQueued ends a locked thread's queued runs as cancelled.
+func cancelQueued(ctx context.Context, tx pgx.Tx, threadID string) error {
+	_, err := tx.Exec(ctx, `
+		WITH c AS (
+			UPDATE runs SET status = 'cancelled', finished_at = now(), updated_at = now()
+			WHERE thread_id = $1 AND status = 'queued' RETURNING id)
+		SELECT count(pg_notify($2, c.id::text || ':cancelled')) FROM c`, threadID, RunEventsChannel)
+	if err != nil {
+		return fmt.Errorf("cancelling the queued runs of thread %s: %w", threadID, err)
+	}
+	return nil
+}
+
+// requestCancel records a cancel request on a locked running run and
+// announces it on RunCancelChannel.
+func requestCancel(ctx context.Context, tx pgx.Tx, runID string) error {
+	_, err := tx.Exec(ctx, `
+		WITH c AS (
+			UPDATE runs SET cancel_requested_at = coalesce(cancel_requested_at, now()), updated_at = now()
+			WHERE id = $1 RETURNING id)
+		SELECT pg_notify($2, c.id::text) FROM c`, runID, RunCancelChannel)
+	if err != nil {
+		return fmt.Errorf("asking run %s to cancel: %w", runID, err)
+	}
+	return nil
+}

@@ -1,0 +1,44 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// BenchmarkClaimFinish measures the queue's throughput: workers in two
+// processes claim pending runs (one per thread) and finish them.
+func BenchmarkClaimFinish(b *testing.B) {
+	ctx := context.Background()
+	stores := openQueueStores(b, 2)
+	owner, _ := newThread(b, stores[0], "bench")
+	for range b.N {
+		th, err := stores[0].CreateThread(ctx, owner, NewThread{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := stores[0].CreateRun(ctx, owner, th.ID, NewRun{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var worker atomic.Int64
+	b.SetParallelism(4)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		n := worker.Add(1)
+		s, id := stores[n%2], fmt.Sprintf("w%d", n)
+		for pb.Next() {
+			r, ok, err := s.ClaimRun(ctx, id, time.Minute)
+			if err != nil || !ok {
+				b.Errorf("claim: %v, %v", ok, err)
+				return
+			}
+			if _, err := s.FinishRun(ctx, r.Lease(), RunSuccess, ""); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
