@@ -183,8 +183,8 @@ func requireBearer(authenticate func(context.Context, string) (string, error), l
 			log.Error("checking a bearer credential failed", "request_id", id, "err", err)
 			writeHTTPError(w, http.StatusServiceUnavailable,
 				errcode.New(errcode.Unavailable, "credentials cannot be checked right now; try again later (request id %s)", id))
-		default:
-			unauthorized(w, err)
+		default: // refused: the answer is 401, and its code says so
+			unauthorized(w, errcode.New(errcode.Unauthenticated, "%s", errcode.Message(err)))
 		}
 	})
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/mcpauth"
 	"github.com/tripgraph/tripgraph/store"
 )
 
@@ -307,5 +308,39 @@ func BenchmarkOversizedBatch(b *testing.B) {
 		if resp.StatusCode != http.StatusBadRequest {
 			b.Fatalf("status %d, want 400", resp.StatusCode)
 		}
+	}
+}
+
+// A credential that is refused gets 401 with the code that says so,
+// UNAUTHENTICATED, whether it is missing, unknown or forged.
+func TestHTTPRefusedCredentials(t *testing.T) {
+	f := setup(t)
+	srv := httpServer(t, f)
+	forged, _ := mcpauth.Mint([]byte("some other secret, long enough"), f.ana.ID, time.Minute)
+	for _, tc := range []struct{ name, authorization string }{
+		{"none", ""},
+		{"an unknown API key", "Bearer tg_nope"},
+		{"a forged token", "Bearer " + forged},
+		{"not a credential", "Bearer hello"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(initialize))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			if tc.authorization != "" {
+				req.Header.Set("Authorization", tc.authorization)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var body errorBody
+			data, _ := io.ReadAll(resp.Body)
+			json.Unmarshal(data, &body)
+			if resp.StatusCode != http.StatusUnauthorized || body.Error.Code != errcode.Unauthenticated || resp.Header.Get("WWW-Authenticate") == "" {
+				t.Fatalf("got %d %s, want 401 UNAUTHENTICATED with a challenge", resp.StatusCode, data)
+			}
+		})
 	}
 }
