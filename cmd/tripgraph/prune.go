@@ -33,7 +33,12 @@ func runPrune(ctx context.Context, args []string, out io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *ttl <= 0 {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "ttl" })
+	if given && *ttl <= 0 {
+		return fmt.Errorf("--ttl %s: want a positive duration such as 720h", *ttl)
+	}
+	if *ttl == 0 {
 		return errors.New("no TTL: give --ttl or set " + store.ThreadTTLEnv)
 	}
 	st, err := openStore(ctx)

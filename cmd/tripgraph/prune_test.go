@@ -76,6 +76,8 @@ func TestPruneCommand(t *testing.T) {
 		oldExists bool
 	}{
 		{"no TTL", "", nil, "no TTL", "", true},
+		{"a negative TTL", "", []string{"--ttl", "-5h"}, "want a positive duration", "", true},
+		{"a zero TTL", "72h", []string{"--ttl", "0s"}, "want a positive duration", "", true},
 		{"a bad TTL in the environment", "a month", nil, "TRIPGRAPH_THREAD_TTL", "", true},
 		{"a dry run", "", []string{"--ttl", "24h", "--dry-run"}, "", "would delete 1 threads", true},
 		{"a TTL longer than the idle time", "72h", nil, "", "deleted 0 threads", true},
