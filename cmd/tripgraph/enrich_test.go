@@ -193,6 +193,12 @@ func TestEnrichmentOnTheUsersOwnServers(t *testing.T) {
 	if e.Server != "notes" || e.Tool != "search_notes" || !strings.Contains(string(e.Result), "asked about: "+ask) || e.MessageID != last.ID || last.Type != nodes.AI {
 		t.Fatalf("enrichment = %+v (%s), last message %+v", e, e.Result, last)
 	}
+	// Stored with the message in the thread's checkpoint in PostgreSQL,
+	// for a replay.
+	saved, _, err := g.GetState(mcpbridge.WithUser(ctx, ana.ID), th.ID, "")
+	if err != nil || len(saved.Enrichments) != 1 || saved.Enrichments[0].MessageID != last.ID {
+		t.Fatalf("the saved state holds %+v (%v)", saved.Enrichments, err)
+	}
 	if !strings.Contains(m.all(), "Tool result: ") || !strings.Contains(m.all(), "Rita lives in Lisbon") {
 		t.Fatalf("the prompt lacks the result:\n%s", m.all())
 	}
