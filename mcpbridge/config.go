@@ -44,7 +44,10 @@ const (
 type ServerConfig struct {
 	// Name identifies the server to the user and in status events; it
 	// prefixes its tool names when they clash with another server's.
-	Name      string
+	Name string
+	// ID is the registry's id of a user's server, which the enrichment
+	// settings name; empty for the operator's servers.
+	ID        string
 	Transport Transport
 	// URL is the endpoint of an HTTP transport.
 	URL string

@@ -41,4 +41,9 @@
 // server__tool. Recommended tools come first and heavy utilities (dump,
 // list_all, …) last. Inside a graph run each call emits mcp_calling,
 // mcp_progress and mcp_complete custom events.
+//
+// Enricher calls a user's own tools before the model is asked, when the
+// user turned enrichment on: the tools of their chosen servers whose one
+// required argument is the message text (query, q, text, …), each through
+// Call, so with the same events, limits and large-result handling.
 package mcpbridge

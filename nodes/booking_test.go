@@ -57,7 +57,11 @@ func TestBookingIsConfirmedFirst(t *testing.T) {
 		{"declined", func(s BookingConfirmationProps) BookingAnswer { return BookingAnswer{Confirmed: false, Key: s.Key} }, time.Minute, BookingDeclined},
 		{"expired", func(s BookingConfirmationProps) BookingAnswer { return BookingAnswer{Confirmed: true, Key: s.Key} }, ConfirmationTTL + time.Second, BookingExpired},
 		{"for another booking", func(s BookingConfirmationProps) BookingAnswer {
-			return BookingAnswer{Confirmed: true, Key: s.Key[:len(s.Key)-1] + "0"}
+			other := "0"
+			if strings.HasSuffix(s.Key, other) {
+				other = "1"
+			}
+			return BookingAnswer{Confirmed: true, Key: s.Key[:len(s.Key)-1] + other}
 		}, time.Minute, BookingChanged},
 		{"without a key", func(BookingConfirmationProps) BookingAnswer { return BookingAnswer{Confirmed: true} }, time.Minute, BookingChanged},
 	}

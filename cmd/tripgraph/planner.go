@@ -60,7 +60,8 @@ func newPlanner(m llms.Model, env *serving, cp graph.Checkpointer, publicURL str
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting the MCP bridge: %w", err)
 	}
-	return buildPlanner(m, bridge, cp)
+	enricher := mcpbridge.Enricher{Bridge: bridge, Settings: userSettings{env.st}}
+	return buildPlanner(nodes.Deps{Model: m, Tools: bridge, Enricher: enricher}, bridge, cp)
 }
 
 // newMemoryPlanner builds the trip planner with no database: our own
@@ -71,11 +72,11 @@ func newMemoryPlanner(m llms.Model, cfg mcpserver.Config, log *slog.Logger) (*no
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting the MCP bridge: %w", err)
 	}
-	return buildPlanner(m, bridge, graph.NewMemorySaver())
+	return buildPlanner(nodes.Deps{Model: m, Tools: bridge}, bridge, graph.NewMemorySaver())
 }
 
-func buildPlanner(m llms.Model, bridge *mcpbridge.Bridge, cp graph.Checkpointer) (*nodes.Graph, *mcpbridge.Bridge, error) {
-	g, err := nodes.Build(nodes.Deps{Model: m, Tools: bridge}, cp)
+func buildPlanner(deps nodes.Deps, bridge *mcpbridge.Bridge, cp graph.Checkpointer) (*nodes.Graph, *mcpbridge.Bridge, error) {
+	g, err := nodes.Build(deps, cp)
 	if err != nil {
 		bridge.Close()
 		return nil, nil, err
@@ -97,6 +98,7 @@ func (u userServers) Servers(ctx context.Context, userID string) ([]mcpbridge.Se
 	for _, s := range enabled {
 		out = append(out, mcpbridge.ServerConfig{
 			Name:         s.Name,
+			ID:           s.ID,
 			Transport:    mcpbridge.Transport(s.Transport),
 			URL:          s.URL,
 			Headers:      s.Headers(),
@@ -106,4 +108,17 @@ func (u userServers) Servers(ctx context.Context, userID string) ([]mcpbridge.Se
 		})
 	}
 	return out, nil
+}
+
+// userSettings are the store's per-user settings as the enricher reads
+// them.
+type userSettings struct{ st *store.Store }
+
+// EnrichmentSettings implements mcpbridge.SettingsSource.
+func (u userSettings) EnrichmentSettings(ctx context.Context, userID string) (mcpbridge.EnrichmentSettings, error) {
+	set, err := u.st.MCPSettings(ctx, userID)
+	if err != nil {
+		return mcpbridge.EnrichmentSettings{}, err
+	}
+	return mcpbridge.EnrichmentSettings{On: set.ToolMCP, Servers: set.ToolMCPServers}, nil
 }
