@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/mcpbridge"
@@ -113,7 +115,7 @@ func longRun(b *mcpbridge.Bridge) (int, nodes.Result, error) {
 		return 0, res, err
 	}
 	progress := 0
-	for ev, err := range compiled.Run(context.Background(), graph.RunConfig[nothing]{ThreadID: "long"}) {
+	for ev, err := range compiled.Run(context.Background(), graph.RunConfig[nothing]{ThreadID: uuid.NewString()}) {
 		if err != nil {
 			return progress, res, err
 		}
