@@ -114,7 +114,7 @@ func albumName(text string, ws []textnorm.Word) (string, []textnorm.Word, []text
 			if s, e := nameBefore(text, ws, i); s < e {
 				return span(text, ws[s:e]), ws[:s], ws[i+1:], true
 			}
-			if s, e := nameAfter(ws, i+1); s < e {
+			if s, e := nameAfter(text, ws, i+1); s < e {
 				return span(text, ws[s:e]), ws[:i], ws[e:], true
 			}
 		case "trip", "vacation", "holiday", "holidays":
@@ -123,7 +123,7 @@ func albumName(text string, ws []textnorm.Word) (string, []textnorm.Word, []text
 			}
 		case "viagem", "ferias":
 			if p := wf(ws, i-1); p == "minha" || p == "nossa" || p == "da" || p == "na" || p == "das" || p == "nas" {
-				if s, e := nameAfter(ws, i+1); s < e {
+				if s, e := nameAfter(text, ws, i+1); s < e {
 					return span(text, ws[s:e]), ws[:i], ws[e:], true
 				}
 			}
@@ -166,17 +166,30 @@ func capitalised(text string, w textnorm.Word) bool {
 }
 
 // nameAfter reads "álbum (do|called|chamado) <name>" from ws[i]: up to
-// three words, stopping at a preposition or the end.
-func nameAfter(ws []textnorm.Word, i int) (int, int) {
+// three words, stopping at a preposition or the end. A joining word
+// between two capitalised words is part of the name ("álbum Porto e
+// Douro", "álbum Rio de Janeiro"); "álbum Japão em Quioto" is the album
+// Japão.
+func nameAfter(text string, ws []textnorm.Word, i int) (int, int) {
 	for i < len(ws) && (preps[ws[i].Fold] || determiners[ws[i].Fold] || ws[i].Fold == "called" || ws[i].Fold == "named" || ws[i].Fold == "chamado") {
 		i++
 	}
-	e := i
-	for e < len(ws) && e < i+3 && !preps[ws[e].Fold] && !termStops[ws[e].Fold] && !photoWords[ws[e].Fold] {
-		e++
+	e, words := i, 0
+	for e < len(ws) && words < 3 {
+		if e > i && e+1 < len(ws) && innerJoins[ws[e].Fold] && capitalised(text, ws[e-1]) && capitalised(text, ws[e+1]) {
+			e++
+			continue
+		}
+		if preps[ws[e].Fold] || termStops[ws[e].Fold] || photoWords[ws[e].Fold] {
+			break
+		}
+		e, words = e+1, words+1
 	}
 	return i, e
 }
+
+// innerJoins join two capitalised words of a name after "álbum".
+var innerJoins = set(`de do da dos das e`)
 
 // searchTerm reads what to look for in photos: the words after "photos
 // of/from/da" ("fotos do aniversário da Vivi" → "aniversário da Vivi"),
