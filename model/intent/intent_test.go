@@ -168,6 +168,7 @@ func TestBesides(t *testing.T) {
 		{"beach in Lisbon", "Lisbon", "beach"},
 		{"praia em Lisboa", "lisboa", "praia"},
 		{"Vivi na praia", "Lisbon", "Vivi na praia"},
+		{"Vivi in Lisbon at the beach", "Lisbon", "Vivi beach"},
 	}
 	for _, tt := range tests {
 		if got := Besides(tt.term, tt.place); got != tt.want {

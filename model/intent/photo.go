@@ -265,19 +265,32 @@ func Besides(term, place string) string {
 		if !same {
 			continue
 		}
-		rest := append(append([]textnorm.Word{}, ws[:i]...), ws[i+len(p):]...)
-		for len(rest) > 0 && (preps[rest[len(rest)-1].Fold] || determiners[rest[len(rest)-1].Fold]) {
-			rest = rest[:len(rest)-1]
-		}
-		for len(rest) > 0 && (preps[rest[0].Fold] || determiners[rest[0].Fold]) {
-			rest = rest[1:]
-		}
-		if len(rest) == 0 {
-			return ""
-		}
-		return term[rest[0].Start:rest[len(rest)-1].End]
+		return strings.TrimSpace(joinSpans(term, trimLinks(ws[:i]), trimLinks(ws[i+len(p):])))
 	}
 	return term
+}
+
+// trimLinks drops prepositions and determiners at either end of words.
+func trimLinks(ws []textnorm.Word) []textnorm.Word {
+	link := func(w textnorm.Word) bool { return preps[w.Fold] || determiners[w.Fold] }
+	for len(ws) > 0 && link(ws[len(ws)-1]) {
+		ws = ws[:len(ws)-1]
+	}
+	for len(ws) > 0 && link(ws[0]) {
+		ws = ws[1:]
+	}
+	return ws
+}
+
+// joinSpans writes the text of two runs of words, a space between.
+func joinSpans(text string, a, b []textnorm.Word) string {
+	out := ""
+	for _, ws := range [][]textnorm.Word{a, b} {
+		if len(ws) > 0 {
+			out += " " + span(text, ws)
+		}
+	}
+	return out
 }
 
 // eventsPT are English event words in the form the albums' captions,

@@ -215,6 +215,24 @@ func TestToolFlows(t *testing.T) {
 			},
 		},
 		{
+			name:  "a city search with more than the city searches the rest within the album",
+			turns: []string{"fotos da praia em Lisboa"},
+			steps: []step{
+				{before: []map[string]string{{"searchPhotosAcrossAlbums": `{"photos":[],"total":0}`}},
+					results: map[string]string{"getAlbumByName": `{"albums":[{"id":"l1","name":"Lisboa 2024"}]}`}, wantCalls: []string{`getPhotosByLocation:{"albumId":"l1","query":"praia"}`}},
+				{before: []map[string]string{{"searchPhotosAcrossAlbums": `{"photos":[],"total":0}`}, {"getAlbumByName": `{"albums":[{"id":"l1","name":"Lisboa 2024"}]}`}},
+					results:  map[string]string{"getPhotosByLocation": `{"photos":[{"id":"p"},{"id":"q"}]}`},
+					wantText: "Aqui estão 2 fotos de “praia” em “Lisboa 2024”."},
+			},
+		},
+		{
+			name:   "no restaurant of that cuisine, in Portuguese: the cuisines named in Portuguese",
+			system: `Trip details: {"location":"Lisbon","startDate":"2027-05-03","endDate":"2027-05-07","numberOfGuests":2}`,
+			turns:  []string{"restaurantes japoneses em Lisboa"},
+			steps: []step{{results: map[string]string{"list-restaurants": `{"location":"Lisbon","covered":true,"cuisines":["Portuguese","Seafood"],"restaurants":[]}`},
+				wantText: "Não encontrei restaurantes de cozinha japonesa em Lisboa. Há restaurantes destas cozinhas: portuguesa, frutos do mar."}},
+		},
+		{
 			name:  "a city search with no album of that city says nothing was found",
 			turns: []string{"photos from Lisbon"},
 			steps: []step{
@@ -239,6 +257,12 @@ func TestToolFlows(t *testing.T) {
 			name:   "a cuisine follow-up changes the cuisine",
 			system: `Trip details: {"location":"Tokyo","startDate":"2027-05-03","endDate":"2027-05-07","numberOfGuests":2}`,
 			turns:  []string{"japanese restaurants in Tokyo", "and italian ones?"},
+			steps:  []step{{wantCalls: []string{`list-restaurants:{"cuisine":"italian","location":"Tokyo"}`}}},
+		},
+		{
+			name:   "a cuisine follow-up in Portuguese, with a word that also names people",
+			system: `Trip details: {"location":"Tokyo","startDate":"2027-05-03","endDate":"2027-05-07","numberOfGuests":2}`,
+			turns:  []string{"restaurantes em Tóquio", "e italianos?"},
 			steps:  []step{{wantCalls: []string{`list-restaurants:{"cuisine":"italian","location":"Tokyo"}`}}},
 		},
 		{
@@ -282,7 +306,9 @@ func TestToolFlows(t *testing.T) {
 				{results: map[string]string{"getUserAlbums": `{"albums":[{"id":"j","name":"Japan","startDate":"2025-04-01","endDate":"2025-04-09"},{"id":"b","name":"Bahia","startDate":"2025-02-10","endDate":"2025-02-18"}]}`},
 					wantCalls: []string{`getPhotosByDate:{"albumId":"b","date":"2025-02-13"}`}},
 				{results: map[string]string{"getUserAlbums": `{"albums":[{"id":"j","name":"Japan","startDate":"2025-04-01","endDate":"2025-04-09"}]}`},
-					wantText: "None of your 1 album has photos from February 13, 2025."},
+					wantText: "Your album has no photos from February 13, 2025."},
+				{results: map[string]string{"getUserAlbums": `{"albums":[{"id":"b","name":"Bahia","startDate":"2025-02-10","endDate":"2025-02-18"}]}`, "getPhotosByDate": `{"photos":[{"id":"p"}]}`},
+					wantText: "Here is 1 photo from “Bahia”, taken on February 13, 2025."},
 			},
 		},
 		{

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tripgraph/tripgraph/model/intent"
 	"github.com/tripgraph/tripgraph/model/internal/textnorm"
 
 	"github.com/tmc/langchaingo/llms"
@@ -65,19 +66,15 @@ func summariseList(c conversation, e Extraction, name string, p parsed) string {
 // summariseRestaurants names what was found; when nothing of the cuisine
 // asked for was, it says so and which cuisines there are.
 func summariseRestaurants(c conversation, e Extraction, in string, p parsed) string {
-	if kinds := strings.Join(texts(p.object["cuisines"]), ", "); e.Cuisine != "" && p.total == 0 && kinds != "" {
-		return say(e.Language,
-			fmt.Sprintf("I found no %s restaurants %s. There are %s ones.", e.Cuisine, in, kinds),
-			fmt.Sprintf("Não encontrei restaurantes de cozinha %s %s. Há restaurantes destas cozinhas: %s.", e.Cuisine, in, kinds))
+	if kinds := texts(p.object["cuisines"]); e.Cuisine != "" && p.total == 0 && len(kinds) > 0 {
+		return noneOfCuisine(e, in, kinds)
 	}
 	if e.Cuisine != "" && c.restaurantCalls() > 1 {
 		kinds := cuisinesOf(p.list, 5)
 		if len(kinds) == 0 {
 			return say(e.Language, "I couldn't find restaurants "+in+" this time.", "Não encontrei restaurantes "+in+" desta vez.")
 		}
-		return say(e.Language,
-			fmt.Sprintf("I found no %s restaurants %s. There are %s ones.", e.Cuisine, in, strings.Join(kinds, ", ")),
-			fmt.Sprintf("Não encontrei restaurantes de cozinha %s %s. Há restaurantes destas cozinhas: %s.", e.Cuisine, in, strings.Join(kinds, ", ")))
+		return noneOfCuisine(e, in, kinds)
 	}
 	if p.total == 0 {
 		return say(e.Language, "I couldn't find restaurants "+in+" this time.", "Não encontrei restaurantes "+in+" desta vez.")
@@ -265,9 +262,26 @@ func summariseAlbum(e Extraction, a album, tool, res string) string {
 	case p.total == 0:
 		return say(e.Language, "No photos matched in “"+a.Name+"”.", "Nenhuma foto encontrada em “"+a.Name+"”.")
 	}
-	return say(e.Language,
-		fmt.Sprintf("%s %d %s from “%s”.", plural(p.total, "Here is", "Here are"), p.total, plural(p.total, "photo", "photos"), a.Name),
-		fmt.Sprintf("%s %d %s de “%s”.", plural(p.total, "Aqui está", "Aqui estão"), p.total, plural(p.total, "foto", "fotos"), a.Name))
+	if q := e.Photo.Query; tool == toolPhotosByPlace && q != "" {
+		return say(e.Language,
+			fmt.Sprintf("%s %d %s of “%s” in “%s”.", plural(p.total, "Here is", "Here are"), p.total, plural(p.total, "photo", "photos"), q, a.Name),
+			fmt.Sprintf("%s %d %s de “%s” em “%s”.", plural(p.total, "Aqui está", "Aqui estão"), p.total, plural(p.total, "foto", "fotos"), q, a.Name))
+	}
+	text := say(e.Language,
+		fmt.Sprintf("%s %d %s from “%s”", plural(p.total, "Here is", "Here are"), p.total, plural(p.total, "photo", "photos"), a.Name),
+		fmt.Sprintf("%s %d %s de “%s”", plural(p.total, "Aqui está", "Aqui estão"), p.total, plural(p.total, "foto", "fotos"), a.Name))
+	if tool == toolPhotosByDate {
+		text += say(e.Language, ", taken on "+dayName(e.PhotoDay, "en"), ", tiradas em "+dayName(e.PhotoDay, "pt"))
+	}
+	return text + "."
+}
+
+// dayName writes "February 13, 2025" or "13 de fevereiro de 2025".
+func dayName(d time.Time, lang string) string {
+	if lang == "pt" {
+		return fmt.Sprintf("%d de %s de %d", d.Day(), ptMonths[d.Month()], d.Year())
+	}
+	return d.Format("January 2, 2006")
 }
 
 func summariseStats(e Extraction, a album, p parsed) string {
@@ -354,8 +368,25 @@ func noAlbumOn(e Extraction, res string) string {
 	if p.err != "" {
 		return failed(e.Language, p)
 	}
-	d := TripDetails{StartDate: isoDate(e.PhotoDay), EndDate: isoDate(e.PhotoDay)}
+	en, pt := dayName(e.PhotoDay, "en"), dayName(e.PhotoDay, "pt")
+	if p.total == 1 {
+		return say(e.Language, "Your album has no photos from "+en+".", "O seu álbum não tem fotos de "+pt+".")
+	}
 	return say(e.Language,
-		fmt.Sprintf("None of your %d %s has photos from %s.", p.total, plural(p.total, "album", "albums"), e.PhotoDay.Format("January 2, 2006")),
-		fmt.Sprintf("Nenhum dos seus %d %s tem fotos de %s.", p.total, plural(p.total, "álbum", "álbuns"), strings.TrimPrefix(dateSpan(d, "pt"), "de ")))
+		fmt.Sprintf("None of your %d albums has photos from %s.", p.total, en),
+		fmt.Sprintf("Nenhum dos seus %d álbuns tem fotos de %s.", p.total, pt))
+}
+
+// noneOfCuisine says no restaurant serves the cuisine asked for, and
+// which cuisines there are, named in the reply's language.
+func noneOfCuisine(e Extraction, in string, kinds []string) string {
+	if e.Language != "pt" {
+		return fmt.Sprintf("I found no %s restaurants %s. There are %s ones.", e.Cuisine, in, strings.Join(kinds, ", "))
+	}
+	pt := make([]string, len(kinds))
+	for i, k := range kinds {
+		pt[i] = intent.CuisineName(k, "pt")
+	}
+	return fmt.Sprintf("Não encontrei restaurantes de cozinha %s %s. Há restaurantes destas cozinhas: %s.",
+		intent.CuisineName(e.Cuisine, "pt"), in, strings.Join(pt, ", "))
 }

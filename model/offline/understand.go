@@ -68,7 +68,12 @@ func Understand(turns []string, today time.Time) Extraction {
 		case follow:
 			e.narrow(t, lang, today)
 		case it == intent.None && (last == intent.Restaurants || last == intent.Trip):
-			e.readDetails(t, last, lang, today) // "and italian ones?" changes the cuisine
+			if c := intent.CuisineFollowUp(t); c != "" {
+				e.Cuisine = c // "and italian ones?", "e italianos?"
+			}
+			if p := intent.PriceRange(t); p != "" {
+				e.PriceRange = p
+			}
 		case it != intent.None:
 			last = it
 			e.readDetails(t, it, lang, today)
