@@ -1,5 +1,7 @@
 package intent
 
+import "strings"
+
 // cuisines maps folded words to the cuisine passed to list-restaurants.
 var cuisines = map[string]string{
 	"sushi": "sushi", "ramen": "ramen", "pizza": "pizza", "pizzaria": "pizza", "pizzeria": "pizza",
@@ -39,6 +41,17 @@ var eatingWords = map[string]bool{"restaurante": true, "restaurantes": true, "co
 // Cuisine returns the cuisine a message asks for ("comida japonesa" →
 // "japanese"), or "".
 func Cuisine(text string) string {
+	return cuisine(text, false)
+}
+
+// CuisineFollowUp reads a cuisine in a follow-up to a restaurant search,
+// where a word that may also describe people can only mean the food: "e
+// italianos?".
+func CuisineFollowUp(text string) string {
+	return cuisine(text, true)
+}
+
+func cuisine(text string, food bool) string {
 	w := words(text)
 	for i, s := range w {
 		c, ok := cuisines[s]
@@ -48,7 +61,7 @@ func Cuisine(text string) string {
 		if s == "frutos" && at(w, i+2) != "mar" {
 			continue
 		}
-		if peopleWords[s] && !eatingWords[at(w, i-1)] {
+		if peopleWords[s] && !food && !eatingWords[at(w, i-1)] {
 			continue // a person, not a cuisine
 		}
 		return c
@@ -81,4 +94,30 @@ func PriceRange(text string) string {
 		}
 	}
 	return ""
+}
+
+// cuisinesPT name cuisines in Portuguese, as a reply says them ("cozinha
+// japonesa"); keys are the folded English names.
+var cuisinesPT = map[string]string{
+	"american": "americana", "argentinian": "argentina", "brazilian": "brasileira", "british": "britânica",
+	"chinese": "chinesa", "egyptian": "egípcia", "french": "francesa", "german": "alemã", "greek": "grega",
+	"indian": "indiana", "indonesian": "indonésia", "italian": "italiana", "japanese": "japonesa",
+	"korean": "coreana", "lebanese": "libanesa", "mediterranean": "mediterrânea", "mexican": "mexicana",
+	"nigerian": "nigeriana", "pakistani": "paquistanesa", "peruvian": "peruana", "portuguese": "portuguesa",
+	"russian": "russa", "seafood": "frutos do mar", "spanish": "espanhola", "steakhouse": "churrascaria",
+	"thai": "tailandesa", "turkish": "turca", "vegetarian": "vegetariana", "vegan": "vegana",
+	"vietnamese": "vietnamita", "arabic": "árabe", "barbecue": "churrasco", "burgers": "hambúrguer",
+}
+
+// CuisineName is a cuisine's name in the reply's language: the English
+// name in lower case, or its Portuguese name ("japanese" → "japonesa").
+// A cuisine without a Portuguese name keeps its English one.
+func CuisineName(c, lang string) string {
+	k := strings.ToLower(c)
+	if lang == "pt" {
+		if n, ok := cuisinesPT[k]; ok {
+			return n
+		}
+	}
+	return k
 }

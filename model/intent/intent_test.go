@@ -82,6 +82,14 @@ func TestParsePhoto(t *testing.T) {
 		{"fotos do álbum Japão em Quioto", PhotoRequest{Kind: Album, Album: "Japão", Query: "Quioto"}},
 		{"quantas fotos tem no álbum Lisboa 2023?", PhotoRequest{Kind: Album, Album: "Lisboa 2023", Stats: true}},
 		{"pictures of the Eiffel Tower please", PhotoRequest{Kind: SearchAll, Query: "Eiffel Tower"}},
+		{"show my Rio de Janeiro album", PhotoRequest{Kind: Album, Album: "Rio de Janeiro"}},
+		{"show my Porto e Douro album", PhotoRequest{Kind: Album, Album: "Porto e Douro"}},
+		{"show me the Paris em família album", PhotoRequest{Kind: Album, Album: "Paris em família"}},
+		{"mostra o álbum Porto e Douro", PhotoRequest{Kind: Album, Album: "Porto e Douro"}},
+		{"abre o álbum Rio de Janeiro", PhotoRequest{Kind: Album, Album: "Rio de Janeiro"}},
+		{"show me the photos from Vivi's birthday", PhotoRequest{Kind: SearchAll, Query: "aniversário da Vivi"}},
+		{"photos of Ana’s wedding", PhotoRequest{Kind: SearchAll, Query: "casamento da Ana"}},
+		{"photos of the birthday cake", PhotoRequest{Kind: SearchAll, Query: "birthday cake"}},
 	}
 	for _, tt := range tests {
 		if got := ParsePhoto(tt.text); got != tt.want {
@@ -150,6 +158,21 @@ func TestShortPortuguese(t *testing.T) {
 	for _, s := range []string{"kkkk", "rsrs valeu", "vlw", "blz, obg"} {
 		if got := Language(s); got != "pt" {
 			t.Errorf("Language(%q) = %q, want pt", s, got)
+		}
+	}
+}
+
+func TestBesides(t *testing.T) {
+	tests := []struct{ term, place, want string }{
+		{"Lisboa", "Lisboa", ""},
+		{"beach in Lisbon", "Lisbon", "beach"},
+		{"praia em Lisboa", "lisboa", "praia"},
+		{"Vivi na praia", "Lisbon", "Vivi na praia"},
+		{"Vivi in Lisbon at the beach", "Lisbon", "Vivi beach"},
+	}
+	for _, tt := range tests {
+		if got := Besides(tt.term, tt.place); got != tt.want {
+			t.Errorf("Besides(%q, %q) = %q, want %q", tt.term, tt.place, got, tt.want)
 		}
 	}
 }

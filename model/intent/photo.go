@@ -2,6 +2,8 @@ package intent
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/tripgraph/tripgraph/model/internal/textnorm"
 )
@@ -14,6 +16,7 @@ const (
 	SearchAll  PhotoKind = iota // searchPhotosAcrossAlbums {query}
 	ListAlbums                  // getUserAlbums
 	Album                       // getAlbumByName {name}, then an album-scoped tool
+	OnDay                       // getUserAlbums, then getPhotosByDate of the album of that day
 )
 
 // PhotoRequest is what a photo question asks for.
@@ -50,7 +53,7 @@ func ParsePhoto(text string) PhotoRequest {
 		r.Kind = ListAlbums
 		return r
 	}
-	r.Query = searchTerm(text, ws)
+	r.Query = inCaptions(searchTerm(text, ws))
 	if r.Query == "" {
 		r.Kind = ListAlbums
 	}
@@ -108,19 +111,19 @@ func albumName(text string, ws []textnorm.Word) (string, []textnorm.Word, []text
 	for i, w := range ws {
 		switch w.Fold {
 		case "album":
-			if s, e := nameBefore(ws, i); s < e {
+			if s, e := nameBefore(text, ws, i); s < e {
 				return span(text, ws[s:e]), ws[:s], ws[i+1:], true
 			}
-			if s, e := nameAfter(ws, i+1); s < e {
+			if s, e := nameAfter(text, ws, i+1); s < e {
 				return span(text, ws[s:e]), ws[:i], ws[e:], true
 			}
 		case "trip", "vacation", "holiday", "holidays":
-			if s, e := nameBefore(ws, i); s < e {
+			if s, e := nameBefore(text, ws, i); s < e {
 				return span(text, ws[s:e]), ws[:s], ws[i+1:], true
 			}
 		case "viagem", "ferias":
 			if p := wf(ws, i-1); p == "minha" || p == "nossa" || p == "da" || p == "na" || p == "das" || p == "nas" {
-				if s, e := nameAfter(ws, i+1); s < e {
+				if s, e := nameAfter(text, ws, i+1); s < e {
 					return span(text, ws[s:e]), ws[:i], ws[e:], true
 				}
 			}
@@ -129,16 +132,22 @@ func albumName(text string, ws []textnorm.Word) (string, []textnorm.Word, []text
 	return "", nil, nil, false
 }
 
-// nameBefore reads "my <name> album": up to three words after a
-// determiner and before ws[i].
-func nameBefore(ws []textnorm.Word, i int) (int, int) {
-	for s := i - 1; s >= 0 && s >= i-4; s-- {
+// nameBefore reads "my <name> album": up to five words after a
+// determiner and before ws[i]. A name of several words is taken whole,
+// its joining words too ("Rio de Janeiro", "Porto e Douro", "Paris em
+// família"): a joining word counts inside a name when it follows a
+// capitalised word.
+func nameBefore(text string, ws []textnorm.Word, i int) (int, int) {
+	for s := i - 1; s >= 0 && s >= i-6; s-- {
 		f := ws[s].Fold
 		if f == "my" || f == "our" || f == "the" || f == "meu" || f == "nosso" {
-			if s+1 < i && !photoWords[ws[s+1].Fold] {
+			if s+1 < i && !photoWords[ws[s+1].Fold] && !nameJoins[ws[s+1].Fold] {
 				return s + 1, i
 			}
 			return 0, 0
+		}
+		if nameJoins[f] && s > 0 && s+1 < i && capitalised(text, ws[s-1]) {
+			continue
 		}
 		if photoWords[f] || preps[f] || termStops[f] {
 			return 0, 0
@@ -147,18 +156,40 @@ func nameBefore(ws []textnorm.Word, i int) (int, int) {
 	return 0, 0
 }
 
+// nameJoins join the words of a place's or an album's name.
+var nameJoins = set(`de do da dos das e em of del di`)
+
+// capitalised reports whether a word is written with a capital letter.
+func capitalised(text string, w textnorm.Word) bool {
+	r, _ := utf8.DecodeRuneInString(text[w.Start:w.End])
+	return unicode.IsUpper(r)
+}
+
 // nameAfter reads "álbum (do|called|chamado) <name>" from ws[i]: up to
-// three words, stopping at a preposition or the end.
-func nameAfter(ws []textnorm.Word, i int) (int, int) {
+// three words, stopping at a preposition or the end. A joining word
+// between two capitalised words is part of the name ("álbum Porto e
+// Douro", "álbum Rio de Janeiro"); "álbum Japão em Quioto" is the album
+// Japão.
+func nameAfter(text string, ws []textnorm.Word, i int) (int, int) {
 	for i < len(ws) && (preps[ws[i].Fold] || determiners[ws[i].Fold] || ws[i].Fold == "called" || ws[i].Fold == "named" || ws[i].Fold == "chamado") {
 		i++
 	}
-	e := i
-	for e < len(ws) && e < i+3 && !preps[ws[e].Fold] && !termStops[ws[e].Fold] && !photoWords[ws[e].Fold] {
-		e++
+	e, words := i, 0
+	for e < len(ws) && words < 3 {
+		if e > i && e+1 < len(ws) && innerJoins[ws[e].Fold] && capitalised(text, ws[e-1]) && capitalised(text, ws[e+1]) {
+			e++
+			continue
+		}
+		if preps[ws[e].Fold] || termStops[ws[e].Fold] || photoWords[ws[e].Fold] {
+			break
+		}
+		e, words = e+1, words+1
 	}
 	return i, e
 }
+
+// innerJoins join two capitalised words of a name after "álbum".
+var innerJoins = set(`de do da dos das e`)
 
 // searchTerm reads what to look for in photos: the words after "photos
 // of/from/da" ("fotos do aniversário da Vivi" → "aniversário da Vivi"),
@@ -219,4 +250,65 @@ func breaks(text string, a, b textnorm.Word) bool {
 
 func span(text string, ws []textnorm.Word) string {
 	return text[ws[0].Start:ws[len(ws)-1].End]
+}
+
+// Besides is what a search term asks for besides a place it names:
+// "beach in Lisbon" less "Lisbon" is "beach"; the place alone leaves "".
+func Besides(term, place string) string {
+	ws := textnorm.Words(term)
+	p := textnorm.Words(place)
+	for i := 0; i+len(p) <= len(ws); i++ {
+		same := true
+		for j := range p {
+			same = same && ws[i+j].Fold == p[j].Fold
+		}
+		if !same {
+			continue
+		}
+		return strings.TrimSpace(joinSpans(term, trimLinks(ws[:i]), trimLinks(ws[i+len(p):])))
+	}
+	return term
+}
+
+// trimLinks drops prepositions and determiners at either end of words.
+func trimLinks(ws []textnorm.Word) []textnorm.Word {
+	link := func(w textnorm.Word) bool { return preps[w.Fold] || determiners[w.Fold] }
+	for len(ws) > 0 && link(ws[len(ws)-1]) {
+		ws = ws[:len(ws)-1]
+	}
+	for len(ws) > 0 && link(ws[0]) {
+		ws = ws[1:]
+	}
+	return ws
+}
+
+// joinSpans writes the text of two runs of words, a space between.
+func joinSpans(text string, a, b []textnorm.Word) string {
+	out := ""
+	for _, ws := range [][]textnorm.Word{a, b} {
+		if len(ws) > 0 {
+			out += " " + span(text, ws)
+		}
+	}
+	return out
+}
+
+// eventsPT are English event words in the form the albums' captions,
+// mostly Portuguese, use.
+var eventsPT = map[string]string{"birthday": "aniversário", "wedding": "casamento", "graduation": "formatura"}
+
+// inCaptions writes an English "<name>'s <event>" the Portuguese way the
+// captions do: "Vivi's birthday" → "aniversário da Vivi", so that both
+// languages search the same thing. The "da" is a guess at the person's
+// gender: Portuguese says "do" for a man.
+func inCaptions(term string) string {
+	ws := textnorm.Words(term)
+	if len(ws) != 3 || ws[1].Fold != "s" || !strings.HasPrefix(term[ws[0].End:], "'") && !strings.HasPrefix(term[ws[0].End:], "’") {
+		return term
+	}
+	ev, ok := eventsPT[ws[2].Fold]
+	if !ok {
+		return term
+	}
+	return ev + " da " + term[ws[0].Start:ws[0].End]
 }

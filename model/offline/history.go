@@ -35,8 +35,11 @@ func (e *Extraction) readPhoto(t, lang string, today time.Time) {
 	if p.Kind != intent.Album && p.Stats && e.Photo.Kind == intent.Album {
 		p.Kind, p.Album, p.Query = intent.Album, e.Photo.Album, "" // "and the stats of that trip?"
 	}
-	e.Photo, e.Within = p, ""
+	e.Photo, e.Within, e.PhotoPlace = p, "", place
 	e.PhotoDay, _ = dates.Day(t, lang, today)
+	if !e.PhotoDay.IsZero() && p.Kind != intent.Album && !p.Stats && ask != intent.AskTrips {
+		e.Photo = intent.PhotoRequest{Kind: intent.OnDay} // "the photos from 2025-02-13"
+	}
 	e.PhotoYear = yearIn(t)
 }
 

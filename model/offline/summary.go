@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tripgraph/tripgraph/model/intent"
 	"github.com/tripgraph/tripgraph/model/internal/textnorm"
 
 	"github.com/tmc/langchaingo/llms"
@@ -41,6 +42,10 @@ func summariseList(c conversation, e Extraction, name string, p parsed) string {
 	if p.err != "" {
 		return failed(e.Language, p)
 	}
+	if covered, ok := p.object["covered"].(bool); ok && !covered {
+		return notCovered(e.Language, td.Location, p)
+	}
+	p = ownList(p, listKeys[name])
 	if name == toolRestaurants {
 		return summariseRestaurants(c, e, in, p)
 	}
@@ -61,14 +66,15 @@ func summariseList(c conversation, e Extraction, name string, p parsed) string {
 // summariseRestaurants names what was found; when nothing of the cuisine
 // asked for was, it says so and which cuisines there are.
 func summariseRestaurants(c conversation, e Extraction, in string, p parsed) string {
+	if kinds := texts(p.object["cuisines"]); e.Cuisine != "" && p.total == 0 && len(kinds) > 0 {
+		return noneOfCuisine(e, in, kinds)
+	}
 	if e.Cuisine != "" && c.restaurantCalls() > 1 {
 		kinds := cuisinesOf(p.list, 5)
 		if len(kinds) == 0 {
 			return say(e.Language, "I couldn't find restaurants "+in+" this time.", "Não encontrei restaurantes "+in+" desta vez.")
 		}
-		return say(e.Language,
-			fmt.Sprintf("I found no %s restaurants %s. There are %s ones.", e.Cuisine, in, strings.Join(kinds, ", ")),
-			fmt.Sprintf("Não encontrei restaurantes de cozinha %s %s. Há restaurantes destas cozinhas: %s.", e.Cuisine, in, strings.Join(kinds, ", ")))
+		return noneOfCuisine(e, in, kinds)
 	}
 	if p.total == 0 {
 		return say(e.Language, "I couldn't find restaurants "+in+" this time.", "Não encontrei restaurantes "+in+" desta vez.")
@@ -196,7 +202,11 @@ func summariseAlbums(e Extraction, res string) string {
 	if y := e.PhotoYear; y > 0 {
 		return summariseYear(e, p, y)
 	}
-	list := strings.Join(names(p.list, 5), ", ")
+	named := names(p.list, 5)
+	list := strings.Join(named, ", ")
+	if more := p.total - len(named); more > 0 {
+		list += say(e.Language, fmt.Sprintf(" and %d more", more), fmt.Sprintf(" e mais %d", more))
+	}
 	return say(e.Language,
 		fmt.Sprintf("You have %d %s: %s.", p.total, plural(p.total, "album", "albums"), list),
 		fmt.Sprintf("Você tem %d %s: %s.", p.total, plural(p.total, "álbum", "álbuns"), list))
@@ -216,10 +226,17 @@ func summariseYear(e Extraction, p parsed, y int) string {
 			fmt.Sprintf("I found no album of a trip in %d. You have %d %s.", y, p.total, plural(p.total, "album", "albums")),
 			fmt.Sprintf("Não encontrei nenhum álbum de viagem em %d. Você tem %d %s.", y, p.total, plural(p.total, "álbum", "álbuns")))
 	}
-	list := strings.Join(names(in, 10), ", ")
-	return say(e.Language,
+	list := strings.Join(names(in, len(in)), ", ")
+	text := say(e.Language,
 		fmt.Sprintf("In %d you have %d %s: %s.", y, len(in), plural(len(in), "trip album", "trip albums"), list),
 		fmt.Sprintf("Em %d você tem %d %s: %s.", y, len(in), plural(len(in), "álbum de viagem", "álbuns de viagem"), list))
+	if p.total > len(in) {
+		// The album tool has no filter by year: the list shown is every album.
+		text += say(e.Language,
+			fmt.Sprintf(" The list shows all %d of your albums.", p.total),
+			fmt.Sprintf(" A lista mostra todos os seus %d álbuns.", p.total))
+	}
+	return text
 }
 
 func albumNotFound(e Extraction, res string) string {
@@ -245,9 +262,26 @@ func summariseAlbum(e Extraction, a album, tool, res string) string {
 	case p.total == 0:
 		return say(e.Language, "No photos matched in “"+a.Name+"”.", "Nenhuma foto encontrada em “"+a.Name+"”.")
 	}
-	return say(e.Language,
-		fmt.Sprintf("%s %d %s from “%s”.", plural(p.total, "Here is", "Here are"), p.total, plural(p.total, "photo", "photos"), a.Name),
-		fmt.Sprintf("%s %d %s de “%s”.", plural(p.total, "Aqui está", "Aqui estão"), p.total, plural(p.total, "foto", "fotos"), a.Name))
+	if q := e.Photo.Query; tool == toolPhotosByPlace && q != "" {
+		return say(e.Language,
+			fmt.Sprintf("%s %d %s of “%s” in “%s”.", plural(p.total, "Here is", "Here are"), p.total, plural(p.total, "photo", "photos"), q, a.Name),
+			fmt.Sprintf("%s %d %s de “%s” em “%s”.", plural(p.total, "Aqui está", "Aqui estão"), p.total, plural(p.total, "foto", "fotos"), q, a.Name))
+	}
+	text := say(e.Language,
+		fmt.Sprintf("%s %d %s from “%s”", plural(p.total, "Here is", "Here are"), p.total, plural(p.total, "photo", "photos"), a.Name),
+		fmt.Sprintf("%s %d %s de “%s”", plural(p.total, "Aqui está", "Aqui estão"), p.total, plural(p.total, "foto", "fotos"), a.Name))
+	if tool == toolPhotosByDate {
+		text += say(e.Language, ", taken on "+dayName(e.PhotoDay, "en"), ", tiradas em "+dayName(e.PhotoDay, "pt"))
+	}
+	return text + "."
+}
+
+// dayName writes "February 13, 2025" or "13 de fevereiro de 2025".
+func dayName(d time.Time, lang string) string {
+	if lang == "pt" {
+		return fmt.Sprintf("%d de %s de %d", d.Day(), ptMonths[d.Month()], d.Year())
+	}
+	return d.Format("January 2, 2006")
 }
 
 func summariseStats(e Extraction, a album, p parsed) string {
@@ -281,4 +315,78 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// listKeys name the list each catalog tool answers with.
+var listKeys = map[string]string{toolAccommodations: "accommodations", toolRestaurants: "restaurants"}
+
+// ownList keeps to the tool's own list when the result has it: the
+// cuisines or nearby cities beside an empty list are not its items.
+func ownList(p parsed, key string) parsed {
+	l, ok := p.object[key].([]any)
+	if !ok {
+		return p
+	}
+	p.list, p.total = l, len(l)
+	if n, ok := p.object["total"].(float64); ok && int(n) > p.total {
+		p.total = int(n)
+	}
+	return p
+}
+
+// texts reads a list of strings, or of records' names.
+func texts(v any) []string {
+	l, _ := v.([]any)
+	var out []string
+	for _, it := range l {
+		if s := str(it); s != "" {
+			out = append(out, s)
+		} else if obj, ok := it.(map[string]any); ok && str(obj["name"]) != "" {
+			out = append(out, str(obj["name"]))
+		}
+	}
+	return out
+}
+
+// notCovered says the catalog does not cover the city and names the
+// nearest covered ones, from the result's nearby list (else its message).
+func notCovered(lang, city string, p parsed) string {
+	near := strings.Join(texts(p.object["nearby"]), ", ")
+	if near == "" {
+		return say(lang,
+			fmt.Sprintf("tripgraph's catalog doesn't cover %s yet.", city),
+			fmt.Sprintf("O catálogo do tripgraph ainda não cobre %s.", city))
+	}
+	return say(lang,
+		fmt.Sprintf("tripgraph's catalog doesn't cover %s yet. The nearest cities it covers are %s.", city, near),
+		fmt.Sprintf("O catálogo do tripgraph ainda não cobre %s. As cidades mais próximas que ele cobre são %s.", city, near))
+}
+
+// noAlbumOn says that no album holds the day asked for.
+func noAlbumOn(e Extraction, res string) string {
+	p := parseResult(res)
+	if p.err != "" {
+		return failed(e.Language, p)
+	}
+	en, pt := dayName(e.PhotoDay, "en"), dayName(e.PhotoDay, "pt")
+	if p.total == 1 {
+		return say(e.Language, "Your album has no photos from "+en+".", "O seu álbum não tem fotos de "+pt+".")
+	}
+	return say(e.Language,
+		fmt.Sprintf("None of your %d albums has photos from %s.", p.total, en),
+		fmt.Sprintf("Nenhum dos seus %d álbuns tem fotos de %s.", p.total, pt))
+}
+
+// noneOfCuisine says no restaurant serves the cuisine asked for, and
+// which cuisines there are, named in the reply's language.
+func noneOfCuisine(e Extraction, in string, kinds []string) string {
+	if e.Language != "pt" {
+		return fmt.Sprintf("I found no %s restaurants %s. There are %s ones.", e.Cuisine, in, strings.Join(kinds, ", "))
+	}
+	pt := make([]string, len(kinds))
+	for i, k := range kinds {
+		pt[i] = intent.CuisineName(k, "pt")
+	}
+	return fmt.Sprintf("Não encontrei restaurantes de cozinha %s %s. Há restaurantes destas cozinhas: %s.",
+		intent.CuisineName(e.Cuisine, "pt"), in, strings.Join(pt, ", "))
 }

@@ -2,9 +2,11 @@ package offline
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tripgraph/tripgraph/model/intent"
+	"github.com/tripgraph/tripgraph/model/internal/textnorm"
 )
 
 // Tool names the offline model knows.
@@ -58,7 +60,8 @@ func (m *Model) useTools(c conversation) *llms.ContentChoice {
 // needsCuisines reports a first restaurant search for a cuisine that
 // found nothing: the next one, without the cuisine, tells which there are.
 func (c conversation) needsCuisines(e Extraction, res string) bool {
-	return e.Cuisine != "" && c.restaurantCalls() == 1 && parseResult(res).total == 0 && parseResult(res).err == ""
+	p := ownList(parseResult(res), "restaurants")
+	return e.Cuisine != "" && c.restaurantCalls() == 1 && p.total == 0 && p.err == "" && len(texts(p.object["cuisines"])) == 0
 }
 
 // restaurantCalls counts the list-restaurants calls of this turn.
@@ -125,8 +128,13 @@ func (m *Model) photoStep(c conversation, e Extraction) *llms.ContentChoice {
 	switch p.Kind {
 	case intent.Album:
 		return m.albumStep(c, e)
+	case intent.OnDay:
+		return m.dayStep(c, e)
 	case intent.SearchAll:
 		if res, done := c.results[toolSearchPhotos]; done {
+			if ok, step := m.placeAlbum(c, e, res); ok {
+				return step
+			}
 			return textChoice(summarisePhotoSearch(e, res))
 		}
 		if c.tools[toolSearchPhotos] {
@@ -142,6 +150,58 @@ func (m *Model) photoStep(c conversation, e Extraction) *llms.ContentChoice {
 	return textChoice(smallTalk(c, e))
 }
 
+// placeAlbum carries on a search across albums that found nothing when
+// the request names a place: captions and places name neighbourhoods,
+// not the city, while the trip's album is named after it ("Lisboa 2024").
+// It asks getAlbumByName for the place, then that album's photos (of
+// what else the search named, if anything). When no album has the
+// place's name either, the search's own "nothing found" stands.
+func (m *Model) placeAlbum(c conversation, e Extraction, res string) (bool, *llms.ContentChoice) {
+	if e.PhotoPlace == "" || !c.tools[toolAlbumByName] || parseResult(res).total > 0 || parseResult(res).err != "" {
+		return false, nil
+	}
+	if found, done := c.results[toolAlbumByName]; done {
+		if _, ok := firstAlbum(found, e.PhotoPlace); !ok {
+			return false, nil
+		}
+	}
+	e.Photo = intent.PhotoRequest{Kind: intent.Album, Album: e.PhotoPlace, Query: intent.Besides(e.Photo.Query, e.PhotoPlace)}
+	return true, m.albumStep(c, e)
+}
+
+// dayStep answers for a day named without an album: getPhotosByDate
+// needs one, so getUserAlbums first, then the day in the album whose
+// dates hold it.
+func (m *Model) dayStep(c conversation, e Extraction) *llms.ContentChoice {
+	all, done := c.results[toolUserAlbums]
+	if !done {
+		if !c.tools[toolUserAlbums] {
+			return textChoice(smallTalk(c, e))
+		}
+		return m.withCalls("", m.call(toolUserAlbums, map[string]any{}))
+	}
+	day := isoDate(e.PhotoDay)
+	a, ok := albumOn(parseResult(all).list, day)
+	if !ok {
+		return textChoice(noAlbumOn(e, all))
+	}
+	if res, done := c.results[toolPhotosByDate]; done || !c.tools[toolPhotosByDate] {
+		return textChoice(summariseAlbum(e, a, toolPhotosByDate, res))
+	}
+	return m.withCalls("", m.call(toolPhotosByDate, map[string]any{"albumId": a.ID, "date": day}))
+}
+
+// albumOn is the first album whose dates hold the day (YYYY-MM-DD).
+func albumOn(list []any, day string) (album, bool) {
+	for _, it := range list {
+		obj, _ := it.(map[string]any)
+		if s, e := str(obj["startDate"]), str(obj["endDate"]); s != "" && s <= day && day <= e && str(obj["id"]) != "" {
+			return album{ID: str(obj["id"]), Name: albumTitle(obj)}, true
+		}
+	}
+	return album{}, false
+}
+
 // albumStep finds the album by name, then asks the album-scoped tool.
 func (m *Model) albumStep(c conversation, e Extraction) *llms.ContentChoice {
 	found, done := c.results[toolAlbumByName]
@@ -151,7 +211,7 @@ func (m *Model) albumStep(c conversation, e Extraction) *llms.ContentChoice {
 		}
 		return m.withCalls("", m.call(toolAlbumByName, map[string]any{"name": e.Photo.Album}))
 	}
-	album, ok := firstAlbum(found)
+	album, ok := firstAlbum(found, e.Photo.Album)
 	if !ok {
 		return textChoice(albumNotFound(e, found))
 	}
@@ -180,9 +240,10 @@ type album struct {
 	Name string
 }
 
-// firstAlbum reads the first album of a getAlbumByName result:
-// {"albums":[{"id":…,"name":…}]}, a bare list, or a single album.
-func firstAlbum(result string) (album, bool) {
+// firstAlbum reads the album of a getAlbumByName result that best fits
+// the name asked for: {"albums":[{"id":…,"name":…}]}, a bare list, or a
+// single album.
+func firstAlbum(result, want string) (album, bool) {
 	var v any
 	if json.Unmarshal([]byte(result), &v) != nil {
 		return album{}, false
@@ -199,12 +260,27 @@ func firstAlbum(result string) (album, bool) {
 	if len(list) == 0 {
 		return album{}, false
 	}
-	obj, _ := list[0].(map[string]any)
+	obj := namedLike(list, want)
 	id := str(obj["id"])
 	if id == "" {
 		id = str(obj["albumId"])
 	}
 	return album{ID: id, Name: albumTitle(obj)}, id != ""
+}
+
+// namedLike is the first album of a list whose name contains the name
+// asked for, else the first: the tool also matches descriptions and
+// places, so "Rio de Janeiro" finds the album of a trip that passed
+// through Rio as well as the one named after it.
+func namedLike(list []any, want string) map[string]any {
+	w := textnorm.Fold(want)
+	for _, it := range list {
+		if obj, ok := it.(map[string]any); ok && w != "" && strings.Contains(textnorm.Fold(albumTitle(obj)), w) {
+			return obj
+		}
+	}
+	obj, _ := list[0].(map[string]any)
+	return obj
 }
 
 func albumTitle(obj map[string]any) string {

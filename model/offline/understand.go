@@ -24,6 +24,7 @@ type Extraction struct {
 	Photo      intent.PhotoRequest // when Intent is Photos
 	PhotoDay   time.Time           // a day asked for in a photo request
 	PhotoYear  int                 // a year asked about ("where did I travel in 2022?")
+	PhotoPlace string              // the place a photo request names, as written
 	Within     string              // an earlier search term a narrower search keeps to
 	Cuisine    string
 	PriceRange string
@@ -66,6 +67,13 @@ func Understand(turns []string, today time.Time) Extraction {
 		switch {
 		case follow:
 			e.narrow(t, lang, today)
+		case it == intent.None && (last == intent.Restaurants || last == intent.Trip):
+			if c := intent.CuisineFollowUp(t); c != "" {
+				e.Cuisine = c // "and italian ones?", "e italianos?"
+			}
+			if p := intent.PriceRange(t); p != "" {
+				e.PriceRange = p
+			}
 		case it != intent.None:
 			last = it
 			e.readDetails(t, it, lang, today)
@@ -128,7 +136,7 @@ func (e *Extraction) readDetails(t string, it intent.Intent, lang string, today 
 // all messages together, else English.
 func language(turns []string) string {
 	for i := len(turns) - 1; i >= 0; i-- {
-		if l := intent.Language(turns[i]); l != "" {
+		if l := intent.Language(withoutAlbumName(turns[i])); l != "" {
 			return l
 		}
 	}
@@ -136,4 +144,17 @@ func language(turns []string) string {
 		return l
 	}
 	return "en"
+}
+
+// withoutAlbumName is a photo request without the album's name, whose
+// words say nothing of the sentence's language ("show my Rio de Janeiro
+// album" is English).
+func withoutAlbumName(t string) string {
+	if intent.Detect(t) != intent.Photos {
+		return t
+	}
+	if p := intent.ParsePhoto(t); p.Kind == intent.Album && p.Album != "" {
+		return strings.Replace(t, p.Album, " ", 1)
+	}
+	return t
 }
