@@ -280,6 +280,15 @@ func TestToolFlows(t *testing.T) {
 				wantText: "tripgraph's catalog doesn't cover Reykjavik yet. The nearest cities it covers are Edinburgh, Dublin."}},
 		},
 		{
+			name:   "a whole trip to a city the catalog does not cover: said once, not once per tool",
+			system: `Trip details: {"location":"Reykjavik","startDate":"2027-05-03","endDate":"2027-05-07","numberOfGuests":2}`,
+			turns:  []string{"a trip to Reykjavik"},
+			steps: []step{{results: map[string]string{
+				"list-accommodations": `{"location":"Reykjavik","covered":false,"nearby":[{"name":"Edinburgh"}],"accommodations":[]}`,
+				"list-restaurants":    `{"location":"Reykjavik","covered":false,"nearby":[{"name":"Edinburgh"}],"cuisines":[],"restaurants":[]}`},
+				wantText: "tripgraph's catalog doesn't cover Reykjavik yet. The nearest cities it covers are Edinburgh."}},
+		},
+		{
 			name:   "a city the catalog does not cover, in Portuguese",
 			system: `Trip details: {"location":"Manaus","startDate":"2027-05-03","endDate":"2027-05-07","numberOfGuests":2}`,
 			turns:  []string{"restaurantes em Manaus"},

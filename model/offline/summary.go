@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,7 +31,10 @@ func summariseTrip(c conversation, e Extraction, want []string) string {
 		if !ok {
 			continue
 		}
-		parts = append(parts, summariseList(c, e, name, parseResult(res)))
+		// Both catalog tools say the same of a city they do not cover: say it once.
+		if part := summariseList(c, e, name, parseResult(res)); !slices.Contains(parts, part) {
+			parts = append(parts, part)
+		}
 	}
 	return strings.Join(parts, " ")
 }
@@ -45,7 +49,6 @@ func summariseList(c conversation, e Extraction, name string, p parsed) string {
 	if covered, ok := p.object["covered"].(bool); ok && !covered {
 		return notCovered(e.Language, td.Location, p)
 	}
-	p = ownList(p, listKeys[name])
 	if name == toolRestaurants {
 		return summariseRestaurants(c, e, in, p)
 	}
@@ -315,23 +318,6 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// listKeys name the list each catalog tool answers with.
-var listKeys = map[string]string{toolAccommodations: "accommodations", toolRestaurants: "restaurants"}
-
-// ownList keeps to the tool's own list when the result has it: the
-// cuisines or nearby cities beside an empty list are not its items.
-func ownList(p parsed, key string) parsed {
-	l, ok := p.object[key].([]any)
-	if !ok {
-		return p
-	}
-	p.list, p.total = l, len(l)
-	if n, ok := p.object["total"].(float64); ok && int(n) > p.total {
-		p.total = int(n)
-	}
-	return p
 }
 
 // texts reads a list of strings, or of records' names.

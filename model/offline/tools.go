@@ -60,7 +60,7 @@ func (m *Model) useTools(c conversation) *llms.ContentChoice {
 // needsCuisines reports a first restaurant search for a cuisine that
 // found nothing: the next one, without the cuisine, tells which there are.
 func (c conversation) needsCuisines(e Extraction, res string) bool {
-	p := ownList(parseResult(res), "restaurants")
+	p := parseResult(res)
 	return e.Cuisine != "" && c.restaurantCalls() == 1 && p.total == 0 && p.err == "" && len(texts(p.object["cuisines"])) == 0
 }
 
