@@ -12,12 +12,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/internal/storetest"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/mcpserver/memory"
 	"github.com/tripgraph/tripgraph/media"
-	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/model/offline"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -93,19 +92,7 @@ func TestPlannerSameOnBothBackends(t *testing.T) {
 func seededStore(t *testing.T) (*store.Store, string, []seed.City) {
 	t.Helper()
 	ctx := context.Background()
-	url, drop, err := pgtest.NewDatabase(ctx, "e2e_differential")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
-	if err := migrations.Up(ctx, url); err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
+	st := storetest.Open(t, "e2e_differential")
 	var cities []seed.City
 	for _, name := range differentialCities {
 		c, ok := gazetteer.Lookup(name)

@@ -9,8 +9,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/internal/pgtest"
-	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/internal/storetest"
 	"github.com/tripgraph/tripgraph/model/offline"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/replay"
@@ -24,19 +23,7 @@ import (
 // stay's total of nights × nightly price.
 func TestTimelineOfSavedThread(t *testing.T) {
 	ctx := context.Background()
-	url, drop, err := pgtest.NewDatabase(ctx, "e2e_replay")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
-	if err := migrations.Up(ctx, url); err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
+	st := storetest.Open(t, "e2e_replay")
 	u, err := st.EnsureUser(ctx, "traveller")
 	if err != nil {
 		t.Fatal(err)

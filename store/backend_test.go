@@ -4,12 +4,10 @@ import (
 	"context"
 	"testing"
 
-	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/internal/storetest"
 	"github.com/tripgraph/tripgraph/mcpserver/backendtest"
 	"github.com/tripgraph/tripgraph/mcpserver/memory"
-	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/seed"
-	"github.com/tripgraph/tripgraph/store"
 )
 
 // TestBackend runs the tool suite on the store, in a database of its own
@@ -37,19 +35,7 @@ func at(list []string, i int) string {
 func seededFixture(t *testing.T) backendtest.Fixture {
 	t.Helper()
 	ctx := context.Background()
-	url, drop, err := pgtest.NewDatabase(ctx, "storebackend")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
-	if err := migrations.Up(ctx, url); err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
+	st := storetest.Open(t, "storebackend")
 	if err := seed.Run(ctx, st, seed.Options{Cities: backendtest.Cities(), DemoUser: "demo"}); err != nil {
 		t.Fatal(err)
 	}

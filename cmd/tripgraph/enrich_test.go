@@ -19,6 +19,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/internal/storetest"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/model/offline"
 	"github.com/tripgraph/tripgraph/netguard"
@@ -87,7 +88,7 @@ func notesServer(t *testing.T) (*httptest.Server, map[string]*atomic.Int64) {
 // a failing server is skipped and the answer still comes.
 func TestEnrichmentOnTheUsersOwnServers(t *testing.T) {
 	ctx := context.Background()
-	st := serversTestStore(t)
+	st := storetest.Open(t, "cmd")
 	t.Setenv(netguard.AllowHostsEnv, "127.0.0.1")
 	t.Setenv("TRIPGRAPH_MEDIA_ROOT", t.TempDir())
 	guard, err := netguard.FromEnv()

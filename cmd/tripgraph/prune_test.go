@@ -13,8 +13,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/internal/pgtest"
-	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/internal/storetest"
 	"github.com/tripgraph/tripgraph/store"
 )
 
@@ -23,19 +22,8 @@ import (
 func pruneDB(t *testing.T) (st *store.Store, owner, old, fresh string) {
 	t.Helper()
 	ctx := context.Background()
-	url, drop, err := pgtest.NewDatabase(ctx, "cmdprune")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
+	st, url := storetest.OpenURL(t, "cmdprune")
 	t.Setenv("DATABASE_URL", url)
-	if err := migrations.Up(ctx, url); err != nil {
-		t.Fatal(err)
-	}
-	if st, err = store.Open(ctx, url); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
 	u, err := st.EnsureUser(ctx, "pruner")
 	if err != nil {
 		t.Fatal(err)

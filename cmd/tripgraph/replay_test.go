@@ -12,6 +12,7 @@ import (
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/internal/storetest"
 	"github.com/tripgraph/tripgraph/model/offline"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/store"
@@ -75,7 +76,7 @@ func plannedThread(t *testing.T, st *store.Store, message string) string {
 // every checkpoint with what changed, and the conversation at the newest
 // or at a chosen checkpoint.
 func TestReplayPrintsThread(t *testing.T) {
-	st := serversTestStore(t)
+	st := storetest.Open(t, "cmd")
 	ctx := context.Background()
 	thread := plannedThread(t, st, "4 nights in Lisbon in May, 3 of us")
 	cps := st.Checkpointer(store.CheckpointerOptions{}) // not scoped to the owner: an operator's view
@@ -150,7 +151,7 @@ func TestReplayCommand(t *testing.T) {
 }
 
 func TestReplayErrors(t *testing.T) {
-	st := serversTestStore(t)
+	st := storetest.Open(t, "cmd")
 	ctx := context.Background()
 	thread := plannedThread(t, st, "restaurants in Porto")
 	cps := st.Checkpointer(store.CheckpointerOptions{})

@@ -13,32 +13,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/errcode"
-	"github.com/tripgraph/tripgraph/internal/pgtest"
-	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/internal/storetest"
 	"github.com/tripgraph/tripgraph/netguard"
 	"github.com/tripgraph/tripgraph/secretbox"
 	"github.com/tripgraph/tripgraph/store"
 )
-
-// serversTestStore is a fresh, migrated database for this test.
-func serversTestStore(t *testing.T) *store.Store {
-	t.Helper()
-	ctx := context.Background()
-	url, drop, err := pgtest.NewDatabase(ctx, "cmd_servers")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
-	if err := migrations.Up(ctx, url); err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
-	return st
-}
 
 // userMCPServer is a loopback MCP server, over both HTTP transports, that
 // wants "Authorization: Bearer tok" and counts the requests it gets.
@@ -70,7 +49,7 @@ func userMCPServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
 
 func TestServersCommand(t *testing.T) {
 	ctx := context.Background()
-	st := serversTestStore(t)
+	st := storetest.Open(t, "cmd")
 	if _, err := st.EnsureUser(ctx, "ana"); err != nil {
 		t.Fatal(err)
 	}

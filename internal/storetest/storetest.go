@@ -1,0 +1,43 @@
+// Package storetest gives a test a store on a fresh, migrated database of
+// its own, dropped when the test ends. It is for tests outside package
+// store; inside it, use internal/pgtest directly.
+package storetest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+// Open creates a database named after prefix, applies every migration and
+// opens a store on it. The store is closed and the database dropped when
+// the test ends.
+func Open(t testing.TB, prefix string) *store.Store {
+	t.Helper()
+	st, _ := OpenURL(t, prefix)
+	return st
+}
+
+// OpenURL is Open, and also returns the database's URL, for a test that
+// starts a process on the same database.
+func OpenURL(t testing.TB, prefix string) (*store.Store, string) {
+	t.Helper()
+	ctx := context.Background()
+	url, drop, err := pgtest.NewDatabase(ctx, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(drop)
+	if err := migrations.Up(ctx, url); err != nil {
+		t.Fatalf("migrating the test database: %v", err)
+	}
+	st, err := store.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	return st, url
+}
