@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/internal/npmtest"
+
 	"github.com/google/uuid"
 
 	"github.com/tripgraph/tripgraph/errcode"
@@ -25,10 +27,7 @@ const everythingDir = "node_modules/@modelcontextprotocol/server-everything/dist
 // operation's progress, gets the error of a bad call, and parses
 // structured content.
 func TestBridgeWithServerEverything(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed: skipping the MCP interop tests (install Node.js 20+ to run them)")
-	}
-	npmInstall(t)
+	npmtest.Install(t, ".")
 	addr := freeAddr(t)
 	server := exec.Command("node", everythingDir, "streamableHttp")
 	server.Env = append(os.Environ(), "PORT="+strings.TrimPrefix(addr, "127.0.0.1:"))
@@ -133,10 +132,7 @@ var clientScenarios = []string{"initialize", "tools_call", "sse-retry"}
 // The conformance suite's client scenarios, with the bridge as the client
 // under test (interop/mcpclient).
 func TestBridgeConformance(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed: skipping the MCP interop tests (install Node.js 20+ to run them)")
-	}
-	npmInstall(t)
+	npmtest.Install(t, ".")
 	client := filepath.Join(t.TempDir(), "mcpclient")
 	if out, err := exec.Command("go", "build", "-o", client, "./mcpclient").CombinedOutput(); err != nil {
 		t.Fatalf("building mcpclient: %v\n%s", err, out)

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tripgraph/tripgraph/internal/npmtest"
+
 	"github.com/tripgraph/tripgraph/internal/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/seed"
@@ -34,11 +36,8 @@ func TestMain(m *testing.M) {
 var conformanceScenarios = []string{"server-initialize", "ping", "tools-list", "dns-rebinding-protection"}
 
 func TestInterop(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed: skipping the MCP interop tests (install Node.js 20+ to run them)")
-	}
 	ctx := context.Background()
-	npmInstall(t)
+	npmtest.Install(t, ".")
 	seedDemo(t, ctx)
 	bin := buildTripgraph(t)
 	env := append(os.Environ(), "DATABASE_URL="+testURL, "TRIPGRAPH_MEDIA_ROOT="+t.TempDir(), "MCP_SECRET=")
@@ -113,22 +112,6 @@ func stdioRepliesBeforeExit(t *testing.T, env []string, bin string) {
 		if n := strings.Count(string(out), "\n"); n != 3 {
 			t.Fatalf("run %d: %d replies, want 3:\n%s", run, n, out)
 		}
-	}
-}
-
-// npmInstall installs the locked npm packages unless node_modules already
-// holds what package-lock.json says (npm notes it in its hidden lockfile,
-// written after the lock).
-func npmInstall(t *testing.T) {
-	t.Helper()
-	lock, errLock := os.Stat("package-lock.json")
-	installed, errInstalled := os.Stat(filepath.Join("node_modules", ".package-lock.json"))
-	if errLock == nil && errInstalled == nil && !installed.ModTime().Before(lock.ModTime()) {
-		return
-	}
-	cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm ci in interop/ failed (%v):\n%s", err, out)
 	}
 }
 

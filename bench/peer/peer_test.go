@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/internal/npmtest"
+
 	"github.com/google/uuid"
 
 	"github.com/tripgraph/tripgraph/graph"
@@ -32,10 +34,7 @@ func TestLangGraphReachesTheSameStates(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs node")
 	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
-	}
-	npmInstall(t)
+	npmtest.Install(t, "js")
 	w := mustWorkload(t)
 	want, err := runDump(context.Background(), w, saverMemory, "", true)
 	if err != nil {
@@ -68,19 +67,6 @@ func TestLangGraphReachesTheSameStates(t *testing.T) {
 				t.Fatalf("the final states differ at %s", d)
 			}
 		})
-	}
-}
-
-// npmInstall installs the locked npm packages unless they already are.
-func npmInstall(t *testing.T) {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join("js", "node_modules", "@langchain", "langgraph")); err == nil {
-		return
-	}
-	cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-	cmd.Dir = "js"
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm ci in bench/peer/js failed (%v):\n%s", err, out)
 	}
 }
 

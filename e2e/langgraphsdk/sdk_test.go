@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tripgraph/tripgraph/internal/npmtest"
+
 	"github.com/tripgraph/tripgraph/internal/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/seed"
@@ -28,11 +30,8 @@ var testURL string
 func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, "langgraphsdk", &testURL)) }
 
 func TestOfficialClient(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed: skipping the LangGraph client test (install Node.js 20+ to run it)")
-	}
 	ctx := context.Background()
-	npmInstall(t)
+	npmtest.Install(t, ".")
 	key, otherKey := prepare(t, ctx)
 	addr := freeAddr(t)
 	serve(t, addr)
@@ -44,17 +43,6 @@ func TestOfficialClient(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil || strings.TrimSpace(string(out)) != "ok" {
 		t.Fatalf("the LangGraph client script failed (%v):\n%s", err, out)
-	}
-}
-
-// npmInstall installs the locked npm packages unless they already are.
-func npmInstall(t *testing.T) {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join("node_modules", "@langchain", "langgraph-sdk")); err == nil {
-		return
-	}
-	if out, err := exec.Command("npm", "ci", "--no-audit", "--no-fund").CombinedOutput(); err != nil {
-		t.Fatalf("npm ci in e2e/langgraphsdk failed (%v):\n%s", err, out)
 	}
 }
 
