@@ -1,0 +1,148 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/tripgraph/tripgraph/nodes"
+)
+
+// runHarness is a server with its worker pool started, on tools from gate.
+func runHarness(t *testing.T, gate *toolGate) *harness {
+	t.Helper()
+	srv, st := workerServer(t, gate)
+	srv.Start()
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	h := &harness{t: t, srv: srv, url: ts.URL, st: st, logs: &syncBuffer{}}
+	h.alice, h.aliceKey = newUser(t, st)
+	h.bob, h.bobKey = newUser(t, st)
+	return h
+}
+
+// runBody is a run body with the person's message.
+func runBody(text string) string {
+	return fmt.Sprintf(`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":%q}]}}`, text)
+}
+
+type runJSON struct {
+	RunID    string `json:"run_id"`
+	ThreadID string `json:"thread_id"`
+	Status   string `json:"status"`
+}
+
+func TestBackgroundRunJoinedAndListed(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	tid := h.thread(h.aliceKey, "")
+	r := h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(lisbon))
+	var run runJSON
+	r.decode(t, &run)
+	if run.ThreadID != tid || uuid.Validate(run.RunID) != nil {
+		t.Fatalf("created run %s", r.body)
+	}
+	if loc := r.header.Get("Content-Location"); loc != "/threads/"+tid+"/runs/"+run.RunID {
+		t.Fatalf("Content-Location %q", loc)
+	}
+	var values nodes.State
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID+"/join", h.aliceKey, "").decode(t, &values)
+	if len(values.Messages) < 2 || values.Messages[0].Content != lisbon || values.TripDetails == nil ||
+		values.TripDetails.Location != "Lisbon" {
+		t.Fatalf("joined values %+v", values)
+	}
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID, h.aliceKey, "").decode(t, &run)
+	if run.Status != "success" {
+		t.Fatalf("joined run is %s", run.Status)
+	}
+	var waited nodes.State
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, runBody("thanks")).decode(t, &waited)
+	if len(waited.Messages) != len(values.Messages)+2 || waited.Messages[len(values.Messages)].Content != "thanks" {
+		t.Fatalf("waited values have %d messages after %d", len(waited.Messages), len(values.Messages))
+	}
+	var list []runJSON
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs?limit=5", h.aliceKey, "").decode(t, &list)
+	if len(list) != 2 || list[1].RunID != run.RunID {
+		t.Fatalf("listed runs %+v", list)
+	}
+	h.must(http.StatusNotFound, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID, h.bobKey, "")
+	h.must(http.StatusNotFound, http.MethodGet, "/threads/"+tid+"/runs", h.bobKey, "")
+	other := h.thread(h.aliceKey, "")
+	h.must(http.StatusNotFound, http.MethodGet, "/threads/"+other+"/runs/"+run.RunID, h.aliceKey, "")
+}
+
+func TestRunBodiesAreChecked(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	tid := h.thread(h.aliceKey, "")
+	fresh := uuid.NewString()
+	tests := []struct {
+		name, path, body string
+		key              string
+		status           int
+	}{
+		{"unknown field", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"colour":1}`, h.aliceKey, 422},
+		{"no assistant", tid, `{"input":{"messages":[{"role":"user","content":"hi"}]}}`, h.aliceKey, 422},
+		{"unknown assistant", tid, `{"assistant_id":"other","input":{"messages":[{"role":"user","content":"hi"}]}}`, h.aliceKey, 404},
+		{"no input", tid, `{"assistant_id":"trip-planner"}`, h.aliceKey, 422},
+		{"input and command", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"command":{"resume":true}}`, h.aliceKey, 422},
+		{"ai message as input", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"ai","content":"hi"}]}}`, h.aliceKey, 422},
+		{"empty message", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"  "}]}}`, h.aliceKey, 400},
+		{"rollback", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"multitask_strategy":"rollback"}`, h.aliceKey, 422},
+		{"goto an unknown node", tid, `{"assistant_id":"trip-planner","command":{"goto":"nowhere"}}`, h.aliceKey, 422},
+		{"recursion limit out of range", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"config":{"recursion_limit":0.5}}`, h.aliceKey, 422},
+		{"another user's thread", tid, runBody("hi"), h.bobKey, 404},
+		{"missing thread", fresh, runBody("hi"), h.aliceKey, 404},
+		{"missing thread created", fresh, `{"assistant_id":"trip-planner","input":{"messages":[{"type":"human","content":"hi"}]},"if_not_exists":"create"}`, h.aliceKey, 200},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h.with(t).must(tt.status, http.MethodPost, "/threads/"+tt.path+"/runs/wait", tt.key, tt.body)
+		})
+	}
+}
+
+func TestCancelAndRejectWhileRunning(t *testing.T) {
+	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	h := runHarness(t, gate)
+	tid := h.thread(h.aliceKey, "")
+	var run runJSON
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(lisbon)).decode(t, &run)
+	<-gate.started
+	r := h.must(http.StatusConflict, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody("again"))
+	if r.errorCode(t) != "CONFLICT" {
+		t.Fatalf("second run: %s", r.body)
+	}
+	var queued runJSON
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey,
+		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"later"}]},"multitask_strategy":"enqueue"}`).decode(t, &queued)
+	if queued.Status != "pending" {
+		t.Fatalf("enqueued run is %s", queued.Status)
+	}
+	h.must(http.StatusNotFound, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel", h.bobKey, "")
+	h.must(http.StatusNoContent, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?wait=1&action=interrupt", h.aliceKey, "")
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID, h.aliceKey, "").decode(t, &run)
+	if run.Status != "cancelled" {
+		t.Fatalf("cancelled run is %s", run.Status)
+	}
+	close(gate.release)
+	var values nodes.State
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+queued.RunID+"/join", h.aliceKey, "").decode(t, &values)
+	if n := len(values.Messages); n < 2 || values.Messages[n-2].Content != "later" {
+		t.Fatalf("the queued run did not run after the cancelled one: %+v", values.Messages)
+	}
+}
+
+func TestJoinedFailureIsAnErrorObject(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	tid := h.thread(h.aliceKey, "")
+	body := fmt.Sprintf(`{"assistant_id":"trip-planner","checkpoint_id":%q,"input":{"messages":[{"role":"user","content":"hi"}]}}`, uuid.NewString())
+	r := h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, body)
+	var out map[string]json.RawMessage
+	r.decode(t, &out)
+	if string(out["__error__"]) != `{"error":"INTERNAL","message":"the run failed"}` {
+		t.Fatalf("failed run answered %s", r.body)
+	}
+}
