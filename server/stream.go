@@ -44,16 +44,9 @@ func (s *Server) streamRun(c echo.Context) error {
 // header's event when it is sent. With cancel_on_disconnect, a client that
 // goes away cancels the run.
 func (s *Server) joinStream(c echo.Context) error {
-	var raw json.RawMessage
-	if modes := c.QueryParams()["stream_mode"]; len(modes) > 0 {
-		raw, _ = json.Marshal(modes)
-	}
-	events, err := modesOf(raw, "stream_mode")
+	events, err := queryModes(c.QueryParams()["stream_mode"])
 	if err != nil {
 		return err
-	}
-	if len(raw) == 0 {
-		events = allModes() // a joiner who names none gets every mode
 	}
 	var after int64
 	if last := c.Request().Header.Get("Last-Event-ID"); last != "" {
@@ -94,12 +87,27 @@ func modesOf(raw json.RawMessage, field string) (map[string]bool, error) {
 	return events, nil
 }
 
-func allModes() map[string]bool {
-	events := map[string]bool{}
-	for _, m := range streamModes {
-		events[wire.EventOfMode(m)] = true
+// queryModes reads the stream_mode query parameters: each a mode or a JSON
+// list of modes, as the JS client sends a list. A joiner who names none
+// gets every mode.
+func queryModes(values []string) (map[string]bool, error) {
+	list := []string{}
+	for _, v := range values {
+		if !strings.HasPrefix(v, "[") {
+			list = append(list, v)
+			continue
+		}
+		var more []string
+		if json.Unmarshal([]byte(v), &more) != nil {
+			return nil, invalid([]wire.FieldError{{Field: "stream_mode", Message: "must be a stream mode or a list of them"}})
+		}
+		list = append(list, more...)
 	}
-	return events
+	if len(list) == 0 {
+		list = streamModes
+	}
+	raw, _ := json.Marshal(list)
+	return modesOf(raw, "stream_mode")
 }
 
 // sseWriter writes server-sent events and flushes each.

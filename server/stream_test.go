@@ -149,7 +149,7 @@ func TestStreamRunInEveryMode(t *testing.T) {
 	// only in the modes asked.
 	mid := frames[2].id
 	resp = h.openStream(context.Background(), http.MethodGet,
-		"/threads/"+tid+"/runs/"+meta.RunID+"/stream?stream_mode=custom&stream_mode=values", "",
+		"/threads/"+tid+"/runs/"+meta.RunID+"/stream?stream_mode=custom&stream_mode=%5B%22values%22%5D", "",
 		http.Header{"Last-Event-Id": {mid}})
 	again := readFrames(t, resp.Body)
 	resp.Body.Close()
