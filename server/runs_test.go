@@ -1,15 +1,18 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/store"
 )
 
 // runHarness is a server with its worker pool started, on tools from gate.
@@ -144,5 +147,51 @@ func TestJoinedFailureIsAnErrorObject(t *testing.T) {
 	r.decode(t, &out)
 	if string(out["__error__"]) != `{"error":"INTERNAL","message":"the run failed"}` {
 		t.Fatalf("failed run answered %s", r.body)
+	}
+}
+
+func TestCommandRun(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	tid := h.thread(h.aliceKey, "")
+	var before nodes.State
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, runBody(lisbon)).decode(t, &before)
+	body := `{"assistant_id":"trip-planner","command":{"update":{"tripDetails":{"location":"Porto","startDate":"2027-06-01","endDate":"2027-06-03","numberOfGuests":2}},"goto":"__end__"}}`
+	var after nodes.State
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, body).decode(t, &after)
+	if after.TripDetails == nil || after.TripDetails.Location != "Porto" || len(after.Messages) != len(before.Messages) {
+		t.Fatalf("after the command: %+v, %d messages (before %d)", after.TripDetails, len(after.Messages), len(before.Messages))
+	}
+	bad := `{"assistant_id":"trip-planner","command":{"update":{"mood":"happy"}}}`
+	r := h.must(http.StatusUnprocessableEntity, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, bad)
+	var e struct {
+		Fields []struct{ Field string } `json:"fields"`
+	}
+	r.decode(t, &e)
+	if len(e.Fields) != 1 || e.Fields[0].Field != "command.update.mood" {
+		t.Fatalf("refused command: %s", r.body)
+	}
+}
+
+// A running run's lease is renewed while it runs, so the sweeper never
+// hands it to another worker.
+func TestLeaseIsRenewed(t *testing.T) {
+	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	srv, st := workerServer(t, gate)
+	srv.pool.timing.lease = 150 * time.Millisecond
+	srv.Start()
+	owner, run := queueTurn(t, st, lisbon)
+	<-gate.started
+	seen := map[time.Time]bool{}
+	for len(seen) < 4 {
+		r, err := st.RunByID(context.Background(), owner, run.ID)
+		if err != nil || r.Status != store.RunRunning || r.Attempts != 1 {
+			t.Fatalf("run while held: %s, attempts %d, %v", r.Status, r.Attempts, err)
+		}
+		seen[*r.LeaseExpiresAt] = true
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(gate.release)
+	if _, done := finish(t, st, owner, run.ID); done.Status != store.RunSuccess || done.Attempts != 1 {
+		t.Fatalf("run ended %s after %d attempts", done.Status, done.Attempts)
 	}
 }
