@@ -195,3 +195,27 @@ func TestLeaseIsRenewed(t *testing.T) {
 		t.Fatalf("run ended %s after %d attempts", done.Status, done.Attempts)
 	}
 }
+
+// multitask_strategy interrupt cancels the running run, keeps what it
+// saved, and runs the new one after it has stopped.
+func TestInterruptStrategy(t *testing.T) {
+	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	h := runHarness(t, gate)
+	tid := h.thread(h.aliceKey, "")
+	var first runJSON
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(lisbon)).decode(t, &first)
+	<-gate.started
+	var values nodes.State
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey,
+		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hello"}]},"multitask_strategy":"interrupt"}`).decode(t, &values)
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+first.RunID, h.aliceKey, "").decode(t, &first)
+	if first.Status != "cancelled" {
+		t.Fatalf("interrupted run is %s", first.Status)
+	}
+	if len(values.Messages) < 3 || values.Messages[0].Content != lisbon || values.TripDetails == nil {
+		t.Fatalf("values after the interrupting run: %+v", values)
+	}
+	if n := len(values.Messages); values.Messages[n-2].Content != "hello" {
+		t.Fatalf("the new run's message is not last: %+v", values.Messages)
+	}
+}
