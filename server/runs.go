@@ -156,7 +156,8 @@ func bindRun(c echo.Context) (wire.RunCreate, error) {
 	if _, err := assistant(in.AssistantID); err != nil {
 		return in, err
 	}
-	return in, nil
+	_, err := modesOf(in.StreamMode, "stream_mode")
+	return in, err
 }
 
 // startRun turns a run body into a job and queues it on the thread named

@@ -95,6 +95,7 @@ func TestRunBodiesAreChecked(t *testing.T) {
 		{"empty message", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"  "}]}}`, h.aliceKey, 400},
 		{"rollback", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"multitask_strategy":"rollback"}`, h.aliceKey, 422},
 		{"goto an unknown node", tid, `{"assistant_id":"trip-planner","command":{"goto":"nowhere"}}`, h.aliceKey, 422},
+		{"unknown stream mode", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"stream_mode":"debug"}`, h.aliceKey, 422},
 		{"recursion limit out of range", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"config":{"recursion_limit":0.5}}`, h.aliceKey, 422},
 		{"another user's thread", tid, runBody("hi"), h.bobKey, 404},
 		{"missing thread", fresh, runBody("hi"), h.aliceKey, 404},

@@ -236,4 +236,8 @@ func TestCloseHandsRunsBack(t *testing.T) {
 	if err != nil || r.Status != store.RunPending || r.Attempts != 1 {
 		t.Fatalf("run after the pool stopped: %s, attempts %d, %v; want pending", r.Status, r.Attempts, err)
 	}
+	// Leave no pending run for the pools of later tests.
+	if _, err := st.CancelRun(context.Background(), owner, run.ID); err != nil {
+		t.Fatal(err)
+	}
 }
