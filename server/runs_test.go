@@ -93,7 +93,6 @@ func TestRunBodiesAreChecked(t *testing.T) {
 		{"input and command", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"command":{"resume":true}}`, h.aliceKey, 422},
 		{"ai message as input", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"ai","content":"hi"}]}}`, h.aliceKey, 422},
 		{"empty message", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"  "}]}}`, h.aliceKey, 400},
-		{"rollback", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"multitask_strategy":"rollback"}`, h.aliceKey, 422},
 		{"goto an unknown node", tid, `{"assistant_id":"trip-planner","command":{"goto":"nowhere"}}`, h.aliceKey, 422},
 		{"unknown stream mode", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"stream_mode":"debug"}`, h.aliceKey, 422},
 		{"recursion limit out of range", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"config":{"recursion_limit":0.5}}`, h.aliceKey, 422},
@@ -218,5 +217,33 @@ func TestInterruptStrategy(t *testing.T) {
 	}
 	if n := len(values.Messages); values.Messages[n-2].Content != "hello" {
 		t.Fatalf("the new run's message is not last: %+v", values.Messages)
+	}
+}
+
+// multitask_strategy rollback cancels the running run and forks from the
+// checkpoint before it: what it saved is no longer in the thread's state.
+func TestRollbackStrategy(t *testing.T) {
+	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	h := runHarness(t, gate)
+	tid := h.thread(h.aliceKey, "")
+	var before nodes.State
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, runBody("hello there")).decode(t, &before)
+	var first runJSON
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(lisbon)).decode(t, &first)
+	<-gate.started
+	var values nodes.State
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey,
+		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hello again"}]},"multitask_strategy":"rollback"}`).decode(t, &values)
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+first.RunID, h.aliceKey, "").decode(t, &first)
+	if first.Status != "cancelled" {
+		t.Fatalf("rolled back run is %s", first.Status)
+	}
+	for _, m := range values.Messages {
+		if m.Content == lisbon {
+			t.Fatalf("the rolled back run's message is still there: %+v", values.Messages)
+		}
+	}
+	if values.TripDetails != nil || len(values.Messages) != len(before.Messages)+2 || values.Messages[len(before.Messages)].Content != "hello again" {
+		t.Fatalf("values after the rollback: %+v", values)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 	"github.com/tripgraph/tripgraph/store"
@@ -261,6 +262,11 @@ func (s *Server) runGraph(ctx context.Context, owner string, r store.Run) (strin
 		}
 		resumed = head != nil && head.Metadata.RunID == r.ID
 	}
+	if r.MultitaskStrategy == store.MultitaskRollback && r.Replaces != "" && j.CheckpointID == "" {
+		if j.CheckpointID, err = s.before(ctx, r.ThreadID, r.Replaces); err != nil {
+			return "", err
+		}
+	}
 	appendCtx := context.WithoutCancel(ctx)
 	status := store.RunSuccess
 	for ev, err := range s.planner.Run(ctx, j.config(r.ThreadID, r.ID, resumed)) {
@@ -288,5 +294,31 @@ func (s *Server) appendError(ctx context.Context, owner, runID string) {
 	data, _ := json.Marshal(wire.StreamError{Error: string(errcode.Internal), Message: runFailed})
 	if _, err := s.store.AppendRunEvent(ctx, owner, runID, wire.EventError, data); err != nil {
 		s.log.Error("recording a run's failure", "run_id", runID, "err", err)
+	}
+}
+
+// before is the checkpoint a rollback forks from: the parent of the oldest
+// checkpoint the replaced run wrote on the thread, or the thread's newest
+// when it wrote none. A run that started the thread has nothing before it:
+// that rollback fails.
+func (s *Server) before(ctx context.Context, threadID, replaced string) (string, error) {
+	oldest, cursor := "", ""
+	for {
+		page, err := s.cps.List(ctx, threadID, graph.ListOptions{Limit: 100, Before: cursor})
+		if err != nil {
+			return "", fmt.Errorf("finding the checkpoints of run %s: %w", replaced, err)
+		}
+		for _, cp := range page {
+			if cp.Metadata.RunID == replaced {
+				oldest = cp.ParentID
+				if oldest == "" {
+					return "", fmt.Errorf("rolling back run %s: it started the thread", replaced)
+				}
+			}
+		}
+		if len(page) < 100 {
+			return oldest, nil
+		}
+		cursor = page[len(page)-1].ID
 	}
 }

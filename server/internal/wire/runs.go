@@ -15,7 +15,7 @@ type RunCreate struct {
 	Config            *RunConfig      `json:"config"`
 	Metadata          json.RawMessage `json:"metadata"`
 	StreamMode        json.RawMessage `json:"stream_mode"` // a mode or a list of modes
-	MultitaskStrategy string          `json:"multitask_strategy" validate:"omitempty,oneof=reject enqueue interrupt"`
+	MultitaskStrategy string          `json:"multitask_strategy" validate:"omitempty,oneof=reject enqueue interrupt rollback"`
 	IfNotExists       string          `json:"if_not_exists" validate:"omitempty,oneof=create reject"`
 	CheckpointID      string          `json:"checkpoint_id" validate:"omitempty,uuid"`
 	Checkpoint        *CheckpointRef  `json:"checkpoint"`
