@@ -54,6 +54,8 @@ func (s *Server) registerAPI() {
 		{method: http.MethodPost, path: "/threads/:thread_id/runs/wait", summary: "Create a run and answer with the thread's values when it ends", handler: s.waitRun, body: wire.RunCreate{}, long: true},
 		{method: http.MethodPost, path: "/threads/:thread_id/runs/stream", summary: "Create a run and stream its events (text/event-stream)", handler: s.streamRun, body: wire.RunCreate{}, long: true},
 		{method: http.MethodGet, path: "/threads/:thread_id/runs/:run_id/stream", summary: "Stream a run's events (text/event-stream), from after Last-Event-ID", handler: s.joinStream, long: true, query: []string{"stream_mode", "cancel_on_disconnect"}},
+		{method: http.MethodPost, path: "/runs/wait", summary: "Run on a thread of its own, deleted afterwards unless on_completion is keep, and answer with its values", handler: s.statelessWait, body: wire.RunCreate{}, long: true},
+		{method: http.MethodPost, path: "/runs/stream", summary: "Run on a thread of its own, deleted afterwards unless on_completion is keep, and stream it (text/event-stream)", handler: s.statelessStream, body: wire.RunCreate{}, long: true},
 		{method: http.MethodGet, path: "/threads/:thread_id/runs/:run_id", summary: "Get a run", handler: s.getRun, response: wire.Run{}},
 		{method: http.MethodPost, path: "/threads/:thread_id/runs/:run_id/cancel", summary: "Cancel a run wherever it executes", handler: s.cancelRun, status: http.StatusAccepted, query: []string{"wait", "action"}},
 		{method: http.MethodGet, path: "/threads/:thread_id/runs/:run_id/join", summary: "Wait for a run's end and answer with the thread's values", handler: s.joinRun, long: true},

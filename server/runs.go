@@ -169,6 +169,9 @@ func (s *Server) startRun(c echo.Context, in wire.RunCreate) (store.Run, error) 
 		return store.Run{}, err
 	}
 	threadID := c.Param("thread_id")
+	if threadID == "" { // a stateless run: on a thread of its own
+		threadID, in.IfNotExists = uuid.Must(uuid.NewV7()).String(), "create"
+	}
 	if _, err := s.store.ThreadByID(ctx(c), owner(c), threadID); errcode.Of(err) == errcode.NotFound && in.IfNotExists == "create" {
 		if uuid.Validate(threadID) != nil {
 			return store.Run{}, errcode.New(errcode.BadRequest, "a thread id is a UUID")
@@ -306,24 +309,30 @@ func (s *Server) awaitRun(ctx context.Context, ownerID, runID string) (store.Run
 // or with the run's error as LangGraph does. With cancel, a client that
 // goes away first cancels the run.
 func (s *Server) answerFinal(c echo.Context, run store.Run, cancel bool) error {
+	v, err := s.final(c, run, cancel)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}
+
+// final waits for a run's end and returns what answerFinal answers.
+func (s *Server) final(c echo.Context, run store.Run, cancel bool) (any, error) {
 	done, err := s.awaitRun(ctx(c), owner(c), run.ID)
 	if err != nil {
 		if cancel && ctx(c).Err() != nil {
 			s.cancelLeft(owner(c), run.ID)
 		}
-		return err
+		return nil, err
 	}
 	if done.Status == store.RunError {
-		return c.JSON(http.StatusOK, wire.RunError{Error: wire.StreamError{Error: string(errcode.Internal), Message: done.Error}})
+		return wire.RunError{Error: wire.StreamError{Error: string(errcode.Internal), Message: done.Error}}, nil
 	}
 	head, err := s.head(ctx(c), done.ThreadID)
-	if err != nil {
-		return err
+	if err != nil || head == nil {
+		return json.RawMessage("{}"), err
 	}
-	if head == nil {
-		return c.JSON(http.StatusOK, json.RawMessage("{}"))
-	}
-	return c.JSON(http.StatusOK, head.State)
+	return head.State, nil
 }
 
 // cancelLeft cancels a run whose client went away.
@@ -332,5 +341,63 @@ func (s *Server) cancelLeft(ownerID, runID string) {
 	defer cancel()
 	if _, err := s.store.CancelRun(ctx, ownerID, runID); err != nil && errcode.Of(err) != errcode.Conflict {
 		s.log.Error("cancelling a run whose client went away", "run_id", runID, "err", err)
+	}
+}
+
+// statelessWait runs on a new thread of its own and answers as waitRun
+// does; the thread is deleted once the run has ended unless on_completion
+// is keep.
+func (s *Server) statelessWait(c echo.Context) error {
+	in, err := bindRun(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.startRun(c, in)
+	if err != nil {
+		return err
+	}
+	v, err := s.final(c, run, in.OnDisconnect == "cancel")
+	s.complete(owner(c), run, in.OnCompletion)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}
+
+// statelessStream runs on a new thread of its own and streams as
+// streamRun does; the thread is deleted once the run has ended unless
+// on_completion is keep.
+func (s *Server) statelessStream(c echo.Context) error {
+	in, err := bindRun(c)
+	if err != nil {
+		return err
+	}
+	events, err := modesOf(in.StreamMode, "stream_mode")
+	if err != nil {
+		return err
+	}
+	run, err := s.startRun(c, in)
+	if err != nil {
+		return err
+	}
+	defer s.complete(owner(c), run, in.OnCompletion)
+	return s.stream(c, run, events, 0, in.OnDisconnect == "cancel")
+}
+
+// complete deletes a stateless run's thread if the run has ended and
+// onCompletion is not keep. A run still going (its client left without
+// cancelling it) keeps its thread.
+func (s *Server) complete(ownerID string, run store.Run, onCompletion string) {
+	if onCompletion == "keep" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	now, err := s.store.RunByID(ctx, ownerID, run.ID)
+	if err == nil && now.Final() {
+		err = s.store.DeleteThread(ctx, ownerID, run.ThreadID)
+	}
+	if err != nil {
+		s.log.Error("deleting a stateless run's thread", "run_id", run.ID, "err", err)
 	}
 }

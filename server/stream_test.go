@@ -265,3 +265,39 @@ func TestStreamKeepAlive(t *testing.T) {
 		t.Fatalf("frames after the keep-alive %+v", frames)
 	}
 }
+
+func TestStatelessRuns(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	threadOf := func(header http.Header) string {
+		loc := strings.TrimPrefix(header.Get("Content-Location"), "/threads/")
+		tid, _, _ := strings.Cut(loc, "/")
+		return tid
+	}
+	for _, tt := range []struct {
+		onCompletion string
+		want         int
+	}{{"", http.StatusNotFound}, {"keep", http.StatusOK}} {
+		extra := ""
+		if tt.onCompletion != "" {
+			extra = fmt.Sprintf(`,"on_completion":%q`, tt.onCompletion)
+		}
+		r := h.must(http.StatusOK, http.MethodPost, "/runs/wait", h.aliceKey, streamBody(lisbon, `"values"`, extra))
+		var values nodes.State
+		r.decode(t, &values)
+		if len(values.Messages) < 2 || values.Messages[0].Content != lisbon {
+			t.Fatalf("stateless wait values %+v", values)
+		}
+		h.must(tt.want, http.MethodGet, "/threads/"+threadOf(r.header), h.aliceKey, "")
+
+		resp := h.openStream(context.Background(), http.MethodPost, "/runs/stream", streamBody(lisbon, `"values"`, extra), nil)
+		frames := readFrames(t, resp.Body)
+		resp.Body.Close()
+		if len(frames) < 3 || frames[0].event != "metadata" || frames[len(frames)-1].event != "end" {
+			t.Fatalf("stateless stream frames %+v", frames)
+		}
+		// The thread goes once the stream is over; wait for it.
+		for h.do(http.MethodGet, "/threads/"+threadOf(resp.Header), h.aliceKey, "").status != tt.want {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}

@@ -20,6 +20,7 @@ type RunCreate struct {
 	CheckpointID      string          `json:"checkpoint_id" validate:"omitempty,uuid"`
 	Checkpoint        *CheckpointRef  `json:"checkpoint"`
 	OnDisconnect      string          `json:"on_disconnect" validate:"omitempty,oneof=cancel continue"`
+	OnCompletion      string          `json:"on_completion" validate:"omitempty,oneof=delete keep"` // stateless runs: their thread's fate
 }
 
 // RunInput is a run's input: the person's new messages.
