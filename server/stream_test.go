@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -299,5 +300,33 @@ func TestStatelessRuns(t *testing.T) {
 		for h.do(http.MethodGet, "/threads/"+threadOf(resp.Header), h.aliceKey, "").status != tt.want {
 			time.Sleep(5 * time.Millisecond)
 		}
+	}
+}
+
+// A run created and streamed through a process without workers is
+// executed by another process's pool, and its events reach the first
+// process through the database.
+func TestStreamAcrossProcesses(t *testing.T) {
+	h := runHarness(t, &toolGate{}) // the process with workers
+	idle, _ := workerServer(t, &toolGate{})
+	ts := httptest.NewServer(idle.Handler()) // a process that never starts its pool
+	t.Cleanup(ts.Close)
+	front := *h
+	front.url = ts.URL
+	tid := front.thread(h.aliceKey, "")
+	resp := front.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
+		streamBody(lisbon, `["custom","values"]`, ""), nil)
+	frames := readFrames(t, resp.Body)
+	resp.Body.Close()
+	var ui []string
+	for _, f := range frames {
+		if f.event == "custom" {
+			var m struct{ Name string }
+			json.Unmarshal([]byte(f.data), &m)
+			ui = append(ui, m.Name)
+		}
+	}
+	if frames[len(frames)-1].event != "end" || len(ui) < 2 {
+		t.Fatalf("frames through the idle process: %+v", frames)
 	}
 }
