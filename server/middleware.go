@@ -77,7 +77,15 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 // then watches the connection for the client going away, and a deadline
 // left on it would cancel a handler still at work. The write deadline is
 // lifted afterwards: the connection may carry a streaming request next.
-func (s *Server) bounded(next echo.HandlerFunc) echo.HandlerFunc {
+// A long route (one that answers when a run ends, or streams) has no write
+// deadline.
+func (s *Server) bounded(long bool) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return s.bound(next, long)
+	}
+}
+
+func (s *Server) bound(next echo.HandlerFunc, long bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
 		rc := http.NewResponseController(c.Response())
@@ -88,6 +96,9 @@ func (s *Server) bounded(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 			r.Body = &untilEOF{ReadCloser: http.MaxBytesReader(c.Response(), r.Body, s.limits.MaxBodyBytes),
 				eof: func() { rc.SetReadDeadline(time.Time{}) }}
+		}
+		if long {
+			return next(c)
 		}
 		if err := rc.SetWriteDeadline(now.Add(s.limits.WriteTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
 			return err

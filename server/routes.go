@@ -16,6 +16,7 @@ type route struct {
 	handler      echo.HandlerFunc
 	public       bool // no API key needed
 	mounted      bool // a handler with its own auth and limits (see Mount)
+	long         bool // answers when a run ends or streams: no write deadline
 	body         any  // the request body's wire type, if any
 	response     any  // the success body's wire type, if any
 	status       int  // the success status; 200 when 0
@@ -47,6 +48,17 @@ func (s *Server) registerAPI() {
 		{method: http.MethodPost, path: "/threads/:thread_id/state/checkpoint", summary: "Get a thread's state at a checkpoint named in the body", handler: s.getStateAtBody, body: wire.StateCheckpointRequest{}, response: wire.ThreadState{}},
 		{method: http.MethodPost, path: "/threads/:thread_id/history", summary: "List a thread's states, newest first", handler: s.postHistory, body: wire.HistoryRequest{}, response: []wire.ThreadState{}},
 		{method: http.MethodGet, path: "/threads/:thread_id/history", summary: "List a thread's states, newest first", handler: s.getHistory, response: []wire.ThreadState{}, query: []string{"limit", "before"}},
+
+		{method: http.MethodPost, path: "/threads/:thread_id/runs", summary: "Create a background run on a thread", handler: s.createRun, body: wire.RunCreate{}, response: wire.Run{}},
+		{method: http.MethodGet, path: "/threads/:thread_id/runs", summary: "List a thread's runs, newest first", handler: s.listRuns, response: []wire.Run{}, query: []string{"limit", "offset"}},
+		{method: http.MethodPost, path: "/threads/:thread_id/runs/wait", summary: "Create a run and answer with the thread's values when it ends", handler: s.waitRun, body: wire.RunCreate{}, long: true},
+		{method: http.MethodPost, path: "/threads/:thread_id/runs/stream", summary: "Create a run and stream its events (text/event-stream)", handler: s.streamRun, body: wire.RunCreate{}, long: true},
+		{method: http.MethodGet, path: "/threads/:thread_id/runs/:run_id/stream", summary: "Stream a run's events (text/event-stream), from after Last-Event-ID", handler: s.joinStream, long: true, query: []string{"stream_mode", "cancel_on_disconnect"}},
+		{method: http.MethodPost, path: "/runs/wait", summary: "Run on a thread of its own, deleted afterwards unless on_completion is keep, and answer with its values", handler: s.statelessWait, body: wire.RunCreate{}, long: true},
+		{method: http.MethodPost, path: "/runs/stream", summary: "Run on a thread of its own, deleted afterwards unless on_completion is keep, and stream it (text/event-stream)", handler: s.statelessStream, body: wire.RunCreate{}, long: true},
+		{method: http.MethodGet, path: "/threads/:thread_id/runs/:run_id", summary: "Get a run", handler: s.getRun, response: wire.Run{}},
+		{method: http.MethodPost, path: "/threads/:thread_id/runs/:run_id/cancel", summary: "Cancel a run wherever it executes", handler: s.cancelRun, status: http.StatusAccepted, query: []string{"wait", "action"}},
+		{method: http.MethodGet, path: "/threads/:thread_id/runs/:run_id/join", summary: "Wait for a run's end and answer with the thread's values", handler: s.joinRun, long: true},
 	} {
 		s.add(r)
 	}
@@ -57,7 +69,7 @@ func (s *Server) registerAPI() {
 func (s *Server) add(r route) {
 	var mw []echo.MiddlewareFunc
 	if !r.mounted {
-		mw = append(mw, s.bounded)
+		mw = append(mw, s.bounded(r.long))
 	}
 	if !r.public && !r.mounted {
 		mw = append(mw, s.authenticate)

@@ -34,6 +34,9 @@ type Config struct {
 	Checkpoints graph.Checkpointer
 	Logger      *slog.Logger
 	Limits      Limits
+	// Workers is how many runs this process executes at once, once Start
+	// is called; DefaultWorkers when 0 (see WorkersFromEnv).
+	Workers int
 }
 
 // Limits bound what one request or one API key may cost.
@@ -116,6 +119,7 @@ type Server struct {
 	metrics *metrics
 	db      *sql.DB // the store's pool as database/sql, for the migrations check
 	routes  []route
+	pool    *pool
 }
 
 // New builds the API and registers its routes.
@@ -135,6 +139,10 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{store: cfg.Store, planner: cfg.Planner, cps: cfg.Checkpoints, log: cfg.Logger,
 		limits: cfg.Limits, limiter: newLimiter(cfg.Limits.RatePerSec, cfg.Limits.RateBurst),
 		metrics: newMetrics(), db: stdlib.OpenDBFromPool(cfg.Store.Pool)}
+	if cfg.Workers <= 0 {
+		cfg.Workers = DefaultWorkers
+	}
+	s.pool = newPool(s, cfg.Workers)
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = ErrorHandler(cfg.Logger)
@@ -147,8 +155,12 @@ func New(cfg Config) (*Server, error) {
 // Handler is the server's http.Handler.
 func (s *Server) Handler() http.Handler { return s.echo }
 
-// Close releases what New opened.
-func (s *Server) Close() error { return s.db.Close() }
+// Close stops the worker pool, handing back the runs it held, and releases
+// what New opened.
+func (s *Server) Close() error {
+	s.pool.stop()
+	return s.db.Close()
+}
 
 // Mount serves h at method and path (an echo path: ":name" for a segment,
 // "*" for the rest) with the server's request ids, logs and metrics, but

@@ -170,7 +170,7 @@ func (s *Server) updateState(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	checkpointID, err := updateBase(in)
+	checkpointID, err := checkpointBase(in.CheckpointID, in.Checkpoint)
 	if err != nil {
 		return err
 	}
@@ -190,18 +190,18 @@ func (s *Server) updateState(c echo.Context) error {
 	return c.JSON(http.StatusOK, wire.StateUpdateResult{Checkpoint: *wire.CheckpointOf(threadID, cp.ID)})
 }
 
-// updateBase is the checkpoint an update starts from: checkpoint_id or
-// checkpoint.checkpoint_id, which must agree; "" for the newest.
-func updateBase(in wire.StateUpdate) (string, error) {
-	id := in.CheckpointID
-	if in.Checkpoint != nil {
-		if err := check(in.Checkpoint); err != nil {
+// checkpointBase is the checkpoint an update or a run starts from:
+// checkpoint_id or checkpoint.checkpoint_id, which must agree; "" for the
+// newest.
+func checkpointBase(id string, ref *wire.CheckpointRef) (string, error) {
+	if ref != nil {
+		if err := check(ref); err != nil {
 			return "", err
 		}
-		if id != "" && id != in.Checkpoint.CheckpointID {
+		if id != "" && id != ref.CheckpointID {
 			return "", invalid([]wire.FieldError{{Field: "checkpoint", Message: "names another checkpoint than checkpoint_id"}})
 		}
-		id = in.Checkpoint.CheckpointID
+		id = ref.CheckpointID
 	}
 	return id, nil
 }

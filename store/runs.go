@@ -256,3 +256,15 @@ func notFoundAs(err error, format string, args ...any) error {
 	}
 	return err
 }
+
+// RunOwner returns the id of the owner of a run's thread, for a worker,
+// which claims runs of any owner and must act as the run's.
+func (s *Store) RunOwner(ctx context.Context, runID string) (string, error) {
+	var owner string
+	err := s.Pool.QueryRow(ctx, `
+		SELECT t.owner_id FROM runs r JOIN threads t ON t.id = r.thread_id WHERE r.id = $1`, runID).Scan(&owner)
+	if err != nil {
+		return "", notFoundAs(fmt.Errorf("reading the owner of run %s: %w", runID, err), "no run %s", runID)
+	}
+	return owner, nil
+}

@@ -95,8 +95,8 @@ type api struct {
 func (a api) Close() error { return errors.Join(a.Server.Close(), a.close()) }
 
 // newAPI builds the REST API on the trip planner, whose checkpoints are in
-// the store and whose tools come through the MCP bridge. Runs are not
-// served yet: the API uses the planner for thread state and history.
+// the store and whose tools come through the MCP bridge, with its worker
+// pool started: this process executes runs of the shared queue.
 func newAPI(ctx context.Context, env *serving, publicURL string, limits server.Limits, log *slog.Logger) (api, error) {
 	m, err := model.New(ctx, os.Getenv("TRIPGRAPH_MODEL"))
 	if err != nil {
@@ -111,10 +111,17 @@ func newAPI(ctx context.Context, env *serving, publicURL string, limits server.L
 	if err != nil {
 		return api{}, err
 	}
-	srv, err := server.New(server.Config{Store: env.st, Planner: planner, Checkpoints: cps, Logger: log, Limits: limits})
+	workers, err := server.WorkersFromEnv()
 	if err != nil {
 		bridge.Close()
 		return api{}, err
 	}
+	srv, err := server.New(server.Config{Store: env.st, Planner: planner, Checkpoints: cps, Logger: log,
+		Limits: limits, Workers: workers})
+	if err != nil {
+		bridge.Close()
+		return api{}, err
+	}
+	srv.Start()
 	return api{Server: srv, close: bridge.Close}, nil
 }

@@ -77,6 +77,72 @@ await client.threads.delete(copy.thread_id);
 await assert.rejects(client.threads.get(copy.thread_id), (err) => err.status === 404 && JSON.parse(err.text).error === "NOT_FOUND");
 await assert.rejects(client.threads.get(randomUUID()), (err) => err.status === 404);
 
+// runs.stream in four modes: the metadata frame names the run, the UI
+// components arrive as custom events, tokens as messages tuples, and the
+// final values hold the whole turn.
+const lisbon = "4 nights in Lisbon in May, 3 of us";
+const runThread = await client.threads.create();
+const chunks = [];
+for await (const chunk of client.runs.stream(runThread.thread_id, assistant.assistant_id, {
+  input: { messages: [{ role: "user", content: lisbon }] },
+  streamMode: ["values", "updates", "custom", "messages-tuple"],
+})) {
+  chunks.push(chunk);
+}
+assert.equal(chunks[0].event, "metadata");
+assert.match(chunks[0].data.run_id, /^[0-9a-f-]{36}$/);
+const kinds = new Set(chunks.map((c) => c.event));
+for (const kind of ["values", "updates", "custom", "messages"]) assert.ok(kinds.has(kind), `no ${kind} event`);
+const components = chunks.filter((c) => c.event === "custom" && c.data.type === "ui").map((c) => c.data.name);
+assert.ok(components.includes("trip-details"), `components ${components}`);
+assert.ok(components.includes("accommodations-list"), `components ${components}`);
+const tuple = chunks.find((c) => c.event === "messages").data;
+assert.equal(tuple.length, 2);
+assert.ok(tuple[0].id);
+const finalValues = chunks.filter((c) => c.event === "values").at(-1).data;
+assert.equal(finalValues.messages[0].content, lisbon);
+assert.equal(finalValues.tripDetails.location, "Lisbon");
+assert.deepEqual(finalValues.ui.map((u) => u.name).slice(0, 2), ["trip-details", "accommodations-list"]);
+const streamed = await client.runs.get(runThread.thread_id, chunks[0].data.run_id);
+assert.equal(streamed.status, "success");
+
+// runs.wait answers with the thread's values after the run.
+const waited = await client.runs.wait(runThread.thread_id, assistant.assistant_id, {
+  input: { messages: [{ role: "user", content: "thank you" }] },
+});
+assert.equal(waited.messages.length, finalValues.messages.length + 2);
+
+// A background run, joined with runs.joinStream.
+const background = await client.runs.create(runThread.thread_id, assistant.assistant_id, {
+  input: { messages: [{ role: "user", content: "and restaurants there?" }] },
+});
+assert.equal(background.thread_id, runThread.thread_id);
+const joined = [];
+for await (const chunk of client.runs.joinStream(runThread.thread_id, background.run_id, { streamMode: ["values"] })) {
+  joined.push(chunk);
+}
+assert.equal(joined[0].event, "metadata");
+assert.equal(joined.at(-1).event, "end");
+assert.ok(joined.slice(1, -1).every((c) => c.event === "values"));
+assert.equal((await client.runs.join(runThread.thread_id, background.run_id)).messages.length, waited.messages.length + 2);
+const listed = await client.runs.list(runThread.thread_id);
+assert.equal(listed.length, 3);
+
+// runs.cancel: an enqueued run behind a running one is cancelled before
+// it starts; the client sees it so.
+const running = await client.runs.create(runThread.thread_id, assistant.assistant_id, {
+  input: { messages: [{ role: "user", content: lisbon }] },
+});
+const second = await client.runs.create(runThread.thread_id, assistant.assistant_id, {
+  input: { messages: [{ role: "user", content: "never mind" }] },
+  multitaskStrategy: "enqueue",
+});
+await client.runs.cancel(runThread.thread_id, second.run_id, true);
+assert.equal((await client.runs.get(runThread.thread_id, second.run_id)).status, "cancelled");
+await client.runs.join(runThread.thread_id, running.run_id);
+const afterCancel = await client.threads.getState(runThread.thread_id);
+assert.ok(!afterCancel.values.messages.some((m) => m.content === "never mind"));
+
 // Another key is another user: the thread is not found for it.
 if (process.env.TRIPGRAPH_OTHER_KEY) {
   const other = new Client({ apiUrl: process.env.TRIPGRAPH_URL, apiKey: process.env.TRIPGRAPH_OTHER_KEY });

@@ -1,0 +1,84 @@
+package wire
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/tripgraph/tripgraph/store"
+)
+
+// RunCreate is the body of the routes that create a run on a thread.
+type RunCreate struct {
+	AssistantID       string          `json:"assistant_id" validate:"required,max=200"`
+	Input             *RunInput       `json:"input"`
+	Command           *RunCommand     `json:"command"`
+	Config            *RunConfig      `json:"config"`
+	Metadata          json.RawMessage `json:"metadata"`
+	StreamMode        json.RawMessage `json:"stream_mode"` // a mode or a list of modes
+	MultitaskStrategy string          `json:"multitask_strategy" validate:"omitempty,oneof=reject enqueue interrupt rollback"`
+	IfNotExists       string          `json:"if_not_exists" validate:"omitempty,oneof=create reject"`
+	CheckpointID      string          `json:"checkpoint_id" validate:"omitempty,uuid"`
+	Checkpoint        *CheckpointRef  `json:"checkpoint"`
+	OnDisconnect      string          `json:"on_disconnect" validate:"omitempty,oneof=cancel continue"`
+	OnCompletion      string          `json:"on_completion" validate:"omitempty,oneof=delete keep"` // stateless runs: their thread's fate
+}
+
+// RunInput is a run's input: the person's new messages.
+type RunInput struct {
+	Messages []RunMessage `json:"messages" validate:"required,min=1,max=20,dive"`
+}
+
+// RunMessage is a message of a run's input. Role and type are synonyms,
+// as clients send one or the other: human or user.
+type RunMessage struct {
+	ID      string `json:"id" validate:"omitempty,max=100"`
+	Role    string `json:"role" validate:"omitempty,oneof=human user"`
+	Type    string `json:"type" validate:"omitempty,oneof=human user"`
+	Content string `json:"content"`
+}
+
+// RunCommand continues a thread that paused: resume answers its interrupt,
+// update changes the state first, goto names the next node.
+type RunCommand struct {
+	Resume json.RawMessage `json:"resume"`
+	Update json.RawMessage `json:"update"`
+	Goto   string          `json:"goto" validate:"max=100"`
+}
+
+// RunConfig is a run's configuration; recursion_limit bounds its steps.
+type RunConfig struct {
+	RecursionLimit int             `json:"recursion_limit" validate:"omitempty,min=1,max=1000"`
+	Configurable   json.RawMessage `json:"configurable"`
+	Tags           []string        `json:"tags" validate:"max=20"`
+}
+
+// Run is one execution of the assistant on a thread.
+type Run struct {
+	RunID             string          `json:"run_id"`
+	ThreadID          string          `json:"thread_id"`
+	AssistantID       string          `json:"assistant_id"`
+	CreatedAt         time.Time       `json:"created_at"`
+	UpdatedAt         time.Time       `json:"updated_at"`
+	Status            string          `json:"status"`
+	Metadata          json.RawMessage `json:"metadata"`
+	MultitaskStrategy string          `json:"multitask_strategy"`
+	Kwargs            map[string]any  `json:"kwargs"`
+}
+
+// FromRun is the wire form of a run of assistantID. A run queued behind
+// another is pending, as LangGraph names it.
+func FromRun(r store.Run, assistantID string) Run {
+	status := r.Status
+	if status == store.RunQueued {
+		status = store.RunPending
+	}
+	return Run{RunID: r.ID, ThreadID: r.ThreadID, AssistantID: assistantID, CreatedAt: r.CreatedAt,
+		UpdatedAt: r.UpdatedAt, Status: status, Metadata: r.Metadata, MultitaskStrategy: r.MultitaskStrategy,
+		Kwargs: map[string]any{}}
+}
+
+// RunError is what /wait and /join answer for a run that failed, as
+// LangGraph does: the client raises it.
+type RunError struct {
+	Error StreamError `json:"__error__"`
+}

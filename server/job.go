@@ -1,0 +1,60 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/nodes"
+)
+
+// job is what a run executes, decided and checked when the run is created
+// and stored as the run's input, so that a worker in any process can run it.
+type job struct {
+	Input        *nodes.Update `json:"input,omitempty"`   // a new turn: the person's message
+	Command      *jobCommand   `json:"command,omitempty"` // or an answer to an interrupt
+	CheckpointID string        `json:"checkpoint_id,omitempty"`
+	StepLimit    int           `json:"step_limit,omitempty"`
+}
+
+// jobCommand is a graph.Command in JSON.
+type jobCommand struct {
+	Resume json.RawMessage `json:"resume,omitempty"`
+	Update *nodes.Update   `json:"update,omitempty"`
+	Goto   string          `json:"goto,omitempty"`
+}
+
+// decodeJob reads a run's stored input.
+func decodeJob(raw json.RawMessage) (job, error) {
+	var j job
+	if len(raw) == 0 {
+		return j, nil
+	}
+	if err := json.Unmarshal(raw, &j); err != nil {
+		return j, fmt.Errorf("decoding a run's job: %w", err)
+	}
+	return j, nil
+}
+
+// config is the run configuration of j on a thread. A resumed run (one
+// whose thread's newest checkpoint it wrote itself, before its worker
+// stopped) continues from that checkpoint instead of starting again.
+func (j job) config(threadID, runID string, resumed bool) graph.RunConfig[nodes.Update] {
+	cfg := graph.RunConfig[nodes.Update]{ThreadID: threadID, RunID: runID, StepLimit: j.StepLimit,
+		CheckpointID: j.CheckpointID}
+	switch {
+	case resumed:
+		cfg.Resume, cfg.CheckpointID = true, ""
+	case j.Command != nil:
+		cmd := &graph.Command[nodes.Update]{Update: j.Command.Update, Goto: j.Command.Goto}
+		if len(j.Command.Resume) > 0 {
+			cmd.Resume = j.Command.Resume
+		}
+		cfg.Command = cmd
+	case j.Input != nil:
+		cfg.Input = *j.Input
+	default:
+		cfg.Resume = true
+	}
+	return cfg
+}

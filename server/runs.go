@@ -1,0 +1,403 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+
+	"github.com/tripgraph/tripgraph/chatinput"
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+// createRun creates a background run and answers with it.
+func (s *Server) createRun(c echo.Context) error {
+	in, err := bindRun(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.startRun(c, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, wire.FromRun(run, PlannerAssistantID))
+}
+
+// waitRun creates a run, waits for its end and answers with the thread's
+// final values.
+func (s *Server) waitRun(c echo.Context) error {
+	in, err := bindRun(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.startRun(c, in)
+	if err != nil {
+		return err
+	}
+	return s.answerFinal(c, run, in.OnDisconnect == "cancel")
+}
+
+// joinRun waits for a run's end and answers with the thread's final values.
+func (s *Server) joinRun(c echo.Context) error {
+	run, err := s.threadRun(c)
+	if err != nil {
+		return err
+	}
+	return s.answerFinal(c, run, false)
+}
+
+// getRun answers with one run of a thread.
+func (s *Server) getRun(c echo.Context) error {
+	run, err := s.threadRun(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, wire.FromRun(run, PlannerAssistantID))
+}
+
+// listRuns lists a thread's runs, newest first.
+func (s *Server) listRuns(c echo.Context) error {
+	limit, offset, err := pageQuery(c)
+	if err != nil {
+		return err
+	}
+	threadID := c.Param("thread_id")
+	if _, err := s.store.ThreadByID(ctx(c), owner(c), threadID); err != nil {
+		return err
+	}
+	runs, err := s.store.ListRuns(ctx(c), owner(c), threadID, limit, offset)
+	if err != nil {
+		return err
+	}
+	out := make([]wire.Run, 0, len(runs))
+	for _, r := range runs {
+		out = append(out, wire.FromRun(r, PlannerAssistantID))
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// cancelRun asks a run to stop, wherever it executes: 202 at once, or
+// with wait=1, 204 once it has ended.
+func (s *Server) cancelRun(c echo.Context) error {
+	if a := c.QueryParam("action"); a != "" && a != "interrupt" {
+		return invalid([]wire.FieldError{{Field: "action", Message: "only interrupt is supported"}})
+	}
+	run, err := s.threadRun(c)
+	if err != nil {
+		return err
+	}
+	if _, err := s.store.CancelRun(ctx(c), owner(c), run.ID); err != nil {
+		return err
+	}
+	if !truthy(c.QueryParam("wait")) {
+		return c.NoContent(http.StatusAccepted)
+	}
+	if _, err := s.awaitRun(ctx(c), owner(c), run.ID); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// truthy reads a boolean query parameter as the clients send it.
+func truthy(v string) bool { return v == "1" || v == "true" }
+
+// pageQuery reads limit (default 10, at most 1000) and offset.
+func pageQuery(c echo.Context) (limit, offset int, err error) {
+	limit = defaultLimit
+	for _, p := range []struct {
+		name string
+		dst  *int
+		max  int
+	}{{"limit", &limit, 1000}, {"offset", &offset, 1 << 30}} {
+		v := c.QueryParam(p.name)
+		if v == "" {
+			continue
+		}
+		n := 0
+		if _, err := fmt.Sscan(v, &n); err != nil || n < 0 || n > p.max || (p.name == "limit" && n == 0) {
+			return 0, 0, invalid([]wire.FieldError{{Field: p.name, Message: "is out of range"}})
+		}
+		*p.dst = n
+	}
+	return limit, offset, nil
+}
+
+// threadRun is the run named in the path, which must be of the thread
+// named there and the user's.
+func (s *Server) threadRun(c echo.Context) (store.Run, error) {
+	run, err := s.store.RunByID(ctx(c), owner(c), c.Param("run_id"))
+	if err != nil {
+		return run, err
+	}
+	if run.ThreadID != c.Param("thread_id") {
+		return store.Run{}, errcode.New(errcode.NotFound, "no run %s on thread %s", run.ID, c.Param("thread_id"))
+	}
+	return run, nil
+}
+
+// bindRun reads and checks a run body.
+func bindRun(c echo.Context) (wire.RunCreate, error) {
+	var in wire.RunCreate
+	if err := bind(c, &in); err != nil {
+		return in, err
+	}
+	if in.AssistantID == "" {
+		return in, invalid([]wire.FieldError{{Field: "assistant_id", Message: "is required"}})
+	}
+	if _, err := assistant(in.AssistantID); err != nil {
+		return in, err
+	}
+	_, err := modesOf(in.StreamMode, "stream_mode")
+	return in, err
+}
+
+// startRun turns a run body into a job and queues it on the thread named
+// in the path, creating the thread first when if_not_exists says so. The
+// answer carries the run's Content-Location.
+func (s *Server) startRun(c echo.Context, in wire.RunCreate) (store.Run, error) {
+	j, err := s.jobOf(in)
+	if err != nil {
+		return store.Run{}, err
+	}
+	threadID := c.Param("thread_id")
+	if threadID == "" { // a stateless run: on a thread of its own
+		threadID, in.IfNotExists = uuid.Must(uuid.NewV7()).String(), "create"
+	}
+	if _, err := s.store.ThreadByID(ctx(c), owner(c), threadID); errcode.Of(err) == errcode.NotFound && in.IfNotExists == "create" {
+		if uuid.Validate(threadID) != nil {
+			return store.Run{}, errcode.New(errcode.BadRequest, "a thread id is a UUID")
+		}
+		_, err = s.store.CreateThread(ctx(c), owner(c), store.NewThread{ID: threadID})
+		if errcode.Of(err) == errcode.Conflict {
+			err = nil // created meanwhile
+		}
+		if err != nil {
+			return store.Run{}, err
+		}
+	} else if err != nil {
+		return store.Run{}, err
+	}
+	raw, err := json.Marshal(j)
+	if err != nil {
+		return store.Run{}, fmt.Errorf("encoding a run's job: %w", err)
+	}
+	run, err := s.store.CreateRun(ctx(c), owner(c), threadID, store.NewRun{Input: raw,
+		Metadata: object(in.Metadata), MultitaskStrategy: in.MultitaskStrategy})
+	if err != nil {
+		return run, err
+	}
+	s.pool.nudge()
+	c.Response().Header().Set("Content-Location", runPath(run))
+	return run, nil
+}
+
+// runPath is where a run is found.
+func runPath(r store.Run) string { return "/threads/" + r.ThreadID + "/runs/" + r.ID }
+
+// jobOf is what a run body asks the planner to do: a new turn with the
+// input's messages, or a command; the input is checked as chat input.
+func (s *Server) jobOf(in wire.RunCreate) (job, error) {
+	var j job
+	base, err := checkpointBase(in.CheckpointID, in.Checkpoint)
+	if err != nil {
+		return j, err
+	}
+	j.CheckpointID = base
+	if in.Config != nil {
+		j.StepLimit = in.Config.RecursionLimit
+	}
+	switch {
+	case in.Input != nil && in.Command != nil:
+		return j, invalid([]wire.FieldError{{Field: "command", Message: "cannot be sent with input"}})
+	case in.Input != nil:
+		u, err := inputUpdate(*in.Input)
+		j.Input = &u
+		return j, err
+	case in.Command != nil:
+		j.Command, err = s.commandOf(*in.Command)
+		return j, err
+	}
+	return j, invalid([]wire.FieldError{{Field: "input", Message: "is required unless a command is sent"}})
+}
+
+// inputUpdate is a run's input as a planner update: the person's messages,
+// with ids, cleaned by the chat input checks.
+func inputUpdate(in wire.RunInput) (nodes.Update, error) {
+	msgs := make([]chatinput.Message, len(in.Messages))
+	for i, m := range in.Messages {
+		if m.Role == "" && m.Type == "" {
+			return nodes.Update{}, invalid([]wire.FieldError{{Field: fmt.Sprintf("input.messages[%d].type", i), Message: "must be human or user"}})
+		}
+		msgs[i] = chatinput.Message{Role: chatinput.RoleUser, Content: m.Content}
+	}
+	clean, err := chatinput.Clean(msgs)
+	if err != nil {
+		return nodes.Update{}, err
+	}
+	if len(clean) != len(msgs) {
+		return nodes.Update{}, invalid([]wire.FieldError{{Field: "input.messages", Message: "a message has no content"}})
+	}
+	u := nodes.Update{Timestamp: time.Now().UnixMilli()}
+	for i, m := range clean {
+		id := in.Messages[i].ID
+		if id == "" {
+			id = uuid.Must(uuid.NewV7()).String()
+		}
+		u.Messages = append(u.Messages, nodes.Message{ID: id, Type: nodes.Human, Content: m.Content})
+	}
+	return u, nil
+}
+
+// commandOf checks a command: its update as a state update, its goto as a
+// node of the graph.
+func (s *Server) commandOf(in wire.RunCommand) (*jobCommand, error) {
+	cmd := &jobCommand{Goto: in.Goto}
+	if resume := object(in.Resume); len(resume) > 0 {
+		cmd.Resume = resume
+	}
+	if len(object(in.Update)) > 0 {
+		u, err := decodeUpdate(in.Update)
+		if err != nil {
+			return nil, renamed(err, "values.", "command.update.")
+		}
+		cmd.Update = &u
+	}
+	if in.Goto != "" && in.Goto != graph.END && !slices.Contains(s.planner.Shape().Nodes, in.Goto) {
+		return nil, invalid([]wire.FieldError{{Field: "command.goto", Message: fmt.Sprintf("%q is not a node of the graph", in.Goto)}})
+	}
+	if cmd.Resume == nil && cmd.Update == nil && cmd.Goto == "" {
+		return nil, invalid([]wire.FieldError{{Field: "command", Message: "needs resume, update or goto"}})
+	}
+	return cmd, nil
+}
+
+// renamed replaces a field name prefix in a 422.
+func renamed(err error, from, to string) error {
+	se, ok := err.(*statusError)
+	if !ok {
+		return err
+	}
+	for i, f := range se.fields {
+		if len(f.Field) >= len(from) && f.Field[:len(from)] == from {
+			se.fields[i].Field = to + f.Field[len(from):]
+		}
+	}
+	return se
+}
+
+// awaitRun follows a run's events, from any process, until it ends, and
+// returns it as it ended.
+func (s *Server) awaitRun(ctx context.Context, ownerID, runID string) (store.Run, error) {
+	for _, err := range s.store.FollowRunEvents(ctx, ownerID, runID, 0) {
+		if err != nil {
+			return store.Run{}, err
+		}
+	}
+	return s.store.RunByID(ctx, ownerID, runID)
+}
+
+// answerFinal waits for a run's end and answers with its thread's values,
+// or with the run's error as LangGraph does. With cancel, a client that
+// goes away first cancels the run.
+func (s *Server) answerFinal(c echo.Context, run store.Run, cancel bool) error {
+	v, err := s.final(c, run, cancel)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}
+
+// final waits for a run's end and returns what answerFinal answers.
+func (s *Server) final(c echo.Context, run store.Run, cancel bool) (any, error) {
+	done, err := s.awaitRun(ctx(c), owner(c), run.ID)
+	if err != nil {
+		if cancel && ctx(c).Err() != nil {
+			s.cancelLeft(owner(c), run.ID)
+		}
+		return nil, err
+	}
+	if done.Status == store.RunError {
+		return wire.RunError{Error: wire.StreamError{Error: string(errcode.Internal), Message: done.Error}}, nil
+	}
+	head, err := s.head(ctx(c), done.ThreadID)
+	if err != nil || head == nil {
+		return json.RawMessage("{}"), err
+	}
+	return head.State, nil
+}
+
+// cancelLeft cancels a run whose client went away.
+func (s *Server) cancelLeft(ownerID, runID string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := s.store.CancelRun(ctx, ownerID, runID); err != nil && errcode.Of(err) != errcode.Conflict {
+		s.log.Error("cancelling a run whose client went away", "run_id", runID, "err", err)
+	}
+}
+
+// statelessWait runs on a new thread of its own and answers as waitRun
+// does; the thread is deleted once the run has ended unless on_completion
+// is keep.
+func (s *Server) statelessWait(c echo.Context) error {
+	in, err := bindRun(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.startRun(c, in)
+	if err != nil {
+		return err
+	}
+	v, err := s.final(c, run, in.OnDisconnect == "cancel")
+	s.complete(owner(c), run, in.OnCompletion)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}
+
+// statelessStream runs on a new thread of its own and streams as
+// streamRun does; the thread is deleted once the run has ended unless
+// on_completion is keep.
+func (s *Server) statelessStream(c echo.Context) error {
+	in, err := bindRun(c)
+	if err != nil {
+		return err
+	}
+	events, err := modesOf(in.StreamMode, "stream_mode")
+	if err != nil {
+		return err
+	}
+	run, err := s.startRun(c, in)
+	if err != nil {
+		return err
+	}
+	defer s.complete(owner(c), run, in.OnCompletion)
+	return s.stream(c, run, events, 0, in.OnDisconnect == "cancel")
+}
+
+// complete deletes a stateless run's thread if the run has ended and
+// onCompletion is not keep. A run still going (its client left without
+// cancelling it) keeps its thread.
+func (s *Server) complete(ownerID string, run store.Run, onCompletion string) {
+	if onCompletion == "keep" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	now, err := s.store.RunByID(ctx, ownerID, run.ID)
+	if err == nil && now.Final() {
+		err = s.store.DeleteThread(ctx, ownerID, run.ThreadID)
+	}
+	if err != nil {
+		s.log.Error("deleting a stateless run's thread", "run_id", run.ID, "err", err)
+	}
+}

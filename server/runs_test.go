@@ -1,0 +1,249 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+// runHarness is a server with its worker pool started, on tools from gate.
+func runHarness(t *testing.T, gate *toolGate) *harness {
+	t.Helper()
+	srv, st := workerServer(t, gate)
+	srv.Start()
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	h := &harness{t: t, srv: srv, url: ts.URL, st: st, logs: &syncBuffer{}}
+	h.alice, h.aliceKey = newUser(t, st)
+	h.bob, h.bobKey = newUser(t, st)
+	return h
+}
+
+// runBody is a run body with the person's message.
+func runBody(text string) string {
+	return fmt.Sprintf(`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":%q}]}}`, text)
+}
+
+type runJSON struct {
+	RunID    string `json:"run_id"`
+	ThreadID string `json:"thread_id"`
+	Status   string `json:"status"`
+}
+
+func TestBackgroundRunJoinedAndListed(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	tid := h.thread(h.aliceKey, "")
+	r := h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(lisbon))
+	var run runJSON
+	r.decode(t, &run)
+	if run.ThreadID != tid || uuid.Validate(run.RunID) != nil {
+		t.Fatalf("created run %s", r.body)
+	}
+	if loc := r.header.Get("Content-Location"); loc != "/threads/"+tid+"/runs/"+run.RunID {
+		t.Fatalf("Content-Location %q", loc)
+	}
+	var values nodes.State
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID+"/join", h.aliceKey, "").decode(t, &values)
+	if len(values.Messages) < 2 || values.Messages[0].Content != lisbon || values.TripDetails == nil ||
+		values.TripDetails.Location != "Lisbon" {
+		t.Fatalf("joined values %+v", values)
+	}
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID, h.aliceKey, "").decode(t, &run)
+	if run.Status != "success" {
+		t.Fatalf("joined run is %s", run.Status)
+	}
+	var waited nodes.State
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, runBody("thanks")).decode(t, &waited)
+	if len(waited.Messages) != len(values.Messages)+2 || waited.Messages[len(values.Messages)].Content != "thanks" {
+		t.Fatalf("waited values have %d messages after %d", len(waited.Messages), len(values.Messages))
+	}
+	var list []runJSON
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs?limit=5", h.aliceKey, "").decode(t, &list)
+	if len(list) != 2 || list[1].RunID != run.RunID {
+		t.Fatalf("listed runs %+v", list)
+	}
+	h.must(http.StatusNotFound, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID, h.bobKey, "")
+	h.must(http.StatusNotFound, http.MethodGet, "/threads/"+tid+"/runs", h.bobKey, "")
+	other := h.thread(h.aliceKey, "")
+	h.must(http.StatusNotFound, http.MethodGet, "/threads/"+other+"/runs/"+run.RunID, h.aliceKey, "")
+}
+
+func TestRunBodiesAreChecked(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	tid := h.thread(h.aliceKey, "")
+	fresh := uuid.NewString()
+	tests := []struct {
+		name, path, body string
+		key              string
+		status           int
+	}{
+		{"unknown field", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"colour":1}`, h.aliceKey, 422},
+		{"no assistant", tid, `{"input":{"messages":[{"role":"user","content":"hi"}]}}`, h.aliceKey, 422},
+		{"unknown assistant", tid, `{"assistant_id":"other","input":{"messages":[{"role":"user","content":"hi"}]}}`, h.aliceKey, 404},
+		{"no input", tid, `{"assistant_id":"trip-planner"}`, h.aliceKey, 422},
+		{"input and command", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"command":{"resume":true}}`, h.aliceKey, 422},
+		{"ai message as input", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"ai","content":"hi"}]}}`, h.aliceKey, 422},
+		{"empty message", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"  "}]}}`, h.aliceKey, 400},
+		{"goto an unknown node", tid, `{"assistant_id":"trip-planner","command":{"goto":"nowhere"}}`, h.aliceKey, 422},
+		{"unknown stream mode", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"stream_mode":"debug"}`, h.aliceKey, 422},
+		{"recursion limit out of range", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"config":{"recursion_limit":0.5}}`, h.aliceKey, 422},
+		{"another user's thread", tid, runBody("hi"), h.bobKey, 404},
+		{"missing thread", fresh, runBody("hi"), h.aliceKey, 404},
+		{"missing thread created", fresh, `{"assistant_id":"trip-planner","input":{"messages":[{"type":"human","content":"hi"}]},"if_not_exists":"create"}`, h.aliceKey, 200},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h.with(t).must(tt.status, http.MethodPost, "/threads/"+tt.path+"/runs/wait", tt.key, tt.body)
+		})
+	}
+}
+
+func TestCancelAndRejectWhileRunning(t *testing.T) {
+	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	h := runHarness(t, gate)
+	tid := h.thread(h.aliceKey, "")
+	var run runJSON
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(lisbon)).decode(t, &run)
+	<-gate.started
+	r := h.must(http.StatusConflict, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody("again"))
+	if r.errorCode(t) != "CONFLICT" {
+		t.Fatalf("second run: %s", r.body)
+	}
+	var queued runJSON
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey,
+		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"later"}]},"multitask_strategy":"enqueue"}`).decode(t, &queued)
+	if queued.Status != "pending" {
+		t.Fatalf("enqueued run is %s", queued.Status)
+	}
+	h.must(http.StatusNotFound, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel", h.bobKey, "")
+	h.must(http.StatusNoContent, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?wait=1&action=interrupt", h.aliceKey, "")
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID, h.aliceKey, "").decode(t, &run)
+	if run.Status != "cancelled" {
+		t.Fatalf("cancelled run is %s", run.Status)
+	}
+	close(gate.release)
+	var values nodes.State
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+queued.RunID+"/join", h.aliceKey, "").decode(t, &values)
+	if n := len(values.Messages); n < 2 || values.Messages[n-2].Content != "later" {
+		t.Fatalf("the queued run did not run after the cancelled one: %+v", values.Messages)
+	}
+}
+
+func TestJoinedFailureIsAnErrorObject(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	tid := h.thread(h.aliceKey, "")
+	body := fmt.Sprintf(`{"assistant_id":"trip-planner","checkpoint_id":%q,"input":{"messages":[{"role":"user","content":"hi"}]}}`, uuid.NewString())
+	r := h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, body)
+	var out map[string]json.RawMessage
+	r.decode(t, &out)
+	if string(out["__error__"]) != `{"error":"INTERNAL","message":"the run failed"}` {
+		t.Fatalf("failed run answered %s", r.body)
+	}
+}
+
+func TestCommandRun(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	tid := h.thread(h.aliceKey, "")
+	var before nodes.State
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, runBody(lisbon)).decode(t, &before)
+	body := `{"assistant_id":"trip-planner","command":{"update":{"tripDetails":{"location":"Porto","startDate":"2027-06-01","endDate":"2027-06-03","numberOfGuests":2}},"goto":"__end__"}}`
+	var after nodes.State
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, body).decode(t, &after)
+	if after.TripDetails == nil || after.TripDetails.Location != "Porto" || len(after.Messages) != len(before.Messages) {
+		t.Fatalf("after the command: %+v, %d messages (before %d)", after.TripDetails, len(after.Messages), len(before.Messages))
+	}
+	bad := `{"assistant_id":"trip-planner","command":{"update":{"mood":"happy"}}}`
+	r := h.must(http.StatusUnprocessableEntity, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, bad)
+	var e struct {
+		Fields []struct{ Field string } `json:"fields"`
+	}
+	r.decode(t, &e)
+	if len(e.Fields) != 1 || e.Fields[0].Field != "command.update.mood" {
+		t.Fatalf("refused command: %s", r.body)
+	}
+}
+
+// A running run's lease is renewed while it runs, so the sweeper never
+// hands it to another worker.
+func TestLeaseIsRenewed(t *testing.T) {
+	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	srv, st := workerServer(t, gate)
+	srv.pool.timing.lease = 150 * time.Millisecond
+	srv.Start()
+	owner, run := queueTurn(t, st, lisbon)
+	<-gate.started
+	seen := map[time.Time]bool{}
+	for len(seen) < 4 {
+		r, err := st.RunByID(context.Background(), owner, run.ID)
+		if err != nil || r.Status != store.RunRunning || r.Attempts != 1 {
+			t.Fatalf("run while held: %s, attempts %d, %v", r.Status, r.Attempts, err)
+		}
+		seen[*r.LeaseExpiresAt] = true
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(gate.release)
+	if _, done := finish(t, st, owner, run.ID); done.Status != store.RunSuccess || done.Attempts != 1 {
+		t.Fatalf("run ended %s after %d attempts", done.Status, done.Attempts)
+	}
+}
+
+// multitask_strategy interrupt cancels the running run, keeps what it
+// saved, and runs the new one after it has stopped.
+func TestInterruptStrategy(t *testing.T) {
+	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	h := runHarness(t, gate)
+	tid := h.thread(h.aliceKey, "")
+	var first runJSON
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(lisbon)).decode(t, &first)
+	<-gate.started
+	var values nodes.State
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey,
+		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hello"}]},"multitask_strategy":"interrupt"}`).decode(t, &values)
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+first.RunID, h.aliceKey, "").decode(t, &first)
+	if first.Status != "cancelled" {
+		t.Fatalf("interrupted run is %s", first.Status)
+	}
+	if len(values.Messages) < 3 || values.Messages[0].Content != lisbon || values.TripDetails == nil {
+		t.Fatalf("values after the interrupting run: %+v", values)
+	}
+	if n := len(values.Messages); values.Messages[n-2].Content != "hello" {
+		t.Fatalf("the new run's message is not last: %+v", values.Messages)
+	}
+}
+
+// multitask_strategy rollback cancels the running run and forks from the
+// checkpoint before it: what it saved is no longer in the thread's state.
+func TestRollbackStrategy(t *testing.T) {
+	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	h := runHarness(t, gate)
+	tid := h.thread(h.aliceKey, "")
+	var before nodes.State
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, runBody("hello there")).decode(t, &before)
+	var first runJSON
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(lisbon)).decode(t, &first)
+	<-gate.started
+	var values nodes.State
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey,
+		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hello again"}]},"multitask_strategy":"rollback"}`).decode(t, &values)
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+first.RunID, h.aliceKey, "").decode(t, &first)
+	if first.Status != "cancelled" {
+		t.Fatalf("rolled back run is %s", first.Status)
+	}
+	for _, m := range values.Messages {
+		if m.Content == lisbon {
+			t.Fatalf("the rolled back run's message is still there: %+v", values.Messages)
+		}
+	}
+	if values.TripDetails != nil || len(values.Messages) != len(before.Messages)+2 || values.Messages[len(before.Messages)].Content != "hello again" {
+		t.Fatalf("values after the rollback: %+v", values)
+	}
+}

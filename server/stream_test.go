@@ -1,0 +1,332 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+// frame is one server-sent event.
+type frame struct {
+	id, event string
+	data      string
+}
+
+// readFrames reads server-sent events until the body ends, skipping
+// comments.
+func readFrames(t *testing.T, body io.Reader) []frame {
+	t.Helper()
+	var out []frame
+	var f frame
+	sc := bufio.NewScanner(body)
+	sc.Buffer(make([]byte, 1<<20), 1<<22)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if f.event != "" {
+				out = append(out, f)
+			}
+			f = frame{}
+		case strings.HasPrefix(line, ":"):
+		case strings.HasPrefix(line, "id: "):
+			f.id = line[4:]
+		case strings.HasPrefix(line, "event: "):
+			f.event = line[7:]
+		case strings.HasPrefix(line, "data: "):
+			f.data = line[6:]
+		}
+	}
+	return out
+}
+
+// openStream sends a stream request and returns the response, checked to
+// be an event stream.
+func (h *harness) openStream(ctx context.Context, method, path, body string, header http.Header) *http.Response {
+	h.t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, h.url+path, rd)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("X-Api-Key", h.aliceKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		h.t.Fatalf("%s %s = %d %s %s", method, path, resp.StatusCode, resp.Header.Get("Content-Type"), data)
+	}
+	return resp
+}
+
+func streamBody(text, modes string, extra string) string {
+	return fmt.Sprintf(`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":%q}]},"stream_mode":%s%s}`, text, modes, extra)
+}
+
+func TestStreamRunInEveryMode(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	tid := h.thread(h.aliceKey, "")
+	resp := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
+		streamBody(lisbon, `["values","updates","custom","messages-tuple"]`, ""), nil)
+	frames := readFrames(t, resp.Body)
+	resp.Body.Close()
+	if len(frames) < 3 || frames[0].event != "metadata" || frames[len(frames)-1].event != "end" {
+		t.Fatalf("frames %+v", frames)
+	}
+	var meta struct {
+		RunID string `json:"run_id"`
+	}
+	if err := json.Unmarshal([]byte(frames[0].data), &meta); err != nil || uuid.Validate(meta.RunID) != nil {
+		t.Fatalf("metadata %s", frames[0].data)
+	}
+	if loc := resp.Header.Get("Content-Location"); loc != "/threads/"+tid+"/runs/"+meta.RunID {
+		t.Fatalf("Content-Location %q", loc)
+	}
+	seen := map[string]int{}
+	var ui []string
+	var last int64
+	var values nodes.State
+	for _, f := range frames[1 : len(frames)-1] {
+		seen[f.event]++
+		id, err := strconv.ParseInt(f.id, 10, 64)
+		if err != nil || id <= last {
+			t.Fatalf("frame %+v: id not after %d", f, last)
+		}
+		last = id
+		switch f.event {
+		case "custom":
+			var m struct{ Type, Name string }
+			json.Unmarshal([]byte(f.data), &m)
+			ui = append(ui, m.Name)
+		case "values":
+			values = nodes.State{}
+			json.Unmarshal([]byte(f.data), &values)
+		case "messages":
+			var tuple []json.RawMessage
+			var chunk struct{ ID, Content string }
+			if json.Unmarshal([]byte(f.data), &tuple) != nil || len(tuple) != 2 || json.Unmarshal(tuple[0], &chunk) != nil || chunk.ID == "" {
+				t.Fatalf("messages frame %s", f.data)
+			}
+		}
+	}
+	for _, ev := range []string{"values", "updates", "custom", "messages"} {
+		if seen[ev] == 0 {
+			t.Errorf("no %s frame among %v", ev, seen)
+		}
+	}
+	if len(ui) < 2 || ui[0] != nodes.ComponentTripDetails || ui[1] != nodes.ComponentAccommodations {
+		t.Errorf("ui components %v", ui)
+	}
+	if len(values.Messages) < 2 || values.TripDetails == nil {
+		t.Errorf("final values %+v", values)
+	}
+
+	// Joining again replays from after the event named by Last-Event-ID,
+	// only in the modes asked.
+	mid := frames[2].id
+	resp = h.openStream(context.Background(), http.MethodGet,
+		"/threads/"+tid+"/runs/"+meta.RunID+"/stream?stream_mode=custom&stream_mode=%5B%22values%22%5D", "",
+		http.Header{"Last-Event-Id": {mid}})
+	again := readFrames(t, resp.Body)
+	resp.Body.Close()
+	var want []frame
+	for _, f := range frames[3 : len(frames)-1] {
+		if f.event == "custom" || f.event == "values" {
+			want = append(want, f)
+		}
+	}
+	if len(again) != len(want)+2 || again[0].event != "metadata" || again[len(again)-1].event != "end" {
+		t.Fatalf("resumed stream has %d frames, want %d", len(again), len(want)+2)
+	}
+	for i, f := range want {
+		if again[i+1] != f {
+			t.Fatalf("resumed frame %d = %+v, want %+v", i, again[i+1], f)
+		}
+	}
+}
+
+func TestStreamModesAreChecked(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	tid := h.thread(h.aliceKey, "")
+	for _, modes := range []string{`"events"`, `["values","debug"]`, `3`} {
+		h.must(http.StatusUnprocessableEntity, http.MethodPost, "/threads/"+tid+"/runs/stream", h.aliceKey, streamBody("hi", modes, ""))
+	}
+	resp := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody("hi", `"updates"`, ""), nil)
+	frames := readFrames(t, resp.Body)
+	resp.Body.Close()
+	for _, f := range frames[1 : len(frames)-1] {
+		if f.event != "updates" {
+			t.Fatalf("a %s frame in an updates stream", f.event)
+		}
+	}
+}
+
+func TestStreamEndsWithAnErrorFrame(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	tid := h.thread(h.aliceKey, "")
+	resp := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
+		streamBody("hi", `"values"`, fmt.Sprintf(`,"checkpoint_id":%q`, uuid.NewString())), nil)
+	frames := readFrames(t, resp.Body)
+	resp.Body.Close()
+	n := len(frames)
+	if n < 3 || frames[n-2].event != "error" || frames[n-2].data != `{"error":"INTERNAL","message":"the run failed"}` || frames[n-1].event != "end" {
+		t.Fatalf("frames of a failed run %+v", frames)
+	}
+}
+
+func TestStreamDisconnect(t *testing.T) {
+	for _, tt := range []struct {
+		name, extra string
+		want        string
+	}{
+		{"cancel", `,"on_disconnect":"cancel"`, store.RunCancelled},
+		{"continue by default", ``, store.RunSuccess},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+			h := runHarness(t, gate)
+			tid := h.thread(h.aliceKey, "")
+			ctx, cancel := context.WithCancel(context.Background())
+			resp := h.openStream(ctx, http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody(lisbon, `"values"`, tt.extra), nil)
+			runID := strings.TrimPrefix(resp.Header.Get("Content-Location"), "/threads/"+tid+"/runs/")
+			<-gate.started
+			cancel()
+			resp.Body.Close()
+			if tt.want == store.RunSuccess {
+				close(gate.release)
+			}
+			_, done := finish(t, h.st, h.alice.ID, runID)
+			if done.Status != tt.want {
+				t.Fatalf("run after the client left: %s, want %s", done.Status, tt.want)
+			}
+		})
+	}
+}
+
+// A stream outlives the write timeout of ordinary answers.
+func TestStreamHasNoWriteDeadline(t *testing.T) {
+	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	h := runHarness(t, gate)
+	h.srv.limits.WriteTimeout = time.Millisecond
+	tid := h.thread(h.aliceKey, "")
+	resp := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody(lisbon, `"values"`, ""), nil)
+	<-gate.started
+	time.Sleep(50 * time.Millisecond) // well past the write deadline it must not have
+	close(gate.release)
+	frames := readFrames(t, resp.Body)
+	resp.Body.Close()
+	if len(frames) < 3 || frames[len(frames)-1].event != "end" {
+		t.Fatalf("frames %+v", frames)
+	}
+}
+
+func TestStreamKeepAlive(t *testing.T) {
+	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	h := runHarness(t, gate)
+	old := keepAlive
+	keepAlive = 5 * time.Millisecond
+	t.Cleanup(func() { keepAlive = old })
+	tid := h.thread(h.aliceKey, "")
+	resp := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody(lisbon, `"values"`, ""), nil)
+	defer resp.Body.Close()
+	<-gate.started
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() && sc.Text() != ": keep-alive" {
+	}
+	if sc.Err() != nil {
+		t.Fatal(sc.Err())
+	}
+	close(gate.release)
+	if frames := readFrames(t, resp.Body); len(frames) == 0 || frames[len(frames)-1].event != "end" {
+		t.Fatalf("frames after the keep-alive %+v", frames)
+	}
+}
+
+func TestStatelessRuns(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	threadOf := func(header http.Header) string {
+		loc := strings.TrimPrefix(header.Get("Content-Location"), "/threads/")
+		tid, _, _ := strings.Cut(loc, "/")
+		return tid
+	}
+	for _, tt := range []struct {
+		onCompletion string
+		want         int
+	}{{"", http.StatusNotFound}, {"keep", http.StatusOK}} {
+		extra := ""
+		if tt.onCompletion != "" {
+			extra = fmt.Sprintf(`,"on_completion":%q`, tt.onCompletion)
+		}
+		r := h.must(http.StatusOK, http.MethodPost, "/runs/wait", h.aliceKey, streamBody(lisbon, `"values"`, extra))
+		var values nodes.State
+		r.decode(t, &values)
+		if len(values.Messages) < 2 || values.Messages[0].Content != lisbon {
+			t.Fatalf("stateless wait values %+v", values)
+		}
+		h.must(tt.want, http.MethodGet, "/threads/"+threadOf(r.header), h.aliceKey, "")
+
+		resp := h.openStream(context.Background(), http.MethodPost, "/runs/stream", streamBody(lisbon, `"values"`, extra), nil)
+		frames := readFrames(t, resp.Body)
+		resp.Body.Close()
+		if len(frames) < 3 || frames[0].event != "metadata" || frames[len(frames)-1].event != "end" {
+			t.Fatalf("stateless stream frames %+v", frames)
+		}
+		// The thread goes once the stream is over; wait for it.
+		for h.do(http.MethodGet, "/threads/"+threadOf(resp.Header), h.aliceKey, "").status != tt.want {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+// A run created and streamed through a process without workers is
+// executed by another process's pool, and its events reach the first
+// process through the database.
+func TestStreamAcrossProcesses(t *testing.T) {
+	h := runHarness(t, &toolGate{}) // the process with workers
+	idle, _ := workerServer(t, &toolGate{})
+	ts := httptest.NewServer(idle.Handler()) // a process that never starts its pool
+	t.Cleanup(ts.Close)
+	front := *h
+	front.url = ts.URL
+	tid := front.thread(h.aliceKey, "")
+	resp := front.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
+		streamBody(lisbon, `["custom","values"]`, ""), nil)
+	frames := readFrames(t, resp.Body)
+	resp.Body.Close()
+	var ui []string
+	for _, f := range frames {
+		if f.event == "custom" {
+			var m struct{ Name string }
+			json.Unmarshal([]byte(f.data), &m)
+			ui = append(ui, m.Name)
+		}
+	}
+	if frames[len(frames)-1].event != "end" || len(ui) < 2 {
+		t.Fatalf("frames through the idle process: %+v", frames)
+	}
+}
