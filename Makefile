@@ -28,7 +28,7 @@ generate:
 # Starts the local database when DATABASE_URL is unset, migrates, seeds an
 # empty database and serves.
 run: build
-	./$(BIN) serve
+	./$(BIN) serve --welcome
 
 # Every test, under the race detector, including PostgreSQL integration
 # tests (each package gets a fresh database on the local cluster, which

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -40,6 +41,7 @@ func runServe(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", envOr("TRIPGRAPH_ADDR", "127.0.0.1:8080"), "listening address (host:port)")
 	publicURL := fs.String("public-url", os.Getenv("TRIPGRAPH_PUBLIC_URL"), "the URL clients reach this server at (default http://ADDR)")
+	welcome := fs.Bool("welcome", false, "print the address, a new API key for the demo user and a first request to try (what make run does)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -82,8 +84,35 @@ func runServe(ctx context.Context, args []string) error {
 		api.Mount(method, "/media/photos/:id", "A photo, by signed link or bearer credential", media)
 		api.Mount(method, "/media/pictures/:kind/:file", "A generated catalog picture", media)
 	}
+	if *welcome {
+		if err := printWelcome(ctx, os.Stdout, env.st, base); err != nil {
+			return err
+		}
+	}
 	return listenAndServe(ctx, *addr, api.Handler(), log)
 }
+
+// printWelcome mints an API key for the demo user and prints it with the
+// server's address and a curl line that streams a first run.
+func printWelcome(ctx context.Context, w io.Writer, st *store.Store, base string) error {
+	demo, err := st.UserByName(ctx, demoUser)
+	if err != nil {
+		return fmt.Errorf("finding the demo user for the welcome: %w", err)
+	}
+	key, err := st.CreateAPIKey(ctx, demo.ID, "make run")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, `tripgraph is serving on %[1]s
+A new API key for the demo user: %[2]s
+Stream a first run:
+  curl -N %[1]s/runs/stream -H 'x-api-key: %[2]s' -H 'content-type: application/json' -d '%[3]s'
+`, base, key, firstRunBody)
+	return err
+}
+
+// firstRunBody is the request printWelcome suggests.
+const firstRunBody = `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"4 nights in Lisbon in May, 3 of us"}]},"stream_mode":["custom","messages-tuple"]}`
 
 // api is the REST API with the MCP bridge its planner calls tools through;
 // Close closes both.

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tripgraph/tripgraph/internal/storetest"
+	"github.com/tripgraph/tripgraph/seed"
+	"github.com/tripgraph/tripgraph/server"
+)
+
+// What make run prints works as printed: its key streams the suggested
+// first run from the API, and the run shows the trip it understood.
+func TestWelcomeRequestStreamsARun(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.Open(t, "cmd")
+	lisbon := seed.City{Name: "Lisbon", GeoName: "Lisboa", Country: "PT", Population: 550_000, Lat: 38.72, Lng: -9.14}
+	if err := seed.Run(ctx, st, seed.Options{Cities: []seed.City{lisbon}, DemoUser: demoUser}); err != nil {
+		t.Fatal(err)
+	}
+	env := &serving{st: st, mediaRoot: t.TempDir()}
+	limits, err := server.LimitsFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := newAPI(ctx, env, "http://127.0.0.1:1", limits, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	ts := httptest.NewServer(a.Handler())
+	defer ts.Close()
+
+	var out bytes.Buffer
+	if err := printWelcome(ctx, &out, st, ts.URL); err != nil {
+		t.Fatal(err)
+	}
+	key := regexp.MustCompile(`x-api-key: (\S+)'`).FindStringSubmatch(out.String())
+	if !strings.Contains(out.String(), ts.URL) || key == nil {
+		t.Fatalf("the welcome lacks the address or the key:\n%s", out.String())
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/runs/stream", strings.NewReader(firstRunBody))
+	req.Header.Set("x-api-key", key[1])
+	req.Header.Set("content-type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		body, _ := io.ReadAll(resp.Body)
+		t.Fatalf("the first run: %d %s", resp.StatusCode, body)
+	}
+	var events []string
+	sawTrip := false
+	for sc := bufio.NewScanner(resp.Body); sc.Scan(); {
+		line := sc.Text()
+		if name, ok := strings.CutPrefix(line, "event: "); ok {
+			events = append(events, name)
+		}
+		sawTrip = sawTrip || (strings.HasPrefix(line, "data: ") && strings.Contains(line, `"trip-details"`) && strings.Contains(line, "Lisbon"))
+	}
+	if !sawTrip || len(events) == 0 || events[len(events)-1] != "end" {
+		t.Fatalf("the stream (%v) lacks the Lisbon trip details or does not end", events)
+	}
+}
