@@ -72,7 +72,8 @@ const again = await turn("lisbon-chat", [
   reply,
   { id: "u2", role: "user", parts: [{ type: "text", text: "actually we are 2" }] },
 ]);
-check(again && again.parts.some((p) => p.type === "text"), "a second answer", again);
+const again2 = again.parts.filter((p) => p.type === "data-trip-details").map((p) => p.data.tripDetails);
+check(again2.length === 1 && again2[0].location === "Lisbon" && again2[0].numberOfGuests === 2, "the trip remembered, for 2", again.parts);
 
 // A blocked message is refused before anything runs.
 const refused = await transport
