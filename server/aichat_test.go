@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
+
+	"github.com/tripgraph/tripgraph/store"
 )
 
 // chatParts reads a UI message stream: each data line's JSON part, and
@@ -177,5 +179,24 @@ func TestChatRejects(t *testing.T) {
 				t.Fatalf("%d %s", r.status, r.body)
 			}
 		})
+	}
+}
+
+// A chat's run goes on when its client leaves: it can be joined again.
+func TestChatClientLeaves(t *testing.T) {
+	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	h := runHarness(t, gate)
+	ctx, cancel := context.WithCancel(context.Background())
+	resp := h.openStream(ctx, http.MethodPost, "/api/chat", `{"messages":[{"role":"user","content":`+jsonString(lisbon)+`}]}`, nil)
+	loc := strings.Split(resp.Header.Get("Content-Location"), "/")
+	if len(loc) != 5 {
+		t.Fatalf("Content-Location %q", resp.Header.Get("Content-Location"))
+	}
+	<-gate.started
+	cancel()
+	resp.Body.Close()
+	close(gate.release)
+	if _, done := finish(t, h.st, h.alice.ID, loc[4]); done.Status != store.RunSuccess {
+		t.Fatalf("run after the client left: %s", done.Status)
 	}
 }
