@@ -58,6 +58,7 @@ func (s *Server) registerAPI() {
 		{method: http.MethodPost, path: "/runs/stream", summary: "Run on a thread of its own, deleted afterwards unless on_completion is keep, and stream it (text/event-stream)", handler: s.statelessStream, body: wire.RunCreate{}, long: true},
 		{method: http.MethodGet, path: "/threads/:thread_id/runs/:run_id", summary: "Get a run", handler: s.getRun, response: wire.Run{}},
 		{method: http.MethodPost, path: "/threads/:thread_id/runs/:run_id/cancel", summary: "Cancel a run wherever it executes", handler: s.cancelRun, status: http.StatusAccepted, query: []string{"wait", "action"}},
+		{method: http.MethodPost, path: "/api/chat", summary: "Run the newest user message of an AI SDK chat on the chat's thread and stream it as a UI message stream (text/event-stream)", handler: s.chat, body: wire.ChatRequest{}, long: true},
 		{method: http.MethodGet, path: "/threads/:thread_id/runs/:run_id/join", summary: "Wait for a run's end and answer with the thread's values", handler: s.joinRun, long: true},
 	} {
 		s.add(r)

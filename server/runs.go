@@ -164,11 +164,15 @@ func bindRun(c echo.Context) (wire.RunCreate, error) {
 // in the path, creating the thread first when if_not_exists says so. The
 // answer carries the run's Content-Location.
 func (s *Server) startRun(c echo.Context, in wire.RunCreate) (store.Run, error) {
+	return s.startRunOn(c, in, c.Param("thread_id"))
+}
+
+// startRunOn is startRun on the thread threadID; none means a new thread.
+func (s *Server) startRunOn(c echo.Context, in wire.RunCreate, threadID string) (store.Run, error) {
 	j, err := s.jobOf(in)
 	if err != nil {
 		return store.Run{}, err
 	}
-	threadID := c.Param("thread_id")
 	if threadID == "" { // a stateless run: on a thread of its own
 		threadID, in.IfNotExists = uuid.Must(uuid.NewV7()).String(), "create"
 	}

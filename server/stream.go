@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -134,21 +135,42 @@ func (w sseWriter) write(s string) error {
 
 // stream sends a run's events after seq after as SSE: metadata first, then
 // the events of the asked modes and errors, each with its seq as id, then
-// end. A comment goes out every keepAlive while nothing else does. With
-// cancel, a client that leaves before the run ends cancels it.
+// end. With cancel, a client that leaves before the run ends cancels it.
 func (s *Server) stream(c echo.Context, run store.Run, events map[string]bool, after int64, cancel bool) error {
+	c.Response().Header().Set("Content-Location", runPath(run))
+	w := openSSE(c)
+	meta, _ := json.Marshal(wire.RunMetadata{RunID: run.ID, ThreadID: run.ThreadID})
+	if err := w.event(0, wire.EventMetadata, meta); err != nil {
+		return nil
+	}
+	send := func(e store.RunEvent) error {
+		if events[e.Event] || e.Event == wire.EventError {
+			return w.event(e.Seq, e.Event, e.Data)
+		}
+		return nil
+	}
+	s.follow(c, run, after, cancel, w, send, func(failed error) { s.endStream(c, w, failed) })
+	return nil
+}
+
+// openSSE writes the headers of an event stream and returns its writer.
+func openSSE(c echo.Context) sseWriter {
 	resp := c.Response()
 	h := resp.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
-	h.Set("Content-Location", runPath(run))
 	resp.WriteHeader(http.StatusOK)
-	w := sseWriter{w: resp, rc: http.NewResponseController(resp)}
-	meta, _ := json.Marshal(wire.RunMetadata{RunID: run.ID, ThreadID: run.ThreadID})
-	if err := w.event(0, wire.EventMetadata, meta); err != nil {
-		return nil
-	}
+	return sseWriter{w: resp, rc: http.NewResponseController(resp)}
+}
+
+// follow replays a run's events after seq after from run_events and
+// follows new ones, passing each to send, until the run's events end (then
+// end, with the error that stopped following, if any) or the client goes
+// away. A comment goes out every keepAlive while nothing else does. With
+// cancel, a client that leaves before the run ends cancels it.
+func (s *Server) follow(c echo.Context, run store.Run, after int64, cancel bool, w sseWriter,
+	send func(store.RunEvent) error, end func(failed error)) {
 	reqCtx := ctx(c)
 	feed := make(chan store.RunEvent)
 	failed := make(chan error, 1)
@@ -166,22 +188,21 @@ func (s *Server) stream(c echo.Context, run store.Run, events map[string]bool, a
 			}
 		}
 	}()
-	s.relay(c, w, feed, failed, events)
+	relay(reqCtx, w, feed, failed, send, end)
 	if cancel && reqCtx.Err() != nil {
 		s.cancelLeft(owner(c), run.ID)
 	}
-	return nil
 }
 
-// relay writes the events of feed in the asked modes, and errors, until the
-// feed ends (then an error frame if following failed, and end) or the
-// client goes away.
-func (s *Server) relay(c echo.Context, w sseWriter, feed <-chan store.RunEvent, failed chan error, events map[string]bool) {
+// relay passes the events of feed to send until the feed ends (then end,
+// with the error following failed with, if any) or ctx ends.
+func relay(ctx context.Context, w sseWriter, feed <-chan store.RunEvent, failed chan error,
+	send func(store.RunEvent) error, end func(error)) {
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
 	for {
 		select {
-		case <-ctx(c).Done():
+		case <-ctx.Done():
 			return
 		case <-tick.C:
 			if w.write(": keep-alive\n\n") != nil {
@@ -189,10 +210,17 @@ func (s *Server) relay(c echo.Context, w sseWriter, feed <-chan store.RunEvent, 
 			}
 		case e, ok := <-feed:
 			if !ok {
-				s.endStream(c, w, failed)
+				select {
+				case err := <-failed:
+					if ctx.Err() == nil {
+						end(err)
+					}
+				default:
+					end(nil)
+				}
 				return
 			}
-			if (events[e.Event] || e.Event == wire.EventError) && w.event(e.Seq, e.Event, e.Data) != nil {
+			if send(e) != nil {
 				return
 			}
 		}
@@ -200,19 +228,20 @@ func (s *Server) relay(c echo.Context, w sseWriter, feed <-chan store.RunEvent, 
 }
 
 // endStream writes an error event if following the run failed, then end.
-func (s *Server) endStream(c echo.Context, w sseWriter, failed chan error) {
-	select {
-	case err := <-failed:
-		if ctx(c).Err() != nil {
-			return
-		}
-		status, body, _ := describe(err)
-		if status >= 500 {
-			s.logger(c).Error("streaming a run", "err", err)
-		}
-		data, _ := json.Marshal(wire.StreamError{Error: body.Error, Message: body.Message})
+func (s *Server) endStream(c echo.Context, w sseWriter, failed error) {
+	if failed != nil {
+		data, _ := json.Marshal(s.streamError(c, failed))
 		w.event(0, wire.EventError, data)
-	default:
 	}
 	w.event(0, wire.EventEnd, []byte("null"))
+}
+
+// streamError is what a stream tells its client of an error that stopped
+// it; an internal one is logged.
+func (s *Server) streamError(c echo.Context, err error) wire.StreamError {
+	status, body, _ := describe(err)
+	if status >= 500 {
+		s.logger(c).Error("streaming a run", "err", err)
+	}
+	return wire.StreamError{Error: body.Error, Message: body.Message}
 }
