@@ -20,6 +20,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"os"
 	"os/exec"
@@ -322,6 +323,7 @@ type result struct {
 	elapsed    time.Duration
 	runs       int
 	firstEvent []time.Duration
+	serverWait []time.Duration
 	runTime    []time.Duration
 	frames     int // frames of the runs that succeeded
 	errors     map[string]int
@@ -364,6 +366,7 @@ func drive(ctx context.Context, base, key string, c config) result {
 					res.errors[m.err]++
 				} else {
 					res.firstEvent = append(res.firstEvent, m.firstEvent)
+					res.serverWait = append(res.serverWait, m.serverWait)
 					res.runTime = append(res.runTime, m.total)
 					res.frames += m.frames
 				}
@@ -381,6 +384,7 @@ func drive(ctx context.Context, base, key string, c config) result {
 // `error` frame.
 type measurement struct {
 	firstEvent time.Duration
+	serverWait time.Duration // from the request written to the answer's first byte
 	total      time.Duration
 	frames     int
 	err        string
@@ -398,6 +402,11 @@ func streamRun(ctx context.Context, client *http.Client, base, key, message stri
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("x-api-key", key)
+	var wrote, firstByte time.Time
+	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteRequest:         func(httptrace.WroteRequestInfo) { wrote = time.Now() },
+		GotFirstResponseByte: func() { firstByte = time.Now() },
+	}))
 	start := time.Now()
 	resp, err := client.Do(req)
 	if err != nil {
@@ -408,7 +417,7 @@ func streamRun(ctx context.Context, client *http.Client, base, key, message stri
 		io.Copy(io.Discard, resp.Body)
 		return measurement{err: "status " + strconv.Itoa(resp.StatusCode)}
 	}
-	var m measurement
+	m := measurement{serverWait: firstByte.Sub(wrote)}
 	var sawEnd, sawError bool
 	err = readFrames(resp.Body, func(f frame) bool {
 		if m.firstEvent == 0 {
@@ -454,6 +463,7 @@ func errClass(err error) string {
 func (r result) print(w io.Writer, c config, peakKiB int64, peakErr error) {
 	sortDurations(r.firstEvent)
 	sortDurations(r.runTime)
+	sortDurations(r.serverWait)
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
 	nerr := 0
 	for _, n := range r.errors {
@@ -463,6 +473,8 @@ func (r result) print(w io.Writer, c config, peakKiB int64, peakErr error) {
 		r.runs, r.runs-nerr, float64(r.runs-nerr)/r.elapsed.Seconds())
 	fmt.Fprintf(w, "time to first event: p50 %s, p99 %s, max %s\n", ms(percentile(r.firstEvent, 50)),
 		ms(percentile(r.firstEvent, 99)), ms(percentile(r.firstEvent, 100)))
+	fmt.Fprintf(w, "  of which from the request sent to the answer's first byte: p50 %s, p99 %s\n",
+		ms(percentile(r.serverWait, 50)), ms(percentile(r.serverWait, 99)))
 	fmt.Fprintf(w, "run time: p50 %s, p99 %s, max %s\n", ms(percentile(r.runTime, 50)),
 		ms(percentile(r.runTime, 99)), ms(percentile(r.runTime, 100)))
 	if ok := len(r.runTime); ok > 0 {
