@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/tripgraph
 PKGS    := ./...
 
-.PHONY: build assets generate run test test-race bench bench-peer lint db db-stop db-reset clean
+.PHONY: build assets generate run test test-race bench bench-peer bench-load lint db db-stop db-reset clean
 
 build: assets
 	$(GO) build -o $(BIN) ./cmd/tripgraph
@@ -49,6 +49,13 @@ PEER_JS := bench/peer/js
 bench-peer: build $(PEER_JS)/node_modules/.package-lock.json
 	$(GO) build -o bin/peer ./bench/peer
 	DATABASE_URL="$${DATABASE_URL:-$$(./$(BIN) db url)}" ./bin/peer bench $(PEER_FLAGS)
+
+# Streaming runs under load (bench/load, bench/README.md): starts one serve
+# on a scratch database, streams runs from LOAD_FLAGS' clients (default
+# 50 for 30 s), prints the figures, stops the server and drops the database.
+bench-load: build
+	$(GO) build -o bin/load ./bench/load
+	./bin/load -bin ./$(BIN) $(LOAD_FLAGS)
 
 $(PEER_JS)/node_modules/.package-lock.json: $(PEER_JS)/package-lock.json
 	cd $(PEER_JS) && npm ci --no-audit --no-fund
