@@ -149,7 +149,9 @@ func TestMCPServerReadPatchDelete(t *testing.T) {
 					return !m.Enabled && m.TimeoutMS == 2500 && m.HasSecret && m.AuthHeader == "X-Key" && m.URL == crm.URL && slices.Equal(m.AllowedTools, []string{"search"})
 				}},
 			{"to bearer with a new secret, the header name goes", h.aliceKey, `{"authType":"bearer","secret":"other-` + secretValue + `"}`, http.StatusOK,
-				func(m wire.MCPServer) bool { return m.AuthType == "bearer" && m.AuthHeader == "" && m.HasSecret && !m.Enabled }},
+				func(m wire.MCPServer) bool {
+					return m.AuthType == "bearer" && m.AuthHeader == "" && m.HasSecret && !m.Enabled
+				}},
 			{"no auth drops the secret", h.aliceKey, `{"authType":"none","enabled":true}`, http.StatusOK,
 				func(m wire.MCPServer) bool { return m.AuthType == "none" && !m.HasSecret && m.Enabled }},
 			{"unknown id", h.aliceKey, `{"enabled":true}`, http.StatusNotFound, nil},
