@@ -22,6 +22,7 @@ import (
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/model"
 	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/secretbox"
 	"github.com/tripgraph/tripgraph/store"
 )
 
@@ -102,8 +103,12 @@ func newServer(t testing.TB, st *store.Store, limits Limits, logs io.Writer) *Se
 	if err != nil {
 		t.Fatal(err)
 	}
+	box, err := secretbox.New(bytes.Repeat([]byte{7}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv, err := New(Config{Store: st, Planner: planner, Checkpoints: cps, Limits: limits,
-		Logger: slog.New(slog.NewJSONHandler(logs, nil))})
+		Logger: slog.New(slog.NewJSONHandler(logs, nil)), Box: box})
 	if err != nil {
 		t.Fatal(err)
 	}

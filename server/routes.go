@@ -60,6 +60,15 @@ func (s *Server) registerAPI() {
 		{method: http.MethodPost, path: "/threads/:thread_id/runs/:run_id/cancel", summary: "Cancel a run wherever it executes", handler: s.cancelRun, status: http.StatusAccepted, query: []string{"wait", "action"}},
 		{method: http.MethodPost, path: "/api/chat", summary: "Run the newest user message of an AI SDK chat on the chat's thread and stream it as a UI message stream (text/event-stream)", handler: s.chat, body: wire.ChatRequest{}, long: true},
 		{method: http.MethodGet, path: "/threads/:thread_id/runs/:run_id/join", summary: "Wait for a run's end and answer with the thread's values", handler: s.joinRun, long: true},
+
+		{method: http.MethodGet, path: "/mcp-servers", summary: "List the user's MCP servers by name; secrets are never shown, hasSecret says whether one is stored", handler: s.listMCPServers, response: []wire.MCPServer{}},
+		{method: http.MethodPost, path: "/mcp-servers", summary: "Add an MCP server over HTTP; its URL must pass the SSRF guard, its secret is sealed and never shown again", handler: s.createMCPServer, body: wire.MCPServerCreate{}, response: wire.MCPServer{}, status: http.StatusCreated},
+		{method: http.MethodGet, path: "/mcp-servers/settings", summary: "Get the tool_mcp setting: whether the user's servers enrich a message before the model is asked, and which", handler: s.getMCPSettings, response: wire.MCPSettings{}},
+		{method: http.MethodPut, path: "/mcp-servers/settings", summary: "Replace the tool_mcp setting; every server named must be the user's", handler: s.putMCPSettings, body: wire.MCPSettingsUpdate{}, response: wire.MCPSettings{}},
+		{method: http.MethodGet, path: "/mcp-servers/:server_id", summary: "Get one of the user's MCP servers", handler: s.getMCPServer, response: wire.MCPServer{}},
+		{method: http.MethodPatch, path: "/mcp-servers/:server_id", summary: "Change the members of an MCP server's config the body sends; an absent secret keeps the stored one", handler: s.patchMCPServer, body: wire.MCPServerPatch{}, response: wire.MCPServer{}},
+		{method: http.MethodDelete, path: "/mcp-servers/:server_id", summary: "Remove an MCP server, and its id from the tool_mcp setting", handler: s.deleteMCPServer, status: http.StatusNoContent},
+		{method: http.MethodGet, path: "/tool-outputs/:output_id", summary: "Get the full copy of a tool result too large to give the model whole", handler: s.getToolOutput, response: wire.ToolOutput{}},
 	} {
 		s.add(r)
 	}

@@ -1,6 +1,8 @@
 // Package server is tripgraph's HTTP front door: the REST API that the
-// LangGraph server's official clients drive (assistants, threads, thread
-// state and history), with API-key auth, per-key rate limits, body caps,
+// LangGraph server's official clients drive (assistants, threads, state,
+// history, runs and their SSE streams), the AI SDK's chat stream, the
+// user's MCP servers and tool outputs, and the worker pool that executes
+// queued runs; with API-key auth, per-key rate limits, body caps,
 // timeouts, request ids, JSON logs, Prometheus metrics and an OpenAPI
 // description. Wire types live in server/internal/wire.
 package server
@@ -20,7 +22,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/netguard"
 	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/secretbox"
 	"github.com/tripgraph/tripgraph/store"
 )
 
@@ -37,6 +41,12 @@ type Config struct {
 	// Workers is how many runs this process executes at once, once Start
 	// is called; DefaultWorkers when 0 (see WorkersFromEnv).
 	Workers int
+	// Guard vets the URLs of the MCP servers users add; when nil, a guard
+	// with no exceptions.
+	Guard *netguard.Guard
+	// Box seals the secrets of those servers; when nil, a server with a
+	// secret is refused (UNAVAILABLE).
+	Box *secretbox.Box
 }
 
 // Limits bound what one request or one API key may cost.
@@ -120,6 +130,8 @@ type Server struct {
 	db      *sql.DB // the store's pool as database/sql, for the migrations check
 	routes  []route
 	pool    *pool
+	// registry is the users' MCP servers, with the guard and box of Config.
+	registry store.MCPServers
 }
 
 // New builds the API and registers its routes.
@@ -139,6 +151,14 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{store: cfg.Store, planner: cfg.Planner, cps: cfg.Checkpoints, log: cfg.Logger,
 		limits: cfg.Limits, limiter: newLimiter(cfg.Limits.RatePerSec, cfg.Limits.RateBurst),
 		metrics: newMetrics(), db: stdlib.OpenDBFromPool(cfg.Store.Pool)}
+	if cfg.Guard == nil {
+		g, err := netguard.New(netguard.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("building the HTTP server: %w", err)
+		}
+		cfg.Guard = g
+	}
+	s.registry = store.MCPServers{Store: cfg.Store, Guard: cfg.Guard, Box: cfg.Box}
 	if cfg.Workers <= 0 {
 		cfg.Workers = DefaultWorkers
 	}

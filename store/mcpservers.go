@@ -129,6 +129,13 @@ func (r MCPServers) Create(ctx context.Context, userID string, in MCPServerInput
 
 // Update replaces a server's config. A nil Secret keeps the stored one.
 func (r MCPServers) Update(ctx context.Context, userID, id string, in MCPServerInput) (MCPServer, error) {
+	return r.Modify(ctx, userID, id, func(MCPServer) MCPServerInput { return in })
+}
+
+// Modify replaces a server's config with what change makes of the stored
+// one, read and written in one transaction, so that concurrent changes to
+// different members are not lost. A nil Secret keeps the stored one.
+func (r MCPServers) Modify(ctx context.Context, userID, id string, change func(MCPServer) MCPServerInput) (MCPServer, error) {
 	var out MCPServer
 	err := pgx.BeginFunc(ctx, r.Store.Pool, func(tx pgx.Tx) error {
 		var stored []byte
@@ -140,7 +147,8 @@ func (r MCPServers) Update(ctx context.Context, userID, id string, in MCPServerI
 		if err != nil {
 			return fmt.Errorf("reading MCP server %s: %w", id, err)
 		}
-		if in, err = r.validate(in, cur.HasSecret); err != nil {
+		in, err := r.validate(change(cur), cur.HasSecret)
+		if err != nil {
 			return err
 		}
 		sealed := stored

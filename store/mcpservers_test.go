@@ -352,3 +352,40 @@ func TestToolOutputs(t *testing.T) {
 		t.Fatalf("a fresh output was pruned: %v", err)
 	}
 }
+
+// Modify changes a server from its stored config, in one transaction, for
+// its owner only.
+func TestMCPServerModify(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	reg := testRegistry(t, s)
+	ana, _ := s.EnsureUser(ctx, "modify-ana")
+	bob, _ := s.EnsureUser(ctx, "modify-bob")
+	m, err := reg.Create(ctx, ana.ID, MCPServerInput{Name: "crm", URL: "https://crm.example.com/mcp",
+		AuthType: AuthBearer, Secret: ptr("tok"), Enabled: true, TimeoutMS: 3000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	disable := func(cur MCPServer) MCPServerInput {
+		return MCPServerInput{Name: cur.Name, URL: cur.URL, Transport: cur.Transport, AuthType: cur.AuthType,
+			TimeoutMS: cur.TimeoutMS + 1000, AllowedTools: cur.AllowedTools}
+	}
+	_, err = reg.Modify(ctx, bob.ID, m.ID, disable)
+	wantCode(t, "modifying another user's server", err, errcode.NotFound)
+	got, err := reg.Modify(ctx, ana.ID, m.ID, disable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Enabled || got.TimeoutMS != 4000 || !got.HasSecret || got.Name != "crm" {
+		t.Fatalf("modified to %+v", got)
+	}
+	_, err = reg.Modify(ctx, ana.ID, m.ID, func(cur MCPServer) MCPServerInput {
+		in := disable(cur)
+		in.URL = "http://10.1.2.3/mcp"
+		return in
+	})
+	wantCode(t, "modifying to a private address", err, errcode.BadRequest)
+	if after, _ := reg.Get(ctx, ana.ID, m.ID); after.URL != m.URL || after.TimeoutMS != 4000 {
+		t.Fatalf("a refused change was stored: %+v", after)
+	}
+}

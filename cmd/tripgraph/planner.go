@@ -42,18 +42,14 @@ func ourServer(cfg mcpserver.Config) mcpbridge.ServerConfig {
 // user's own servers from the registry, dialled through the SSRF guard.
 // Large results are kept in the store's tool outputs.
 func newPlanner(m llms.Model, env *serving, cp graph.Checkpointer, publicURL string, log *slog.Logger) (*nodes.Graph, *mcpbridge.Bridge, error) {
-	guard, err := netguard.FromEnv()
+	reg, err := userRegistry(env.st)
 	if err != nil {
-		return nil, nil, err
-	}
-	box, err := secretbox.FromEnv()
-	if err != nil && !errors.Is(err, secretbox.ErrNoKey) {
 		return nil, nil, err
 	}
 	bridge, err := mcpbridge.New(mcpbridge.Options{
 		Servers:  []mcpbridge.ServerConfig{ourServer(env.mcpConfig(publicURL, log))},
-		Registry: userServers{store.MCPServers{Store: env.st, Guard: guard, Box: box}},
-		HTTP:     mcpbridge.HTTPClients{Guarded: guard.NewHTTPClient()},
+		Registry: userServers{reg},
+		HTTP:     mcpbridge.HTTPClients{Guarded: reg.Guard.NewHTTPClient()},
 		Outputs:  env.st,
 		Logger:   log,
 	})
@@ -62,6 +58,21 @@ func newPlanner(m llms.Model, env *serving, cp graph.Checkpointer, publicURL str
 	}
 	enricher := mcpbridge.Enricher{Bridge: bridge, Settings: userSettings{env.st}}
 	return buildPlanner(nodes.Deps{Model: m, Tools: bridge, Enricher: enricher}, bridge, cp)
+}
+
+// userRegistry is the users' MCP server registry on st, with the SSRF
+// guard (TRIPGRAPH_MCP_ALLOW_HOSTS) and the secret box
+// (TRIPGRAPH_SECRET_KEY; without it, servers with a secret are refused).
+func userRegistry(st *store.Store) (store.MCPServers, error) {
+	guard, err := netguard.FromEnv()
+	if err != nil {
+		return store.MCPServers{}, err
+	}
+	box, err := secretbox.FromEnv()
+	if err != nil && !errors.Is(err, secretbox.ErrNoKey) {
+		return store.MCPServers{}, err
+	}
+	return store.MCPServers{Store: st, Guard: guard, Box: box}, nil
 }
 
 // newMemoryPlanner builds the trip planner with no database: our own

@@ -145,8 +145,13 @@ func newAPI(ctx context.Context, env *serving, publicURL string, limits server.L
 		bridge.Close()
 		return api{}, err
 	}
+	reg, err := userRegistry(env.st)
+	if err != nil {
+		bridge.Close()
+		return api{}, err
+	}
 	srv, err := server.New(server.Config{Store: env.st, Planner: planner, Checkpoints: cps, Logger: log,
-		Limits: limits, Workers: workers})
+		Limits: limits, Workers: workers, Guard: reg.Guard, Box: reg.Box})
 	if err != nil {
 		bridge.Close()
 		return api{}, err

@@ -56,15 +56,11 @@ func runServers(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	guard, err := netguard.FromEnv()
+	reg, err := userRegistry(st)
 	if err != nil {
 		return err
 	}
-	box, err := secretbox.FromEnv()
-	if err != nil && !errors.Is(err, secretbox.ErrNoKey) {
-		return err
-	}
-	env := serversEnv{reg: store.MCPServers{Store: st, Guard: guard, Box: box}, out: os.Stdout, stdin: os.Stdin}
+	env := serversEnv{reg: reg, out: os.Stdout, stdin: os.Stdin}
 	return env.run(ctx, args)
 }
 

@@ -96,3 +96,68 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
+
+// FromMCPServer is the wire form of a stored server, without its secret.
+func FromMCPServer(m store.MCPServer) MCPServer {
+	return MCPServer{ID: m.ID, Name: m.Name, URL: m.URL, Transport: m.Transport, AuthType: m.AuthType,
+		AuthHeader: m.AuthHeader, HasSecret: m.HasSecret, Enabled: m.Enabled, AllowedTools: nonNil(m.AllowedTools),
+		TimeoutMS: m.TimeoutMS, CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt}
+}
+
+// FromMCPServers is the wire form of a list of servers.
+func FromMCPServers(list []store.MCPServer) []MCPServer {
+	out := make([]MCPServer, 0, len(list))
+	for _, m := range list {
+		out = append(out, FromMCPServer(m))
+	}
+	return out
+}
+
+// ToMCPServerInput is the config a create body asks for.
+func ToMCPServerInput(in MCPServerCreate) store.MCPServerInput {
+	enabled := in.Enabled == nil || *in.Enabled
+	return store.MCPServerInput{Name: in.Name, URL: in.URL, Transport: in.Transport, AuthType: in.AuthType,
+		AuthHeader: in.AuthHeader, Secret: in.Secret, Enabled: enabled, AllowedTools: in.AllowedTools, TimeoutMS: in.TimeoutMS}
+}
+
+// PatchMCPServer is the config of cur with the members p sends replacing
+// its own. Switching away from header auth without naming a header drops
+// the stored header name, which only header auth may have.
+func PatchMCPServer(cur store.MCPServer, p MCPServerPatch) store.MCPServerInput {
+	in := store.MCPServerInput{Name: cur.Name, URL: cur.URL, Transport: cur.Transport, AuthType: cur.AuthType,
+		AuthHeader: cur.AuthHeader, Secret: p.Secret, Enabled: cur.Enabled, AllowedTools: cur.AllowedTools, TimeoutMS: cur.TimeoutMS}
+	set(&in.Name, p.Name)
+	set(&in.URL, p.URL)
+	set(&in.Transport, p.Transport)
+	if p.AuthType != nil && *p.AuthType != store.AuthHeader && p.AuthHeader == nil {
+		in.AuthHeader = ""
+	}
+	set(&in.AuthType, p.AuthType)
+	set(&in.AuthHeader, p.AuthHeader)
+	set(&in.Enabled, p.Enabled)
+	set(&in.AllowedTools, p.AllowedTools)
+	set(&in.TimeoutMS, p.TimeoutMS)
+	return in
+}
+
+// set replaces *dst with *v when v is sent.
+func set[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+// FromMCPSettings is the wire form of a user's enrichment settings.
+func FromMCPSettings(s store.MCPSettings) MCPSettings {
+	return MCPSettings{ToolMCP: s.ToolMCP, ToolMCPServers: nonNil(s.ToolMCPServers)}
+}
+
+// ToMCPSettings is the settings a PUT body asks for.
+func ToMCPSettings(in MCPSettingsUpdate) store.MCPSettings {
+	return store.MCPSettings{ToolMCP: *in.ToolMCP, ToolMCPServers: in.ToolMCPServers}
+}
+
+// FromToolOutput is the wire form of a stored tool output.
+func FromToolOutput(o store.ToolOutput) ToolOutput {
+	return ToolOutput{ID: o.ID, Server: o.Server, Tool: o.Tool, Data: o.Data, CreatedAt: o.CreatedAt}
+}

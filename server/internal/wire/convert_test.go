@@ -37,3 +37,37 @@ func TestInterruptsReachTasksAndThreads(t *testing.T) {
 		t.Fatalf("thread interrupts %+v", th.Interrupts)
 	}
 }
+
+// A patch replaces the members it sends and keeps the others; leaving
+// header auth without naming a header drops the stored header name.
+func TestPatchMCPServer(t *testing.T) {
+	cur := store.MCPServer{Name: "crm", URL: "https://crm.example.com/mcp", Transport: "sse", AuthType: "header",
+		AuthHeader: "X-Key", HasSecret: true, Enabled: true, AllowedTools: []string{"a"}, TimeoutMS: 3000}
+	str := func(s string) *string { return &s }
+	off := false
+	cases := []struct {
+		name  string
+		patch MCPServerPatch
+		check func(store.MCPServerInput) bool
+	}{
+		{"nothing sent", MCPServerPatch{}, func(in store.MCPServerInput) bool {
+			return in.Name == "crm" && in.Transport == "sse" && in.AuthHeader == "X-Key" && in.Secret == nil && in.Enabled && in.TimeoutMS == 3000
+		}},
+		{"enabled and url", MCPServerPatch{Enabled: &off, URL: str("https://b.example.com/mcp")}, func(in store.MCPServerInput) bool {
+			return !in.Enabled && in.URL == "https://b.example.com/mcp" && in.Name == "crm" && in.AuthType == "header"
+		}},
+		{"to bearer", MCPServerPatch{AuthType: str("bearer"), Secret: str("t")}, func(in store.MCPServerInput) bool {
+			return in.AuthType == "bearer" && in.AuthHeader == "" && *in.Secret == "t"
+		}},
+		{"another header", MCPServerPatch{AuthType: str("header"), AuthHeader: str("X-Other")}, func(in store.MCPServerInput) bool {
+			return in.AuthType == "header" && in.AuthHeader == "X-Other" && in.Secret == nil
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if in := PatchMCPServer(cur, c.patch); !c.check(in) {
+				t.Fatalf("patched to %+v", in)
+			}
+		})
+	}
+}
