@@ -4,11 +4,17 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/mcpbridge"
 )
 
 // scrape reads /metrics as a map from each series (name and labels) to its
@@ -134,5 +140,34 @@ func TestMetricsStoreFailureStaysInside(t *testing.T) {
 	}
 	if !strings.Contains(h.logs.String(), "scraping runs by status") {
 		t.Errorf("the store failure was not logged: %s", h.logs.String())
+	}
+}
+
+func TestNodeTimerCountsToolCalls(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		event   string
+		payload any
+		want    map[[2]string]float64 // by server and outcome
+	}{
+		{"ok", mcpbridge.EventComplete, mcpbridge.Complete{Server: "maps", Tool: "route"}, map[[2]string]float64{{"maps", "ok"}: 1}},
+		{"error code", mcpbridge.EventComplete, mcpbridge.Complete{Server: "maps", Tool: "route", Error: "UNAVAILABLE"},
+			map[[2]string]float64{{"maps", "UNAVAILABLE"}: 1, {"maps", "ok"}: 0}},
+		{"another event", mcpbridge.EventProgress, mcpbridge.Complete{Server: "maps", Tool: "route"}, map[[2]string]float64{{"maps", "ok"}: 0}},
+		{"another payload", mcpbridge.EventComplete, map[string]any{"server": "maps"}, map[[2]string]float64{{"maps", "ok"}: 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newMetrics(nil, slog.Default())
+			m.nodeTimer().see(graph.Custom, "enrich", tc.event, tc.payload)
+			for k, want := range tc.want {
+				var dm dto.Metric
+				if err := m.toolCalls.WithLabelValues(k[0], k[1]).Write(&dm); err != nil {
+					t.Fatal(err)
+				}
+				if got := dm.GetCounter().GetValue(); got != want {
+					t.Errorf("tool calls %v = %v, want %v", k, got, want)
+				}
+			}
+		})
 	}
 }
