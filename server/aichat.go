@@ -36,6 +36,7 @@ func (s *Server) chat(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set(wire.ChatStreamHeader, "v1")
+	defer s.metrics.streamOpened(protoAISDK)()
 	w := openSSE(c)
 	var cs wire.ChatStream
 	write := func(parts []wire.ChatChunk) error {

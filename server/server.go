@@ -150,7 +150,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{store: cfg.Store, planner: cfg.Planner, cps: cfg.Checkpoints, log: cfg.Logger,
 		limits: cfg.Limits, limiter: newLimiter(cfg.Limits.RatePerSec, cfg.Limits.RateBurst),
-		metrics: newMetrics(), db: stdlib.OpenDBFromPool(cfg.Store.Pool)}
+		metrics: newMetrics(cfg.Store, cfg.Logger), db: stdlib.OpenDBFromPool(cfg.Store.Pool)}
 	if cfg.Guard == nil {
 		g, err := netguard.New(netguard.Options{})
 		if err != nil {

@@ -138,6 +138,7 @@ func (w sseWriter) write(s string) error {
 // end. With cancel, a client that leaves before the run ends cancels it.
 func (s *Server) stream(c echo.Context, run store.Run, events map[string]bool, after int64, cancel bool) error {
 	c.Response().Header().Set("Content-Location", runPath(run))
+	defer s.metrics.streamOpened(protoLangGraph)()
 	w := openSSE(c)
 	meta, _ := json.Marshal(wire.RunMetadata{RunID: run.ID, ThreadID: run.ThreadID})
 	if err := w.event(0, wire.EventMetadata, meta); err != nil {

@@ -269,10 +269,12 @@ func (s *Server) runGraph(ctx context.Context, owner string, r store.Run) (strin
 	}
 	appendCtx := context.WithoutCancel(ctx)
 	status := store.RunSuccess
+	timer := s.metrics.nodeTimer()
 	for ev, err := range s.planner.Run(ctx, j.config(r.ThreadID, r.ID, resumed)) {
 		if err != nil {
 			return "", err
 		}
+		timer.see(ev.Kind, ev.Node, ev.Name, ev.Payload)
 		parts, err := wire.StreamParts(ev)
 		if err != nil {
 			return "", err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/model"
@@ -25,6 +26,7 @@ const lisbon = "4 nights in Lisbon in May, 3 of us"
 type toolGate struct {
 	started chan string   // the user of each call, when it starts
 	release chan struct{} // closed to let calls finish; nil means at once
+	server  string        // when set, each call reports its end as the tool bridge does, from this server
 }
 
 func (g *toolGate) tools() nodes.FuncTools {
@@ -39,6 +41,9 @@ func (g *toolGate) tools() nodes.FuncTools {
 				case <-ctx.Done():
 					return nil, ctx.Err()
 				}
+			}
+			if g.server != "" {
+				graph.Emit(ctx, mcpbridge.EventComplete, mcpbridge.Complete{Server: g.server, Tool: "list-accommodations"})
 			}
 			return map[string]any{"location": "Lisbon", "covered": true, "guests": 3,
 				"accommodations": []map[string]any{{"id": "h1", "name": "Casa Azul", "nightlyPrice": 90, "totalPrice": 360, "capacity": 4}}}, nil

@@ -1,0 +1,173 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/mcpbridge"
+)
+
+// scrape reads /metrics as a map from each series (name and labels) to its
+// value, and returns the text too.
+func (h *harness) scrape() (map[string]float64, string) {
+	h.t.Helper()
+	text := string(h.must(http.StatusOK, http.MethodGet, "/metrics", "", "").body)
+	series := map[string]float64{}
+	for line := range strings.Lines(text) {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		v, err := strconv.ParseFloat(strings.TrimSpace(line[i+1:]), 64)
+		if err != nil {
+			h.t.Fatalf("metrics line %q: %v", line, err)
+		}
+		series[line[:i]] = v
+	}
+	return series, text
+}
+
+// streamClosed reads a stream to its end and closes it.
+func streamClosed(t *testing.T, resp *http.Response) {
+	t.Helper()
+	if _, err := io.Copy(io.Discard, bufio.NewReader(resp.Body)); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+}
+
+func TestMetricsAfterAStreamedRun(t *testing.T) {
+	for _, tc := range []struct {
+		protocol, path string
+		body           func(tid string) string
+	}{
+		{protoLangGraph, "/threads/{tid}/runs/stream", func(string) string { return streamBody(lisbon, `"values"`, "") }},
+		{protoAISDK, "/api/chat", func(tid string) string {
+			return `{"messages":[{"role":"user","content":` + jsonString(lisbon) + `}]}`
+		}},
+	} {
+		t.Run(tc.protocol, func(t *testing.T) {
+			gate := &toolGate{started: make(chan string, 4), release: make(chan struct{}), server: "lodging"}
+			h := runHarness(t, gate)
+			tid := h.thread(h.aliceKey, "")
+			open := `tripgraph_sse_streams_open{protocol="` + tc.protocol + `"}`
+			resp := h.openStream(context.Background(), http.MethodPost, strings.ReplaceAll(tc.path, "{tid}", tid), tc.body(tid), nil)
+			<-gate.started
+			during, _ := h.scrape()
+			if during[open] != 1 {
+				t.Errorf("while streaming: %s = %v", open, during[open])
+			}
+			if during[`tripgraph_runs{status="running"}`] < 1 {
+				t.Errorf("while a run runs, runs by status %v", during[`tripgraph_runs{status="running"}`])
+			}
+			close(gate.release)
+			streamClosed(t, resp)
+
+			after, text := h.scrape()
+			if v, ok := after[open]; !ok || v != 0 {
+				t.Errorf("after the stream ended: %s = %v (present %v), want 0", open, v, ok)
+			}
+			if after[`tripgraph_tool_calls_total{outcome="ok",server="lodging"}`] != 1 {
+				t.Errorf("tool calls: %s", grep(text, "tripgraph_tool_calls_total"))
+			}
+			if after[`tripgraph_runs{status="success"}`] < 1 {
+				t.Errorf("runs by status: %s", grep(text, "tripgraph_runs"))
+			}
+			for _, st := range []string{"pending", "queued"} {
+				if _, ok := after[`tripgraph_queue_depth{state="`+st+`"}`]; !ok {
+					t.Errorf("queue depth lacks %s: %s", st, grep(text, "tripgraph_queue_depth"))
+				}
+			}
+			nodes := h.srv.planner.Shape().Nodes
+			timed := 0
+			for s, v := range after {
+				if name, ok := strings.CutPrefix(s, `tripgraph_node_duration_seconds_count{node="`); ok {
+					if !slices.Contains(nodes, strings.TrimSuffix(name, `"}`)) {
+						t.Errorf("node duration for %s, not a node of the planner", s)
+					}
+					timed += int(v)
+				}
+			}
+			if timed < 2 {
+				t.Errorf("node durations: %s", grep(text, "tripgraph_node_duration_seconds_count"))
+			}
+			// Labels are bounded: no ids or paths.
+			for _, id := range []string{tid, h.alice.ID, "/threads/" + tid} {
+				if strings.Contains(text, id) {
+					t.Errorf("a metric label carries %q", id)
+				}
+			}
+		})
+	}
+}
+
+// grep is the lines of text that start with prefix.
+func grep(text, prefix string) string {
+	var out []string
+	for line := range strings.Lines(text) {
+		if strings.HasPrefix(line, prefix) {
+			out = append(out, strings.TrimSpace(line))
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+func TestMetricsStoreFailureStaysInside(t *testing.T) {
+	h := newHarness(t, testLimits())
+	series, _ := h.scrape()
+	if _, ok := series[`tripgraph_runs{status="queued"}`]; !ok {
+		t.Fatalf("runs by status lacks queued before the failure")
+	}
+	h.st.Close()
+	series, text := h.scrape()
+	for s := range series {
+		if strings.HasPrefix(s, "tripgraph_runs{") || strings.HasPrefix(s, "tripgraph_queue_depth{") {
+			t.Errorf("scrape with the store closed has %s", s)
+		}
+	}
+	if strings.Contains(text, "closed") || strings.Contains(text, "counting") {
+		t.Errorf("a store error reached the scrape:\n%s", text)
+	}
+	if !strings.Contains(h.logs.String(), "scraping runs by status") {
+		t.Errorf("the store failure was not logged: %s", h.logs.String())
+	}
+}
+
+func TestNodeTimerCountsToolCalls(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		event   string
+		payload any
+		want    map[[2]string]float64 // by server and outcome
+	}{
+		{"ok", mcpbridge.EventComplete, mcpbridge.Complete{Server: "maps", Tool: "route"}, map[[2]string]float64{{"maps", "ok"}: 1}},
+		{"error code", mcpbridge.EventComplete, mcpbridge.Complete{Server: "maps", Tool: "route", Error: "UNAVAILABLE"},
+			map[[2]string]float64{{"maps", "UNAVAILABLE"}: 1, {"maps", "ok"}: 0}},
+		{"another event", mcpbridge.EventProgress, mcpbridge.Complete{Server: "maps", Tool: "route"}, map[[2]string]float64{{"maps", "ok"}: 0}},
+		{"another payload", mcpbridge.EventComplete, map[string]any{"server": "maps"}, map[[2]string]float64{{"maps", "ok"}: 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newMetrics(nil, slog.Default())
+			m.nodeTimer().see(graph.Custom, "enrich", tc.event, tc.payload)
+			for k, want := range tc.want {
+				var dm dto.Metric
+				if err := m.toolCalls.WithLabelValues(k[0], k[1]).Write(&dm); err != nil {
+					t.Fatal(err)
+				}
+				if got := dm.GetCounter().GetValue(); got != want {
+					t.Errorf("tool calls %v = %v, want %v", k, got, want)
+				}
+			}
+		})
+	}
+}
