@@ -10,6 +10,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// OurServer is the name tripgraph's own tool server goes by, in the bridge
+// and in the status events.
+const OurServer = "tripgraph"
+
 // Transport names how the bridge reaches a server.
 type Transport string
 

@@ -41,7 +41,7 @@ func newMetrics(st *store.Store, log *slog.Logger) *metrics {
 			Buckets: prometheus.DefBuckets,
 		}, []string{"node"}),
 		toolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "tripgraph_tool_calls_total", Help: "Tool calls made by runs this process executed, by MCP server and outcome (ok or the error code).",
+			Name: "tripgraph_tool_calls_total", Help: "Tool calls made by runs this process executed, by MCP server (tripgraph, or user for users' own servers) and outcome (ok or the error code).",
 		}, []string{"server", "outcome"}),
 		streams: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "tripgraph_sse_streams_open", Help: "Event streams open on this process, by protocol (langgraph or ai_sdk).",
@@ -98,7 +98,7 @@ func (t *nodeTimer) see(kind graph.EventKind, node, name string, payload any) {
 			if done.Error != "" {
 				outcome = done.Error
 			}
-			t.m.toolCalls.WithLabelValues(done.Server, outcome).Inc()
+			t.m.toolCalls.WithLabelValues(serverLabel(done.Server), outcome).Inc()
 		}
 	}
 }
@@ -145,4 +145,14 @@ func (c runsCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(queueDesc, prometheus.GaugeValue, float64(d.Pending), "pending")
 	ch <- prometheus.MustNewConstMetric(queueDesc, prometheus.GaugeValue, float64(d.Queued), "queued")
+}
+
+// serverLabel keeps the server label bounded: tripgraph's own server by
+// name, and every server a user registered (whose names users choose) as
+// "user".
+func serverLabel(name string) string {
+	if name == mcpbridge.OurServer {
+		return name
+	}
+	return "user"
 }

@@ -77,7 +77,7 @@ func TestMetricsAfterAStreamedRun(t *testing.T) {
 			if v, ok := after[open]; !ok || v != 0 {
 				t.Errorf("after the stream ended: %s = %v (present %v), want 0", open, v, ok)
 			}
-			if after[`tripgraph_tool_calls_total{outcome="ok",server="lodging"}`] != 1 {
+			if after[`tripgraph_tool_calls_total{outcome="ok",server="user"}`] != 1 {
 				t.Errorf("tool calls: %s", grep(text, "tripgraph_tool_calls_total"))
 			}
 			if after[`tripgraph_runs{status="success"}`] < 1 {
@@ -150,11 +150,14 @@ func TestNodeTimerCountsToolCalls(t *testing.T) {
 		payload any
 		want    map[[2]string]float64 // by server and outcome
 	}{
-		{"ok", mcpbridge.EventComplete, mcpbridge.Complete{Server: "maps", Tool: "route"}, map[[2]string]float64{{"maps", "ok"}: 1}},
+		{"ok", mcpbridge.EventComplete, mcpbridge.Complete{Server: "maps", Tool: "route"}, map[[2]string]float64{{"user", "ok"}: 1}},
 		{"error code", mcpbridge.EventComplete, mcpbridge.Complete{Server: "maps", Tool: "route", Error: "UNAVAILABLE"},
-			map[[2]string]float64{{"maps", "UNAVAILABLE"}: 1, {"maps", "ok"}: 0}},
-		{"another event", mcpbridge.EventProgress, mcpbridge.Complete{Server: "maps", Tool: "route"}, map[[2]string]float64{{"maps", "ok"}: 0}},
-		{"another payload", mcpbridge.EventComplete, map[string]any{"server": "maps"}, map[[2]string]float64{{"maps", "ok"}: 0}},
+			map[[2]string]float64{{"user", "UNAVAILABLE"}: 1, {"user", "ok"}: 0}},
+		// Users name their own servers: only ours keeps its name as a label.
+		{"our server", mcpbridge.EventComplete, mcpbridge.Complete{Server: mcpbridge.OurServer, Tool: "route"},
+			map[[2]string]float64{{mcpbridge.OurServer, "ok"}: 1, {"user", "ok"}: 0}},
+		{"another event", mcpbridge.EventProgress, mcpbridge.Complete{Server: "maps", Tool: "route"}, map[[2]string]float64{{"user", "ok"}: 0}},
+		{"another payload", mcpbridge.EventComplete, map[string]any{"server": "maps"}, map[[2]string]float64{{"user", "ok"}: 0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newMetrics(nil, slog.Default())

@@ -18,17 +18,13 @@ import (
 	"github.com/tripgraph/tripgraph/store"
 )
 
-// builtinServer is the name of tripgraph's own tool server in the bridge
-// and in the status events.
-const builtinServer = "tripgraph"
-
 // ourServer is tripgraph's own MCP server as a built-in of the bridge,
 // served in process over the SDK's in-memory transports, on whatever
 // backend cfg names. In process the bridge vouches for the user, so each
 // session's server acts as the bridge's user.
 func ourServer(cfg mcpserver.Config) mcpbridge.ServerConfig {
 	return mcpbridge.ServerConfig{
-		Name: builtinServer, Transport: mcpbridge.Memory, Enabled: true, Builtin: true,
+		Name: mcpbridge.OurServer, Transport: mcpbridge.Memory, Enabled: true, Builtin: true,
 		NewServer: func(user string) *mcp.Server {
 			c := cfg
 			c.User = user

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/mcpbridge"
 )
 
 // tripgraph run answers the examples, in both languages, with no
@@ -91,16 +92,16 @@ func TestRunReachesToolsThroughTheBridge(t *testing.T) {
 		}
 		json.Unmarshal([]byte(line), &ev)
 		switch {
-		case ev.Name == "mcp_calling" && ev.Payload.Server == builtinServer:
+		case ev.Name == "mcp_calling" && ev.Payload.Server == mcpbridge.OurServer:
 			calls++
-		case ev.Name == "mcp_complete" && ev.Payload.Server == builtinServer:
+		case ev.Name == "mcp_complete" && ev.Payload.Server == mcpbridge.OurServer:
 			completes++
 		case ev.Name == "ui" && ev.Payload.Props.Place.Country != "":
 			place = ev.Payload.Props.Place.Region + "/" + ev.Payload.Props.Place.Country
 		}
 	}
 	if calls == 0 || calls != completes {
-		t.Fatalf("%d mcp_calling and %d mcp_complete events from %q, want one of each per call:\n%s", calls, completes, builtinServer, out.String())
+		t.Fatalf("%d mcp_calling and %d mcp_complete events from %q, want one of each per call:\n%s", calls, completes, mcpbridge.OurServer, out.String())
 	}
 	if place != "TX/US" {
 		t.Fatalf("the accommodations were for %q, want Paris, Texas (TX/US)", place)
