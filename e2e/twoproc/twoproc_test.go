@@ -1,0 +1,311 @@
+// Package twoproc runs two `tripgraph serve` processes on one database: a
+// run started through one is streamed through the other, the process that
+// executes it is killed mid-run, and the other takes the run over once the
+// lease lapses.
+package twoproc
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tripgraph/tripgraph/internal/openaitest"
+	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/seed"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+var testURL string
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, "twoproc", &testURL)) }
+
+// frame is one SSE frame.
+type frame struct {
+	id    int64 // 0 when the frame has none
+	event string
+}
+
+func TestKilledWorkerRunIsTakenOverAndStreamedElsewhere(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	key := prepare(t, ctx)
+	bin := build(t)
+
+	// The model holds its first request until the asking process dies:
+	// that process is then mid-run, with its lease held. Later requests are
+	// answered from a script.
+	script := openaitest.New(
+		openaitest.Reply{ToolCalls: []openaitest.ToolCall{{ID: "call_x", Name: "extract",
+			Arguments: `{"location":"Lisbon","startDate":"2027-05-01","nights":2,"numberOfGuests":2,"intent":"accommodations","language":"en"}`}}},
+		openaitest.Reply{Content: "Lisbon: Belém in the morning, Alfama at night."},
+	)
+	defer script.Close()
+	held := make(chan struct{})
+	var once sync.Once
+	gate := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		first := false
+		once.Do(func() { first = true })
+		if first {
+			close(held)
+			<-r.Context().Done()
+			return
+		}
+		script.Config.Handler.ServeHTTP(w, r)
+	})
+	model := &http.Server{Handler: gate}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go model.Serve(ln)
+	defer model.Close()
+	modelURL := "http://" + ln.Addr().String() + "/v1"
+
+	addrA := freeAddr(t)
+	a := serve(t, bin, addrA, modelURL)
+	tid := post(t, addrA, key, "/threads", `{}`)["thread_id"].(string)
+	rid := post(t, addrA, key, "/threads/"+tid+"/runs",
+		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"two days in Lisbon"}]}}`)["run_id"].(string)
+	select {
+	case <-held:
+	case <-ctx.Done():
+		t.Fatal("process A never asked the model")
+	}
+
+	addrB := freeAddr(t)
+	serve(t, bin, addrB, modelURL)
+	frames := make(chan []frame, 1)
+	go func() { frames <- stream(ctx, t, addrB, key, tid, rid) }()
+
+	var beforeKill int
+	if err := pgxQueryOne(ctx, `SELECT count(*) FROM run_events WHERE run_id = $1`, rid, &beforeKill); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	got := <-frames
+	if len(got) == 0 || got[len(got)-1].event != "end" {
+		t.Fatalf("the stream through B did not end within the time limit: %v", got)
+	}
+
+	ctx, cancel = context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, testURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var status string
+	var attempts int
+	if err := conn.QueryRow(ctx, `SELECT status, attempts FROM runs WHERE id = $1`, rid).Scan(&status, &attempts); err != nil {
+		t.Fatal(err)
+	}
+	if status != "success" || attempts != 2 {
+		t.Fatalf("run ended %q after %d claims, want success after 2", status, attempts)
+	}
+	rows, err := conn.Query(ctx, `SELECT seq, event FROM run_events WHERE run_id = $1 ORDER BY seq`, rid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (frame, error) {
+		var f frame
+		return f, r.Scan(&f.id, &f.event)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFrames(t, got, stored)
+	t.Logf("%d events streamed through B, %d of them stored by A before it was killed", len(stored), beforeKill)
+}
+
+// pgxQueryOne scans the one value a query returns.
+func pgxQueryOne(ctx context.Context, sql string, arg, dst any) error {
+	conn, err := pgx.Connect(ctx, testURL)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	return conn.QueryRow(ctx, sql, arg).Scan(dst)
+}
+
+// checkFrames checks that the stream opened with metadata, carried every
+// stored event once, in order, and closed with end.
+func checkFrames(t *testing.T, got, stored []frame) {
+	t.Helper()
+	if len(stored) == 0 {
+		t.Fatal("the run stored no events")
+	}
+	if len(got) < 2 || got[0].event != "metadata" || got[len(got)-1].event != "end" {
+		t.Fatalf("stream %v does not open with metadata and close with end", got)
+	}
+	body := got[1 : len(got)-1]
+	if len(body) != len(stored) {
+		t.Fatalf("streamed %d events %v, stored %d %v", len(body), body, len(stored), stored)
+	}
+	for i := range stored {
+		if body[i] != stored[i] {
+			t.Errorf("event %d streamed as %v, stored as %v", i, body[i], stored[i])
+		}
+	}
+}
+
+// stream reads the run's SSE stream from the process at addr, every mode,
+// until it ends.
+func stream(ctx context.Context, t *testing.T, addr, key, tid, rid string) []frame {
+	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+addr+"/threads/"+tid+"/runs/"+rid+"/stream", nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Error(err)
+		return nil
+	}
+	defer resp.Body.Close()
+	var frames []frame
+	var f frame
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if f.event != "" {
+				frames = append(frames, f)
+			}
+			f = frame{}
+		case strings.HasPrefix(line, "event: "):
+			f.event = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "id: "):
+			f.id, _ = strconv.ParseInt(strings.TrimPrefix(line, "id: "), 10, 64)
+		}
+	}
+	return frames
+}
+
+// prepare migrates the database, seeds a small catalog (so that serve does
+// not seed its own) and makes a user with a key.
+func prepare(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	if err := migrations.Up(ctx, testURL); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(ctx, testURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cities := []seed.City{{Name: "Lisbon", GeoName: "Lisboa", Country: "PT", Population: 550_000, Lat: 38.72, Lng: -9.14}}
+	if err := seed.Run(ctx, st, seed.Options{Cities: cities}); err != nil {
+		t.Fatal(err)
+	}
+	u, err := st.EnsureUser(ctx, "twoproc-traveller")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := st.CreateAPIKey(ctx, u.ID, "twoproc test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func build(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "tripgraph")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/tripgraph/tripgraph/cmd/tripgraph").CombinedOutput(); err != nil {
+		t.Fatalf("building tripgraph: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// serve runs `serve` on addr, with its model at modelURL, until the test
+// ends or the test kills it.
+func serve(t *testing.T, bin, addr, modelURL string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--addr", addr)
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+testURL, "TRIPGRAPH_MEDIA_ROOT="+t.TempDir(), "MCP_SECRET=",
+		"TRIPGRAPH_MODEL=openai:scripted", "OPENAI_API_KEY=test", "OPENAI_BASE_URL="+modelURL, "TRIPGRAPH_WORKERS=1")
+	var log bytes.Buffer
+	var mu sync.Mutex
+	w := writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return log.Write(p) })
+	cmd.Stdout, cmd.Stderr = w, w
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if t.Failed() {
+			mu.Lock()
+			t.Logf("serve %s log:\n%s", addr, log.String())
+			mu.Unlock()
+		}
+	})
+	waitReady(t, addr)
+	return cmd
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+func post(t *testing.T, addr, key, path, body string) map[string]any {
+	t.Helper()
+	req, _ := http.NewRequest("POST", "http://"+addr+path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var out map[string]any
+	if resp.StatusCode/100 != 2 || json.Unmarshal(b, &out) != nil {
+		t.Fatalf("POST %s: %d %s", path, resp.StatusCode, b)
+	}
+	return out
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// waitReady waits until /readyz answers 200, for at most a minute.
+func waitReady(t *testing.T, addr string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get("http://" + addr + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("serve on %s was not ready within a minute", addr)
+}
