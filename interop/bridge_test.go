@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/internal/servetest"
+
 	"github.com/tripgraph/tripgraph/internal/npmtest"
 
 	"github.com/google/uuid"
@@ -28,7 +30,7 @@ const everythingDir = "node_modules/@modelcontextprotocol/server-everything/dist
 // structured content.
 func TestBridgeWithServerEverything(t *testing.T) {
 	npmtest.Install(t, ".")
-	addr := freeAddr(t)
+	addr := servetest.FreeAddr(t)
 	server := exec.Command("node", everythingDir, "streamableHttp")
 	server.Env = append(os.Environ(), "PORT="+strings.TrimPrefix(addr, "127.0.0.1:"))
 	if err := server.Start(); err != nil {

@@ -12,17 +12,15 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tripgraph/tripgraph/internal/servetest"
+
 	"github.com/tripgraph/tripgraph/internal/npmtest"
 
 	"github.com/tripgraph/tripgraph/internal/pgtest"
-	"github.com/tripgraph/tripgraph/migrations"
-	"github.com/tripgraph/tripgraph/seed"
-	"github.com/tripgraph/tripgraph/store"
 )
 
 var testURL string
@@ -36,13 +34,12 @@ func TestMain(m *testing.M) {
 var conformanceScenarios = []string{"server-initialize", "ping", "tools-list", "dns-rebinding-protection"}
 
 func TestInterop(t *testing.T) {
-	ctx := context.Background()
 	npmtest.Install(t, ".")
-	seedDemo(t, ctx)
-	bin := buildTripgraph(t)
+	servetest.Prepare(t, testURL)
+	bin := servetest.Build(t)
 	env := append(os.Environ(), "DATABASE_URL="+testURL, "TRIPGRAPH_MEDIA_ROOT="+t.TempDir(), "MCP_SECRET=")
 
-	addr := freeAddr(t)
+	addr := servetest.FreeAddr(t)
 	server := exec.Command(bin, "mcp", "--transport", "http", "--addr", addr, "--auth", "none", "--user", "demo")
 	server.Env = env
 	var serverLog bytes.Buffer
@@ -113,43 +110,6 @@ func stdioRepliesBeforeExit(t *testing.T, env []string, bin string) {
 			t.Fatalf("run %d: %d replies, want 3:\n%s", run, n, out)
 		}
 	}
-}
-
-func seedDemo(t *testing.T, ctx context.Context) {
-	t.Helper()
-	if err := migrations.Up(ctx, testURL); err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(ctx, testURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	cities := []seed.City{{Name: "Lisbon", GeoName: "Lisboa", Country: "PT", Population: 550_000, Lat: 38.72, Lng: -9.14}}
-	if err := seed.Run(ctx, st, seed.Options{Cities: cities}); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func buildTripgraph(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "tripgraph")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/tripgraph/tripgraph/cmd/tripgraph")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building tripgraph: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// freeAddr returns a loopback address with a port nothing listens on now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // waitListening waits until something accepts connections on addr.

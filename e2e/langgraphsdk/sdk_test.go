@@ -5,24 +5,18 @@
 package langgraphsdk
 
 import (
-	"bytes"
-	"context"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/tripgraph/tripgraph/internal/servetest"
 
 	"github.com/tripgraph/tripgraph/internal/npmtest"
 
 	"github.com/tripgraph/tripgraph/internal/pgtest"
-	"github.com/tripgraph/tripgraph/migrations"
-	"github.com/tripgraph/tripgraph/seed"
-	"github.com/tripgraph/tripgraph/store"
 )
 
 var testURL string
@@ -30,11 +24,11 @@ var testURL string
 func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, "langgraphsdk", &testURL)) }
 
 func TestOfficialClient(t *testing.T) {
-	ctx := context.Background()
 	npmtest.Install(t, ".")
-	key, otherKey := prepare(t, ctx)
-	addr := freeAddr(t)
-	serve(t, addr)
+	keys := servetest.Prepare(t, testURL, "sdk-traveller", "sdk-other")
+	key, otherKey := keys[0], keys[1]
+	addr := servetest.FreeAddr(t)
+	servetest.Serve(t, servetest.Build(t), addr, testURL)
 
 	t.Run("mounted routes keep their handlers", func(t *testing.T) { mountedRoutes(t, addr, key) })
 
@@ -44,89 +38,6 @@ func TestOfficialClient(t *testing.T) {
 	if err != nil || strings.TrimSpace(string(out)) != "ok" {
 		t.Fatalf("the LangGraph client script failed (%v):\n%s", err, out)
 	}
-}
-
-// prepare migrates the database, seeds a small catalog (so that serve does
-// not seed its own) and makes two users with a key each.
-func prepare(t *testing.T, ctx context.Context) (string, string) {
-	t.Helper()
-	if err := migrations.Up(ctx, testURL); err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(ctx, testURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	cities := []seed.City{{Name: "Lisbon", GeoName: "Lisboa", Country: "PT", Population: 550_000, Lat: 38.72, Lng: -9.14}}
-	if err := seed.Run(ctx, st, seed.Options{Cities: cities}); err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for _, name := range []string{"sdk-traveller", "sdk-other"} {
-		u, err := st.EnsureUser(ctx, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, err := st.CreateAPIKey(ctx, u.ID, "sdk test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, k)
-	}
-	return keys[0], keys[1]
-}
-
-// serve builds tripgraph and runs `serve` on addr until the test ends.
-func serve(t *testing.T, addr string) {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "tripgraph")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/tripgraph/tripgraph/cmd/tripgraph").CombinedOutput(); err != nil {
-		t.Fatalf("building tripgraph: %v\n%s", err, out)
-	}
-	cmd := exec.Command(bin, "serve", "--addr", addr)
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+testURL, "TRIPGRAPH_MEDIA_ROOT="+t.TempDir(), "MCP_SECRET=", "TRIPGRAPH_MODEL=")
-	var log bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("serve log:\n%s", log.String())
-		}
-	})
-	waitReady(t, addr)
-}
-
-// freeAddr returns a loopback address with a port nothing listens on now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
-// waitReady waits until /readyz answers 200, for at most a minute.
-func waitReady(t *testing.T, addr string) {
-	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for time.Now().Before(deadline) {
-		resp, err := http.Get("http://" + addr + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("serve on %s was not ready within a minute", addr)
 }
 
 // mountedRoutes checks that /mcp and /media, served through the API's

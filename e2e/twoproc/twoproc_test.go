@@ -6,7 +6,6 @@ package twoproc
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,13 +20,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tripgraph/tripgraph/internal/servetest"
+
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tripgraph/tripgraph/internal/openaitest"
 	"github.com/tripgraph/tripgraph/internal/pgtest"
-	"github.com/tripgraph/tripgraph/migrations"
-	"github.com/tripgraph/tripgraph/seed"
-	"github.com/tripgraph/tripgraph/store"
 )
 
 var testURL string
@@ -44,8 +41,8 @@ type frame struct {
 func TestKilledWorkerRunIsTakenOverAndStreamedElsewhere(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	key := prepare(t, ctx)
-	bin := build(t)
+	key := servetest.Prepare(t, testURL, "twoproc-traveller")[0]
+	bin := servetest.Build(t)
 
 	// The model holds its first request until the asking process dies:
 	// that process is then mid-run, with its lease held. Later requests are
@@ -77,7 +74,7 @@ func TestKilledWorkerRunIsTakenOverAndStreamedElsewhere(t *testing.T) {
 	defer model.Close()
 	modelURL := "http://" + ln.Addr().String() + "/v1"
 
-	addrA := freeAddr(t)
+	addrA := servetest.FreeAddr(t)
 	a := serve(t, bin, addrA, modelURL)
 	tid := post(t, addrA, key, "/threads", `{}`)["thread_id"].(string)
 	rid := post(t, addrA, key, "/threads/"+tid+"/runs",
@@ -88,7 +85,7 @@ func TestKilledWorkerRunIsTakenOverAndStreamedElsewhere(t *testing.T) {
 		t.Fatal("process A never asked the model")
 	}
 
-	addrB := freeAddr(t)
+	addrB := servetest.FreeAddr(t)
 	serve(t, bin, addrB, modelURL)
 	frames := make(chan []frame, 1)
 	go func() { frames <- stream(ctx, t, addrB, key, tid, rid) }()
@@ -198,72 +195,13 @@ func stream(ctx context.Context, t *testing.T, addr, key, tid, rid string) []fra
 	return frames
 }
 
-// prepare migrates the database, seeds a small catalog (so that serve does
-// not seed its own) and makes a user with a key.
-func prepare(t *testing.T, ctx context.Context) string {
-	t.Helper()
-	if err := migrations.Up(ctx, testURL); err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(ctx, testURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	cities := []seed.City{{Name: "Lisbon", GeoName: "Lisboa", Country: "PT", Population: 550_000, Lat: 38.72, Lng: -9.14}}
-	if err := seed.Run(ctx, st, seed.Options{Cities: cities}); err != nil {
-		t.Fatal(err)
-	}
-	u, err := st.EnsureUser(ctx, "twoproc-traveller")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := st.CreateAPIKey(ctx, u.ID, "twoproc test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
-
-func build(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "tripgraph")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/tripgraph/tripgraph/cmd/tripgraph").CombinedOutput(); err != nil {
-		t.Fatalf("building tripgraph: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// serve runs `serve` on addr, with its model at modelURL, until the test
-// ends or the test kills it.
+// serve runs `serve` on addr, with its model at modelURL and one worker,
+// until the test ends or the test kills it.
 func serve(t *testing.T, bin, addr, modelURL string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", addr)
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+testURL, "TRIPGRAPH_MEDIA_ROOT="+t.TempDir(), "MCP_SECRET=",
+	return servetest.Serve(t, bin, addr, testURL,
 		"TRIPGRAPH_MODEL=openai:scripted", "OPENAI_API_KEY=test", "OPENAI_BASE_URL="+modelURL, "TRIPGRAPH_WORKERS=1")
-	var log bytes.Buffer
-	var mu sync.Mutex
-	w := writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return log.Write(p) })
-	cmd.Stdout, cmd.Stderr = w, w
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		if t.Failed() {
-			mu.Lock()
-			t.Logf("serve %s log:\n%s", addr, log.String())
-			mu.Unlock()
-		}
-	})
-	waitReady(t, addr)
-	return cmd
 }
-
-type writerFunc func([]byte) (int, error)
-
-func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 func post(t *testing.T, addr, key, path, body string) map[string]any {
 	t.Helper()
@@ -281,31 +219,4 @@ func post(t *testing.T, addr, key, path, body string) map[string]any {
 		t.Fatalf("POST %s: %d %s", path, resp.StatusCode, b)
 	}
 	return out
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
-// waitReady waits until /readyz answers 200, for at most a minute.
-func waitReady(t *testing.T, addr string) {
-	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for time.Now().Before(deadline) {
-		resp, err := http.Get("http://" + addr + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("serve on %s was not ready within a minute", addr)
 }

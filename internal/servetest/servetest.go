@@ -1,0 +1,135 @@
+// Package servetest runs a real `tripgraph serve` for tests that drive it
+// from outside, as a client would: it builds the binary, prepares a small
+// database, starts the server on a free loopback port and waits until it
+// is ready.
+package servetest
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/seed"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+// Build compiles the tripgraph binary into the test's temporary folder.
+func Build(t testing.TB) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "tripgraph")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/tripgraph/tripgraph/cmd/tripgraph").CombinedOutput(); err != nil {
+		t.Fatalf("building tripgraph: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// FreeAddr returns a loopback address with a port nothing listens on now.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// Prepare migrates the database at dbURL, seeds a one-city catalog (so
+// that serve does not seed its own 500 cities) and makes each named user
+// with an API key, which it returns in order.
+func Prepare(t testing.TB, dbURL string, users ...string) []string {
+	t.Helper()
+	ctx := context.Background()
+	if err := migrations.Up(ctx, dbURL); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	lisbon := seed.City{Name: "Lisbon", GeoName: "Lisboa", Country: "PT", Population: 550_000, Lat: 38.72, Lng: -9.14}
+	if err := seed.Run(ctx, st, seed.Options{Cities: []seed.City{lisbon}}); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, name := range users {
+		u, err := st.EnsureUser(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := st.CreateAPIKey(ctx, u.ID, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// Serve runs `bin serve` on addr against the database at dbURL, with the
+// offline model unless env says otherwise, until the test ends (or the test
+// kills the process it returns). It returns once /readyz answers 200, and
+// shows the server's log when the test fails.
+func Serve(t testing.TB, bin, addr, dbURL string, env ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--addr", addr)
+	cmd.Env = append(append(os.Environ(), "DATABASE_URL="+dbURL, "TRIPGRAPH_MEDIA_ROOT="+t.TempDir(),
+		"MCP_SECRET=", "TRIPGRAPH_MODEL="), env...)
+	log := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("serve %s log:\n%s", addr, log.String())
+		}
+	})
+	waitReady(t, addr)
+	return cmd
+}
+
+// waitReady waits until /readyz answers 200, for at most a minute.
+func waitReady(t testing.TB, addr string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		if resp, err := http.Get("http://" + addr + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("serve on %s was not ready within a minute", addr)
+}
+
+// lockedBuffer is a bytes.Buffer a process's output and a test may share.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
