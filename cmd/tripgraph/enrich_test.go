@@ -130,7 +130,7 @@ func TestEnrichmentOnTheUsersOwnServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := &promptRecorder{Model: off}
-	g, bridge, err := newPlanner(m, &serving{st: st, mediaRoot: t.TempDir()}, st.Checkpointer(store.CheckpointerOptions{}), "http://127.0.0.1:1", slog.New(slog.DiscardHandler))
+	g, bridge, err := newPlanner(m, &serving{st: st, mediaRoot: t.TempDir()}, reg, st.Checkpointer(store.CheckpointerOptions{}), "http://127.0.0.1:1", slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,11 +37,7 @@ func ourServer(cfg mcpserver.Config) mcpbridge.ServerConfig {
 // tools come through the MCP bridge: our own server on the store, and each
 // user's own servers from the registry, dialled through the SSRF guard.
 // Large results are kept in the store's tool outputs.
-func newPlanner(m llms.Model, env *serving, cp graph.Checkpointer, publicURL string, log *slog.Logger) (*nodes.Graph, *mcpbridge.Bridge, error) {
-	reg, err := userRegistry(env.st)
-	if err != nil {
-		return nil, nil, err
-	}
+func newPlanner(m llms.Model, env *serving, reg store.MCPServers, cp graph.Checkpointer, publicURL string, log *slog.Logger) (*nodes.Graph, *mcpbridge.Bridge, error) {
 	bridge, err := mcpbridge.New(mcpbridge.Options{
 		Servers:  []mcpbridge.ServerConfig{ourServer(env.mcpConfig(publicURL, log))},
 		Registry: userServers{reg},

@@ -153,7 +153,11 @@ func dbPlanner(ctx context.Context, m llms.Model, threadID string) (context.Cont
 	if err != nil {
 		return fail(err)
 	}
-	g, bridge, err := newPlanner(m, env, env.st.Checkpointer(cpOpts), envOr("TRIPGRAPH_PUBLIC_URL", "http://127.0.0.1:8080"), log)
+	reg, err := userRegistry(env.st)
+	if err != nil {
+		return fail(err)
+	}
+	g, bridge, err := newPlanner(m, env, reg, env.st.Checkpointer(cpOpts), envOr("TRIPGRAPH_PUBLIC_URL", "http://127.0.0.1:8080"), log)
 	if err != nil {
 		return fail(err)
 	}

@@ -135,19 +135,17 @@ func newAPI(ctx context.Context, env *serving, publicURL string, limits server.L
 	if err != nil {
 		return api{}, err
 	}
-	cps := env.st.Checkpointer(cpOpts)
-	planner, bridge, err := newPlanner(m, env, cps, publicURL, log)
-	if err != nil {
-		return api{}, err
-	}
 	workers, err := server.WorkersFromEnv()
 	if err != nil {
-		bridge.Close()
 		return api{}, err
 	}
 	reg, err := userRegistry(env.st)
 	if err != nil {
-		bridge.Close()
+		return api{}, err
+	}
+	cps := env.st.Checkpointer(cpOpts)
+	planner, bridge, err := newPlanner(m, env, reg, cps, publicURL, log)
+	if err != nil {
 		return api{}, err
 	}
 	srv, err := server.New(server.Config{Store: env.st, Planner: planner, Checkpoints: cps, Logger: log,
