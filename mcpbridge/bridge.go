@@ -162,10 +162,10 @@ func (b *Bridge) Call(ctx context.Context, name string, args json.RawMessage) (n
 	if err != nil {
 		return nodes.Result{}, err
 	}
-	emit(ctx, EventCalling, Calling{Server: e.server.Name, Tool: name})
+	emit(ctx, EventCalling, Calling{Type: EventCalling, Server: e.server.Name, Tool: name})
 	start := time.Now()
 	data, err := b.call(ctx, user, e, args)
-	done := Complete{Server: e.server.Name, Tool: name, DurationMs: float64(time.Since(start).Microseconds()) / 1000}
+	done := Complete{Type: EventComplete, Server: e.server.Name, Tool: name, DurationMs: float64(time.Since(start).Microseconds()) / 1000}
 	if err != nil {
 		done.Error = string(errcode.Of(err))
 		emit(ctx, EventComplete, done)
@@ -218,7 +218,7 @@ func (b *Bridge) call(ctx context.Context, user string, e entry, args json.RawMe
 	s := b.acquire(user, e.server)
 	defer s.release()
 	report := func(p *mcp.ProgressNotificationParams) {
-		emit(parent, EventProgress, Progress{Server: e.server.Name, Tool: e.name, Progress: p.Progress, Total: p.Total, Message: p.Message})
+		emit(parent, EventProgress, Progress{Type: EventProgress, Server: e.server.Name, Tool: e.name, Progress: p.Progress, Total: p.Total, Message: p.Message})
 	}
 	res, err := guarded(b, user, e.server, func() (*mcp.CallToolResult, error) {
 		return s.callTool(ctx, e.tool.Name, args, report)

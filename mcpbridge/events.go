@@ -13,14 +13,20 @@ const (
 	EventComplete = "mcp_complete"
 )
 
+// Each payload names its event in Type (EventCalling, EventProgress or
+// EventComplete), so that a client reading the run's custom stream, where
+// events travel without their names, can tell them apart.
+
 // Calling is the payload of mcp_calling: a call has started.
 type Calling struct {
+	Type   string `json:"type"`
 	Server string `json:"server"`
 	Tool   string `json:"tool"`
 }
 
 // Progress is the payload of mcp_progress: the server reported progress.
 type Progress struct {
+	Type     string  `json:"type"`
 	Server   string  `json:"server"`
 	Tool     string  `json:"tool"`
 	Progress float64 `json:"progress"`
@@ -31,6 +37,7 @@ type Progress struct {
 // Complete is the payload of mcp_complete: how many items came back, or
 // the error code, and how long the call took.
 type Complete struct {
+	Type       string  `json:"type"`
 	Server     string  `json:"server"`
 	Tool       string  `json:"tool"`
 	Items      *int    `json:"items,omitempty"`

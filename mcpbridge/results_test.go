@@ -139,6 +139,13 @@ func TestStatusEvents(t *testing.T) {
 		if ev.Kind != graph.Custom {
 			continue
 		}
+		// Each payload names its own event, for clients that read the
+		// custom stream, where events travel without their names.
+		var named struct{ Type string }
+		data, _ := json.Marshal(ev.Payload)
+		if json.Unmarshal(data, &named); named.Type != ev.Name {
+			t.Errorf("a %s event's payload says it is %q", ev.Name, named.Type)
+		}
 		switch p := ev.Payload.(type) {
 		case Calling:
 			got = append(got, ev.Name+" "+p.Server+"/"+p.Tool)

@@ -43,7 +43,7 @@ func (g *toolGate) tools() nodes.FuncTools {
 				}
 			}
 			if g.server != "" {
-				graph.Emit(ctx, mcpbridge.EventComplete, mcpbridge.Complete{Server: g.server, Tool: "list-accommodations"})
+				graph.Emit(ctx, mcpbridge.EventComplete, mcpbridge.Complete{Type: mcpbridge.EventComplete, Server: g.server, Tool: "list-accommodations"})
 			}
 			return map[string]any{"location": "Lisbon", "covered": true, "guests": 3,
 				"accommodations": []map[string]any{{"id": "h1", "name": "Casa Azul", "nightlyPrice": 90, "totalPrice": 360, "capacity": 4}}}, nil

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tripgraph/tripgraph/mcpbridge"
+
 	"github.com/tripgraph/tripgraph/store"
 )
 
@@ -136,8 +138,8 @@ func (cs *ChatStream) closeText() []ChatChunk {
 }
 
 // customShape is what this stream reads of a custom event: a UI component
-// (type "ui"), or a tool bridge event, told apart by its members —
-// mcp_complete alone reports durationMs, mcp_progress alone progress.
+// (type "ui"), or a tool bridge event (type mcp_calling, mcp_complete or
+// mcp_progress).
 type customShape struct {
 	Type       string          `json:"type"`
 	ID         string          `json:"id"`
@@ -147,8 +149,7 @@ type customShape struct {
 	Tool       string          `json:"tool"`
 	Items      *int            `json:"items"`
 	Error      string          `json:"error"`
-	DurationMs *float64        `json:"durationMs"`
-	Progress   *float64        `json:"progress"`
+	DurationMs float64         `json:"durationMs"`
 }
 
 // custom is a UI component as a data part, a tool call's start as its
@@ -161,12 +162,14 @@ func (cs *ChatStream) custom(data json.RawMessage) []ChatChunk {
 	switch {
 	case c.Type == "ui" && c.Name != "":
 		return []ChatChunk{{Type: "data-" + c.Name, ID: c.ID, Data: c.Props}}
-	case c.Server == "" || c.Tool == "" || c.Progress != nil:
+	case c.Server == "" || c.Tool == "":
 		return nil
-	case c.DurationMs == nil:
+	case c.Type == mcpbridge.EventCalling:
 		return []ChatChunk{cs.toolStarted(c)}
+	case c.Type == mcpbridge.EventComplete:
+		return cs.toolEnded(c)
 	}
-	return cs.toolEnded(c)
+	return nil
 }
 
 func (cs *ChatStream) toolStarted(c customShape) ChatChunk {
@@ -195,5 +198,5 @@ func (cs *ChatStream) toolEnded(c customShape) []ChatChunk {
 		return []ChatChunk{{Type: "tool-output-error", ToolCallID: id, Dynamic: true, ErrorText: c.Error}}
 	}
 	return []ChatChunk{{Type: "tool-output-available", ToolCallID: id, Dynamic: true,
-		Output: map[string]any{"items": c.Items, "durationMs": *c.DurationMs}}}
+		Output: map[string]any{"items": c.Items, "durationMs": c.DurationMs}}}
 }

@@ -34,12 +34,12 @@ func TestChatStreamParts(t *testing.T) {
 			{Type: "text-end", ID: "a"}, {Type: "text-start", ID: "b"}, {Type: "text-delta", ID: "b", Delta: "Next"},
 			{Type: "text-end", ID: "b"}}},
 		{"tool calls answered oldest first", []store.RunEvent{
-			custom(mcpbridge.Calling{Server: "trip", Tool: "list"}),
-			custom(mcpbridge.Calling{Server: "trip", Tool: "list"}),
-			custom(mcpbridge.Progress{Server: "trip", Tool: "list", Progress: 1}),
-			custom(mcpbridge.Complete{Server: "trip", Tool: "list", Items: &three, DurationMs: 2}),
-			custom(mcpbridge.Complete{Server: "trip", Tool: "list", Error: "UNAVAILABLE", DurationMs: 1}),
-			custom(mcpbridge.Complete{Server: "trip", Tool: "other", DurationMs: 1}),
+			custom(mcpbridge.Calling{Type: mcpbridge.EventCalling, Server: "trip", Tool: "list"}),
+			custom(mcpbridge.Calling{Type: mcpbridge.EventCalling, Server: "trip", Tool: "list"}),
+			custom(mcpbridge.Progress{Type: mcpbridge.EventProgress, Server: "trip", Tool: "list", Progress: 1}),
+			custom(mcpbridge.Complete{Type: mcpbridge.EventComplete, Server: "trip", Tool: "list", Items: &three, DurationMs: 2}),
+			custom(mcpbridge.Complete{Type: mcpbridge.EventComplete, Server: "trip", Tool: "list", Error: "UNAVAILABLE", DurationMs: 1}),
+			custom(mcpbridge.Complete{Type: mcpbridge.EventComplete, Server: "trip", Tool: "other", DurationMs: 1}),
 		}, []ChatChunk{
 			{Type: "tool-input-available", ToolCallID: "call-1", ToolName: "list", Dynamic: true, Input: map[string]string{"server": "trip"}},
 			{Type: "tool-input-available", ToolCallID: "call-2", ToolName: "list", Dynamic: true, Input: map[string]string{"server": "trip"}},
