@@ -23,11 +23,6 @@ type parser struct {
 	south bool // seasons are those of the southern hemisphere
 }
 
-// absolute finds the dates and ranges the text names.
-func (p parser) absolute() Result {
-	return p.resolve(p.atoms())
-}
-
 // atoms reads the dates the text names, with their months filled in.
 func (p parser) atoms() []atom {
 	ft, orig := p.filtered()
