@@ -183,7 +183,7 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	switch {
 	case errors.Is(err, errUnauthenticated):
 		w.Header().Set("WWW-Authenticate", `Bearer realm="tripgraph"`)
-		status, code, msg = http.StatusUnauthorized, "UNAUTHENTICATED", "a bearer credential or a signed link is required"
+		status, code, msg = http.StatusUnauthorized, "UNAUTHENTICATED", "a bearer credential, a signed link or a browser session is required"
 	case code == errcode.BadRequest:
 		status = http.StatusBadRequest
 	case code == errcode.Forbidden:
