@@ -119,17 +119,21 @@ func (h *Handler) user(r *http.Request) (string, error) {
 	bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if ok && bearer != "" && h.Authenticate != nil {
 		user, err := h.Authenticate(r.Context(), strings.TrimSpace(bearer))
-		if err != nil {
-			return "", errcode.Wrap(errcode.Forbidden, err, "invalid credential")
+		switch code := errcode.Of(err); {
+		case err == nil:
+			return user, nil
+		case code == errcode.Internal || code == errcode.Unavailable:
+			return "", errcode.Wrap(errcode.Unavailable, err, "the credential cannot be checked right now; try again later")
+		default:
+			return "", errcode.Wrap(errcode.Unauthenticated, err, "the credential is not valid")
 		}
-		return user, nil
 	}
 	if h.Session == nil {
 		return "", errUnauthenticated
 	}
 	user, err := h.Session(r)
 	if err != nil {
-		return "", fmt.Errorf("reading the browser session: %w", err)
+		return "", errcode.Wrap(errcode.Unavailable, err, "the session cannot be checked right now; try again later")
 	}
 	if user == "" {
 		return "", errUnauthenticated
@@ -179,20 +183,18 @@ func (h *Handler) servePicture(w http.ResponseWriter, r *http.Request) {
 
 // fail writes err as {"error":{"code","message"}} with its HTTP status.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	status, code, msg := http.StatusInternalServerError, errcode.Of(err), errcode.Message(err)
-	switch {
-	case errors.Is(err, errUnauthenticated):
+	code, msg := errcode.Of(err), errcode.Message(err)
+	if errors.Is(err, errUnauthenticated) {
+		code, msg = errcode.Unauthenticated, "a bearer credential, a signed link or a browser session is required"
+	}
+	status := errcode.HTTPStatus(code)
+	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="tripgraph"`)
-		status, code, msg = http.StatusUnauthorized, "UNAUTHENTICATED", "a bearer credential, a signed link or a browser session is required"
-	case code == errcode.BadRequest:
-		status = http.StatusBadRequest
-	case code == errcode.Forbidden:
-		status = http.StatusForbidden
-	case code == errcode.NotFound:
-		status = http.StatusNotFound
-	case code == errcode.UnsupportedMedia:
-		status = http.StatusUnsupportedMediaType
-	default:
+	}
+	if code == errcode.Internal || code == errcode.Unavailable {
+		if code == errcode.Internal {
+			msg = "internal error"
+		}
 		if h.Logger != nil {
 			h.Logger.Error("serving media", "path", r.URL.Path, "err", err)
 		}
