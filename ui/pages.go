@@ -27,6 +27,9 @@ type Page struct {
 	CSRFToken  string // sent back with the form as csrf_token
 	Timeline   *Timeline
 	LanguageTo []LanguageLink // the language switch
+	// LiveURL, when set, is a run's live stream (see LiveRun): the page
+	// connects to it on load, so that a reload rejoins a run still going.
+	LiveURL string
 }
 
 // LanguageLink switches the interface to another language.
