@@ -179,6 +179,7 @@ func New(cfg Config) (*Server, error) {
 	s.echo = e
 	s.registerAPI()
 	s.registerPages()
+	s.registerLive()
 	return s, nil
 }
 

@@ -95,7 +95,7 @@ func TestChatPageListsThreads(t *testing.T) {
 	if iNew < 0 || iOld < 0 || iNew > iOld {
 		t.Errorf("threads not listed newest first (%d, %d):\n%s", iNew, iOld, body)
 	}
-	hasAll(t, page.body, ">"+lisbon+"</a>", "&lt;b&gt;Beach&lt;/b&gt; week", `<form class="composer" method="post" action="/app/messages">`,
+	hasAll(t, page.body, ">"+lisbon+"</a>", "&lt;b&gt;Beach&lt;/b&gt; week", `<form id="composer" class="composer" method="post" action="/app/messages"`,
 		`<a class="skip" href="#conversation">`, `<html lang="en">`)
 	lacks(t, page.body, "<b>Beach")
 }

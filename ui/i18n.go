@@ -130,6 +130,8 @@ var catalog = map[string]map[string]string{
 	"thread.new":                  {English: "New conversation", Portuguese: "Nova conversa"},
 	"message":                     {English: "Your message", Portuguese: "A sua mensagem"},
 	"message.hint":                {English: "For example: 4 nights in Lisbon in May, 3 of us", Portuguese: "Por exemplo: 4 noites em Lisboa em maio, somos 3"},
+	"book":                        {English: "Book %s", Portuguese: "Reservar %s"},
+	"error.next.INTERNAL":         {English: "This reply could not be finished. Send your message again; if it keeps failing, start a new conversation.", Portuguese: "Esta resposta não pôde ser terminada. Envie a mensagem de novo; se continuar a falhar, comece uma nova conversa."},
 	"send":                        {English: "Send", Portuguese: "Enviar"},
 	"skip":                        {English: "Skip to the conversation", Portuguese: "Saltar para a conversa"},
 	"skip.main":                   {English: "Skip to the main content", Portuguese: "Saltar para o conteúdo"},

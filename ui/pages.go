@@ -30,6 +30,9 @@ type Page struct {
 	TimelineURL string
 	Language    LanguageSwitch // the language switch; none without an Action
 	LogoutURL   string         // the sign-out form's action
+	// LiveURL, when set, is a run's live stream (see LiveRun): the page
+	// connects to it on load, so that a reload rejoins a run still going.
+	LiveURL string
 }
 
 // Timeline is a thread's saved steps, newest first, with one selected.

@@ -76,7 +76,7 @@ func TestChatPage(t *testing.T) {
 	html := render(t, "en", ui.ChatPage(page))
 	want := []string{`<html lang="en">`, `href="/static/app.css"`, `<a class="skip" href="#conversation">`,
 		`<a href="/threads/t1" aria-current="page">Lisbon in May</a>`, `<a href="/threads/t2">Untitled conversation</a>`,
-		`<form class="composer" method="post" action="/threads/t1/messages">`, `name="csrf_token" value="tok123"`,
+		`<form id="composer" class="composer" method="post" action="/threads/t1/messages" hx-post="/threads/t1/messages"`, `name="csrf_token" value="tok123"`,
 		`<label class="visually-hidden" for="message">Your message</label>`, `<textarea id="message" name="message"`,
 		`<button type="submit">Send</button>`, `<form class="lang" method="post" action="/app/lang"`, `<button type="submit" name="lang" value="pt" lang="pt" aria-pressed="false">Português</button>`, `aria-live="polite"`, "hello"}
 	var absent []string
