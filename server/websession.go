@@ -64,6 +64,7 @@ func (s *Server) addPage(r route) {
 		mw = append(mw, s.requireSession, s.checkCSRF)
 	}
 	s.echo.Add(r.method, r.path, r.handler, mw...)
+	s.pages = append(s.pages, r)
 }
 
 // session reads the request's session, if its cookie names a live one.
