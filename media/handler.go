@@ -133,7 +133,7 @@ func (h *Handler) user(r *http.Request) (string, error) {
 	}
 	user, err := h.Session(r)
 	if err != nil {
-		return "", fmt.Errorf("reading the browser session: %w", err)
+		return "", errcode.Wrap(errcode.Unavailable, err, "the session cannot be checked right now; try again later")
 	}
 	if user == "" {
 		return "", errUnauthenticated
@@ -185,7 +185,7 @@ func (h *Handler) servePicture(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	code, msg := errcode.Of(err), errcode.Message(err)
 	if errors.Is(err, errUnauthenticated) {
-		code, msg = errcode.Unauthenticated, "a bearer credential or a signed link is required"
+		code, msg = errcode.Unauthenticated, "a bearer credential, a signed link or a browser session is required"
 	}
 	status := errcode.HTTPStatus(code)
 	if status == http.StatusUnauthorized {
