@@ -28,7 +28,6 @@
     var type = e.detail.xhr.getResponseHeader("Content-Type") || "";
     if (e.detail.xhr.status >= 400 && type.indexOf("text/html") === 0 && e.detail.serverResponse) {
       e.detail.shouldSwap = true;
-      e.detail.isError = false;
       setBusy(false);
     }
   });
