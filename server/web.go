@@ -225,13 +225,15 @@ func (s *Server) threadTitle(cx context.Context, t store.Thread) string {
 }
 
 // threadPage shows a thread as its newest checkpoint saved it, with the
-// booking it waits on, if any: nothing is run to show it.
+// booking it waits on, if any: nothing is run to show it. While a run is
+// active on the thread, the page joins its live stream, so that a reload
+// rejoins the run.
 func (s *Server) threadPage(c echo.Context) error {
 	id := c.Param("thread_id")
 	if _, err := s.store.ThreadByID(ctx(c), owner(c), id); err != nil {
 		return err
 	}
-	head, err := s.head(ctx(c), id)
+	state, live, err := s.threadView(ctx(c), owner(c), id)
 	if err != nil {
 		return err
 	}
@@ -239,13 +241,7 @@ func (s *Server) threadPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if head != nil {
-		steps, err := replay.Steps([]graph.Checkpoint{*head})
-		if err != nil {
-			return err
-		}
-		p.State = steps[0].WithPending()
-	}
+	p.State, p.LiveURL = state, live
 	p.SendURL, p.TimelineURL = threadURL(id)+"/messages", threadURL(id)+"/timeline"
 	return render(c, s.pageContext(c), http.StatusOK, ui.ChatPage(p))
 }

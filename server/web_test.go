@@ -121,6 +121,15 @@ func TestThreadPageShowsLatestState(t *testing.T) {
 	if len(runs) != 0 {
 		t.Errorf("showing the thread started runs: %d", len(runs))
 	}
+
+	// While a run is active (no worker takes it here), the page joins its
+	// live stream.
+	var run runJSON
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody("and restaurants?")).decode(t, &run)
+	t.Cleanup(func() { h.do(http.MethodDelete, "/threads/"+tid, h.aliceKey, "") }) // no worker of a later test may take it
+	live := b.get("/app/threads/" + tid)
+	hasAll(t, live.body, `sse-connect="/app/threads/`+tid+`/runs/`+run.RunID+`/live?checkpoint=`)
+	lacks(t, page.body, "sse-connect")
 }
 
 var timelineLinks = regexp.MustCompile(`<li id="cp-[^"]*"[^>]*><a href="([^"]+)"`)
