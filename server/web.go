@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/google/uuid"
@@ -218,10 +219,23 @@ func (s *Server) threadTitle(cx context.Context, t store.Thread) string {
 	}
 	for _, m := range st.Messages {
 		if m.Type == nodes.Human {
-			return m.Content
+			return shortTitle(m.Content)
 		}
 	}
 	return ""
+}
+
+// titleRunes is the longest title a message makes.
+const titleRunes = 80
+
+// shortTitle is a message's first line, cut to titleRunes with an ellipsis.
+func shortTitle(message string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(message), "\n")
+	r := []rune(strings.TrimSpace(line))
+	if len(r) <= titleRunes {
+		return string(r)
+	}
+	return strings.TrimSpace(string(r[:titleRunes-1])) + "…"
 }
 
 // threadPage shows a thread as its newest checkpoint saved it, with the
@@ -230,7 +244,8 @@ func (s *Server) threadTitle(cx context.Context, t store.Thread) string {
 // rejoins the run.
 func (s *Server) threadPage(c echo.Context) error {
 	id := c.Param("thread_id")
-	if _, err := s.store.ThreadByID(ctx(c), owner(c), id); err != nil {
+	t, err := s.store.ThreadByID(ctx(c), owner(c), id)
+	if err != nil {
 		return err
 	}
 	state, live, err := s.threadView(ctx(c), owner(c), id)
@@ -242,6 +257,9 @@ func (s *Server) threadPage(c echo.Context) error {
 		return err
 	}
 	p.State, p.LiveURL = state, live
+	if title := s.threadTitle(ctx(c), t); title != "" {
+		p.Title = title + " · tripgraph"
+	}
 	p.SendURL, p.TimelineURL = threadURL(id)+"/messages", threadURL(id)+"/timeline"
 	return render(c, s.pageContext(c), http.StatusOK, ui.ChatPage(p))
 }

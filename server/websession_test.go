@@ -207,6 +207,13 @@ func TestNoSession(t *testing.T) {
 	if r := b.get("/"); r.header.Get("Location") != "/app" {
 		t.Errorf("/ sends a signed-in browser to %q", r.header.Get("Location"))
 	}
+	// The stylesheet needs no session.
+	css := b.get("/static/app.css")
+	if css.status != http.StatusOK || !strings.HasPrefix(css.header.Get("Content-Type"), "text/css") {
+		t.Errorf("GET /static/app.css = %d %s", css.status, css.header.Get("Content-Type"))
+	}
+	mustStatus(t, h.browser().get("/static/app.css"), http.StatusOK)
+	mustStatus(t, h.browser().get("/static/nope.css"), http.StatusNotFound)
 	// An API key is no session.
 	req, _ := http.NewRequest(http.MethodGet, h.url+"/app", nil)
 	req.Header.Set("X-Api-Key", h.aliceKey)
