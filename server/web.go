@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"math"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -81,12 +83,11 @@ func (s *Server) loginPage(c echo.Context) error {
 // key's rate limit is checked first, as on the API.
 func (s *Server) login(c echo.Context) error {
 	key := c.FormValue("api_key")
+	if err := s.allowAttempt(c, key); err != nil {
+		return err
+	}
 	if key == "" {
 		return s.loginForm(c, http.StatusUnauthorized, "login.bad")
-	}
-	if _, ok := s.limiter.allow(key); !ok {
-		return &statusError{status: http.StatusTooManyRequests, retryAfter: 1,
-			err: errcode.New(errcode.Unavailable, "too many attempts; retry later")}
 	}
 	u, err := s.store.UserByAPIKey(ctx(c), key)
 	if errcode.Of(err) == errcode.Forbidden {
@@ -101,9 +102,32 @@ func (s *Server) login(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, localPath(c.FormValue("next"), "/app"))
 }
 
+// allowAttempt takes a token from the bucket of the client's address and,
+// when key is set, from the key's own, as the API does: guessing keys or
+// making accounts costs the same rate as calling the API.
+func (s *Server) allowAttempt(c echo.Context, key string) error {
+	host, _, err := net.SplitHostPort(c.Request().RemoteAddr)
+	if err != nil {
+		host = c.Request().RemoteAddr
+	}
+	for _, bucket := range []string{"addr:" + host, key} {
+		if bucket == "" {
+			continue
+		}
+		if wait, ok := s.limiter.allow(bucket); !ok {
+			return &statusError{status: http.StatusTooManyRequests, retryAfter: int(math.Ceil(wait.Seconds())),
+				err: errcode.New(errcode.Unavailable, "too many attempts; retry later")}
+		}
+	}
+	return nil
+}
+
 // signup creates a user with the name in the form and an API key, opens a
 // session and shows the key, once.
 func (s *Server) signup(c echo.Context) error {
+	if err := s.allowAttempt(c, ""); err != nil {
+		return err
+	}
 	u, err := s.store.CreateUser(ctx(c), c.FormValue("name"))
 	switch errcode.Of(err) {
 	case errcode.Conflict:
