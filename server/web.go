@@ -48,10 +48,16 @@ func (s *Server) registerPages() {
 	s.addPage(route{method: http.MethodGet, path: assetsURL + "/*", handler: static, public: true})
 }
 
-// render writes a page with status.
+// render writes a page with status. Pages are never cached (they hold a
+// CSRF token), never framed by another site, and send no address beyond
+// this one in Referer.
 func render(c echo.Context, cx context.Context, status int, page templ.Component) error {
-	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	c.Response().Header().Set("Cache-Control", "no-store")
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
 	c.Response().WriteHeader(status)
 	return page.Render(cx, c.Response())
 }

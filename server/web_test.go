@@ -98,6 +98,11 @@ func TestChatPageListsThreads(t *testing.T) {
 	hasAll(t, page.body, ">"+lisbon+"</a>", "&lt;b&gt;Beach&lt;/b&gt; week", `<form id="composer" class="composer" method="post" action="/app/messages"`,
 		`<a class="skip" href="#conversation">`, `<html lang="en">`)
 	lacks(t, page.body, "<b>Beach")
+	for k, v := range map[string]string{"X-Frame-Options": "DENY", "Cache-Control": "no-store", "Referrer-Policy": "same-origin"} {
+		if got := page.header.Get(k); got != v {
+			t.Errorf("%s: %q, want %q", k, got, v)
+		}
+	}
 }
 
 func TestThreadPageShowsLatestState(t *testing.T) {
