@@ -127,7 +127,7 @@ func TestCancelAndRejectWhileRunning(t *testing.T) {
 	h.must(http.StatusNotFound, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel", h.bobKey, "")
 	h.must(http.StatusNoContent, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?wait=1&action=interrupt", h.aliceKey, "")
 	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID, h.aliceKey, "").decode(t, &run)
-	if run.Status != "cancelled" {
+	if run.Status != "interrupted" {
 		t.Fatalf("cancelled run is %s", run.Status)
 	}
 	close(gate.release)
@@ -209,7 +209,7 @@ func TestInterruptStrategy(t *testing.T) {
 	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey,
 		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hello"}]},"multitask_strategy":"interrupt"}`).decode(t, &values)
 	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+first.RunID, h.aliceKey, "").decode(t, &first)
-	if first.Status != "cancelled" {
+	if first.Status != "interrupted" {
 		t.Fatalf("interrupted run is %s", first.Status)
 	}
 	if len(values.Messages) < 3 || values.Messages[0].Content != lisbon || values.TripDetails == nil {
@@ -235,7 +235,7 @@ func TestRollbackStrategy(t *testing.T) {
 	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey,
 		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hello again"}]},"multitask_strategy":"rollback"}`).decode(t, &values)
 	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+first.RunID, h.aliceKey, "").decode(t, &first)
-	if first.Status != "cancelled" {
+	if first.Status != "interrupted" {
 		t.Fatalf("rolled back run is %s", first.Status)
 	}
 	for _, m := range values.Messages {

@@ -138,7 +138,7 @@ const second = await client.runs.create(runThread.thread_id, assistant.assistant
   multitaskStrategy: "enqueue",
 });
 await client.runs.cancel(runThread.thread_id, second.run_id, true);
-assert.equal((await client.runs.get(runThread.thread_id, second.run_id)).status, "cancelled");
+assert.equal((await client.runs.get(runThread.thread_id, second.run_id)).status, "interrupted");
 await client.runs.join(runThread.thread_id, running.run_id);
 const afterCancel = await client.threads.getState(runThread.thread_id);
 assert.ok(!afterCancel.values.messages.some((m) => m.content === "never mind"));
