@@ -49,7 +49,7 @@ type Event[S, U any] struct {
 	Step       int
 	Node       string            // NodeStarted, Custom, Token, NodeFinished, CheckpointSaved, Interrupted
 	Update     U                 // NodeFinished: the node's update
-	State      S                 // NodeFinished, RunFinished and Interrupted: the state after the step
+	State      S                 // NodeStarted: the state the node is given; NodeFinished, RunFinished and Interrupted: the state after the step
 	Name       string            // Custom: the event's name, such as "ui"
 	Payload    any               // Custom: what the node emitted
 	Token      string            // Token: a piece of streamed text

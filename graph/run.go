@@ -463,7 +463,7 @@ type nodeResult[U any] struct {
 // meanwhile: the node's context is cancelled with it, and the run waits. A
 // non-nil Interrupt means the node paused the run.
 func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S) (U, *PendingInterrupt, error) {
-	r.emit(Event[S, U]{Kind: NodeStarted, Step: step, Node: node})
+	r.emit(Event[S, U]{Kind: NodeStarted, Step: step, Node: node, State: state})
 	em := &emitter{
 		info:    RunInfo{ThreadID: r.cfg.ThreadID, RunID: r.cfg.RunID, Step: step, Node: node},
 		ch:      make(chan emitted, 16),
