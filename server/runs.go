@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -88,8 +89,13 @@ func (s *Server) listRuns(c echo.Context) error {
 // cancelRun asks a run to stop, wherever it executes: 202 at once, or
 // with wait=1, 204 once it has ended.
 func (s *Server) cancelRun(c echo.Context) error {
-	if a := c.QueryParam("action"); a != "" && a != "interrupt" {
-		return invalid([]wire.FieldError{{Field: "action", Message: "only interrupt is supported"}})
+	switch c.QueryParam("action") {
+	case "", "interrupt":
+	case "rollback":
+		return invalid([]wire.FieldError{{Field: "action", Message: "rollback is not supported: checkpoints are never deleted; " +
+			"cancel with interrupt, then run from the checkpoint before the run (checkpoint_id), or start the next run with multitask_strategy rollback"}})
+	default:
+		return invalid([]wire.FieldError{{Field: "action", Message: "must be interrupt"}})
 	}
 	run, err := s.threadRun(c)
 	if err != nil {
@@ -219,6 +225,9 @@ func (s *Server) jobOf(in wire.RunCreate) (job, error) {
 	if in.Config != nil {
 		j.StepLimit = in.Config.RecursionLimit
 	}
+	if err := runOptions(in, &j); err != nil {
+		return j, err
+	}
 	switch {
 	case in.Input != nil && in.Command != nil:
 		return j, invalid([]wire.FieldError{{Field: "command", Message: "cannot be sent with input"}})
@@ -231,6 +240,66 @@ func (s *Server) jobOf(in wire.RunCreate) (job, error) {
 		return j, err
 	}
 	return j, invalid([]wire.FieldError{{Field: "input", Message: "is required unless a command is sent"}})
+}
+
+// runOptions reads the members of a run body that say how it runs into j:
+// the stream modes it stores and its durability. Members that would make
+// it do what this server does not do (static breakpoints, a context,
+// webhooks, feedback, a delayed start) are refused, each with why, rather
+// than ignored.
+func runOptions(in wire.RunCreate, j *job) error {
+	modes, err := modesOf(in.StreamMode, "stream_mode")
+	if err != nil {
+		return err
+	}
+	j.Debug, j.Events = modes[wire.ModeDebug], modes[wire.ModeEvents]
+	var problems []wire.FieldError
+	refuse := func(field, why string) { problems = append(problems, wire.FieldError{Field: field, Message: why}) }
+	j.Durability = graph.Durability(in.Durability)
+	if in.CheckpointDuring != nil {
+		during := graph.DurabilityExit
+		if *in.CheckpointDuring {
+			during = graph.DurabilityAsync
+		}
+		if j.Durability != "" && j.Durability != during {
+			refuse("checkpoint_during", "contradicts durability; send durability alone")
+		}
+		j.Durability = during
+	}
+	for _, b := range []struct {
+		field string
+		raw   json.RawMessage
+	}{{"interrupt_before", in.InterruptBefore}, {"interrupt_after", in.InterruptAfter}} {
+		if !emptyJSON(b.raw) {
+			refuse(b.field, "static breakpoints are not supported: the planner pauses by itself where a person must answer, and a run resumes with command.resume")
+		}
+	}
+	if !emptyJSON(in.Context) {
+		refuse("context", "the trip planner takes no run context")
+	}
+	if in.Webhook != "" {
+		refuse("webhook", "webhooks are not supported: join or stream the run instead")
+	}
+	if len(in.FeedbackKeys) > 0 {
+		refuse("feedback_keys", "run feedback is not supported")
+	}
+	if in.AfterSeconds != 0 {
+		refuse("after_seconds", "delayed runs are not supported: a run is queued at once")
+	}
+	if len(problems) > 0 {
+		return invalid(problems)
+	}
+	return nil
+}
+
+// emptyJSON reports whether a member was left out or sent empty: null, an
+// empty object, list or string.
+func emptyJSON(raw json.RawMessage) bool {
+	switch string(bytes.TrimSpace(raw)) {
+	case "", "null", "{}", "[]", `""`:
+		return true
+	}
+	return false
 }
 
 // inputUpdate is a run's input as a planner update: the person's messages,

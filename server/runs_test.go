@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -125,6 +126,12 @@ func TestCancelAndRejectWhileRunning(t *testing.T) {
 		t.Fatalf("enqueued run is %s", queued.Status)
 	}
 	h.must(http.StatusNotFound, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel", h.bobKey, "")
+	for _, action := range []string{"rollback", "delete"} {
+		r := h.must(http.StatusUnprocessableEntity, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?action="+action, h.aliceKey, "")
+		if !strings.Contains(string(r.body), `"field":"action"`) {
+			t.Fatalf("cancel with action %s: %s", action, r.body)
+		}
+	}
 	h.must(http.StatusNoContent, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?wait=1&action=interrupt", h.aliceKey, "")
 	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID, h.aliceKey, "").decode(t, &run)
 	if run.Status != "interrupted" {
@@ -245,5 +252,75 @@ func TestRollbackStrategy(t *testing.T) {
 	}
 	if values.TripDetails != nil || len(values.Messages) != len(before.Messages)+2 || values.Messages[len(before.Messages)].Content != "hello again" {
 		t.Fatalf("values after the rollback: %+v", values)
+	}
+}
+
+// Members of the run body that would change what a run does and that the
+// server does not do are refused, each by name; the others are taken.
+func TestRunOptionsRefusedOrTaken(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	tid := h.thread(h.aliceKey, "")
+	body := func(extra string) string {
+		return `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]}` + extra + `}`
+	}
+	refused := []struct{ extra, field string }{
+		{`,"interrupt_before":["callTools"]`, "interrupt_before"},
+		{`,"interrupt_after":"*"`, "interrupt_after"},
+		{`,"context":{"user":"x"}`, "context"},
+		{`,"webhook":"https://example.com/hook"`, "webhook"},
+		{`,"feedback_keys":["stars"]`, "feedback_keys"},
+		{`,"after_seconds":5`, "after_seconds"},
+		{`,"durability":"never"`, "durability"},
+		{`,"durability":"sync","checkpoint_during":false`, "checkpoint_during"},
+		{`,"stream_mode":"checkpoints"`, "stream_mode"},
+	}
+	for _, tt := range refused {
+		t.Run("refused "+tt.field, func(t *testing.T) {
+			for _, route := range []string{"/threads/" + tid + "/runs", "/threads/" + tid + "/runs/wait", "/threads/" + tid + "/runs/stream", "/runs/wait"} {
+				r := h.with(t).must(http.StatusUnprocessableEntity, http.MethodPost, route, h.aliceKey, body(tt.extra))
+				var e struct {
+					Fields []struct{ Field, Message string } `json:"fields"`
+				}
+				r.decode(t, &e)
+				if len(e.Fields) != 1 || e.Fields[0].Field != tt.field || e.Fields[0].Message == "" {
+					t.Fatalf("%s: %s", route, r.body)
+				}
+			}
+		})
+	}
+	for _, extra := range []string{`,"durability":"async","stream_subgraphs":true,"stream_resumable":true`,
+		`,"checkpoint_during":true,"context":{},"interrupt_before":[],"interrupt_after":null,"webhook":"","feedback_keys":[],"after_seconds":0`} {
+		h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, body(extra))
+	}
+}
+
+// durability says when a run's checkpoints are written: every step with
+// sync (the default) and async, only the last with exit.
+func TestRunDurability(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	written := func(durability string) int {
+		tid := h.thread(h.aliceKey, "")
+		extra := ""
+		if durability != "" {
+			extra = fmt.Sprintf(`,"durability":%q`, durability)
+		}
+		var values nodes.State
+		h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey,
+			`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"`+lisbon+`"}]}`+extra+`}`).decode(t, &values)
+		if values.TripDetails == nil || values.TripDetails.Location != "Lisbon" {
+			t.Fatalf("durability %q: values %+v", durability, values)
+		}
+		var history []json.RawMessage
+		h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/history?limit=100", h.aliceKey, "").decode(t, &history)
+		return len(history)
+	}
+	sync := written("")
+	if sync < 3 {
+		t.Fatalf("a sync run wrote %d checkpoints", sync)
+	}
+	for durability, want := range map[string]int{"sync": sync, "async": sync, "exit": 1} {
+		if got := written(durability); got != want {
+			t.Errorf("a run with durability %s wrote %d checkpoints, want %d", durability, got, want)
+		}
 	}
 }

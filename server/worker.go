@@ -275,7 +275,7 @@ func (s *Server) runGraph(ctx context.Context, owner string, r store.Run) (strin
 			return "", err
 		}
 		timer.see(ev.Kind, ev.Node, ev.Name, ev.Payload)
-		parts, err := wire.StreamParts(ev)
+		parts, err := j.parts().Of(ev)
 		if err != nil {
 			return "", err
 		}

@@ -21,6 +21,17 @@ type RunCreate struct {
 	Checkpoint        *CheckpointRef  `json:"checkpoint"`
 	OnDisconnect      string          `json:"on_disconnect" validate:"omitempty,oneof=cancel continue"`
 	OnCompletion      string          `json:"on_completion" validate:"omitempty,oneof=delete keep"` // stateless runs: their thread's fate
+	Durability        string          `json:"durability" validate:"omitempty,oneof=sync async exit"`
+	CheckpointDuring  *bool           `json:"checkpoint_during"` // the older durability: true is async, false exit
+	InterruptBefore   json.RawMessage `json:"interrupt_before"`  // "*" or node names
+	InterruptAfter    json.RawMessage `json:"interrupt_after"`   // "*" or node names
+	StreamSubgraphs   bool            `json:"stream_subgraphs"`
+	StreamResumable   bool            `json:"stream_resumable"`
+	// Refused unless empty: the server has no use for them (see the README).
+	Context      json.RawMessage `json:"context"`
+	Webhook      string          `json:"webhook"`
+	FeedbackKeys []string        `json:"feedback_keys"`
+	AfterSeconds float64         `json:"after_seconds"`
 }
 
 // RunInput is a run's input: the person's new messages.
