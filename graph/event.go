@@ -27,7 +27,7 @@ const (
 	CheckpointSaved
 	RunFinished
 	RunFailed
-	Interrupted // the run paused: a node called Interrupt
+	Interrupted // the run paused: a node called Interrupt, or a breakpoint stopped it (no Interrupt then)
 )
 
 var kindNames = [...]string{"", "run_started", "node_started", "custom", "token", "node_finished",
@@ -55,7 +55,7 @@ type Event[S, U any] struct {
 	Token      string            // Token: a piece of streamed text
 	MessageID  string            // Token: the id of the message the text belongs to
 	Checkpoint *Checkpoint       // CheckpointSaved
-	Interrupt  *PendingInterrupt // Interrupted: the pending interrupt
+	Interrupt  *PendingInterrupt // Interrupted: the pending interrupt; nil when a breakpoint stopped the run
 	Err        error             // RunFailed
 }
 
