@@ -21,6 +21,9 @@ type job struct {
 	Events bool `json:"events,omitempty"`
 	// Durability is when the run's checkpoints are written: sync when empty.
 	Durability graph.Durability `json:"durability,omitempty"`
+	// Breakpoints: the nodes the run stops before or after.
+	InterruptBefore []string `json:"interrupt_before,omitempty"`
+	InterruptAfter  []string `json:"interrupt_after,omitempty"`
 }
 
 // jobCommand is a graph.Command in JSON.
@@ -47,7 +50,7 @@ func decodeJob(raw json.RawMessage) (job, error) {
 // stopped) continues from that checkpoint instead of starting again.
 func (j job) config(threadID, runID string, resumed bool) graph.RunConfig[nodes.Update] {
 	cfg := graph.RunConfig[nodes.Update]{ThreadID: threadID, RunID: runID, StepLimit: j.StepLimit,
-		CheckpointID: j.CheckpointID, Durability: j.Durability}
+		CheckpointID: j.CheckpointID, Durability: j.Durability, InterruptBefore: j.InterruptBefore, InterruptAfter: j.InterruptAfter}
 	switch {
 	case resumed:
 		cfg.Resume, cfg.CheckpointID = true, ""

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -214,7 +216,9 @@ func (s *Server) startRunOn(c echo.Context, in wire.RunCreate, threadID string) 
 func runPath(r store.Run) string { return "/threads/" + r.ThreadID + "/runs/" + r.ID }
 
 // jobOf is what a run body asks the planner to do: a new turn with the
-// input's messages, or a command; the input is checked as chat input.
+// input's messages, or a command, or neither: then the thread goes on with
+// the nodes its checkpoint left due, as after a breakpoint. The input is
+// checked as chat input.
 func (s *Server) jobOf(in wire.RunCreate) (job, error) {
 	var j job
 	base, err := checkpointBase(in.CheckpointID, in.Checkpoint)
@@ -225,7 +229,7 @@ func (s *Server) jobOf(in wire.RunCreate) (job, error) {
 	if in.Config != nil {
 		j.StepLimit = in.Config.RecursionLimit
 	}
-	if err := runOptions(in, &j); err != nil {
+	if err := s.runOptions(in, &j); err != nil {
 		return j, err
 	}
 	switch {
@@ -239,15 +243,15 @@ func (s *Server) jobOf(in wire.RunCreate) (job, error) {
 		j.Command, err = s.commandOf(*in.Command)
 		return j, err
 	}
-	return j, invalid([]wire.FieldError{{Field: "input", Message: "is required unless a command is sent"}})
+	return j, nil // no input: the thread goes on from where it stopped
 }
 
 // runOptions reads the members of a run body that say how it runs into j:
-// the stream modes it stores and its durability. Members that would make
-// it do what this server does not do (static breakpoints, a context,
-// webhooks, feedback, a delayed start) are refused, each with why, rather
-// than ignored.
-func runOptions(in wire.RunCreate, j *job) error {
+// the stream modes it stores, its durability and its breakpoints. Members
+// that would make it do what this server does not do (a context, webhooks,
+// feedback, a delayed start) are refused, each with why, rather than
+// ignored.
+func (s *Server) runOptions(in wire.RunCreate, j *job) error {
 	modes, err := modesOf(in.StreamMode, "stream_mode")
 	if err != nil {
 		return err
@@ -269,10 +273,13 @@ func runOptions(in wire.RunCreate, j *job) error {
 	for _, b := range []struct {
 		field string
 		raw   json.RawMessage
-	}{{"interrupt_before", in.InterruptBefore}, {"interrupt_after", in.InterruptAfter}} {
-		if !emptyJSON(b.raw) {
-			refuse(b.field, "static breakpoints are not supported: the planner pauses by itself where a person must answer, and a run resumes with command.resume")
+		dst   *[]string
+	}{{"interrupt_before", in.InterruptBefore, &j.InterruptBefore}, {"interrupt_after", in.InterruptAfter, &j.InterruptAfter}} {
+		names, err := s.breakpoints(b.raw)
+		if err != nil {
+			refuse(b.field, err.Error())
 		}
+		*b.dst = names
 	}
 	if !emptyJSON(in.Context) {
 		refuse("context", "the trip planner takes no run context")
@@ -290,6 +297,29 @@ func runOptions(in wire.RunCreate, j *job) error {
 		return invalid(problems)
 	}
 	return nil
+}
+
+// breakpoints reads interrupt_before or interrupt_after: "*" (every node)
+// or a list of the graph's nodes.
+func (s *Server) breakpoints(raw json.RawMessage) ([]string, error) {
+	if emptyJSON(raw) {
+		return nil, nil
+	}
+	graphNodes := s.planner.Shape().Nodes
+	var all string
+	if json.Unmarshal(raw, &all) == nil && all == "*" {
+		return slices.Clone(graphNodes), nil
+	}
+	var list []string
+	if json.Unmarshal(raw, &list) != nil {
+		return nil, errors.New(`must be "*" or a list of node names`)
+	}
+	for _, n := range list {
+		if !slices.Contains(graphNodes, n) {
+			return nil, fmt.Errorf("%q is not a node of the graph; its nodes are %s", n, strings.Join(graphNodes, ", "))
+		}
+	}
+	return list, nil
 }
 
 // emptyJSON reports whether a member was left out or sent empty: null, an

@@ -95,7 +95,7 @@ func TestRunBodiesAreChecked(t *testing.T) {
 		{"ai message as input", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"ai","content":"hi"}]}}`, h.aliceKey, 422},
 		{"empty message", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"  "}]}}`, h.aliceKey, 400},
 		{"goto an unknown node", tid, `{"assistant_id":"trip-planner","command":{"goto":"nowhere"}}`, h.aliceKey, 422},
-		{"unknown stream mode", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"stream_mode":"debug"}`, h.aliceKey, 422},
+		{"unknown stream mode", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"stream_mode":"tasks"}`, h.aliceKey, 422},
 		{"recursion limit out of range", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"config":{"recursion_limit":0.5}}`, h.aliceKey, 422},
 		{"another user's thread", tid, runBody("hi"), h.bobKey, 404},
 		{"missing thread", fresh, runBody("hi"), h.aliceKey, 404},
@@ -264,8 +264,8 @@ func TestRunOptionsRefusedOrTaken(t *testing.T) {
 		return `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]}` + extra + `}`
 	}
 	refused := []struct{ extra, field string }{
-		{`,"interrupt_before":["callTools"]`, "interrupt_before"},
-		{`,"interrupt_after":"*"`, "interrupt_after"},
+		{`,"interrupt_before":["nowhere"]`, "interrupt_before"},
+		{`,"interrupt_after":3`, "interrupt_after"},
 		{`,"context":{"user":"x"}`, "context"},
 		{`,"webhook":"https://example.com/hook"`, "webhook"},
 		{`,"feedback_keys":["stars"]`, "feedback_keys"},
@@ -322,5 +322,45 @@ func TestRunDurability(t *testing.T) {
 		if got := written(durability); got != want {
 			t.Errorf("a run with durability %s wrote %d checkpoints, want %d", durability, got, want)
 		}
+	}
+}
+
+// interrupt_before and interrupt_after stop a run at a node: the run and
+// its thread are interrupted, the state names the node due, and a run
+// with no input goes on from there.
+func TestBreakpointRuns(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	for _, tt := range []struct{ breakpoint, wantNext string }{
+		{`"interrupt_before":["callTools"]`, "callTools"},
+		{`"interrupt_after":"*"`, ""}, // after whichever node runs first
+	} {
+		t.Run(tt.breakpoint, func(t *testing.T) {
+			tid := h.thread(h.aliceKey, "")
+			var run runJSON
+			h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey,
+				`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"`+lisbon+`"}]},`+tt.breakpoint+`}`).decode(t, &run)
+			h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID+"/join", h.aliceKey, "")
+			h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID, h.aliceKey, "").decode(t, &run)
+			var thread struct{ Status string }
+			h.must(http.StatusOK, http.MethodGet, "/threads/"+tid, h.aliceKey, "").decode(t, &thread)
+			var state struct {
+				Next  []string `json:"next"`
+				Tasks []struct {
+					Interrupts []any `json:"interrupts"`
+				} `json:"tasks"`
+			}
+			h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/state", h.aliceKey, "").decode(t, &state)
+			if run.Status != "interrupted" || thread.Status != "interrupted" || len(state.Next) != 1 ||
+				(tt.wantNext != "" && state.Next[0] != tt.wantNext) || len(state.Tasks[0].Interrupts) != 0 {
+				t.Fatalf("stopped run %s, thread %s, state %+v", run.Status, thread.Status, state)
+			}
+			var values nodes.State
+			h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, `{"assistant_id":"trip-planner"}`).decode(t, &values)
+			h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/state", h.aliceKey, "").decode(t, &state)
+			h.must(http.StatusOK, http.MethodGet, "/threads/"+tid, h.aliceKey, "").decode(t, &thread)
+			if len(state.Next) != 0 || thread.Status != "idle" || values.TripDetails == nil || len(values.Messages) != 2 {
+				t.Fatalf("after going on: next %v, thread %s, values %+v", state.Next, thread.Status, values)
+			}
+		})
 	}
 }

@@ -284,7 +284,7 @@ func (s *Server) runGraph(ctx context.Context, owner string, r store.Run) (strin
 				return "", err
 			}
 		}
-		if ev.Interrupt != nil {
+		if ev.Kind == graph.Interrupted { // a node asked a person, or a breakpoint stopped the run
 			status = store.RunInterrupted
 		}
 	}

@@ -160,20 +160,36 @@ assert.equal(streamed.status, "success");
   }
   assert.deepEqual(rejoined.slice(1, -1).map((c) => c.data), debug);
 
-  // Options: exit durability writes the run's last checkpoint only; a
-  // static breakpoint is refused by name.
+  // Options: exit durability writes the run's last checkpoint only.
   const before = (await client.threads.getHistory(modesThread.thread_id, { limit: 100 })).length;
   await client.runs.wait(modesThread.thread_id, assistant.assistant_id, {
     input: { messages: [{ role: "user", content: "thank you" }] },
     durability: "exit",
   });
   assert.equal((await client.threads.getHistory(modesThread.thread_id, { limit: 100 })).length, before + 1);
+
+  // A breakpoint before callTools stops the run there; a run with a null
+  // input goes on. A breakpoint at no node of the graph is refused.
+  const breakThread = await client.threads.create();
+  const stopped = await client.runs.create(breakThread.thread_id, assistant.assistant_id, {
+    input: { messages: [{ role: "user", content: lisbon }] },
+    interruptBefore: ["callTools"],
+  });
+  await client.runs.join(breakThread.thread_id, stopped.run_id);
+  assert.equal((await client.runs.get(breakThread.thread_id, stopped.run_id)).status, "interrupted");
+  assert.equal((await client.threads.get(breakThread.thread_id)).status, "interrupted");
+  const due = await client.threads.getState(breakThread.thread_id);
+  assert.deepEqual(due.next, ["callTools"]);
+  assert.equal(due.values.tripDetails.location, "Lisbon");
+  const went = await client.runs.wait(breakThread.thread_id, assistant.assistant_id, { input: null });
+  assert.ok(went.ui.some((u) => u.name === "accommodations-list"), `ui ${went.ui.map((u) => u.name)}`);
+  assert.deepEqual((await client.threads.getState(breakThread.thread_id)).next, []);
   await assert.rejects(
-    client.runs.wait(modesThread.thread_id, assistant.assistant_id, {
+    client.runs.wait(breakThread.thread_id, assistant.assistant_id, {
       input: { messages: [{ role: "user", content: "hi" }] },
-      interruptBefore: ["callTools"],
+      interruptAfter: ["nowhere"],
     }),
-    (err) => err.status === 422 && JSON.parse(err.text).fields[0].field === "interrupt_before",
+    (err) => err.status === 422 && JSON.parse(err.text).fields[0].field === "interrupt_after",
   );
 }
 // --- stream modes debug and events, run options: end ---

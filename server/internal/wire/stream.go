@@ -341,12 +341,12 @@ func (p Parts) runnableEvents(ev graph.Event[nodes.State, nodes.Update]) []Runna
 		return []RunnableEvent{inNode("on_chat_model_stream", chatModelName, model,
 			map[string]any{"chunk": MessageChunk{Type: "AIMessageChunk", ID: ev.MessageID, Content: ev.Token}})}
 	case graph.Interrupted:
-		if ev.Interrupt == nil {
-			return nil
+		end := with(root, "on_chain_end", map[string]any{"output": ev.State})
+		if ev.Interrupt == nil { // a breakpoint stopped the run
+			return []RunnableEvent{end}
 		}
 		pause := map[string][]Interrupt{interruptKey: {{ID: ev.Interrupt.ID, Value: ev.Interrupt.Payload}}}
-		return []RunnableEvent{with(root, "on_chain_stream", map[string]any{"chunk": pause}),
-			with(root, "on_chain_end", map[string]any{"output": ev.State})}
+		return []RunnableEvent{with(root, "on_chain_stream", map[string]any{"chunk": pause}), end}
 	case graph.RunFinished:
 		return []RunnableEvent{with(root, "on_chain_end", map[string]any{"output": ev.State})}
 	}

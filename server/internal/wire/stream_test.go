@@ -91,6 +91,8 @@ func TestPartsDebugAndEvents(t *testing.T) {
 			`debug: {"type":"task_result","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"id":"` + task + `","name":"classify","error":null,"result":[],"interrupts":[{"id":"i1","value":{"confirm":true}}]}}`,
 			`events: {"event":"on_chain_stream","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"chunk":{"__interrupt__":[{"id":"i1","value":{"confirm":true}}]}}}`,
 			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":null,"ui":null,"timestamp":0}}}`}},
+		{"stopped by a breakpoint", ev{Kind: graph.Interrupted, RunID: "r1", ThreadID: "t1", Step: 2, Node: "callTools"}, []string{
+			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":null,"ui":null,"timestamp":0}}}`}},
 		{"finished", ev{Kind: graph.RunFinished, RunID: "r1", ThreadID: "t1"}, []string{
 			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":null,"ui":null,"timestamp":0}}}`}},
 		{"failed", ev{Kind: graph.RunFailed, RunID: "r1", ThreadID: "t1"}, nil},
