@@ -181,6 +181,9 @@ func (s *Server) startRunOn(c echo.Context, in wire.RunCreate, threadID string) 
 	if err != nil {
 		return store.Run{}, err
 	}
+	if err := s.canGoOn(c, j, threadID); err != nil {
+		return store.Run{}, err
+	}
 	if threadID == "" { // a stateless run: on a thread of its own
 		threadID, in.IfNotExists = uuid.Must(uuid.NewV7()).String(), "create"
 	}
@@ -210,6 +213,23 @@ func (s *Server) startRunOn(c echo.Context, in wire.RunCreate, threadID string) 
 	s.pool.nudge()
 	c.Response().Header().Set("Content-Location", runPath(run))
 	return run, nil
+}
+
+// canGoOn refuses a job with neither input nor command on a thread that
+// has no checkpoint to go on from: a new one ("" for a stateless run's),
+// one that does not exist (which if_not_exists might create), or an empty
+// one. It is checked before any thread is created.
+func (s *Server) canGoOn(c echo.Context, j job, threadID string) error {
+	if j.Input != nil || j.Command != nil || j.CheckpointID != "" {
+		return nil
+	}
+	if graph.CheckID("thread id", threadID) == nil {
+		head, err := s.head(ctx(c), threadID)
+		if err != nil || head != nil {
+			return err
+		}
+	}
+	return invalid([]wire.FieldError{{Field: "input", Message: "is required: the thread has no state to go on from"}})
 }
 
 // runPath is where a run is found.
@@ -258,45 +278,59 @@ func (s *Server) runOptions(in wire.RunCreate, j *job) error {
 	}
 	j.Debug, j.Events = modes[wire.ModeDebug], modes[wire.ModeEvents]
 	var problems []wire.FieldError
-	refuse := func(field, why string) { problems = append(problems, wire.FieldError{Field: field, Message: why}) }
-	j.Durability = graph.Durability(in.Durability)
-	if in.CheckpointDuring != nil {
-		during := graph.DurabilityExit
-		if *in.CheckpointDuring {
-			during = graph.DurabilityAsync
-		}
-		if j.Durability != "" && j.Durability != during {
-			refuse("checkpoint_during", "contradicts durability; send durability alone")
-		}
-		j.Durability = during
+	if j.Durability, err = durabilityOf(in); err != nil {
+		problems = append(problems, wire.FieldError{Field: "checkpoint_during", Message: err.Error()})
 	}
 	for _, b := range []struct {
 		field string
 		raw   json.RawMessage
 		dst   *[]string
 	}{{"interrupt_before", in.InterruptBefore, &j.InterruptBefore}, {"interrupt_after", in.InterruptAfter, &j.InterruptAfter}} {
-		names, err := s.breakpoints(b.raw)
-		if err != nil {
-			refuse(b.field, err.Error())
+		if *b.dst, err = s.breakpoints(b.raw); err != nil {
+			problems = append(problems, wire.FieldError{Field: b.field, Message: err.Error()})
 		}
-		*b.dst = names
 	}
-	if !emptyJSON(in.Context) {
-		refuse("context", "the trip planner takes no run context")
-	}
-	if in.Webhook != "" {
-		refuse("webhook", "webhooks are not supported: join or stream the run instead")
-	}
-	if len(in.FeedbackKeys) > 0 {
-		refuse("feedback_keys", "run feedback is not supported")
-	}
-	if in.AfterSeconds != 0 {
-		refuse("after_seconds", "delayed runs are not supported: a run is queued at once")
-	}
-	if len(problems) > 0 {
+	if problems = append(problems, unsupported(in)...); len(problems) > 0 {
 		return invalid(problems)
 	}
 	return nil
+}
+
+// durabilityOf reads durability, or checkpoint_during, its older form:
+// true is async, false exit.
+func durabilityOf(in wire.RunCreate) (graph.Durability, error) {
+	d := graph.Durability(in.Durability)
+	if in.CheckpointDuring == nil {
+		return d, nil
+	}
+	during := graph.DurabilityExit
+	if *in.CheckpointDuring {
+		during = graph.DurabilityAsync
+	}
+	if d != "" && d != during {
+		return d, errors.New("contradicts durability; send durability alone")
+	}
+	return during, nil
+}
+
+// unsupported lists the members of a run body sent with a value this
+// server does not act on, each with why.
+func unsupported(in wire.RunCreate) []wire.FieldError {
+	var out []wire.FieldError
+	for _, u := range []struct {
+		sent           bool
+		field, because string
+	}{
+		{!emptyJSON(in.Context), "context", "the trip planner takes no run context"},
+		{in.Webhook != "", "webhook", "webhooks are not supported: join or stream the run instead"},
+		{len(in.FeedbackKeys) > 0, "feedback_keys", "run feedback is not supported"},
+		{in.AfterSeconds != 0, "after_seconds", "delayed runs are not supported: a run is queued at once"},
+	} {
+		if u.sent {
+			out = append(out, wire.FieldError{Field: u.field, Message: u.because})
+		}
+	}
+	return out
 }
 
 // breakpoints reads interrupt_before or interrupt_after: "*" (every node)

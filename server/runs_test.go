@@ -90,7 +90,7 @@ func TestRunBodiesAreChecked(t *testing.T) {
 		{"unknown field", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"colour":1}`, h.aliceKey, 422},
 		{"no assistant", tid, `{"input":{"messages":[{"role":"user","content":"hi"}]}}`, h.aliceKey, 422},
 		{"unknown assistant", tid, `{"assistant_id":"other","input":{"messages":[{"role":"user","content":"hi"}]}}`, h.aliceKey, 404},
-		{"no input", tid, `{"assistant_id":"trip-planner"}`, h.aliceKey, 422},
+		{"no input on an empty thread", tid, `{"assistant_id":"trip-planner"}`, h.aliceKey, 422},
 		{"input and command", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"command":{"resume":true}}`, h.aliceKey, 422},
 		{"ai message as input", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"ai","content":"hi"}]}}`, h.aliceKey, 422},
 		{"empty message", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"  "}]}}`, h.aliceKey, 400},
@@ -287,6 +287,13 @@ func TestRunOptionsRefusedOrTaken(t *testing.T) {
 				}
 			}
 		})
+	}
+	var threads []json.RawMessage
+	h.must(http.StatusOK, http.MethodPost, "/threads/search", h.aliceKey, `{}`).decode(t, &threads)
+	h.must(http.StatusUnprocessableEntity, http.MethodPost, "/runs/wait", h.aliceKey, `{"assistant_id":"trip-planner"}`)
+	var after []json.RawMessage
+	if h.must(http.StatusOK, http.MethodPost, "/threads/search", h.aliceKey, `{}`).decode(t, &after); len(after) != len(threads) {
+		t.Fatalf("a stateless run refused for want of input left a thread: %d threads, were %d", len(after), len(threads))
 	}
 	for _, extra := range []string{`,"durability":"async","stream_subgraphs":true,"stream_resumable":true`,
 		`,"checkpoint_during":true,"context":{},"interrupt_before":[],"interrupt_after":null,"webhook":"","feedback_keys":[],"after_seconds":0`} {
