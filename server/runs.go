@@ -89,15 +89,14 @@ func (s *Server) listRuns(c echo.Context) error {
 }
 
 // cancelRun asks a run to stop, wherever it executes: 202 at once, or
-// with wait=1, 204 once it has ended.
+// with wait=1, 204 once it has ended. With action=rollback it also waits,
+// then moves the thread back to the state before the run (see rollBack).
 func (s *Server) cancelRun(c echo.Context) error {
-	switch c.QueryParam("action") {
-	case "", "interrupt":
-	case "rollback":
-		return invalid([]wire.FieldError{{Field: "action", Message: "rollback is not supported: checkpoints are never deleted; " +
-			"cancel with interrupt, then run from the checkpoint before the run (checkpoint_id), or start the next run with multitask_strategy rollback"}})
+	action := c.QueryParam("action")
+	switch action {
+	case "", "interrupt", "rollback":
 	default:
-		return invalid([]wire.FieldError{{Field: "action", Message: "must be interrupt"}})
+		return invalid([]wire.FieldError{{Field: "action", Message: "must be interrupt or rollback"}})
 	}
 	run, err := s.threadRun(c)
 	if err != nil {
@@ -106,13 +105,46 @@ func (s *Server) cancelRun(c echo.Context) error {
 	if _, err := s.store.CancelRun(ctx(c), owner(c), run.ID); err != nil {
 		return err
 	}
-	if !truthy(c.QueryParam("wait")) {
+	if action != "rollback" && !truthy(c.QueryParam("wait")) {
 		return c.NoContent(http.StatusAccepted)
 	}
 	if _, err := s.awaitRun(ctx(c), owner(c), run.ID); err != nil {
 		return err
 	}
+	if action == "rollback" {
+		if err := s.rollBack(ctx(c), run); err != nil {
+			return err
+		}
+	}
 	return c.NoContent(http.StatusNoContent)
+}
+
+// rollBack makes the state before a cancelled run the thread's newest
+// again: a new checkpoint with that state, forked from the checkpoint
+// before the run's first. The run's own checkpoints stay in the history
+// as an abandoned branch (checkpoints are never deleted), and the run
+// stays listed, interrupted. A run that wrote nothing leaves the thread as
+// it is; one that started the thread cannot be rolled back (CONFLICT).
+func (s *Server) rollBack(ctx context.Context, run store.Run) error {
+	before, err := s.before(ctx, run.ThreadID, run.ID)
+	if errors.Is(err, errStartedThread) {
+		return errcode.Wrap(errcode.Conflict, err, fmt.Sprintf("run %s was cancelled, but it started the thread, so there is no state to roll back to; delete the thread instead", run.ID))
+	}
+	if err != nil || before == "" {
+		return err
+	}
+	_, base, err := s.planner.GetState(ctx, run.ThreadID, before)
+	if err != nil {
+		return fmt.Errorf("reading the checkpoint before run %s: %w", run.ID, err)
+	}
+	asNode := base.Node
+	if asNode == "" {
+		asNode = graph.START
+	}
+	if _, err := s.planner.UpdateState(ctx, run.ThreadID, before, nodes.Update{}, asNode); err != nil {
+		return fmt.Errorf("rolling back run %s: %w", run.ID, fromGraph(err))
+	}
+	return nil
 }
 
 // truthy reads a boolean query parameter as the clients send it.

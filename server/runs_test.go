@@ -129,7 +129,7 @@ func TestCancelAndRejectWhileRunning(t *testing.T) {
 		t.Fatalf("enqueued run is %s", queued.Status)
 	}
 	h.must(http.StatusNotFound, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel", h.bobKey, "")
-	for _, action := range []string{"rollback", "delete"} {
+	for _, action := range []string{"delete"} {
 		r := h.must(http.StatusUnprocessableEntity, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?action="+action, h.aliceKey, "")
 		if !strings.Contains(string(r.body), `"field":"action"`) {
 			t.Fatalf("cancel with action %s: %s", action, r.body)
@@ -372,5 +372,57 @@ func TestBreakpointRuns(t *testing.T) {
 				t.Fatalf("after going on: next %v, thread %s, values %+v", state.Next, thread.Status, values)
 			}
 		})
+	}
+}
+
+// Cancelling with action=rollback puts the state before the run back as
+// the thread's newest; the run's checkpoints stay in the history. A run
+// that started its thread has nothing to roll back to.
+func TestCancelWithRollback(t *testing.T) {
+	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	h := runHarness(t, gate)
+	defer close(gate.release)
+
+	first := h.thread(h.aliceKey, "")
+	var run runJSON
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+first+"/runs", h.aliceKey, runBody(lisbon)).decode(t, &run)
+	<-gate.started
+	r := h.must(http.StatusConflict, http.MethodPost, "/threads/"+first+"/runs/"+run.RunID+"/cancel?action=rollback", h.aliceKey, "")
+	if r.errorCode(t) != "CONFLICT" || !strings.Contains(string(r.body), "started the thread") {
+		t.Fatalf("rolling back a thread's first run: %s", r.body)
+	}
+
+	tid := h.thread(h.aliceKey, "")
+	var before nodes.State
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, runBody("hello there")).decode(t, &before)
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(lisbon)).decode(t, &run)
+	<-gate.started
+	h.must(http.StatusNotFound, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?action=rollback", h.bobKey, "")
+	h.must(http.StatusNoContent, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?action=rollback", h.aliceKey, "")
+	var state struct {
+		Values   nodes.State `json:"values"`
+		Metadata struct {
+			Source string `json:"source"`
+		} `json:"metadata"`
+	}
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/state", h.aliceKey, "").decode(t, &state)
+	if len(state.Values.Messages) != len(before.Messages) || state.Values.TripDetails != nil || state.Metadata.Source != "update" {
+		t.Fatalf("after the rollback the thread has %d messages (want %d), trip %+v, source %q",
+			len(state.Values.Messages), len(before.Messages), state.Values.TripDetails, state.Metadata.Source)
+	}
+	var history []struct {
+		Values nodes.State `json:"values"`
+	}
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/history?limit=100", h.aliceKey, "").decode(t, &history)
+	kept := false
+	for _, st := range history {
+		kept = kept || len(st.Values.Messages) > 0 && st.Values.Messages[len(st.Values.Messages)-1].Content == lisbon
+	}
+	if !kept {
+		t.Fatal("the rolled back run's checkpoints are gone from the history")
+	}
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID, h.aliceKey, "").decode(t, &run)
+	if run.Status != "interrupted" {
+		t.Fatalf("the rolled back run is %s", run.Status)
 	}
 }
