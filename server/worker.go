@@ -275,7 +275,7 @@ func (s *Server) runGraph(ctx context.Context, owner string, r store.Run) (strin
 			return "", err
 		}
 		timer.see(ev.Kind, ev.Node, ev.Name, ev.Payload)
-		parts, err := wire.StreamParts(ev)
+		parts, err := j.parts().Of(ev)
 		if err != nil {
 			return "", err
 		}
@@ -284,7 +284,7 @@ func (s *Server) runGraph(ctx context.Context, owner string, r store.Run) (strin
 				return "", err
 			}
 		}
-		if ev.Interrupt != nil {
+		if ev.Kind == graph.Interrupted { // a node asked a person, or a breakpoint stopped the run
 			status = store.RunInterrupted
 		}
 	}
