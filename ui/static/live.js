@@ -11,7 +11,10 @@
     if (!form) { return; }
     form.setAttribute("aria-busy", busy ? "true" : "false");
     form.querySelectorAll("button, textarea").forEach(function (el) { el.disabled = busy; });
-    if (!busy) {
+    // The box takes the focus back only from nowhere (the disabled box
+    // lost it): never from a control the person moved to meanwhile.
+    var active = document.activeElement;
+    if (!busy && (!active || active === document.body || form.contains(active))) {
       var box = form.querySelector("textarea");
       if (box) { box.focus(); }
     }
