@@ -519,6 +519,11 @@ func TestLiveAccess(t *testing.T) {
 	if got := h.headState(threadID); len(got.Messages) != 2 {
 		t.Fatalf("refused posts changed the thread: %d messages", len(got.Messages))
 	}
+	for _, cp := range []string{"nope", uuidLike} {
+		if r := alice.get(liveURL(threadID, runs[0].ID, cp, "")); r.status != http.StatusNotFound && r.status != http.StatusBadRequest {
+			t.Errorf("live stream from checkpoint %q = %d %s", cp, r.status, r.body)
+		}
+	}
 	if r := bob.get(liveURL(uuidLike, runs[0].ID, "", "")); r.status != http.StatusNotFound {
 		t.Errorf("live stream of a run on another thread = %d", r.status)
 	}
