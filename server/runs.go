@@ -320,10 +320,14 @@ func (s *Server) answerFinal(c echo.Context, run store.Run, cancel bool) error {
 	return c.JSON(http.StatusOK, v)
 }
 
-// final waits for a run's end and returns what answerFinal answers.
+// final waits for a run's end and returns what answerFinal answers; when
+// Shutdown comes first, errShuttingDown.
 func (s *Server) final(c echo.Context, run store.Run, cancel bool) (any, error) {
-	done, err := s.awaitRun(ctx(c), owner(c), run.ID)
+	waitCtx, stop := s.untilShutdown(ctx(c))
+	defer stop()
+	done, err := s.awaitRun(waitCtx, owner(c), run.ID)
 	if err != nil {
+		err = shutdownCause(waitCtx, err)
 		if cancel && ctx(c).Err() != nil {
 			s.cancelLeft(owner(c), run.ID)
 		}
