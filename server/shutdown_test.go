@@ -167,3 +167,60 @@ func TestShutdownClosesStreams(t *testing.T) {
 		t.Fatalf("%d runs, want 3", len(runs))
 	}
 }
+
+func TestOperationSettingsFromEnv(t *testing.T) {
+	for _, tc := range []struct {
+		key, value string
+		read       func() (time.Duration, error)
+		want       time.Duration
+		wantErr    bool
+	}{
+		{"TRIPGRAPH_RUN_LEASE", "", RunLeaseFromEnv, DefaultRunLease, false},
+		{"TRIPGRAPH_RUN_LEASE", "5s", RunLeaseFromEnv, 5 * time.Second, false},
+		{"TRIPGRAPH_RUN_LEASE", "500ms", RunLeaseFromEnv, 0, true},
+		{"TRIPGRAPH_RUN_LEASE", "soon", RunLeaseFromEnv, 0, true},
+		{"TRIPGRAPH_SHUTDOWN_GRACE", "", ShutdownGraceFromEnv, DefaultShutdownGrace, false},
+		{"TRIPGRAPH_SHUTDOWN_GRACE", "0s", ShutdownGraceFromEnv, 0, false},
+		{"TRIPGRAPH_SHUTDOWN_GRACE", "1m", ShutdownGraceFromEnv, time.Minute, false},
+		{"TRIPGRAPH_SHUTDOWN_GRACE", "-1s", ShutdownGraceFromEnv, 0, true},
+	} {
+		t.Run(tc.key+"="+tc.value, func(t *testing.T) {
+			t.Setenv(tc.key, tc.value)
+			got, err := tc.read()
+			if (err != nil) != tc.wantErr || got != tc.want {
+				t.Fatalf("got %s, %v; want %s, error %v", got, err, tc.want, tc.wantErr)
+			}
+		})
+	}
+}
+
+// Config.RunLease is the length of the claims the workers take, and of
+// their renewals.
+func TestRunLeaseIsTheClaimsLength(t *testing.T) {
+	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	srv, st := workerServer(t, gate)
+	custom, err := New(Config{Store: st, Planner: srv.planner, Checkpoints: srv.cps, Workers: 1, RunLease: 1500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer custom.Close()
+	custom.Start()
+	owner, run := queueTurn(t, st, lisbon)
+	within(t, gate.started, "the run's tool call")
+	seen := map[time.Time]bool{}
+	for len(seen) < 2 { // the claim, then a renewal
+		var expires time.Time
+		var length time.Duration
+		err := st.Pool.QueryRow(context.Background(),
+			`SELECT lease_expires_at, lease_expires_at - updated_at FROM runs WHERE id = $1`, run.ID).Scan(&expires, &length)
+		if err != nil || length != 1500*time.Millisecond {
+			t.Fatalf("the run's lease is %s from its last change (%v), want 1.5s", length, err)
+		}
+		seen[expires] = true
+		time.Sleep(20 * time.Millisecond)
+	}
+	close(gate.release)
+	if _, done := finish(t, st, owner, run.ID); done.Status != store.RunSuccess {
+		t.Fatalf("run ended %s", done.Status)
+	}
+}
