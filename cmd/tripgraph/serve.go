@@ -65,6 +65,7 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	defer env.st.Close()
+	defer logPoolStats(env.st, log)
 	stopSweeper, err := startSweeper(ctx, env.st, log)
 	if err != nil {
 		return err
@@ -100,6 +101,15 @@ func runServe(ctx context.Context, args []string) error {
 		defer cancel()
 		api.Shutdown(grace)
 	})
+}
+
+// logPoolStats logs how much the database pool was waited for: the
+// acquires that found no idle connection, and the time all acquires took.
+func logPoolStats(st *store.Store, log *slog.Logger) {
+	ps := st.Pool.Stat()
+	log.Info("database pool", "max_conns", ps.MaxConns(), "acquires", ps.AcquireCount(),
+		"acquires_waited", ps.EmptyAcquireCount(), "acquire_ms_total", ps.AcquireDuration().Milliseconds(),
+		"acquire_wait_ms_total", ps.EmptyAcquireWaitTime().Milliseconds())
 }
 
 // serveSettings are how serve sizes and paces its run workers.
