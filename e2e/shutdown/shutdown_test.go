@@ -146,6 +146,23 @@ func TestSIGTERMHandsRunsBackAndEndsStreams(t *testing.T) {
 		t.Fatalf("the joined stream through B did not end: %v", rest)
 	}
 	checkWhole(t, rid, append(body(got), body(rest)...))
+	// B resumed the run from A's checkpoint instead of starting it over:
+	// the person's message is in the thread once.
+	var state struct {
+		Values struct {
+			Messages []struct{ Type, Content string }
+		}
+	}
+	getJSON(ctx, t, addrB, key, "/threads/"+tid+"/state", &state)
+	humans := 0
+	for _, m := range state.Values.Messages {
+		if m.Type == "human" {
+			humans++
+		}
+	}
+	if humans != 1 || len(state.Values.Messages) < 2 {
+		t.Fatalf("the thread's messages after B finished the run: %+v", state.Values.Messages)
+	}
 
 	// The chat's run, next in B's queue, ends too.
 	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+addrB+"/threads/"+chatTid+"/runs/"+chatRid+"/join", nil)
@@ -314,6 +331,21 @@ func readData(r io.Reader) []string {
 		}
 	}
 	return out
+}
+
+func getJSON(ctx context.Context, t *testing.T, addr, key, path string, v any) {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+addr+path, nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(b, v) != nil {
+		t.Fatalf("GET %s: %d %s", path, resp.StatusCode, b)
+	}
 }
 
 func post(t *testing.T, addr, key, path, body string) map[string]any {
