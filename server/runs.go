@@ -216,29 +216,17 @@ func (s *Server) startRunOn(c echo.Context, in wire.RunCreate, threadID string) 
 	if err := s.canGoOn(c, j, threadID); err != nil {
 		return store.Run{}, err
 	}
-	if threadID == "" { // a stateless run: on a thread of its own
-		threadID, in.IfNotExists = uuid.Must(uuid.NewV7()).String(), "create"
-	}
-	if _, err := s.store.ThreadByID(ctx(c), owner(c), threadID); errcode.Of(err) == errcode.NotFound && in.IfNotExists == "create" {
-		if uuid.Validate(threadID) != nil {
-			return store.Run{}, errcode.New(errcode.BadRequest, "a thread id is a UUID")
-		}
-		_, err = s.store.CreateThread(ctx(c), owner(c), store.NewThread{ID: threadID})
-		if errcode.Of(err) == errcode.Conflict {
-			err = nil // created meanwhile
-		}
-		if err != nil {
-			return store.Run{}, err
-		}
-	} else if err != nil {
-		return store.Run{}, err
-	}
 	raw, err := json.Marshal(j)
 	if err != nil {
 		return store.Run{}, fmt.Errorf("encoding a run's job: %w", err)
 	}
-	run, err := s.store.CreateRun(ctx(c), owner(c), threadID, store.NewRun{Input: raw,
-		Metadata: object(in.Metadata), MultitaskStrategy: in.MultitaskStrategy})
+	nr := store.NewRun{Input: raw, Metadata: object(in.Metadata), MultitaskStrategy: in.MultitaskStrategy}
+	var run store.Run
+	if threadID == "" { // a stateless run: on a new thread of its own, made with the run
+		run, err = s.store.CreateRunOnNewThread(ctx(c), owner(c), store.NewThread{ID: uuid.Must(uuid.NewV7()).String()}, nr)
+	} else if err = s.ensureThread(c, threadID, in.IfNotExists); err == nil {
+		run, err = s.store.CreateRun(ctx(c), owner(c), threadID, nr)
+	}
 	if err != nil {
 		return run, err
 	}
@@ -262,6 +250,23 @@ func (s *Server) canGoOn(c echo.Context, j job, threadID string) error {
 		}
 	}
 	return invalid([]wire.FieldError{{Field: "input", Message: "is required: the thread has no state to go on from"}})
+}
+
+// ensureThread checks that the thread is the user's, and creates it for
+// the user when it is missing and ifNotExists is create.
+func (s *Server) ensureThread(c echo.Context, threadID, ifNotExists string) error {
+	_, err := s.store.ThreadByID(ctx(c), owner(c), threadID)
+	if errcode.Of(err) != errcode.NotFound || ifNotExists != "create" {
+		return err
+	}
+	if uuid.Validate(threadID) != nil {
+		return errcode.New(errcode.BadRequest, "a thread id is a UUID")
+	}
+	_, err = s.store.CreateThread(ctx(c), owner(c), store.NewThread{ID: threadID})
+	if errcode.Of(err) == errcode.Conflict {
+		return nil // created meanwhile
+	}
+	return err
 }
 
 // runPath is where a run is found.
@@ -491,10 +496,14 @@ func (s *Server) answerFinal(c echo.Context, run store.Run, cancel bool) error {
 	return c.JSON(http.StatusOK, v)
 }
 
-// final waits for a run's end and returns what answerFinal answers.
+// final waits for a run's end and returns what answerFinal answers; when
+// Shutdown comes first, errShuttingDown.
 func (s *Server) final(c echo.Context, run store.Run, cancel bool) (any, error) {
-	done, err := s.awaitRun(ctx(c), owner(c), run.ID)
+	waitCtx, stop := s.untilShutdown(ctx(c))
+	defer stop()
+	done, err := s.awaitRun(waitCtx, owner(c), run.ID)
 	if err != nil {
+		err = shutdownCause(waitCtx, err)
 		if cancel && ctx(c).Err() != nil {
 			s.cancelLeft(owner(c), run.ID)
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/labstack/echo/v4"
 
+	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/netguard"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -41,6 +42,10 @@ type Config struct {
 	// Workers is how many runs this process executes at once, once Start
 	// is called; DefaultWorkers when 0 (see WorkersFromEnv).
 	Workers int
+	// RunLease is how long a worker's claim on a run lasts; it is renewed
+	// every third of it, and a run whose process died is taken over once
+	// it lapses. DefaultRunLease when 0 (see RunLeaseFromEnv).
+	RunLease time.Duration
 	// Guard vets the URLs of the MCP servers users add; when nil, a guard
 	// with no exceptions.
 	Guard *netguard.Guard
@@ -134,6 +139,10 @@ type Server struct {
 	routes  []route
 	pages   []route // the browser's routes, kept out of the OpenAPI description
 	pool    *pool
+	// closing ends, with cause errShuttingDown, when Shutdown closes the
+	// streams; closeStreams ends it.
+	closing      context.Context
+	closeStreams context.CancelCauseFunc
 	// registry is the users' MCP servers, with the guard and box of Config.
 	registry store.MCPServers
 	// sessionTTL is how long a browser session lasts.
@@ -168,7 +177,14 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = DefaultWorkers
 	}
-	s.pool = newPool(s, cfg.Workers)
+	if cfg.RunLease == 0 {
+		cfg.RunLease = DefaultRunLease
+	}
+	if cfg.RunLease < minRunLease {
+		return nil, fmt.Errorf("building the HTTP server: a run lease must be at least %s", minRunLease)
+	}
+	s.pool = newPool(s, cfg.Workers, cfg.RunLease)
+	s.closing, s.closeStreams = context.WithCancelCause(context.Background())
 	s.sessionTTL = cfg.SessionTTL
 	if s.sessionTTL <= 0 {
 		s.sessionTTL = DefaultSessionTTL
@@ -187,10 +203,50 @@ func New(cfg Config) (*Server, error) {
 // Handler is the server's http.Handler.
 func (s *Server) Handler() http.Handler { return s.echo }
 
-// Close stops the worker pool, handing back the runs it held, and releases
-// what New opened.
+// Shutdown is a graceful stop of this process's part in serving runs. Its
+// workers stop claiming runs at once; the runs they execute go on until
+// they end or ctx does, and those still going then are handed back to the
+// queue, pending, for a worker of any process to claim at once and resume
+// from its last checkpoint. Then every open run stream ends with an
+// UNAVAILABLE error frame saying the server is shutting down (the LangGraph
+// stream then sends end, the chat stream its finish), and requests waiting
+// for a run's end answer 503, so that clients join the run again through
+// another process, from their Last-Event-ID. The HTTP server's own
+// Shutdown, which stops new requests, is the caller's.
+func (s *Server) Shutdown(ctx context.Context) {
+	s.pool.drain(ctx)
+	s.closeStreams(errShuttingDown)
+}
+
+// errShuttingDown is what a stream or a wait that Shutdown ended tells its
+// client.
+var errShuttingDown = errcode.New(errcode.Unavailable,
+	"the server is shutting down: join the run again, from the Last-Event-ID of the last event received")
+
+// untilShutdown returns a context derived from parent that also ends, with
+// cause errShuttingDown, when Shutdown closes the streams. Call stop when
+// done with it.
+func (s *Server) untilShutdown(parent context.Context) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	unhook := context.AfterFunc(s.closing, func() { cancel(context.Cause(s.closing)) })
+	return ctx, func() { unhook(); cancel(context.Canceled) }
+}
+
+// shutdownCause is errShuttingDown when ctx (from untilShutdown) ended for
+// Shutdown, whatever err the call it cut short returned; err otherwise.
+func shutdownCause(ctx context.Context, err error) error {
+	if errors.Is(context.Cause(ctx), errShuttingDown) {
+		return errShuttingDown
+	}
+	return err
+}
+
+// Close stops the worker pool at once, handing back the runs it held,
+// ends the open streams as Shutdown does, and releases what New opened.
 func (s *Server) Close() error {
-	s.pool.stop()
+	now, cancel := context.WithCancel(context.Background())
+	cancel()
+	s.Shutdown(now)
 	return s.db.Close()
 }
 

@@ -167,24 +167,28 @@ func openSSE(c echo.Context) sseWriter {
 
 // follow replays a run's events after seq after from run_events and
 // follows new ones, passing each to send, until the run's events end (then
-// end, with the error that stopped following, if any) or the client goes
-// away. A comment goes out every keepAlive while nothing else does. With
-// cancel, a client that leaves before the run ends cancels it.
+// end, with the error that stopped following, if any: errShuttingDown when
+// Shutdown closed the stream) or the client goes away. A comment goes out
+// every keepAlive while nothing else does. With cancel, a client that
+// leaves before the run ends cancels it.
 func (s *Server) follow(c echo.Context, run store.Run, after int64, cancel bool, w sseWriter,
 	send func(store.RunEvent) error, end func(failed error)) {
 	reqCtx := ctx(c)
+	followCtx, stop := s.untilShutdown(reqCtx)
+	defer stop()
 	feed := make(chan store.RunEvent)
 	failed := make(chan error, 1)
 	go func() {
 		defer close(feed)
-		for e, err := range s.store.FollowRunEvents(reqCtx, owner(c), run.ID, after) {
+		for e, err := range s.store.FollowRunEvents(followCtx, owner(c), run.ID, after) {
 			if err != nil {
-				failed <- err
+				failed <- shutdownCause(followCtx, err)
 				return
 			}
 			select {
 			case feed <- e:
-			case <-reqCtx.Done():
+			case <-followCtx.Done():
+				failed <- shutdownCause(followCtx, context.Cause(followCtx))
 				return
 			}
 		}
@@ -241,7 +245,7 @@ func (s *Server) endStream(c echo.Context, w sseWriter, failed error) {
 // it; an internal one is logged.
 func (s *Server) streamError(c echo.Context, err error) wire.StreamError {
 	status, body, _ := describe(err)
-	if status >= 500 {
+	if status >= 500 && err != errShuttingDown {
 		s.logger(c).Error("streaming a run", "err", err)
 	}
 	return wire.StreamError{Error: body.Error, Message: body.Message}

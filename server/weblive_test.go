@@ -332,7 +332,7 @@ func TestLiveRejoin(t *testing.T) {
 	if err != nil || live != "" || len(state.Messages) != len(final.Messages) {
 		t.Fatalf("a thread with no active run: live URL %q, %d messages (%v)", live, len(state.Messages), err)
 	}
-	h.srv.pool.stop() // the run below stays pending: active
+	h.srv.pool.drain(context.Background()) // the run below stays pending: active
 	run, err := h.st.CreateRun(context.Background(), h.alice.ID, threadID, store.NewRun{Input: json.RawMessage(`{"input":{"messages":[{"id":"m2","type":"human","content":"and restaurants?"}]}}`)})
 	if err != nil {
 		t.Fatal(err)

@@ -41,6 +41,48 @@ func WorkersFromEnv() (int, error) {
 	return n, nil
 }
 
+// DefaultRunLease is how long a worker's claim on a run lasts, renewed as
+// it goes, when TRIPGRAPH_RUN_LEASE is not set. A run whose process died
+// is taken over by another once its lease has lapsed.
+const DefaultRunLease = 30 * time.Second
+
+// minRunLease is the shortest lease allowed: it is renewed every third of
+// its length, a round trip each time.
+const minRunLease = time.Second
+
+// RunLeaseFromEnv reads TRIPGRAPH_RUN_LEASE, a Go duration of at least 1s;
+// DefaultRunLease when unset.
+func RunLeaseFromEnv() (time.Duration, error) {
+	return durationFromEnv("TRIPGRAPH_RUN_LEASE", DefaultRunLease, minRunLease)
+}
+
+// DefaultShutdownGrace is how long a stopping process lets its runs go on
+// before it hands them back, when TRIPGRAPH_SHUTDOWN_GRACE is not set.
+const DefaultShutdownGrace = 20 * time.Second
+
+// ShutdownGraceFromEnv reads TRIPGRAPH_SHUTDOWN_GRACE, a Go duration (0:
+// hand every run back at once); DefaultShutdownGrace when unset.
+func ShutdownGraceFromEnv() (time.Duration, error) {
+	return durationFromEnv("TRIPGRAPH_SHUTDOWN_GRACE", DefaultShutdownGrace, 0)
+}
+
+// durationFromEnv reads a Go duration of at least least from key; def
+// when unset.
+func durationFromEnv(key string, def, least time.Duration) (time.Duration, error) {
+	v := os.Getenv(key)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err == nil && d < least {
+		err = fmt.Errorf("must be at least %s", least)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("reading %s=%q: %w", key, v, err)
+	}
+	return d, nil
+}
+
 // timing is how the worker pool paces itself.
 type timing struct {
 	lease       time.Duration // a claim's length; renewed every third of it
@@ -49,7 +91,12 @@ type timing struct {
 	maxAttempts int           // claims of one run before it ends in error
 }
 
-var defaultTiming = timing{lease: 30 * time.Second, poll: time.Second, reclaim: 15 * time.Second, maxAttempts: 3}
+// timingFor is the pool's pacing for a lease length: expired leases are
+// looked for twice per lease, so a dead worker's run waits at most one and
+// a half leases before it is handed on.
+func timingFor(lease time.Duration) timing {
+	return timing{lease: lease, poll: time.Second, reclaim: lease / 2, maxAttempts: 3}
+}
 
 // errLeaseLost is the cause of a run's context when its worker lost the
 // run to another.
@@ -63,38 +110,54 @@ type pool struct {
 	n      int
 	timing timing
 	wake   chan struct{} // a run was created here: look now
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	// claims ends when the workers are to stop claiming runs, and the
+	// sweeper to stop; stopRuns stops the runs in progress, which go back
+	// to the queue.
+	claims               context.Context
+	stopClaims, stopRuns context.CancelFunc
+	wg                   sync.WaitGroup
 }
 
-func newPool(s *Server, n int) *pool {
+func newPool(s *Server, n int, lease time.Duration) *pool {
 	var b [6]byte
 	rand.Read(b[:])
 	host, _ := os.Hostname()
-	return &pool{s: s, id: host + "-" + hex.EncodeToString(b[:]), n: n, timing: defaultTiming,
+	return &pool{s: s, id: host + "-" + hex.EncodeToString(b[:]), n: n, timing: timingFor(lease),
 		wake: make(chan struct{}, 1)}
 }
 
 // Start starts the worker pool: Config.Workers workers that execute the
-// runs of every owner, and a sweeper of expired leases. Close stops them and
-// hands the runs they held back to the queue.
+// runs of every owner, and a sweeper of expired leases. Shutdown and Close
+// stop them and hand the runs they held back to the queue.
 func (s *Server) Start() {
-	ctx, cancel := context.WithCancel(context.Background())
 	p := s.pool
-	p.cancel = cancel
+	claims, stopClaims := context.WithCancel(context.Background())
+	runs, stopRuns := context.WithCancel(context.Background())
+	p.claims, p.stopClaims, p.stopRuns = claims, stopClaims, stopRuns
 	p.wg.Add(p.n + 1)
 	for i := range p.n {
-		go p.work(ctx, fmt.Sprintf("%s-%d", p.id, i))
+		go p.work(claims, runs, fmt.Sprintf("%s-%d", p.id, i))
 	}
-	go p.sweep(ctx)
+	go p.sweep(claims)
 }
 
-// stop stops the workers and waits for them.
-func (p *pool) stop() {
-	if p.cancel != nil {
-		p.cancel()
-		p.wg.Wait()
+// drain stops the workers claiming runs and lets the runs in progress go
+// on until they end or ctx does; then it stops them, and each goes back to
+// the queue (see execute). It returns once every worker has stopped.
+func (p *pool) drain(ctx context.Context) {
+	if p.stopClaims == nil {
+		return // never started
 	}
+	p.stopClaims()
+	done := make(chan struct{})
+	go func() { p.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		p.stopRuns()
+		<-done
+	}
+	p.stopRuns()
 }
 
 // nudge tells an idle worker that a run is waiting.
@@ -105,20 +168,26 @@ func (p *pool) nudge() {
 	}
 }
 
-// work claims and executes runs until ctx ends.
-func (p *pool) work(ctx context.Context, workerID string) {
+// work claims and executes runs, under runs, until claims ends.
+func (p *pool) work(claims, runs context.Context, workerID string) {
 	defer p.wg.Done()
-	for ctx.Err() == nil {
-		r, ok, err := p.s.store.ClaimRun(ctx, workerID, p.timing.lease)
-		if err != nil && ctx.Err() == nil {
+	for claims.Err() == nil {
+		// The claim itself runs under runs: a claim cut off halfway could
+		// leave a run held by a worker that does not know it has it.
+		r, ok, err := p.s.store.ClaimRun(runs, workerID, p.timing.lease)
+		if err != nil && runs.Err() == nil {
 			p.s.log.Error("claiming a run", "worker", workerID, "err", err)
 		}
+		if ok && claims.Err() != nil {
+			p.handBack(runs, r) // claimed as the pool began to stop
+			return
+		}
 		if ok {
-			p.execute(ctx, r)
+			p.execute(runs, r)
 			continue
 		}
 		select {
-		case <-ctx.Done():
+		case <-claims.Done():
 		case <-p.wake:
 		case <-time.After(p.timing.poll):
 		}
@@ -150,24 +219,33 @@ func (p *pool) sweep(ctx context.Context) {
 }
 
 // execute runs one claimed run to its end and records how it ended. When
-// the pool stops first, the run goes back to the queue.
+// ctx ends first (the pool is stopping), the run goes back to the queue,
+// pending, for a worker of any process to claim at once and resume from
+// its thread's last checkpoint.
 func (p *pool) execute(ctx context.Context, r store.Run) {
 	log := p.s.log.With("run_id", r.ID, "thread_id", r.ThreadID, "worker", r.WorkerID)
 	l := r.Lease()
 	status, msg := p.runOn(ctx, r, log)
 	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	var err error
 	switch {
 	case status == "":
 		return // the lease was lost: the run is someone else's now
 	case status == released:
-		_, err = p.s.store.ReleaseRun(after, l)
-	default:
-		_, err = p.s.store.FinishRun(after, l, status, msg)
+		p.handBack(ctx, r)
+		return
 	}
-	if err != nil {
+	if _, err := p.s.store.FinishRun(after, l, status, msg); err != nil {
 		log.Error("ending a run", "status", status, "err", err)
+	}
+}
+
+// handBack puts a run this pool holds back in the queue, pending.
+func (p *pool) handBack(ctx context.Context, r store.Run) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if _, err := p.s.store.ReleaseRun(ctx, r.Lease()); err != nil {
+		p.s.log.Error("handing a run back to the queue", "run_id", r.ID, "worker", r.WorkerID, "err", err)
 	}
 }
 

@@ -236,7 +236,7 @@ func TestCloseHandsRunsBack(t *testing.T) {
 	srv.Start()
 	owner, run := queueTurn(t, st, lisbon)
 	<-gate.started
-	srv.pool.stop()
+	srv.Close()
 	r, err := st.RunByID(context.Background(), owner, run.ID)
 	if err != nil || r.Status != store.RunPending || r.Attempts != 1 {
 		t.Fatalf("run after the pool stopped: %s, attempts %d, %v; want pending", r.Status, r.Attempts, err)

@@ -140,3 +140,52 @@ func TestRunOwner(t *testing.T) {
 		}
 	}
 }
+
+// CreateRunOnNewThread makes the owner's thread and its pending run
+// together, or neither.
+func TestCreateRunOnNewThread(t *testing.T) {
+	ctx := context.Background()
+	s := openQueueStores(t, 1)[0]
+	owner, existing := newThread(t, s, "stateless")
+	other, _ := newThread(t, s, "someone-else")
+	input := json.RawMessage(`{"messages":["hi"]}`)
+
+	run, err := s.CreateRunOnNewThread(ctx, owner, NewThread{Metadata: json.RawMessage(`{"k":"v"}`)}, NewRun{Input: input})
+	if err != nil || run.Status != RunPending || run.MultitaskStrategy != MultitaskReject || strings.ReplaceAll(string(run.Input), " ", "") != string(input) {
+		t.Fatalf("CreateRunOnNewThread = %+v, %v", run, err)
+	}
+	th, err := s.ThreadByID(ctx, owner, run.ThreadID)
+	if err != nil || th.Status != ThreadIdle || string(th.Metadata) != `{"k": "v"}` {
+		t.Fatalf("its thread: %+v, %v", th, err)
+	}
+	if _, err := s.ThreadByID(ctx, other, run.ThreadID); errcode.Of(err) != errcode.NotFound {
+		t.Fatalf("another owner reads the new thread: %v", err)
+	}
+	if got, err := s.RunByID(ctx, owner, run.ID); err != nil || got.ThreadID != run.ThreadID {
+		t.Fatalf("RunByID = %+v, %v", got, err)
+	}
+
+	for _, tc := range []struct {
+		name string
+		nt   NewThread
+		nr   NewRun
+		code errcode.Code
+	}{
+		{"a thread id in use", NewThread{ID: existing}, NewRun{}, errcode.Conflict},
+		{"a bad strategy", NewThread{}, NewRun{MultitaskStrategy: "sometimes"}, errcode.BadRequest},
+		{"metadata that is no object", NewThread{Metadata: json.RawMessage(`[1]`)}, NewRun{}, errcode.BadRequest},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before, err := s.ListRuns(ctx, owner, existing, 100, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.CreateRunOnNewThread(ctx, owner, tc.nt, tc.nr); errcode.Of(err) != tc.code {
+				t.Fatalf("got %v, want %s", err, tc.code)
+			}
+			if after, err := s.ListRuns(ctx, owner, existing, 100, 0); err != nil || len(after) != len(before) {
+				t.Fatalf("runs on the thread: %d before, %d after (%v)", len(before), len(after), err)
+			}
+		})
+	}
+}

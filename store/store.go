@@ -21,9 +21,28 @@ type Store struct {
 	hub   *hub // the LISTEN connection, started on first use
 }
 
-// Open connects to the database at url and checks that it answers.
+// Open connects to the database at url and checks that it answers. Its
+// pool's size is the URL's pool_max_conns, or pgxpool's default: the
+// larger of 4 and the number of CPUs.
 func Open(ctx context.Context, url string) (*Store, error) {
-	pool, err := pgxpool.New(ctx, url)
+	return OpenPool(ctx, url, 0)
+}
+
+// OpenPool is Open with maxConns connections in the pool, over any
+// pool_max_conns in the URL, opened at once and kept open, so that a burst
+// of requests does not wait for PostgreSQL to start a backend for each new
+// connection; 0 leaves the size as Open does, with connections opened on
+// demand. The connection that listens for run notifications is not one of
+// them.
+func OpenPool(ctx context.Context, url string, maxConns int32) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("reading the database URL: %w", err)
+	}
+	if maxConns > 0 {
+		cfg.MaxConns, cfg.MinConns = maxConns, maxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("opening the database pool: %w", err)
 	}

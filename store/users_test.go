@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tripgraph/tripgraph/errcode"
 )
@@ -74,5 +76,54 @@ func TestUsersAndAPIKeys(t *testing.T) {
 	}
 	if _, err := s.UserByAPIKey(ctx, key); errcode.Of(err) != errcode.Forbidden {
 		t.Fatalf("a revoked key still works: %v", err)
+	}
+}
+
+// A key is marked used on its first use, and again only once the mark is
+// lastUsedStep old: checking a key does not write its row every time.
+func TestAPIKeyLastUsed(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	u, err := s.EnsureUser(ctx, "last-used")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := s.CreateAPIKey(ctx, u.ID, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lastUsed := func() (ts *time.Time, xmin uint32) {
+		t.Helper()
+		hash := sha256.Sum256([]byte(key))
+		if err := s.Pool.QueryRow(ctx, `SELECT last_used_at, xmin::text::bigint FROM api_keys WHERE key_hash = $1`, hash[:]).Scan(&ts, &xmin); err != nil {
+			t.Fatal(err)
+		}
+		return ts, xmin
+	}
+	for _, tc := range []struct {
+		name      string
+		age       string // how old the mark is made before the use; "" leaves it
+		wantWrite bool
+	}{
+		{"the first use", "", true},
+		{"a use right after", "", false},
+		{"a use once the mark is older than the step", "2 minutes", true},
+		{"a use with a recent mark", "30 seconds", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.age != "" {
+				if _, err := s.Pool.Exec(ctx, `UPDATE api_keys SET last_used_at = now() - $2::interval WHERE user_id = $1`, u.ID, tc.age); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before, xmin := lastUsed()
+			if _, err := s.UserByAPIKey(ctx, key); err != nil {
+				t.Fatal(err)
+			}
+			after, xmax := lastUsed()
+			if wrote := xmax != xmin; wrote != tc.wantWrite || after == nil || (wrote && before != nil && !after.After(*before)) {
+				t.Fatalf("last_used_at %v → %v, row written %v; want written %v", before, after, wrote, tc.wantWrite)
+			}
+		})
 	}
 }

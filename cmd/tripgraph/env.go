@@ -44,7 +44,11 @@ func loadDotEnv(path string) error {
 }
 
 // openStore finds the database, applies pending migrations and opens it.
-func openStore(ctx context.Context) (*store.Store, error) {
+func openStore(ctx context.Context) (*store.Store, error) { return openStorePool(ctx, 0) }
+
+// openStorePool is openStore with at most maxConns connections in the
+// pool (0: the URL's pool_max_conns or pgxpool's default).
+func openStorePool(ctx context.Context, maxConns int32) (*store.Store, error) {
 	url, err := devdb.URL(ctx)
 	if err != nil {
 		return nil, err
@@ -55,5 +59,5 @@ func openStore(ctx context.Context) (*store.Store, error) {
 	if err := migrations.Up(ctx, url); err != nil {
 		return nil, err
 	}
-	return store.Open(ctx, url)
+	return store.OpenPool(ctx, url, maxConns)
 }

@@ -54,7 +54,7 @@ func runMCP(ctx context.Context, args []string) error {
 		return fmt.Errorf("unknown --transport %q: want stdio or http", *transport)
 	}
 
-	env, err := openServing(ctx, log)
+	env, err := openServing(ctx, log, 0)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func runMCP(ctx context.Context, args []string) error {
 	httpOpts.Authenticate, httpOpts.AllowedOrigins, httpOpts.Logger = authenticate, allowedOrigins(), log
 	mux.Handle("/mcp", mcpserver.NewHTTPHandler(mcpserver.New(cfg), httpOpts))
 	env.mediaHandler(log).Register(mux)
-	return listenAndServe(ctx, *addr, mux, log)
+	return listenAndServe(ctx, *addr, mux, log, nil)
 }
 
 // checkAuthMode refuses --auth none anywhere but on a loopback address.
@@ -120,8 +120,8 @@ type serving struct {
 
 // openServing migrates and opens the database and reads the secrets and
 // the media root from the environment.
-func openServing(ctx context.Context, log *slog.Logger) (*serving, error) {
-	st, err := openStore(ctx)
+func openServing(ctx context.Context, log *slog.Logger, dbPool int32) (*serving, error) {
+	st, err := openStorePool(ctx, dbPool)
 	if err != nil {
 		return nil, err
 	}
@@ -222,9 +222,11 @@ func allowedOrigins() []string {
 	return out
 }
 
-// listenAndServe serves h on addr until ctx ends, then shuts down
-// gracefully. There is no write timeout: MCP streams stay open.
-func listenAndServe(ctx context.Context, addr string, h http.Handler, log *slog.Logger) error {
+// listenAndServe serves h on addr until ctx ends, then shuts down: new
+// connections are refused at once, then drain (when not nil) runs while
+// the requests under way go on, and those still going after it get 10 s
+// more to end before they are cut.
+func listenAndServe(ctx context.Context, addr string, h http.Handler, log *slog.Logger, drain func()) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", addr, err)
@@ -239,12 +241,20 @@ func listenAndServe(ctx context.Context, addr string, h http.Handler, log *slog.
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
+	stopping, cut := context.WithCancel(context.Background())
+	defer cut()
+	stopped := make(chan error, 1)
+	go func() { stopped <- srv.Shutdown(stopping) }()
+	if drain != nil {
+		drain()
+	}
+	last := time.AfterFunc(10*time.Second, cut)
+	defer last.Stop()
+	if err := <-stopped; err != nil {
 		srv.Close()
 		return fmt.Errorf("shutting down: %w", err)
 	}
+	log.Info("shut down")
 	return nil
 }
 

@@ -125,7 +125,7 @@ func reportRefused(w io.Writer, text string, reason error, asJSON bool) error {
 // that acts as the demo user and a function that closes everything.
 func dbPlanner(ctx context.Context, m llms.Model, threadID string) (context.Context, *nodes.Graph, string, func(), error) {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	env, err := openServing(ctx, log)
+	env, err := openServing(ctx, log, 0)
 	if err != nil {
 		return nil, nil, "", nil, err
 	}

@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"strconv"
+	"time"
 
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/model"
@@ -54,11 +56,16 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	env, err := openServing(ctx, log)
+	set, err := serveSettingsFromEnv()
+	if err != nil {
+		return err
+	}
+	env, err := openServing(ctx, log, set.dbPool)
 	if err != nil {
 		return err
 	}
 	defer env.st.Close()
+	defer logPoolStats(env.st, log)
 	stopSweeper, err := startSweeper(ctx, env.st, log)
 	if err != nil {
 		return err
@@ -68,7 +75,7 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	base := orDefault(*publicURL, "http://"+*addr)
-	api, err := newAPI(ctx, env, base, limits, log)
+	api, err := newAPI(ctx, env, base, limits, set, log)
 	if err != nil {
 		return err
 	}
@@ -91,8 +98,72 @@ func runServe(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	return listenAndServe(ctx, *addr, api.Handler(), log)
+	return listenAndServe(ctx, *addr, api.Handler(), log, func() {
+		grace, cancel := context.WithTimeout(context.Background(), set.grace)
+		defer cancel()
+		api.Shutdown(grace)
+	})
 }
+
+// logPoolStats logs how much the database pool was waited for: the
+// acquires that found no idle connection, and the time all acquires took.
+func logPoolStats(st *store.Store, log *slog.Logger) {
+	ps := st.Pool.Stat()
+	log.Info("database pool", "max_conns", ps.MaxConns(), "acquires", ps.AcquireCount(),
+		"acquires_waited", ps.EmptyAcquireCount(), "acquire_ms_total", ps.AcquireDuration().Milliseconds(),
+		"acquire_wait_ms_total", ps.EmptyAcquireWaitTime().Milliseconds())
+}
+
+// serveSettings are how serve sizes and paces its run workers.
+type serveSettings struct {
+	workers int
+	lease   time.Duration // a worker's claim on a run
+	grace   time.Duration // how long runs may go on once asked to stop
+	dbPool  int32         // connections in the database pool
+}
+
+func serveSettingsFromEnv() (serveSettings, error) {
+	var set serveSettings
+	var err error
+	if set.workers, err = server.WorkersFromEnv(); err != nil {
+		return set, err
+	}
+	if set.lease, err = server.RunLeaseFromEnv(); err != nil {
+		return set, err
+	}
+	if set.grace, err = server.ShutdownGraceFromEnv(); err != nil {
+		return set, err
+	}
+	set.dbPool, err = dbPoolFromEnv(set.workers)
+	return set, err
+}
+
+// dbPoolFromEnv reads TRIPGRAPH_DB_POOL, the most connections serve's
+// database pool holds, which wins over a pool_max_conns in DATABASE_URL.
+// Unset, it is sized from the workers: a running run may hold two at once
+// (a checkpoint or event write, and its lease renewal), and dbPoolExtra
+// more serve what runs beside the workers.
+func dbPoolFromEnv(workers int) (int32, error) {
+	v := os.Getenv("TRIPGRAPH_DB_POOL")
+	if v == "" {
+		return int32(2*workers + dbPoolExtra), nil
+	}
+	n, err := strconv.ParseInt(v, 10, 32)
+	if err == nil && n < 2 {
+		err = errors.New("must be at least 2")
+	}
+	if err != nil {
+		return 0, fmt.Errorf("reading TRIPGRAPH_DB_POOL=%q: %w", v, err)
+	}
+	return int32(n), nil
+}
+
+// dbPoolExtra is the connections the default pool adds to the workers'
+// for the HTTP requests (an API key's lookup, a run's insert, each open
+// stream's reads after a notification, every one short), the lease
+// sweeper, the thread sweeper and the metrics' scrapes. The connection
+// that listens for run notifications is not from the pool.
+const dbPoolExtra = 8
 
 // printWelcome prints the server's address, a one-time link that opens
 // the demo user's account in a browser, and a new API key for the demo
@@ -135,16 +206,12 @@ func (a api) Close() error { return errors.Join(a.Server.Close(), a.close()) }
 // newAPI builds the REST API on the trip planner, whose checkpoints are in
 // the store and whose tools come through the MCP bridge, with its worker
 // pool started: this process executes runs of the shared queue.
-func newAPI(ctx context.Context, env *serving, publicURL string, limits server.Limits, log *slog.Logger) (api, error) {
+func newAPI(ctx context.Context, env *serving, publicURL string, limits server.Limits, set serveSettings, log *slog.Logger) (api, error) {
 	m, err := model.New(ctx, os.Getenv("TRIPGRAPH_MODEL"))
 	if err != nil {
 		return api{}, err
 	}
 	cpOpts, err := store.CheckpointerOptionsFromEnv()
-	if err != nil {
-		return api{}, err
-	}
-	workers, err := server.WorkersFromEnv()
 	if err != nil {
 		return api{}, err
 	}
@@ -162,7 +229,7 @@ func newAPI(ctx context.Context, env *serving, publicURL string, limits server.L
 		return api{}, err
 	}
 	srv, err := server.New(server.Config{Store: env.st, Planner: planner, Checkpoints: cps, Logger: log,
-		Limits: limits, Workers: workers, Guard: reg.Guard, Box: reg.Box, SessionTTL: sessionTTL})
+		Limits: limits, Workers: set.workers, RunLease: set.lease, Guard: reg.Guard, Box: reg.Box, SessionTTL: sessionTTL})
 	if err != nil {
 		bridge.Close()
 		return api{}, err

@@ -33,7 +33,11 @@ func TestWelcomeRequestStreamsARun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := newAPI(ctx, env, "http://127.0.0.1:1", limits, slog.New(slog.DiscardHandler))
+	set, err := serveSettingsFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := newAPI(ctx, env, "http://127.0.0.1:1", limits, set, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

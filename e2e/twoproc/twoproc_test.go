@@ -195,12 +195,13 @@ func stream(ctx context.Context, t *testing.T, addr, key, tid, rid string) []fra
 	return frames
 }
 
-// serve runs `serve` on addr, with its model at modelURL and one worker,
+// serve runs `serve` on addr, with its model at modelURL, one worker and
+// 2 s leases (so that B takes the killed A's run over within about 3 s),
 // until the test ends or the test kills it.
 func serve(t *testing.T, bin, addr, modelURL string) *exec.Cmd {
 	t.Helper()
-	return servetest.Serve(t, bin, addr, testURL,
-		"TRIPGRAPH_MODEL=openai:scripted", "OPENAI_API_KEY=test", "OPENAI_BASE_URL="+modelURL, "TRIPGRAPH_WORKERS=1")
+	return servetest.Serve(t, bin, addr, testURL, "TRIPGRAPH_MODEL=openai:scripted", "OPENAI_API_KEY=test",
+		"OPENAI_BASE_URL="+modelURL, "TRIPGRAPH_WORKERS=1", "TRIPGRAPH_RUN_LEASE=2s")
 }
 
 func post(t *testing.T, addr, key, path, body string) map[string]any {
