@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 )
 
 // Code is a stable, machine-readable error code.
@@ -96,4 +97,27 @@ func ParseJSON(data []byte) (code Code, message string, ok bool) {
 		return "", "", false
 	}
 	return b.Error.Code, b.Error.Message, true
+}
+
+// HTTPStatus is the HTTP status that answers an error with this code:
+// every HTTP route of tripgraph (the API, MCP and media) maps codes the
+// same way. An unknown code is a 500.
+func HTTPStatus(code Code) int {
+	switch code {
+	case BadRequest:
+		return http.StatusBadRequest
+	case Unauthenticated:
+		return http.StatusUnauthorized
+	case Forbidden:
+		return http.StatusForbidden
+	case NotFound:
+		return http.StatusNotFound
+	case Conflict:
+		return http.StatusConflict
+	case UnsupportedMedia:
+		return http.StatusUnsupportedMediaType
+	case Unavailable:
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
 }

@@ -105,8 +105,12 @@ func (h *Handler) authorize(r *http.Request, photoID, owner string) error {
 		return errUnauthenticated
 	}
 	user, err := h.Authenticate(r.Context(), strings.TrimSpace(bearer))
-	if err != nil {
-		return errcode.Wrap(errcode.Forbidden, err, "invalid credential")
+	switch code := errcode.Of(err); {
+	case err == nil:
+	case code == errcode.Internal || code == errcode.Unavailable:
+		return errcode.Wrap(errcode.Unavailable, err, "the credential cannot be checked right now; try again later")
+	default:
+		return errcode.Wrap(errcode.Unauthenticated, err, "the credential is not valid")
 	}
 	if user != owner {
 		return errcode.New(errcode.NotFound, "no photo with id %q", photoID)
@@ -156,20 +160,18 @@ func (h *Handler) servePicture(w http.ResponseWriter, r *http.Request) {
 
 // fail writes err as {"error":{"code","message"}} with its HTTP status.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	status, code, msg := http.StatusInternalServerError, errcode.Of(err), errcode.Message(err)
-	switch {
-	case errors.Is(err, errUnauthenticated):
+	code, msg := errcode.Of(err), errcode.Message(err)
+	if errors.Is(err, errUnauthenticated) {
+		code, msg = errcode.Unauthenticated, "a bearer credential or a signed link is required"
+	}
+	status := errcode.HTTPStatus(code)
+	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="tripgraph"`)
-		status, code, msg = http.StatusUnauthorized, "UNAUTHENTICATED", "a bearer credential or a signed link is required"
-	case code == errcode.BadRequest:
-		status = http.StatusBadRequest
-	case code == errcode.Forbidden:
-		status = http.StatusForbidden
-	case code == errcode.NotFound:
-		status = http.StatusNotFound
-	case code == errcode.UnsupportedMedia:
-		status = http.StatusUnsupportedMediaType
-	default:
+	}
+	if code == errcode.Internal || code == errcode.Unavailable {
+		if code == errcode.Internal {
+			msg = "internal error"
+		}
 		if h.Logger != nil {
 			h.Logger.Error("serving media", "path", r.URL.Path, "err", err)
 		}

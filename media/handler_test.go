@@ -2,6 +2,8 @@ package media
 
 import (
 	"context"
+	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -44,6 +46,9 @@ func TestHandler(t *testing.T) {
 			if user, ok := strings.CutPrefix(bearer, "key-"); ok {
 				return user, nil
 			}
+			if bearer == "broken-store" {
+				return "", errors.New("SQLSTATE 08006: connection failure")
+			}
 			return "", errcode.New(errcode.Forbidden, "bad key")
 		},
 	}
@@ -68,7 +73,8 @@ func TestHandler(t *testing.T) {
 		{"generated full size", urls.PhotoURL("generated", "ana", "full"), "", 200, "image/png"},
 		{"no credential", srv.URL + "/media/photos/a", "", 401, "application/json"},
 		{"another user's key", srv.URL + "/media/photos/a", "key-bob", 404, "application/json"},
-		{"a bad key", srv.URL + "/media/photos/a", "nope", 403, "application/json"},
+		{"a bad key", srv.URL + "/media/photos/a", "nope", 401, "application/json"},
+		{"the key cannot be checked", srv.URL + "/media/photos/a", "broken-store", 503, "application/json"},
 		{"expired link", expired.PhotoURL("a", "ana", "full"), "", 403, "application/json"},
 		{"forged link", forged.PhotoURL("a", "ana", "full"), "", 403, "application/json"},
 		{"a link signed for another owner", urls.PhotoURL("bobs", "ana", "full"), "", 403, "application/json"},
@@ -92,7 +98,11 @@ func TestHandler(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			body, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
+			if strings.Contains(string(body), "SQLSTATE") {
+				t.Fatalf("internal text reaches the client: %s", body)
+			}
 			if resp.StatusCode != tc.status || resp.Header.Get("Content-Type") != tc.ctype {
 				t.Fatalf("got %d %s, want %d %s", resp.StatusCode, resp.Header.Get("Content-Type"), tc.status, tc.ctype)
 			}

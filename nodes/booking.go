@@ -72,6 +72,45 @@ func (t *turn) book(ctx context.Context, callID string, raw json.RawMessage) (st
 	return string(res.ModelView()), nil
 }
 
+// requestedBooking handles the state's booking request: the same
+// confirmation and booking as a model's call, without asking the model,
+// answered with a reply of the planner's own. The call's id is derived
+// from the request and the conversation's length, so that it is the same
+// when callTools runs again after the traveller's answer, and differs for
+// the same stay asked for again later.
+func (t *turn) requestedBooking(ctx context.Context, lang string) (Update, error) {
+	r := *t.state.BookingRequest
+	args := mustJSON(bookArgs{ID: r.AccommodationID, StartDate: r.StartDate, EndDate: r.EndDate, Guests: r.Guests})
+	sum := sha256.Sum256(append(args, strconv.Itoa(len(t.state.Messages))...))
+	callID := "book-" + hex.EncodeToString(sum[:8])
+	if _, err := t.book(ctx, callID, args); err != nil {
+		return Update{}, err
+	}
+	status := BookingFailed
+	if len(t.ui) > 0 {
+		var shown BookingConfirmationProps
+		json.Unmarshal(t.ui[len(t.ui)-1].Props, &shown) // props we encoded
+		status = bookingStatus(shown.Status)
+	}
+	text := reply(lang, "booking."+status)
+	graph.EmitToken(ctx, t.msgID, text)
+	return Update{
+		Messages:            []Message{{ID: t.msgID, Type: AI, Content: text}},
+		UI:                  t.ui,
+		Timestamp:           t.stamp(),
+		ClearBookingRequest: true,
+	}, nil
+}
+
+// bookingStatus is s when it is a final booking status, else failed.
+func bookingStatus(s string) string {
+	switch s {
+	case BookingBooked, BookingDeclined, BookingExpired, BookingChanged:
+		return s
+	}
+	return BookingFailed
+}
+
 // bookingSummary looks the place up and works out the stay. Bad arguments
 // and a failed lookup come back as a ToolError.
 func (t *turn) bookingSummary(ctx context.Context, raw json.RawMessage) (BookingConfirmationProps, *ToolError) {

@@ -147,3 +147,57 @@ func TestBookingOfAnUnknownPlace(t *testing.T) {
 		t.Fatalf("outcome = %+v", outcome)
 	}
 }
+
+// A booking request from a Book button goes to the traveller's
+// confirmation without asking the model, and is cleared once answered.
+func TestBookingRequest(t *testing.T) {
+	tests := []struct {
+		name       string
+		confirmed  bool
+		wantStatus string
+		wantBooked int
+	}{
+		{"confirmed", true, BookingBooked, 1},
+		{"declined", false, BookingDeclined, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := &scripted{} // any model call fails the run
+			var booked []json.RawMessage
+			g := newPlanner(t, m, bookingTools(&booked))
+			thread := newID()
+			req := &BookingRequest{AccommodationID: "h1", StartDate: "2027-05-03", EndDate: "2027-05-07", Guests: 3}
+			ev, _ := bookingRun(t, g, graph.RunConfig[Update]{ThreadID: thread, Input: Update{
+				Messages:       []Message{{ID: newID(), Type: Human, Content: "Book Casa Azul"}},
+				BookingRequest: req,
+			}})
+			if ev.Kind != graph.Interrupted || len(booked) != 0 {
+				t.Fatalf("the run ended with %v after %d bookings, want a pause before any", ev.Kind, len(booked))
+			}
+			var ask UIComponent
+			json.Unmarshal(ev.Interrupt.Payload, &ask)
+			var summary BookingConfirmationProps
+			json.Unmarshal(ask.Props, &summary)
+			if summary.Total != 349.8 || summary.Status != BookingPending || summary.Key == "" {
+				t.Fatalf("the confirmation shows %+v", summary)
+			}
+			ev, s := bookingRun(t, g, graph.RunConfig[Update]{ThreadID: thread,
+				Command: &graph.Command[Update]{Resume: BookingAnswer{Confirmed: tt.confirmed, Key: summary.Key}}})
+			if ev.Kind != graph.RunFinished || len(booked) != tt.wantBooked {
+				t.Fatalf("the resumed run ended with %v after %d bookings, want %d", ev.Kind, len(booked), tt.wantBooked)
+			}
+			if len(m.asked) != 0 {
+				t.Fatalf("the model was asked %d times, want none", len(m.asked))
+			}
+			if s.BookingRequest != nil {
+				t.Fatal("the booking request is still in the state after its answer")
+			}
+			var outcome BookingConfirmationProps
+			json.Unmarshal(s.UI[len(s.UI)-1].Props, &outcome)
+			last := s.Messages[len(s.Messages)-1]
+			if s.UI[len(s.UI)-1].ID != ask.ID || outcome.Status != tt.wantStatus || last.Type != AI || last.Content != reply("en", "booking."+tt.wantStatus) {
+				t.Fatalf("the state ends with %s %q and %q, want the card %s %q", s.UI[len(s.UI)-1].ID, outcome.Status, last.Content, ask.ID, tt.wantStatus)
+			}
+		})
+	}
+}

@@ -31,6 +31,9 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 	}
 	lang := orDefault(s.Language, "en")
 	t := turn{planner: p, state: s, msgID: newID()}
+	if s.BookingRequest != nil {
+		return t.requestedBooking(ctx, lang)
+	}
 	enriched := p.enrich(ctx, s, t.msgID)
 	msgs := conversation(system(callToolsPrompt, todayLine(p.today()), tripLine(s.TripDetails), enrichmentLines(enriched)), s)
 	text := ""

@@ -52,16 +52,20 @@ func Build(d Deps, cp graph.Checkpointer) (*Graph, error) {
 	g.AddNode(NodeClassify, p.classify)
 	g.AddNode(NodeExtraction, p.extraction)
 	g.AddNode(NodeCallTools, p.callTools)
-	g.AddConditionalEdges(graph.START, RouteStart, NodeClassify, NodeExtraction)
+	g.AddConditionalEdges(graph.START, RouteStart, NodeClassify, NodeExtraction, NodeCallTools)
 	g.AddConditionalEdges(NodeClassify, RouteAfterClassifying, NodeExtraction, NodeCallTools)
 	g.AddConditionalEdges(NodeExtraction, RouteAfterExtraction, NodeCallTools, graph.END)
 	g.AddEdge(NodeCallTools, graph.END)
 	return g.Compile(cp)
 }
 
-// RouteStart sends a thread with known trip details to classify, to check
-// they still hold, and any other to extraction.
+// RouteStart sends a booking request straight to callTools, a thread with
+// known trip details to classify, to check they still hold, and any other
+// to extraction.
 func RouteStart(s State) string {
+	if s.BookingRequest != nil {
+		return NodeCallTools
+	}
 	if s.TripDetails == nil {
 		return NodeExtraction
 	}

@@ -25,6 +25,9 @@ type State struct {
 	// Enrichments are the results of the traveller's own tools fetched
 	// before answering, each with the message it informed.
 	Enrichments []Enrichment `json:"enrichments,omitempty"`
+	// BookingRequest is a booking the traveller asked for directly (a Book
+	// button), waiting for callTools to confirm it; nil once handled.
+	BookingRequest *BookingRequest `json:"bookingRequest,omitempty"`
 }
 
 // TripDetails is what the planner knows of the trip.
@@ -88,6 +91,19 @@ type Update struct {
 	Intent           Intent       `json:"intent,omitempty"` // set when not empty
 	Language         string       `json:"language,omitempty"`
 	Enrichments      []Enrichment `json:"enrichments,omitempty"` // appended
+	// BookingRequest is set when not nil; ClearBookingRequest removes it.
+	BookingRequest      *BookingRequest `json:"bookingRequest,omitempty"`
+	ClearBookingRequest bool            `json:"clearBookingRequest,omitempty"`
+}
+
+// BookingRequest asks to book one stay without asking the model which
+// tool to call: the arguments of book-accommodation. It still goes through
+// the traveller's confirmation like any booking.
+type BookingRequest struct {
+	AccommodationID string `json:"id" validate:"required,max=100"`
+	StartDate       string `json:"startDate" validate:"required,datetime=2006-01-02"`
+	EndDate         string `json:"endDate" validate:"required,datetime=2006-01-02"`
+	Guests          int    `json:"guests" validate:"required,min=1,max=20"` // tripdata.MaxGuests
 }
 
 // Reduce returns the state after update. It copies whatever it changes.
@@ -118,6 +134,13 @@ func Reduce(s State, u Update) State {
 	}
 	if len(u.Enrichments) > 0 {
 		out.Enrichments = slices.Concat(s.Enrichments, u.Enrichments)
+	}
+	if u.ClearBookingRequest {
+		out.BookingRequest = nil
+	}
+	if u.BookingRequest != nil {
+		r := *u.BookingRequest
+		out.BookingRequest = &r
 	}
 	return out
 }

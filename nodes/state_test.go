@@ -94,6 +94,7 @@ func TestRouters(t *testing.T) {
 	}{
 		{"start without details extracts", RouteStart, State{}, NodeExtraction},
 		{"start with details classifies", RouteStart, State{TripDetails: td}, NodeClassify},
+		{"start with a booking request books", RouteStart, State{TripDetails: td, BookingRequest: &BookingRequest{AccommodationID: "h1"}}, NodeCallTools},
 		{"cleared details are re-extracted", RouteAfterClassifying, State{}, NodeExtraction},
 		{"relevant details call tools", RouteAfterClassifying, State{TripDetails: td}, NodeCallTools},
 		{"extracted details call tools", RouteAfterExtraction, State{TripDetails: td}, NodeCallTools},

@@ -15,27 +15,6 @@ import (
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 )
 
-// StatusOf is the HTTP status of an error code.
-func StatusOf(code errcode.Code) int {
-	switch code {
-	case errcode.BadRequest:
-		return http.StatusBadRequest
-	case errcode.Unauthenticated:
-		return http.StatusUnauthorized
-	case errcode.Forbidden:
-		return http.StatusForbidden
-	case errcode.NotFound:
-		return http.StatusNotFound
-	case errcode.Conflict:
-		return http.StatusConflict
-	case errcode.UnsupportedMedia:
-		return http.StatusUnsupportedMediaType
-	case errcode.Unavailable:
-		return http.StatusServiceUnavailable
-	}
-	return http.StatusInternalServerError
-}
-
 // statusError is a coded error answered with a status other than its
 // code's: 413, 408, 422 and 429 are BAD_REQUEST or UNAVAILABLE with a more
 // precise status.
@@ -101,7 +80,7 @@ func describe(err error) (int, wire.Error, int) {
 	if code == errcode.Internal {
 		msg = "internal error"
 	}
-	return StatusOf(code), wire.Error{Error: string(code), Message: msg}, 0
+	return errcode.HTTPStatus(code), wire.Error{Error: string(code), Message: msg}, 0
 }
 
 // fromGraph gives the engine's sentinel errors their codes.

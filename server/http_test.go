@@ -129,16 +129,6 @@ func TestInternalErrorsAreLoggedNotShown(t *testing.T) {
 	}
 }
 
-func TestStatusOfEveryCode(t *testing.T) {
-	want := map[errcode.Code]int{errcode.BadRequest: 400, errcode.Unauthenticated: 401, errcode.Forbidden: 403,
-		errcode.NotFound: 404, errcode.Conflict: 409, errcode.UnsupportedMedia: 415, errcode.Unavailable: 503, errcode.Internal: 500}
-	for code, status := range want {
-		if got := StatusOf(code); got != status {
-			t.Errorf("StatusOf(%s) = %d, want %d", code, got, status)
-		}
-	}
-}
-
 func TestRequestIDsAndLogs(t *testing.T) {
 	h := newHarness(t, testLimits())
 	cases := []struct {

@@ -44,7 +44,7 @@ func newMetrics(st *store.Store, log *slog.Logger) *metrics {
 			Name: "tripgraph_tool_calls_total", Help: "Tool calls made by runs this process executed, by MCP server (tripgraph, or user for users' own servers) and outcome (ok or the error code).",
 		}, []string{"server", "outcome"}),
 		streams: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "tripgraph_sse_streams_open", Help: "Event streams open on this process, by protocol (langgraph or ai_sdk).",
+			Name: "tripgraph_sse_streams_open", Help: "Event streams open on this process, by protocol (langgraph, ai_sdk or html).",
 		}, []string{"protocol"}),
 	}
 	m.reg.MustRegister(m.requests, m.duration, m.nodes, m.toolCalls, m.streams, runsCollector{st: st, log: log},
@@ -56,6 +56,7 @@ func newMetrics(st *store.Store, log *slog.Logger) *metrics {
 const (
 	protoLangGraph = "langgraph"
 	protoAISDK     = "ai_sdk"
+	protoHTML      = "html" // the browser's live fragments
 )
 
 // streamOpened counts a stream of protocol as open until the returned func

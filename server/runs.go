@@ -234,8 +234,11 @@ func (s *Server) jobOf(in wire.RunCreate) (job, error) {
 }
 
 // inputUpdate is a run's input as a planner update: the person's messages,
-// with ids, cleaned by the chat input checks.
+// with ids, cleaned by the chat input checks, and their booking request.
 func inputUpdate(in wire.RunInput) (nodes.Update, error) {
+	if len(in.Messages) == 0 && in.BookingRequest == nil {
+		return nodes.Update{}, invalid([]wire.FieldError{{Field: "input.messages", Message: "is required unless a booking request is sent"}})
+	}
 	msgs := make([]chatinput.Message, len(in.Messages))
 	for i, m := range in.Messages {
 		if m.Role == "" && m.Type == "" {
@@ -250,7 +253,7 @@ func inputUpdate(in wire.RunInput) (nodes.Update, error) {
 	if len(clean) != len(msgs) {
 		return nodes.Update{}, invalid([]wire.FieldError{{Field: "input.messages", Message: "a message has no content"}})
 	}
-	u := nodes.Update{Timestamp: time.Now().UnixMilli()}
+	u := nodes.Update{Timestamp: time.Now().UnixMilli(), BookingRequest: wire.ToBookingRequest(in.BookingRequest)}
 	for i, m := range clean {
 		id := in.Messages[i].ID
 		if id == "" {

@@ -47,6 +47,9 @@ type Config struct {
 	// Box seals the secrets of those servers; when nil, a server with a
 	// secret is refused (UNAVAILABLE).
 	Box *secretbox.Box
+	// SessionTTL is how long a browser session lasts; DefaultSessionTTL
+	// when 0 (see SessionTTLFromEnv).
+	SessionTTL time.Duration
 }
 
 // Limits bound what one request or one API key may cost.
@@ -132,6 +135,8 @@ type Server struct {
 	pool    *pool
 	// registry is the users' MCP servers, with the guard and box of Config.
 	registry store.MCPServers
+	// sessionTTL is how long a browser session lasts.
+	sessionTTL time.Duration
 }
 
 // New builds the API and registers its routes.
@@ -163,12 +168,18 @@ func New(cfg Config) (*Server, error) {
 		cfg.Workers = DefaultWorkers
 	}
 	s.pool = newPool(s, cfg.Workers)
+	s.sessionTTL = cfg.SessionTTL
+	if s.sessionTTL <= 0 {
+		s.sessionTTL = DefaultSessionTTL
+	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = ErrorHandler(cfg.Logger)
 	e.Use(requestID, s.observe)
 	s.echo = e
 	s.registerAPI()
+	s.registerPages()
+	s.registerLive()
 	return s, nil
 }
 

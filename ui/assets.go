@@ -18,6 +18,8 @@ const (
 	StylesheetPath = "app.css"
 	HTMXPath       = "vendor/htmx.min.js"
 	SSEPath        = "vendor/sse.min.js"
+	// LiveScriptPath keeps the message box in step with the live stream.
+	LiveScriptPath = "live.js"
 )
 
 // Assets is the file system of the static assets, to be served under

@@ -166,7 +166,7 @@ func TestBookingConfirmation(t *testing.T) {
 		absent []string
 	}{
 		{"pending, answerable", "en", booking(nodes.BookingPending), &action, append(summary, "Confirm your booking", "Confirm before 10:15 UTC.",
-			`<form class="answer" method="post" action="/threads/t1/resume">`, `name="csrf_token" value="tok"`, `name="key" value="k-123"`,
+			`<form class="answer" method="post" action="/threads/t1/resume" hx-post="/threads/t1/resume"`, `name="csrf_token" value="tok"`, `name="key" value="k-123"`,
 			`<button type="submit" name="confirmed" value="true">Confirm</button>`, `name="confirmed" value="false" class="secondary">Cancel</button>`),
 			[]string{"B-77"}},
 		{"pending, in a replay", "en", booking(nodes.BookingPending), nil, append(summary, "Confirm your booking"), []string{"<form", "<button"}},
@@ -200,7 +200,7 @@ func TestTripEdit(t *testing.T) {
 	if err := ui.Component(c).Render(ctx, &b); err != nil {
 		t.Fatal(err)
 	}
-	checkHTML(t, b.String(), []string{`<form method="post" action="/threads/t1/trip">`, `name="csrf_token" value="tok"`,
+	checkHTML(t, b.String(), []string{`<form class="trip-edit" method="post" action="/threads/t1/trip" hx-post="/threads/t1/trip"`, `name="csrf_token" value="tok"`,
 		`<label for="ui-td-location">Destination</label>`, `<input id="ui-td-location" name="location" value="Lisbon" required maxlength="200">`,
 		`<input id="ui-td-start" type="date" name="startDate" value="2026-05-04" required>`,
 		`<input id="ui-td-end" type="date" name="endDate" value="2026-05-08" required>`,

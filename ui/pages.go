@@ -18,21 +18,19 @@ type ThreadLink struct {
 
 // Page is what the chat page shows.
 type Page struct {
-	Title      string
-	AssetsURL  string // where Assets() is served, e.g. "/static"
-	Threads    []ThreadLink
-	NewURL     string // where "new conversation" leads
-	State      nodes.State
-	SendURL    string // the message form's action
-	CSRFToken  string // sent back with the form as csrf_token
-	Timeline   *Timeline
-	LanguageTo []LanguageLink // the language switch
-}
-
-// LanguageLink switches the interface to another language.
-type LanguageLink struct {
-	Lang string // "en" or "pt"
-	URL  string
+	Title     string
+	AssetsURL string // where Assets() is served, e.g. "/static"
+	Threads   []ThreadLink
+	NewURL    string // where "new conversation" leads
+	State     nodes.State
+	SendURL   string // the message form's action
+	CSRFToken string // sent back with the form as csrf_token
+	Timeline  *Timeline
+	Language  LanguageSwitch // the language switch; none without an Action
+	LogoutURL string         // the sign-out form's action
+	// LiveURL, when set, is a run's live stream (see LiveRun): the page
+	// connects to it on load, so that a reload rejoins a run still going.
+	LiveURL string
 }
 
 // Timeline is a thread's saved steps, newest first, with one selected.

@@ -70,15 +70,15 @@ func TestConversation(t *testing.T) {
 // controls, the scripts only when embedded, the current thread marked.
 func TestChatPage(t *testing.T) {
 	page := ui.Page{Title: "tripgraph", AssetsURL: "/static", SendURL: "/threads/t1/messages", CSRFToken: "tok123", NewURL: "/threads/new",
-		Threads:    []ui.ThreadLink{{Title: "Lisbon in May", URL: "/threads/t1", Current: true}, {URL: "/threads/t2"}},
-		LanguageTo: []ui.LanguageLink{{Lang: "pt", URL: "?lang=pt"}},
-		State:      nodes.State{Messages: []nodes.Message{{ID: "h1", Type: nodes.Human, Content: "hello"}}}}
+		Threads:  []ui.ThreadLink{{Title: "Lisbon in May", URL: "/threads/t1", Current: true}, {URL: "/threads/t2"}},
+		Language: ui.LanguageSwitch{Action: "/app/lang", Next: "/threads/t1", CSRFToken: "tok123"},
+		State:    nodes.State{Messages: []nodes.Message{{ID: "h1", Type: nodes.Human, Content: "hello"}}}}
 	html := render(t, "en", ui.ChatPage(page))
 	want := []string{`<html lang="en">`, `href="/static/app.css"`, `<a class="skip" href="#conversation">`,
 		`<a href="/threads/t1" aria-current="page">Lisbon in May</a>`, `<a href="/threads/t2">Untitled conversation</a>`,
-		`<form class="composer" method="post" action="/threads/t1/messages">`, `name="csrf_token" value="tok123"`,
+		`<form id="composer" class="composer" method="post" action="/threads/t1/messages" hx-post="/threads/t1/messages"`, `name="csrf_token" value="tok123"`,
 		`<label class="visually-hidden" for="message">Your message</label>`, `<textarea id="message" name="message"`,
-		`<button type="submit">Send</button>`, `hreflang="pt"`, `aria-live="polite"`, "hello"}
+		`<button type="submit">Send</button>`, `<form class="lang" method="post" action="/app/lang"`, `<button type="submit" name="lang" value="pt" lang="pt" aria-pressed="false">Português</button>`, `aria-live="polite"`, "hello"}
 	var absent []string
 	if ui.ScriptsEmbedded() {
 		want = append(want, `<script src="/static/vendor/htmx.min.js" defer>`, `<script src="/static/vendor/sse.min.js" defer>`)

@@ -125,7 +125,10 @@ type Actions struct {
 	BookingURL string
 	// TripURL receives an edit of the trip details: csrf_token, location,
 	// startDate, endDate (YYYY-MM-DD) and numberOfGuests.
-	TripURL   string
+	TripURL string
+	// BookURL receives the Book button of an accommodation's details:
+	// csrf_token, id (the accommodation's), startDate, endDate and guests.
+	BookURL   string
 	CSRFToken string
 }
 
@@ -140,6 +143,18 @@ func WithActions(ctx context.Context, a Actions) context.Context {
 func actionsOf(ctx context.Context) Actions {
 	a, _ := ctx.Value(actionsKey{}).(Actions)
 	return a
+}
+
+// stayDates are the check-in and check-out of the listed stays: the
+// props' own, else the trip's.
+func stayDates(p nodes.AccommodationsListProps) (start, end string) {
+	if p.StartDate != "" && p.EndDate != "" {
+		return p.StartDate, p.EndDate
+	}
+	if p.TripDetails != nil {
+		return p.TripDetails.StartDate, p.TripDetails.EndDate
+	}
+	return "", ""
 }
 
 // bookingStatus is a status the catalog has words for; an unknown one

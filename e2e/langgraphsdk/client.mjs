@@ -143,6 +143,58 @@ await client.runs.join(runThread.thread_id, running.run_id);
 const afterCancel = await client.threads.getState(runThread.thread_id);
 assert.ok(!afterCancel.values.messages.some((m) => m.content === "never mind"));
 
+// A booking asked for directly: the run pauses on the confirmation (an
+// interrupt with the booking's summary), and command.resume answers it.
+const bookThread = await client.threads.create();
+const planned = await client.runs.wait(bookThread.thread_id, assistant.assistant_id, {
+  input: { messages: [{ role: "user", content: lisbon }] },
+});
+const place = planned.ui.find((u) => u.name === "accommodations-list").props.accommodations[0];
+const plannedTrip = planned.tripDetails;
+const asked = [];
+for await (const chunk of client.runs.stream(bookThread.thread_id, assistant.assistant_id, {
+  input: {
+    messages: [{ role: "user", content: `Book ${place.name}` }],
+    bookingRequest: { id: place.id, startDate: plannedTrip.startDate, endDate: plannedTrip.endDate, guests: plannedTrip.numberOfGuests },
+  },
+  streamMode: ["updates"],
+})) {
+  asked.push(chunk);
+}
+const pause = asked.find((c) => c.event === "updates" && c.data.__interrupt__);
+assert.ok(pause, `no interrupt in ${JSON.stringify(asked.map((c) => c.event))}`);
+const ask = pause.data.__interrupt__[0].value;
+assert.equal(ask.name, "booking-confirmation");
+assert.equal(ask.props.status, "pending");
+assert.equal(ask.props.accommodationId, place.id);
+assert.equal(ask.props.total, Math.round(ask.props.nights * ask.props.nightlyPrice * 100) / 100);
+const paused = await client.threads.getState(bookThread.thread_id);
+assert.equal(paused.tasks[0].interrupts[0].value.props.key, ask.props.key);
+assert.equal((await client.threads.get(bookThread.thread_id)).status, "interrupted");
+const booked = await client.runs.wait(bookThread.thread_id, assistant.assistant_id, {
+  command: { resume: { confirmed: true, key: ask.props.key } },
+});
+const card = booked.ui.find((u) => u.id === ask.id);
+assert.equal(card.props.status, "booked");
+assert.ok(card.props.bookingId);
+assert.equal(booked.bookingRequest, undefined);
+assert.equal((await client.threads.get(bookThread.thread_id)).status, "idle");
+
+// A fork: from the checkpoint before the first extraction, another message
+// makes another trip on a new branch; the old branch keeps its booking.
+const bookedHead = (await client.threads.getState(bookThread.thread_id)).checkpoint.checkpoint_id;
+const turns = await client.threads.getHistory(bookThread.thread_id, { limit: 100 });
+const beforeExtraction = turns.filter((s) => s.next.includes("extraction")).at(-1);
+const forked = await client.runs.wait(bookThread.thread_id, assistant.assistant_id, {
+  input: { messages: [{ role: "user", content: "3 nights in Porto in June, 2 of us" }] },
+  checkpointId: beforeExtraction.checkpoint.checkpoint_id,
+});
+assert.equal(forked.tripDetails.location, "Porto");
+assert.ok(!forked.ui.some((u) => u.name === "booking-confirmation"));
+const oldBranch = await client.threads.getState(bookThread.thread_id, bookedHead);
+assert.equal(oldBranch.values.tripDetails.location, "Lisbon");
+assert.equal(oldBranch.values.ui.find((u) => u.id === ask.id).props.status, "booked");
+
 // Another key is another user: the thread is not found for it.
 if (process.env.TRIPGRAPH_OTHER_KEY) {
   const other = new Client({ apiUrl: process.env.TRIPGRAPH_URL, apiKey: process.env.TRIPGRAPH_OTHER_KEY });

@@ -6,6 +6,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/store"
 )
 
@@ -160,4 +161,13 @@ func ToMCPSettings(in MCPSettingsUpdate) store.MCPSettings {
 // FromToolOutput is the wire form of a stored tool output.
 func FromToolOutput(o store.ToolOutput) ToolOutput {
 	return ToolOutput{ID: o.ID, Server: o.Server, Tool: o.Tool, Data: o.Data, CreatedAt: o.CreatedAt}
+}
+
+// ToBookingRequest is a run input's booking request for the planner; nil
+// stays nil.
+func ToBookingRequest(r *BookingRequest) *nodes.BookingRequest {
+	if r == nil {
+		return nil
+	}
+	return &nodes.BookingRequest{AccommodationID: r.ID, StartDate: r.StartDate, EndDate: r.EndDate, Guests: r.Guests}
 }

@@ -23,9 +23,21 @@ type RunCreate struct {
 	OnCompletion      string          `json:"on_completion" validate:"omitempty,oneof=delete keep"` // stateless runs: their thread's fate
 }
 
-// RunInput is a run's input: the person's new messages.
+// RunInput is a run's input: the person's new messages, or a booking
+// they asked for directly (say with a Book button), or both.
 type RunInput struct {
-	Messages []RunMessage `json:"messages" validate:"required,min=1,max=20,dive"`
+	Messages       []RunMessage    `json:"messages" validate:"max=20,dive"`
+	BookingRequest *BookingRequest `json:"bookingRequest"`
+}
+
+// BookingRequest asks to book one stay: the planner asks the person to
+// confirm it (an interrupt answered with command.resume) without asking
+// the model.
+type BookingRequest struct {
+	ID        string `json:"id" validate:"required,max=100"`
+	StartDate string `json:"startDate" validate:"required,datetime=2006-01-02"`
+	EndDate   string `json:"endDate" validate:"required,datetime=2006-01-02"`
+	Guests    int    `json:"guests" validate:"required,min=1,max=20"`
 }
 
 // RunMessage is a message of a run's input. Role and type are synonyms,

@@ -1,0 +1,218 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/ui"
+)
+
+// assetsURL is where ui.Assets() is served.
+const assetsURL = "/static"
+
+// registerPages registers the browser's routes: HTML pages, rendered by
+// ui, and the forms they post. They are not part of the API's OpenAPI
+// description.
+func (s *Server) registerPages() {
+	for _, r := range []route{
+		{method: http.MethodGet, path: "/", handler: s.home, public: true},
+		{method: http.MethodGet, path: "/login", handler: s.loginPage, public: true},
+		{method: http.MethodPost, path: "/login", handler: s.login, public: true},
+		{method: http.MethodPost, path: "/signup", handler: s.signup, public: true},
+		{method: http.MethodGet, path: "/login/link/:token", handler: s.loginLink, public: true},
+		{method: http.MethodPost, path: "/app/lang", handler: s.switchLanguage, public: true},
+		{method: http.MethodPost, path: "/logout", handler: s.logout},
+		{method: http.MethodGet, path: "/app", handler: s.chatPage},
+	} {
+		s.addPage(r)
+	}
+	static := echo.WrapHandler(http.StripPrefix(assetsURL, http.FileServerFS(ui.Assets())))
+	s.addPage(route{method: http.MethodGet, path: assetsURL + "/*", handler: static, public: true})
+}
+
+// render writes a page with status.
+func render(c echo.Context, cx context.Context, status int, page templ.Component) error {
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	c.Response().Header().Set("Cache-Control", "no-store")
+	c.Response().WriteHeader(status)
+	return page.Render(cx, c.Response())
+}
+
+// home sends a signed-in browser to its conversations, any other to the
+// login page.
+func (s *Server) home(c echo.Context) error {
+	if owner(c) != "" {
+		return c.Redirect(http.StatusSeeOther, "/app")
+	}
+	return c.Redirect(http.StatusSeeOther, "/login")
+}
+
+// loginForm is the login page, with the problem of the last attempt.
+func (s *Server) loginForm(c echo.Context, status int, problem string) error {
+	next := localPath(c.FormValue("next"), "/app")
+	return render(c, s.pageContext(c), status, ui.Login(ui.LoginPage{AssetsURL: assetsURL, LoginURL: "/login",
+		SignupURL: "/signup", Next: next, Problem: problem, Language: s.languageSwitch(c, "/login?next="+url.QueryEscape(next))}))
+}
+
+func (s *Server) loginPage(c echo.Context) error {
+	if owner(c) != "" {
+		return c.Redirect(http.StatusSeeOther, localPath(c.QueryParam("next"), "/app"))
+	}
+	return s.loginForm(c, http.StatusOK, "")
+}
+
+// login opens a session for the owner of the API key in the form. The
+// key's rate limit is checked first, as on the API.
+func (s *Server) login(c echo.Context) error {
+	key := c.FormValue("api_key")
+	if key == "" {
+		return s.loginForm(c, http.StatusUnauthorized, "login.bad")
+	}
+	if _, ok := s.limiter.allow(key); !ok {
+		return &statusError{status: http.StatusTooManyRequests, retryAfter: 1,
+			err: errcode.New(errcode.Unavailable, "too many attempts; retry later")}
+	}
+	u, err := s.store.UserByAPIKey(ctx(c), key)
+	if errcode.Of(err) == errcode.Forbidden {
+		return s.loginForm(c, http.StatusUnauthorized, "login.bad")
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.startSession(c, u.ID); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, localPath(c.FormValue("next"), "/app"))
+}
+
+// signup creates a user with the name in the form and an API key, opens a
+// session and shows the key, once.
+func (s *Server) signup(c echo.Context) error {
+	u, err := s.store.CreateUser(ctx(c), c.FormValue("name"))
+	switch errcode.Of(err) {
+	case errcode.Conflict:
+		return s.loginForm(c, http.StatusConflict, "signup.taken")
+	case errcode.BadRequest:
+		return s.loginForm(c, http.StatusBadRequest, "signup.bad")
+	}
+	if err != nil {
+		return err
+	}
+	key, err := s.store.CreateAPIKey(ctx(c), u.ID, "signup")
+	if err != nil {
+		return err
+	}
+	if err := s.startSession(c, u.ID); err != nil {
+		return err
+	}
+	return render(c, s.pageContext(c), http.StatusCreated, ui.NewKey(ui.KeyPage{AssetsURL: assetsURL,
+		Name: u.Name, Key: key, ContinueURL: localPath(c.FormValue("next"), "/app")}))
+}
+
+// loginLink spends a one-time login link and opens a session with it.
+func (s *Server) loginLink(c echo.Context) error {
+	userID, err := s.store.UseLoginLink(ctx(c), c.Param("token"))
+	if errcode.Of(err) == errcode.Unauthenticated {
+		return s.loginForm(c, http.StatusUnauthorized, "login.link.bad")
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.startSession(c, userID); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/app")
+}
+
+// logout ends the session.
+func (s *Server) logout(c echo.Context) error {
+	if err := s.clearSession(c); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/login")
+}
+
+// switchLanguage keeps the chosen language in the lang cookie and goes
+// back to the page it was chosen on. A signed-in browser must send its
+// CSRF token.
+func (s *Server) switchLanguage(c echo.Context) error {
+	if owner(c) != "" {
+		if err := s.checkCSRF(func(echo.Context) error { return nil })(c); err != nil {
+			return err
+		}
+	}
+	l := c.FormValue("lang")
+	if l != ui.English && l != ui.Portuguese {
+		return errcode.New(errcode.BadRequest, "lang must be en or pt")
+	}
+	c.SetCookie(&http.Cookie{Name: langCookie, Value: l, Path: "/", MaxAge: 365 * 24 * 3600,
+		Secure: secure(c.Request()), SameSite: http.SameSiteLaxMode})
+	return c.Redirect(http.StatusSeeOther, localPath(c.FormValue("next"), "/app"))
+}
+
+// languageSwitch is the language form of a page at here.
+func (s *Server) languageSwitch(c echo.Context, here string) ui.LanguageSwitch {
+	return ui.LanguageSwitch{Action: "/app/lang", Next: here, CSRFToken: s.csrfToken(c)}
+}
+
+// chatPage is a new conversation: the thread list and an empty one.
+func (s *Server) chatPage(c echo.Context) error {
+	p, err := s.page(c, "")
+	if err != nil {
+		return err
+	}
+	p.SendURL = "/app/messages"
+	return render(c, s.pageContext(c), http.StatusOK, ui.ChatPage(p))
+}
+
+// threadListSize is how many of the newest threads the side list shows.
+const threadListSize = 50
+
+// page is the frame every chat page shares: the thread list (current
+// marked), the new-conversation link and the language switch.
+func (s *Server) page(c echo.Context, current string) (ui.Page, error) {
+	threads, err := s.store.SearchThreads(ctx(c), owner(c), store.ThreadQuery{Limit: threadListSize})
+	if err != nil {
+		return ui.Page{}, err
+	}
+	links := make([]ui.ThreadLink, len(threads))
+	for i, t := range threads {
+		links[i] = ui.ThreadLink{Title: s.threadTitle(ctx(c), t), URL: threadURL(t.ID), Current: t.ID == current}
+	}
+	return ui.Page{Title: "tripgraph", AssetsURL: assetsURL, Threads: links, NewURL: "/app",
+		CSRFToken: s.csrfToken(c), Language: s.languageSwitch(c, c.Request().URL.RequestURI()),
+		LogoutURL: "/logout"}, nil
+}
+
+// threadTitle is a thread's metadata title or, without one, its first
+// message as saved in its newest checkpoint; "" when it has neither.
+func (s *Server) threadTitle(cx context.Context, t store.Thread) string {
+	var meta struct {
+		Title string `json:"title"`
+	}
+	if json.Unmarshal(t.Metadata, &meta) == nil && meta.Title != "" {
+		return meta.Title
+	}
+	head, err := s.head(cx, t.ID)
+	if err != nil || head == nil {
+		return ""
+	}
+	var st nodes.State
+	if json.Unmarshal(head.State, &st) != nil {
+		return ""
+	}
+	for _, m := range st.Messages {
+		if m.Type == nodes.Human {
+			return m.Content
+		}
+	}
+	return ""
+}

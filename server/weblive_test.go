@@ -1,0 +1,326 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"html"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/mcpbridge"
+	"github.com/tripgraph/tripgraph/mcpserver"
+	"github.com/tripgraph/tripgraph/mcpserver/backendtest"
+	"github.com/tripgraph/tripgraph/mcpserver/memory"
+	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/model"
+	"github.com/tripgraph/tripgraph/model/gazetteer"
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+// liveHarness is a server with running workers whose planner, on the
+// offline model, calls tripgraph's own MCP server (on the in-memory
+// catalog) through the bridge, as serve does.
+func liveHarness(t *testing.T) *harness {
+	t.Helper()
+	ctx := context.Background()
+	var merr error
+	migrateOnce.Do(func() { merr = migrations.Up(ctx, testURL) })
+	if merr != nil {
+		t.Fatal(merr)
+	}
+	st := openStore(t, testURL)
+	cfg := mcpserver.Config{Backend: memory.NewDemo(backendtest.Cities()),
+		Resolve: func(s string) (mcpserver.Place, bool) { p, ok := gazetteer.Resolve(s); return mcpserver.Place(p), ok }}
+	bridge, err := mcpbridge.New(mcpbridge.Options{Servers: []mcpbridge.ServerConfig{{
+		Name: "tripgraph", Transport: mcpbridge.Memory, Enabled: true, Builtin: true,
+		NewServer: func(user string) *mcp.Server { c := cfg; c.User = user; return mcpserver.New(c) },
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bridge.Close() })
+	m, err := model.New(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cps := st.Checkpointer(store.CheckpointerOptions{})
+	planner, err := nodes.Build(nodes.Deps{Model: m, Tools: bridge}, cps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &syncBuffer{}
+	srv, err := New(Config{Store: st, Planner: planner, Checkpoints: cps, Workers: 2, Limits: testLimits(),
+		Logger: slog.New(slog.NewJSONHandler(logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.pool.timing = timing{lease: 3 * time.Second, poll: 20 * time.Millisecond, reclaim: 20 * time.Millisecond, maxAttempts: 3}
+	srv.Start()
+	t.Cleanup(func() { srv.Close() })
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	h := &harness{t: t, srv: srv, url: ts.URL, st: st, logs: logs}
+	h.alice, h.aliceKey = newUser(t, st)
+	h.bob, h.bobKey = newUser(t, st)
+	return h
+}
+
+// htmx posts a form with the CSRF token, as htmx does.
+func (b *browser) htmx(path string, form url.Values) response {
+	b.h.t.Helper()
+	if form == nil {
+		form = url.Values{}
+	}
+	form.Set("csrf_token", b.csrf)
+	return b.post(path, form, "HX-Request", "true")
+}
+
+var sseConnect = regexp.MustCompile(`sse-connect="([^"]+)"`)
+
+// liveURLIn is the live stream a fragment connects to.
+func liveURLIn(t *testing.T, r response) string {
+	t.Helper()
+	m := sseConnect.FindSubmatch(r.body)
+	if m == nil {
+		t.Fatalf("no live region in %d %s", r.status, r.body)
+	}
+	return html.UnescapeString(string(m[1]))
+}
+
+// liveFrame is one event of a live stream, its data lines joined.
+type liveFrame struct {
+	id    int64
+	event string
+	data  string
+}
+
+// live reads a run's live stream to its end, from after lastID when set.
+func (b *browser) live(path string, lastID int64) []liveFrame {
+	b.h.t.Helper()
+	req, err := http.NewRequest(http.MethodGet, b.h.url+path, nil)
+	if err != nil {
+		b.h.t.Fatal(err)
+	}
+	if lastID > 0 {
+		req.Header.Set("Last-Event-ID", strconv.FormatInt(lastID, 10))
+	}
+	resp, err := b.client.Do(req)
+	if err != nil {
+		b.h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+		b.h.t.Fatalf("GET %s = %d %s", path, resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		b.h.t.Fatal(err)
+	}
+	return parseLive(string(raw))
+}
+
+// parseLive reads server-sent events whose data may span several lines.
+func parseLive(raw string) []liveFrame {
+	var out []liveFrame
+	var f liveFrame
+	var data []string
+	for _, line := range strings.Split(raw, "\n") {
+		switch {
+		case line == "":
+			if f.event != "" {
+				f.data = strings.Join(data, "\n")
+				out = append(out, f)
+			}
+			f, data = liveFrame{}, nil
+		case strings.HasPrefix(line, "id: "):
+			f.id, _ = strconv.ParseInt(line[4:], 10, 64)
+		case strings.HasPrefix(line, "event: "):
+			f.event = line[7:]
+		case strings.HasPrefix(line, "data: "):
+			data = append(data, line[6:])
+		}
+	}
+	return out
+}
+
+// fragments is the HTML of a live stream's fragment events, checked to
+// carry increasing ids and to end with the end event.
+func fragments(t *testing.T, frames []liveFrame) string {
+	t.Helper()
+	if len(frames) == 0 || frames[len(frames)-1].event != "end" {
+		t.Fatalf("the stream does not end with end: %+v", frames)
+	}
+	var b strings.Builder
+	var last int64
+	for _, f := range frames[:len(frames)-1] {
+		if f.event != "fragment" || f.id <= last {
+			t.Fatalf("frame %+v: not a fragment with an id after %d", f, last)
+		}
+		last = f.id
+		b.WriteString(f.data)
+	}
+	return b.String()
+}
+
+// inOrder fails unless each of want is in s after the one before.
+func inOrder(t *testing.T, s string, want ...string) {
+	t.Helper()
+	rest := s
+	for _, w := range want {
+		i := strings.Index(rest, w)
+		if i < 0 {
+			t.Fatalf("%q not found in order in\n%s", w, s)
+		}
+		rest = rest[i+len(w):]
+	}
+}
+
+// send posts a message with htmx on a thread ("" for a new one) and
+// returns the thread's id and the live stream's fragments to the end.
+func (b *browser) say(threadID, text string) (string, string) {
+	b.h.t.Helper()
+	path := "/app/messages"
+	if threadID != "" {
+		path = "/app/threads/" + threadID + "/messages"
+	}
+	r := b.htmx(path, url.Values{"message": {text}})
+	if r.status != http.StatusOK {
+		b.h.t.Fatalf("POST %s = %d %s", path, r.status, r.body)
+	}
+	live := liveURLIn(b.h.t.(*testing.T), r)
+	if threadID == "" {
+		threadID = strings.TrimPrefix(r.header.Get("HX-Push-Url"), "/app/threads/")
+	}
+	return threadID, fragments(b.h.t.(*testing.T), b.live(live, 0))
+}
+
+// headState is a thread's newest state, read as the owner's pages do.
+func (h *harness) headState(threadID string) nodes.State {
+	h.t.Helper()
+	head, err := h.srv.head(context.Background(), threadID)
+	if err != nil || head == nil {
+		h.t.Fatalf("head of %s: %v", threadID, err)
+	}
+	var s nodes.State
+	if err := json.Unmarshal(head.State, &s); err != nil {
+		h.t.Fatal(err)
+	}
+	return s
+}
+
+// Sending the first message makes a thread, shows the message at once and
+// streams the run: the trip details, then the stays, then the
+// restaurants, with tokens into the reply and tool status lines. A
+// reconnect gets only what came after its last event.
+func TestLiveSend(t *testing.T) {
+	h := liveHarness(t)
+	b := h.browser().login(h.aliceKey)
+	r := b.htmx("/app/messages", url.Values{"message": {lisbon}})
+	mustStatus(t, r, http.StatusOK)
+	threadID := strings.TrimPrefix(r.header.Get("HX-Push-Url"), "/app/threads/")
+	inOrder(t, string(r.body), `<article id="msg-`, `class="message human"`, lisbon, `<div id="live"`, `sse-connect="/app/threads/`+threadID+`/runs/`,
+		`<form id="composer"`, `action="/app/threads/`+threadID+`/messages"`, `hx-swap-oob="true"`)
+	live := liveURLIn(t, r)
+	frames := b.live(live, 0)
+	all := fragments(t, frames)
+	inOrder(t, all, `id="msg-live-status"`, "Searching")
+	inOrder(t, all, `class="component trip-details"`, "Lisbon", `class="component accommodations"`, `class="component restaurants"`)
+	inOrder(t, all, `<article id="msg-`, `hx-swap-oob="beforeend:#msg-`, `-body">`)
+	if !strings.Contains(all, "Found ") {
+		t.Errorf("no finished tool status in\n%s", all)
+	}
+	if n := strings.Count(all, `class="message human"`); n != 0 {
+		t.Errorf("the person's message, shown by the post, was streamed again %d times", n)
+	}
+	if !strings.Contains(all, `action="/app/threads/`+threadID+`/book"`) {
+		t.Errorf("the stays have no Book button for the thread")
+	}
+
+	for _, k := range []int{0, len(frames) / 2, len(frames) - 2} {
+		again := b.live(live, frames[k].id)
+		want := frames[k+1:]
+		if len(again) != len(want) {
+			t.Fatalf("after event %d: %d frames, want %d", frames[k].id, len(again), len(want))
+		}
+		for i := range want {
+			if again[i] != want[i] {
+				t.Fatalf("after event %d: frame %d is %+v, want %+v", frames[k].id, i, again[i], want[i])
+			}
+		}
+	}
+
+	// Without scripts the form posts as it is and the page follows.
+	r = b.submit("/app/threads/"+threadID+"/messages", url.Values{"message": {"and in Porto?"}})
+	mustStatus(t, r, http.StatusSeeOther)
+	if loc := r.header.Get("Location"); loc != "/app/threads/"+threadID {
+		t.Fatalf("redirect to %q", loc)
+	}
+}
+
+// A page rendered from a checkpoint of a run rejoins the run's stream:
+// what the checkpoint shows is not added again, and what came after is.
+func TestLiveRejoin(t *testing.T) {
+	h := liveHarness(t)
+	b := h.browser().login(h.aliceKey)
+	threadID, _ := b.say("", lisbon)
+	runs, err := h.st.ListRuns(context.Background(), h.alice.ID, threadID, 1, 0)
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("runs %v %v", runs, err)
+	}
+	cps, err := h.srv.cps.List(context.Background(), threadID, graph.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var afterExtraction, last string
+	for _, cp := range cps { // newest first
+		if last == "" {
+			last = cp.ID
+		}
+		if cp.Node == nodes.NodeExtraction {
+			afterExtraction = cp.ID
+		}
+	}
+	final := h.headState(threadID)
+	human, reply := final.Messages[0], final.Messages[len(final.Messages)-1]
+	tests := []struct {
+		name       string
+		checkpoint string
+		want       []string
+		absent     []string
+	}{
+		{"after extraction", afterExtraction,
+			[]string{`id="ui-trip-details-` + human.ID + `" class="component trip-details" hx-swap-oob="true"`,
+				`hx-swap-oob="beforebegin:#live"><article id="` + "msg-" + reply.ID + `"`, `class="component accommodations"`},
+			[]string{`<article id="msg-` + human.ID + `"`, `beforeend:#msg-` + human.ID + `"`}},
+		{"at the end", last, []string{`hx-swap-oob="true"`},
+			[]string{"<article", "beforeend:", "beforebegin:"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			all := fragments(t, b.live(liveURL(threadID, runs[0].ID, tt.checkpoint, ""), 0))
+			inOrder(t, all, tt.want...)
+			for _, a := range tt.absent {
+				if strings.Contains(all, a) {
+					t.Errorf("%q shown again in\n%s", a, all)
+				}
+			}
+		})
+	}
+
+	url, err := h.srv.LiveURLOf(context.Background(), h.alice.ID, threadID, last)
+	if err != nil || url != "" {
+		t.Fatalf("a thread with no active run has live URL %q (%v)", url, err)
+	}
+}

@@ -1,0 +1,275 @@
+package server
+
+import (
+	"context"
+	"crypto/subtle"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/ui"
+)
+
+// Browser sessions. A session is a row in the database (so every serve
+// process on it knows it) named by a random token that only the cookie
+// carries; the row holds the token's hash, the user, the CSRF token forms
+// send back and the expiry.
+const (
+	sessionCookie = "tripgraph_session"
+	langCookie    = "lang"
+	csrfField     = "csrf_token"
+	csrfHeader    = "X-CSRF-Token"
+	sessionKey    = "tripgraph.session"
+)
+
+// DefaultSessionTTL is how long a browser session lasts when
+// TRIPGRAPH_SESSION_TTL is not set.
+const DefaultSessionTTL = 7 * 24 * time.Hour
+
+// loginLinkTTL is how long a one-time login link works.
+const loginLinkTTL = 15 * time.Minute
+
+// SessionTTLFromEnv reads TRIPGRAPH_SESSION_TTL (a Go duration such as
+// 12h); DefaultSessionTTL when unset.
+func SessionTTLFromEnv() (time.Duration, error) {
+	ttl := DefaultSessionTTL
+	v := os.Getenv("TRIPGRAPH_SESSION_TTL")
+	if v == "" {
+		return ttl, nil
+	}
+	if err := duration(&ttl)(v); err != nil {
+		return 0, fmt.Errorf("reading TRIPGRAPH_SESSION_TTL=%q: %w", v, err)
+	}
+	return ttl, nil
+}
+
+// addPage registers a browser route: bounded like the API's routes, left
+// out of the OpenAPI description, and authenticated by the session cookie
+// unless public. Without a session a GET is sent to the login page and
+// anything else is a 401. Unsafe methods must carry the session's CSRF
+// token; a public one must come from this origin.
+func (s *Server) addPage(r route) {
+	mw := []echo.MiddlewareFunc{s.bounded(r.long)}
+	if r.public {
+		mw = append(mw, s.optionalSession, sameOrigin)
+	} else {
+		mw = append(mw, s.requireSession, s.checkCSRF)
+	}
+	s.echo.Add(r.method, r.path, r.handler, mw...)
+}
+
+// session reads the request's session, if its cookie names a live one.
+func (s *Server) session(c echo.Context) (store.Session, bool, error) {
+	ck, err := c.Cookie(sessionCookie)
+	if err != nil || ck.Value == "" {
+		return store.Session{}, false, nil
+	}
+	sess, err := s.store.SessionByToken(ctx(c), ck.Value)
+	if errcode.Of(err) == errcode.Unauthenticated {
+		return store.Session{}, false, nil
+	}
+	if err != nil {
+		return store.Session{}, false, err
+	}
+	return sess, true, nil
+}
+
+// optionalSession puts the session's user in the context when there is
+// one, and lets the request through either way.
+func (s *Server) optionalSession(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		sess, ok, err := s.session(c)
+		if err != nil {
+			return err
+		}
+		if ok {
+			setSession(c, sess)
+		}
+		return next(c)
+	}
+}
+
+// requireSession lets a request through with its session's user, as the
+// API key middleware does with a key's.
+func (s *Server) requireSession(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		sess, ok, err := s.session(c)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			if c.Request().Method == http.MethodGet || c.Request().Method == http.MethodHead {
+				return c.Redirect(http.StatusSeeOther, "/login?next="+url.QueryEscape(c.Request().URL.RequestURI()))
+			}
+			return errcode.New(errcode.Unauthenticated, "sign in first")
+		}
+		setSession(c, sess)
+		return next(c)
+	}
+}
+
+func setSession(c echo.Context, sess store.Session) {
+	c.Set(userKey, sess.UserID)
+	c.Set(sessionKey, sess)
+}
+
+// unsafe reports whether a method changes something.
+func unsafe(method string) bool {
+	switch method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		return true
+	}
+	return false
+}
+
+// checkCSRF refuses an unsafe request whose csrf_token field (or
+// X-CSRF-Token header) is not its session's token.
+func (s *Server) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if !unsafe(c.Request().Method) {
+			return next(c)
+		}
+		sent := c.Request().Header.Get(csrfHeader)
+		if sent == "" {
+			sent = c.FormValue(csrfField)
+		}
+		want := s.csrfToken(c)
+		if want == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(want)) != 1 {
+			return errcode.New(errcode.Forbidden, "the form is out of date; reload the page and send it again")
+		}
+		return next(c)
+	}
+}
+
+// sameOrigin refuses an unsafe request that a browser says comes from
+// another site: the public forms (login, signup, language) have no
+// session to hold a CSRF token yet.
+func sameOrigin(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if !unsafe(r.Method) {
+			return next(c)
+		}
+		if o := r.Header.Get("Origin"); o != "" && o != "null" {
+			u, err := url.Parse(o)
+			if err != nil || u.Host != r.Host {
+				return errcode.New(errcode.Forbidden, "the form was sent from another site")
+			}
+		}
+		if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+			return errcode.New(errcode.Forbidden, "the form was sent from another site")
+		}
+		return next(c)
+	}
+}
+
+// csrfToken is the session's CSRF token, for the forms a page renders; ""
+// without a session.
+func (s *Server) csrfToken(c echo.Context) string {
+	sess, _ := c.Get(sessionKey).(store.Session)
+	return sess.CSRFToken
+}
+
+// pageContext is the request's context for rendering: the interface
+// language (the lang cookie the switch sets, else the browser's
+// Accept-Language) and, on a thread's routes, the actions its forms post
+// to, with the CSRF token.
+func (s *Server) pageContext(c echo.Context) context.Context {
+	cx := ui.WithLanguage(ctx(c), pageLanguage(c.Request()))
+	if id := c.Param("thread_id"); id != "" && owner(c) != "" {
+		cx = ui.WithActions(cx, threadActions(id, s.csrfToken(c)))
+	}
+	return cx
+}
+
+// pageLanguage is the language a request's pages are in.
+func pageLanguage(r *http.Request) string {
+	if ck, err := r.Cookie(langCookie); err == nil && (ck.Value == ui.English || ck.Value == ui.Portuguese) {
+		return ck.Value
+	}
+	return ui.FromAcceptLanguage(r.Header.Get("Accept-Language"))
+}
+
+// threadURL is a thread's page; threadActions the URLs its forms post to.
+func threadURL(id string) string { return "/app/threads/" + url.PathEscape(id) }
+
+func threadActions(id, csrf string) ui.Actions {
+	base := threadURL(id)
+	return ui.Actions{BookingURL: base + "/booking", TripURL: base + "/trip", CSRFToken: csrf}
+}
+
+// secure reports whether the browser reached us over TLS, directly or
+// through a proxy that says so.
+func secure(r *http.Request) bool {
+	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+}
+
+// startSession opens a session for a user and sets its cookie.
+func (s *Server) startSession(c echo.Context, userID string) error {
+	sess, err := s.store.CreateSession(ctx(c), userID, s.sessionTTL)
+	if err != nil {
+		return err
+	}
+	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: sess.Token, Path: "/", Expires: sess.ExpiresAt,
+		MaxAge: int(time.Until(sess.ExpiresAt).Seconds()), HttpOnly: true, Secure: secure(c.Request()),
+		SameSite: http.SameSiteLaxMode})
+	setSession(c, sess)
+	return nil
+}
+
+// clearSession deletes the request's session and its cookie.
+func (s *Server) clearSession(c echo.Context) error {
+	if ck, err := c.Cookie(sessionCookie); err == nil && ck.Value != "" {
+		if err := s.store.DeleteSession(ctx(c), ck.Value); err != nil {
+			return err
+		}
+	}
+	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
+		Secure: secure(c.Request()), SameSite: http.SameSiteLaxMode})
+	return nil
+}
+
+// localPath is next when it is a path on this site, else fallback: a
+// login must never send the browser elsewhere.
+func localPath(next, fallback string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+		return fallback
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Host != "" || u.Scheme != "" {
+		return fallback
+	}
+	return next
+}
+
+// SessionUser is the user of the browser session a request's cookie
+// names, or "" without one: the media routes let a session see its
+// user's photos with it.
+func (s *Server) SessionUser(r *http.Request) (string, error) {
+	ck, err := r.Cookie(sessionCookie)
+	if err != nil || ck.Value == "" {
+		return "", nil
+	}
+	sess, err := s.store.SessionByToken(r.Context(), ck.Value)
+	if errcode.Of(err) == errcode.Unauthenticated {
+		return "", nil
+	}
+	return sess.UserID, err
+}
+
+// LoginLink makes a one-time link that opens a browser session for the
+// user, for `serve --welcome` to print; base is the server's public URL.
+func (s *Server) LoginLink(ctx context.Context, base, userID string) (string, error) {
+	token, err := s.store.CreateLoginLink(ctx, userID, loginLinkTTL)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(base, "/") + "/login/link/" + url.PathEscape(token), nil
+}

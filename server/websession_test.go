@@ -1,0 +1,391 @@
+package server
+
+import (
+	"crypto/sha256"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// browser is a client with a cookie jar that does not follow redirects,
+// as a browser session against the harness.
+type browser struct {
+	h      *harness
+	client *http.Client
+	csrf   string // the CSRF token of the last page that had one
+}
+
+func (h *harness) browser() *browser {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return &browser{h: h, client: &http.Client{Jar: jar,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+var csrfInput = regexp.MustCompile(`name="csrf_token" value="([^"]+)"`)
+
+// send sends req with the browser's cookies and remembers the CSRF token
+// of an HTML answer.
+func (b *browser) send(req *http.Request) response {
+	b.h.t.Helper()
+	resp, err := b.client.Do(req)
+	if err != nil {
+		b.h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		b.h.t.Fatal(err)
+	}
+	if m := csrfInput.FindSubmatch(data); m != nil {
+		b.csrf = string(m[1])
+	}
+	return response{status: resp.StatusCode, header: resp.Header, body: data}
+}
+
+func (b *browser) get(path string, header ...string) response {
+	b.h.t.Helper()
+	req, err := http.NewRequest(http.MethodGet, b.h.url+path, nil)
+	if err != nil {
+		b.h.t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	return b.send(req)
+}
+
+// post sends a form as it is, with no CSRF token added.
+func (b *browser) post(path string, form url.Values, header ...string) response {
+	b.h.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, b.h.url+path, strings.NewReader(form.Encode()))
+	if err != nil {
+		b.h.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	return b.send(req)
+}
+
+// submit posts a form with the CSRF token of the last page.
+func (b *browser) submit(path string, form url.Values) response {
+	b.h.t.Helper()
+	if form == nil {
+		form = url.Values{}
+	}
+	form.Set("csrf_token", b.csrf)
+	return b.post(path, form)
+}
+
+// login signs in with key and loads the chat page, for its CSRF token.
+func (b *browser) login(key string) *browser {
+	b.h.t.Helper()
+	if r := b.post("/login", url.Values{"api_key": {key}}); r.status != http.StatusSeeOther {
+		b.h.t.Fatalf("login = %d %s", r.status, r.body)
+	}
+	if r := b.get("/app"); r.status != http.StatusOK {
+		b.h.t.Fatalf("GET /app after login = %d %s", r.status, r.body)
+	}
+	return b
+}
+
+// cookie is the browser's cookie of that name, "" when none.
+func (b *browser) cookie(name string) string {
+	u, _ := url.Parse(b.h.url)
+	for _, c := range b.client.Jar.Cookies(u) {
+		if c.Name == name {
+			return c.Value
+		}
+	}
+	return ""
+}
+
+func sessionCookieOf(t *testing.T, r response) *http.Cookie {
+	t.Helper()
+	for _, c := range (&http.Response{Header: r.header}).Cookies() {
+		if c.Name == sessionCookie {
+			return c
+		}
+	}
+	t.Fatalf("no session cookie in %v", r.header)
+	return nil
+}
+
+func mustStatus(t *testing.T, r response, want int) {
+	t.Helper()
+	if r.status != want {
+		t.Fatalf("status %d, want %d: %s", r.status, want, r.body)
+	}
+}
+
+func TestLogin(t *testing.T) {
+	h := newHarness(t, testLimits())
+	cases := []struct {
+		name     string
+		key      string
+		header   []string
+		want     int
+		location string
+		secure   bool
+	}{
+		{"good key", h.aliceKey, nil, http.StatusSeeOther, "/app", false},
+		{"good key behind TLS", h.aliceKey, []string{"X-Forwarded-Proto", "https"}, http.StatusSeeOther, "/app", true},
+		{"bad key", "tg_nope", nil, http.StatusUnauthorized, "", false},
+		{"no key", "", nil, http.StatusUnauthorized, "", false},
+		{"another site", h.aliceKey, []string{"Origin", "https://evil.example"}, http.StatusForbidden, "", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := h.with(t).browser()
+			r := b.post("/login", url.Values{"api_key": {c.key}}, c.header...)
+			mustStatus(t, r, c.want)
+			if c.want != http.StatusSeeOther {
+				if b.cookie(sessionCookie) != "" {
+					t.Error("a failed login set a session cookie")
+				}
+				mustStatus(t, b.get("/app"), http.StatusSeeOther)
+				return
+			}
+			if got := r.header.Get("Location"); got != c.location {
+				t.Errorf("Location %q, want %q", got, c.location)
+			}
+			ck := sessionCookieOf(t, r)
+			if !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Path != "/" || ck.Secure != c.secure {
+				t.Errorf("cookie HttpOnly=%v SameSite=%v Path=%q Secure=%v", ck.HttpOnly, ck.SameSite, ck.Path, ck.Secure)
+			}
+			if c.secure {
+				return // the jar keeps a Secure cookie from an http URL
+			}
+			page := b.get("/app")
+			mustStatus(t, page, http.StatusOK)
+			if !strings.Contains(string(page.body), `class="composer"`) {
+				t.Errorf("the chat page has no message box:\n%s", page.body)
+			}
+		})
+	}
+	t.Run("bad key shows why", func(t *testing.T) {
+		r := h.with(t).browser().post("/login", url.Values{"api_key": {"tg_nope"}})
+		if !strings.Contains(string(r.body), "not valid") {
+			t.Errorf("no reason shown:\n%s", r.body)
+		}
+	})
+	t.Run("next is kept, on this site only", func(t *testing.T) {
+		b := h.with(t).browser()
+		r := b.get("/app?x=1")
+		mustStatus(t, r, http.StatusSeeOther)
+		if got := r.header.Get("Location"); got != "/login?next=%2Fapp%3Fx%3D1" {
+			t.Errorf("Location %q", got)
+		}
+		for next, want := range map[string]string{"/app/threads/x": "/app/threads/x", "//evil.example/": "/app", "https://evil.example/": "/app"} {
+			r := h.with(t).browser().post("/login", url.Values{"api_key": {h.aliceKey}, "next": {next}})
+			if got := r.header.Get("Location"); got != want {
+				t.Errorf("next %q: Location %q, want %q", next, got, want)
+			}
+		}
+	})
+}
+
+func TestNoSession(t *testing.T) {
+	h := newHarness(t, testLimits())
+	b := h.browser()
+	mustStatus(t, b.post("/logout", url.Values{}), http.StatusUnauthorized)
+	mustStatus(t, b.get("/app"), http.StatusSeeOther)
+	r := b.get("/")
+	if r.header.Get("Location") != "/login" {
+		t.Errorf("/ sends a stranger to %q", r.header.Get("Location"))
+	}
+	b.login(h.aliceKey)
+	if r := b.get("/"); r.header.Get("Location") != "/app" {
+		t.Errorf("/ sends a signed-in browser to %q", r.header.Get("Location"))
+	}
+	// An API key is no session.
+	req, _ := http.NewRequest(http.MethodGet, h.url+"/app", nil)
+	req.Header.Set("X-Api-Key", h.aliceKey)
+	if r := h.browser().send(req); r.status != http.StatusSeeOther {
+		t.Errorf("an API key opened a page: %d", r.status)
+	}
+}
+
+func TestSignup(t *testing.T) {
+	h := newHarness(t, testLimits())
+	name := "signup-" + strings.ToLower(strings.ReplaceAll(time.Now().Format("150405.000000"), ".", "-"))
+	b := h.browser()
+	r := b.post("/signup", url.Values{"name": {name}})
+	mustStatus(t, r, http.StatusCreated)
+	key := regexp.MustCompile(`tg_[A-Za-z0-9_-]+`).Find(r.body)
+	if key == nil {
+		t.Fatalf("the key is not shown:\n%s", r.body)
+	}
+	h.must(http.StatusOK, http.MethodPost, "/threads/search", string(key), "")
+	u, err := h.st.UserByAPIKey(t.Context(), string(key))
+	if err != nil || u.Name != name {
+		t.Fatalf("the key is of %+v (%v), want user %q", u, err, name)
+	}
+	mustStatus(t, b.get("/app"), http.StatusOK)
+	cases := []struct {
+		name string
+		want int
+		text string
+	}{
+		{name, http.StatusConflict, "taken"},
+		{"Not A Name", http.StatusBadRequest, "lower-case"},
+		{"", http.StatusBadRequest, "lower-case"},
+	}
+	for _, c := range cases {
+		r := h.browser().post("/signup", url.Values{"name": {c.name}})
+		mustStatus(t, r, c.want)
+		if !strings.Contains(string(r.body), c.text) {
+			t.Errorf("signup %q does not say %q:\n%s", c.name, c.text, r.body)
+		}
+	}
+}
+
+func TestLogout(t *testing.T) {
+	h := newHarness(t, testLimits())
+	b := h.browser().login(h.aliceKey)
+	token := b.cookie(sessionCookie)
+	r := b.submit("/logout", nil)
+	mustStatus(t, r, http.StatusSeeOther)
+	var n int
+	hash := sha256.Sum256([]byte(token))
+	if err := h.st.Pool.QueryRow(t.Context(), `SELECT count(*) FROM web_sessions WHERE token_hash = $1`, hash[:]).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("the session is still stored: %d (%v)", n, err)
+	}
+	// The old cookie, kept by someone, opens nothing.
+	again := h.browser()
+	u, _ := url.Parse(h.url)
+	again.client.Jar.SetCookies(u, []*http.Cookie{{Name: sessionCookie, Value: token}})
+	mustStatus(t, again.get("/app"), http.StatusSeeOther)
+}
+
+func TestSessionExpiry(t *testing.T) {
+	h := newHarness(t, testLimits())
+	b := h.browser()
+	r := b.post("/login", url.Values{"api_key": {h.aliceKey}})
+	ck := sessionCookieOf(t, r)
+	if d := time.Duration(ck.MaxAge) * time.Second; d < DefaultSessionTTL-time.Minute || d > DefaultSessionTTL {
+		t.Errorf("cookie Max-Age %v, want about %v", d, DefaultSessionTTL)
+	}
+	mustStatus(t, b.get("/app"), http.StatusOK)
+	hash := sha256.Sum256([]byte(ck.Value))
+	if _, err := h.st.Pool.Exec(t.Context(), `UPDATE web_sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, hash[:]); err != nil {
+		t.Fatal(err)
+	}
+	mustStatus(t, b.get("/app"), http.StatusSeeOther)
+	mustStatus(t, b.submit("/logout", nil), http.StatusUnauthorized)
+
+	t.Run("configured lifetime", func(t *testing.T) {
+		t.Setenv("TRIPGRAPH_SESSION_TTL", "90m")
+		ttl, err := SessionTTLFromEnv()
+		if err != nil || ttl != 90*time.Minute {
+			t.Fatalf("TTL %v (%v), want 90m", ttl, err)
+		}
+		t.Setenv("TRIPGRAPH_SESSION_TTL", "-1h")
+		if _, err := SessionTTLFromEnv(); err == nil {
+			t.Error("a negative lifetime was accepted")
+		}
+	})
+}
+
+func TestCSRF(t *testing.T) {
+	h := newHarness(t, testLimits())
+	b := h.browser().login(h.aliceKey)
+	if b.csrf == "" {
+		t.Fatal("the chat page has no CSRF token")
+	}
+	cases := []struct {
+		name   string
+		form   url.Values
+		header []string
+		want   int
+	}{
+		{"no token", url.Values{}, nil, http.StatusForbidden},
+		{"wrong token", url.Values{"csrf_token": {"x" + b.csrf[1:]}}, nil, http.StatusForbidden},
+		{"another session's token", url.Values{"csrf_token": {h.browser().login(h.bobKey).csrf}}, nil, http.StatusForbidden},
+		{"header", url.Values{}, []string{"X-CSRF-Token", b.csrf}, http.StatusSeeOther},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := b.post("/logout", c.form, c.header...)
+			mustStatus(t, r, c.want)
+		})
+	}
+}
+
+func TestLoginLink(t *testing.T) {
+	h := newHarness(t, testLimits())
+	link, err := h.srv.LoginLink(t.Context(), "http://example.test/", h.alice.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, ok := strings.CutPrefix(link, "http://example.test/login/link/")
+	if !ok || strings.Contains(link, h.aliceKey) {
+		t.Fatalf("link %q", link)
+	}
+	b := h.browser()
+	r := b.get("/login/link/" + path)
+	mustStatus(t, r, http.StatusSeeOther)
+	page := b.get("/app")
+	mustStatus(t, page, http.StatusOK)
+	if !strings.Contains(string(page.body), "/logout") {
+		t.Errorf("the link opened no session:\n%s", page.body)
+	}
+	again := h.browser()
+	mustStatus(t, again.get("/login/link/"+path), http.StatusUnauthorized)
+	mustStatus(t, again.get("/app"), http.StatusSeeOther)
+
+	t.Run("expired", func(t *testing.T) {
+		link, err := h.srv.LoginLink(t.Context(), "", h.alice.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		token := strings.TrimPrefix(link, "/login/link/")
+		hash := sha256.Sum256([]byte(token))
+		if _, err := h.st.Pool.Exec(t.Context(), `UPDATE login_links SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, hash[:]); err != nil {
+			t.Fatal(err)
+		}
+		mustStatus(t, h.browser().get(link), http.StatusUnauthorized)
+	})
+}
+
+func TestLanguage(t *testing.T) {
+	h := newHarness(t, testLimits())
+	cases := []struct {
+		name   string
+		accept string
+		want   string
+	}{
+		{"from the browser", "pt-BR,pt;q=0.9,en;q=0.5", "Entrar com a sua chave de API"},
+		{"english by default", "", "Sign in with your API key"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := h.with(t).browser().get("/login", "Accept-Language", c.accept)
+			if !strings.Contains(string(r.body), c.want) {
+				t.Errorf("no %q in\n%s", c.want, r.body)
+			}
+		})
+	}
+	t.Run("switch", func(t *testing.T) {
+		b := h.with(t).browser().login(h.aliceKey)
+		mustStatus(t, b.post("/app/lang", url.Values{"lang": {"pt"}}), http.StatusForbidden)
+		r := b.submit("/app/lang", url.Values{"lang": {"pt"}, "next": {"/app"}})
+		mustStatus(t, r, http.StatusSeeOther)
+		page := b.get("/app", "Accept-Language", "en")
+		for _, w := range []string{`<html lang="pt">`, "Nova conversa", "Enviar"} {
+			if !strings.Contains(string(page.body), w) {
+				t.Errorf("no %q in\n%s", w, page.body)
+			}
+		}
+		mustStatus(t, b.submit("/app/lang", url.Values{"lang": {"fr"}}), http.StatusBadRequest)
+	})
+}
