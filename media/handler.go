@@ -35,7 +35,10 @@ type Handler struct {
 	Photos PhotoFiles
 	// Authenticate returns the user a bearer credential belongs to.
 	Authenticate func(ctx context.Context, bearer string) (userID string, err error)
-	Logger       *slog.Logger
+	// Session returns the user of the browser session a request carries
+	// (its cookie), "" when none: a page's images load with it.
+	Session func(r *http.Request) (userID string, err error)
+	Logger  *slog.Logger
 
 	once     sync.Once
 	pictures *pictureCache
@@ -89,9 +92,9 @@ func (h *Handler) render(id, path string, size picture.Size) (*Image, error) {
 	return OpenImage(h.Root, path)
 }
 
-// authorize lets through a valid signed URL of the photo or a bearer
-// credential of its owner. Anyone else learns nothing of the photo: it is
-// NOT_FOUND for them, as a missing one.
+// authorize lets through a valid signed URL of the photo, or a bearer
+// credential or browser session of its owner. Anyone else learns nothing
+// of the photo: it is NOT_FOUND for them, as a missing one.
 func (h *Handler) authorize(r *http.Request, photoID, owner string) error {
 	q := r.URL.Query()
 	if sig := q.Get("sig"); sig != "" {
@@ -100,22 +103,42 @@ func (h *Handler) authorize(r *http.Request, photoID, owner string) error {
 		}
 		return errcode.New(errcode.Forbidden, "the photo link is invalid or has expired")
 	}
-	bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok || bearer == "" || h.Authenticate == nil {
-		return errUnauthenticated
-	}
-	user, err := h.Authenticate(r.Context(), strings.TrimSpace(bearer))
-	switch code := errcode.Of(err); {
-	case err == nil:
-	case code == errcode.Internal || code == errcode.Unavailable:
-		return errcode.Wrap(errcode.Unavailable, err, "the credential cannot be checked right now; try again later")
-	default:
-		return errcode.Wrap(errcode.Unauthenticated, err, "the credential is not valid")
+	user, err := h.user(r)
+	if err != nil {
+		return err
 	}
 	if user != owner {
 		return errcode.New(errcode.NotFound, "no photo with id %q", photoID)
 	}
 	return nil
+}
+
+// user is the user a request's bearer credential, else its browser
+// session, belongs to.
+func (h *Handler) user(r *http.Request) (string, error) {
+	bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if ok && bearer != "" && h.Authenticate != nil {
+		user, err := h.Authenticate(r.Context(), strings.TrimSpace(bearer))
+		switch code := errcode.Of(err); {
+		case err == nil:
+			return user, nil
+		case code == errcode.Internal || code == errcode.Unavailable:
+			return "", errcode.Wrap(errcode.Unavailable, err, "the credential cannot be checked right now; try again later")
+		default:
+			return "", errcode.Wrap(errcode.Unauthenticated, err, "the credential is not valid")
+		}
+	}
+	if h.Session == nil {
+		return "", errUnauthenticated
+	}
+	user, err := h.Session(r)
+	if err != nil {
+		return "", errcode.Wrap(errcode.Unavailable, err, "the session cannot be checked right now; try again later")
+	}
+	if user == "" {
+		return "", errUnauthenticated
+	}
+	return user, nil
 }
 
 var errUnauthenticated = errors.New("no credential")
@@ -162,7 +185,7 @@ func (h *Handler) servePicture(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	code, msg := errcode.Of(err), errcode.Message(err)
 	if errors.Is(err, errUnauthenticated) {
-		code, msg = errcode.Unauthenticated, "a bearer credential or a signed link is required"
+		code, msg = errcode.Unauthenticated, "a bearer credential, a signed link or a browser session is required"
 	}
 	status := errcode.HTTPStatus(code)
 	if status == http.StatusUnauthorized {

@@ -112,3 +112,53 @@ func TestHandler(t *testing.T) {
 		})
 	}
 }
+
+// TestHandlerSession checks that a browser session opens its own user's
+// photos with an unsigned link, and no one else's; a bearer credential is
+// read first.
+func TestHandlerSession(t *testing.T) {
+	h := &Handler{Root: mediaTree(t), Secret: []byte("0123456789abcdef"),
+		Photos: photoTable{"a": {"ana", "photos/a.png"}},
+		Authenticate: func(_ context.Context, bearer string) (string, error) {
+			return "", errcode.New(errcode.Forbidden, "bad key")
+		},
+		Session: func(r *http.Request) (string, error) {
+			c, err := r.Cookie("s")
+			if err != nil {
+				return "", nil
+			}
+			return c.Value, nil
+		},
+	}
+	mux := http.NewServeMux()
+	h.Register(mux)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	for _, tc := range []struct {
+		name, session, bearer string
+		status                int
+	}{
+		{"the owner's session", "ana", "", 200},
+		{"another user's session", "bob", "", 404},
+		{"no session", "", "", 401},
+		{"a bad bearer beside a session", "ana", "nope", 401},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("GET", srv.URL+"/media/photos/a?size=thumb", nil)
+			if tc.session != "" {
+				req.AddCookie(&http.Cookie{Name: "s", Value: tc.session})
+			}
+			if tc.bearer != "" {
+				req.Header.Set("Authorization", "Bearer "+tc.bearer)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tc.status)
+			}
+		})
+	}
+}

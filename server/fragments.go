@@ -203,6 +203,9 @@ func (v *liveView) values(b *strings.Builder, data json.RawMessage) error {
 	if json.Unmarshal(data, &s) != nil {
 		return nil
 	}
+	if s.TripDetails != nil && s.TripDetails.Location != "" {
+		v.place = s.TripDetails.Location
+	}
 	for _, m := range s.Messages {
 		switch {
 		case v.whole[m.ID]:

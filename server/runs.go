@@ -246,9 +246,12 @@ func inputUpdate(in wire.RunInput) (nodes.Update, error) {
 		}
 		msgs[i] = chatinput.Message{Role: chatinput.RoleUser, Content: m.Content}
 	}
-	clean, err := chatinput.Clean(msgs)
-	if err != nil {
-		return nodes.Update{}, err
+	var clean []chatinput.Message
+	if len(msgs) > 0 { // a booking request alone has no conversation to check
+		var err error
+		if clean, err = chatinput.Clean(msgs); err != nil {
+			return nodes.Update{}, err
+		}
 	}
 	if len(clean) != len(msgs) {
 		return nodes.Update{}, invalid([]wire.FieldError{{Field: "input.messages", Message: "a message has no content"}})

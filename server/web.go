@@ -7,10 +7,14 @@ import (
 	"net/url"
 
 	"github.com/a-h/templ"
+	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/replay"
+	"github.com/tripgraph/tripgraph/server/internal/wire"
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/ui"
 )
@@ -31,6 +35,9 @@ func (s *Server) registerPages() {
 		{method: http.MethodPost, path: "/app/lang", handler: s.switchLanguage, public: true},
 		{method: http.MethodPost, path: "/logout", handler: s.logout},
 		{method: http.MethodGet, path: "/app", handler: s.chatPage},
+		{method: http.MethodGet, path: "/app/threads/:thread_id", handler: s.threadPage},
+		{method: http.MethodGet, path: "/app/threads/:thread_id/timeline", handler: s.timelinePage},
+		{method: http.MethodPost, path: "/app/threads/:thread_id/fork", handler: s.fork},
 	} {
 		s.addPage(r)
 	}
@@ -215,4 +222,88 @@ func (s *Server) threadTitle(cx context.Context, t store.Thread) string {
 		}
 	}
 	return ""
+}
+
+// threadPage shows a thread as its newest checkpoint saved it, with the
+// booking it waits on, if any: nothing is run to show it.
+func (s *Server) threadPage(c echo.Context) error {
+	id := c.Param("thread_id")
+	if _, err := s.store.ThreadByID(ctx(c), owner(c), id); err != nil {
+		return err
+	}
+	head, err := s.head(ctx(c), id)
+	if err != nil {
+		return err
+	}
+	p, err := s.page(c, id)
+	if err != nil {
+		return err
+	}
+	if head != nil {
+		steps, err := replay.Steps([]graph.Checkpoint{*head})
+		if err != nil {
+			return err
+		}
+		p.State = steps[0].WithPending()
+	}
+	p.SendURL, p.TimelineURL = threadURL(id)+"/messages", threadURL(id)+"/timeline"
+	return render(c, s.pageContext(c), http.StatusOK, ui.ChatPage(p))
+}
+
+// timelinePage lists every checkpoint of a thread, on every branch, and
+// shows the one the checkpoint query selects (the newest when none) as it
+// was, with no forms but the one that continues from it.
+func (s *Server) timelinePage(c echo.Context) error {
+	id := c.Param("thread_id")
+	if _, err := s.store.ThreadByID(ctx(c), owner(c), id); err != nil {
+		return err
+	}
+	cps, err := s.cps.List(ctx(c), id, graph.ListOptions{})
+	if err != nil {
+		return err
+	}
+	steps, err := replay.Steps(cps)
+	if err != nil {
+		return err
+	}
+	selected := c.QueryParam("checkpoint")
+	if _, ok := replay.At(steps, selected); selected != "" && !ok {
+		return errcode.New(errcode.NotFound, "no checkpoint %q in this thread", selected)
+	}
+	p, err := s.page(c, id)
+	if err != nil {
+		return err
+	}
+	base := threadURL(id)
+	p.Timeline = &ui.Timeline{Steps: steps, Selected: selected, ThreadURL: base,
+		ForkURL: base + "/fork", CSRFToken: s.csrfToken(c),
+		StepURL: func(cp string) string { return base + "/timeline?checkpoint=" + url.QueryEscape(cp) }}
+	if len(cps) > 0 {
+		p.Timeline.Head = cps[0].ID
+	}
+	// A step of the past is shown as it was: its components offer no forms.
+	cx := ui.WithActions(s.pageContext(c), ui.Actions{})
+	return render(c, cx, http.StatusOK, ui.ChatPage(p))
+}
+
+// fork continues a thread from one of its checkpoints with a new message:
+// a run that starts there makes a new branch, and the thread's other
+// branches stay as they were.
+func (s *Server) fork(c echo.Context) error {
+	id, cp := c.Param("thread_id"), c.FormValue("checkpoint_id")
+	if _, err := s.store.ThreadByID(ctx(c), owner(c), id); err != nil {
+		return err
+	}
+	if uuid.Validate(cp) != nil {
+		return errcode.New(errcode.NotFound, "no checkpoint %q in this thread", cp)
+	}
+	if _, err := s.cps.Get(ctx(c), id, cp); err != nil {
+		return err
+	}
+	in := wire.RunCreate{AssistantID: plannerGraphID, CheckpointID: cp,
+		Input: &wire.RunInput{Messages: []wire.RunMessage{{Role: "user", Content: c.FormValue("message")}}}}
+	if _, err := s.startRunOn(c, in, id); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, threadURL(id))
 }

@@ -72,19 +72,33 @@ func liveURL(threadID, runID, checkpointID, messageID string) string {
 	return u
 }
 
-// LiveURLOf is the live stream a thread's page connects to, so that a
-// reload rejoins the thread's active run: "" when no run is active. The
-// page must show the thread at checkpointID (its newest checkpoint, read
-// after this call), pending components included.
-func (s *Server) LiveURLOf(ctx context.Context, ownerID, threadID, checkpointID string) (string, error) {
-	run, err := s.store.ActiveRun(ctx, ownerID, threadID)
-	if errcode.Of(err) == errcode.NotFound {
-		return "", nil
+// threadView is what a thread's page shows: its newest state, pending
+// components included, and, while a run is active on it, that run's live
+// stream (ui.Page.LiveURL), so that a reload rejoins the run; "" when none
+// is. The run is read first: a run that ends after the state is read
+// still streams what the state misses.
+func (s *Server) threadView(cx context.Context, ownerID, threadID string) (nodes.State, string, error) {
+	run, err := s.store.ActiveRun(cx, ownerID, threadID)
+	active := err == nil
+	if err != nil && errcode.Of(err) != errcode.NotFound {
+		return nodes.State{}, "", err
 	}
+	head, err := s.head(cx, threadID)
 	if err != nil {
-		return "", err
+		return nodes.State{}, "", err
 	}
-	return liveURL(threadID, run.ID, checkpointID, ""), nil
+	var state nodes.State
+	checkpointID := ""
+	if head != nil {
+		if state, err = shownState(*head); err != nil {
+			return nodes.State{}, "", err
+		}
+		checkpointID = head.ID
+	}
+	if !active {
+		return state, "", nil
+	}
+	return state, liveURL(threadID, run.ID, checkpointID, ""), nil
 }
 
 // started is what a form started: a run on a thread, for a page that shows
@@ -274,8 +288,8 @@ func (s *Server) startOnThread(c echo.Context, in wire.RunCreate) (started, erro
 	return started{run: run, checkpoint: head}, err
 }
 
-// stateAt is a thread's state at a checkpoint, with its pending
-// components shown as a page shows them; empty for "".
+// stateAt is a thread's state at a checkpoint as a page shows it; empty
+// for "".
 func (s *Server) stateAt(cx context.Context, threadID, checkpointID string) (nodes.State, error) {
 	if checkpointID == "" {
 		return nodes.State{}, nil
@@ -284,6 +298,12 @@ func (s *Server) stateAt(cx context.Context, threadID, checkpointID string) (nod
 	if err != nil {
 		return nodes.State{}, fromGraph(err)
 	}
+	return shownState(cp)
+}
+
+// shownState is a checkpoint's state with its pending components shown,
+// as a page shows it.
+func shownState(cp graph.Checkpoint) (nodes.State, error) {
 	steps, err := replay.Steps([]graph.Checkpoint{cp})
 	if err != nil {
 		return nodes.State{}, err

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,7 +57,7 @@ func SessionTTLFromEnv() (time.Duration, error) {
 // anything else is a 401. Unsafe methods must carry the session's CSRF
 // token; a public one must come from this origin.
 func (s *Server) addPage(r route) {
-	mw := []echo.MiddlewareFunc{s.bounded(r.long)}
+	mw := []echo.MiddlewareFunc{s.bounded(r.long), s.pageErrors}
 	if r.public {
 		mw = append(mw, s.optionalSession, sameOrigin)
 	} else {
@@ -182,11 +183,52 @@ func (s *Server) csrfToken(c echo.Context) string {
 // Accept-Language) and, on a thread's routes, the actions its forms post
 // to, with the CSRF token.
 func (s *Server) pageContext(c echo.Context) context.Context {
-	cx := ui.WithLanguage(ctx(c), pageLanguage(c.Request()))
+	cx := ui.WithMediaLinks(ui.WithLanguage(ctx(c), pageLanguage(c.Request())), sessionMediaLink)
 	if id := c.Param("thread_id"); id != "" && owner(c) != "" {
 		cx = ui.WithActions(cx, threadActions(id, s.csrfToken(c)))
 	}
 	return cx
+}
+
+// sessionMediaLink makes a photo or picture link that the tools gave (an
+// absolute URL on the public address; a photo's signed, until it expires)
+// a path on this site, which the browser's session opens: the media
+// routes let a session see its own user's photos. Other links are kept.
+func sessionMediaLink(link string) string {
+	u, err := url.Parse(link)
+	if err != nil {
+		return link
+	}
+	switch {
+	case strings.HasPrefix(u.Path, "/media/photos/"):
+		if u.Query().Get("size") == "thumb" {
+			return u.EscapedPath() + "?size=thumb"
+		}
+		return u.EscapedPath()
+	case strings.HasPrefix(u.Path, "/media/pictures/"):
+		return u.EscapedPath()
+	}
+	return link
+}
+
+// pageErrors answers a page's error with an HTML page that has the
+// error's status and says what to do next. An internal error is logged
+// once and shows nothing of itself.
+func (s *Server) pageErrors(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		err := next(c)
+		if err == nil || c.Response().Committed {
+			return err
+		}
+		status, body, retryAfter := describe(err)
+		if status == http.StatusInternalServerError {
+			s.logger(c).ErrorContext(ctx(c), "internal error", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+		}
+		if retryAfter > 0 {
+			c.Response().Header().Set("Retry-After", strconv.Itoa(retryAfter))
+		}
+		return render(c, s.pageContext(c), status, ui.Problem(ui.ErrorPage{AssetsURL: assetsURL, Code: body.Error, Message: body.Message, HomeURL: "/app"}))
+	}
 }
 
 // pageLanguage is the language a request's pages are in.

@@ -26,8 +26,10 @@ type Page struct {
 	SendURL   string // the message form's action
 	CSRFToken string // sent back with the form as csrf_token
 	Timeline  *Timeline
-	Language  LanguageSwitch // the language switch; none without an Action
-	LogoutURL string         // the sign-out form's action
+	// TimelineURL is the thread's timeline, linked from its page.
+	TimelineURL string
+	Language    LanguageSwitch // the language switch; none without an Action
+	LogoutURL   string         // the sign-out form's action
 	// LiveURL, when set, is a run's live stream (see LiveRun): the page
 	// connects to it on load, so that a reload rejoins a run still going.
 	LiveURL string
@@ -38,6 +40,15 @@ type Timeline struct {
 	Steps    []replay.Step
 	Selected string                           // checkpoint id; the newest when ""
 	StepURL  func(checkpointID string) string // the link that selects a step
+	// Head is the thread's newest checkpoint: the steps it does not
+	// descend from are marked as on another branch. None marks nothing.
+	Head string
+	// ForkURL receives csrf_token, checkpoint_id (the selected step) and
+	// message: the thread continues from that step on a new branch. No
+	// URL, no form.
+	ForkURL   string
+	CSRFToken string
+	ThreadURL string // the thread's newest state
 }
 
 // selected is the selected step, or the newest.

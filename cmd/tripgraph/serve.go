@@ -79,35 +79,44 @@ func runServe(ctx context.Context, args []string) error {
 		api.Mount(method, "/mcp", "The MCP tools over Streamable HTTP (bearer token or API key)", mcp)
 	}
 	media := http.NewServeMux()
-	env.mediaHandler(log).Register(media)
+	mh := env.mediaHandler(log)
+	mh.Session = api.SessionUser // a signed-in browser's pages load its photos
+	mh.Register(media)
 	for _, method := range []string{http.MethodGet, http.MethodHead} {
 		api.Mount(method, "/media/photos/:id", "A photo, by signed link or bearer credential", media)
 		api.Mount(method, "/media/pictures/:kind/:file", "A generated catalog picture", media)
 	}
 	if *welcome {
-		if err := printWelcome(ctx, os.Stdout, env.st, base); err != nil {
+		if err := printWelcome(ctx, os.Stdout, env.st, api.Server, base); err != nil {
 			return err
 		}
 	}
 	return listenAndServe(ctx, *addr, api.Handler(), log)
 }
 
-// printWelcome mints an API key for the demo user and prints it with the
-// server's address and a curl line that streams a first run.
-func printWelcome(ctx context.Context, w io.Writer, st *store.Store, base string) error {
+// printWelcome prints the server's address, a one-time link that opens
+// the demo user's account in a browser, and a new API key for the demo
+// user with a curl line that streams a first run.
+func printWelcome(ctx context.Context, w io.Writer, st *store.Store, srv *server.Server, base string) error {
 	demo, err := st.UserByName(ctx, demoUser)
 	if err != nil {
 		return fmt.Errorf("finding the demo user for the welcome: %w", err)
+	}
+	link, err := srv.LoginLink(ctx, base, demo.ID)
+	if err != nil {
+		return err
 	}
 	key, err := st.CreateAPIKey(ctx, demo.ID, "make run")
 	if err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(w, `tripgraph is serving on %[1]s
+Open the demo user's account in a browser (the link works once, for a few minutes):
+  %[4]s
 A new API key for the demo user: %[2]s
 Stream a first run:
   curl -N %[1]s/runs/stream -H 'x-api-key: %[2]s' -H 'content-type: application/json' -d '%[3]s'
-`, base, key, firstRunBody)
+`, base, key, firstRunBody, link)
 	return err
 }
 
@@ -139,6 +148,10 @@ func newAPI(ctx context.Context, env *serving, publicURL string, limits server.L
 	if err != nil {
 		return api{}, err
 	}
+	sessionTTL, err := server.SessionTTLFromEnv()
+	if err != nil {
+		return api{}, err
+	}
 	reg, err := userRegistry(env.st)
 	if err != nil {
 		return api{}, err
@@ -149,7 +162,7 @@ func newAPI(ctx context.Context, env *serving, publicURL string, limits server.L
 		return api{}, err
 	}
 	srv, err := server.New(server.Config{Store: env.st, Planner: planner, Checkpoints: cps, Logger: log,
-		Limits: limits, Workers: workers, Guard: reg.Guard, Box: reg.Box})
+		Limits: limits, Workers: workers, Guard: reg.Guard, Box: reg.Box, SessionTTL: sessionTTL})
 	if err != nil {
 		bridge.Close()
 		return api{}, err

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"regexp"
 	"strings"
@@ -41,13 +42,14 @@ func TestWelcomeRequestStreamsARun(t *testing.T) {
 	defer ts.Close()
 
 	var out bytes.Buffer
-	if err := printWelcome(ctx, &out, st, ts.URL); err != nil {
+	if err := printWelcome(ctx, &out, st, a.Server, ts.URL); err != nil {
 		t.Fatal(err)
 	}
 	key := regexp.MustCompile(`x-api-key: (\S+)'`).FindStringSubmatch(out.String())
 	if !strings.Contains(out.String(), ts.URL) || key == nil {
 		t.Fatalf("the welcome lacks the address or the key:\n%s", out.String())
 	}
+	checkLoginLink(t, out.String(), ts.URL, key[1])
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/runs/stream", strings.NewReader(firstRunBody))
@@ -73,5 +75,36 @@ func TestWelcomeRequestStreamsARun(t *testing.T) {
 	}
 	if !sawTrip || len(events) == 0 || events[len(events)-1] != "end" {
 		t.Fatalf("the stream (%v) lacks the Lisbon trip details or does not end", events)
+	}
+}
+
+// checkLoginLink opens the welcome's browser link: it signs the browser
+// in to the demo account once, and does not carry the API key.
+func checkLoginLink(t *testing.T, welcome, base, key string) {
+	t.Helper()
+	link := regexp.MustCompile(regexp.QuoteMeta(base) + `/login/link/\S+`).FindString(welcome)
+	if link == "" || strings.Contains(link, key) {
+		t.Fatalf("no login link without the key in the welcome:\n%s", welcome)
+	}
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func(u string) int {
+		resp, err := browser.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := get(link); got != http.StatusSeeOther {
+		t.Fatalf("the login link answered %d", got)
+	}
+	if got := get(base + "/app"); got != http.StatusOK {
+		t.Fatalf("the demo account's page answered %d after the link", got)
+	}
+	jar, _ = cookiejar.New(nil)
+	browser.Jar = jar
+	if got := get(link); got != http.StatusUnauthorized {
+		t.Errorf("the login link worked twice: %d", got)
 	}
 }

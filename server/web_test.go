@@ -1,0 +1,279 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/media"
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/tripdata"
+)
+
+const porto = "4 nights in Porto in May, 3 of us"
+
+// checkpoints lists a thread's checkpoints, newest first.
+func (h *harness) checkpoints(threadID string) []graph.Checkpoint {
+	h.t.Helper()
+	cps, err := h.srv.cps.List(context.Background(), threadID, graph.ListOptions{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return cps
+}
+
+func hasAll(t *testing.T, body []byte, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(string(body), w) {
+			t.Errorf("no %q in\n%s", w, body)
+		}
+	}
+}
+
+func lacks(t *testing.T, body []byte, absent ...string) {
+	t.Helper()
+	for _, a := range absent {
+		if strings.Contains(string(body), a) {
+			t.Errorf("%q should not be in\n%s", a, body)
+		}
+	}
+}
+
+func TestThreadPagesOfAnotherUser(t *testing.T) {
+	h := newHarness(t, testLimits())
+	tid := h.thread(h.aliceKey, "")
+	h.turn(tid, lisbon)
+	cp := h.checkpoints(tid)[0].ID
+	bob := h.browser().login(h.bobKey)
+	for _, c := range []struct {
+		method, path string
+	}{
+		{http.MethodGet, "/app/threads/" + tid},
+		{http.MethodGet, "/app/threads/" + tid + "/timeline"},
+		{http.MethodGet, "/app/threads/" + tid + "/timeline?checkpoint=" + cp},
+		{http.MethodPost, "/app/threads/" + tid + "/fork"},
+		{http.MethodGet, "/app/threads/" + uuid.NewString()},
+		{http.MethodGet, "/app/threads/not-a-uuid/timeline"},
+	} {
+		t.Run(c.method+" "+c.path, func(t *testing.T) {
+			var r response
+			if c.method == http.MethodGet {
+				r = bob.get(c.path)
+			} else {
+				r = bob.submit(c.path, url.Values{"checkpoint_id": {cp}, "message": {porto}})
+			}
+			mustStatus(t, r, http.StatusNotFound)
+			hasAll(t, r.body, "<html", "Nothing matched")
+			lacks(t, r.body, lisbon)
+		})
+	}
+	alice := h.browser().login(h.aliceKey)
+	mustStatus(t, alice.get("/app/threads/"+tid), http.StatusOK)
+	if bob := bob.get("/app"); strings.Contains(string(bob.body), tid) {
+		t.Error("bob's thread list shows alice's thread")
+	}
+}
+
+func TestChatPageListsThreads(t *testing.T) {
+	h := newHarness(t, testLimits())
+	older := h.thread(h.aliceKey, `{"metadata":{"title":"<b>Beach</b> week"}}`)
+	newer := h.thread(h.aliceKey, "")
+	h.turn(newer, lisbon)
+	page := h.browser().login(h.aliceKey).get("/app")
+	mustStatus(t, page, http.StatusOK)
+	body := string(page.body)
+	iNew, iOld := strings.Index(body, threadURL(newer)), strings.Index(body, threadURL(older))
+	if iNew < 0 || iOld < 0 || iNew > iOld {
+		t.Errorf("threads not listed newest first (%d, %d):\n%s", iNew, iOld, body)
+	}
+	hasAll(t, page.body, ">"+lisbon+"</a>", "&lt;b&gt;Beach&lt;/b&gt; week", `<form id="composer" class="composer" method="post" action="/app/messages"`,
+		`<a class="skip" href="#conversation">`, `<html lang="en">`)
+	lacks(t, page.body, "<b>Beach")
+}
+
+func TestThreadPageShowsLatestState(t *testing.T) {
+	h := newHarness(t, testLimits())
+	tid := h.thread(h.aliceKey, "")
+	h.turn(tid, lisbon)
+	h.turn(tid, porto)
+	before := len(h.checkpoints(tid))
+	b := h.browser().login(h.aliceKey)
+	page := b.get("/app/threads/" + tid)
+	mustStatus(t, page, http.StatusOK)
+	hasAll(t, page.body, lisbon, porto, "Porto", `id="conversation"`, `class="component trip-details"`,
+		`action="/app/threads/`+tid+`/messages"`, `href="/app/threads/`+tid+`/timeline"`,
+		// the trip details' edit form is there, with the session's token
+		`action="/app/threads/`+tid+`/trip"`, `name="csrf_token" value="`+b.csrf+`"`)
+	if n := len(h.checkpoints(tid)); n != before {
+		t.Errorf("showing the thread wrote checkpoints: %d, was %d", n, before)
+	}
+	var runs []json.RawMessage
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs", h.aliceKey, "").decode(t, &runs)
+	if len(runs) != 0 {
+		t.Errorf("showing the thread started runs: %d", len(runs))
+	}
+}
+
+var timelineLinks = regexp.MustCompile(`<li id="cp-[^"]*"[^>]*><a href="([^"]+)"`)
+
+func TestTimelineSelectsAStep(t *testing.T) {
+	h := newHarness(t, testLimits())
+	tid := h.thread(h.aliceKey, "")
+	h.turn(tid, lisbon)
+	h.turn(tid, porto)
+	cps := h.checkpoints(tid)
+	b := h.browser().login(h.aliceKey)
+	page := b.get("/app/threads/" + tid + "/timeline")
+	mustStatus(t, page, http.StatusOK)
+	links := timelineLinks.FindAllSubmatch(page.body, -1)
+	if len(links) != len(cps) {
+		t.Fatalf("%d steps listed, want %d checkpoints:\n%s", len(links), len(cps), page.body)
+	}
+	hasAll(t, page.body, `<nav class="timeline"`, porto, `<form class="fork"`)
+	lacks(t, page.body, `action="/app/threads/`+tid+`/trip"`) // the past offers no forms of the present
+
+	// The last checkpoint of the first turn: Lisbon, before Porto was asked.
+	var first graph.Checkpoint
+	for _, cp := range cps {
+		var s nodes.State
+		json.Unmarshal(cp.State, &s)
+		if len(s.Messages) == 2 {
+			first = cp
+			break
+		}
+	}
+	if first.ID == "" {
+		t.Fatal("no checkpoint with the first turn only")
+	}
+	step := b.get("/app/threads/" + tid + "/timeline?checkpoint=" + first.ID)
+	mustStatus(t, step, http.StatusOK)
+	_, selected, _ := strings.Cut(string(step.body), `id="replay-h"`)
+	if !strings.Contains(selected, "Lisbon") || strings.Contains(selected, porto) {
+		t.Errorf("the selected step does not show the earlier state:\n%s", selected)
+	}
+	hasAll(t, step.body, `name="checkpoint_id" value="`+first.ID+`"`, `aria-current="step"`)
+	mustStatus(t, b.get("/app/threads/"+tid+"/timeline?checkpoint="+uuid.NewString()), http.StatusNotFound)
+}
+
+func TestForkMakesABranch(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	tid := h.thread(h.aliceKey, "")
+	h.turn(tid, lisbon)
+	forkAt := h.checkpoints(tid)[0]
+	h.turn(tid, "and restaurants?")
+	oldHead := h.checkpoints(tid)[0]
+	b := h.browser().login(h.aliceKey)
+
+	cases := []struct {
+		name string
+		form url.Values
+		want int
+	}{
+		{"no CSRF token", nil, http.StatusForbidden},
+		{"unknown checkpoint", url.Values{"checkpoint_id": {uuid.NewString()}, "message": {porto}}, http.StatusNotFound},
+		{"empty message", url.Values{"checkpoint_id": {forkAt.ID}, "message": {" "}}, http.StatusBadRequest},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var r response
+			if c.form == nil {
+				r = b.post("/app/threads/"+tid+"/fork", url.Values{"checkpoint_id": {forkAt.ID}, "message": {porto}})
+			} else {
+				r = b.submit("/app/threads/"+tid+"/fork", c.form)
+			}
+			mustStatus(t, r, c.want)
+		})
+	}
+
+	r := b.submit("/app/threads/"+tid+"/fork", url.Values{"checkpoint_id": {forkAt.ID}, "message": {porto}})
+	mustStatus(t, r, http.StatusSeeOther)
+	if loc := r.header.Get("Location"); loc != "/app/threads/"+tid {
+		t.Errorf("Location %q", loc)
+	}
+	var runs []runJSON
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs", h.aliceKey, "").decode(t, &runs)
+	if len(runs) != 1 {
+		t.Fatalf("%d runs, want the fork's", len(runs))
+	}
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+runs[0].RunID+"/join", h.aliceKey, "")
+
+	page := b.get("/app/threads/" + tid)
+	hasAll(t, page.body, lisbon, porto)
+	lacks(t, page.body, "and restaurants?")
+	// The old branch is as it was.
+	old, err := h.srv.cps.Get(t.Context(), tid, oldHead.ID)
+	if err != nil || string(old.State) != string(oldHead.State) {
+		t.Fatalf("the old branch's head changed (%v)", err)
+	}
+	var head nodes.State
+	json.Unmarshal(h.checkpoints(tid)[0].State, &head)
+	if head.Messages[0].Content != lisbon || head.Messages[len(head.Messages)-2].Content != porto {
+		t.Errorf("the new branch does not continue from the fork point: %+v", head.Messages)
+	}
+	timeline := b.get("/app/threads/" + tid + "/timeline?checkpoint=" + oldHead.ID)
+	hasAll(t, timeline.body, `class="other-branch"`, "end of another branch", "2 branches from here", "and restaurants?")
+	if n := strings.Count(string(timeline.body), "end of another branch"); n != 1 {
+		t.Errorf("%d branch ends marked, want 1", n)
+	}
+}
+
+func TestPhotosForASession(t *testing.T) {
+	h := newHarness(t, testLimits())
+	ctx := t.Context()
+	album, err := h.st.EnsureAlbum(ctx, h.alice.ID, uuid.NewString(), "Beach", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	photo := uuid.NewString()
+	if _, err := h.st.AddPhotos(ctx, []tripdata.NewPhoto{{ID: photo, AlbumID: album, UserID: h.alice.ID,
+		Description: "the beach", TakenAt: time.Now(), Path: "photos/" + photo + ".png"}}); err != nil {
+		t.Fatal(err)
+	}
+	mh := media.Handler{Root: t.TempDir(), Secret: []byte("0123456789abcdef"), Photos: h.st, Session: h.srv.SessionUser}
+	mux := http.NewServeMux()
+	mh.Register(mux)
+	h.srv.Mount(http.MethodGet, "/media/photos/:id", "photos", mux)
+
+	// A photo grid as the tools give it: signed links on the public URL.
+	links := media.URLs{Base: "http://public.example", Secret: []byte("0123456789abcdef"), TTL: time.Hour}
+	props, _ := json.Marshal(nodes.PhotoGridProps{Photos: []nodes.Photo{{ID: photo, AlbumID: album,
+		URL: links.PhotoURL(photo, h.alice.ID, "full"), ThumbnailURL: links.PhotoURL(photo, h.alice.ID, "thumb"), Description: "the beach"}}})
+	tid := h.thread(h.aliceKey, "")
+	if _, err := h.srv.planner.UpdateState(ctx, tid, "", nodes.Update{UI: []nodes.UIUpsert{{UIComponent: nodes.UIComponent{
+		ID: "photos", Name: nodes.ComponentPhotos, Props: props}}}}, "callTools"); err != nil {
+		t.Fatal(err)
+	}
+	alice := h.browser().login(h.aliceKey)
+	page := alice.get("/app/threads/" + tid)
+	src := regexp.MustCompile(`<img src="([^"]+)"`).FindSubmatch(page.body)
+	if src == nil || string(src[1]) != "/media/photos/"+photo+"?size=thumb" {
+		t.Fatalf("the grid's image is %q, want a link the session opens:\n%s", src, page.body)
+	}
+	cases := []struct {
+		name string
+		b    *browser
+		want int
+	}{
+		{"the owner's session", alice, http.StatusOK},
+		{"another user's session", h.browser().login(h.bobKey), http.StatusNotFound},
+		{"no session", h.browser(), http.StatusUnauthorized},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := c.b.get(string(src[1]))
+			mustStatus(t, r, c.want)
+			if c.want == http.StatusOK && r.header.Get("Content-Type") != "image/png" {
+				t.Errorf("Content-Type %q", r.header.Get("Content-Type"))
+			}
+		})
+	}
+}
