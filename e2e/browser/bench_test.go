@@ -36,7 +36,7 @@ func BenchmarkSendToFirstComponent(b *testing.B) {
 	var times []float64
 	for b.Loop() {
 		p.navigate(s.base + "/app")
-		p.waitFor("form.composer")
+		p.appReady()
 		eval[bool](p, `(`+timeFirstComponent+`, true)`)
 		p.send("4 nights in Lisbon in May, 3 of us")
 		p.wait("the first component", "window.__firstComponent !== undefined")

@@ -82,11 +82,11 @@ func fixtureServer(t *testing.T) *httptest.Server {
 	})
 	mux.HandleFunc("GET /{lang}/", func(w http.ResponseWriter, r *http.Request) {
 		ctx := ui.WithLanguage(r.Context(), r.PathValue("lang"))
-		ctx = ui.WithActions(ctx, ui.Actions{BookingURL: "/booking", TripURL: "/trip", CSRFToken: "fixture-token"})
+		ctx = ui.WithActions(ctx, ui.Actions{BookingURL: "/booking", TripURL: "/trip", BookURL: "/book", CSRFToken: "fixture-token"})
 		page := ui.Page{Title: "tripgraph", AssetsURL: "/static", NewURL: "/en/", SendURL: "/messages", CSRFToken: "fixture-token",
-			Threads:    []ui.ThreadLink{{Title: "Lisbon in May", URL: "/en/", Current: true}, {URL: "/en/"}},
-			LanguageTo: []ui.LanguageLink{{Lang: "en", URL: "/en/"}, {Lang: "pt", URL: "/pt/"}},
-			State:      state}
+			Threads:  []ui.ThreadLink{{Title: "Lisbon in May", URL: "/en/", Current: true}, {URL: "/en/"}},
+			Language: ui.LanguageSwitch{Action: "/lang", Next: "/en/", CSRFToken: "fixture-token"}, LogoutURL: "/logout",
+			State: state}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		if err := ui.ChatPage(page).Render(ctx, w); err != nil {
 			t.Errorf("rendering the fixture page: %v", err)

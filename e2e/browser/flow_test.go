@@ -116,6 +116,14 @@ func TestTravellerInBrowser(t *testing.T) {
 			p.t.Errorf("after a reload the booking still asks for an answer (%d forms)", n)
 		}
 	})
+	step("beach photos load", func(p *tab) {
+		p.navigate(s.base + "/app")
+		p.appReady()
+		p.send("mostre fotos da praia")
+		p.waitFor("#conversation .component.photos img")
+		p.wait("the reply to end", runEnded)
+		checkImagesLoad(p, "#conversation .component.photos img")
+	})
 	var oldHead string // the Lisbon branch's newest step, before the fork
 	step("timeline step 2 shows the earlier state", func(p *tab) {
 		p.navigate(thread + "/timeline")
@@ -153,14 +161,6 @@ func TestTravellerInBrowser(t *testing.T) {
 		if !strings.Contains(trips, "Lisbon") || strings.Contains(trips, "Porto") {
 			p.t.Errorf("the Lisbon branch's newest step now shows the trip %q", trips)
 		}
-	})
-	step("beach photos load", func(p *tab) {
-		p.navigate(s.base + "/app")
-		p.waitFor("form.composer")
-		p.send("mostre fotos da praia")
-		p.waitFor("#conversation .component.photos img")
-		p.wait("the reply to end", runEnded)
-		checkImagesLoad(p, "#conversation .component.photos img")
 	})
 }
 

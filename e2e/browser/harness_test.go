@@ -181,12 +181,23 @@ func eval[T any](p *tab, script string) T {
 }
 
 // wait waits until the script's value is truthy, and fails the test with
-// what is waited for when it is not within actionTimeout.
+// what is waited for when it is not within actionTimeout. It keeps asking
+// across page loads (a script fails while a page is replaced).
 func (p *tab) wait(what, script string) {
 	p.t.Helper()
-	if _, err := run(p, chromedp.Poll[chromedp.Void](script, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(actionTimeout))); err != nil {
-		p.t.Fatalf("waiting for %s: %v", what, err)
+	deadline := time.Now().Add(actionTimeout)
+	var last error
+	for time.Now().Before(deadline) {
+		ok, err := run(p, chromedp.Evaluate[bool]("!!("+script+")"))
+		if err == nil && ok {
+			return
+		}
+		if err != nil {
+			last = err
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
+	p.t.Fatalf("waiting for %s: not within %s (last error: %v)", what, actionTimeout, last)
 }
 
 // navigate loads a page and waits until its body is there.
@@ -196,9 +207,13 @@ func (p *tab) navigate(url string) {
 }
 
 // click clicks the first element the CSS selector matches, as a user would
-// (the element must be visible).
+// (the element must be visible). Content htmx has just swapped in is
+// clicked once htmx has set it up (it drops the class htmx-added then,
+// some 20 ms later): no one clicks sooner, and a form clicked sooner would
+// be posted without htmx.
 func (p *tab) click(selector string) {
 	p.t.Helper()
+	p.wait(selector+" set up by htmx", fmt.Sprintf(`(e => e !== null && e.closest('.htmx-added') === null)(document.querySelector(%q))`, selector))
 	p.do(chromedp.ScrollIntoView(chromedp.CSS(selector)), chromedp.Click(chromedp.CSS(selector)))
 }
 

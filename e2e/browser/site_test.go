@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/tripgraph/tripgraph/internal/servetest"
@@ -50,13 +50,15 @@ func addCity(t testing.TB, c seed.City) {
 	}
 }
 
-// acceptLanguage makes the tab's requests prefer the language (the header
-// Accept-Language and navigator.languages).
+// acceptLanguage makes every request of the tab send Accept-Language:
+// lang.
 func (p *tab) acceptLanguage(lang string) {
 	p.t.Helper()
-	ua := eval[string](p, "navigator.userAgent")
 	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ua, AcceptLanguage: lang})
+		if _, err := cdp.Call(ctx, t, network.Enable, network.EnableParams{}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, t, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": lang}})
 		return err
 	}))
 }
@@ -68,7 +70,15 @@ func (p *tab) login(s *site) {
 	p.navigate(s.base + "/login")
 	p.do(chromedp.SetValue(chromedp.CSS("#api_key"), s.key))
 	p.click("form.login button[type=submit]")
+	p.appReady()
+}
+
+// appReady waits until a page of the app is loaded with its scripts: a
+// message sent before htmx is there is posted as a plain form.
+func (p *tab) appReady() {
+	p.t.Helper()
 	p.waitFor("form.composer")
+	p.wait("the page's scripts", `document.readyState === 'complete' && window.htmx !== undefined`)
 }
 
 // waitFor waits until an element the CSS selector matches is in the page
