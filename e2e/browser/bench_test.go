@@ -43,6 +43,7 @@ func BenchmarkSendToFirstComponent(b *testing.B) {
 		times = append(times, eval[float64](p, "window.__firstComponent"))
 		p.wait("the reply to end", runEnded)
 	}
+	b.Logf("ms from Send to the first component, round by round: %.0f", times)
 	slices.Sort(times)
 	b.ReportMetric(times[len(times)/2], "ms-median")
 	b.ReportMetric(times[len(times)-1], "ms-max")
