@@ -132,6 +132,7 @@ type Server struct {
 	metrics *metrics
 	db      *sql.DB // the store's pool as database/sql, for the migrations check
 	routes  []route
+	pages   []route // the browser's routes, kept out of the OpenAPI description
 	pool    *pool
 	// registry is the users' MCP servers, with the guard and box of Config.
 	registry store.MCPServers

@@ -3,8 +3,11 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"math"
+	"net"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/google/uuid"
@@ -45,10 +48,16 @@ func (s *Server) registerPages() {
 	s.addPage(route{method: http.MethodGet, path: assetsURL + "/*", handler: static, public: true})
 }
 
-// render writes a page with status.
+// render writes a page with status. Pages are never cached (they hold a
+// CSRF token), never framed by another site, and send no address beyond
+// this one in Referer.
 func render(c echo.Context, cx context.Context, status int, page templ.Component) error {
-	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	c.Response().Header().Set("Cache-Control", "no-store")
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
 	c.Response().WriteHeader(status)
 	return page.Render(cx, c.Response())
 }
@@ -80,12 +89,11 @@ func (s *Server) loginPage(c echo.Context) error {
 // key's rate limit is checked first, as on the API.
 func (s *Server) login(c echo.Context) error {
 	key := c.FormValue("api_key")
+	if err := s.allowAttempt(c, key); err != nil {
+		return err
+	}
 	if key == "" {
 		return s.loginForm(c, http.StatusUnauthorized, "login.bad")
-	}
-	if _, ok := s.limiter.allow(key); !ok {
-		return &statusError{status: http.StatusTooManyRequests, retryAfter: 1,
-			err: errcode.New(errcode.Unavailable, "too many attempts; retry later")}
 	}
 	u, err := s.store.UserByAPIKey(ctx(c), key)
 	if errcode.Of(err) == errcode.Forbidden {
@@ -100,9 +108,32 @@ func (s *Server) login(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, localPath(c.FormValue("next"), "/app"))
 }
 
+// allowAttempt takes a token from the bucket of the client's address and,
+// when key is set, from the key's own, as the API does: guessing keys or
+// making accounts costs the same rate as calling the API.
+func (s *Server) allowAttempt(c echo.Context, key string) error {
+	host, _, err := net.SplitHostPort(c.Request().RemoteAddr)
+	if err != nil {
+		host = c.Request().RemoteAddr
+	}
+	for _, bucket := range []string{"addr:" + host, key} {
+		if bucket == "" {
+			continue
+		}
+		if wait, ok := s.limiter.allow(bucket); !ok {
+			return &statusError{status: http.StatusTooManyRequests, retryAfter: int(math.Ceil(wait.Seconds())),
+				err: errcode.New(errcode.Unavailable, "too many attempts; retry later")}
+		}
+	}
+	return nil
+}
+
 // signup creates a user with the name in the form and an API key, opens a
 // session and shows the key, once.
 func (s *Server) signup(c echo.Context) error {
+	if err := s.allowAttempt(c, ""); err != nil {
+		return err
+	}
 	u, err := s.store.CreateUser(ctx(c), c.FormValue("name"))
 	switch errcode.Of(err) {
 	case errcode.Conflict:
@@ -218,20 +249,36 @@ func (s *Server) threadTitle(cx context.Context, t store.Thread) string {
 	}
 	for _, m := range st.Messages {
 		if m.Type == nodes.Human {
-			return m.Content
+			return shortTitle(m.Content)
 		}
 	}
 	return ""
 }
 
+// titleRunes is the longest title a message makes.
+const titleRunes = 80
+
+// shortTitle is a message's first line, cut to titleRunes with an ellipsis.
+func shortTitle(message string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(message), "\n")
+	r := []rune(strings.TrimSpace(line))
+	if len(r) <= titleRunes {
+		return string(r)
+	}
+	return strings.TrimSpace(string(r[:titleRunes-1])) + "…"
+}
+
 // threadPage shows a thread as its newest checkpoint saved it, with the
-// booking it waits on, if any: nothing is run to show it.
+// booking it waits on, if any: nothing is run to show it. While a run is
+// active on the thread, the page joins its live stream, so that a reload
+// rejoins the run.
 func (s *Server) threadPage(c echo.Context) error {
 	id := c.Param("thread_id")
-	if _, err := s.store.ThreadByID(ctx(c), owner(c), id); err != nil {
+	t, err := s.store.ThreadByID(ctx(c), owner(c), id)
+	if err != nil {
 		return err
 	}
-	head, err := s.head(ctx(c), id)
+	state, live, err := s.threadView(ctx(c), owner(c), id)
 	if err != nil {
 		return err
 	}
@@ -239,12 +286,9 @@ func (s *Server) threadPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if head != nil {
-		steps, err := replay.Steps([]graph.Checkpoint{*head})
-		if err != nil {
-			return err
-		}
-		p.State = steps[0].WithPending()
+	p.State, p.LiveURL = state, live
+	if title := s.threadTitle(ctx(c), t); title != "" {
+		p.Title = title + " · tripgraph"
 	}
 	p.SendURL, p.TimelineURL = threadURL(id)+"/messages", threadURL(id)+"/timeline"
 	return render(c, s.pageContext(c), http.StatusOK, ui.ChatPage(p))

@@ -98,6 +98,11 @@ func TestChatPageListsThreads(t *testing.T) {
 	hasAll(t, page.body, ">"+lisbon+"</a>", "&lt;b&gt;Beach&lt;/b&gt; week", `<form id="composer" class="composer" method="post" action="/app/messages"`,
 		`<a class="skip" href="#conversation">`, `<html lang="en">`)
 	lacks(t, page.body, "<b>Beach")
+	for k, v := range map[string]string{"X-Frame-Options": "DENY", "Cache-Control": "no-store", "Referrer-Policy": "same-origin"} {
+		if got := page.header.Get(k); got != v {
+			t.Errorf("%s: %q, want %q", k, got, v)
+		}
+	}
 }
 
 func TestThreadPageShowsLatestState(t *testing.T) {
@@ -109,7 +114,7 @@ func TestThreadPageShowsLatestState(t *testing.T) {
 	b := h.browser().login(h.aliceKey)
 	page := b.get("/app/threads/" + tid)
 	mustStatus(t, page, http.StatusOK)
-	hasAll(t, page.body, lisbon, porto, "Porto", `id="conversation"`, `class="component trip-details"`,
+	hasAll(t, page.body, "<title>"+lisbon+" · tripgraph</title>", lisbon, porto, "Porto", `id="conversation"`, `class="component trip-details"`,
 		`action="/app/threads/`+tid+`/messages"`, `href="/app/threads/`+tid+`/timeline"`,
 		// the trip details' edit form is there, with the session's token
 		`action="/app/threads/`+tid+`/trip"`, `name="csrf_token" value="`+b.csrf+`"`)
@@ -121,6 +126,15 @@ func TestThreadPageShowsLatestState(t *testing.T) {
 	if len(runs) != 0 {
 		t.Errorf("showing the thread started runs: %d", len(runs))
 	}
+
+	// While a run is active (no worker takes it here), the page joins its
+	// live stream.
+	var run runJSON
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody("and restaurants?")).decode(t, &run)
+	t.Cleanup(func() { h.do(http.MethodDelete, "/threads/"+tid, h.aliceKey, "") }) // no worker of a later test may take it
+	live := b.get("/app/threads/" + tid)
+	hasAll(t, live.body, `sse-connect="/app/threads/`+tid+`/runs/`+run.RunID+`/live?checkpoint=`)
+	lacks(t, page.body, "sse-connect")
 }
 
 var timelineLinks = regexp.MustCompile(`<li id="cp-[^"]*"[^>]*><a href="([^"]+)"`)
@@ -275,5 +289,19 @@ func TestPhotosForASession(t *testing.T) {
 				t.Errorf("Content-Type %q", r.header.Get("Content-Type"))
 			}
 		})
+	}
+}
+
+func TestShortTitle(t *testing.T) {
+	long := strings.Repeat("á", 100)
+	for _, c := range []struct{ in, want string }{
+		{"  Lisbon in May ", "Lisbon in May"},
+		{"first line\nsecond line", "first line"},
+		{long, strings.Repeat("á", 79) + "…"},
+		{strings.Repeat("b", 80), strings.Repeat("b", 80)},
+	} {
+		if got := shortTitle(c.in); got != c.want {
+			t.Errorf("shortTitle(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }

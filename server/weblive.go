@@ -42,17 +42,11 @@ func (s *Server) registerLive() {
 	}
 }
 
-// liveActions are the URLs a thread's forms post to, with the CSRF token.
-func liveActions(threadID, csrf string) ui.Actions {
-	a := threadActions(threadID, csrf)
-	a.BookURL = threadURL(threadID) + "/book"
-	return a
-}
-
 // liveContext is the rendering context of a thread's fragments: the
-// page's language and the thread's actions.
+// page's language and the thread's actions, also for a thread the request
+// has just made (whose id is not in the path).
 func (s *Server) liveContext(c echo.Context, threadID string) context.Context {
-	return ui.WithActions(s.pageContext(c), liveActions(threadID, s.csrfToken(c)))
+	return ui.WithActions(s.pageContext(c), threadActions(threadID, s.csrfToken(c)))
 }
 
 // liveURL is the live stream of a run for a page that shows the thread at

@@ -64,6 +64,7 @@ func (s *Server) addPage(r route) {
 		mw = append(mw, s.requireSession, s.checkCSRF)
 	}
 	s.echo.Add(r.method, r.path, r.handler, mw...)
+	s.pages = append(s.pages, r)
 }
 
 // session reads the request's session, if its cookie names a live one.
@@ -244,7 +245,7 @@ func threadURL(id string) string { return "/app/threads/" + url.PathEscape(id) }
 
 func threadActions(id, csrf string) ui.Actions {
 	base := threadURL(id)
-	return ui.Actions{BookingURL: base + "/booking", TripURL: base + "/trip", CSRFToken: csrf}
+	return ui.Actions{BookURL: base + "/book", BookingURL: base + "/booking", TripURL: base + "/trip", CSRFToken: csrf}
 }
 
 // secure reports whether the browser reached us over TLS, directly or

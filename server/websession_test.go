@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -207,6 +208,13 @@ func TestNoSession(t *testing.T) {
 	if r := b.get("/"); r.header.Get("Location") != "/app" {
 		t.Errorf("/ sends a signed-in browser to %q", r.header.Get("Location"))
 	}
+	// The stylesheet needs no session.
+	css := b.get("/static/app.css")
+	if css.status != http.StatusOK || !strings.HasPrefix(css.header.Get("Content-Type"), "text/css") {
+		t.Errorf("GET /static/app.css = %d %s", css.status, css.header.Get("Content-Type"))
+	}
+	mustStatus(t, h.browser().get("/static/app.css"), http.StatusOK)
+	mustStatus(t, h.browser().get("/static/nope.css"), http.StatusNotFound)
 	// An API key is no session.
 	req, _ := http.NewRequest(http.MethodGet, h.url+"/app", nil)
 	req.Header.Set("X-Api-Key", h.aliceKey)
@@ -388,4 +396,40 @@ func TestLanguage(t *testing.T) {
 		}
 		mustStatus(t, b.submit("/app/lang", url.Values{"lang": {"fr"}}), http.StatusBadRequest)
 	})
+}
+
+// TestAttemptsAreLimited checks that logins and signups from one address
+// take tokens from that address's bucket: past the burst, a 429.
+func TestAttemptsAreLimited(t *testing.T) {
+	limits := testLimits()
+	limits.RatePerSec, limits.RateBurst = 0.001, 3
+	h := newHarness(t, limits)
+	b := h.browser()
+	mustStatus(t, b.post("/login", url.Values{"api_key": {"tg_guess1"}}), http.StatusUnauthorized)
+	mustStatus(t, b.post("/login", url.Values{"api_key": {"tg_guess2"}}), http.StatusUnauthorized)
+	mustStatus(t, b.post("/signup", url.Values{"name": {"Bad Name"}}), http.StatusBadRequest)
+	for _, r := range []response{b.post("/login", url.Values{"api_key": {h.aliceKey}}), b.post("/signup", url.Values{"name": {"fine-name"}})} {
+		mustStatus(t, r, http.StatusTooManyRequests)
+		if r.header.Get("Retry-After") == "" {
+			t.Error("a 429 without Retry-After")
+		}
+	}
+}
+
+// TestSessionAcrossProcesses checks that a session opened by one server
+// works on another on the same database, and that signing out on the
+// second ends it on the first.
+func TestSessionAcrossProcesses(t *testing.T) {
+	h := newHarness(t, testLimits())
+	other := httptest.NewServer(newServer(t, openStore(t, testURL), testLimits(), io.Discard).Handler())
+	t.Cleanup(other.Close)
+	b := h.browser().login(h.aliceKey)
+	onOther := *b
+	onOther.h = &harness{t: t, url: other.URL}
+	mustStatus(t, onOther.get("/app"), http.StatusOK)
+	token := b.cookie(sessionCookie)
+	mustStatus(t, onOther.submit("/logout", nil), http.StatusSeeOther)
+	u, _ := url.Parse(h.url)
+	b.client.Jar.SetCookies(u, []*http.Cookie{{Name: sessionCookie, Value: token}}) // as kept by someone
+	mustStatus(t, b.get("/app"), http.StatusSeeOther)
 }

@@ -11,7 +11,10 @@
     if (!form) { return; }
     form.setAttribute("aria-busy", busy ? "true" : "false");
     form.querySelectorAll("button, textarea").forEach(function (el) { el.disabled = busy; });
-    if (!busy) {
+    // The box takes the focus back only from nowhere (the disabled box
+    // lost it): never from a control the person moved to meanwhile.
+    var active = document.activeElement;
+    if (!busy && (!active || active === document.body || form.contains(active))) {
       var box = form.querySelector("textarea");
       if (box) { box.focus(); }
     }
@@ -25,9 +28,9 @@
   // A refused post (a 4xx or 5xx answer) carries an error notice for the
   // conversation: show it, and free the box.
   document.addEventListener("htmx:beforeSwap", function (e) {
-    if (e.detail.xhr.status >= 400 && e.detail.serverResponse) {
+    var type = e.detail.xhr.getResponseHeader("Content-Type") || "";
+    if (e.detail.xhr.status >= 400 && type.indexOf("text/html") === 0 && e.detail.serverResponse) {
       e.detail.shouldSwap = true;
-      e.detail.isError = false;
       setBusy(false);
     }
   });
@@ -35,7 +38,7 @@
   // A sent message clears the box.
   document.addEventListener("htmx:afterRequest", function (e) {
     if (e.detail.successful && e.target.id === "composer") { e.target.reset(); }
-    if (!e.detail.successful && !e.detail.xhr.status) { setBusy(false); } // the network failed
+    if (!e.detail.successful) { setBusy(false); } // refused, or the network failed
   });
 
   // The stream's end: the live region goes (its status line was for the
