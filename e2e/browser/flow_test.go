@@ -48,13 +48,20 @@ const runEnded = `document.getElementById('live') === null && document.querySele
 // threadPath matches the path of a thread page.
 var threadPath = regexp.MustCompile(`^/app/threads/[^/?#]+$`)
 
-// TestTravellerInBrowser follows a traveller through the pages of a real
-// serve, in one tab: log in with a key, plan Lisbon and watch it stream,
-// filter the restaurants, book a stay and reload, scrub the timeline back,
-// fork to another city, and ask for beach photos. Each step is a subtest
-// with its own screenshot; a step needs the ones before it.
-func TestTravellerInBrowser(t *testing.T) {
+// TestServeInBrowser drives the pages of one real serve: a traveller's
+// whole visit, then the Portuguese interface.
+func TestServeInBrowser(t *testing.T) {
 	s := startSite(t)
+	t.Run("traveller", func(t *testing.T) { traveller(t, s) })
+	t.Run("Portuguese", func(t *testing.T) { portuguese(t, s) })
+}
+
+// traveller follows a traveller through the pages, in one tab: log in
+// with a key, plan Lisbon and watch it stream, filter the restaurants,
+// book a stay and reload, ask for beach photos, scrub the timeline back
+// and fork to another city. Each step is a subtest with its own
+// screenshot; a step needs the ones before it.
+func traveller(t *testing.T, s *site) {
 	p := newTab(t)
 	p.acceptLanguage("en")
 	var thread string // the Lisbon thread's URL
@@ -155,6 +162,9 @@ func TestTravellerInBrowser(t *testing.T) {
 		p.waitFor("#conversation .component.trip-details")
 		p.wait("the Porto trip", `[...document.querySelectorAll('#conversation .component.trip-details')].some(c => c.textContent.includes('Porto'))`)
 		p.wait("the forked reply to end", runEnded)
+		if n := eval[int](p, `document.querySelectorAll('#conversation .component.booking').length`); n != 0 {
+			p.t.Errorf("the fork shows %d booking cards: it did not start from step 2, before the booking", n)
+		}
 		p.navigate(oldHead)
 		p.waitFor(".replay .component.booking.booking-booked")
 		trips := eval[string](p, `[...document.querySelectorAll('.replay .component.trip-details')].map(c => c.textContent).join(' ')`)

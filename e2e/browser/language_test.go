@@ -4,10 +4,9 @@ import (
 	"testing"
 )
 
-// TestPortugueseInterface checks that the pages speak Portuguese to a
-// browser that prefers it, and to anyone who picks it with the switch.
-func TestPortugueseInterface(t *testing.T) {
-	s := startSite(t)
+// portuguese checks that the pages speak Portuguese to a browser that
+// prefers it, and to anyone who picks it with the switch.
+func portuguese(t *testing.T, s *site) {
 	t.Run("Accept-Language pt", func(t *testing.T) {
 		p := newTab(t)
 		p.acceptLanguage("pt-BR,pt;q=0.9,en;q=0.5")
