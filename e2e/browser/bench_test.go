@@ -29,6 +29,7 @@ const timeFirstComponent = `new Promise(resolve => {
 // ("4 nights in Lisbon in May, 3 of us" with the offline model, against a
 // real serve on this machine). It reports the median and the slowest.
 func BenchmarkSendToFirstComponent(b *testing.B) {
+	browser(b) // before the server, which takes a while to start
 	s := startSite(b)
 	p := newTab(b)
 	p.acceptLanguage("en")

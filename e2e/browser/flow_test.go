@@ -51,6 +51,7 @@ var threadPath = regexp.MustCompile(`^/app/threads/[^/?#]+$`)
 // TestServeInBrowser drives the pages of one real serve: a traveller's
 // whole visit, then the Portuguese interface.
 func TestServeInBrowser(t *testing.T) {
+	browser(t) // before the server, which takes a while to start
 	s := startSite(t)
 	t.Run("traveller", func(t *testing.T) { traveller(t, s) })
 	t.Run("Portuguese", func(t *testing.T) { portuguese(t, s) })

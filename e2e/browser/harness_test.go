@@ -122,6 +122,20 @@ func stopBrowser() {
 	}
 }
 
+// browser returns the shared browser, starting it on first use; the test
+// is skipped when chromium is not installed.
+func browser(t testing.TB) context.Context {
+	t.Helper()
+	ctx, err := startBrowser()
+	if errors.Is(err, errNoChromium) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
 // tab is one test's page in the shared browser, in its own browser context
 // (its own cookies and storage).
 type tab struct {
@@ -134,14 +148,7 @@ type tab struct {
 // and the tab is closed.
 func newTab(t testing.TB) *tab {
 	t.Helper()
-	browser, err := startBrowser()
-	if errors.Is(err, errNoChromium) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	ctx, cancel := chromedp.NewContext(browser(t), chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
 	p := &tab{t: t, ctx: ctx}
 	if err := chromedp.Do(ctx); err != nil {
@@ -218,8 +225,13 @@ func (p *tab) click(selector string) {
 }
 
 // screenshot saves the full page as e2e/screenshots/<test name>.png.
+// A page caught loading cannot be captured: it is tried again a few times.
 func (p *tab) screenshot() {
 	png, err := run(p, chromedp.FullScreenshot(100))
+	for i := 0; err != nil && i < 5; i++ {
+		time.Sleep(200 * time.Millisecond)
+		png, err = run(p, chromedp.FullScreenshot(100))
+	}
 	if err != nil {
 		p.t.Logf("no screenshot: %v", err)
 		return
