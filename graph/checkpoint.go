@@ -81,19 +81,19 @@ const (
 // encodings of the graph's state and update types. A checkpoint never changes
 // once saved.
 type Checkpoint struct {
-	ThreadID  string          `json:"thread_id"`
-	ID        string          `json:"checkpoint_id"` // UUIDv7: sorts by creation time
-	ParentID  string          `json:"parent_checkpoint_id,omitempty"`
-	Step      int             `json:"step"`
-	Node      string          `json:"node,omitempty"` // the node that produced it; "" for input
-	State     json.RawMessage `json:"state"`
-	Update    json.RawMessage `json:"update,omitempty"`
-	Next      []string        `json:"next"` // nodes to run next; empty when the run ended
-	Metadata  Metadata        `json:"metadata"`
-	CreatedAt time.Time       `json:"created_at"`
+	ThreadID  string
+	ID        string // UUIDv7: sorts by creation time
+	ParentID  string
+	Step      int
+	Node      string // the node that produced it; "" for input
+	State     json.RawMessage
+	Update    json.RawMessage
+	Next      []string // nodes to run next; empty when the run ended
+	Metadata  Metadata
+	CreatedAt time.Time
 	// Interrupts are the pauses pending at this checkpoint: a node called
 	// Interrupt and waits for a resume value. Empty when none is pending.
-	Interrupts []PendingInterrupt `json:"interrupts,omitempty"`
+	Interrupts []PendingInterrupt
 }
 
 // PendingInterrupt is a pause a node asked for: Payload is what it shows a person,
@@ -101,16 +101,16 @@ type Checkpoint struct {
 // answers to the node's earlier Interrupt calls in the same step, in order:
 // when the node runs again, they are returned again before the new one.
 type PendingInterrupt struct {
-	ID      string            `json:"id"`
-	Node    string            `json:"node"`
-	Payload json.RawMessage   `json:"payload"`
-	Answers []json.RawMessage `json:"answers,omitempty"`
+	ID      string
+	Node    string
+	Payload json.RawMessage
+	Answers []json.RawMessage
 }
 
 // Metadata says how a checkpoint came to be.
 type Metadata struct {
-	Source string `json:"source"` // SourceInput, SourceLoop, SourceUpdate or SourceFork
-	RunID  string `json:"run_id,omitempty"`
+	Source string // SourceInput, SourceLoop, SourceUpdate or SourceFork
+	RunID  string
 }
 
 // ListOptions pages through a thread's history, newest first.

@@ -27,7 +27,7 @@ const (
 	CheckpointSaved
 	RunFinished
 	RunFailed
-	Interrupted // the run paused: a node called Interrupt
+	Interrupted // the run paused: a node called Interrupt, or a breakpoint stopped it (no Interrupt then)
 )
 
 var kindNames = [...]string{"", "run_started", "node_started", "custom", "token", "node_finished",
@@ -49,13 +49,13 @@ type Event[S, U any] struct {
 	Step       int
 	Node       string            // NodeStarted, Custom, Token, NodeFinished, CheckpointSaved, Interrupted
 	Update     U                 // NodeFinished: the node's update
-	State      S                 // NodeFinished, RunFinished and Interrupted: the state after the step
+	State      S                 // NodeStarted: the state the node is given; NodeFinished, RunFinished and Interrupted: the state after the step
 	Name       string            // Custom: the event's name, such as "ui"
 	Payload    any               // Custom: what the node emitted
 	Token      string            // Token: a piece of streamed text
 	MessageID  string            // Token: the id of the message the text belongs to
 	Checkpoint *Checkpoint       // CheckpointSaved
-	Interrupt  *PendingInterrupt // Interrupted: the pending interrupt
+	Interrupt  *PendingInterrupt // Interrupted: the pending interrupt; nil when a breakpoint stopped the run
 	Err        error             // RunFailed
 }
 

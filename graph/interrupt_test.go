@@ -225,3 +225,74 @@ func TestInterruptOutsideANode(t *testing.T) {
 		t.Fatalf("Interrupt outside a node = %v, want a plain error", err)
 	}
 }
+
+// Breakpoints stop a run before or after a node; a run that continues
+// (Resume or a Command) goes on from there without stopping again at the
+// same place. A breakpoint after the last node, or at no node the run
+// reaches, stops nothing.
+func TestBreakpoints(t *testing.T) {
+	tests := []struct {
+		name          string
+		before, after []string
+		wantStop      string   // the node due when the run stopped; "" when it finished
+		wantLog       []string // the log when it stopped or finished
+	}{
+		{"before callTools", []string{"callTools"}, nil, "callTools", []string{"hi", "extraction"}},
+		{"before the first node", []string{"extraction"}, nil, "extraction", []string{"hi"}},
+		{"after extraction", nil, []string{"extraction"}, "callTools", []string{"hi", "extraction"}},
+		{"after the last node", nil, []string{"callTools"}, "", []string{"hi", "extraction", "callTools"}},
+		{"at a node not reached", []string{"classify"}, []string{"classify"}, "", []string{"hi", "extraction", "callTools"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := mustCompile(t, plannerGraph(), NewMemorySaver())
+			thread := newID()
+			cfg := RunConfig[tupdate]{ThreadID: thread, Input: tupdate{Log: []string{"hi"}, Want: "extraction"},
+				InterruptBefore: tt.before, InterruptAfter: tt.after}
+			last, err := runUntilEnd(c, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, cp, err := c.GetState(context.Background(), thread, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(s.Log, tt.wantLog) {
+				t.Fatalf("log %v, want %v", s.Log, tt.wantLog)
+			}
+			if tt.wantStop == "" {
+				if last.Kind != RunFinished {
+					t.Fatalf("the run ended with %s, want run_finished", last.Kind)
+				}
+				return
+			}
+			if last.Kind != Interrupted || last.Interrupt != nil || last.Node != tt.wantStop || last.Step != cp.Step {
+				t.Fatalf("the run ended with %s at %q step %d (interrupt %v), want a stop before %q at step %d",
+					last.Kind, last.Node, last.Step, last.Interrupt, tt.wantStop, cp.Step)
+			}
+			if !slices.Equal(cp.Next, []string{tt.wantStop}) || len(cp.Interrupts) != 0 {
+				t.Fatalf("stopped at a checkpoint with next %v, interrupts %v", cp.Next, cp.Interrupts)
+			}
+			if _, err := c.Invoke(context.Background(), cfg); !errors.Is(err, ErrInterrupted) {
+				t.Fatalf("Invoke of a run that stops: %v", err)
+			}
+			c = mustCompile(t, plannerGraph(), NewMemorySaver())
+			runUntilEnd(c, cfg)
+			cfg.Resume = true
+			if last, err := runUntilEnd(c, cfg); err != nil || last.Kind != RunFinished {
+				t.Fatalf("resumed run ended with %s, %v", last.Kind, err)
+			}
+			if s, _, _ := c.GetState(context.Background(), thread, ""); !slices.Equal(s.Log, []string{"hi", "extraction", "callTools"}) {
+				t.Fatalf("log after resuming %v", s.Log)
+			}
+		})
+	}
+}
+
+func TestBreakpointAtAnUnknownNode(t *testing.T) {
+	c := mustCompile(t, plannerGraph(), NewMemorySaver())
+	last, err := runUntilEnd(c, RunConfig[tupdate]{ThreadID: newID(), Input: tupdate{Log: []string{"hi"}}, InterruptAfter: []string{"nowhere"}})
+	if err == nil || last.Kind != RunFailed {
+		t.Fatalf("a breakpoint at an unknown node: %s, %v", last.Kind, err)
+	}
+}

@@ -40,6 +40,14 @@ type RunConfig[U any] struct {
 	StepLimit    int        // nodes the run may execute; DefaultStepLimit when 0
 	RunID        string     // a new UUIDv7 when empty
 	Durability   Durability // when checkpoints are written; DurabilitySync when empty
+	// InterruptBefore and InterruptAfter are breakpoints: nodes the run stops
+	// before it runs them, or after they ran and their checkpoint was saved
+	// (unless the run ends there). A stopped run ends with an Interrupted
+	// event without Interrupt, naming the node due next; the thread's newest
+	// checkpoint names it in Next, and a later run with Resume or a Command
+	// continues with it, without stopping before it again.
+	InterruptBefore []string
+	InterruptAfter  []string
 }
 
 // Command continues a thread, as a person's answer or a button would.
@@ -104,6 +112,8 @@ func (c *Compiled[S, U]) Run(ctx context.Context, cfg RunConfig[U]) iter.Seq2[Ev
 			r.yield(r.stamp(Event[S, U]{Kind: RunFailed, Err: err}), err)
 		case r.paused != nil:
 			r.emit(Event[S, U]{Kind: Interrupted, Step: r.pausedAt, Node: r.paused.Node, Interrupt: r.paused, State: state})
+		case r.stoppedAt != nil:
+			r.emit(Event[S, U]{Kind: Interrupted, Step: r.stoppedAt.Step, Node: r.stoppedAt.Next[0], State: state})
 		default:
 			r.emit(Event[S, U]{Kind: RunFinished, State: state})
 		}
@@ -219,6 +229,9 @@ type run[S, U any] struct {
 
 	paused   *PendingInterrupt // set when a node paused the run
 	pausedAt int               // the step of the checkpoint that records the pause
+
+	continuing bool        // the next node is the one the starting checkpoint left due: no breakpoint before it
+	stoppedAt  *Checkpoint // set when a breakpoint stopped the run: the checkpoint it stopped at
 }
 
 func (r *run[S, U]) execute(ctx context.Context) (S, error) {
@@ -232,6 +245,10 @@ func (r *run[S, U]) execute(ctx context.Context) (S, error) {
 	if err := r.startWriter(ctx, head); err != nil {
 		return state, err
 	}
+	if err := r.c.checkBreakpoints(r.cfg); err != nil {
+		return state, err
+	}
+	r.continuing = r.cfg.Command != nil || r.cfg.Resume
 	switch {
 	case r.cfg.Command != nil:
 		if base, state, err = r.command(ctx, base, state); err != nil {
@@ -252,11 +269,46 @@ func (r *run[S, U]) execute(ctx context.Context) (S, error) {
 		return state, fmt.Errorf("resuming thread %q: it has no checkpoint", r.cfg.ThreadID)
 	}
 	for len(base.Next) > 0 {
-		if base, state, err = r.next(ctx, base, state); err != nil || r.paused != nil {
+		if r.breakBefore(base) {
+			return state, nil
+		}
+		if base, state, err = r.next(ctx, base, state); err != nil || r.paused != nil || r.breakAfter(base) {
 			return state, err
 		}
 	}
 	return state, nil
+}
+
+// breakBefore stops the run at base when a breakpoint is set before the
+// node due next, unless the run continues with that node.
+func (r *run[S, U]) breakBefore(base Checkpoint) bool {
+	continuing := r.continuing
+	r.continuing = false
+	if continuing || !slices.Contains(r.cfg.InterruptBefore, base.Next[0]) {
+		return false
+	}
+	r.stoppedAt = &base
+	return true
+}
+
+// breakAfter stops the run at cp, the checkpoint of the node that just ran,
+// when a breakpoint is set after that node and the run goes on from there.
+func (r *run[S, U]) breakAfter(cp Checkpoint) bool {
+	if len(cp.Next) == 0 || !slices.Contains(r.cfg.InterruptAfter, cp.Node) {
+		return false
+	}
+	r.stoppedAt = &cp
+	return true
+}
+
+// checkBreakpoints refuses breakpoints at nodes the graph does not have.
+func (c *Compiled[S, U]) checkBreakpoints(cfg RunConfig[U]) error {
+	for _, node := range slices.Concat(cfg.InterruptBefore, cfg.InterruptAfter) {
+		if c.g.nodes[node] == nil {
+			return fmt.Errorf("running on thread %q: a breakpoint at unknown node %q", cfg.ThreadID, node)
+		}
+	}
+	return nil
 }
 
 // next runs the node that follows base and saves what it returned.
@@ -463,7 +515,7 @@ type nodeResult[U any] struct {
 // meanwhile: the node's context is cancelled with it, and the run waits. A
 // non-nil Interrupt means the node paused the run.
 func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S) (U, *PendingInterrupt, error) {
-	r.emit(Event[S, U]{Kind: NodeStarted, Step: step, Node: node})
+	r.emit(Event[S, U]{Kind: NodeStarted, Step: step, Node: node, State: state})
 	em := &emitter{
 		info:    RunInfo{ThreadID: r.cfg.ThreadID, RunID: r.cfg.RunID, Step: step, Node: node},
 		ch:      make(chan emitted, 16),

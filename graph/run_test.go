@@ -471,3 +471,28 @@ func TestIDsSortAfterAHeadFromTheFuture(t *testing.T) {
 		}
 	}
 }
+
+// NodeStarted carries the state its node is given: the input's for the
+// first node, then what the node before it left.
+func TestNodeStartedCarriesTheNodesState(t *testing.T) {
+	c := mustCompile(t, plannerGraph(), NewMemorySaver())
+	want := []string{"hi"}
+	started := 0
+	for ev, err := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: tid, Input: tupdate{Log: []string{"hi"}, Want: "extraction"}}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch ev.Kind {
+		case NodeStarted:
+			started++
+			if !slices.Equal(ev.State.Log, want) {
+				t.Fatalf("node %s started with %v, want %v", ev.Node, ev.State.Log, want)
+			}
+		case NodeFinished:
+			want = ev.State.Log
+		}
+	}
+	if started != 2 {
+		t.Fatalf("%d nodes started, want 2", started)
+	}
+}

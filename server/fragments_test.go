@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -157,6 +159,32 @@ func TestLiveFragmentsSkipWhatThePageShows(t *testing.T) {
 			}
 			if (c.want == "" && got != "") || !strings.Contains(got, c.want) {
 				t.Fatalf("fragment %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// A fragment with line breaks (a message's text) goes out as one event of
+// several data lines, which the browser joins back with line breaks.
+func TestHTMLEventLines(t *testing.T) {
+	for _, tt := range []struct {
+		name, html, want string
+	}{
+		{"one line", "<p>hi</p>", "id: 7\nevent: fragment\ndata: <p>hi</p>\n\n"},
+		{"line breaks", "<div>a\nb\r\n</div>", "id: 7\nevent: fragment\ndata: <div>a\ndata: b\ndata: </div>\n\n"},
+		{"empty", "", "id: 7\nevent: fragment\ndata: \n\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			if err := htmlEvent(sseWriter{w: rec, rc: http.NewResponseController(rec)}, 7, ui.LiveEvent, tt.html); err != nil {
+				t.Fatal(err)
+			}
+			if got := rec.Body.String(); got != tt.want {
+				t.Fatalf("wrote %q, want %q", got, tt.want)
+			}
+			frames := parseLive(rec.Body.String())
+			if len(frames) != 1 || frames[0].data != strings.ReplaceAll(tt.html, "\r\n", "\n") {
+				t.Fatalf("read back %+v", frames)
 			}
 		})
 	}

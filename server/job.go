@@ -6,6 +6,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/server/internal/wire"
 )
 
 // job is what a run executes, decided and checked when the run is created
@@ -15,6 +16,14 @@ type job struct {
 	Command      *jobCommand   `json:"command,omitempty"` // or an answer to an interrupt
 	CheckpointID string        `json:"checkpoint_id,omitempty"`
 	StepLimit    int           `json:"step_limit,omitempty"`
+	// Debug and Events: the run stores the parts of these stream modes too.
+	Debug  bool `json:"debug,omitempty"`
+	Events bool `json:"events,omitempty"`
+	// Durability is when the run's checkpoints are written: sync when empty.
+	Durability graph.Durability `json:"durability,omitempty"`
+	// Breakpoints: the nodes the run stops before or after.
+	InterruptBefore []string `json:"interrupt_before,omitempty"`
+	InterruptAfter  []string `json:"interrupt_after,omitempty"`
 }
 
 // jobCommand is a graph.Command in JSON.
@@ -41,7 +50,7 @@ func decodeJob(raw json.RawMessage) (job, error) {
 // stopped) continues from that checkpoint instead of starting again.
 func (j job) config(threadID, runID string, resumed bool) graph.RunConfig[nodes.Update] {
 	cfg := graph.RunConfig[nodes.Update]{ThreadID: threadID, RunID: runID, StepLimit: j.StepLimit,
-		CheckpointID: j.CheckpointID}
+		CheckpointID: j.CheckpointID, Durability: j.Durability, InterruptBefore: j.InterruptBefore, InterruptAfter: j.InterruptAfter}
 	switch {
 	case resumed:
 		cfg.Resume, cfg.CheckpointID = true, ""
@@ -57,4 +66,10 @@ func (j job) config(threadID, runID string, resumed bool) graph.RunConfig[nodes.
 		cfg.Resume = true
 	}
 	return cfg
+}
+
+// parts is how the run's events become its stored stream parts: those of
+// debug and events only when the run was asked for them.
+func (j job) parts() wire.Parts {
+	return wire.Parts{Graph: plannerGraphID, Debug: j.Debug, Events: j.Events}
 }

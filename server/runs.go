@@ -1,11 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -86,10 +89,14 @@ func (s *Server) listRuns(c echo.Context) error {
 }
 
 // cancelRun asks a run to stop, wherever it executes: 202 at once, or
-// with wait=1, 204 once it has ended.
+// with wait=1, 204 once it has ended. With action=rollback it also waits,
+// then moves the thread back to the state before the run (see rollBack).
 func (s *Server) cancelRun(c echo.Context) error {
-	if a := c.QueryParam("action"); a != "" && a != "interrupt" {
-		return invalid([]wire.FieldError{{Field: "action", Message: "only interrupt is supported"}})
+	action := c.QueryParam("action")
+	switch action {
+	case "", "interrupt", "rollback":
+	default:
+		return invalid([]wire.FieldError{{Field: "action", Message: "must be interrupt or rollback"}})
 	}
 	run, err := s.threadRun(c)
 	if err != nil {
@@ -98,13 +105,46 @@ func (s *Server) cancelRun(c echo.Context) error {
 	if _, err := s.store.CancelRun(ctx(c), owner(c), run.ID); err != nil {
 		return err
 	}
-	if !truthy(c.QueryParam("wait")) {
+	if action != "rollback" && !truthy(c.QueryParam("wait")) {
 		return c.NoContent(http.StatusAccepted)
 	}
 	if _, err := s.awaitRun(ctx(c), owner(c), run.ID); err != nil {
 		return err
 	}
+	if action == "rollback" {
+		if err := s.rollBack(ctx(c), run); err != nil {
+			return err
+		}
+	}
 	return c.NoContent(http.StatusNoContent)
+}
+
+// rollBack makes the state before a cancelled run the thread's newest
+// again: a new checkpoint with that state, forked from the checkpoint
+// before the run's first. The run's own checkpoints stay in the history
+// as an abandoned branch (checkpoints are never deleted), and the run
+// stays listed, interrupted. A run that wrote nothing leaves the thread as
+// it is; one that started the thread cannot be rolled back (CONFLICT).
+func (s *Server) rollBack(ctx context.Context, run store.Run) error {
+	before, err := s.before(ctx, run.ThreadID, run.ID)
+	if errors.Is(err, errStartedThread) {
+		return errcode.Wrap(errcode.Conflict, err, fmt.Sprintf("run %s was cancelled, but it started the thread, so there is no state to roll back to; delete the thread instead", run.ID))
+	}
+	if err != nil || before == "" {
+		return err
+	}
+	_, base, err := s.planner.GetState(ctx, run.ThreadID, before)
+	if err != nil {
+		return fmt.Errorf("reading the checkpoint before run %s: %w", run.ID, err)
+	}
+	asNode := base.Node
+	if asNode == "" {
+		asNode = graph.START
+	}
+	if _, err := s.planner.UpdateState(ctx, run.ThreadID, before, nodes.Update{}, asNode); err != nil {
+		return fmt.Errorf("rolling back run %s: %w", run.ID, fromGraph(err))
+	}
+	return nil
 }
 
 // truthy reads a boolean query parameter as the clients send it.
@@ -173,6 +213,9 @@ func (s *Server) startRunOn(c echo.Context, in wire.RunCreate, threadID string) 
 	if err != nil {
 		return store.Run{}, err
 	}
+	if err := s.canGoOn(c, j, threadID); err != nil {
+		return store.Run{}, err
+	}
 	if threadID == "" { // a stateless run: on a thread of its own
 		threadID, in.IfNotExists = uuid.Must(uuid.NewV7()).String(), "create"
 	}
@@ -204,11 +247,30 @@ func (s *Server) startRunOn(c echo.Context, in wire.RunCreate, threadID string) 
 	return run, nil
 }
 
+// canGoOn refuses a job with neither input nor command on a thread that
+// has no checkpoint to go on from: a new one ("" for a stateless run's),
+// one that does not exist (which if_not_exists might create), or an empty
+// one. It is checked before any thread is created.
+func (s *Server) canGoOn(c echo.Context, j job, threadID string) error {
+	if j.Input != nil || j.Command != nil || j.CheckpointID != "" {
+		return nil
+	}
+	if graph.CheckID("thread id", threadID) == nil {
+		head, err := s.head(ctx(c), threadID)
+		if err != nil || head != nil {
+			return err
+		}
+	}
+	return invalid([]wire.FieldError{{Field: "input", Message: "is required: the thread has no state to go on from"}})
+}
+
 // runPath is where a run is found.
 func runPath(r store.Run) string { return "/threads/" + r.ThreadID + "/runs/" + r.ID }
 
 // jobOf is what a run body asks the planner to do: a new turn with the
-// input's messages, or a command; the input is checked as chat input.
+// input's messages, or a command, or neither: then the thread goes on with
+// the nodes its checkpoint left due, as after a breakpoint. The input is
+// checked as chat input.
 func (s *Server) jobOf(in wire.RunCreate) (job, error) {
 	var j job
 	base, err := checkpointBase(in.CheckpointID, in.Checkpoint)
@@ -218,6 +280,9 @@ func (s *Server) jobOf(in wire.RunCreate) (job, error) {
 	j.CheckpointID = base
 	if in.Config != nil {
 		j.StepLimit = in.Config.RecursionLimit
+	}
+	if err := s.runOptions(in, &j); err != nil {
+		return j, err
 	}
 	switch {
 	case in.Input != nil && in.Command != nil:
@@ -230,7 +295,107 @@ func (s *Server) jobOf(in wire.RunCreate) (job, error) {
 		j.Command, err = s.commandOf(*in.Command)
 		return j, err
 	}
-	return j, invalid([]wire.FieldError{{Field: "input", Message: "is required unless a command is sent"}})
+	return j, nil // no input: the thread goes on from where it stopped
+}
+
+// runOptions reads the members of a run body that say how it runs into j:
+// the stream modes it stores, its durability and its breakpoints. Members
+// that would make it do what this server does not do (a context, webhooks,
+// feedback, a delayed start) are refused, each with why, rather than
+// ignored.
+func (s *Server) runOptions(in wire.RunCreate, j *job) error {
+	modes, err := modesOf(in.StreamMode, "stream_mode")
+	if err != nil {
+		return err
+	}
+	j.Debug, j.Events = modes[wire.ModeDebug], modes[wire.ModeEvents]
+	var problems []wire.FieldError
+	if j.Durability, err = durabilityOf(in); err != nil {
+		problems = append(problems, wire.FieldError{Field: "checkpoint_during", Message: err.Error()})
+	}
+	for _, b := range []struct {
+		field string
+		raw   json.RawMessage
+		dst   *[]string
+	}{{"interrupt_before", in.InterruptBefore, &j.InterruptBefore}, {"interrupt_after", in.InterruptAfter, &j.InterruptAfter}} {
+		if *b.dst, err = s.breakpoints(b.raw); err != nil {
+			problems = append(problems, wire.FieldError{Field: b.field, Message: err.Error()})
+		}
+	}
+	if problems = append(problems, unsupported(in)...); len(problems) > 0 {
+		return invalid(problems)
+	}
+	return nil
+}
+
+// durabilityOf reads durability, or checkpoint_during, its older form:
+// true is async, false exit.
+func durabilityOf(in wire.RunCreate) (graph.Durability, error) {
+	d := graph.Durability(in.Durability)
+	if in.CheckpointDuring == nil {
+		return d, nil
+	}
+	during := graph.DurabilityExit
+	if *in.CheckpointDuring {
+		during = graph.DurabilityAsync
+	}
+	if d != "" && d != during {
+		return d, errors.New("contradicts durability; send durability alone")
+	}
+	return during, nil
+}
+
+// unsupported lists the members of a run body sent with a value this
+// server does not act on, each with why.
+func unsupported(in wire.RunCreate) []wire.FieldError {
+	var out []wire.FieldError
+	for _, u := range []struct {
+		sent           bool
+		field, because string
+	}{
+		{!emptyJSON(in.Context), "context", "the trip planner takes no run context"},
+		{in.Webhook != "", "webhook", "webhooks are not supported: join or stream the run instead"},
+		{len(in.FeedbackKeys) > 0, "feedback_keys", "run feedback is not supported"},
+		{in.AfterSeconds != 0, "after_seconds", "delayed runs are not supported: a run is queued at once"},
+	} {
+		if u.sent {
+			out = append(out, wire.FieldError{Field: u.field, Message: u.because})
+		}
+	}
+	return out
+}
+
+// breakpoints reads interrupt_before or interrupt_after: "*" (every node)
+// or a list of the graph's nodes.
+func (s *Server) breakpoints(raw json.RawMessage) ([]string, error) {
+	if emptyJSON(raw) {
+		return nil, nil
+	}
+	graphNodes := s.planner.Shape().Nodes
+	var all string
+	if json.Unmarshal(raw, &all) == nil && all == "*" {
+		return slices.Clone(graphNodes), nil
+	}
+	var list []string
+	if json.Unmarshal(raw, &list) != nil {
+		return nil, errors.New(`must be "*" or a list of node names`)
+	}
+	for _, n := range list {
+		if !slices.Contains(graphNodes, n) {
+			return nil, fmt.Errorf("%q is not a node of the graph; its nodes are %s", n, strings.Join(graphNodes, ", "))
+		}
+	}
+	return list, nil
+}
+
+// emptyJSON reports whether a member was left out or sent empty: null, an
+// empty object, list or string.
+func emptyJSON(raw json.RawMessage) bool {
+	switch string(bytes.TrimSpace(raw)) {
+	case "", "null", "{}", "[]", `""`:
+		return true
+	}
+	return false
 }
 
 // inputUpdate is a run's input as a planner update: the person's messages,

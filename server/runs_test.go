@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -89,7 +90,7 @@ func TestRunBodiesAreChecked(t *testing.T) {
 		{"unknown field", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"colour":1}`, h.aliceKey, 422},
 		{"no assistant", tid, `{"input":{"messages":[{"role":"user","content":"hi"}]}}`, h.aliceKey, 422},
 		{"unknown assistant", tid, `{"assistant_id":"other","input":{"messages":[{"role":"user","content":"hi"}]}}`, h.aliceKey, 404},
-		{"no input", tid, `{"assistant_id":"trip-planner"}`, h.aliceKey, 422},
+		{"no input on an empty thread", tid, `{"assistant_id":"trip-planner"}`, h.aliceKey, 422},
 		{"input and command", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"command":{"resume":true}}`, h.aliceKey, 422},
 		{"ai message as input", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"ai","content":"hi"}]}}`, h.aliceKey, 422},
 		{"no messages nor booking", tid, `{"assistant_id":"trip-planner","input":{"messages":[]}}`, h.aliceKey, 422},
@@ -97,7 +98,7 @@ func TestRunBodiesAreChecked(t *testing.T) {
 		{"booking request for too many", tid, `{"assistant_id":"trip-planner","input":{"bookingRequest":{"id":"h1","startDate":"2027-05-03","endDate":"2027-05-07","guests":21}}}`, h.aliceKey, 422},
 		{"empty message", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"  "}]}}`, h.aliceKey, 400},
 		{"goto an unknown node", tid, `{"assistant_id":"trip-planner","command":{"goto":"nowhere"}}`, h.aliceKey, 422},
-		{"unknown stream mode", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"stream_mode":"debug"}`, h.aliceKey, 422},
+		{"unknown stream mode", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"stream_mode":"tasks"}`, h.aliceKey, 422},
 		{"recursion limit out of range", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"config":{"recursion_limit":0.5}}`, h.aliceKey, 422},
 		{"another user's thread", tid, runBody("hi"), h.bobKey, 404},
 		{"missing thread", fresh, runBody("hi"), h.aliceKey, 404},
@@ -128,9 +129,15 @@ func TestCancelAndRejectWhileRunning(t *testing.T) {
 		t.Fatalf("enqueued run is %s", queued.Status)
 	}
 	h.must(http.StatusNotFound, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel", h.bobKey, "")
+	for _, action := range []string{"delete"} {
+		r := h.must(http.StatusUnprocessableEntity, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?action="+action, h.aliceKey, "")
+		if !strings.Contains(string(r.body), `"field":"action"`) {
+			t.Fatalf("cancel with action %s: %s", action, r.body)
+		}
+	}
 	h.must(http.StatusNoContent, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?wait=1&action=interrupt", h.aliceKey, "")
 	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID, h.aliceKey, "").decode(t, &run)
-	if run.Status != "cancelled" {
+	if run.Status != "interrupted" {
 		t.Fatalf("cancelled run is %s", run.Status)
 	}
 	close(gate.release)
@@ -212,7 +219,7 @@ func TestInterruptStrategy(t *testing.T) {
 	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey,
 		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hello"}]},"multitask_strategy":"interrupt"}`).decode(t, &values)
 	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+first.RunID, h.aliceKey, "").decode(t, &first)
-	if first.Status != "cancelled" {
+	if first.Status != "interrupted" {
 		t.Fatalf("interrupted run is %s", first.Status)
 	}
 	if len(values.Messages) < 3 || values.Messages[0].Content != lisbon || values.TripDetails == nil {
@@ -238,7 +245,7 @@ func TestRollbackStrategy(t *testing.T) {
 	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey,
 		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hello again"}]},"multitask_strategy":"rollback"}`).decode(t, &values)
 	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+first.RunID, h.aliceKey, "").decode(t, &first)
-	if first.Status != "cancelled" {
+	if first.Status != "interrupted" {
 		t.Fatalf("rolled back run is %s", first.Status)
 	}
 	for _, m := range values.Messages {
@@ -248,5 +255,174 @@ func TestRollbackStrategy(t *testing.T) {
 	}
 	if values.TripDetails != nil || len(values.Messages) != len(before.Messages)+2 || values.Messages[len(before.Messages)].Content != "hello again" {
 		t.Fatalf("values after the rollback: %+v", values)
+	}
+}
+
+// Members of the run body that would change what a run does and that the
+// server does not do are refused, each by name; the others are taken.
+func TestRunOptionsRefusedOrTaken(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	tid := h.thread(h.aliceKey, "")
+	body := func(extra string) string {
+		return `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]}` + extra + `}`
+	}
+	refused := []struct{ extra, field string }{
+		{`,"interrupt_before":["nowhere"]`, "interrupt_before"},
+		{`,"interrupt_after":3`, "interrupt_after"},
+		{`,"context":{"user":"x"}`, "context"},
+		{`,"webhook":"https://example.com/hook"`, "webhook"},
+		{`,"feedback_keys":["stars"]`, "feedback_keys"},
+		{`,"after_seconds":5`, "after_seconds"},
+		{`,"durability":"never"`, "durability"},
+		{`,"durability":"sync","checkpoint_during":false`, "checkpoint_during"},
+		{`,"stream_mode":"checkpoints"`, "stream_mode"},
+	}
+	for _, tt := range refused {
+		t.Run("refused "+tt.field, func(t *testing.T) {
+			for _, route := range []string{"/threads/" + tid + "/runs/stream", "/runs/wait"} { // within the key's rate limit
+				r := h.with(t).must(http.StatusUnprocessableEntity, http.MethodPost, route, h.aliceKey, body(tt.extra))
+				var e struct {
+					Fields []struct{ Field, Message string } `json:"fields"`
+				}
+				r.decode(t, &e)
+				if len(e.Fields) != 1 || e.Fields[0].Field != tt.field || e.Fields[0].Message == "" {
+					t.Fatalf("%s: %s", route, r.body)
+				}
+			}
+		})
+	}
+	var threads []json.RawMessage
+	h.must(http.StatusOK, http.MethodPost, "/threads/search", h.aliceKey, `{}`).decode(t, &threads)
+	h.must(http.StatusUnprocessableEntity, http.MethodPost, "/runs/wait", h.aliceKey, `{"assistant_id":"trip-planner"}`)
+	var after []json.RawMessage
+	if h.must(http.StatusOK, http.MethodPost, "/threads/search", h.aliceKey, `{}`).decode(t, &after); len(after) != len(threads) {
+		t.Fatalf("a stateless run refused for want of input left a thread: %d threads, were %d", len(after), len(threads))
+	}
+	for _, extra := range []string{`,"durability":"async","stream_subgraphs":true,"stream_resumable":true`,
+		`,"checkpoint_during":true,"context":{},"interrupt_before":[],"interrupt_after":null,"webhook":"","feedback_keys":[],"after_seconds":0`} {
+		h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, body(extra))
+	}
+}
+
+// durability says when a run's checkpoints are written: every step with
+// sync (the default) and async, only the last with exit.
+func TestRunDurability(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	written := func(durability string) int {
+		tid := h.thread(h.aliceKey, "")
+		extra := ""
+		if durability != "" {
+			extra = fmt.Sprintf(`,"durability":%q`, durability)
+		}
+		var values nodes.State
+		h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey,
+			`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"`+lisbon+`"}]}`+extra+`}`).decode(t, &values)
+		if values.TripDetails == nil || values.TripDetails.Location != "Lisbon" {
+			t.Fatalf("durability %q: values %+v", durability, values)
+		}
+		var history []json.RawMessage
+		h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/history?limit=100", h.aliceKey, "").decode(t, &history)
+		return len(history)
+	}
+	sync := written("")
+	if sync < 3 {
+		t.Fatalf("a sync run wrote %d checkpoints", sync)
+	}
+	for durability, want := range map[string]int{"sync": sync, "async": sync, "exit": 1} {
+		if got := written(durability); got != want {
+			t.Errorf("a run with durability %s wrote %d checkpoints, want %d", durability, got, want)
+		}
+	}
+}
+
+// interrupt_before and interrupt_after stop a run at a node: the run and
+// its thread are interrupted, the state names the node due, and a run
+// with no input goes on from there.
+func TestBreakpointRuns(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	for _, tt := range []struct{ breakpoint, wantNext string }{
+		{`"interrupt_before":["callTools"]`, "callTools"},
+		{`"interrupt_after":"*"`, ""}, // after whichever node runs first
+	} {
+		t.Run(tt.breakpoint, func(t *testing.T) {
+			tid := h.thread(h.aliceKey, "")
+			var run runJSON
+			h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey,
+				`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"`+lisbon+`"}]},`+tt.breakpoint+`}`).decode(t, &run)
+			h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID+"/join", h.aliceKey, "")
+			h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID, h.aliceKey, "").decode(t, &run)
+			var thread struct{ Status string }
+			h.must(http.StatusOK, http.MethodGet, "/threads/"+tid, h.aliceKey, "").decode(t, &thread)
+			var state struct {
+				Next  []string `json:"next"`
+				Tasks []struct {
+					Interrupts []any `json:"interrupts"`
+				} `json:"tasks"`
+			}
+			h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/state", h.aliceKey, "").decode(t, &state)
+			if run.Status != "interrupted" || thread.Status != "interrupted" || len(state.Next) != 1 ||
+				(tt.wantNext != "" && state.Next[0] != tt.wantNext) || len(state.Tasks[0].Interrupts) != 0 {
+				t.Fatalf("stopped run %s, thread %s, state %+v", run.Status, thread.Status, state)
+			}
+			var values nodes.State
+			h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, `{"assistant_id":"trip-planner"}`).decode(t, &values)
+			h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/state", h.aliceKey, "").decode(t, &state)
+			h.must(http.StatusOK, http.MethodGet, "/threads/"+tid, h.aliceKey, "").decode(t, &thread)
+			if len(state.Next) != 0 || thread.Status != "idle" || values.TripDetails == nil || len(values.Messages) != 2 {
+				t.Fatalf("after going on: next %v, thread %s, values %+v", state.Next, thread.Status, values)
+			}
+		})
+	}
+}
+
+// Cancelling with action=rollback puts the state before the run back as
+// the thread's newest; the run's checkpoints stay in the history. A run
+// that started its thread has nothing to roll back to.
+func TestCancelWithRollback(t *testing.T) {
+	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	h := runHarness(t, gate)
+	defer close(gate.release)
+
+	first := h.thread(h.aliceKey, "")
+	var run runJSON
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+first+"/runs", h.aliceKey, runBody(lisbon)).decode(t, &run)
+	<-gate.started
+	r := h.must(http.StatusConflict, http.MethodPost, "/threads/"+first+"/runs/"+run.RunID+"/cancel?action=rollback", h.aliceKey, "")
+	if r.errorCode(t) != "CONFLICT" || !strings.Contains(string(r.body), "started the thread") {
+		t.Fatalf("rolling back a thread's first run: %s", r.body)
+	}
+
+	tid := h.thread(h.aliceKey, "")
+	var before nodes.State
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, runBody("hello there")).decode(t, &before)
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(lisbon)).decode(t, &run)
+	<-gate.started
+	h.must(http.StatusNotFound, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?action=rollback", h.bobKey, "")
+	h.must(http.StatusNoContent, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?action=rollback", h.aliceKey, "")
+	var state struct {
+		Values   nodes.State `json:"values"`
+		Metadata struct {
+			Source string `json:"source"`
+		} `json:"metadata"`
+	}
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/state", h.aliceKey, "").decode(t, &state)
+	if len(state.Values.Messages) != len(before.Messages) || state.Values.TripDetails != nil || state.Metadata.Source != "update" {
+		t.Fatalf("after the rollback the thread has %d messages (want %d), trip %+v, source %q",
+			len(state.Values.Messages), len(before.Messages), state.Values.TripDetails, state.Metadata.Source)
+	}
+	var history []struct {
+		Values nodes.State `json:"values"`
+	}
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/history?limit=100", h.aliceKey, "").decode(t, &history)
+	kept := false
+	for _, st := range history {
+		kept = kept || len(st.Values.Messages) > 0 && st.Values.Messages[len(st.Values.Messages)-1].Content == lisbon
+	}
+	if !kept {
+		t.Fatal("the rolled back run's checkpoints are gone from the history")
+	}
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID, h.aliceKey, "").decode(t, &run)
+	if run.Status != "interrupted" {
+		t.Fatalf("the rolled back run is %s", run.Status)
 	}
 }

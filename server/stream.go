@@ -21,7 +21,7 @@ import (
 var keepAlive = 15 * time.Second
 
 // streamModes are the stream modes a client may ask for.
-var streamModes = []string{wire.ModeValues, wire.ModeUpdates, wire.ModeCustom, wire.ModeMessagesTuple}
+var streamModes = []string{wire.ModeValues, wire.ModeUpdates, wire.ModeCustom, wire.ModeMessagesTuple, wire.ModeEvents, wire.ModeDebug}
 
 // streamRun creates a run and streams it. The run goes on when the client
 // goes away, unless on_disconnect is cancel.

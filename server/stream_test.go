@@ -173,7 +173,7 @@ func TestStreamRunInEveryMode(t *testing.T) {
 func TestStreamModesAreChecked(t *testing.T) {
 	h := runHarness(t, &toolGate{})
 	tid := h.thread(h.aliceKey, "")
-	for _, modes := range []string{`"events"`, `["values","debug"]`, `3`} {
+	for _, modes := range []string{`"tasks"`, `["values","checkpoints"]`, `3`} {
 		h.must(http.StatusUnprocessableEntity, http.MethodPost, "/threads/"+tid+"/runs/stream", h.aliceKey, streamBody("hi", modes, ""))
 	}
 	resp := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody("hi", `"updates"`, ""), nil)
@@ -328,5 +328,153 @@ func TestStreamAcrossProcesses(t *testing.T) {
 	}
 	if frames[len(frames)-1].event != "end" || len(ui) < 2 {
 		t.Fatalf("frames through the idle process: %+v", frames)
+	}
+}
+
+// debugFrame is the data of a debug frame.
+type debugFrame struct {
+	Type    string `json:"type"`
+	Step    int    `json:"step"`
+	Payload struct {
+		ID         string          `json:"id"`
+		Name       string          `json:"name"`
+		Values     json.RawMessage `json:"values"`
+		Result     [][2]any        `json:"result"`
+		Interrupts []any           `json:"interrupts"`
+		Config     struct {
+			Configurable struct {
+				CheckpointID string `json:"checkpoint_id"`
+			} `json:"configurable"`
+		} `json:"config"`
+	} `json:"payload"`
+}
+
+// eventsFrame is the data of an events frame.
+type eventsFrame struct {
+	Event     string          `json:"event"`
+	Name      string          `json:"name"`
+	RunID     string          `json:"run_id"`
+	ParentIDs []string        `json:"parent_ids"`
+	Data      json.RawMessage `json:"data"`
+}
+
+// A run asked for debug and events streams them, and stores them once:
+// a join names the modes it wants of what the run stored, and a run that
+// was not asked for them stores none.
+func TestStreamDebugAndEvents(t *testing.T) {
+	h := runHarness(t, &toolGate{})
+	tid := h.thread(h.aliceKey, "")
+	resp := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
+		streamBody(lisbon, `["debug","events"]`, ""), nil)
+	frames := readFrames(t, resp.Body)
+	resp.Body.Close()
+	runID := strings.TrimPrefix(resp.Header.Get("Content-Location"), "/threads/"+tid+"/runs/")
+	var debug []debugFrame
+	var events []eventsFrame
+	for _, f := range frames[1 : len(frames)-1] {
+		switch f.event {
+		case "debug":
+			var d debugFrame
+			if err := json.Unmarshal([]byte(f.data), &d); err != nil {
+				t.Fatalf("debug frame %s: %v", f.data, err)
+			}
+			debug = append(debug, d)
+		case "events":
+			var e eventsFrame
+			if err := json.Unmarshal([]byte(f.data), &e); err != nil {
+				t.Fatalf("events frame %s: %v", f.data, err)
+			}
+			events = append(events, e)
+		default:
+			t.Fatalf("a %s frame in a debug and events stream", f.event)
+		}
+	}
+
+	// debug: every task has its result, with the same id and step; the last
+	// checkpoint is the thread's head, with the trip.
+	tasks := map[string]int{}
+	var lastCheckpoint debugFrame
+	for _, d := range debug {
+		switch d.Type {
+		case "task":
+			tasks[d.Payload.ID] = d.Step
+		case "task_result":
+			if step, ok := tasks[d.Payload.ID]; !ok || step != d.Step {
+				t.Fatalf("task_result %s of step %d follows no task of that step", d.Payload.Name, d.Step)
+			}
+			delete(tasks, d.Payload.ID)
+		case "checkpoint":
+			lastCheckpoint = d
+		default:
+			t.Fatalf("debug frame of type %q", d.Type)
+		}
+	}
+	if len(tasks) != 0 || len(debug) < 6 {
+		t.Fatalf("%d debug frames, tasks without results: %v", len(debug), tasks)
+	}
+	var state struct {
+		Checkpoint struct {
+			CheckpointID string `json:"checkpoint_id"`
+		} `json:"checkpoint"`
+	}
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/state", h.aliceKey, "").decode(t, &state)
+	var values nodes.State
+	json.Unmarshal(lastCheckpoint.Payload.Values, &values)
+	if lastCheckpoint.Payload.Config.Configurable.CheckpointID != state.Checkpoint.CheckpointID || values.TripDetails == nil {
+		t.Fatalf("last debug checkpoint %s (%+v), thread head %s", lastCheckpoint.Payload.Config.Configurable.CheckpointID, values.TripDetails, state.Checkpoint.CheckpointID)
+	}
+
+	// events: the run is a chain named after the graph, around its nodes'
+	// chains, with tokens and UI components from inside them.
+	n := len(events)
+	if n < 4 || events[0].Event != "on_chain_start" || events[0].Name != "trip-planner" || events[0].RunID != runID ||
+		events[n-1].Event != "on_chain_end" || events[n-1].Name != "trip-planner" {
+		t.Fatalf("events do not open and close the run's chain: %+v ... %+v", events[0], events[n-1])
+	}
+	kinds := map[string]int{}
+	for _, e := range events[1 : n-1] {
+		kinds[e.Event]++
+		if len(e.ParentIDs) == 0 || e.ParentIDs[0] != runID {
+			t.Fatalf("%s %s is not inside the run: parents %v", e.Event, e.Name, e.ParentIDs)
+		}
+	}
+	for _, k := range []string{"on_chain_start", "on_chain_end", "on_chat_model_stream", "on_custom_event"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s event among %v", k, kinds)
+		}
+	}
+
+	// A join that names no mode gets every stored one: values too, which
+	// every run stores; one naming debug gets the same debug frames.
+	resp = h.openStream(context.Background(), http.MethodGet, "/threads/"+tid+"/runs/"+runID+"/stream", "", nil)
+	all := readFrames(t, resp.Body)
+	resp.Body.Close()
+	count := func(fs []frame, event string) int {
+		n := 0
+		for _, f := range fs {
+			if f.event == event {
+				n++
+			}
+		}
+		return n
+	}
+	if count(all, "values") == 0 || count(all, "debug") != len(debug) || count(all, "events") != len(events) {
+		t.Fatalf("joined every mode: %d values, %d debug (want %d), %d events (want %d)",
+			count(all, "values"), count(all, "debug"), len(debug), count(all, "events"), len(events))
+	}
+
+	// A run not asked for debug or events stores none of them.
+	plain := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody("thank you", `"values"`, ""), nil)
+	readFrames(t, plain.Body)
+	plain.Body.Close()
+	plainID := strings.TrimPrefix(plain.Header.Get("Content-Location"), "/threads/"+tid+"/runs/")
+	stored, err := h.st.RunEvents(context.Background(), h.alice.ID, plainID, 0, 0)
+	if err != nil || len(stored) == 0 {
+		t.Fatalf("stored events %d, %v", len(stored), err)
+	}
+	for _, e := range stored {
+		if e.Event == "debug" || e.Event == "events" {
+			t.Fatalf("a run streamed in values mode stored a %s event", e.Event)
+		}
 	}
 }

@@ -275,7 +275,7 @@ func (s *Server) runGraph(ctx context.Context, owner string, r store.Run) (strin
 			return "", err
 		}
 		timer.see(ev.Kind, ev.Node, ev.Name, ev.Payload)
-		parts, err := wire.StreamParts(ev)
+		parts, err := j.parts().Of(ev)
 		if err != nil {
 			return "", err
 		}
@@ -284,7 +284,7 @@ func (s *Server) runGraph(ctx context.Context, owner string, r store.Run) (strin
 				return "", err
 			}
 		}
-		if ev.Interrupt != nil {
+		if ev.Kind == graph.Interrupted { // a node asked a person, or a breakpoint stopped the run
 			status = store.RunInterrupted
 		}
 	}
@@ -299,9 +299,13 @@ func (s *Server) appendError(ctx context.Context, owner, runID string) {
 	}
 }
 
+// errStartedThread: a run that wrote a thread's first checkpoint has no
+// state before it to roll back to.
+var errStartedThread = errors.New("it started the thread")
+
 // before is the checkpoint a rollback forks from: the parent of the oldest
-// checkpoint the replaced run wrote on the thread, or the thread's newest
-// when it wrote none. A run that started the thread has nothing before it:
+// checkpoint the replaced run wrote on the thread, or "" when it wrote
+// none. A run that started the thread has nothing before it:
 // that rollback fails.
 func (s *Server) before(ctx context.Context, threadID, replaced string) (string, error) {
 	oldest, cursor := "", ""
@@ -314,7 +318,7 @@ func (s *Server) before(ctx context.Context, threadID, replaced string) (string,
 			if cp.Metadata.RunID == replaced {
 				oldest = cp.ParentID
 				if oldest == "" {
-					return "", fmt.Errorf("rolling back run %s: it started the thread", replaced)
+					return "", fmt.Errorf("rolling back run %s: %w", replaced, errStartedThread)
 				}
 			}
 		}

@@ -41,23 +41,23 @@ const (
 
 // Run is one execution of the graph on a thread.
 type Run struct {
-	ID                string          `json:"run_id"`
-	ThreadID          string          `json:"thread_id"`
-	Status            string          `json:"status"`
-	MultitaskStrategy string          `json:"multitask_strategy"`
-	Input             json.RawMessage `json:"input,omitempty"`
-	Metadata          json.RawMessage `json:"metadata"`
-	Error             string          `json:"error,omitempty"`
-	CreatedAt         time.Time       `json:"created_at"`
-	StartedAt         *time.Time      `json:"started_at,omitempty"`
-	FinishedAt        *time.Time      `json:"finished_at,omitempty"`
-	UpdatedAt         time.Time       `json:"updated_at"`
+	ID                string
+	ThreadID          string
+	Status            string
+	MultitaskStrategy string
+	Input             json.RawMessage
+	Metadata          json.RawMessage
+	Error             string
+	CreatedAt         time.Time
+	StartedAt         *time.Time
+	FinishedAt        *time.Time
+	UpdatedAt         time.Time
 
-	WorkerID        string     `json:"-"` // the worker that claimed it last
-	LeaseExpiresAt  *time.Time `json:"-"` // while running
-	Attempts        int        `json:"-"` // times claimed; above 1 means resumed
-	CancelRequested bool       `json:"-"` // a cancel was asked while it ran
-	Replaces        string     `json:"-"` // the run an interrupt or rollback cancelled
+	WorkerID        string     // the worker that claimed it last
+	LeaseExpiresAt  *time.Time // while running
+	Attempts        int        // times claimed; above 1 means resumed
+	CancelRequested bool       // a cancel was asked while it ran
+	Replaces        string     // the run an interrupt or rollback cancelled
 }
 
 // Final reports whether the run has ended.

@@ -19,11 +19,11 @@ const runEventsPage = 1000
 
 // RunEvent is one item of a run's ordered stream.
 type RunEvent struct {
-	RunID     string    `json:"run_id"`
-	Seq       int64     `json:"seq"` // grows with each event; use it to resume
-	Event     string    `json:"event"`
-	Data      []byte    `json:"data"`
-	CreatedAt time.Time `json:"created_at"`
+	RunID     string
+	Seq       int64 // grows with each event; use it to resume
+	Event     string
+	Data      []byte
+	CreatedAt time.Time
 }
 
 // AppendRunEvent adds an event to the stream of a run on one of ownerID's

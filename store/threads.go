@@ -26,12 +26,12 @@ const (
 // Thread is one conversation of one owner. Its checkpoints, runs and run
 // events go when it is deleted.
 type Thread struct {
-	ID        string          `json:"thread_id"`
-	OwnerID   string          `json:"owner_id"`
-	Metadata  json.RawMessage `json:"metadata"`
-	Status    string          `json:"status"`
-	CreatedAt time.Time       `json:"created_at"`
-	UpdatedAt time.Time       `json:"updated_at"`
+	ID        string
+	OwnerID   string
+	Metadata  json.RawMessage
+	Status    string
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // NewThread describes a thread to create.

@@ -106,6 +106,94 @@ assert.deepEqual(finalValues.ui.map((u) => u.name).slice(0, 2), ["trip-details",
 const streamed = await client.runs.get(runThread.thread_id, chunks[0].data.run_id);
 assert.equal(streamed.status, "success");
 
+// --- stream modes debug and events, run options: begin ---
+// runs.stream in debug and events modes: debug frames pair each task with
+// its result and end on the thread's head checkpoint; events frames open
+// and close the run's chain around its nodes, tokens and UI components.
+{
+  const modesThread = await client.threads.create();
+  const frames = [];
+  for await (const chunk of client.runs.stream(modesThread.thread_id, assistant.assistant_id, {
+    input: { messages: [{ role: "user", content: lisbon }] },
+    streamMode: ["debug", "events"],
+  })) {
+    frames.push(chunk);
+  }
+  assert.equal(frames[0].event, "metadata");
+  assert.equal(frames.at(-1).event, "end");
+  const runId = frames[0].data.run_id;
+  const debug = frames.filter((c) => c.event === "debug").map((c) => c.data);
+  const events = frames.filter((c) => c.event === "events").map((c) => c.data);
+  assert.equal(debug.length + events.length, frames.length - 2, `frames ${frames.map((c) => c.event)}`);
+  const openTasks = new Map();
+  for (const d of debug) {
+    assert.ok(["checkpoint", "task", "task_result"].includes(d.type), `debug type ${d.type}`);
+    assert.ok(!Number.isNaN(Date.parse(d.timestamp)) && Number.isInteger(d.step));
+    if (d.type === "task") openTasks.set(d.payload.id, d.payload.name);
+    if (d.type === "task_result") {
+      assert.equal(openTasks.get(d.payload.id), d.payload.name);
+      openTasks.delete(d.payload.id);
+    }
+  }
+  assert.equal(openTasks.size, 0);
+  assert.ok(debug.some((d) => d.type === "task" && d.payload.name === "extraction" && d.payload.input.messages[0].content === lisbon));
+  const lastCheckpoint = debug.filter((d) => d.type === "checkpoint").at(-1).payload;
+  assert.equal(lastCheckpoint.values.tripDetails.location, "Lisbon");
+  const head = await client.threads.getState(modesThread.thread_id);
+  assert.equal(lastCheckpoint.config.configurable.checkpoint_id, head.checkpoint.checkpoint_id);
+  assert.deepEqual(lastCheckpoint.next, []);
+
+  assert.equal(events[0].event, "on_chain_start");
+  assert.equal(events[0].name, "trip-planner");
+  assert.equal(events[0].run_id, runId);
+  assert.equal(events.at(-1).event, "on_chain_end");
+  assert.equal(events.at(-1).data.output.tripDetails.location, "Lisbon");
+  assert.ok(events.some((e) => e.event === "on_chain_start" && e.name === "extraction" && e.parent_ids[0] === runId));
+  assert.ok(events.some((e) => e.event === "on_chat_model_stream" && typeof e.data.chunk.content === "string"));
+  const uiNames = events.filter((e) => e.event === "on_custom_event" && e.data.type === "ui").map((e) => e.data.name);
+  assert.ok(uiNames.includes("trip-details"), `ui events ${uiNames}`);
+
+  // Joined again in debug alone: the same debug frames, nothing else.
+  const rejoined = [];
+  for await (const chunk of client.runs.joinStream(modesThread.thread_id, runId, { streamMode: "debug" })) {
+    rejoined.push(chunk);
+  }
+  assert.deepEqual(rejoined.slice(1, -1).map((c) => c.data), debug);
+
+  // Options: exit durability writes the run's last checkpoint only.
+  const before = (await client.threads.getHistory(modesThread.thread_id, { limit: 100 })).length;
+  await client.runs.wait(modesThread.thread_id, assistant.assistant_id, {
+    input: { messages: [{ role: "user", content: "thank you" }] },
+    durability: "exit",
+  });
+  assert.equal((await client.threads.getHistory(modesThread.thread_id, { limit: 100 })).length, before + 1);
+
+  // A breakpoint before callTools stops the run there; a run with a null
+  // input goes on. A breakpoint at no node of the graph is refused.
+  const breakThread = await client.threads.create();
+  const stopped = await client.runs.create(breakThread.thread_id, assistant.assistant_id, {
+    input: { messages: [{ role: "user", content: lisbon }] },
+    interruptBefore: ["callTools"],
+  });
+  await client.runs.join(breakThread.thread_id, stopped.run_id);
+  assert.equal((await client.runs.get(breakThread.thread_id, stopped.run_id)).status, "interrupted");
+  assert.equal((await client.threads.get(breakThread.thread_id)).status, "interrupted");
+  const due = await client.threads.getState(breakThread.thread_id);
+  assert.deepEqual(due.next, ["callTools"]);
+  assert.equal(due.values.tripDetails.location, "Lisbon");
+  const went = await client.runs.wait(breakThread.thread_id, assistant.assistant_id, { input: null });
+  assert.ok(went.ui.some((u) => u.name === "accommodations-list"), `ui ${went.ui.map((u) => u.name)}`);
+  assert.deepEqual((await client.threads.getState(breakThread.thread_id)).next, []);
+  await assert.rejects(
+    client.runs.wait(breakThread.thread_id, assistant.assistant_id, {
+      input: { messages: [{ role: "user", content: "hi" }] },
+      interruptAfter: ["nowhere"],
+    }),
+    (err) => err.status === 422 && JSON.parse(err.text).fields[0].field === "interrupt_after",
+  );
+}
+// --- stream modes debug and events, run options: end ---
+
 // runs.wait answers with the thread's values after the run.
 const waited = await client.runs.wait(runThread.thread_id, assistant.assistant_id, {
   input: { messages: [{ role: "user", content: "thank you" }] },
@@ -138,7 +226,7 @@ const second = await client.runs.create(runThread.thread_id, assistant.assistant
   multitaskStrategy: "enqueue",
 });
 await client.runs.cancel(runThread.thread_id, second.run_id, true);
-assert.equal((await client.runs.get(runThread.thread_id, second.run_id)).status, "cancelled");
+assert.equal((await client.runs.get(runThread.thread_id, second.run_id)).status, "interrupted");
 await client.runs.join(runThread.thread_id, running.run_id);
 const afterCancel = await client.threads.getState(runThread.thread_id);
 assert.ok(!afterCancel.values.messages.some((m) => m.content === "never mind"));

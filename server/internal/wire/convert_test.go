@@ -71,3 +71,17 @@ func TestPatchMCPServer(t *testing.T) {
 		})
 	}
 }
+
+// Every stored run status has LangGraph's name: queued runs are pending
+// and cancelled ones interrupted, as a paused one is.
+func TestRunStatus(t *testing.T) {
+	for stored, want := range map[string]string{
+		store.RunQueued: "pending", store.RunPending: "pending", store.RunRunning: "running",
+		store.RunSuccess: "success", store.RunError: "error", store.RunInterrupted: "interrupted",
+		store.RunCancelled: "interrupted",
+	} {
+		if got := FromRun(store.Run{Status: stored}, "a").Status; got != want {
+			t.Errorf("stored %s is shown %s, want %s", stored, got, want)
+		}
+	}
+}

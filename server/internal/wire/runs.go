@@ -21,6 +21,17 @@ type RunCreate struct {
 	Checkpoint        *CheckpointRef  `json:"checkpoint"`
 	OnDisconnect      string          `json:"on_disconnect" validate:"omitempty,oneof=cancel continue"`
 	OnCompletion      string          `json:"on_completion" validate:"omitempty,oneof=delete keep"` // stateless runs: their thread's fate
+	Durability        string          `json:"durability" validate:"omitempty,oneof=sync async exit"`
+	CheckpointDuring  *bool           `json:"checkpoint_during"` // the older durability: true is async, false exit
+	InterruptBefore   json.RawMessage `json:"interrupt_before"`  // "*" or node names
+	InterruptAfter    json.RawMessage `json:"interrupt_after"`   // "*" or node names
+	StreamSubgraphs   bool            `json:"stream_subgraphs"`
+	StreamResumable   bool            `json:"stream_resumable"`
+	// Refused unless empty: the server has no use for them (see the README).
+	Context      json.RawMessage `json:"context"`
+	Webhook      string          `json:"webhook"`
+	FeedbackKeys []string        `json:"feedback_keys"`
+	AfterSeconds float64         `json:"after_seconds"`
 }
 
 // RunInput is a run's input: the person's new messages, or a booking
@@ -77,15 +88,27 @@ type Run struct {
 	Kwargs            map[string]any  `json:"kwargs"`
 }
 
-// FromRun is the wire form of a run of assistantID. A run queued behind
-// another is pending, as LangGraph names it.
-func FromRun(r store.Run, assistantID string) Run {
-	status := r.Status
-	if status == store.RunQueued {
-		status = store.RunPending
+// runStatus maps a stored run status to LangGraph's (pending, running,
+// success, error, timeout, interrupted): a run queued behind another is
+// pending, and a cancelled run is interrupted, as is one that paused for a
+// person. No run of ours times out.
+var runStatus = map[string]string{store.RunQueued: "pending", store.RunPending: "pending",
+	store.RunRunning: "running", store.RunSuccess: "success", store.RunError: "error",
+	store.RunInterrupted: "interrupted", store.RunCancelled: "interrupted"}
+
+// RunStatus is LangGraph's name for a stored run status.
+func RunStatus(stored string) string {
+	if s, ok := runStatus[stored]; ok {
+		return s
 	}
+	return stored
+}
+
+// FromRun is the wire form of a run of assistantID, its status named as
+// LangGraph names it (see RunStatus).
+func FromRun(r store.Run, assistantID string) Run {
 	return Run{RunID: r.ID, ThreadID: r.ThreadID, AssistantID: assistantID, CreatedAt: r.CreatedAt,
-		UpdatedAt: r.UpdatedAt, Status: status, Metadata: r.Metadata, MultitaskStrategy: r.MultitaskStrategy,
+		UpdatedAt: r.UpdatedAt, Status: RunStatus(r.Status), Metadata: r.Metadata, MultitaskStrategy: r.MultitaskStrategy,
 		Kwargs: map[string]any{}}
 }
 

@@ -3,6 +3,9 @@ package wire
 import (
 	"encoding/json"
 	"testing"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -46,6 +49,77 @@ func TestStreamParts(t *testing.T) {
 			}
 			if len(parts) != 1 || parts[0].Event != tt.wantEvent || string(parts[0].Data) != tt.wantData {
 				t.Fatalf("parts %s %s, want %s %s", parts[0].Event, parts[0].Data, tt.wantEvent, tt.wantData)
+			}
+		})
+	}
+}
+
+// Parts adds the debug and events parts a run asked for, after the parts
+// every run stores, and none it did not ask for.
+func TestPartsDebugAndEvents(t *testing.T) {
+	type ev = graph.Event[nodes.State, nodes.Update]
+	at := time.Date(2027, 5, 1, 10, 0, 0, 0, time.UTC)
+	all := Parts{Graph: "trip-planner", Debug: true, Events: true, Now: func() time.Time { return at }}
+	task := uuid.NewSHA1(taskSpace, []byte("r1/2/classify")).String()
+	model := uuid.NewSHA1(taskSpace, []byte("r1/message/m2")).String()
+	cp := &graph.Checkpoint{ThreadID: "t1", ID: "c2", ParentID: "c1", Step: 2, Node: "classify", CreatedAt: at,
+		State: json.RawMessage(`{"messages":[]}`), Update: json.RawMessage(`{"intent":"trip"}`), Next: []string{"callTools"},
+		Metadata: graph.Metadata{Source: graph.SourceLoop, RunID: "r1"}}
+	nodeMeta := `"metadata":{"graph_id":"trip-planner","langgraph_node":"classify","langgraph_step":2,"run_id":"r1","thread_id":"t1"}`
+	rootMeta := `"metadata":{"graph_id":"trip-planner","run_id":"r1","thread_id":"t1"}`
+	tests := []struct {
+		name string
+		in   ev
+		want []string // event: data, after the parts StreamParts makes
+	}{
+		{"run started", ev{Kind: graph.RunStarted, RunID: "r1", ThreadID: "t1"}, []string{
+			`events: {"event":"on_chain_start","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{}}`}},
+		{"node started", ev{Kind: graph.NodeStarted, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", State: nodes.State{Language: "pt"}}, []string{
+			`debug: {"type":"task","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"id":"` + task + `","name":"classify","input":{"messages":null,"ui":null,"timestamp":0,"language":"pt"},"triggers":[]}}`,
+			`events: {"event":"on_chain_start","name":"classify","run_id":"` + task + `","tags":[],` + nodeMeta + `,"parent_ids":["r1"],"data":{"input":{"messages":null,"ui":null,"timestamp":0,"language":"pt"}}}`}},
+		{"node finished", ev{Kind: graph.NodeFinished, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", Update: nodes.Update{Intent: nodes.IntentTrip, Language: "pt"}}, []string{
+			`debug: {"type":"task_result","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"id":"` + task + `","name":"classify","error":null,"result":[["intent","trip"],["language","pt"]],"interrupts":[]}}`,
+			`events: {"event":"on_chain_end","name":"classify","run_id":"` + task + `","tags":[],` + nodeMeta + `,"parent_ids":["r1"],"data":{"output":{"intent":"trip","language":"pt"}}}`}},
+		{"checkpoint", ev{Kind: graph.CheckpointSaved, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", Checkpoint: cp}, []string{
+			`debug: {"type":"checkpoint","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"config":{"configurable":{"thread_id":"t1","checkpoint_id":"c2"}},"parent_config":{"configurable":{"thread_id":"t1","checkpoint_id":"c1"}},"values":{"messages":[]},"metadata":{"run_id":"r1","source":"loop","step":2,"thread_id":"t1","writes":{"classify":{"intent":"trip"}}},"next":["callTools"],"tasks":[{"id":"` +
+				uuid.NewSHA1(taskSpace, []byte("c2/callTools")).String() + `","name":"callTools","error":null,"interrupts":[],"checkpoint":null,"state":null}]}}`}},
+		{"token", ev{Kind: graph.Token, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", Token: "Ol", MessageID: "m2"}, []string{
+			`events: {"event":"on_chat_model_stream","name":"model","run_id":"` + model + `","tags":[],` + nodeMeta + `,"parent_ids":["r1","` + task + `"],"data":{"chunk":{"type":"AIMessageChunk","id":"m2","content":"Ol"}}}`}},
+		{"custom", ev{Kind: graph.Custom, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", Name: "progress", Payload: map[string]int{"done": 1}}, []string{
+			`events: {"event":"on_custom_event","name":"progress","run_id":"` + task + `","tags":[],` + nodeMeta + `,"parent_ids":["r1"],"data":{"done":1}}`}},
+		{"interrupted", ev{Kind: graph.Interrupted, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", Interrupt: &graph.PendingInterrupt{ID: "i1", Node: "classify", Payload: json.RawMessage(`{"confirm":true}`)}}, []string{
+			`debug: {"type":"task_result","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"id":"` + task + `","name":"classify","error":null,"result":[],"interrupts":[{"id":"i1","value":{"confirm":true}}]}}`,
+			`events: {"event":"on_chain_stream","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"chunk":{"__interrupt__":[{"id":"i1","value":{"confirm":true}}]}}}`,
+			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":null,"ui":null,"timestamp":0}}}`}},
+		{"stopped by a breakpoint", ev{Kind: graph.Interrupted, RunID: "r1", ThreadID: "t1", Step: 2, Node: "callTools"}, []string{
+			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":null,"ui":null,"timestamp":0}}}`}},
+		{"finished", ev{Kind: graph.RunFinished, RunID: "r1", ThreadID: "t1"}, []string{
+			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":null,"ui":null,"timestamp":0}}}`}},
+		{"failed", ev{Kind: graph.RunFailed, RunID: "r1", ThreadID: "t1"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base, err := StreamParts(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range []Parts{{Graph: "trip-planner"}, all} {
+				parts, err := p.Of(tt.in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := tt.want
+				if !p.Debug {
+					want = nil
+				}
+				if len(parts) != len(base)+len(want) {
+					t.Fatalf("%+v made %d parts, want %d", p, len(parts), len(base)+len(want))
+				}
+				for i, w := range want {
+					if got := parts[len(base)+i].Event + ": " + string(parts[len(base)+i].Data); got != w {
+						t.Errorf("part %d:\n got %s\nwant %s", i, got, w)
+					}
+				}
 			}
 		})
 	}
