@@ -109,6 +109,7 @@ func traveller(t *testing.T, s *site) {
 		card := "#conversation .component.accommodations .card"
 		name := eval[string](p, fmt.Sprintf(`document.querySelector(%q).textContent.trim()`, card+" h4"))
 		p.click(card + " details summary")
+		total := eval[string](p, fmt.Sprintf(`document.querySelector(%q).textContent.trim()`, card+" .total-amount"))
 		p.click(card + " button.book")
 		p.waitFor("#conversation .component.booking form.answer")
 		p.click("#conversation .component.booking form.answer button[value=true]")
@@ -119,6 +120,9 @@ func traveller(t *testing.T, s *site) {
 		booked := eval[string](p, `document.querySelector('#conversation .component.booking.booking-booked').textContent`)
 		if !strings.Contains(booked, name) {
 			p.t.Errorf("after a reload the booked card does not name %q:\n%s", name, booked)
+		}
+		if got := eval[string](p, `document.querySelector('#conversation .component.booking.booking-booked .total-amount').textContent.trim()`); got != total {
+			p.t.Errorf("the booking's total is %s; the stay's details said %s", got, total)
 		}
 		if n := eval[int](p, `document.querySelectorAll('#conversation .component.booking form.answer').length`); n != 0 {
 			p.t.Errorf("after a reload the booking still asks for an answer (%d forms)", n)
