@@ -167,6 +167,11 @@ func traveller(t *testing.T, s *site) {
 		p.waitFor("#conversation .component.trip-details")
 		p.wait("the Porto trip", `[...document.querySelectorAll('#conversation .component.trip-details')].some(c => c.textContent.includes('Porto'))`)
 		p.wait("the forked reply to end", runEnded)
+		p.do(chromedp.Reload()) // the thread as the fork saved it
+		p.waitFor("#conversation .component.trip-details")
+		if trips := eval[string](p, `[...document.querySelectorAll('#conversation .component.trip-details')].map(c => c.textContent).join(' ')`); !strings.Contains(trips, "Porto") {
+			p.t.Errorf("after a reload the thread's trip is %q, want Porto", trips)
+		}
 		if n := eval[int](p, `document.querySelectorAll('#conversation .component.booking').length`); n != 0 {
 			p.t.Errorf("the fork shows %d booking cards: it did not start from step 2, before the booking", n)
 		}
