@@ -26,6 +26,7 @@ var componentForTool = map[string]string{
 	"getPhotosByLocation":      ComponentPhotos,
 	"searchPhotosAcrossAlbums": ComponentPhotos,
 	"getTripStats":             ComponentTripStats,
+	"book-accommodation":       ComponentBookingConfirmation,
 }
 
 // TripDetailsProps are the props of a trip-details component.

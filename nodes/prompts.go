@@ -107,11 +107,11 @@ var replies = map[string]map[string]string{
 		"noAnswer":         "Here is what I found.",
 		"noTools":          "I can help you find places to stay, restaurants and your own travel photos. What would you like to do?",
 		"assumed":          "I assumed %s; tell me if that's wrong.",
-		"booking.booked":   "Booked. Your reference is in the card above.",
+		"booking.booked":   "Booked: the booking card shows your reference.",
 		"booking.declined": "All right, I did not book it.",
 		"booking.expired":  "The confirmation came too late, so I did not book it. Press Book again to start over.",
 		"booking.changed":  "That answer was for another booking, so I did not book anything. Press Book again to start over.",
-		"booking.failed":   "I could not make that booking; the card above says why.",
+		"booking.failed":   "I could not make that booking; the booking card says why.",
 	},
 	"pt": {
 		"askLocation":      "Para onde você gostaria de ir?",
@@ -124,11 +124,11 @@ var replies = map[string]map[string]string{
 		"noAnswer":         "Aqui está o que encontrei.",
 		"noTools":          "Posso ajudar a encontrar hospedagem, restaurantes e as suas fotos de viagem. O que você gostaria de fazer?",
 		"assumed":          "Considerei %s; me diga se não for isso.",
-		"booking.booked":   "Reservado. O código da reserva está no cartão acima.",
+		"booking.booked":   "Reservado: o cartão da reserva mostra o código.",
 		"booking.declined": "Tudo bem, não reservei.",
 		"booking.expired":  "A confirmação chegou tarde demais, então não reservei. Toque em Reservar de novo para recomeçar.",
 		"booking.changed":  "Essa resposta era de outra reserva, então não reservei nada. Toque em Reservar de novo para recomeçar.",
-		"booking.failed":   "Não consegui fazer essa reserva; o cartão acima diz por quê.",
+		"booking.failed":   "Não consegui fazer essa reserva; o cartão da reserva diz por quê.",
 	},
 }
 

@@ -267,6 +267,15 @@ func TestLiveSend(t *testing.T) {
 	if loc := r.header.Get("Location"); loc != "/app/threads/"+threadID {
 		t.Fatalf("redirect to %q", loc)
 	}
+	// The run it started ends before the test does: no run of this test
+	// is left for the pools of later ones.
+	runs, err := h.st.ListRuns(context.Background(), h.alice.ID, threadID, 1, 0)
+	if err != nil || len(runs) != 1 {
+		t.Fatal(runs, err)
+	}
+	if done, err := h.srv.awaitRun(context.Background(), h.alice.ID, runs[0].ID); err != nil || done.Status != store.RunSuccess {
+		t.Fatalf("the message posted without scripts ran %s (%v)", done.Status, err)
+	}
 }
 
 // A page rendered from a checkpoint of a run rejoins the run's stream:
@@ -331,6 +340,10 @@ func TestLiveRejoin(t *testing.T) {
 	_, live, err = h.srv.threadView(context.Background(), h.alice.ID, threadID)
 	if err != nil || live != liveURL(threadID, run.ID, last, "") {
 		t.Fatalf("a thread with an active run: live URL %q (%v), want the run's from %s", live, err, last)
+	}
+	// Leave no pending run for the pools of later tests.
+	if _, err := h.st.CancelRun(context.Background(), h.alice.ID, run.ID); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -505,6 +518,11 @@ func TestLiveAccess(t *testing.T) {
 	}
 	if got := h.headState(threadID); len(got.Messages) != 2 {
 		t.Fatalf("refused posts changed the thread: %d messages", len(got.Messages))
+	}
+	for _, cp := range []string{"nope", uuidLike} {
+		if r := alice.get(liveURL(threadID, runs[0].ID, cp, "")); r.status != http.StatusNotFound && r.status != http.StatusBadRequest {
+			t.Errorf("live stream from checkpoint %q = %d %s", cp, r.status, r.body)
+		}
 	}
 	if r := bob.get(liveURL(uuidLike, runs[0].ID, "", "")); r.status != http.StatusNotFound {
 		t.Errorf("live stream of a run on another thread = %d", r.status)

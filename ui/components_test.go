@@ -204,7 +204,7 @@ func TestTripEdit(t *testing.T) {
 		`<label for="ui-td-location">Destination</label>`, `<input id="ui-td-location" name="location" value="Lisbon" required maxlength="200">`,
 		`<input id="ui-td-start" type="date" name="startDate" value="2026-05-04" required>`,
 		`<input id="ui-td-end" type="date" name="endDate" value="2026-05-08" required>`,
-		`<label for="ui-td-guests">Guests</label>`, `name="numberOfGuests" value="3" min="1" max="30" required>`, "Update and search again"}, nil)
+		`<label for="ui-td-guests">Guests</label>`, `name="numberOfGuests" value="3" min="1" max="20" required>`, "Update and search again"}, nil)
 
 	onlyBooking := ui.WithActions(context.Background(), ui.Actions{BookingURL: "/b"})
 	b.Reset()

@@ -197,7 +197,7 @@ var catalog = map[string]map[string]string{
 	"status.album-list":           {English: "Opening your albums…", Portuguese: "A abrir os seus álbuns…"},
 	"status.photo-grid":           {English: "Looking through your photos…", Portuguese: "A ver as suas fotos…"},
 	"status.trip-stats":           {English: "Counting your trip…", Portuguese: "A contar a sua viagem…"},
-	"status.booking-confirmation": {English: "Preparing the booking…", Portuguese: "A preparar a reserva…"},
+	"status.booking-confirmation": {English: "Booking the stay…", Portuguese: "A reservar o alojamento…"},
 	"status.tool":                 {English: "Calling %s…", Portuguese: "A chamar %s…"},
 	"status.found":                {English: "Found %s", Portuguese: "Encontrado: %s"},
 	"status.done":                 {English: "Done", Portuguese: "Feito"},

@@ -20,6 +20,7 @@ func TestToolStatusLine(t *testing.T) {
 		{"restaurants, calling, Portuguese", "pt", ui.ToolStatus{MessageID: "a1", Tool: "list-restaurants", Place: "Porto"},
 			[]string{"A procurar restaurantes em Porto…"}, nil},
 		{"photos, calling", "en", ui.ToolStatus{MessageID: "a1", Tool: "searchPhotosAcrossAlbums"}, []string{"Looking through your photos…"}, nil},
+		{"booking, calling", "en", ui.ToolStatus{MessageID: "a1", Tool: "book-accommodation"}, []string{"Booking the stay…"}, []string{"book-accommodation"}},
 		{"stays, no place yet", "en", ui.ToolStatus{MessageID: "a1", Tool: "list-accommodations"}, []string{"Searching stays…"}, nil},
 		{"a user's own tool", "en", ui.ToolStatus{MessageID: "a1", Tool: "crm_<search>"}, []string{"Calling crm_&lt;search&gt;…"}, []string{"<search>"}},
 		{"stays, complete", "en", ui.ToolStatus{MessageID: "a1", Tool: "list-accommodations", Done: true, Items: &three},
