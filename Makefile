@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/tripgraph
 PKGS    := ./...
 
-.PHONY: build assets generate run test test-race bench bench-peer bench-load lint db db-stop db-reset clean
+.PHONY: build assets generate run test chromium test-race bench bench-peer bench-load lint db db-stop db-reset clean
 
 build: assets
 	$(GO) build -o $(BIN) ./cmd/tripgraph
@@ -34,9 +34,21 @@ run: build
 # tests (each package gets a fresh database on the local cluster, which
 # starts itself) and the MCP interop tests with the official npm clients
 # (installed into interop/node_modules on first use).
-test: build
+test: build chromium
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 -timeout 30m $(PKGS)
+
+# The browser tests (e2e/browser) drive Debian's chromium: installed here
+# with apt-get when it is missing (as root, or through sudo when there is
+# one), once; without it those tests skip.
+CHROMIUM := /usr/bin/chromium
+chromium: $(CHROMIUM)
+$(CHROMIUM):
+	@echo "chromium is missing: installing it with apt-get (for the browser tests)"
+	@if [ "$$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null 2>&1; then sudo=sudo; \
+	else echo "cannot install chromium: not root and no sudo. Run as root: apt-get update && apt-get install -y chromium" >&2; exit 1; fi; \
+	$$sudo apt-get update && $$sudo apt-get install -y chromium || { \
+	echo "installing chromium failed. Install it yourself (apt-get update && apt-get install -y chromium) and run make test again" >&2; exit 1; }
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
