@@ -77,22 +77,43 @@ func (s *Server) threadView(cx context.Context, ownerID, threadID string) (nodes
 	if err != nil && errcode.Of(err) != errcode.NotFound {
 		return nodes.State{}, "", err
 	}
-	head, err := s.head(cx, threadID)
+	shown, err := s.head(cx, threadID)
 	if err != nil {
 		return nodes.State{}, "", err
 	}
-	var state nodes.State
-	checkpointID := ""
-	if head != nil {
-		if state, err = shownState(*head); err != nil {
+	if active {
+		if shown, err = s.runBase(cx, run, shown); err != nil {
 			return nodes.State{}, "", err
 		}
-		checkpointID = head.ID
+	}
+	var state nodes.State
+	checkpointID := ""
+	if shown != nil {
+		if state, err = shownState(*shown); err != nil {
+			return nodes.State{}, "", err
+		}
+		checkpointID = shown.ID
 	}
 	if !active {
 		return state, "", nil
 	}
 	return state, liveURL(threadID, run.ID, checkpointID, ""), nil
+}
+
+// runBase is the checkpoint a page shows under an active run's live
+// stream: the thread's head, unless the run forks from an earlier
+// checkpoint and has written nothing yet; then that checkpoint, so that a
+// fork's page does not show the other branch until its first step.
+func (s *Server) runBase(cx context.Context, run store.Run, head *graph.Checkpoint) (*graph.Checkpoint, error) {
+	j, err := decodeJob(run.Input)
+	if err != nil || j.CheckpointID == "" || head != nil && head.Metadata.RunID == run.ID {
+		return head, err
+	}
+	_, base, err := s.planner.GetState(cx, run.ThreadID, j.CheckpointID)
+	if err != nil {
+		return nil, fmt.Errorf("reading the checkpoint run %s forks from: %w", run.ID, fromGraph(err))
+	}
+	return &base, nil
 }
 
 // started is what a form started: a run on a thread, for a page that shows

@@ -345,6 +345,22 @@ func TestLiveRejoin(t *testing.T) {
 	if _, err := h.st.CancelRun(context.Background(), h.alice.ID, run.ID); err != nil {
 		t.Fatal(err)
 	}
+
+	// A fork that has written nothing yet shows the checkpoint it forks
+	// from, not the other branch's head.
+	fork, err := h.st.CreateRun(context.Background(), h.alice.ID, threadID, store.NewRun{Input: json.RawMessage(
+		`{"input":{"messages":[{"id":"m3","type":"human","content":"3 nights in Porto in June"}]},"checkpoint_id":"` + afterExtraction + `"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, live, err = h.srv.threadView(context.Background(), h.alice.ID, threadID)
+	if err != nil || live != liveURL(threadID, fork.ID, afterExtraction, "") || len(state.Messages) != 1 {
+		t.Fatalf("a thread with a fork pending: live URL %q (%v), %d messages; want the fork's from %s with 1 message",
+			live, err, len(state.Messages), afterExtraction)
+	}
+	if _, err := h.st.CancelRun(context.Background(), h.alice.ID, fork.ID); err != nil {
+		t.Fatal(err)
+	}
 }
 
 var (

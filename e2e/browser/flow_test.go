@@ -96,6 +96,9 @@ func traveller(t *testing.T, s *site) {
 		if !eval[bool](p, "window.__tripgraphPage === true") {
 			p.t.Error("the page was reloaded: the components did not stream into it")
 		}
+		if eval[bool](p, `[...document.querySelectorAll('#conversation > .hint')].some(e => e.offsetParent !== null)`) {
+			p.t.Error("the empty conversation's hint still shows above the first message")
+		}
 		p.t.Logf("first appearances (ms after recording began): %+v", got)
 		thread = currentThread(p)
 	})
