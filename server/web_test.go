@@ -98,7 +98,7 @@ func TestChatPageListsThreads(t *testing.T) {
 	hasAll(t, page.body, ">"+lisbon+"</a>", "&lt;b&gt;Beach&lt;/b&gt; week", `<form id="composer" class="composer" method="post" action="/app/messages"`,
 		`<a class="skip" href="#conversation">`, `<html lang="en">`)
 	lacks(t, page.body, "<b>Beach")
-	for k, v := range map[string]string{"X-Frame-Options": "DENY", "Cache-Control": "no-store", "Referrer-Policy": "same-origin"} {
+	for k, v := range map[string]string{"X-Frame-Options": "DENY", "Cache-Control": "no-store", "Referrer-Policy": "same-origin", "Content-Security-Policy": pagePolicy} {
 		if got := page.header.Get(k); got != v {
 			t.Errorf("%s: %q, want %q", k, got, v)
 		}

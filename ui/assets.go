@@ -16,6 +16,7 @@ var static embed.FS
 // Paths of the assets, relative to Assets().
 const (
 	StylesheetPath = "app.css"
+	IconPath       = "icon.svg" // the site's icon: a route between two places
 	HTMXPath       = "vendor/htmx.min.js"
 	SSEPath        = "vendor/sse.min.js"
 	// LiveScriptPath keeps the message box in step with the live stream.

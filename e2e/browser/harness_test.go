@@ -21,6 +21,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/chromedp"
 
 	"github.com/tripgraph/tripgraph/internal/pgtest"
@@ -139,8 +141,28 @@ func browser(t testing.TB) context.Context {
 // tab is one test's page in the shared browser, in its own browser context
 // (its own cookies and storage).
 type tab struct {
-	t   testing.TB
-	ctx context.Context
+	t      testing.TB
+	ctx    context.Context
+	errors *pageErrors
+}
+
+// pageErrors are the errors a tab's pages logged to the console: script
+// errors and refusals of the Content-Security-Policy among them.
+type pageErrors struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (e *pageErrors) add(line string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.lines = append(e.lines, line)
+}
+
+func (e *pageErrors) all() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.lines...)
 }
 
 // newTab opens a tab for the test in a fresh browser context. When the test
@@ -150,12 +172,36 @@ func newTab(t testing.TB) *tab {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(browser(t), chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
-	p := &tab{t: t, ctx: ctx}
+	p := &tab{t: t, ctx: ctx, errors: &pageErrors{}}
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("opening a tab: %v", err)
 	}
+	p.watchErrors()
 	t.Cleanup(p.screenshot) // runs before cancel: cleanups run last-in first-out
+	t.Cleanup(p.checkErrors)
 	return p
+}
+
+// watchErrors records every error entry of the tab's console log.
+func (p *tab) watchErrors() {
+	p.t.Helper()
+	if err := chromedp.Listen(p.ctx, func(ev any) {
+		if e, ok := ev.(*cdplog.EventEntryAdded); ok && e.Entry.Level == cdplog.EntryLevelError {
+			p.errors.add(fmt.Sprintf("%s: %s (%s)", e.Entry.Source, e.Entry.Text, e.Entry.URL))
+		}
+	}); err != nil {
+		p.t.Fatalf("listening to the tab's log: %v", err)
+	}
+	if _, err := chromedp.Call(p.ctx, cdplog.Enable, cdp.Empty{}); err != nil {
+		p.t.Fatalf("enabling the tab's log: %v", err)
+	}
+}
+
+// checkErrors fails the test when a page logged an error.
+func (p *tab) checkErrors() {
+	if errs := p.errors.all(); len(errs) > 0 {
+		p.t.Errorf("the pages logged %d errors:\n%s", len(errs), strings.Join(errs, "\n"))
+	}
 }
 
 // do runs browser steps, each bounded by actionTimeout, and fails the test
