@@ -73,15 +73,20 @@ func openStore(t testing.TB, url string) *store.Store {
 	return st
 }
 
-func newHarness(t testing.TB, limits Limits) *harness {
+// migratedStore opens the test database, migrated once per package run.
+func migratedStore(t testing.TB) *store.Store {
 	t.Helper()
-	ctx := context.Background()
 	var merr error
-	migrateOnce.Do(func() { merr = migrations.Up(ctx, testURL) })
+	migrateOnce.Do(func() { merr = migrations.Up(context.Background(), testURL) })
 	if merr != nil {
 		t.Fatal(merr)
 	}
-	st := openStore(t, testURL)
+	return openStore(t, testURL)
+}
+
+func newHarness(t testing.TB, limits Limits) *harness {
+	t.Helper()
+	st := migratedStore(t)
 	h := &harness{t: t, st: st, logs: &syncBuffer{}}
 	h.srv = newServer(t, st, limits, h.logs)
 	ts := httptest.NewServer(h.srv.Handler())

@@ -22,7 +22,6 @@ import (
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/mcpserver/backendtest"
 	"github.com/tripgraph/tripgraph/mcpserver/memory"
-	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/model"
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -35,12 +34,7 @@ import (
 func liveHarness(t *testing.T) *harness {
 	t.Helper()
 	ctx := context.Background()
-	var merr error
-	migrateOnce.Do(func() { merr = migrations.Up(ctx, testURL) })
-	if merr != nil {
-		t.Fatal(merr)
-	}
-	st := openStore(t, testURL)
+	st := migratedStore(t)
 	cfg := mcpserver.Config{Backend: memory.NewDemo(backendtest.Cities()),
 		Resolve: func(s string) (mcpserver.Place, bool) { p, ok := gazetteer.Resolve(s); return mcpserver.Place(p), ok }}
 	bridge, err := mcpbridge.New(mcpbridge.Options{Servers: []mcpbridge.ServerConfig{{

@@ -11,7 +11,6 @@ import (
 
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/mcpbridge"
-	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/model"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/store"
@@ -55,12 +54,7 @@ func (g *toolGate) tools() nodes.FuncTools {
 func workerServer(t *testing.T, gate *toolGate) (*Server, *store.Store) {
 	t.Helper()
 	ctx := context.Background()
-	var merr error
-	migrateOnce.Do(func() { merr = migrations.Up(ctx, testURL) })
-	if merr != nil {
-		t.Fatal(merr)
-	}
-	st := openStore(t, testURL)
+	st := migratedStore(t)
 	m, err := model.New(ctx, "")
 	if err != nil {
 		t.Fatal(err)

@@ -75,7 +75,7 @@ func TestSIGTERMHandsRunsBackAndEndsStreams(t *testing.T) {
 
 	addrA := servetest.FreeAddr(t)
 	a := serve(t, bin, addrA, modelURL, "TRIPGRAPH_WORKERS=2", "TRIPGRAPH_SHUTDOWN_GRACE="+grace.String())
-	tid := post(t, addrA, key, "/threads", `{}`)["thread_id"].(string)
+	tid := servetest.PostJSON(t, addrA, key, "/threads", `{}`)["thread_id"].(string)
 	lg := open(ctx, t, addrA, key, "POST", "/threads/"+tid+"/runs/stream",
 		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"two days in Lisbon"}]},"stream_mode":["values","updates","custom","messages-tuple"]}`, "")
 	rid := runOf(t, lg)
@@ -122,7 +122,7 @@ func TestSIGTERMHandsRunsBackAndEndsStreams(t *testing.T) {
 		var status string
 		var attempts int
 		var leased bool
-		if err := queryRow(`SELECT status, attempts, lease_expires_at IS NOT NULL FROM runs WHERE id = $1`, id, &status, &attempts, &leased); err != nil {
+		if err := servetest.QueryRow(testURL, `SELECT status, attempts, lease_expires_at IS NOT NULL FROM runs WHERE id = $1`, id, &status, &attempts, &leased); err != nil {
 			t.Fatal(err)
 		}
 		if status != "pending" || attempts != 1 || leased {
@@ -174,7 +174,7 @@ func TestSIGTERMHandsRunsBackAndEndsStreams(t *testing.T) {
 	resp.Body.Close()
 	var status string
 	var attempts int
-	if err := queryRow(`SELECT status, attempts FROM runs WHERE id = $1`, chatRid, &status, &attempts); err != nil {
+	if err := servetest.QueryRow(testURL, `SELECT status, attempts FROM runs WHERE id = $1`, chatRid, &status, &attempts); err != nil {
 		t.Fatal(err)
 	}
 	if resp.StatusCode != http.StatusOK || status != "success" || attempts != 2 {
@@ -199,7 +199,7 @@ func checkWhole(t *testing.T, rid string, streamed []frame) {
 	t.Helper()
 	var status string
 	var attempts int
-	if err := queryRow(`SELECT status, attempts FROM runs WHERE id = $1`, rid, &status, &attempts); err != nil {
+	if err := servetest.QueryRow(testURL, `SELECT status, attempts FROM runs WHERE id = $1`, rid, &status, &attempts); err != nil {
 		t.Fatal(err)
 	}
 	if status != "success" || attempts != 2 {
@@ -231,17 +231,6 @@ func checkWhole(t *testing.T, rid string, streamed []frame) {
 			t.Errorf("event %d streamed as %v, stored as %v", i, streamed[i], stored[i])
 		}
 	}
-}
-
-func queryRow(sql string, arg any, dst ...any) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, testURL)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(ctx)
-	return conn.QueryRow(ctx, sql, arg).Scan(dst...)
 }
 
 // serve runs `serve` on addr with its model at modelURL until the test
@@ -346,22 +335,4 @@ func getJSON(ctx context.Context, t *testing.T, addr, key, path string, v any) {
 	if resp.StatusCode != http.StatusOK || json.Unmarshal(b, v) != nil {
 		t.Fatalf("GET %s: %d %s", path, resp.StatusCode, b)
 	}
-}
-
-func post(t *testing.T, addr, key, path, body string) map[string]any {
-	t.Helper()
-	req, _ := http.NewRequest("POST", "http://"+addr+path, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+key)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	var out map[string]any
-	if resp.StatusCode/100 != 2 || json.Unmarshal(b, &out) != nil {
-		t.Fatalf("POST %s: %d %s", path, resp.StatusCode, b)
-	}
-	return out
 }

@@ -7,8 +7,6 @@ package twoproc
 import (
 	"bufio"
 	"context"
-	"encoding/json"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -76,8 +74,8 @@ func TestKilledWorkerRunIsTakenOverAndStreamedElsewhere(t *testing.T) {
 
 	addrA := servetest.FreeAddr(t)
 	a := serve(t, bin, addrA, modelURL)
-	tid := post(t, addrA, key, "/threads", `{}`)["thread_id"].(string)
-	rid := post(t, addrA, key, "/threads/"+tid+"/runs",
+	tid := servetest.PostJSON(t, addrA, key, "/threads", `{}`)["thread_id"].(string)
+	rid := servetest.PostJSON(t, addrA, key, "/threads/"+tid+"/runs",
 		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"two days in Lisbon"}]}}`)["run_id"].(string)
 	select {
 	case <-held:
@@ -91,7 +89,7 @@ func TestKilledWorkerRunIsTakenOverAndStreamedElsewhere(t *testing.T) {
 	go func() { frames <- stream(ctx, t, addrB, key, tid, rid) }()
 
 	var beforeKill int
-	if err := pgxQueryOne(ctx, `SELECT count(*) FROM run_events WHERE run_id = $1`, rid, &beforeKill); err != nil {
+	if err := servetest.QueryRow(testURL, `SELECT count(*) FROM run_events WHERE run_id = $1`, rid, &beforeKill); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Process.Signal(syscall.SIGKILL); err != nil {
@@ -130,16 +128,6 @@ func TestKilledWorkerRunIsTakenOverAndStreamedElsewhere(t *testing.T) {
 	}
 	checkFrames(t, got, stored)
 	t.Logf("%d events streamed through B, %d of them stored by A before it was killed", len(stored), beforeKill)
-}
-
-// pgxQueryOne scans the one value a query returns.
-func pgxQueryOne(ctx context.Context, sql string, arg, dst any) error {
-	conn, err := pgx.Connect(ctx, testURL)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(ctx)
-	return conn.QueryRow(ctx, sql, arg).Scan(dst)
 }
 
 // checkFrames checks that the stream opened with metadata, carried every
@@ -202,22 +190,4 @@ func serve(t *testing.T, bin, addr, modelURL string) *exec.Cmd {
 	t.Helper()
 	return servetest.Serve(t, bin, addr, testURL, "TRIPGRAPH_MODEL=openai:scripted", "OPENAI_API_KEY=test",
 		"OPENAI_BASE_URL="+modelURL, "TRIPGRAPH_WORKERS=1", "TRIPGRAPH_RUN_LEASE=2s")
-}
-
-func post(t *testing.T, addr, key, path, body string) map[string]any {
-	t.Helper()
-	req, _ := http.NewRequest("POST", "http://"+addr+path, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+key)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	var out map[string]any
-	if resp.StatusCode/100 != 2 || json.Unmarshal(b, &out) != nil {
-		t.Fatalf("POST %s: %d %s", path, resp.StatusCode, b)
-	}
-	return out
 }

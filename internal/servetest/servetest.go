@@ -7,15 +7,20 @@ package servetest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/seed"
 	"github.com/tripgraph/tripgraph/store"
@@ -132,4 +137,38 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// PostJSON posts a JSON body to the server at addr with an API key and
+// returns the JSON object it answers; any status but 2xx, or an answer
+// that is not an object, fails the test.
+func PostJSON(t testing.TB, addr, key, path, body string) map[string]any {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var out map[string]any
+	if resp.StatusCode/100 != 2 || json.Unmarshal(b, &out) != nil {
+		t.Fatalf("POST %s: %d %s", path, resp.StatusCode, b)
+	}
+	return out
+}
+
+// QueryRow reads one row of the database at dbURL into dst, on a
+// connection of its own, within 10 seconds.
+func QueryRow(dbURL, sql string, arg any, dst ...any) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		return fmt.Errorf("connecting to read a row: %w", err)
+	}
+	defer conn.Close(ctx)
+	return conn.QueryRow(ctx, sql, arg).Scan(dst...)
 }
