@@ -187,7 +187,7 @@ func TestCommandRun(t *testing.T) {
 func TestLeaseIsRenewed(t *testing.T) {
 	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
 	srv, st := workerServer(t, gate)
-	srv.pool.timing.lease = 150 * time.Millisecond
+	srv.pool.timing.lease = 900 * time.Millisecond // long enough that a loaded machine does not let it lapse
 	srv.Start()
 	owner, run := queueTurn(t, st, lisbon)
 	<-gate.started
