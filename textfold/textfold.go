@@ -83,3 +83,63 @@ func writeLowerASCII(b *strings.Builder, s string) {
 		b.WriteByte(c)
 	}
 }
+
+// Matches reports whether term occurs in s at the start of a word, once
+// both are folded: "rio" matches "Rio de Janeiro" and "o rio Douro" but
+// not "aniversário"; "praia" matches "Praia do Forte" and "praias". It is
+// the rule of every text search of tripgraph; see MatchesFolded.
+func Matches(s, term string) bool { return MatchesFolded(Fold(s), Fold(term)) }
+
+// MatchesFolded is Matches on text and a term already folded.
+//
+// A word is a run of ASCII letters and digits: folding turns the letters
+// of Latin scripts into those, so a word of any Latin-script language is
+// one. A term matches where the folded text contains it and, if the term
+// begins with a letter or digit, the character before is not one (or
+// there is none). Characters of other scripts (Greek, Cyrillic, CJK) are
+// not word characters, so in those a term matches anywhere, as a
+// substring: scripts written without spaces need that.
+//
+// WordStartRegexp is the same rule as a PostgreSQL regular expression.
+func MatchesFolded(text, term string) bool {
+	if term == "" || !isWordByte(term[0]) {
+		return strings.Contains(text, term)
+	}
+	for from := 0; ; {
+		i := strings.Index(text[from:], term)
+		if i < 0 {
+			return false
+		}
+		at := from + i
+		if at == 0 || !isWordByte(text[at-1]) {
+			return true
+		}
+		from = at + 1
+	}
+}
+
+// isWordByte reports whether c is an ASCII letter or digit. A byte of a
+// multibyte UTF-8 character is never one.
+func isWordByte(c byte) bool {
+	return ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
+}
+
+// WordStartRegexp returns a PostgreSQL (advanced) regular expression that
+// a folded text matches exactly when MatchesFolded(text, term) is true;
+// term must be folded. Its meaning does not depend on the database's
+// locale: it names the word characters and escapes every other ASCII
+// character of the term.
+func WordStartRegexp(term string) string {
+	var b strings.Builder
+	if term != "" && isWordByte(term[0]) {
+		b.WriteString("(^|[^0-9A-Za-z])")
+	}
+	for i := 0; i < len(term); i++ {
+		c := term[i]
+		if c < utf8.RuneSelf && !isWordByte(c) {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
