@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/textfold"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
@@ -83,15 +84,18 @@ const photoText = `tg_fold(p.description || E'\x1f' || p.location_name)`
 // then returns the newest $6 of those with how many were read.
 //
 // $3 is the LIKE pattern the index is scanned with and rows are rechecked
-// with; $4, when not NULL, is the term itself, which a matching row must
-// contain (see searchPatterns). strpos cannot use an index, so the planner
-// does not add the whole term's trigrams to the index scan.
+// with, weaker than the term (see searchPattern); $4 is the rule a match
+// must meet, textfold.WordStartRegexp of the folded term: the term at the
+// start of a word. The regexp is matched against the text with a unit
+// separator in front, which is not the indexed expression, so that the
+// planner does not scan the index with the regexp's trigrams too; the
+// separator is not a word character, so the match is the same.
 const searchPhotosSQL = `WITH m AS MATERIALIZED (
 		SELECT p.id, p.album_id, p.user_id, p.description, p.location_name, p.taken_at, p.lat, p.lng, p.path
 		FROM photos p
 		WHERE p.user_id = $1 AND ($2::uuid IS NULL OR p.album_id = $2::uuid)
 			AND ` + photoText + ` LIKE tg_fold($3)
-			AND ($4::text IS NULL OR strpos(` + photoText + `, (SELECT tg_fold($4::text))) > 0)
+			AND (E'\x1f' || ` + photoText + `) ~ $4
 		LIMIT $5)
 	SELECT m.id, m.album_id, a.name, m.user_id, m.description, m.location_name, m.taken_at, m.lat, m.lng, m.path,
 		(SELECT count(*) FROM m)
@@ -99,13 +103,9 @@ const searchPhotosSQL = `WITH m AS MATERIALIZED (
 	ORDER BY m.taken_at DESC, m.id
 	LIMIT $6`
 
-// searchPatterns returns the LIKE pattern to scan the trigram index with
-// for term, and the term a match must also contain, or nil when the
-// pattern alone is exact.
-//
-// The pattern is weaker than the term, so that the index scan has fewer
-// trigrams to intersect: its cost grows with their number times the
-// matches of the rarest. Every text that contains the term matches it:
+// searchPattern returns the LIKE pattern to scan the trigram index with
+// for term. Every text in which the term matches (textfold.Matches)
+// contains the term, so it matches the pattern:
 //   - it keeps the term's runs of letters and digits, in order, with %
 //     between them: pg_trgm pads a word next to a space, and those padded
 //     trigrams (" da", "da ", "  v", …) are among the most common of all;
@@ -115,11 +115,14 @@ const searchPhotosSQL = `WITH m AS MATERIALIZED (
 //     word ("aniversário" is scanned as ani%ver%sár%io): they are still
 //     rare together, and 11 trigrams become 3.
 //
-// "aniversário da Vivi" is scanned as %ani%ver%sár%io%da%Vivi%: half the
-// time of %aniversário da Vivi% on the 1M-photo benchmark (bench/MCP.md).
-// A term with no run of three or more characters keeps its own pattern,
-// whose padded trigrams are then all the index has to go by.
-func searchPatterns(term string) (pattern string, exact *string) {
+// The pattern is weaker than the term, so that the index scan has fewer
+// trigrams to intersect: its cost grows with their number times the
+// matches of the rarest. "aniversário da Vivi" is scanned as
+// %ani%ver%sár%io%da%Vivi%: half the time of %aniversário da Vivi% on the
+// 1M-photo benchmark (bench/README.md). A term with no run of three or
+// more characters keeps its own pattern, whose padded trigrams are then
+// all the index has to go by.
+func searchPattern(term string) string {
 	var pieces []string
 	long := false
 	for _, run := range strings.FieldsFunc(term, func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }) {
@@ -134,13 +137,9 @@ func searchPatterns(term string) (pattern string, exact *string) {
 		}
 	}
 	if !long {
-		return containsPattern(term), nil
+		return containsPattern(term)
 	}
-	pattern = "%" + strings.Join(pieces, "%") + "%"
-	if len(pieces) == 1 && pieces[0] == term {
-		return pattern, nil
-	}
-	return pattern, &term
+	return "%" + strings.Join(pieces, "%") + "%"
 }
 
 // SearchPhotosQuery returns the query SearchPhotosPage runs for q and its
@@ -150,12 +149,12 @@ func SearchPhotosQuery(q tripdata.PhotoSearch) (string, []any) {
 	if q.AlbumID != "" {
 		album = &q.AlbumID
 	}
-	pattern, exact := searchPatterns(q.Term)
-	return searchPhotosSQL, []any{q.UserID, album, pattern, exact, tripdata.MaxSearchCount + 1, q.Limit}
+	return searchPhotosSQL, []any{q.UserID, album, searchPattern(q.Term), textfold.WordStartRegexp(textfold.Fold(q.Term)),
+		tripdata.MaxSearchCount + 1, q.Limit}
 }
 
 // SearchPhotos returns up to q.Limit of the user's photos whose description
-// or location name contains q.Term, and how many match in all, counted up
+// or location name matches q.Term (textfold.Matches), and how many match in all, counted up
 // to tripdata.MaxSearchCount; see SearchPhotosPage for their order.
 func (s *Store) SearchPhotos(ctx context.Context, q tripdata.PhotoSearch) ([]tripdata.Photo, int, error) {
 	r, err := s.SearchPhotosPage(ctx, q)
@@ -163,7 +162,8 @@ func (s *Store) SearchPhotos(ctx context.Context, q tripdata.PhotoSearch) ([]tri
 }
 
 // SearchPhotosPage returns up to q.Limit of the user's photos whose
-// description or location name contains q.Term, ignoring case and accents.
+// description or location name matches q.Term: contains it at the start of
+// a word, ignoring case and accents (textfold.Matches).
 // It reads at most tripdata.MaxSearchCount+1 matches, through the trigram index, and
 // sorts those by date, so its cost is bounded however common the term is.
 func (s *Store) SearchPhotosPage(ctx context.Context, q tripdata.PhotoSearch) (tripdata.PhotoSearchResult, error) {
