@@ -152,9 +152,15 @@ func TestMatches(t *testing.T) {
 		{"Lisboa 2024", "2024", true},
 		{"Lisboa2024", "2024", false},
 		{"Ørsted", "orsted", true},
-		{"moscowМосква", "осква", true}, // other scripts: anywhere
-		{"Москва", "сква", true},
-		{"Москвa", "a", true}, // after a Cyrillic letter
+		{"Москва", "Москва", true}, // other scripts: words of their letters
+		{"Москва", "сква", false},
+		{"Москвa", "a", false}, // a Latin a after Cyrillic letters: inside the word
+		{"Москва, Rio", "rio", true},
+		{"東京タワー", "東京", true},
+		{"私の東京", "東京", false}, // no spaces: one word
+		{"私の 東京", "東京", true},
+		{"🎂 rio", "rio", true},
+		{"🎂rio", "rio", false},
 		{"x\x1fRio Sena", "rio", true},
 		{"100% natural", "100%", true},
 		{"a.b", "a.b", true},

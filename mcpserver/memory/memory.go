@@ -305,8 +305,9 @@ func (b *Backend) PhotosByDate(_ context.Context, userID, albumID string, day ti
 }
 
 // SearchPhotosPage finds the user's photos whose description or location
-// name the term matches (textfold.Matches), reading at most tripdata.MaxSearchCount+1 of
-// them, and returns the newest q.Limit of those read.
+// name the term matches (textfold.Matches), reading at most
+// tripdata.MaxSearchCount+1 of them, and returns the newest q.Limit of
+// those read.
 func (b *Backend) SearchPhotosPage(_ context.Context, q tripdata.PhotoSearch) (tripdata.PhotoSearchResult, error) {
 	if q.AlbumID != "" {
 		if _, err := b.album(q.UserID, q.AlbumID); err != nil {
