@@ -49,7 +49,7 @@ type AlbumsOut struct {
 // GetAlbumByNameIn is the input of getAlbumByName.
 type GetAlbumByNameIn struct {
 	Caller
-	Name  string `json:"name" jsonschema:"part of the album's name, its description or its photos' places, any case, accents optional, in any language: 'Lisbon' also finds 'Lisboa 2024' (1 to 200 characters)"`
+	Name  string `json:"name" jsonschema:"words or the start of words of the album's name, its description or its photos' places, any case, accents optional, in any language: 'Lisbon' also finds 'Lisboa 2024', 'rio' finds 'Rio de Janeiro' but not 'aniversário' (1 to 200 characters)"`
 	Limit int    `json:"limit,omitempty" jsonschema:"default 50, at most 200"`
 }
 
@@ -86,7 +86,7 @@ type PhotosByDateOut struct {
 type GetPhotosByLocationIn struct {
 	Caller
 	AlbumID string `json:"albumId" jsonschema:"the album's id"`
-	Query   string `json:"query" jsonschema:"a word or phrase to find in the photos' location names and descriptions: a place, a person, an event (1 to 200 characters)"`
+	Query   string `json:"query" jsonschema:"a word or phrase to find in the photos' location names and descriptions, matched at the start of a word: a place, a person, an event (1 to 200 characters)"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"default 50, at most 200"`
 }
 
@@ -100,7 +100,7 @@ type PhotosByLocationOut struct {
 // SearchPhotosIn is the input of searchPhotosAcrossAlbums.
 type SearchPhotosIn struct {
 	Caller
-	Query string `json:"query" jsonschema:"a word or phrase to find in location names and descriptions, e.g. 'aniversário da Vivi', 'praia', 'Belém' (1 to 200 characters)"`
+	Query string `json:"query" jsonschema:"a word or phrase to find in location names and descriptions, matched at the start of a word, e.g. 'aniversário da Vivi', 'praia', 'Belém' (1 to 200 characters)"`
 	Limit int    `json:"limit,omitempty" jsonschema:"default 50, at most 200"`
 }
 
@@ -149,7 +149,7 @@ func (t *tools) addAlbumTools(s *mcp.Server) {
 			"Don't use when: the user names an album (use getAlbumByName) or wants photos of something without naming an album (use searchPhotosAcrossAlbums)."),
 		t.getUserAlbums)
 	addTool(s, t, readOnly("getAlbumByName", "Find albums by name",
-		"Finds the user's albums whose name, description or photo places contain the given text (partial, case- and accent-insensitive). "+
+		"Finds the user's albums whose name, description or photo places contain the given text at the start of a word (case- and accent-insensitive; 'lisb' finds 'Lisboa', 'rio' finds 'Rio de Janeiro' but not 'aniversário'). "+
 			"A city or country matches under any of its names: 'Lisbon' finds 'Lisboa 2024', 'Japão' finds 'Japan 2025'. "+
 			"Use when: the user mentions an album or trip by name ('my Lisbon album', 'viagem a Paris') and you need its albumId. "+
 			"Don't use when: the user asks for photos of a thing, person or place without naming an album (use searchPhotosAcrossAlbums)."),
@@ -165,14 +165,14 @@ func (t *tools) addAlbumTools(s *mcp.Server) {
 			"Don't use when: you have no albumId (find it first with getAlbumByName or getUserAlbums)."),
 		t.getPhotosByDate)
 	addTool(s, t, readOnly("getPhotosByLocation", "Search one album's photos",
-		"Finds photos in ONE album (albumId required) whose location name or description contains the query (partial, case- and accent-insensitive). "+
+		"Finds photos in ONE album (albumId required) whose location name or description contains the query at the start of a word (case- and accent-insensitive: 'praia' finds 'Praia do Forte' and 'praias', 'rio' finds 'Rio Sena' but not 'aniversário'). "+
 			"Descriptions are rich (people, events, moments) and match even when the location name is empty. "+
 			"Returns up to limit photos, newest first; when more than 1000 of the album's photos match, they are the newest of the first 1000 found: refine the query to see others. "+
 			"Use when: you already have the albumId (from the conversation or getAlbumByName) and the user asks for a place, person or moment in it. "+
 			"Don't use when: the user does not mention a specific album (use searchPhotosAcrossAlbums)."),
 		t.getPhotosByLocation)
 	addTool(s, t, readOnly("searchPhotosAcrossAlbums", "Search photos in all albums",
-		"Finds photos in ALL of the user's albums (no albumId needed) whose location name or description contains the query (partial, case- and accent-insensitive: 'aniversario' finds 'aniversário'). "+
+		"Finds photos in ALL of the user's albums (no albumId needed) whose location name or description contains the query at the start of a word (case- and accent-insensitive: 'aniversario' finds 'aniversário', 'praia' finds 'Praia do Forte' and 'praias', 'rio' finds 'Rio de Janeiro' but not 'aniversário'). "+
 			"Returns up to limit photos, newest first, and how many match. When more than 1000 match (totalIsLowerBound), it returns the newest of the first 1000 found, not necessarily the newest overall: refine the query to see those. "+
 			"Use when: the user asks for photos without naming an album ('show me Vivi's birthday photos', 'fotos da praia'); prefer it to asking which album. "+
 			"Don't use when: the user names a specific album (use getPhotosByLocation with its albumId)."),

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/textfold"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
@@ -43,18 +44,19 @@ func (s *Store) UserAlbums(ctx context.Context, userID string, limit int) ([]tri
 }
 
 // AlbumsMatching returns up to limit of the user's albums in which one of
-// terms is found, ignoring case and accents: in the album's name, its
-// description, or one of its photos' location names.
+// terms matches (textfold.Matches: at the start of a word, ignoring case
+// and accents): in the album's name, its description, or one of its
+// photos' location names.
 func (s *Store) AlbumsMatching(ctx context.Context, userID string, terms []string, limit int) ([]tripdata.Album, error) {
 	patterns := make([]string, len(terms))
 	for i, t := range terms {
-		patterns[i] = containsPattern(t)
+		patterns[i] = textfold.WordStartRegexp(textfold.Fold(t))
 	}
-	rows, err := s.Pool.Query(ctx, `WITH p AS (SELECT tg_fold(x) AS x FROM unnest($2::text[]) x)`+albumColumns+`
+	rows, err := s.Pool.Query(ctx, albumColumns+`
 		WHERE a.user_id = $1 AND (
-			tg_fold(a.name) LIKE ANY (SELECT x FROM p)
-			OR tg_fold(a.description) LIKE ANY (SELECT x FROM p)
-			OR EXISTS (SELECT 1 FROM photos ph WHERE ph.album_id = a.id AND tg_fold(ph.location_name) LIKE ANY (SELECT x FROM p)))
+			tg_fold(a.name) ~ ANY ($2::text[])
+			OR tg_fold(a.description) ~ ANY ($2::text[])
+			OR EXISTS (SELECT 1 FROM photos ph WHERE ph.album_id = a.id AND tg_fold(ph.location_name) ~ ANY ($2::text[])))
 		ORDER BY s.start_date DESC NULLS LAST, a.name
 		LIMIT $3`, userID, patterns, limit)
 	if err != nil {

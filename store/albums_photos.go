@@ -7,11 +7,13 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/textfold"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
@@ -83,29 +85,53 @@ const photoText = `tg_fold(p.description || E'\x1f' || p.location_name)`
 // then returns the newest $6 of those with how many were read.
 //
 // $3 is the LIKE pattern the index is scanned with and rows are rechecked
-// with; $4, when not NULL, is the term itself, which a matching row must
-// contain (see searchPatterns). strpos cannot use an index, so the planner
-// does not add the whole term's trigrams to the index scan.
-const searchPhotosSQL = `WITH m AS MATERIALIZED (
+// with, weaker than the term (see searchPattern); $4 is the rule a match
+// must meet, textfold.WordStartRegexp of the folded term: the term at the
+// start of a word. wordStart is the SQL condition that checks it.
+func searchPhotosSQL(wordStart string) string {
+	return `WITH m AS MATERIALIZED (
 		SELECT p.id, p.album_id, p.user_id, p.description, p.location_name, p.taken_at, p.lat, p.lng, p.path
 		FROM photos p
 		WHERE p.user_id = $1 AND ($2::uuid IS NULL OR p.album_id = $2::uuid)
 			AND ` + photoText + ` LIKE tg_fold($3)
-			AND ($4::text IS NULL OR strpos(` + photoText + `, (SELECT tg_fold($4::text))) > 0)
+			AND ` + wordStart + `
 		LIMIT $5)
 	SELECT m.id, m.album_id, a.name, m.user_id, m.description, m.location_name, m.taken_at, m.lat, m.lng, m.path,
 		(SELECT count(*) FROM m)
 	FROM m JOIN albums a ON a.id = m.album_id
 	ORDER BY m.taken_at DESC, m.id
 	LIMIT $6`
+}
 
-// searchPatterns returns the LIKE pattern to scan the trigram index with
-// for term, and the term a match must also contain, or nil when the
-// pattern alone is exact.
-//
-// The pattern is weaker than the term, so that the index scan has fewer
-// trigrams to intersect: its cost grows with their number times the
-// matches of the rarest. Every text that contains the term matches it:
+var (
+	// searchRecheckSQL checks the rule on the rows the LIKE pattern
+	// finds. regexp_like is a function, not the operator ~, so the
+	// planner neither scans the index with it (which would add every
+	// trigram of the term, the cost searchPattern avoids) nor estimates
+	// from it that few rows match (which made it choose parallel scans).
+	searchRecheckSQL = searchPhotosSQL(`regexp_like(` + photoText + `, $4)`)
+	// searchWordStartSQL scans the index with the rule too: its
+	// separators are word separators for pg_trgm, so the index gives only
+	// the photos with a word starting with the term's first characters
+	// (the padded trigrams "  r", " ri" of "rio").
+	searchWordStartSQL = searchPhotosSQL(photoText + ` ~ $4`)
+)
+
+// scansWordStart reports whether a search for term scans the index with
+// its word-start rule: when the term is one word of at most four
+// characters. Such a term is often inside longer words ("rio" in 53,546
+// of the benchmark's 1M photos, at a word start in 2,118), which the LIKE
+// pattern alone would read and reject by the thousand; a longer term
+// seldom is, and the padded trigrams would cost more than they save
+// (bench/README.md, "MCP photo search").
+func scansWordStart(term string) bool {
+	runs := strings.FieldsFunc(term, func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) })
+	return len(runs) == 1 && utf8.RuneCountInString(runs[0]) <= 4
+}
+
+// searchPattern returns the LIKE pattern to scan the trigram index with
+// for term. Every text in which the term matches (textfold.Matches)
+// contains the term, so it matches the pattern:
 //   - it keeps the term's runs of letters and digits, in order, with %
 //     between them: pg_trgm pads a word next to a space, and those padded
 //     trigrams (" da", "da ", "  v", …) are among the most common of all;
@@ -115,11 +141,14 @@ const searchPhotosSQL = `WITH m AS MATERIALIZED (
 //     word ("aniversário" is scanned as ani%ver%sár%io): they are still
 //     rare together, and 11 trigrams become 3.
 //
-// "aniversário da Vivi" is scanned as %ani%ver%sár%io%da%Vivi%: half the
-// time of %aniversário da Vivi% on the 1M-photo benchmark (bench/MCP.md).
-// A term with no run of three or more characters keeps its own pattern,
-// whose padded trigrams are then all the index has to go by.
-func searchPatterns(term string) (pattern string, exact *string) {
+// The pattern is weaker than the term, so that the index scan has fewer
+// trigrams to intersect: its cost grows with their number times the
+// matches of the rarest. "aniversário da Vivi" is scanned as
+// %ani%ver%sár%io%da%Vivi%: half the time of %aniversário da Vivi% on the
+// 1M-photo benchmark (bench/README.md). A term with no run of three or
+// more characters keeps its own pattern, whose padded trigrams are then
+// all the index has to go by.
+func searchPattern(term string) string {
 	var pieces []string
 	long := false
 	for _, run := range strings.FieldsFunc(term, func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }) {
@@ -134,13 +163,9 @@ func searchPatterns(term string) (pattern string, exact *string) {
 		}
 	}
 	if !long {
-		return containsPattern(term), nil
+		return containsPattern(term)
 	}
-	pattern = "%" + strings.Join(pieces, "%") + "%"
-	if len(pieces) == 1 && pieces[0] == term {
-		return pattern, nil
-	}
-	return pattern, &term
+	return "%" + strings.Join(pieces, "%") + "%"
 }
 
 // SearchPhotosQuery returns the query SearchPhotosPage runs for q and its
@@ -150,12 +175,16 @@ func SearchPhotosQuery(q tripdata.PhotoSearch) (string, []any) {
 	if q.AlbumID != "" {
 		album = &q.AlbumID
 	}
-	pattern, exact := searchPatterns(q.Term)
-	return searchPhotosSQL, []any{q.UserID, album, pattern, exact, tripdata.MaxSearchCount + 1, q.Limit}
+	sql := searchRecheckSQL
+	if scansWordStart(q.Term) {
+		sql = searchWordStartSQL
+	}
+	return sql, []any{q.UserID, album, searchPattern(q.Term), textfold.WordStartRegexp(textfold.Fold(q.Term)),
+		tripdata.MaxSearchCount + 1, q.Limit}
 }
 
 // SearchPhotos returns up to q.Limit of the user's photos whose description
-// or location name contains q.Term, and how many match in all, counted up
+// or location name matches q.Term (textfold.Matches), and how many match in all, counted up
 // to tripdata.MaxSearchCount; see SearchPhotosPage for their order.
 func (s *Store) SearchPhotos(ctx context.Context, q tripdata.PhotoSearch) ([]tripdata.Photo, int, error) {
 	r, err := s.SearchPhotosPage(ctx, q)
@@ -163,7 +192,8 @@ func (s *Store) SearchPhotos(ctx context.Context, q tripdata.PhotoSearch) ([]tri
 }
 
 // SearchPhotosPage returns up to q.Limit of the user's photos whose
-// description or location name contains q.Term, ignoring case and accents.
+// description or location name matches q.Term: contains it at the start of
+// a word, ignoring case and accents (textfold.Matches).
 // It reads at most tripdata.MaxSearchCount+1 matches, through the trigram index, and
 // sorts those by date, so its cost is bounded however common the term is.
 func (s *Store) SearchPhotosPage(ctx context.Context, q tripdata.PhotoSearch) (tripdata.PhotoSearchResult, error) {

@@ -68,7 +68,8 @@ func TestAlbums(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		want int
-	}{{"lisboa", 1}, {"LISBOA", 1}, {"álbum", 1}, {"100%", 0}, {"bob", 0}, {"carcavelos", 1}} {
+	}{{"lisboa", 1}, {"LISBOA", 1}, {"álbum", 1}, {"100%", 0}, {"bob", 0}, {"carcavelos", 1},
+		{"boa", 0}, {"bum", 0}, {"arcavelos", 0}, {"praia de", 1}, {"ia de", 0}} {
 		got, err := s.AlbumsMatching(ctx, ana.ID, []string{"nothing like it", tc.name}, 50)
 		if err != nil || len(got) != tc.want {
 			t.Errorf("AlbumsMatching(%q) = %d albums, %v; want %d", tc.name, len(got), err, tc.want)
@@ -142,6 +143,14 @@ func TestSearchPhotos(t *testing.T) {
 		{"sunset at belem", "", 1},
 		{"sunset belem", "", 0},
 		{"nothing like it", "", 0},
+		{"rio", "", 0}, // inside "aniversário": a term matches at the start of a word
+		{"versario", "", 0},
+		{"rio da vivi", "", 0},
+		{"tower", "", 1},
+		{"arcavelos", "", 0},
+		{"off_sale", "", 1},
+		{"ff_sale", "", 0},
+		{"_sale", "", 1}, // a term that starts with punctuation matches anywhere
 	} {
 		photos, total, err := s.SearchPhotos(ctx, tripdata.PhotoSearch{UserID: ana.ID, AlbumID: tc.album, Term: tc.term, Limit: 50})
 		if err != nil || len(photos) != tc.want || total != tc.want {
@@ -158,24 +167,20 @@ func TestSearchPhotos(t *testing.T) {
 	}
 }
 
-func TestSearchPatterns(t *testing.T) {
-	for _, tc := range []struct {
-		term, pattern string
-		exact         bool
-	}{
-		{"praia", "%praia%", false},
-		{"Belém", "%Belém%", false},
-		{"aniversário da Vivi", "%ani%ver%sár%io%da%Vivi%", true},
-		{"sunset at", "%sun%set%at%", true},
-		{"aniversario", "%ani%ver%sar%io%", true},
-		{"50% off_sale", "%50%off%sale%", true},
-		{"a b", "%a b%", false},
-		{"%", `%\%%`, false},
-		{"é_", `%é\_%`, false},
+func TestSearchPattern(t *testing.T) {
+	for _, tc := range []struct{ term, pattern string }{
+		{"praia", "%praia%"},
+		{"Belém", "%Belém%"},
+		{"aniversário da Vivi", "%ani%ver%sár%io%da%Vivi%"},
+		{"sunset at", "%sun%set%at%"},
+		{"aniversario", "%ani%ver%sar%io%"},
+		{"50% off_sale", "%50%off%sale%"},
+		{"a b", "%a b%"},
+		{"%", `%\%%`},
+		{"é_", `%é\_%`},
 	} {
-		pattern, exact := searchPatterns(tc.term)
-		if pattern != tc.pattern || (exact != nil) != tc.exact || (exact != nil && *exact != tc.term) {
-			t.Errorf("searchPatterns(%q) = %q, %v; want %q, exact %v", tc.term, pattern, exact, tc.pattern, tc.exact)
+		if got := searchPattern(tc.term); got != tc.pattern {
+			t.Errorf("searchPattern(%q) = %q, want %q", tc.term, got, tc.pattern)
 		}
 	}
 }
@@ -250,7 +255,7 @@ func TestSearchUsesTrigramIndex(t *testing.T) {
 		if _, err := tx.Exec(ctx, `SET LOCAL plan_cache_mode = `+mode); err != nil {
 			t.Fatal(err)
 		}
-		for _, term := range []string{"belem", "aniversario da vivi", "cidade qqville"} {
+		for _, term := range []string{"belem", "aniversario da vivi", "cidade qqville", "vivi", "rio"} {
 			sql, args := SearchPhotosQuery(tripdata.PhotoSearch{UserID: ana.ID, Term: term, Limit: 50})
 			rows, err := tx.Query(ctx, `EXPLAIN `+sql, args...)
 			if err != nil {
@@ -267,6 +272,13 @@ func TestSearchUsesTrigramIndex(t *testing.T) {
 			}
 			if !strings.Contains(plan, "Bitmap Index Scan on photos_search_trgm") || strings.Contains(plan, "Seq Scan on photos") {
 				t.Errorf("the %s plan for %q does not scan photos_search_trgm:\n%s", mode, term, plan)
+			}
+			regexpInIndex := false
+			for line := range strings.Lines(plan) {
+				regexpInIndex = regexpInIndex || (strings.Contains(line, "Index Cond") && strings.Contains(line, " ~ "))
+			}
+			if regexpInIndex != scansWordStart(term) {
+				t.Errorf("the %s plan for %q scans the index with the word-start regexp: %v, want %v:\n%s", mode, term, regexpInIndex, scansWordStart(term), plan)
 			}
 		}
 	}

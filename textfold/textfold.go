@@ -9,6 +9,10 @@
 // contrib/unaccent, under the PostgreSQL Licence), and lower() changes only
 // ASCII letters there. Package textfold's tests check the two against a
 // real server.
+//
+// Matches is the rule of the album and photo searches: the folded term
+// at the start of a word of the folded text; WordStartRegexp is the same
+// rule for PostgreSQL.
 package textfold
 
 import (
@@ -82,4 +86,75 @@ func writeLowerASCII(b *strings.Builder, s string) {
 		}
 		b.WriteByte(c)
 	}
+}
+
+// Matches reports whether term occurs in s at the start of a word, once
+// both are folded: "rio" matches "Rio de Janeiro" and "o rio Douro" but
+// not "aniversário"; "praia" matches "Praia do Forte" and "praias". It is
+// the rule of the album and photo searches; see MatchesFolded.
+func Matches(s, term string) bool { return MatchesFolded(Fold(s), Fold(term)) }
+
+// MatchesFolded is Matches on text and a term already folded.
+//
+// Words are separated by ASCII spaces, punctuation and control characters;
+// every other character is part of a word. Folding turns the letters of
+// Latin scripts into ASCII ones and common punctuation (« », “ ”, –, …)
+// into ASCII punctuation, so a word of a Latin-script language is a run of
+// ASCII letters and digits; a word of another script (Greek, Cyrillic) is a
+// run of its letters. A term matches where the folded text contains it and,
+// if the term begins with a word character, the character before is not
+// one (or there is none). A term that begins with punctuation ("&a")
+// matches anywhere. Text written without spaces (Chinese, Japanese) is one
+// word until the next space or ASCII punctuation.
+//
+// WordStartRegexp is the same rule as a PostgreSQL regular expression.
+func MatchesFolded(text, term string) bool {
+	if term == "" || !isWordByte(term[0]) {
+		return strings.Contains(text, term)
+	}
+	for from := 0; ; {
+		i := strings.Index(text[from:], term)
+		if i < 0 {
+			return false
+		}
+		at := from + i
+		if at == 0 || !isWordByte(text[at-1]) {
+			return true
+		}
+		from = at + 1
+	}
+}
+
+// isWordByte reports whether c, a byte of UTF-8 text, is part of a word
+// character: an ASCII letter or digit, or any byte of a multibyte
+// character.
+func isWordByte(c byte) bool {
+	return c >= utf8.RuneSelf || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
+}
+
+// wordSeparators is the bracket expression of the characters that are not
+// word characters: ASCII, not a letter or digit (NUL is never in text).
+const wordSeparators = `[\x01-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]`
+
+// WordStartRegexp returns a PostgreSQL (advanced) regular expression that
+// a folded text matches exactly when MatchesFolded(text, term) is true;
+// term must be folded. Its meaning does not depend on the database's
+// locale: it lists the separators by code and escapes every ASCII
+// character of the term that is not a letter or digit. Because the
+// separators are few and all of them separate words for pg_trgm too, a
+// trigram index scanned with it looks for the term's padded trigrams ("  r",
+// " ri" for "rio"): those of a word start.
+func WordStartRegexp(term string) string {
+	var b strings.Builder
+	if term != "" && isWordByte(term[0]) {
+		b.WriteString("(^|" + wordSeparators + ")")
+	}
+	for i := 0; i < len(term); i++ {
+		c := term[i]
+		if !isWordByte(c) {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

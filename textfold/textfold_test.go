@@ -126,3 +126,116 @@ func icuDatabase(t *testing.T) (string, func()) {
 		c.Exec(ctx, `DROP DATABASE IF EXISTS `+name.Sanitize()+` WITH (FORCE)`)
 	}
 }
+
+func TestMatches(t *testing.T) {
+	for _, tc := range []struct {
+		text, term string
+		want       bool
+	}{
+		{"Rio de Janeiro", "rio", true},
+		{"o rio Douro", "RIO", true},
+		{"aniversário da Vivi", "rio", false},
+		{"bolo de aniversário, Rio", "rio", true}, // the second occurrence starts a word
+		{"Praia do Forte", "praia", true},
+		{"dia de praias", "praia", true}, // a longer form
+		{"Praia do Forte", "forte", true},
+		{"Praia do Forte", "orte", false},
+		{"aniversário da Vivi", "aniversario da vivi", true},
+		{"aniversário da Vivi", "rio da vivi", false},
+		{"Pão de Açúcar", "pao de acucar", true},
+		{"Pão de Açúcar", "ao de açúcar", false},
+		{"V&A Waterfront", "v&a", true},
+		{"V&A Waterfront", "&a water", true}, // a term that starts with punctuation
+		{"V&A Waterfront", "a waterfront", true},
+		{"café (Belém)", "belem", true},
+		{"d'Ajuda", "ajuda", true},
+		{"Lisboa 2024", "2024", true},
+		{"Lisboa2024", "2024", false},
+		{"Ørsted", "orsted", true},
+		{"Москва", "Москва", true}, // other scripts: words of their letters
+		{"Москва", "сква", false},
+		{"Москвa", "a", false}, // a Latin a after Cyrillic letters: inside the word
+		{"Москва, Rio", "rio", true},
+		{"東京タワー", "東京", true},
+		{"私の東京", "東京", false}, // no spaces: one word
+		{"私の 東京", "東京", true},
+		{"🎂 rio", "rio", true},
+		{"🎂rio", "rio", false},
+		{"x\x1fRio Sena", "rio", true},
+		{"100% natural", "100%", true},
+		{"a.b", "a.b", true},
+		{"axb", "a.b", false},
+		{"", "rio", false},
+		{"rio", "", true},
+	} {
+		if got := Matches(tc.text, tc.term); got != tc.want {
+			t.Errorf("Matches(%q, %q) = %v, want %v", tc.text, tc.term, got, tc.want)
+		}
+	}
+}
+
+// TestWordStartRegexpSameAsMatches checks that the database, matching
+// tg_fold(text) against WordStartRegexp(Fold(term)), agrees with Matches
+// on every substring of a few texts as a term (so at word starts, inside
+// words, with spaces and punctuation), in the package's database and in
+// an ICU one.
+func TestWordStartRegexpSameAsMatches(t *testing.T) {
+	texts := []string{"aniversário da Vivi, no Rio!", "Pão de Açúcar (V&A) 100%", "d'Ajuda; x.y*z+[a]{2}|^$\\", "Москва и Rio\tx", "Москваrio", "ÆØ-Straße\x1fØrsted"}
+	var pairs [][2]string
+	for _, text := range texts {
+		r := []rune(text)
+		for i := range r {
+			for j := i + 1; j <= min(len(r), i+6); j++ {
+				pairs = append(pairs, [2]string{text, string(r[i:j])})
+			}
+			pairs = append(pairs, [2]string{texts[(i+1)%len(texts)], string(r[i:min(len(r), i+4)])})
+		}
+	}
+	t.Run("C", func(t *testing.T) { compareMatches(t, testURL, pairs) })
+	t.Run("ICU", func(t *testing.T) {
+		url, drop := icuDatabase(t)
+		defer drop()
+		compareMatches(t, url, pairs)
+	})
+}
+
+func compareMatches(t *testing.T, url string, pairs [][2]string) {
+	ctx := context.Background()
+	if err := migrations.Up(ctx, url); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	texts, patterns := make([]string, len(pairs)), make([]string, len(pairs))
+	for i, p := range pairs {
+		texts[i], patterns[i] = p[0], WordStartRegexp(Fold(p[1]))
+	}
+	rows, err := conn.Query(ctx, `SELECT tg_fold(s) ~ r FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(s, r, n) ORDER BY n`, texts, patterns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pgx.CollectRows(rows, pgx.RowTo[bool])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var differ, matched int
+	for i, p := range pairs {
+		want := Matches(p[0], p[1])
+		if want {
+			matched++
+		}
+		if got[i] != want {
+			differ++
+			if differ <= 20 {
+				t.Errorf("%q in %q: Matches %v, the database (%q) %v", p[1], p[0], want, patterns[i], got[i])
+			}
+		}
+	}
+	if matched == 0 || matched == len(pairs) {
+		t.Fatalf("%d of %d pairs match: the cases do not test both ways", matched, len(pairs))
+	}
+	t.Logf("%d pairs, %d matching", len(pairs), matched)
+}

@@ -82,6 +82,10 @@ func (s *suite) albumNames(t *testing.T) {
 		{"Pelourinho", "Bahia: aniversário da Vivi", ""}, // a photo's place
 		{"copacabana", "Rio de Janeiro", "Londres"},
 		{"familia", "Paris em família", "Londres"},
+		{"rio", "Rio de Janeiro", "Bahia: aniversário da Vivi"}, // a term matches at a word start, not inside "aniversário"
+		{"janeiro", "Rio de Janeiro", "Bahia: aniversário da Vivi"},
+		{"vivi", "Bahia: aniversário da Vivi", "Rio de Janeiro"},
+		{"da vivi", "Bahia: aniversário da Vivi", "Rio de Janeiro"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := names(list(Call(t, s.user, "getAlbumByName", map[string]any{"name": tc.name}).Value, "albums"))
@@ -90,7 +94,7 @@ func (s *suite) albumNames(t *testing.T) {
 			}
 		})
 	}
-	for _, none := range []string{"Atlantis", "%", "_", "100%"} {
+	for _, none := range []string{"Atlantis", "%", "_", "100%", "aneiro", "versario", "rio da vivi", "isboa"} {
 		if got := list(Call(t, s.user, "getAlbumByName", map[string]any{"name": none}).Value, "albums"); len(got) != 0 {
 			t.Errorf("getAlbumByName(%q) = %v, want none", none, names(got))
 		}
@@ -168,6 +172,9 @@ func (s *suite) photos(t *testing.T) {
 			t.Errorf("getPhotosByLocation(BELEM) gave %v", p)
 		}
 	}
+	if got := list(Call(t, s.user, "getPhotosByLocation", map[string]any{"albumId": id, "query": "rio"}).Value, "photos"); len(got) != 0 {
+		t.Errorf("getPhotosByLocation(rio) in Lisboa 2024 = %v, want none: rio is inside aniversário", got)
+	}
 }
 
 func ids(photos []map[string]any) []any {
@@ -214,11 +221,52 @@ func (s *suite) search(t *testing.T) {
 			t.Fatalf("the search found another user's photo %v", p)
 		}
 	}
+	s.wordStarts(t)
 	guell := Call(t, s.user, "searchPhotosAcrossAlbums", map[string]any{"query": "PARK GUELL"})
 	if len(list(guell.Value, "photos")) == 0 {
 		t.Errorf("PARK GUELL does not find Park Güell")
 	}
 	s.want(t, Call(t, s.user, "searchPhotosAcrossAlbums", map[string]any{"query": "x", "album": "y"}), errcode.BadRequest)
+}
+
+// wordStarts checks that a search term matches at the start of a word of
+// a photo's description or place, never inside one: each query finds
+// photos whose text has all of want (any case) and none without.
+func (s *suite) wordStarts(t *testing.T) {
+	for _, tc := range []struct {
+		query string
+		want  []string // in every photo found (folded by strings.ToLower only); none: no photo must be found
+	}{
+		{"rio", []string{"rio sena"}}, // the Seine's photos, not "aniversário da Vivi"
+		{"Rio Sena", []string{"rio sena"}},
+		{"rio da vivi", nil},
+		{"forte", []string{"praia do forte"}}, // a word start inside the text
+		{"orte", nil},
+		{"praia do", []string{"praia do forte"}},
+		{"do forte", []string{"praia do forte"}},
+		{"PAO DE ACUCAR", []string{"pão de açúcar"}},  // accents and case folded
+		{"ão de açúcar", nil},                         // folds to "ao de acucar": inside "pão"
+		{"V&A", []string{"v&a waterfront"}},           // punctuation inside a term
+		{"&a waterfront", []string{"v&a waterfront"}}, // a term starting with punctuation matches anywhere
+		{"vivi's birthday", []string{"vivi's birthday"}},
+		{"ivi's birthday", nil},
+		{"eiffel tower", []string{"eiffel tower"}},
+		{"iffel", nil},
+	} {
+		r := Call(t, s.user, "searchPhotosAcrossAlbums", map[string]any{"query": tc.query, "limit": mcpserver.MaxLimit})
+		got := list(r.Value, "photos")
+		if (len(got) == 0) != (tc.want == nil) {
+			t.Errorf("searchPhotosAcrossAlbums(%q) = %d photos, want %s", tc.query, len(got), map[bool]string{true: "none", false: "some"}[tc.want == nil])
+		}
+		for _, p := range got {
+			text := strings.ToLower(fmt.Sprint(p["description"], " / ", p["locationName"]))
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("searchPhotosAcrossAlbums(%q) found %q, which lacks %q", tc.query, text, w)
+				}
+			}
+		}
+	}
 }
 
 func (s *suite) stats(t *testing.T) {

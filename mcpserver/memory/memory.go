@@ -237,12 +237,12 @@ func (b *Backend) UserAlbums(_ context.Context, userID string, limit int) ([]tri
 }
 
 // AlbumsMatching returns up to limit of the user's albums whose name,
-// description or a photo's place contains one of terms.
+// description or a photo's place one of terms matches (textfold.Matches).
 func (b *Backend) AlbumsMatching(_ context.Context, userID string, terms []string, limit int) ([]tripdata.Album, error) {
 	return b.findAlbums(userID, limit, func(a *album) bool {
 		for _, t := range terms {
-			if textfold.Contains(a.Name, t) || textfold.Contains(a.Description, t) ||
-				slices.ContainsFunc(a.photos, func(p tripdata.Photo) bool { return textfold.Contains(p.LocationName, t) }) {
+			if textfold.Matches(a.Name, t) || textfold.Matches(a.Description, t) ||
+				slices.ContainsFunc(a.photos, func(p tripdata.Photo) bool { return textfold.Matches(p.LocationName, t) }) {
 				return true
 			}
 		}
@@ -305,8 +305,9 @@ func (b *Backend) PhotosByDate(_ context.Context, userID, albumID string, day ti
 }
 
 // SearchPhotosPage finds the user's photos whose description or location
-// name contains the term, reading at most tripdata.MaxSearchCount+1 of
-// them, and returns the newest q.Limit of those read.
+// name the term matches (textfold.Matches), reading at most
+// tripdata.MaxSearchCount+1 of them, and returns the newest q.Limit of
+// those read.
 func (b *Backend) SearchPhotosPage(_ context.Context, q tripdata.PhotoSearch) (tripdata.PhotoSearchResult, error) {
 	if q.AlbumID != "" {
 		if _, err := b.album(q.UserID, q.AlbumID); err != nil {
@@ -320,7 +321,7 @@ func (b *Backend) SearchPhotosPage(_ context.Context, q tripdata.PhotoSearch) (t
 			continue
 		}
 		for i, p := range a.photos {
-			if len(read) <= tripdata.MaxSearchCount && strings.Contains(a.texts[i], term) {
+			if len(read) <= tripdata.MaxSearchCount && textfold.MatchesFolded(a.texts[i], term) {
 				read = append(read, p)
 			}
 		}
