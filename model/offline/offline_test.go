@@ -164,6 +164,17 @@ func TestToolFlows(t *testing.T) {
 				wantText: "No place to stay in Lisbon holds a group of 12."}},
 		},
 		{
+			// A large result reaches the model as a preview of its first
+			// photos: the albums of those few are not the albums of all.
+			name:  "a photo search cut down to a preview names no album count",
+			turns: []string{"mostre fotos da praia"},
+			steps: []step{
+				{wantCalls: []string{`searchPhotosAcrossAlbums:{"query":"praia"}`}},
+				{results: map[string]string{"searchPhotosAcrossAlbums": `{"photos":[{"albumId":"a"},{"albumId":"a"}],"total":70,"truncated":{"totalItems":50}}`},
+					wantText: "Encontrei 70 fotos de “praia”."},
+			},
+		},
+		{
 			name:  "a narrower search across albums",
 			turns: []string{"photos of the mountains", "only the ones with Ana"},
 			steps: []step{
