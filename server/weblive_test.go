@@ -423,6 +423,7 @@ func TestLiveBooking(t *testing.T) {
 		t.Fatalf("Book form %s %v", action, stay)
 	}
 
+	var again url.Values // the last booking's answer, sent again below
 	for _, tt := range []struct {
 		name      string
 		confirmed string
@@ -444,6 +445,7 @@ func TestLiveBooking(t *testing.T) {
 				t.Fatalf("answer form %s %v", answerAt, answer)
 			}
 			answer.Set("confirmed", tt.confirmed)
+			again = answer
 			_, answered := b.run(answerAt, answer)
 			inOrder(t, answered, append([]string{`<section id="` + m[1] + `" class="component booking booking-` + tt.status + `"`}, tt.want...)...)
 			if strings.Contains(answered, `beforeend:#msg-`) && strings.Contains(answered, `id="`+m[1]+`" class="component booking booking-pending"`) {
@@ -457,6 +459,20 @@ func TestLiveBooking(t *testing.T) {
 			mustStatus(t, page, http.StatusOK)
 			inOrder(t, string(page.body), append([]string{`<section id="` + m[1] + `" class="component booking booking-` + tt.status + `"`}, tt.want[1:]...)...)
 		})
+	}
+
+	// The same answer again (a second tab, the back button) is refused in
+	// place: the booking was answered, and no run is started to fail.
+	runs, err := h.st.ListRuns(context.Background(), h.alice.ID, threadID, 100, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := b.htmx("/app/threads/"+threadID+"/booking", again)
+	if r.status != http.StatusConflict || !strings.Contains(string(r.body), `data-code="CONFLICT"`) || !strings.Contains(string(r.body), "answered already") {
+		t.Fatalf("answering an answered booking = %d %s", r.status, r.body)
+	}
+	if after, err := h.st.ListRuns(context.Background(), h.alice.ID, threadID, 100, 0); err != nil || len(after) != len(runs) {
+		t.Fatalf("answering an answered booking started a run: %d runs, then %d (%v)", len(runs), len(after), err)
 	}
 }
 
