@@ -27,6 +27,7 @@ import (
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 // liveHarness is a server with running workers whose planner, on the
@@ -495,10 +496,15 @@ func TestLiveTripEdit(t *testing.T) {
 		t.Fatalf("%d messages after the edit, want one more reply than %d", len(after.Messages), len(before.Messages))
 	}
 
+	farAhead := time.Now().AddDate(0, 0, tripdata.MaxDaysAhead+2)
 	bad := []url.Values{
 		{"location": {"Porto"}, "startDate": {"2027-06-13"}, "endDate": {"2027-06-10"}, "numberOfGuests": {"2"}},
 		{"location": {""}, "startDate": {"2027-06-10"}, "endDate": {"2027-06-13"}, "numberOfGuests": {"2"}},
 		{"location": {"Porto"}, "startDate": {"2027-06-10"}, "endDate": {"2027-06-13"}, "numberOfGuests": {"two"}},
+		// what a message asking for the same trip is told it cannot have
+		{"location": {"Porto"}, "startDate": {"2020-06-10"}, "endDate": {"2020-06-13"}, "numberOfGuests": {"2"}},
+		{"location": {"Porto"}, "startDate": {"2027-06-10"}, "endDate": {"2028-06-13"}, "numberOfGuests": {"2"}},
+		{"location": {"Porto"}, "startDate": {farAhead.Format(time.DateOnly)}, "endDate": {farAhead.AddDate(0, 0, 3).Format(time.DateOnly)}, "numberOfGuests": {"2"}},
 	}
 	for _, form := range bad {
 		r := b.htmx("/app/threads/"+threadID+"/trip", form)
