@@ -96,6 +96,9 @@ func TestComponents(t *testing.T) {
 			[]string{`id="ui-ph"`, "Photos for “praia”", "at least 1,000 photos found",
 				`<img src="/media/p1-thumb.jpg" alt="beach at dusk" loading="lazy" decoding="async" width="320" height="240">`,
 				`<img src="/media/p2.jpg" alt="pier" loading="lazy"`, `href="/media/p1.jpg"`, "Nazaré · 2 Aug 2024"}, nil},
+		{"photos, more found than shown", "pt", component(t, "ph", nodes.ComponentPhotos, nodes.PhotoGridProps{Query: "praia", Total: 70, Photos: []nodes.Photo{
+			{ID: "p1", URL: "/media/p1.jpg", Description: "praia"}, {ID: "p2", URL: "/media/p2.jpg", Description: "mar"}}}),
+			[]string{"70 fotos encontradas, 2 mostradas"}, nil},
 		{"photos, empty", "pt", component(t, "ph", nodes.ComponentPhotos, nodes.PhotoGridProps{Query: "neve"}),
 			[]string{"Nenhuma foto corresponde"}, []string{"<img"}},
 		{"photos, error", "en", component(t, "ph", nodes.ComponentPhotos, nodes.PhotoGridProps{ToolProps: failed}),

@@ -106,6 +106,7 @@ var catalog = map[string]map[string]string{
 	"photos":                      {English: "Photos", Portuguese: "Fotos"},
 	"photos.for":                  {English: "Photos for “%s”", Portuguese: "Fotos de “%s”"},
 	"photos.total":                {English: "%s found", Portuguese: "%s encontradas"},
+	"photos.shown":                {English: "%s found, %d shown", Portuguese: "%s encontradas, %d mostradas"},
 	"photos.atleast":              {English: "at least %s", Portuguese: "pelo menos %s"},
 	"stats":                       {English: "Trip in numbers", Portuguese: "A viagem em números"},
 	"stats.photos":                {English: "Photos", Portuguese: "Fotos"},

@@ -113,6 +113,9 @@ func photoCount(ctx context.Context, p nodes.PhotoGridProps) string {
 	if p.TotalIsLowerBound {
 		s = text(ctx, "photos.atleast", s)
 	}
+	if len(p.Photos) < n {
+		return text(ctx, "photos.shown", s, len(p.Photos))
+	}
 	return text(ctx, "photos.total", s)
 }
 
