@@ -80,6 +80,14 @@ func TestComponents(t *testing.T) {
 				`data-id="r3" data-cuisine="portuguese" data-slot="1"`,
 				"Hours", "12:00–23:00", "Price range", "€€€", "Distance", "1.2 km", "0.4 km", "Popular"},
 			[]string{`data-slot="3"`}},
+		{"restaurants in Portuguese", "pt", component(t, "r", nodes.ComponentRestaurants, eats(
+			nodes.Restaurant{ID: "r1", Name: "Tasca", Cuisine: "Portuguese"},
+			nodes.Restaurant{ID: "r2", Name: "Grill", Cuisine: "Steakhouse"},
+			nodes.Restaurant{ID: "r3", Name: "Odd", Cuisine: "Martian"},
+		)),
+			[]string{`value="Portuguese" data-slot="1"> Portuguesa</label>`, `value="Steakhouse" data-slot="2"> Churrascaria</label>`,
+				`<span class="cuisine">Portuguesa</span>`, `<span class="cuisine">Churrascaria</span>`, `<span class="cuisine">Martian</span>`},
+			[]string{"> Portuguese<", "> Steakhouse<", ">Portuguese<", ">Steakhouse<"}},
 		{"restaurants, empty", "pt", component(t, "r", nodes.ComponentRestaurants, eats()),
 			[]string{"Não foram encontrados restaurantes"}, []string{"radio"}},
 		{"restaurants, error", "en", component(t, "r", nodes.ComponentRestaurants, nodes.RestaurantsListProps{

@@ -227,6 +227,29 @@ func format(l, key string, args ...any) string {
 	return fmt.Sprintf(s, args...)
 }
 
+// cuisinesPT names the catalog's cuisines in Portuguese, by their English
+// names in lower case. A cuisine not listed (one a user's own server
+// returns) shows as the tool named it.
+var cuisinesPT = map[string]string{
+	"american": "Americana", "argentinian": "Argentina", "brazilian": "Brasileira", "british": "Britânica",
+	"chinese": "Chinesa", "egyptian": "Egípcia", "french": "Francesa", "german": "Alemã", "greek": "Grega",
+	"indian": "Indiana", "indonesian": "Indonésia", "italian": "Italiana", "japanese": "Japonesa",
+	"korean": "Coreana", "lebanese": "Libanesa", "mediterranean": "Mediterrânica", "mexican": "Mexicana",
+	"nigerian": "Nigeriana", "pakistani": "Paquistanesa", "peruvian": "Peruana", "portuguese": "Portuguesa",
+	"russian": "Russa", "seafood": "Marisqueira", "spanish": "Espanhola", "steakhouse": "Churrascaria",
+	"thai": "Tailandesa", "turkish": "Turca", "vegetarian": "Vegetariana", "vietnamese": "Vietnamita",
+}
+
+// cuisineName is a restaurant's cuisine in the context's language.
+func cuisineName(ctx context.Context, cuisine string) string {
+	if lang(ctx) == Portuguese {
+		if n, ok := cuisinesPT[strings.ToLower(cuisine)]; ok {
+			return n
+		}
+	}
+	return cuisine
+}
+
 // plural returns a counted label ("3 nights", "1 noite", "1,000 photos")
 // in the context's language.
 func plural(ctx context.Context, key string, n int) string {
