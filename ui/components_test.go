@@ -113,7 +113,7 @@ func TestComponents(t *testing.T) {
 			[]string{`role="alert"`, "the catalogue timed out"}, []string{"<img"}},
 		{"trip stats", "en", component(t, "st", nodes.ComponentTripStats, nodes.TripStatsProps{Name: "Japan 2024", TotalPhotos: 120, Days: 12,
 			StartDate: "2024-04-01", EndDate: "2024-04-12", Locations: []nodes.LocationCount{{Name: "Kyoto", Count: 80}, {Name: "Nara", Count: 40}}}),
-			[]string{`id="ui-st"`, "Japan 2024", "120 photos", "2 places", "1 Apr 2024 – 12 Apr 2024", "12 days", "Kyoto", ">80<"}, nil},
+			[]string{`id="ui-st"`, ">Trip in numbers: Japan 2024</h3>", "120 photos", "2 places", "1 Apr 2024 – 12 Apr 2024", "12 days", "Kyoto", ">80<"}, nil},
 		{"trip stats in Portuguese, one of each", "pt", component(t, "st", nodes.ComponentTripStats, nodes.TripStatsProps{TotalPhotos: 1, Days: 1,
 			StartDate: "2024-04-01", Locations: []nodes.LocationCount{{Name: "Sintra", Count: 1}}}),
 			[]string{"1 foto", "1 lugar", "1 dia", "1 abr 2024"}, []string{"fotos", "lugares"}},

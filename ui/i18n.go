@@ -109,6 +109,7 @@ var catalog = map[string]map[string]string{
 	"photos.shown":                {English: "%s found, %d shown", Portuguese: "%s encontradas, %d mostradas"},
 	"photos.atleast":              {English: "at least %s", Portuguese: "pelo menos %s"},
 	"stats":                       {English: "Trip in numbers", Portuguese: "A viagem em números"},
+	"stats.of":                    {English: "Trip in numbers: %s", Portuguese: "A viagem em números: %s"},
 	"stats.photos":                {English: "Photos", Portuguese: "Fotos"},
 	"stats.places":                {English: "Places", Portuguese: "Lugares"},
 	"stats.dates":                 {English: "Dates", Portuguese: "Datas"},
