@@ -178,7 +178,7 @@ func summarisePhotoSearch(e Extraction, res string) string {
 			fmt.Sprintf(" em %d %s", albums, plural(albums, "álbum", "álbuns")))
 	}
 	text += "."
-	if e.Within != "" {
+	if e.Within != "" && !p.cut { // a cut list is not the photos shown
 		n := matching(p.list, e.Within)
 		text += say(e.Language,
 			fmt.Sprintf(" Of those shown, %d also %s “%s”.", n, plural(n, "matches", "match"), e.Within),
