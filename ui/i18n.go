@@ -120,6 +120,7 @@ var catalog = map[string]map[string]string{
 	"error.next.FORBIDDEN":        {English: "You cannot see this. Sign in with the account that owns it.", Portuguese: "Não pode ver isto. Entre com a conta a que pertence."},
 	"error.next.UNAUTHENTICATED":  {English: "Sign in, then try again.", Portuguese: "Entre na sua conta e tente de novo."},
 	"error.next.CONFLICT":         {English: "A reply is still being written, or this was answered already. Reload the page to see where the conversation is.", Portuguese: "Ainda está a ser escrita uma resposta, ou isto já foi respondido. Recarregue a página para ver em que ponto está a conversa."},
+	"page.next.NOT_FOUND":         {English: "This page does not exist, or it belongs to another account.", Portuguese: "Esta página não existe ou pertence a outra conta."},
 	"error.next":                  {English: "Try again. If it keeps failing, start a new conversation.", Portuguese: "Tente de novo. Se continuar a falhar, comece uma nova conversa."},
 	"error.component":             {English: "This part of the answer cannot be shown.", Portuguese: "Esta parte da resposta não pode ser mostrada."},
 	"you":                         {English: "You", Portuguese: "Você"},

@@ -97,6 +97,15 @@ func nextStep(ctx context.Context, code string) string {
 	return text(ctx, "error.next")
 }
 
+// pageNextStep says what to do after a page could not be shown: its own
+// word where a page's error differs from a reply's, else nextStep's.
+func pageNextStep(ctx context.Context, code string) string {
+	if _, ok := catalog["page.next."+code]; ok && code != "" {
+		return text(ctx, "page.next."+code)
+	}
+	return nextStep(ctx, code)
+}
+
 func photoSrc(p nodes.Photo) string {
 	if p.ThumbnailURL != "" {
 		return p.ThumbnailURL
