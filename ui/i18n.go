@@ -91,6 +91,8 @@ var catalog = map[string]map[string]string{
 	"capacity":                    {English: "Capacity", Portuguese: "Capacidade"},
 	"sleeps":                      {English: "Sleeps %d", Portuguese: "Para %d"},
 	"stays.none":                  {English: "No places to stay were found. Try other dates or fewer guests.", Portuguese: "Não foram encontrados alojamentos. Tente outras datas ou menos hóspedes."},
+	"restaurants.none.cuisine":    {English: "No %s restaurants were found.", Portuguese: "Não foram encontrados restaurantes de cozinha %s."},
+	"restaurants.cuisines":        {English: "Cuisines in this city: %s.", Portuguese: "Cozinhas nesta cidade: %s."},
 	"restaurants.none":            {English: "No restaurants were found. Try a nearby city.", Portuguese: "Não foram encontrados restaurantes. Tente uma cidade próxima."},
 	"albums.none":                 {English: "No albums yet. Upload photos to create one.", Portuguese: "Ainda não há álbuns. Envie fotos para criar um."},
 	"photos.none":                 {English: "No photos matched. Try another place, date or word.", Portuguese: "Nenhuma foto corresponde. Tente outro lugar, data ou palavra."},
@@ -250,6 +252,15 @@ func cuisineName(ctx context.Context, cuisine string) string {
 		}
 	}
 	return cuisine
+}
+
+// cuisineInText is a cuisine's name inside a sentence: Portuguese writes
+// it in lower case.
+func cuisineInText(ctx context.Context, cuisine string) string {
+	if lang(ctx) == Portuguese {
+		return strings.ToLower(cuisineName(ctx, cuisine))
+	}
+	return cuisineName(ctx, cuisine)
 }
 
 // plural returns a counted label ("3 nights", "1 noite", "1,000 photos")

@@ -81,6 +81,20 @@ func cuisineSlot(rs []nodes.Restaurant, cuisine string) int {
 	return slices.Index(cuisines(rs), cuisine) + 1
 }
 
+// noCuisine says that no restaurant of the cuisine asked for was found,
+// and which cuisines the city has.
+func noCuisine(ctx context.Context, cuisine string, others []string) string {
+	s := text(ctx, "restaurants.none.cuisine", cuisineInText(ctx, cuisine))
+	if len(others) == 0 {
+		return s
+	}
+	names := make([]string, len(others))
+	for i, c := range others {
+		names[i] = cuisineInText(ctx, c)
+	}
+	return s + " " + text(ctx, "restaurants.cuisines", strings.Join(names, ", "))
+}
+
 // coveredMessage is the tool's own word on an uncovered place, or ours.
 func coveredMessage(ctx context.Context, message, location string) string {
 	if message != "" {
