@@ -90,7 +90,7 @@ func TestComponents(t *testing.T) {
 			[]string{"> Portuguese<", "> Steakhouse<", ">Portuguese<", ">Steakhouse<"}},
 		{"restaurants of a cuisine the city lacks", "pt", component(t, "r", nodes.ComponentRestaurants, nodes.RestaurantsListProps{Location: "São Paulo", Covered: true,
 			Cuisine: "Japanese", Cuisines: []string{"Brazilian", "Seafood"}, Restaurants: []nodes.Restaurant{}}),
-			[]string{"Não foram encontrados restaurantes de cozinha japonesa. Cozinhas nesta cidade: brasileira, marisqueira."},
+			[]string{"Não foram encontrados restaurantes de cozinha japonesa. Cozinhas nesta cidade: brasileira, frutos do mar."},
 			[]string{"cidade próxima", "radio"}},
 		{"restaurants of a cuisine the city lacks, in English", "en", component(t, "r", nodes.ComponentRestaurants, nodes.RestaurantsListProps{Location: "São Paulo", Covered: true,
 			Cuisine: "Japanese", Cuisines: []string{"Brazilian", "Seafood"}}),

@@ -7,8 +7,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/language"
+
+	"github.com/tripgraph/tripgraph/model/intent"
 )
 
 // Languages the interface speaks.
@@ -231,36 +235,29 @@ func format(l, key string, args ...any) string {
 	return fmt.Sprintf(s, args...)
 }
 
-// cuisinesPT names the catalog's cuisines in Portuguese, by their English
-// names in lower case. A cuisine not listed (one a user's own server
-// returns) shows as the tool named it.
-var cuisinesPT = map[string]string{
-	"american": "Americana", "argentinian": "Argentina", "brazilian": "Brasileira", "british": "Britânica",
-	"chinese": "Chinesa", "egyptian": "Egípcia", "french": "Francesa", "german": "Alemã", "greek": "Grega",
-	"indian": "Indiana", "indonesian": "Indonésia", "italian": "Italiana", "japanese": "Japonesa",
-	"korean": "Coreana", "lebanese": "Libanesa", "mediterranean": "Mediterrânica", "mexican": "Mexicana",
-	"nigerian": "Nigeriana", "pakistani": "Paquistanesa", "peruvian": "Peruana", "portuguese": "Portuguesa",
-	"russian": "Russa", "seafood": "Marisqueira", "spanish": "Espanhola", "steakhouse": "Churrascaria",
-	"thai": "Tailandesa", "turkish": "Turca", "vegetarian": "Vegetariana", "vietnamese": "Vietnamita",
-}
-
-// cuisineName is a restaurant's cuisine in the context's language.
+// cuisineName is a restaurant's cuisine as a label in the context's
+// language: in Portuguese the name the replies use, capitalised
+// ("Japonesa"); a cuisine with no Portuguese name, and every cuisine in
+// English, shows as the tool named it.
 func cuisineName(ctx context.Context, cuisine string) string {
-	if lang(ctx) == Portuguese {
-		if n, ok := cuisinesPT[strings.ToLower(cuisine)]; ok {
-			return n
-		}
+	if lang(ctx) != Portuguese {
+		return cuisine
 	}
-	return cuisine
+	n := intent.CuisineName(cuisine, Portuguese)
+	if n == strings.ToLower(cuisine) {
+		return cuisine
+	}
+	r, size := utf8.DecodeRuneInString(n)
+	return string(unicode.ToUpper(r)) + n[size:]
 }
 
 // cuisineInText is a cuisine's name inside a sentence: Portuguese writes
 // it in lower case.
 func cuisineInText(ctx context.Context, cuisine string) string {
 	if lang(ctx) == Portuguese {
-		return strings.ToLower(cuisineName(ctx, cuisine))
+		return intent.CuisineName(cuisine, Portuguese)
 	}
-	return cuisineName(ctx, cuisine)
+	return cuisine
 }
 
 // plural returns a counted label ("3 nights", "1 noite", "1,000 photos")
