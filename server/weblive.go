@@ -131,15 +131,18 @@ type started struct {
 
 // pageForm runs a form that starts a run, and answers: an htmx request
 // with the fragment for the conversation, a plain post with a redirect to
-// the thread's page. A failure is answered with its notice, with what to
-// do next, and its status.
+// the thread's page. A failure is answered with its status and what to do
+// next: for htmx the notice, in place; for a plain post the error page.
 func (s *Server) pageForm(start func(echo.Context) (started, error)) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		st, err := start(c)
-		if err != nil {
+		plain := c.Request().Header.Get("HX-Request") != "true"
+		switch {
+		case err != nil && plain:
+			return err // pageErrors makes it a page
+		case err != nil:
 			return s.formFailed(c, err)
-		}
-		if c.Request().Header.Get("HX-Request") != "true" {
+		case plain:
 			return c.Redirect(http.StatusSeeOther, threadURL(st.run.ThreadID))
 		}
 		cx := s.liveContext(c, st.run.ThreadID)

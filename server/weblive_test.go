@@ -511,6 +511,12 @@ func TestLiveTripEdit(t *testing.T) {
 		if r.status < 400 || r.status >= 500 || !strings.Contains(string(r.body), `role="alert"`) {
 			t.Errorf("edit %v = %d %s, want a refusal shown in place", form, r.status, r.body)
 		}
+		// without htmx, the refusal is a page of its own, with a way back
+		r = b.submit("/app/threads/"+threadID+"/trip", form)
+		if r.status < 400 || r.status >= 500 || !strings.Contains(string(r.body), "<html") ||
+			!strings.Contains(string(r.body), `role="alert"`) || !strings.Contains(string(r.body), `href="/app"`) {
+			t.Errorf("plain post of edit %v = %d %s, want an error page", form, r.status, r.body)
+		}
 	}
 }
 
