@@ -238,8 +238,13 @@ func (s *Server) startRunOn(c echo.Context, in wire.RunCreate, threadID string) 
 // canGoOn refuses a job with neither input nor command on a thread that
 // has no checkpoint to go on from: a new one ("" for a stateless run's),
 // one that does not exist (which if_not_exists might create), or an empty
-// one. It is checked before any thread is created.
+// one; and an answer (command.resume) when nothing on the thread waits
+// for one, such as a booking answered already. It is checked before any
+// thread is created.
 func (s *Server) canGoOn(c echo.Context, j job, threadID string) error {
+	if j.Command != nil && j.Command.Resume != nil && j.CheckpointID == "" {
+		return s.awaitsAnswer(c, threadID)
+	}
 	if j.Input != nil || j.Command != nil || j.CheckpointID != "" {
 		return nil
 	}
@@ -250,6 +255,26 @@ func (s *Server) canGoOn(c echo.Context, j job, threadID string) error {
 		}
 	}
 	return invalid([]wire.FieldError{{Field: "input", Message: "is required: the thread has no state to go on from"}})
+}
+
+// awaitsAnswer refuses with CONFLICT when the user's thread has no
+// pending interrupt at its newest checkpoint: the run would only fail.
+// Another user's thread, or a missing one, is not found.
+func (s *Server) awaitsAnswer(c echo.Context, threadID string) error {
+	var head *graph.Checkpoint
+	if threadID != "" {
+		if _, err := s.store.ThreadByID(ctx(c), owner(c), threadID); err != nil {
+			return err
+		}
+		var err error
+		if head, err = s.head(ctx(c), threadID); err != nil {
+			return err
+		}
+	}
+	if head == nil || len(head.Interrupts) == 0 {
+		return errcode.New(errcode.Conflict, "nothing on the thread is waiting for an answer: it was answered already, or never asked")
+	}
+	return nil
 }
 
 // ensureThread checks that the thread is the user's, and creates it for

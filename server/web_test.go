@@ -72,7 +72,7 @@ func TestThreadPagesOfAnotherUser(t *testing.T) {
 				r = bob.submit(c.path, url.Values{"checkpoint_id": {cp}, "message": {porto}})
 			}
 			mustStatus(t, r, http.StatusNotFound)
-			hasAll(t, r.body, "<html", "Nothing matched")
+			hasAll(t, r.body, "<html", "This page does not exist, or it belongs to another account.")
 			lacks(t, r.body, lisbon)
 		})
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/tripgraph/tripgraph/replay"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/tripdata"
 	"github.com/tripgraph/tripgraph/ui"
 )
 
@@ -130,15 +131,18 @@ type started struct {
 
 // pageForm runs a form that starts a run, and answers: an htmx request
 // with the fragment for the conversation, a plain post with a redirect to
-// the thread's page. A failure is answered with its notice, with what to
-// do next, and its status.
+// the thread's page. A failure is answered with its status and what to do
+// next: for htmx the notice, in place; for a plain post the error page.
 func (s *Server) pageForm(start func(echo.Context) (started, error)) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		st, err := start(c)
-		if err != nil {
+		plain := c.Request().Header.Get("HX-Request") != "true"
+		switch {
+		case err != nil && plain:
+			return err // pageErrors makes it a page
+		case err != nil:
 			return s.formFailed(c, err)
-		}
-		if c.Request().Header.Get("HX-Request") != "true" {
+		case plain:
 			return c.Redirect(http.StatusSeeOther, threadURL(st.run.ThreadID))
 		}
 		cx := s.liveContext(c, st.run.ThreadID)
@@ -248,8 +252,8 @@ func (s *Server) editTrip(c echo.Context) (started, error) {
 	if err := check(&td); err != nil {
 		return started{}, err
 	}
-	if td.Nights() < 1 {
-		return started{}, invalid([]wire.FieldError{{Field: "endDate", Message: "must be after the start date"}})
+	if err := stayFits(td, time.Now()); err != nil {
+		return started{}, err
 	}
 	threadID, head, err := s.formThread(c)
 	if err != nil {
@@ -270,6 +274,28 @@ func (s *Server) editTrip(c echo.Context) (started, error) {
 	run, err := s.startRunOn(c, wire.RunCreate{AssistantID: PlannerAssistantID,
 		Command: &wire.RunCommand{Update: update, Goto: nodes.NodeCallTools}}, threadID)
 	return started{run: run, checkpoint: head, shown: []templ.Component{ui.Swap(comp)}}, err
+}
+
+// stayFits refuses the stays the planner refuses in a message: one that
+// ends before it starts, starts before today (UTC), starts further ahead
+// than tripdata.MaxDaysAhead or lasts longer than tripdata.MaxNights.
+func stayFits(td nodes.TripDetails, now time.Time) error {
+	start, _ := time.Parse(time.DateOnly, td.StartDate)
+	today := now.UTC().Truncate(24 * time.Hour)
+	var fe wire.FieldError
+	switch {
+	case td.Nights() < 1:
+		fe = wire.FieldError{Field: "endDate", Message: "must be after the start date"}
+	case start.Before(today):
+		fe = wire.FieldError{Field: "startDate", Message: "must not be in the past"}
+	case start.After(today.AddDate(0, 0, tripdata.MaxDaysAhead)):
+		fe = wire.FieldError{Field: "startDate", Message: fmt.Sprintf("must be at most %d days ahead", tripdata.MaxDaysAhead)}
+	case td.Nights() > tripdata.MaxNights:
+		fe = wire.FieldError{Field: "endDate", Message: fmt.Sprintf("must make a stay of at most %d nights", tripdata.MaxNights)}
+	default:
+		return nil
+	}
+	return invalid([]wire.FieldError{fe})
 }
 
 // editedTrip is the trip-details component showing td: the thread's

@@ -26,6 +26,7 @@ import (
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 // liveHarness is a server with running workers whose planner, on the
@@ -417,6 +418,7 @@ func TestLiveBooking(t *testing.T) {
 		t.Fatalf("Book form %s %v", action, stay)
 	}
 
+	var again url.Values // the last booking's answer, sent again below
 	for _, tt := range []struct {
 		name      string
 		confirmed string
@@ -438,6 +440,7 @@ func TestLiveBooking(t *testing.T) {
 				t.Fatalf("answer form %s %v", answerAt, answer)
 			}
 			answer.Set("confirmed", tt.confirmed)
+			again = answer
 			_, answered := b.run(answerAt, answer)
 			inOrder(t, answered, append([]string{`<section id="` + m[1] + `" class="component booking booking-` + tt.status + `"`}, tt.want...)...)
 			if strings.Contains(answered, `beforeend:#msg-`) && strings.Contains(answered, `id="`+m[1]+`" class="component booking booking-pending"`) {
@@ -451,6 +454,20 @@ func TestLiveBooking(t *testing.T) {
 			mustStatus(t, page, http.StatusOK)
 			inOrder(t, string(page.body), append([]string{`<section id="` + m[1] + `" class="component booking booking-` + tt.status + `"`}, tt.want[1:]...)...)
 		})
+	}
+
+	// The same answer again (a second tab, the back button) is refused in
+	// place: the booking was answered, and no run is started to fail.
+	runs, err := h.st.ListRuns(context.Background(), h.alice.ID, threadID, 100, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := b.htmx("/app/threads/"+threadID+"/booking", again)
+	if r.status != http.StatusConflict || !strings.Contains(string(r.body), `data-code="CONFLICT"`) || !strings.Contains(string(r.body), "answered already") {
+		t.Fatalf("answering an answered booking = %d %s", r.status, r.body)
+	}
+	if after, err := h.st.ListRuns(context.Background(), h.alice.ID, threadID, 100, 0); err != nil || len(after) != len(runs) {
+		t.Fatalf("answering an answered booking started a run: %d runs, then %d (%v)", len(runs), len(after), err)
 	}
 }
 
@@ -473,15 +490,26 @@ func TestLiveTripEdit(t *testing.T) {
 		t.Fatalf("%d messages after the edit, want one more reply than %d", len(after.Messages), len(before.Messages))
 	}
 
+	farAhead := time.Now().AddDate(0, 0, tripdata.MaxDaysAhead+2)
 	bad := []url.Values{
 		{"location": {"Porto"}, "startDate": {"2027-06-13"}, "endDate": {"2027-06-10"}, "numberOfGuests": {"2"}},
 		{"location": {""}, "startDate": {"2027-06-10"}, "endDate": {"2027-06-13"}, "numberOfGuests": {"2"}},
 		{"location": {"Porto"}, "startDate": {"2027-06-10"}, "endDate": {"2027-06-13"}, "numberOfGuests": {"two"}},
+		// what a message asking for the same trip is told it cannot have
+		{"location": {"Porto"}, "startDate": {"2020-06-10"}, "endDate": {"2020-06-13"}, "numberOfGuests": {"2"}},
+		{"location": {"Porto"}, "startDate": {"2027-06-10"}, "endDate": {"2028-06-13"}, "numberOfGuests": {"2"}},
+		{"location": {"Porto"}, "startDate": {farAhead.Format(time.DateOnly)}, "endDate": {farAhead.AddDate(0, 0, 3).Format(time.DateOnly)}, "numberOfGuests": {"2"}},
 	}
 	for _, form := range bad {
 		r := b.htmx("/app/threads/"+threadID+"/trip", form)
 		if r.status < 400 || r.status >= 500 || !strings.Contains(string(r.body), `role="alert"`) {
 			t.Errorf("edit %v = %d %s, want a refusal shown in place", form, r.status, r.body)
+		}
+		// without htmx, the refusal is a page of its own, with a way back
+		r = b.submit("/app/threads/"+threadID+"/trip", form)
+		if r.status < 400 || r.status >= 500 || !strings.Contains(string(r.body), "<html") ||
+			!strings.Contains(string(r.body), `role="alert"`) || !strings.Contains(string(r.body), `href="/app"`) {
+			t.Errorf("plain post of edit %v = %d %s, want an error page", form, r.status, r.body)
 		}
 	}
 }

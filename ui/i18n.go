@@ -7,8 +7,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/language"
+
+	"github.com/tripgraph/tripgraph/model/intent"
 )
 
 // Languages the interface speaks.
@@ -91,6 +95,8 @@ var catalog = map[string]map[string]string{
 	"capacity":                    {English: "Capacity", Portuguese: "Capacidade"},
 	"sleeps":                      {English: "Sleeps %d", Portuguese: "Para %d"},
 	"stays.none":                  {English: "No places to stay were found. Try other dates or fewer guests.", Portuguese: "Não foram encontrados alojamentos. Tente outras datas ou menos hóspedes."},
+	"restaurants.none.cuisine":    {English: "No %s restaurants were found.", Portuguese: "Não foram encontrados restaurantes de cozinha %s."},
+	"restaurants.cuisines":        {English: "Cuisines in this city: %s.", Portuguese: "Cozinhas nesta cidade: %s."},
 	"restaurants.none":            {English: "No restaurants were found. Try a nearby city.", Portuguese: "Não foram encontrados restaurantes. Tente uma cidade próxima."},
 	"albums.none":                 {English: "No albums yet. Upload photos to create one.", Portuguese: "Ainda não há álbuns. Envie fotos para criar um."},
 	"photos.none":                 {English: "No photos matched. Try another place, date or word.", Portuguese: "Nenhuma foto corresponde. Tente outro lugar, data ou palavra."},
@@ -106,8 +112,10 @@ var catalog = map[string]map[string]string{
 	"photos":                      {English: "Photos", Portuguese: "Fotos"},
 	"photos.for":                  {English: "Photos for “%s”", Portuguese: "Fotos de “%s”"},
 	"photos.total":                {English: "%s found", Portuguese: "%s encontradas"},
+	"photos.shown":                {English: "%s found, %d shown", Portuguese: "%s encontradas, %d mostradas"},
 	"photos.atleast":              {English: "at least %s", Portuguese: "pelo menos %s"},
 	"stats":                       {English: "Trip in numbers", Portuguese: "A viagem em números"},
+	"stats.of":                    {English: "Trip in numbers: %s", Portuguese: "A viagem em números: %s"},
 	"stats.photos":                {English: "Photos", Portuguese: "Fotos"},
 	"stats.places":                {English: "Places", Portuguese: "Lugares"},
 	"stats.dates":                 {English: "Dates", Portuguese: "Datas"},
@@ -117,7 +125,8 @@ var catalog = map[string]map[string]string{
 	"error.next.BAD_REQUEST":      {English: "The request could not be understood. Rephrase it with a city and dates.", Portuguese: "O pedido não foi entendido. Reformule-o com uma cidade e datas."},
 	"error.next.FORBIDDEN":        {English: "You cannot see this. Sign in with the account that owns it.", Portuguese: "Não pode ver isto. Entre com a conta a que pertence."},
 	"error.next.UNAUTHENTICATED":  {English: "Sign in, then try again.", Portuguese: "Entre na sua conta e tente de novo."},
-	"error.next.CONFLICT":         {English: "A reply is still being written. Wait for it, then send again.", Portuguese: "Ainda está a ser escrita uma resposta. Espere por ela e envie de novo."},
+	"error.next.CONFLICT":         {English: "A reply is still being written, or this was answered already. Reload the page to see where the conversation is.", Portuguese: "Ainda está a ser escrita uma resposta, ou isto já foi respondido. Recarregue a página para ver em que ponto está a conversa."},
+	"page.next.NOT_FOUND":         {English: "This page does not exist, or it belongs to another account.", Portuguese: "Esta página não existe ou pertence a outra conta."},
 	"error.next":                  {English: "Try again. If it keeps failing, start a new conversation.", Portuguese: "Tente de novo. Se continuar a falhar, comece uma nova conversa."},
 	"error.component":             {English: "This part of the answer cannot be shown.", Portuguese: "Esta parte da resposta não pode ser mostrada."},
 	"you":                         {English: "You", Portuguese: "Você"},
@@ -224,6 +233,31 @@ func format(l, key string, args ...any) string {
 		return s
 	}
 	return fmt.Sprintf(s, args...)
+}
+
+// cuisineName is a restaurant's cuisine as a label in the context's
+// language: in Portuguese the name the replies use, capitalised
+// ("Japonesa"); a cuisine with no Portuguese name, and every cuisine in
+// English, shows as the tool named it.
+func cuisineName(ctx context.Context, cuisine string) string {
+	if lang(ctx) != Portuguese {
+		return cuisine
+	}
+	n := intent.CuisineName(cuisine, Portuguese)
+	if n == strings.ToLower(cuisine) {
+		return cuisine
+	}
+	r, size := utf8.DecodeRuneInString(n)
+	return string(unicode.ToUpper(r)) + n[size:]
+}
+
+// cuisineInText is a cuisine's name inside a sentence: Portuguese writes
+// it in lower case.
+func cuisineInText(ctx context.Context, cuisine string) string {
+	if lang(ctx) == Portuguese {
+		return intent.CuisineName(cuisine, Portuguese)
+	}
+	return cuisine
 }
 
 // plural returns a counted label ("3 nights", "1 noite", "1,000 photos")

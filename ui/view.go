@@ -81,6 +81,20 @@ func cuisineSlot(rs []nodes.Restaurant, cuisine string) int {
 	return slices.Index(cuisines(rs), cuisine) + 1
 }
 
+// noCuisine says that no restaurant of the cuisine asked for was found,
+// and which cuisines the city has.
+func noCuisine(ctx context.Context, cuisine string, others []string) string {
+	s := text(ctx, "restaurants.none.cuisine", cuisineInText(ctx, cuisine))
+	if len(others) == 0 {
+		return s
+	}
+	names := make([]string, len(others))
+	for i, c := range others {
+		names[i] = cuisineInText(ctx, c)
+	}
+	return s + " " + text(ctx, "restaurants.cuisines", strings.Join(names, ", "))
+}
+
 // coveredMessage is the tool's own word on an uncovered place, or ours.
 func coveredMessage(ctx context.Context, message, location string) string {
 	if message != "" {
@@ -95,6 +109,15 @@ func nextStep(ctx context.Context, code string) string {
 		return text(ctx, "error.next."+code)
 	}
 	return text(ctx, "error.next")
+}
+
+// pageNextStep says what to do after a page could not be shown: its own
+// word where a page's error differs from a reply's, else nextStep's.
+func pageNextStep(ctx context.Context, code string) string {
+	if _, ok := catalog["page.next."+code]; ok && code != "" {
+		return text(ctx, "page.next."+code)
+	}
+	return nextStep(ctx, code)
 }
 
 func photoSrc(p nodes.Photo) string {
@@ -112,6 +135,9 @@ func photoCount(ctx context.Context, p nodes.PhotoGridProps) string {
 	s := plural(ctx, "n.photos", n)
 	if p.TotalIsLowerBound {
 		s = text(ctx, "photos.atleast", s)
+	}
+	if len(p.Photos) < n {
+		return text(ctx, "photos.shown", s, len(p.Photos))
 	}
 	return text(ctx, "photos.total", s)
 }

@@ -74,5 +74,7 @@ func TestLoginPages(t *testing.T) {
 	checkHTML(t, key, []string{`<code class="key">tg_abc</code>`, "shown only now", `<a href="/app">`}, []string{evil})
 
 	problem := render(t, "pt", ui.Problem(ui.ErrorPage{Code: "NOT_FOUND", Message: evil, HomeURL: "/app"}))
-	checkHTML(t, problem, []string{"Algo correu mal", "Nada corresponde", `role="alert"`}, []string{evil})
+	checkHTML(t, problem, []string{"Algo correu mal", "Esta página não existe ou pertence a outra conta", `role="alert"`}, []string{evil, "Nada corresponde"})
+	denied := render(t, "en", ui.Problem(ui.ErrorPage{Code: "UNAUTHENTICATED", HomeURL: "/app"}))
+	checkHTML(t, denied, []string{"Sign in, then try again."}, nil)
 }

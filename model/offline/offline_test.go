@@ -55,6 +55,7 @@ type step struct {
 	results   map[string]string   // tool name → result JSON given back
 	wantCalls []string            // tool calls expected (name:argsJSON)
 	wantText  string              // a part of the text expected when no calls, said once
+	absent    string              // a part the text must not have
 }
 
 func TestToolFlows(t *testing.T) {
@@ -162,6 +163,26 @@ func TestToolFlows(t *testing.T) {
 			turns:  []string{"hotel in Lisbon for 12"},
 			steps: []step{{results: map[string]string{"list-accommodations": `{"accommodations":[],"message":"no accommodation in Lisbon holds 12 guests"}`},
 				wantText: "No place to stay in Lisbon holds a group of 12."}},
+		},
+		{
+			// A large result reaches the model as a preview of its first
+			// photos: the albums of those few are not the albums of all.
+			name:  "a photo search cut down to a preview names no album count",
+			turns: []string{"mostre fotos da praia"},
+			steps: []step{
+				{wantCalls: []string{`searchPhotosAcrossAlbums:{"query":"praia"}`}},
+				{results: map[string]string{"searchPhotosAcrossAlbums": `{"photos":[{"albumId":"a"},{"albumId":"a"}],"total":70,"truncated":{"totalItems":50}}`},
+					wantText: "Encontrei 70 fotos de “praia”."},
+			},
+		},
+		{
+			// The preview's few photos are not those the traveller sees.
+			name:  "a narrower search cut down to a preview counts no matches",
+			turns: []string{"photos of the mountains", "only the ones with Ana"},
+			steps: []step{
+				{results: map[string]string{"searchPhotosAcrossAlbums": `{"photos":[{"albumId":"a","description":"Ana at home"}],"total":61,"truncated":{"totalItems":50}}`},
+					wantText: "Found 61 photos of “Ana”.", absent: "Of those shown"},
+			},
 		},
 		{
 			name:  "a narrower search across albums",
@@ -355,6 +376,9 @@ func TestToolFlows(t *testing.T) {
 				}
 				if s.wantText != "" && strings.Count(ch.Content, s.wantText) != 1 {
 					t.Errorf("step %d text = %q, want it to contain %q once", i, ch.Content, s.wantText)
+				}
+				if s.absent != "" && strings.Contains(ch.Content, s.absent) {
+					t.Errorf("step %d text = %q, want no %q", i, ch.Content, s.absent)
 				}
 			}
 		})

@@ -14,6 +14,7 @@ type parsed struct {
 	list   []any  // the first list found in it
 	total  int    // its declared total or count, else len(list)
 	object map[string]any
+	cut    bool // list is the start of a longer one, cut down for the model
 }
 
 func parseResult(s string) parsed {
@@ -38,6 +39,7 @@ func parseResult(s string) parsed {
 	// A result too large for the model comes cut down, with the real count
 	// under "truncated": the traveller sees every item, so count them all.
 	if t, ok := p.object["truncated"].(map[string]any); ok {
+		p.cut = true
 		if n, ok := t["totalItems"].(float64); ok && int(n) > p.total {
 			p.total = int(n)
 		}

@@ -167,11 +167,18 @@ func summarisePhotoSearch(e Extraction, res string) string {
 	case p.total == 0:
 		return say(e.Language, fmt.Sprintf("I couldn't find any photos of “%s”.", q), fmt.Sprintf("Não encontrei fotos de “%s”.", q))
 	}
-	albums := max(1, distinctAlbums(p.list))
 	text := say(e.Language,
-		fmt.Sprintf("Found %d %s of “%s” in %d %s.", p.total, plural(p.total, "photo", "photos"), q, albums, plural(albums, "album", "albums")),
-		fmt.Sprintf("Encontrei %d %s de “%s” em %d %s.", p.total, plural(p.total, "foto", "fotos"), q, albums, plural(albums, "álbum", "álbuns")))
-	if e.Within != "" {
+		fmt.Sprintf("Found %d %s of “%s”", p.total, plural(p.total, "photo", "photos"), q),
+		fmt.Sprintf("Encontrei %d %s de “%s”", p.total, plural(p.total, "foto", "fotos"), q))
+	// Only the whole list says how many albums the photos come from; a
+	// preview's first few may all come from one.
+	if len(p.list) >= p.total {
+		albums := max(1, distinctAlbums(p.list))
+		text += say(e.Language, fmt.Sprintf(" in %d %s", albums, plural(albums, "album", "albums")),
+			fmt.Sprintf(" em %d %s", albums, plural(albums, "álbum", "álbuns")))
+	}
+	text += "."
+	if e.Within != "" && !p.cut { // a cut list is not the photos shown
 		n := matching(p.list, e.Within)
 		text += say(e.Language,
 			fmt.Sprintf(" Of those shown, %d also %s “%s”.", n, plural(n, "matches", "match"), e.Within),
