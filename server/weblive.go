@@ -241,7 +241,8 @@ func (s *Server) answerBooking(c echo.Context) (started, error) {
 // editTrip changes the trip details, as if the extraction had understood
 // them so, and runs the planner's tools again: one run whose command
 // updates the state (the trip, its component replaced in place, nothing
-// assumed any more) and goes to callTools.
+// assumed any more, and the traveller's message saying the change, which
+// the tools are then chosen for) and goes to callTools.
 func (s *Server) editTrip(c echo.Context) (started, error) {
 	guests, err := strconv.Atoi(c.FormValue("numberOfGuests"))
 	if err != nil {
@@ -267,13 +268,15 @@ func (s *Server) editTrip(c echo.Context) (started, error) {
 	if err != nil {
 		return started{}, err
 	}
-	update, err := json.Marshal(nodes.Update{TripDetails: &td, UI: []nodes.UIUpsert{{UIComponent: comp}}, Timestamp: time.Now().UnixMilli()})
+	said := nodes.Message{ID: uuid.Must(uuid.NewV7()).String(), Type: nodes.Human, Content: ui.TripChange(s.pageContext(c), td)}
+	update, err := json.Marshal(nodes.Update{Messages: []nodes.Message{said}, TripDetails: &td, Intent: nodes.IntentTrip,
+		UI: []nodes.UIUpsert{{UIComponent: comp}}, Timestamp: time.Now().UnixMilli()})
 	if err != nil {
 		return started{}, fmt.Errorf("encoding a trip edit: %w", err)
 	}
 	run, err := s.startRunOn(c, wire.RunCreate{AssistantID: PlannerAssistantID,
 		Command: &wire.RunCommand{Update: update, Goto: nodes.NodeCallTools}}, threadID)
-	return started{run: run, checkpoint: head, shown: []templ.Component{ui.Swap(comp)}}, err
+	return started{run: run, checkpoint: head, message: said.ID, shown: []templ.Component{ui.Swap(comp), ui.Message(said, nil)}}, err
 }
 
 // stayFits refuses the stays the planner refuses in a message: one that

@@ -477,17 +477,23 @@ func TestLiveTripEdit(t *testing.T) {
 	h := liveHarness(t)
 	b := h.browser().login(h.aliceKey)
 	threadID, _ := b.say("", lisbon)
+	b.say(threadID, "show me my beach photos") // the edit must not search photos again
 	before := h.headState(threadID)
 	edit := url.Values{"location": {"Porto"}, "startDate": {"2027-06-10"}, "endDate": {"2027-06-13"}, "numberOfGuests": {"2"}}
 	r, all := b.run("/app/threads/"+threadID+"/trip", edit)
-	inOrder(t, string(r.body), `class="component trip-details" hx-swap-oob="true"`, "Porto", "3 nights", "2 guests", `<div id="live"`)
+	inOrder(t, string(r.body), `class="component trip-details" hx-swap-oob="true"`, "Porto", "3 nights", "2 guests",
+		"Change the trip to Porto, 10 Jun 2027 – 13 Jun 2027, 2 guests", `<div id="live"`)
 	inOrder(t, all, "Searching stays in Porto", `class="component accommodations"`, "Porto")
+	if strings.Contains(all, "component photos") {
+		t.Errorf("the edit searched photos again:\n%s", all)
+	}
 	after := h.headState(threadID)
 	if td := after.TripDetails; td == nil || td.Location != "Porto" || td.StartDate != "2027-06-10" || td.NumberOfGuests != 2 || len(after.Assumed) != 0 {
 		t.Fatalf("trip after the edit %+v, assumed %v", after.TripDetails, after.Assumed)
 	}
-	if len(after.Messages) != len(before.Messages)+1 {
-		t.Fatalf("%d messages after the edit, want one more reply than %d", len(after.Messages), len(before.Messages))
+	n := len(before.Messages)
+	if len(after.Messages) != n+2 || after.Messages[n].Type != nodes.Human || !strings.HasPrefix(after.Messages[n].Content, "Change the trip to Porto") {
+		t.Fatalf("messages after the edit: %+v; want the traveller's change and a reply after the %d before", after.Messages, n)
 	}
 
 	farAhead := time.Now().AddDate(0, 0, tripdata.MaxDaysAhead+2)

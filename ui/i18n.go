@@ -212,6 +212,7 @@ var catalog = map[string]map[string]string{
 	"status.done":                 {English: "Done", Portuguese: "Feito"},
 	"status.failed":               {English: "The search failed; the answer says what to do.", Portuguese: "A procura falhou; a resposta diz o que fazer."},
 	"language":                    {English: "Language", Portuguese: "Idioma"},
+	"trip.changed":                {English: "Change the trip to %s, %s, %s", Portuguese: "Mudar a viagem para %s, %s, %s"},
 }
 
 // text returns a label in the context's language, formatted with args.

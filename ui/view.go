@@ -202,3 +202,12 @@ func clock(rfc3339 string) string {
 	}
 	return t.UTC().Format("15:04 UTC")
 }
+
+// TripChange is what the traveller says, in the page's language, when they
+// change the trip with the trip-details form: "Change the trip to Porto,
+// 1 Jun 2027 – 5 Jun 2027, 2 guests". It becomes their message, so that the
+// conversation records the change and the planner reads it as a new
+// request for the trip, not as the one before it.
+func TripChange(ctx context.Context, td nodes.TripDetails) string {
+	return text(ctx, "trip.changed", td.Location, dateRange(ctx, td.StartDate, td.EndDate), plural(ctx, "n.guests", td.NumberOfGuests))
+}
