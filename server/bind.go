@@ -24,8 +24,17 @@ import (
 var validate = func() *validator.Validate {
 	v := validator.New(validator.WithRequiredStructEnabled())
 	v.RegisterTagNameFunc(jsonName)
+	v.RegisterValidation("object", isJSONObject)
 	return v
 }()
+
+// isJSONObject is the "object" rule of raw JSON members such as metadata:
+// a JSON object, or null.
+func isJSONObject(fl validator.FieldLevel) bool {
+	raw, ok := fl.Field().Interface().(json.RawMessage)
+	trimmed := bytes.TrimSpace(raw)
+	return ok && json.Valid(trimmed) && (bytes.HasPrefix(trimmed, []byte("{")) || string(trimmed) == "null")
+}
 
 // bind reads a JSON request body into dst, a pointer to a struct, and
 // validates it. An empty body leaves dst as it is. Every unknown field and
@@ -172,6 +181,8 @@ func ruleMessage(fe validator.FieldError) string {
 		return "is required"
 	case "uuid":
 		return "must be a UUID"
+	case "object":
+		return "must be a JSON object"
 	case "oneof":
 		return "must be one of: " + strings.ReplaceAll(fe.Param(), " ", ", ")
 	case "min":

@@ -41,7 +41,9 @@ func TestRequestBodies(t *testing.T) {
 		{"rule broken", "application/json", `{"thread_id":"not-a-uuid","if_exists":"maybe"}`, http.StatusUnprocessableEntity, "BAD_REQUEST", []string{"thread_id", "if_exists"}},
 		{"not JSON", "text/plain", `{}`, http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA", nil},
 		{"oversized", "application/json", `{"metadata":{"a":"` + strings.Repeat("x", 600) + `"}}`, http.StatusRequestEntityTooLarge, "BAD_REQUEST", nil},
-		{"metadata not an object", "application/json", `{"metadata":[1]}`, http.StatusBadRequest, "BAD_REQUEST", nil},
+		{"metadata not an object", "application/json", `{"metadata":[1]}`, http.StatusUnprocessableEntity, "BAD_REQUEST", []string{"metadata"}},
+		{"metadata a number", "application/json", `{"metadata":5}`, http.StatusUnprocessableEntity, "BAD_REQUEST", []string{"metadata"}},
+		{"metadata null", "application/json", `{"metadata":null}`, http.StatusOK, "", nil},
 		{"empty body", "", ``, http.StatusOK, "", nil},
 	}
 	for _, c := range cases {

@@ -17,7 +17,7 @@ type ChatRequest struct {
 	Messages  []ChatMessage   `json:"messages" validate:"required,min=1,max=200,dive"`
 	Trigger   string          `json:"trigger" validate:"max=100"`
 	MessageID string          `json:"messageId" validate:"max=200"`
-	Metadata  json.RawMessage `json:"metadata"`
+	Metadata  json.RawMessage `json:"metadata" validate:"omitempty,object"`
 }
 
 // ChatMessage is one UIMessage: its text is the legacy Content string when
@@ -29,7 +29,7 @@ type ChatMessage struct {
 	Role     string            `json:"role" validate:"required,max=20"`
 	Content  *string           `json:"content"`
 	Parts    []json.RawMessage `json:"parts" validate:"max=200"`
-	Metadata json.RawMessage   `json:"metadata"`
+	Metadata json.RawMessage   `json:"metadata" validate:"omitempty,object"`
 }
 
 // Text is the message's text: Content when it is set, else its text parts

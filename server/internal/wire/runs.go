@@ -13,7 +13,7 @@ type RunCreate struct {
 	Input             *RunInput       `json:"input"`
 	Command           *RunCommand     `json:"command"`
 	Config            *RunConfig      `json:"config"`
-	Metadata          json.RawMessage `json:"metadata"`
+	Metadata          json.RawMessage `json:"metadata" validate:"omitempty,object"`
 	StreamMode        json.RawMessage `json:"stream_mode"` // a mode or a list of modes
 	MultitaskStrategy string          `json:"multitask_strategy" validate:"omitempty,oneof=reject enqueue interrupt rollback"`
 	IfNotExists       string          `json:"if_not_exists" validate:"omitempty,oneof=create reject"`

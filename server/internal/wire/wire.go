@@ -80,18 +80,18 @@ type Thread struct {
 // ThreadCreate is the body of POST /threads.
 type ThreadCreate struct {
 	ThreadID string          `json:"thread_id" validate:"omitempty,uuid"`
-	Metadata json.RawMessage `json:"metadata"`
+	Metadata json.RawMessage `json:"metadata" validate:"omitempty,object"`
 	IfExists string          `json:"if_exists" validate:"omitempty,oneof=raise do_nothing"`
 }
 
 // ThreadPatch is the body of PATCH /threads/{id}.
 type ThreadPatch struct {
-	Metadata json.RawMessage `json:"metadata" validate:"required"`
+	Metadata json.RawMessage `json:"metadata" validate:"required,object"`
 }
 
 // ThreadSearch is the body of POST /threads/search.
 type ThreadSearch struct {
-	Metadata json.RawMessage `json:"metadata"`
+	Metadata json.RawMessage `json:"metadata" validate:"omitempty,object"`
 	Status   string          `json:"status" validate:"omitempty,oneof=idle busy interrupted error"`
 	Limit    *int            `json:"limit" validate:"omitempty,min=1,max=1000"`
 	Offset   int             `json:"offset" validate:"min=0"`
