@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
@@ -16,6 +17,7 @@ import (
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 // getState returns a thread's current state.
@@ -250,6 +252,9 @@ func decodeUpdate(raw json.RawMessage) (nodes.Update, error) {
 		if err := check(u.TripDetails); err != nil {
 			return u, prefixed(err, "values.tripDetails.")
 		}
+		if err := stayFits(*u.TripDetails, time.Now()); err != nil {
+			return u, prefixed(err, "values.tripDetails.")
+		}
 	}
 	msgs := make([]chatinput.Message, 0, len(u.Messages))
 	for i := range u.Messages {
@@ -269,6 +274,28 @@ func decodeUpdate(raw json.RawMessage) (nodes.Update, error) {
 		}
 	}
 	return u, nil
+}
+
+// stayFits refuses the stays the planner refuses in a message: one that
+// ends before it starts, starts before today (UTC), starts further ahead
+// than tripdata.MaxDaysAhead or lasts longer than tripdata.MaxNights.
+func stayFits(td nodes.TripDetails, now time.Time) error {
+	start, _ := time.Parse(time.DateOnly, td.StartDate)
+	today := now.UTC().Truncate(24 * time.Hour)
+	var fe wire.FieldError
+	switch {
+	case td.Nights() < 1:
+		fe = wire.FieldError{Field: "endDate", Message: "must be after the start date"}
+	case start.Before(today):
+		fe = wire.FieldError{Field: "startDate", Message: "must not be in the past"}
+	case start.After(today.AddDate(0, 0, tripdata.MaxDaysAhead)):
+		fe = wire.FieldError{Field: "startDate", Message: fmt.Sprintf("must be at most %d days ahead", tripdata.MaxDaysAhead)}
+	case td.Nights() > tripdata.MaxNights:
+		fe = wire.FieldError{Field: "endDate", Message: fmt.Sprintf("must make a stay of at most %d nights", tripdata.MaxNights)}
+	default:
+		return nil
+	}
+	return invalid([]wire.FieldError{fe})
 }
 
 // prefixed puts prefix before the field names of a 422.

@@ -21,7 +21,6 @@ import (
 	"github.com/tripgraph/tripgraph/replay"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 	"github.com/tripgraph/tripgraph/store"
-	"github.com/tripgraph/tripgraph/tripdata"
 	"github.com/tripgraph/tripgraph/ui"
 )
 
@@ -277,28 +276,6 @@ func (s *Server) editTrip(c echo.Context) (started, error) {
 	run, err := s.startRunOn(c, wire.RunCreate{AssistantID: PlannerAssistantID,
 		Command: &wire.RunCommand{Update: update, Goto: nodes.NodeCallTools}}, threadID)
 	return started{run: run, checkpoint: head, message: said.ID, shown: []templ.Component{ui.Swap(comp), ui.Message(said, nil)}}, err
-}
-
-// stayFits refuses the stays the planner refuses in a message: one that
-// ends before it starts, starts before today (UTC), starts further ahead
-// than tripdata.MaxDaysAhead or lasts longer than tripdata.MaxNights.
-func stayFits(td nodes.TripDetails, now time.Time) error {
-	start, _ := time.Parse(time.DateOnly, td.StartDate)
-	today := now.UTC().Truncate(24 * time.Hour)
-	var fe wire.FieldError
-	switch {
-	case td.Nights() < 1:
-		fe = wire.FieldError{Field: "endDate", Message: "must be after the start date"}
-	case start.Before(today):
-		fe = wire.FieldError{Field: "startDate", Message: "must not be in the past"}
-	case start.After(today.AddDate(0, 0, tripdata.MaxDaysAhead)):
-		fe = wire.FieldError{Field: "startDate", Message: fmt.Sprintf("must be at most %d days ahead", tripdata.MaxDaysAhead)}
-	case td.Nights() > tripdata.MaxNights:
-		fe = wire.FieldError{Field: "endDate", Message: fmt.Sprintf("must make a stay of at most %d nights", tripdata.MaxNights)}
-	default:
-		return nil
-	}
-	return invalid([]wire.FieldError{fe})
 }
 
 // editedTrip is the trip-details component showing td: the thread's
