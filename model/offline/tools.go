@@ -7,6 +7,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tripgraph/tripgraph/model/intent"
 	"github.com/tripgraph/tripgraph/model/internal/textnorm"
+	"github.com/tripgraph/tripgraph/textfold"
 )
 
 // Tool names the offline model knows.
@@ -131,6 +132,9 @@ func (m *Model) photoStep(c conversation, e Extraction) *llms.ContentChoice {
 	case intent.OnDay:
 		return m.dayStep(c, e)
 	case intent.SearchAll:
+		if ok, step := m.namedAlbum(c, e); ok {
+			return step
+		}
 		if res, done := c.results[toolSearchPhotos]; done {
 			if ok, step := m.placeAlbum(c, e, res); ok {
 				return step
@@ -150,23 +154,78 @@ func (m *Model) photoStep(c conversation, e Extraction) *llms.ContentChoice {
 	return textChoice(smallTalk(c, e))
 }
 
+// namedAlbum answers a search with the album named like the term, if
+// the traveller has one: "the photos from Vivi's birthday" means the album
+// "Bahia: aniversário da Vivi", not the few captions that name the
+// birthday. It asks getAlbumByName for the term first; that tool also
+// matches descriptions and places, so only an album whose name matches
+// the term at the start of a word counts. Otherwise (ok false) the search
+// across albums goes on. A follow-up that narrows an earlier search keeps
+// to searching.
+func (m *Model) namedAlbum(c conversation, e Extraction) (bool, *llms.ContentChoice) {
+	q := e.Photo.Query
+	if e.Within != "" || !c.tools[toolAlbumByName] {
+		return false, nil
+	}
+	found, done := c.answer(toolAlbumByName, map[string]any{"name": q})
+	if !done {
+		return true, m.withCalls("", m.call(toolAlbumByName, map[string]any{"name": q}))
+	}
+	a, ok := albumNamed(found, q)
+	if !ok {
+		return false, nil
+	}
+	e.Photo = intent.PhotoRequest{Kind: intent.Album, Album: a.Name}
+	if res, done := c.results[toolAlbumPhotos]; done || !c.tools[toolAlbumPhotos] {
+		return true, textChoice(summariseAlbum(e, a, toolAlbumPhotos, res))
+	}
+	return true, m.withCalls("", m.call(toolAlbumPhotos, map[string]any{"albumId": a.ID}))
+}
+
+// albumNamed is the first album of a getAlbumByName result whose name
+// matches term at the start of a word (textfold.Matches).
+func albumNamed(result, term string) (album, bool) {
+	var v any
+	if json.Unmarshal([]byte(result), &v) != nil {
+		return album{}, false
+	}
+	if obj, ok := v.(map[string]any); ok && obj["error"] == nil && str(obj["id"]) != "" {
+		v = []any{obj}
+	}
+	for _, it := range firstList(v) {
+		obj, _ := it.(map[string]any)
+		id := str(obj["id"])
+		if id == "" {
+			id = str(obj["albumId"])
+		}
+		if name := albumTitle(obj); id != "" && textfold.Matches(name, term) {
+			return album{ID: id, Name: name}, true
+		}
+	}
+	return album{}, false
+}
+
 // placeAlbum carries on a search across albums that found nothing when
 // the request names a place: captions and places name neighbourhoods,
 // not the city, while the trip's album is named after it ("Lisboa 2024").
-// It asks getAlbumByName for the place, then that album's photos (of
-// what else the search named, if anything). When no album has the
-// place's name either, the search's own "nothing found" stands.
+// It asks getAlbumByName for the place (unless that was the search term,
+// already asked), then that album's photos (of what else the search
+// named, if anything). When no album has the place's name either, the
+// search's own "nothing found" stands.
 func (m *Model) placeAlbum(c conversation, e Extraction, res string) (bool, *llms.ContentChoice) {
 	if e.PhotoPlace == "" || !c.tools[toolAlbumByName] || parseResult(res).total > 0 || parseResult(res).err != "" {
 		return false, nil
 	}
-	if found, done := c.results[toolAlbumByName]; done {
-		if _, ok := firstAlbum(found, e.PhotoPlace); !ok {
-			return false, nil
-		}
+	ask := map[string]any{"name": e.PhotoPlace}
+	found, done := c.answer(toolAlbumByName, ask)
+	if !done {
+		return true, m.withCalls("", m.call(toolAlbumByName, ask))
+	}
+	if _, ok := firstAlbum(found, e.PhotoPlace); !ok {
+		return false, nil
 	}
 	e.Photo = intent.PhotoRequest{Kind: intent.Album, Album: e.PhotoPlace, Query: intent.Besides(e.Photo.Query, e.PhotoPlace)}
-	return true, m.albumStep(c, e)
+	return true, m.inAlbum(c, e, found)
 }
 
 // dayStep answers for a day named without an album: getPhotosByDate
@@ -211,6 +270,12 @@ func (m *Model) albumStep(c conversation, e Extraction) *llms.ContentChoice {
 		}
 		return m.withCalls("", m.call(toolAlbumByName, map[string]any{"name": e.Photo.Album}))
 	}
+	return m.inAlbum(c, e, found)
+}
+
+// inAlbum asks the album-scoped tool of the album getAlbumByName found
+// for e.Photo.Album, or says none was found.
+func (m *Model) inAlbum(c conversation, e Extraction, found string) *llms.ContentChoice {
 	album, ok := firstAlbum(found, e.Photo.Album)
 	if !ok {
 		return textChoice(albumNotFound(e, found))
