@@ -334,6 +334,14 @@ func TestToolFlows(t *testing.T) {
 			},
 		},
 		{
+			name:  "a named album is the one whose name has the name at a word start",
+			turns: []string{"show my Rio album"},
+			steps: []step{
+				{results: map[string]string{"getAlbumByName": `{"albums":[{"id":"b1","name":"Bahia: aniversário da Vivi"},{"id":"r1","name":"Rio de Janeiro"}]}`},
+					wantCalls: []string{`getAlbumPhotos:{"albumId":"r1"}`}},
+			},
+		},
+		{
 			name:   "a cuisine follow-up changes the cuisine",
 			system: `Trip details: {"location":"Tokyo","startDate":"2027-05-03","endDate":"2027-05-07","numberOfGuests":2}`,
 			turns:  []string{"japanese restaurants in Tokyo", "and italian ones?"},

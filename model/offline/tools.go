@@ -2,11 +2,9 @@ package offline
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tripgraph/tripgraph/model/intent"
-	"github.com/tripgraph/tripgraph/model/internal/textnorm"
 	"github.com/tripgraph/tripgraph/textfold"
 )
 
@@ -171,7 +169,7 @@ func (m *Model) namedAlbum(c conversation, e Extraction) (bool, *llms.ContentCho
 	if !done {
 		return true, m.withCalls("", m.call(toolAlbumByName, map[string]any{"name": q}))
 	}
-	a, ok := albumNamed(found, q)
+	a, ok := namedLike(albumsOf(found), q)
 	if !ok {
 		return false, nil
 	}
@@ -180,29 +178,6 @@ func (m *Model) namedAlbum(c conversation, e Extraction) (bool, *llms.ContentCho
 		return true, textChoice(summariseAlbum(e, a, toolAlbumPhotos, res))
 	}
 	return true, m.withCalls("", m.call(toolAlbumPhotos, map[string]any{"albumId": a.ID}))
-}
-
-// albumNamed is the first album of a getAlbumByName result whose name
-// matches term at the start of a word (textfold.Matches).
-func albumNamed(result, term string) (album, bool) {
-	var v any
-	if json.Unmarshal([]byte(result), &v) != nil {
-		return album{}, false
-	}
-	if obj, ok := v.(map[string]any); ok && obj["error"] == nil && str(obj["id"]) != "" {
-		v = []any{obj}
-	}
-	for _, it := range firstList(v) {
-		obj, _ := it.(map[string]any)
-		id := str(obj["id"])
-		if id == "" {
-			id = str(obj["albumId"])
-		}
-		if name := albumTitle(obj); id != "" && textfold.Matches(name, term) {
-			return album{ID: id, Name: name}, true
-		}
-	}
-	return album{}, false
 }
 
 // placeAlbum carries on a search across albums that found nothing when
@@ -306,46 +281,61 @@ type album struct {
 }
 
 // firstAlbum reads the album of a getAlbumByName result that best fits
-// the name asked for: {"albums":[{"id":…,"name":…}]}, a bare list, or a
-// single album.
+// the name asked for: the first named like it (namedLike), else the
+// first. The tool also matches descriptions and places, so "Rio de
+// Janeiro" finds the album of a trip that passed through Rio as well as
+// the one named after it.
 func firstAlbum(result, want string) (album, bool) {
-	var v any
-	if json.Unmarshal([]byte(result), &v) != nil {
-		return album{}, false
+	list := albumsOf(result)
+	if a, ok := namedLike(list, want); ok {
+		return a, true
 	}
-	if obj, ok := v.(map[string]any); ok {
-		if _, bad := obj["error"]; bad {
-			return album{}, false
-		}
-		if id := str(obj["id"]); id != "" {
-			return album{ID: id, Name: albumTitle(obj)}, true
-		}
-	}
-	list := firstList(v)
 	if len(list) == 0 {
 		return album{}, false
 	}
-	obj := namedLike(list, want)
-	id := str(obj["id"])
-	if id == "" {
-		id = str(obj["albumId"])
-	}
-	return album{ID: id, Name: albumTitle(obj)}, id != ""
+	return list[0], true
 }
 
-// namedLike is the first album of a list whose name contains the name
-// asked for, else the first: the tool also matches descriptions and
-// places, so "Rio de Janeiro" finds the album of a trip that passed
-// through Rio as well as the one named after it.
-func namedLike(list []any, want string) map[string]any {
-	w := textnorm.Fold(want)
-	for _, it := range list {
-		if obj, ok := it.(map[string]any); ok && w != "" && strings.Contains(textnorm.Fold(albumTitle(obj)), w) {
-			return obj
+// namedLike is the first album whose name matches want at the start of a
+// word (textfold.Matches, the rule of the searches): "rio" is "Rio de
+// Janeiro", not "Bahia: aniversário da Vivi".
+func namedLike(list []album, want string) (album, bool) {
+	for _, a := range list {
+		if want != "" && textfold.Matches(a.Name, want) {
+			return a, true
 		}
 	}
-	obj, _ := list[0].(map[string]any)
-	return obj
+	return album{}, false
+}
+
+// albumsOf reads the albums, with their ids, of a getAlbumByName result:
+// {"albums":[{"id":…,"name":…}]}, a bare list, or a single album; none
+// for an error.
+func albumsOf(result string) []album {
+	var v any
+	if json.Unmarshal([]byte(result), &v) != nil {
+		return nil
+	}
+	if obj, ok := v.(map[string]any); ok {
+		if _, bad := obj["error"]; bad {
+			return nil
+		}
+		if str(obj["id"]) != "" {
+			v = []any{obj}
+		}
+	}
+	var list []album
+	for _, it := range firstList(v) {
+		obj, _ := it.(map[string]any)
+		id := str(obj["id"])
+		if id == "" {
+			id = str(obj["albumId"])
+		}
+		if id != "" {
+			list = append(list, album{ID: id, Name: albumTitle(obj)})
+		}
+	}
+	return list
 }
 
 func albumTitle(obj map[string]any) string {
