@@ -237,7 +237,11 @@ func blindChain(t *testing.T, m *Model, c blindCase, today string) ([]gotCall, s
 func blindResult(name string, args map[string]any) string {
 	switch name {
 	case toolAlbumByName:
-		return fmt.Sprintf(`{"albums":[{"id":%q,"name":%q,"startDate":"2024-05-10","endDate":"2024-05-16","photoCount":3}]}`, blindAlbumID, args["name"])
+		// The album is found by its description, as the real tool also
+		// finds albums, and as one named in another language is found
+		// ("Londres" finds "London 2023"): its name never contains the
+		// name asked for, so a search for a term goes on across albums.
+		return fmt.Sprintf(`{"albums":[{"id":%q,"name":"Trip","description":%q,"startDate":"2024-05-10","endDate":"2024-05-16","photoCount":3}]}`, blindAlbumID, fmt.Sprint("photos of ", args["name"]))
 	case toolUserAlbums:
 		return `{"albums":[{"id":"a1","name":"Lisboa 2024","startDate":"2024-05-10","endDate":"2024-05-16","photoCount":40},{"id":"a2","name":"Japan","startDate":"2022-04-01","endDate":"2022-04-12","photoCount":90}]}`
 	case toolTripStats:

@@ -25,12 +25,13 @@ type conversation struct {
 	users   []string // the user's messages, oldest first
 	calls   []llms.ToolCall
 	results map[string]string // tool name → result, after the last user message
+	answers map[string]string // callKey of a call → its result, after the last user message
 	tools   map[string]bool   // offered tool names
 	forced  string            // tool the caller insists on, if any
 }
 
 func readConversation(msgs []llms.MessageContent, opts llms.CallOptions, now func() time.Time) conversation {
-	c := conversation{results: map[string]string{}, tools: map[string]bool{}}
+	c := conversation{results: map[string]string{}, answers: map[string]string{}, tools: map[string]bool{}}
 	for _, m := range msgs {
 		c.read(m)
 	}
@@ -55,7 +56,7 @@ func (c *conversation) read(m llms.MessageContent) {
 	case llms.ChatMessageTypeHuman, llms.ChatMessageTypeGeneric:
 		if t := strings.TrimSpace(textOf(m)); t != "" {
 			c.users = append(c.users, t)
-			c.calls, c.results = nil, map[string]string{}
+			c.calls, c.results, c.answers = nil, map[string]string{}, map[string]string{}
 		}
 	case llms.ChatMessageTypeAI:
 		for _, p := range m.Parts {
@@ -67,6 +68,9 @@ func (c *conversation) read(m llms.MessageContent) {
 		for _, p := range m.Parts {
 			if r, ok := p.(llms.ToolCallResponse); ok {
 				c.results[c.toolName(r)] = r.Content
+				if tc, ok := c.callOf(r); ok {
+					c.answers[callKey(tc.Name, tc.Arguments)] = r.Content
+				}
 			}
 		}
 	}
@@ -78,12 +82,43 @@ func (c *conversation) toolName(r llms.ToolCallResponse) string {
 	if r.Name != "" {
 		return r.Name
 	}
-	for _, tc := range c.calls {
-		if tc.ID == r.ToolCallID && tc.FunctionCall != nil {
-			return tc.FunctionCall.Name
-		}
+	if tc, ok := c.callOf(r); ok {
+		return tc.Name
 	}
 	return r.ToolCallID
+}
+
+// callOf is the call a response answers, found by its ID.
+func (c *conversation) callOf(r llms.ToolCallResponse) (*llms.FunctionCall, bool) {
+	for _, tc := range c.calls {
+		if tc.ID == r.ToolCallID && tc.FunctionCall != nil {
+			return tc.FunctionCall, true
+		}
+	}
+	return nil, false
+}
+
+// answer is the result of this turn's call of the tool with exactly
+// these arguments, if it has answered: it tells apart two calls of one
+// tool ("getAlbumByName" for a search term, then for a place).
+func (c conversation) answer(name string, args map[string]any) (string, bool) {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return "", false
+	}
+	res, ok := c.answers[callKey(name, string(b))]
+	return res, ok
+}
+
+// callKey names a call by its tool and its arguments in a canonical form
+// (JSON with the keys in order).
+func callKey(name, args string) string {
+	var v any
+	if json.Unmarshal([]byte(args), &v) != nil {
+		return name + " " + args
+	}
+	b, _ := json.Marshal(v)
+	return name + " " + string(b)
 }
 
 func textOf(m llms.MessageContent) string {

@@ -25,10 +25,12 @@
 //  5. Otherwise it calls the offered tools that fit the request:
 //     list-accommodations {location,startDate,endDate,guests} and
 //     list-restaurants {location,cuisine?,priceRange?} from the Trip details
-//     line (both for a trip); for photos searchPhotosAcrossAlbums {query},
-//     getUserAlbums {}, or getAlbumByName {name} and then, once its result
-//     is in the conversation, getTripStats, getPhotosByDate,
-//     getPhotosByLocation or getAlbumPhotos with the first album's id.
+//     line (both for a trip); for photos getAlbumByName {name: the search
+//     term} and then getAlbumPhotos of an album named like the term, else
+//     searchPhotosAcrossAlbums {query}; getUserAlbums {}; or getAlbumByName
+//     {name} and then, once its result is in the conversation,
+//     getTripStats, getPhotosByDate, getPhotosByLocation or getAlbumPhotos
+//     with the first album's id.
 //     When every tool it wanted has answered (llms.ToolCallResponse parts
 //     after the last user message), it calls nothing and summarises the
 //     results in the user's language. Errors are reported kindly.

@@ -3,6 +3,8 @@ package offline
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -82,11 +84,16 @@ func TestToolFlows(t *testing.T) {
 			steps:  []step{{wantCalls: []string{`list-restaurants:{"cuisine":"japanese","location":"Tokyo","priceRange":"$"}`}}},
 		},
 		{
+			// getAlbumByName also finds albums by their places: none
+			// named like "praia" means a search across albums.
 			name:  "search across albums, in Portuguese",
 			turns: []string{"fotos da praia"},
 			steps: []step{
-				{wantCalls: []string{`searchPhotosAcrossAlbums:{"query":"praia"}`}},
-				{results: map[string]string{"searchPhotosAcrossAlbums": `{"photos":[{"albumId":"a1"},{"albumId":"a2"},{"albumId":"a2"}]}`},
+				{wantCalls: []string{`getAlbumByName:{"name":"praia"}`}},
+				{results: map[string]string{`getAlbumByName:{"name":"praia"}`: `{"albums":[{"id":"b1","name":"Bahia: aniversário da Vivi"}]}`},
+					wantCalls: []string{`searchPhotosAcrossAlbums:{"query":"praia"}`}},
+				{before: []map[string]string{{`getAlbumByName:{"name":"praia"}`: `{"albums":[{"id":"b1","name":"Bahia: aniversário da Vivi"}]}`}},
+					results:  map[string]string{"searchPhotosAcrossAlbums": `{"photos":[{"albumId":"a1"},{"albumId":"a2"},{"albumId":"a2"}]}`},
 					wantText: "Encontrei 3 fotos de “praia” em 2 álbuns."},
 			},
 		},
@@ -170,8 +177,9 @@ func TestToolFlows(t *testing.T) {
 			name:  "a photo search cut down to a preview names no album count",
 			turns: []string{"mostre fotos da praia"},
 			steps: []step{
-				{wantCalls: []string{`searchPhotosAcrossAlbums:{"query":"praia"}`}},
-				{results: map[string]string{"searchPhotosAcrossAlbums": `{"photos":[{"albumId":"a"},{"albumId":"a"}],"total":70,"truncated":{"totalItems":50}}`},
+				{wantCalls: []string{`getAlbumByName:{"name":"praia"}`}},
+				{results: map[string]string{`getAlbumByName:{"name":"praia"}`: `{"albums":[]}`}, wantCalls: []string{`searchPhotosAcrossAlbums:{"query":"praia"}`}},
+				{before: []map[string]string{{`getAlbumByName:{"name":"praia"}`: `{"albums":[]}`}}, results: map[string]string{"searchPhotosAcrossAlbums": `{"photos":[{"albumId":"a"},{"albumId":"a"}],"total":70,"truncated":{"totalItems":50}}`},
 					wantText: "Encontrei 70 fotos de “praia”."},
 			},
 		},
@@ -223,27 +231,78 @@ func TestToolFlows(t *testing.T) {
 			steps: []step{{wantText: "You're welcome!"}},
 		},
 		{
+			// The album was found by the city's other name, so it is not
+			// named like the term: the search comes first, and the album
+			// found for the term serves once it finds nothing.
 			name:  "a search by a city that finds nothing opens the album of that city",
 			turns: []string{"fotos de Lisboa"},
 			steps: []step{
-				{wantCalls: []string{`searchPhotosAcrossAlbums:{"query":"Lisboa"}`}},
-				{results: map[string]string{"searchPhotosAcrossAlbums": `{"photos":[],"total":0}`}, wantCalls: []string{`getAlbumByName:{"name":"Lisboa"}`}},
-				{before: []map[string]string{{"searchPhotosAcrossAlbums": `{"photos":[],"total":0}`}},
-					results: map[string]string{"getAlbumByName": `{"albums":[{"id":"l1","name":"Lisboa 2024"}]}`}, wantCalls: []string{`getAlbumPhotos:{"albumId":"l1"}`}},
-				{before: []map[string]string{{"searchPhotosAcrossAlbums": `{"photos":[],"total":0}`}, {"getAlbumByName": `{"albums":[{"id":"l1","name":"Lisboa 2024"}]}`}},
+				{wantCalls: []string{`getAlbumByName:{"name":"Lisboa"}`}},
+				{results: map[string]string{`getAlbumByName:{"name":"Lisboa"}`: `{"albums":[{"id":"l1","name":"Lisbon 2024"}]}`},
+					wantCalls: []string{`searchPhotosAcrossAlbums:{"query":"Lisboa"}`}},
+				{before: []map[string]string{{`getAlbumByName:{"name":"Lisboa"}`: `{"albums":[{"id":"l1","name":"Lisbon 2024"}]}`}},
+					results: map[string]string{"searchPhotosAcrossAlbums": `{"photos":[],"total":0}`}, wantCalls: []string{`getAlbumPhotos:{"albumId":"l1"}`}},
+				{before: []map[string]string{{`getAlbumByName:{"name":"Lisboa"}`: `{"albums":[{"id":"l1","name":"Lisbon 2024"}]}`}, {"searchPhotosAcrossAlbums": `{"photos":[],"total":0}`}},
 					results:  map[string]string{"getAlbumPhotos": `{"photos":[{"id":"p"}],"total":140}`},
-					wantText: "Aqui estão 140 fotos de “Lisboa 2024”."},
+					wantText: "Aqui estão 140 fotos de “Lisbon 2024”."},
 			},
 		},
 		{
 			name:  "a city search with more than the city searches the rest within the album",
 			turns: []string{"fotos da praia em Lisboa"},
 			steps: []step{
-				{before: []map[string]string{{"searchPhotosAcrossAlbums": `{"photos":[],"total":0}`}},
-					results: map[string]string{"getAlbumByName": `{"albums":[{"id":"l1","name":"Lisboa 2024"}]}`}, wantCalls: []string{`getPhotosByLocation:{"albumId":"l1","query":"praia"}`}},
-				{before: []map[string]string{{"searchPhotosAcrossAlbums": `{"photos":[],"total":0}`}, {"getAlbumByName": `{"albums":[{"id":"l1","name":"Lisboa 2024"}]}`}},
+				{wantCalls: []string{`getAlbumByName:{"name":"praia em Lisboa"}`}},
+				{results: map[string]string{`getAlbumByName:{"name":"praia em Lisboa"}`: `{"albums":[]}`},
+					wantCalls: []string{`searchPhotosAcrossAlbums:{"query":"praia em Lisboa"}`}},
+				{before: []map[string]string{{`getAlbumByName:{"name":"praia em Lisboa"}`: `{"albums":[]}`}},
+					results: map[string]string{"searchPhotosAcrossAlbums": `{"photos":[],"total":0}`}, wantCalls: []string{`getAlbumByName:{"name":"Lisboa"}`}},
+				{before: []map[string]string{{`getAlbumByName:{"name":"praia em Lisboa"}`: `{"albums":[]}`}, {"searchPhotosAcrossAlbums": `{"photos":[],"total":0}`}},
+					results: map[string]string{`getAlbumByName:{"name":"Lisboa"}`: `{"albums":[{"id":"l1","name":"Lisboa 2024"}]}`}, wantCalls: []string{`getPhotosByLocation:{"albumId":"l1","query":"praia"}`}},
+				{before: []map[string]string{{`getAlbumByName:{"name":"praia em Lisboa"}`: `{"albums":[]}`}, {"searchPhotosAcrossAlbums": `{"photos":[],"total":0}`}, {`getAlbumByName:{"name":"Lisboa"}`: `{"albums":[{"id":"l1","name":"Lisboa 2024"}]}`}},
 					results:  map[string]string{"getPhotosByLocation": `{"photos":[{"id":"p"},{"id":"q"}]}`},
 					wantText: "Aqui estão 2 fotos de “praia” em “Lisboa 2024”."},
+			},
+		},
+		{
+			// "Rio 2023" is found by its description; only the album
+			// named like the term counts.
+			name:  "a search named like an album shows that album",
+			turns: []string{"show me the photos from Vivi's birthday"},
+			steps: []step{
+				{wantCalls: []string{`getAlbumByName:{"name":"aniversário da Vivi"}`}},
+				{results: map[string]string{`getAlbumByName:{"name":"aniversário da Vivi"}`: vivisAlbums},
+					wantCalls: []string{`getAlbumPhotos:{"albumId":"b1"}`}},
+				{before: []map[string]string{{`getAlbumByName:{"name":"aniversário da Vivi"}`: vivisAlbums}},
+					results:  map[string]string{"getAlbumPhotos": `{"photos":[{"id":"p"}],"total":150}`},
+					wantText: "Here are 150 photos from “Bahia: aniversário da Vivi”."},
+			},
+		},
+		{
+			name:  "a search named like an album shows that album, in Portuguese",
+			turns: []string{"mostre as fotos do aniversário da Vivi"},
+			steps: []step{
+				{wantCalls: []string{`getAlbumByName:{"name":"aniversário da Vivi"}`}},
+				{results: map[string]string{`getAlbumByName:{"name":"aniversário da Vivi"}`: vivisAlbums},
+					wantCalls: []string{`getAlbumPhotos:{"albumId":"b1"}`}},
+				{before: []map[string]string{{`getAlbumByName:{"name":"aniversário da Vivi"}`: vivisAlbums}},
+					results:  map[string]string{"getAlbumPhotos": `{"photos":[{"id":"p"}],"total":150}`},
+					wantText: "Aqui estão 150 fotos de “Bahia: aniversário da Vivi”."},
+			},
+		},
+		{
+			name:  "a term inside a word of an album's name does not pick the album",
+			turns: []string{"fotos do rio"},
+			steps: []step{
+				{results: map[string]string{`getAlbumByName:{"name":"rio"}`: `{"albums":[{"id":"b1","name":"Bahia: aniversário da Vivi"}]}`},
+					wantCalls: []string{`searchPhotosAcrossAlbums:{"query":"rio"}`}},
+			},
+		},
+		{
+			name:  "a failed album lookup goes on with the search",
+			turns: []string{"photos of the sunset"},
+			steps: []step{
+				{results: map[string]string{`getAlbumByName:{"name":"sunset"}`: `{"error":{"code":"UNAVAILABLE","message":"down"}}`},
+					wantCalls: []string{`searchPhotosAcrossAlbums:{"query":"sunset"}`}},
 			},
 		},
 		{
@@ -254,11 +313,11 @@ func TestToolFlows(t *testing.T) {
 				wantText: "Não encontrei restaurantes de cozinha japonesa em Lisboa. Há restaurantes destas cozinhas: portuguesa, frutos do mar."}},
 		},
 		{
-			name:  "a city search with no album of that city says nothing was found",
+			name:  "a city search with no album of that city says nothing was found, asking for the album once",
 			turns: []string{"photos from Lisbon"},
 			steps: []step{
-				{before: []map[string]string{{"searchPhotosAcrossAlbums": `{"photos":[],"total":0}`}},
-					results:  map[string]string{"getAlbumByName": `{"albums":[]}`},
+				{before: []map[string]string{{`getAlbumByName:{"name":"Lisbon"}`: `{"albums":[]}`}},
+					results:  map[string]string{"searchPhotosAcrossAlbums": `{"photos":[],"total":0}`},
 					wantText: "I couldn't find any photos of “Lisbon”."},
 			},
 		},
@@ -272,6 +331,14 @@ func TestToolFlows(t *testing.T) {
 				{before: []map[string]string{{"getAlbumByName": `{"albums":[{"id":"r1","name":"Rio de Janeiro"}]}`}},
 					results:  map[string]string{"getAlbumPhotos": `{"photos":[{"id":"p"}],"total":135}`},
 					wantText: "Here are 135 photos from “Rio de Janeiro”."},
+			},
+		},
+		{
+			name:  "a named album is the one whose name has the name at a word start",
+			turns: []string{"show my Rio album"},
+			steps: []step{
+				{results: map[string]string{"getAlbumByName": `{"albums":[{"id":"b1","name":"Bahia: aniversário da Vivi"},{"id":"r1","name":"Rio de Janeiro"}]}`},
+					wantCalls: []string{`getAlbumPhotos:{"albumId":"r1"}`}},
 			},
 		},
 		{
@@ -385,18 +452,26 @@ func TestToolFlows(t *testing.T) {
 	}
 }
 
+// vivisAlbums is a getAlbumByName result for "aniversário da Vivi": an
+// album found by its description, then the album so named.
+const vivisAlbums = `{"albums":[{"id":"r1","name":"Rio 2023","description":"aniversário da Vivi no Rio"},{"id":"b1","name":"Bahia: aniversário da Vivi"}]}`
+
 // withResults appends an assistant message calling each tool and the
-// tool messages answering them.
+// tool messages answering them. A key is a tool's name, or "name:args"
+// for a call with those arguments (the model tells apart two calls of
+// one tool by them).
 func withResults(msgs []llms.MessageContent, results map[string]string) []llms.MessageContent {
 	if len(results) == 0 {
 		return msgs
 	}
 	ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
-	for _, n := range allTools {
-		if r, ok := results[n]; ok {
-			ai.Parts = append(ai.Parts, llms.ToolCall{ID: "id-" + n, Type: "function", FunctionCall: &llms.FunctionCall{Name: n, Arguments: "{}"}})
-			msgs = append(msgs, llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "id-" + n, Content: r}}})
+	for _, key := range slices.Sorted(maps.Keys(results)) {
+		name, args, ok := strings.Cut(key, ":")
+		if !ok {
+			args = "{}"
 		}
+		ai.Parts = append(ai.Parts, llms.ToolCall{ID: "id-" + key, Type: "function", FunctionCall: &llms.FunctionCall{Name: name, Arguments: args}})
+		msgs = append(msgs, llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "id-" + key, Content: results[key]}}})
 	}
 	out := append([]llms.MessageContent{}, msgs[:len(msgs)-len(results)]...)
 	out = append(out, ai)

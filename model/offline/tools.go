@@ -2,11 +2,10 @@ package offline
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tripgraph/tripgraph/model/intent"
-	"github.com/tripgraph/tripgraph/model/internal/textnorm"
+	"github.com/tripgraph/tripgraph/textfold"
 )
 
 // Tool names the offline model knows.
@@ -131,6 +130,9 @@ func (m *Model) photoStep(c conversation, e Extraction) *llms.ContentChoice {
 	case intent.OnDay:
 		return m.dayStep(c, e)
 	case intent.SearchAll:
+		if ok, step := m.namedAlbum(c, e); ok {
+			return step
+		}
 		if res, done := c.results[toolSearchPhotos]; done {
 			if ok, step := m.placeAlbum(c, e, res); ok {
 				return step
@@ -150,23 +152,55 @@ func (m *Model) photoStep(c conversation, e Extraction) *llms.ContentChoice {
 	return textChoice(smallTalk(c, e))
 }
 
+// namedAlbum answers a search with the album named like the term, if
+// the traveller has one: "the photos from Vivi's birthday" means the album
+// "Bahia: aniversário da Vivi", not the few captions that name the
+// birthday. It asks getAlbumByName for the term first; that tool also
+// matches descriptions and places, so only an album whose name matches
+// the term at the start of a word counts. Otherwise (ok false) the search
+// across albums goes on. A follow-up that narrows an earlier search keeps
+// to searching.
+func (m *Model) namedAlbum(c conversation, e Extraction) (bool, *llms.ContentChoice) {
+	q := e.Photo.Query
+	if e.Within != "" || !c.tools[toolAlbumByName] {
+		return false, nil
+	}
+	found, done := c.answer(toolAlbumByName, map[string]any{"name": q})
+	if !done {
+		return true, m.withCalls("", m.call(toolAlbumByName, map[string]any{"name": q}))
+	}
+	a, ok := namedLike(albumsOf(found), q)
+	if !ok {
+		return false, nil
+	}
+	e.Photo = intent.PhotoRequest{Kind: intent.Album, Album: a.Name}
+	if res, done := c.results[toolAlbumPhotos]; done || !c.tools[toolAlbumPhotos] {
+		return true, textChoice(summariseAlbum(e, a, toolAlbumPhotos, res))
+	}
+	return true, m.withCalls("", m.call(toolAlbumPhotos, map[string]any{"albumId": a.ID}))
+}
+
 // placeAlbum carries on a search across albums that found nothing when
 // the request names a place: captions and places name neighbourhoods,
 // not the city, while the trip's album is named after it ("Lisboa 2024").
-// It asks getAlbumByName for the place, then that album's photos (of
-// what else the search named, if anything). When no album has the
-// place's name either, the search's own "nothing found" stands.
+// It asks getAlbumByName for the place (unless that was the search term,
+// already asked), then that album's photos (of what else the search
+// named, if anything). When no album has the place's name either, the
+// search's own "nothing found" stands.
 func (m *Model) placeAlbum(c conversation, e Extraction, res string) (bool, *llms.ContentChoice) {
 	if e.PhotoPlace == "" || !c.tools[toolAlbumByName] || parseResult(res).total > 0 || parseResult(res).err != "" {
 		return false, nil
 	}
-	if found, done := c.results[toolAlbumByName]; done {
-		if _, ok := firstAlbum(found, e.PhotoPlace); !ok {
-			return false, nil
-		}
+	ask := map[string]any{"name": e.PhotoPlace}
+	found, done := c.answer(toolAlbumByName, ask)
+	if !done {
+		return true, m.withCalls("", m.call(toolAlbumByName, ask))
+	}
+	if _, ok := firstAlbum(found, e.PhotoPlace); !ok {
+		return false, nil
 	}
 	e.Photo = intent.PhotoRequest{Kind: intent.Album, Album: e.PhotoPlace, Query: intent.Besides(e.Photo.Query, e.PhotoPlace)}
-	return true, m.albumStep(c, e)
+	return true, m.inAlbum(c, e, found)
 }
 
 // dayStep answers for a day named without an album: getPhotosByDate
@@ -211,6 +245,12 @@ func (m *Model) albumStep(c conversation, e Extraction) *llms.ContentChoice {
 		}
 		return m.withCalls("", m.call(toolAlbumByName, map[string]any{"name": e.Photo.Album}))
 	}
+	return m.inAlbum(c, e, found)
+}
+
+// inAlbum asks the album-scoped tool of the album getAlbumByName found
+// for e.Photo.Album, or says none was found.
+func (m *Model) inAlbum(c conversation, e Extraction, found string) *llms.ContentChoice {
 	album, ok := firstAlbum(found, e.Photo.Album)
 	if !ok {
 		return textChoice(albumNotFound(e, found))
@@ -241,46 +281,61 @@ type album struct {
 }
 
 // firstAlbum reads the album of a getAlbumByName result that best fits
-// the name asked for: {"albums":[{"id":…,"name":…}]}, a bare list, or a
-// single album.
+// the name asked for: the first named like it (namedLike), else the
+// first. The tool also matches descriptions and places, so "Rio de
+// Janeiro" finds the album of a trip that passed through Rio as well as
+// the one named after it.
 func firstAlbum(result, want string) (album, bool) {
-	var v any
-	if json.Unmarshal([]byte(result), &v) != nil {
-		return album{}, false
+	list := albumsOf(result)
+	if a, ok := namedLike(list, want); ok {
+		return a, true
 	}
-	if obj, ok := v.(map[string]any); ok {
-		if _, bad := obj["error"]; bad {
-			return album{}, false
-		}
-		if id := str(obj["id"]); id != "" {
-			return album{ID: id, Name: albumTitle(obj)}, true
-		}
-	}
-	list := firstList(v)
 	if len(list) == 0 {
 		return album{}, false
 	}
-	obj := namedLike(list, want)
-	id := str(obj["id"])
-	if id == "" {
-		id = str(obj["albumId"])
-	}
-	return album{ID: id, Name: albumTitle(obj)}, id != ""
+	return list[0], true
 }
 
-// namedLike is the first album of a list whose name contains the name
-// asked for, else the first: the tool also matches descriptions and
-// places, so "Rio de Janeiro" finds the album of a trip that passed
-// through Rio as well as the one named after it.
-func namedLike(list []any, want string) map[string]any {
-	w := textnorm.Fold(want)
-	for _, it := range list {
-		if obj, ok := it.(map[string]any); ok && w != "" && strings.Contains(textnorm.Fold(albumTitle(obj)), w) {
-			return obj
+// namedLike is the first album whose name matches want at the start of a
+// word (textfold.Matches, the rule of the searches): "rio" is "Rio de
+// Janeiro", not "Bahia: aniversário da Vivi".
+func namedLike(list []album, want string) (album, bool) {
+	for _, a := range list {
+		if want != "" && textfold.Matches(a.Name, want) {
+			return a, true
 		}
 	}
-	obj, _ := list[0].(map[string]any)
-	return obj
+	return album{}, false
+}
+
+// albumsOf reads the albums, with their ids, of a getAlbumByName result:
+// {"albums":[{"id":…,"name":…}]}, a bare list, or a single album; none
+// for an error.
+func albumsOf(result string) []album {
+	var v any
+	if json.Unmarshal([]byte(result), &v) != nil {
+		return nil
+	}
+	if obj, ok := v.(map[string]any); ok {
+		if _, bad := obj["error"]; bad {
+			return nil
+		}
+		if str(obj["id"]) != "" {
+			v = []any{obj}
+		}
+	}
+	var list []album
+	for _, it := range firstList(v) {
+		obj, _ := it.(map[string]any)
+		id := str(obj["id"])
+		if id == "" {
+			id = str(obj["albumId"])
+		}
+		if id != "" {
+			list = append(list, album{ID: id, Name: albumTitle(obj)})
+		}
+	}
+	return list
 }
 
 func albumTitle(obj map[string]any) string {
