@@ -125,6 +125,12 @@ func MatchesFolded(text, term string) bool {
 	}
 }
 
+// Words splits s, folded, into its words, as MatchesFolded tells words
+// apart: "Bahia: aniversário da Vivi" is bahia, aniversario, da, vivi.
+func Words(s string) []string {
+	return strings.FieldsFunc(Fold(s), func(r rune) bool { return r < utf8.RuneSelf && !isWordByte(byte(r)) })
+}
+
 // isWordByte reports whether c, a byte of UTF-8 text, is part of a word
 // character: an ASCII letter or digit, or any byte of a multibyte
 // character.

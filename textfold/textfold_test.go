@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -238,4 +239,21 @@ func compareMatches(t *testing.T, url string, pairs [][2]string) {
 		t.Fatalf("%d of %d pairs match: the cases do not test both ways", matched, len(pairs))
 	}
 	t.Logf("%d pairs, %d matching", len(pairs), matched)
+}
+
+func TestWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"Bahia: aniversário da Vivi", []string{"bahia", "aniversario", "da", "vivi"}},
+		{"Vivi's  birthday!", []string{"vivi", "s", "birthday"}},
+		{"Japão 2023", []string{"japao", "2023"}},
+		{" ,. ", nil},
+	}
+	for _, tt := range tests {
+		if got := Words(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("Words(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
 }

@@ -298,6 +298,14 @@ func TestToolFlows(t *testing.T) {
 			},
 		},
 		{
+			name:  "a term that is a small part of an album's name does not pick the album",
+			turns: []string{"pictures with Vivi"},
+			steps: []step{
+				{results: map[string]string{`getAlbumByName:{"name":"Vivi"}`: `{"albums":[{"id":"b1","name":"Bahia: aniversário da Vivi"}]}`},
+					wantCalls: []string{`searchPhotosAcrossAlbums:{"query":"Vivi"}`}},
+			},
+		},
+		{
 			name:  "a failed album lookup goes on with the search",
 			turns: []string{"photos of the sunset"},
 			steps: []step{

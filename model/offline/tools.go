@@ -170,7 +170,7 @@ func (m *Model) namedAlbum(c conversation, e Extraction) (bool, *llms.ContentCho
 		return true, m.withCalls("", m.call(toolAlbumByName, map[string]any{"name": q}))
 	}
 	a, ok := namedLike(albumsOf(found), q)
-	if !ok {
+	if !ok || !namesMostOf(q, a.Name) {
 		return false, nil
 	}
 	e.Photo = intent.PhotoRequest{Kind: intent.Album, Album: a.Name}
@@ -306,6 +306,14 @@ func namedLike(list []album, want string) (album, bool) {
 		}
 	}
 	return album{}, false
+}
+
+// namesMostOf reports whether term makes up at least half of name's
+// words: "aniversário da Vivi" names the album "Bahia: aniversário da
+// Vivi", but "Vivi" alone is a person in many albums' photos, and "pictures
+// with Vivi" asks for those, not for her birthday's album.
+func namesMostOf(term, name string) bool {
+	return 2*len(textfold.Words(term)) >= len(textfold.Words(name))
 }
 
 // albumsOf reads the albums, with their ids, of a getAlbumByName result:
