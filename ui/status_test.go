@@ -18,7 +18,7 @@ func TestToolStatusLine(t *testing.T) {
 		{"stays, calling", "en", ui.ToolStatus{MessageID: "a1", Tool: "list-accommodations", Place: "Lisbon"},
 			[]string{`<p id="msg-a1-status" class="tool-status" role="status">`, "Searching stays in Lisbon…"}, []string{"done"}},
 		{"restaurants, calling, Portuguese", "pt", ui.ToolStatus{MessageID: "a1", Tool: "list-restaurants", Place: "Porto"},
-			[]string{"A procurar restaurantes em Porto…"}, nil},
+			[]string{"Buscando restaurantes (Porto)…"}, []string{"em Porto"}},
 		{"photos, calling", "en", ui.ToolStatus{MessageID: "a1", Tool: "searchPhotosAcrossAlbums"}, []string{"Looking through your photos…"}, nil},
 		{"booking, calling", "en", ui.ToolStatus{MessageID: "a1", Tool: "book-accommodation"}, []string{"Booking the stay…"}, []string{"book-accommodation"}},
 		{"stays, no place yet", "en", ui.ToolStatus{MessageID: "a1", Tool: "list-accommodations"}, []string{"Searching stays…"}, nil},
