@@ -19,6 +19,8 @@ func TestToolStatusLine(t *testing.T) {
 			[]string{`<p id="msg-a1-status" class="tool-status" role="status">`, "Searching stays in Lisbon…"}, []string{"done"}},
 		{"restaurants, calling, Portuguese", "pt", ui.ToolStatus{MessageID: "a1", Tool: "list-restaurants", Place: "Porto"},
 			[]string{"Buscando restaurantes (Porto)…"}, []string{"em Porto"}},
+		{"stays, calling, Portuguese names the city in Portuguese", "pt", ui.ToolStatus{MessageID: "a1", Tool: "list-accommodations", Place: "Lisbon"},
+			[]string{"Buscando hospedagem (Lisboa)…"}, []string{"Lisbon"}},
 		{"photos, calling", "en", ui.ToolStatus{MessageID: "a1", Tool: "searchPhotosAcrossAlbums"}, []string{"Looking through your photos…"}, nil},
 		{"booking, calling", "en", ui.ToolStatus{MessageID: "a1", Tool: "book-accommodation"}, []string{"Booking the stay…"}, []string{"book-accommodation"}},
 		{"stays, no place yet", "en", ui.ToolStatus{MessageID: "a1", Tool: "list-accommodations"}, []string{"Searching stays…"}, nil},
