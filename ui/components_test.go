@@ -116,7 +116,7 @@ func TestComponents(t *testing.T) {
 			{ID: "p1", URL: "/media/p1.jpg", Description: "praia"}, {ID: "p2", URL: "/media/p2.jpg", Description: "mar"}}}),
 			[]string{"70 fotos encontradas, 2 mostradas"}, nil},
 		{"photos, empty", "pt", component(t, "ph", nodes.ComponentPhotos, nodes.PhotoGridProps{Query: "neve"}),
-			[]string{"Nenhuma foto corresponde"}, []string{"<img"}},
+			[]string{"Nenhuma foto encontrada"}, []string{"<img"}},
 		{"photos, error", "en", component(t, "ph", nodes.ComponentPhotos, nodes.PhotoGridProps{ToolProps: failed}),
 			[]string{`role="alert"`, "the catalogue timed out"}, []string{"<img"}},
 		{"trip stats", "en", component(t, "st", nodes.ComponentTripStats, nodes.TripStatsProps{Name: "Japan 2024", TotalPhotos: 120, Days: 12,

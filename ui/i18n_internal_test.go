@@ -67,7 +67,7 @@ func TestFixStep(t *testing.T) {
 		{"three fields", en, "BAD_REQUEST", []string{"location", "startDate", "endDate"},
 			"Check the destination, the check-in date and the check-out date and send the form again."},
 		{"the run's message", pt, "BAD_REQUEST", []string{"input.messages[0].content"}, "Confira sua mensagem e envie o formulário de novo."},
-		{"fields no form has", pt, "BAD_REQUEST", []string{"checkpoint_during", "(body)"}, "O pedido não foi entendido. Reformule-o com uma cidade e datas."},
+		{"fields no form has", pt, "BAD_REQUEST", []string{"checkpoint_during", "(body)"}, "O pedido não foi entendido. Escreva de novo com uma cidade e datas."},
 		{"no fields", en, "UNAUTHENTICATED", nil, "Sign in, then try again."},
 	}
 	for _, tt := range tests {
