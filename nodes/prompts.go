@@ -122,7 +122,7 @@ var replies = map[string]map[string]string{
 		"tooFarAhead":      "%s está mais longe do que consigo planejar (até %d dias a partir de hoje). Quando você gostaria de viajar?",
 		"badDetails":       "Não consegui entender esses detalhes da viagem. Pode me dizer de novo a cidade, as datas e o número de pessoas?",
 		"noAnswer":         "Aqui está o que encontrei.",
-		"noTools":          "Posso ajudar a encontrar hospedagem, restaurantes e as suas fotos de viagem. O que você gostaria de fazer?",
+		"noTools":          "Posso ajudar a encontrar hospedagem, restaurantes e suas fotos de viagem. O que você gostaria de fazer?",
 		"assumed":          "Considerei %s; me diga se não for isso.",
 		"booking.booked":   "Reservado: o cartão da reserva mostra o código.",
 		"booking.declined": "Tudo bem, não reservei.",

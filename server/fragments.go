@@ -87,7 +87,7 @@ func (v *liveView) failure(b *strings.Builder, code string) error {
 	if code == "" {
 		code = "INTERNAL"
 	}
-	return oob(v.ctx, b, "beforebegin", ui.LiveDOMID, ui.ErrorNotice(code))
+	return oob(v.ctx, b, "beforebegin", ui.LiveDOMID, ui.ErrorNotice(code, nil))
 }
 
 // token appends a streamed token to its message, creating the message

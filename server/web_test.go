@@ -76,6 +76,15 @@ func TestThreadPagesOfAnotherUser(t *testing.T) {
 			lacks(t, r.body, lisbon)
 		})
 	}
+	// In Portuguese (a pt-PT browser too), in its words, not the server's.
+	r := bob.get("/app/threads/nope", "Accept-Language", "pt-PT")
+	mustStatus(t, r, http.StatusNotFound)
+	hasAll(t, r.body, `<html lang="pt-BR">`, "Isto não foi encontrado.", "Esta página não existe ou pertence a outra conta.")
+	lacks(t, r.body, "no thread", "nope", "not found")
+	r = h.browser().post("/app/threads/"+tid+"/fork", url.Values{"message": {porto}}, "Accept-Language", "pt-BR")
+	mustStatus(t, r, http.StatusUnauthorized)
+	hasAll(t, r.body, "Você não entrou na sua conta.", "Entre na sua conta e tente de novo.")
+	lacks(t, r.body, "sign in first", "Sign in")
 	alice := h.browser().login(h.aliceKey)
 	mustStatus(t, alice.get("/app/threads/"+tid), http.StatusOK)
 	if bob := bob.get("/app"); strings.Contains(string(bob.body), tid) {

@@ -161,7 +161,7 @@ func (s *Server) formFailed(c echo.Context, err error) error {
 	if status >= http.StatusInternalServerError {
 		s.logger(c).Error("starting a run from the browser", "err", err)
 	}
-	return render(c, s.pageContext(c), status, ui.ErrorNotice(body.Error))
+	return render(c, s.pageContext(c), status, ui.ErrorNotice(body.Error, fieldNames(body.Fields)))
 }
 
 // sendMessage posts the person's message: on a new thread (POST

@@ -496,27 +496,38 @@ func TestLiveTripEdit(t *testing.T) {
 		t.Fatalf("messages after the edit: %+v; want the traveller's change and a reply after the %d before", after.Messages, n)
 	}
 
+	// The refusals are in the page's language, naming the fields to check
+	// as the form labels them, never in the server's English.
+	mustStatus(t, b.submit("/app/lang", url.Values{"lang": {"pt"}, "next": {"/app"}}), http.StatusSeeOther)
 	farAhead := time.Now().AddDate(0, 0, tripdata.MaxDaysAhead+2)
-	bad := []url.Values{
-		{"location": {"Porto"}, "startDate": {"2027-06-13"}, "endDate": {"2027-06-10"}, "numberOfGuests": {"2"}},
-		{"location": {""}, "startDate": {"2027-06-10"}, "endDate": {"2027-06-13"}, "numberOfGuests": {"2"}},
-		{"location": {"Porto"}, "startDate": {"2027-06-10"}, "endDate": {"2027-06-13"}, "numberOfGuests": {"two"}},
+	bad := []struct {
+		form  url.Values
+		field string
+	}{
+		{url.Values{"location": {"Porto"}, "startDate": {"2027-06-13"}, "endDate": {"2027-06-10"}, "numberOfGuests": {"2"}}, "Confira a data de saída"},
+		{url.Values{"location": {""}, "startDate": {"2027-06-10"}, "endDate": {"2027-06-13"}, "numberOfGuests": {"2"}}, "Confira o destino"},
+		{url.Values{"location": {"Porto"}, "startDate": {"2027-06-10"}, "endDate": {"2027-06-13"}, "numberOfGuests": {"two"}}, "Confira o número de hóspedes"},
 		// what a message asking for the same trip is told it cannot have
-		{"location": {"Porto"}, "startDate": {"2020-06-10"}, "endDate": {"2020-06-13"}, "numberOfGuests": {"2"}},
-		{"location": {"Porto"}, "startDate": {"2027-06-10"}, "endDate": {"2028-06-13"}, "numberOfGuests": {"2"}},
-		{"location": {"Porto"}, "startDate": {farAhead.Format(time.DateOnly)}, "endDate": {farAhead.AddDate(0, 0, 3).Format(time.DateOnly)}, "numberOfGuests": {"2"}},
+		{url.Values{"location": {"Porto"}, "startDate": {"2020-06-10"}, "endDate": {"2020-06-13"}, "numberOfGuests": {"2"}}, "Confira a data de entrada"},
+		{url.Values{"location": {"Porto"}, "startDate": {"2027-06-10"}, "endDate": {"2028-06-13"}, "numberOfGuests": {"2"}}, "Confira a data de saída"},
+		{url.Values{"location": {"Porto"}, "startDate": {farAhead.Format(time.DateOnly)}, "endDate": {farAhead.AddDate(0, 0, 3).Format(time.DateOnly)}, "numberOfGuests": {"2"}}, "Confira a data de entrada"},
 	}
-	for _, form := range bad {
-		r := b.htmx("/app/threads/"+threadID+"/trip", form)
+	english := []string{"must", "invalid fields", "Reformule", "Something went wrong"}
+	for _, tt := range bad {
+		r := b.htmx("/app/threads/"+threadID+"/trip", tt.form)
 		if r.status < 400 || r.status >= 500 || !strings.Contains(string(r.body), `role="alert"`) {
-			t.Errorf("edit %v = %d %s, want a refusal shown in place", form, r.status, r.body)
+			t.Errorf("edit %v = %d %s, want a refusal shown in place", tt.form, r.status, r.body)
 		}
+		hasAll(t, r.body, "Algo deu errado", tt.field)
+		lacks(t, r.body, english...)
 		// without htmx, the refusal is a page of its own, with a way back
-		r = b.submit("/app/threads/"+threadID+"/trip", form)
+		r = b.submit("/app/threads/"+threadID+"/trip", tt.form)
 		if r.status < 400 || r.status >= 500 || !strings.Contains(string(r.body), "<html") ||
 			!strings.Contains(string(r.body), `role="alert"`) || !strings.Contains(string(r.body), `href="/app"`) {
-			t.Errorf("plain post of edit %v = %d %s, want an error page", form, r.status, r.body)
+			t.Errorf("plain post of edit %v = %d %s, want an error page", tt.form, r.status, r.body)
 		}
+		hasAll(t, r.body, `<html lang="pt-BR">`, tt.field)
+		lacks(t, r.body, english...)
 	}
 }
 

@@ -228,7 +228,7 @@ func (s *Server) pageErrors(next echo.HandlerFunc) echo.HandlerFunc {
 		if retryAfter > 0 {
 			c.Response().Header().Set("Retry-After", strconv.Itoa(retryAfter))
 		}
-		return render(c, s.pageContext(c), status, ui.Problem(ui.ErrorPage{AssetsURL: assetsURL, Code: body.Error, Message: body.Message, HomeURL: "/app"}))
+		return render(c, s.pageContext(c), status, ui.Problem(ui.ErrorPage{AssetsURL: assetsURL, Code: body.Error, Fields: fieldNames(body.Fields), HomeURL: "/app"}))
 	}
 }
 

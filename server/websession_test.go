@@ -380,7 +380,8 @@ func TestLanguage(t *testing.T) {
 		accept string
 		want   string
 	}{
-		{"from the browser", "pt-BR,pt;q=0.9,en;q=0.5", "Entrar com a sua chave de API"},
+		{"from the browser", "pt-BR,pt;q=0.9,en;q=0.5", "Entrar com sua chave de API"},
+		{"from a pt-PT browser", "pt-PT", `<html lang="pt-BR">`},
 		{"english by default", "", "Sign in with your API key"},
 	}
 	for _, c := range cases {
@@ -397,7 +398,7 @@ func TestLanguage(t *testing.T) {
 		r := b.submit("/app/lang", url.Values{"lang": {"pt"}, "next": {"/app"}})
 		mustStatus(t, r, http.StatusSeeOther)
 		page := b.get("/app", "Accept-Language", "en")
-		for _, w := range []string{`<html lang="pt">`, "Nova conversa", "Enviar"} {
+		for _, w := range []string{`<html lang="pt-BR">`, "Nova conversa", "Enviar"} {
 			if !strings.Contains(string(page.body), w) {
 				t.Errorf("no %q in\n%s", w, page.body)
 			}

@@ -63,8 +63,8 @@ func TestLiveRegion(t *testing.T) {
 	}
 	checkHTML(t, render(t, "en", ui.ChatPage(ui.Page{Title: "t", State: page.State})), nil, []string{`id="live"`, "sse-connect"})
 
-	checkHTML(t, render(t, "pt", ui.ErrorNotice("CONFLICT")), []string{`class="error" role="alert" data-code="CONFLICT"`, "Algo correu mal", "já foi respondido"}, nil)
-	checkHTML(t, render(t, "en", ui.ErrorNotice("INTERNAL")), []string{"Send your message again"}, nil)
+	checkHTML(t, render(t, "pt", ui.ErrorNotice("CONFLICT", nil)), []string{`class="error" role="alert" data-code="CONFLICT"`, "Algo deu errado", "já foi respondido"}, nil)
+	checkHTML(t, render(t, "en", ui.ErrorNotice("INTERNAL", nil)), []string{"Send your message again"}, nil)
 	checkHTML(t, render(t, "en", ui.OutOfBand(ui.Composer("/app/threads/t2/messages", "tok"))),
 		[]string{`<form id="composer" class="composer" method="post" action="/app/threads/t2/messages" hx-post="/app/threads/t2/messages"`, `hx-swap-oob="true"`}, nil)
 }

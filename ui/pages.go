@@ -109,7 +109,7 @@ func threadTitle(ctx context.Context, t ThreadLink) string {
 func StepSummary(ctx context.Context, s replay.Step) []string {
 	out := changeSummary(ctx, s.Change)
 	for _, c := range s.Pending {
-		out = append(out, text(ctx, "change.waiting", c.Name))
+		out = append(out, text(ctx, "change.waiting", partName(ctx, c.Name)))
 	}
 	return out
 }
@@ -126,33 +126,46 @@ func changeSummary(ctx context.Context, c replay.Change) []string {
 		out = append(out, plural(ctx, "change.messages", n))
 	}
 	for _, u := range c.ComponentsAdded {
-		out = append(out, text(ctx, "change.added", u.Name))
+		out = append(out, text(ctx, "change.added", partName(ctx, u.Name)))
 	}
 	for _, u := range c.ComponentsUpdated {
-		out = append(out, text(ctx, "change.updated", u.Name))
+		out = append(out, text(ctx, "change.updated", partName(ctx, u.Name)))
 	}
 	if c.TripDetails != nil {
 		if c.TripDetails.After == nil {
 			out = append(out, text(ctx, "change.trip.cleared"))
 		} else {
-			out = append(out, text(ctx, "change.trip")+": "+place(c.TripDetails.After.Location, c.TripDetails.After.Country))
+			out = append(out, text(ctx, "change.trip")+": "+localPlace(ctx, c.TripDetails.After.Location, c.TripDetails.After.Country))
 		}
 	}
 	return out
 }
 
-// StepNode names the node that produced a step or, when none did, how it
-// came to be: the run's input, a state update or a fork.
+// StepNode says in words, in the context's language, what the node that
+// produced a step did or, when none did, how the step came to be: the
+// run's input, a state update or a fork. Node names are not shown.
 func StepNode(ctx context.Context, s replay.Step) string {
 	switch {
 	case s.Node != "":
-		return s.Node
+		if _, ok := catalog["node."+s.Node]; ok {
+			return text(ctx, "node."+s.Node)
+		}
+		return text(ctx, "node.other")
 	case s.Source == graph.SourceUpdate:
 		return text(ctx, "timeline.update")
 	case s.Source == graph.SourceFork:
 		return text(ctx, "timeline.fork")
 	}
 	return text(ctx, "timeline.input")
+}
+
+// partName names a component in words, in the context's language, with
+// its article ("the booking confirmation"): never its internal name.
+func partName(ctx context.Context, component string) string {
+	if _, ok := catalog["part."+component]; ok {
+		return text(ctx, "part."+component)
+	}
+	return text(ctx, "part.other")
 }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }

@@ -78,7 +78,7 @@ func TestChatPage(t *testing.T) {
 		`<a href="/threads/t1" aria-current="page">Lisbon in May</a>`, `<a href="/threads/t2">Untitled conversation</a>`,
 		`<form id="composer" class="composer" method="post" action="/threads/t1/messages" hx-post="/threads/t1/messages"`, `name="csrf_token" value="tok123"`,
 		`<label class="visually-hidden" for="message">Your message</label>`, `<textarea id="message" name="message"`,
-		`<button type="submit">Send</button>`, `<form class="lang" method="post" action="/app/lang"`, `<button type="submit" name="lang" value="pt" lang="pt" aria-pressed="false">Português</button>`, `aria-live="polite"`, "hello"}
+		`<button type="submit">Send</button>`, `<form class="lang" method="post" action="/app/lang"`, `<button type="submit" name="lang" value="pt" lang="pt-BR" aria-pressed="false">Português</button>`, `aria-live="polite"`, "hello"}
 	var absent []string
 	if ui.ScriptsEmbedded() {
 		want = append(want, `<script src="/static/vendor/htmx.min.js" defer>`, `<script src="/static/vendor/sse.min.js" defer>`)
@@ -88,7 +88,7 @@ func TestChatPage(t *testing.T) {
 	checkHTML(t, html, want, absent)
 
 	pt := render(t, "pt", ui.ChatPage(ui.Page{Title: "tripgraph"}))
-	checkHTML(t, pt, []string{`<html lang="pt">`, "Conversas", "Ainda não há conversas."}, []string{"<form"})
+	checkHTML(t, pt, []string{`<html lang="pt-BR">`, "Conversas", "Ainda não há conversas."}, []string{"<form"})
 }
 
 // TestTimelineView checks the step list and that the selected step's state
@@ -108,22 +108,22 @@ func TestTimelineView(t *testing.T) {
 	html := render(t, "en", ui.TimelineView(tl))
 	checkHTML(t, html, []string{
 		`<a href="/threads/t1/replay?checkpoint=c1" aria-current="step">`, `<a href="/threads/t1/replay?checkpoint=c2">`,
-		"Step 2", "callTools", `<time datetime="2026-05-01T10:00:01Z">2026-05-01 10:00:01 UTC</time>`,
-		"1 message added; added accommodations-list; trip details changed: Lisbon, Portugal",
+		"Step 2", `<span class="node">Looked places up</span>`, `<time datetime="2026-05-01T10:00:01Z">2026-05-01 10:00:01 UTC</time>`,
+		"1 message added; added the places to stay; trip details changed: Lisbon, Portugal",
 		"Step 1", "input", "The conversation at step 1", "Lisbon please"},
-		[]string{"Found 3 stays", `id="ui-acc"`})
+		[]string{"Found 3 stays", `id="ui-acc"`, "callTools", "accommodations-list"})
 
 	tl.Selected = ""
 	checkHTML(t, render(t, "en", ui.TimelineView(tl)), []string{"The conversation at step 2", "Found 3 stays", `id="ui-acc"`}, nil)
 
-	checkHTML(t, render(t, "pt", ui.TimelineView(ui.Timeline{})), []string{"Esta conversa não tem passos guardados."}, []string{"<ol"})
+	checkHTML(t, render(t, "pt", ui.TimelineView(ui.Timeline{})), []string{"Esta conversa não tem passos salvos."}, []string{"<ol"})
 
 	// A fork that paused on a booking: the card shows, without buttons.
 	ask := component(t, "call_9", nodes.ComponentBookingConfirmation, nodes.BookingConfirmationProps{Name: "Casa Azul", Status: nodes.BookingPending, Key: "k"})
 	paused := replay.Step{CheckpointID: "c3", ParentID: "c2", Step: 3, Source: "fork", CreatedAt: at, State: after, Change: replay.Diff(after, after), Pending: []nodes.UIComponent{ask}}
 	tl = ui.Timeline{Steps: append([]replay.Step{paused}, steps...), StepURL: tl.StepURL}
 	checkHTML(t, render(t, "en", ui.TimelineView(tl)), []string{`<span class="node">fork</span>`,
-		"nothing shown changed; waiting for an answer to booking-confirmation", `id="ui-call_9"`, "Confirm your booking"}, []string{"<button"})
+		"nothing shown changed; waiting for an answer to the booking confirmation", `id="ui-call_9"`, "Confirm your booking"}, []string{"<button"})
 }
 
 func mustJSON(t *testing.T, v any) json.RawMessage {

@@ -44,9 +44,9 @@ func statusText(ctx context.Context, s ToolStatus) string {
 	case s.Done:
 		return text(ctx, "status.done")
 	case kind == nodes.ComponentAccommodations && s.Place != "":
-		return text(ctx, "status.stays.in", s.Place)
+		return text(ctx, "status.stays.in", cityName(ctx, s.Place))
 	case kind == nodes.ComponentRestaurants && s.Place != "":
-		return text(ctx, "status.restaurants.in", s.Place)
+		return text(ctx, "status.restaurants.in", cityName(ctx, s.Place))
 	case kind != "":
 		return text(ctx, "status."+kind)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/nodes"
 )
 
@@ -17,6 +18,23 @@ const maxCuisineChips = 12
 // place writes "Lisbon, Portugal", or the city alone.
 func place(city, country string) string {
 	return joinNonEmpty(", ", city, country)
+}
+
+// localPlace is place with the city and country named in the context's
+// language: "Lisboa, Portugal" on a Portuguese page.
+func localPlace(ctx context.Context, city, country string) string {
+	if lang(ctx) == Portuguese && country != "" {
+		country = gazetteer.CountryNameIn(country, Portuguese)
+	}
+	return place(cityName(ctx, city), country)
+}
+
+// cityName is a city, given by its English name, named in the context's
+// language: "Lisboa" on a Portuguese page. The sentences that hold it
+// need no preposition, which Portuguese would contract with the name ("no
+// Porto", "em Lisboa").
+func cityName(ctx context.Context, city string) string {
+	return gazetteer.CityName(city, lang(ctx))
 }
 
 func joinNonEmpty(sep string, parts ...string) string {
@@ -95,9 +113,10 @@ func noCuisine(ctx context.Context, cuisine string, others []string) string {
 	return s + " " + text(ctx, "restaurants.cuisines", strings.Join(names, ", "))
 }
 
-// coveredMessage is the tool's own word on an uncovered place, or ours.
+// coveredMessage is the tool's own word on an uncovered place, or ours:
+// always ours in Portuguese, which the tools do not speak.
 func coveredMessage(ctx context.Context, message, location string) string {
-	if message != "" {
+	if message != "" && lang(ctx) == English {
 		return message
 	}
 	return text(ctx, "not.covered", location)
@@ -109,6 +128,72 @@ func nextStep(ctx context.Context, code string) string {
 		return text(ctx, "error.next."+code)
 	}
 	return text(ctx, "error.next")
+}
+
+// whatHappened is an error code's own sentence in the context's
+// language; "" for a code the catalog does not know.
+func whatHappened(ctx context.Context, code string) string {
+	if _, ok := catalog["error.what."+code]; ok && code != "" {
+		return text(ctx, "error.what."+code)
+	}
+	return ""
+}
+
+// formFields are the catalog keys of the fields the browser's forms send,
+// by the name a refusal gives them: the trip edit's, and the message of
+// the composer and the fork form (refused as the run's input).
+var formFields = map[string]string{
+	"location":       "field.location",
+	"startDate":      "field.startDate",
+	"endDate":        "field.endDate",
+	"numberOfGuests": "field.numberOfGuests",
+	"message":        "field.message",
+	"input.messages": "field.message",
+}
+
+// fieldLabels names the refused fields a form has, in the context's
+// language, each once and in the order given; the names no form has are
+// left out, so nothing internal is shown.
+func fieldLabels(ctx context.Context, fields []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range fields {
+		name, _, _ := strings.Cut(f, "[")
+		key, ok := formFields[name]
+		if !ok || seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, text(ctx, key))
+	}
+	return out
+}
+
+// fixStep says what to do about an error: which of a form's fields to
+// check when the error names some, else nextStep's word for its code.
+func fixStep(ctx context.Context, code string, fields []string) string {
+	labels := fieldLabels(ctx, fields)
+	if len(labels) == 0 {
+		return nextStep(ctx, code)
+	}
+	list := labels[len(labels)-1]
+	if len(labels) > 1 {
+		list = strings.Join(labels[:len(labels)-1], ", ") + text(ctx, "error.fields.and") + list
+	}
+	return text(ctx, "error.fields", list)
+}
+
+// toolErrorText is what a tool's failure says: the tool's own words on an
+// English page, and the code's sentence in the catalog's other languages,
+// which the tools do not speak.
+func toolErrorText(ctx context.Context, e *nodes.ToolError) string {
+	if lang(ctx) == English && e.Message != "" {
+		return e.Message
+	}
+	if s := whatHappened(ctx, e.Code); s != "" {
+		return s
+	}
+	return e.Message
 }
 
 // pageNextStep says what to do after a page could not be shown: its own

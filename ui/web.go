@@ -32,12 +32,15 @@ type KeyPage struct {
 }
 
 // ErrorPage is a page that could not be shown: the error code says what
-// happened, and the page says what to do next.
+// happened, and the page says it and what to do next in the page's
+// language (never the error's own English words).
 type ErrorPage struct {
 	AssetsURL string
 	Code      string
-	Message   string // the error's own words, safe to show
-	HomeURL   string
+	// Fields are the names of the refused fields of a form, if any: the
+	// page names those a form has, as the form labels them.
+	Fields  []string
+	HomeURL string
 }
 
 type mediaKey struct{}

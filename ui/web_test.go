@@ -68,13 +68,13 @@ func TestLoginPages(t *testing.T) {
 		`<label for="api_key">API key</label>`, `<input id="api_key" name="api_key" type="password"`,
 		`<label for="name">User name</label>`, `role="alert">That API key is not valid`, `<form class="lang"`,
 		`value="&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;"`}, []string{evil, "csrf_token"})
-	checkHTML(t, render(t, "pt", ui.Login(ui.LoginPage{})), []string{`<html lang="pt">`, "Entrar com a sua chave de API"}, []string{`class="lang"`})
+	checkHTML(t, render(t, "pt", ui.Login(ui.LoginPage{})), []string{`<html lang="pt-BR">`, "Entrar com sua chave de API", "Cadastre-se", "Nome de usuário"}, []string{`class="lang"`})
 
 	key := render(t, "en", ui.NewKey(ui.KeyPage{AssetsURL: "/static", Name: evil, Key: "tg_abc", ContinueURL: "/app"}))
 	checkHTML(t, key, []string{`<code class="key">tg_abc</code>`, "shown only now", `<a href="/app">`}, []string{evil})
 
-	problem := render(t, "pt", ui.Problem(ui.ErrorPage{Code: "NOT_FOUND", Message: evil, HomeURL: "/app"}))
-	checkHTML(t, problem, []string{"Algo correu mal", "Esta página não existe ou pertence a outra conta", `role="alert"`}, []string{evil, "Nada corresponde"})
+	problem := render(t, "pt", ui.Problem(ui.ErrorPage{Code: "NOT_FOUND", Fields: []string{evil}, HomeURL: "/app"}))
+	checkHTML(t, problem, []string{"Algo deu errado", "Isto não foi encontrado.", "Esta página não existe ou pertence a outra conta", `role="alert"`}, []string{evil, "Nada foi encontrado"})
 	denied := render(t, "en", ui.Problem(ui.ErrorPage{Code: "UNAUTHENTICATED", HomeURL: "/app"}))
 	checkHTML(t, denied, []string{"Sign in, then try again."}, nil)
 }

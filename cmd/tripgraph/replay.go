@@ -91,7 +91,11 @@ func printReplay(ctx context.Context, cps graph.Checkpointer, thread, checkpoint
 		if s.CheckpointID == selected.CheckpointID {
 			mark = "▶"
 		}
-		fmt.Fprintf(w, "%s step %-3d %-12s %s  %s\n", mark, s.Step, ui.StepNode(en, s), s.CreatedAt.UTC().Format("2006-01-02 15:04:05.000"), s.CheckpointID)
+		node := s.Node // the terminal names the graph's nodes as they are
+		if node == "" {
+			node = ui.StepNode(en, s)
+		}
+		fmt.Fprintf(w, "%s step %-3d %-12s %s  %s\n", mark, s.Step, node, s.CreatedAt.UTC().Format("2006-01-02 15:04:05.000"), s.CheckpointID)
 		fmt.Fprintf(w, "      %s\n", strings.Join(ui.StepSummary(en, s), "; "))
 	}
 	fmt.Fprintf(w, "\nconversation at step %d (checkpoint %s):\n", selected.Step, selected.CheckpointID)

@@ -93,8 +93,8 @@ func TestReplayPrintsThread(t *testing.T) {
 	for _, want := range []string{
 		"thread " + thread + ": ",
 		"step 0   input", "1 message added",
-		"callTools", "added accommodations-list", "added restaurants-list",
-		"added trip-details", "trip details changed: Lisbon, Portugal",
+		"callTools", "added the places to stay", "added the restaurants",
+		"added the trip details", "trip details changed: Lisbon, Portugal",
 		"conversation at step " + strconv.Itoa(list[0].Step) + " (checkpoint " + list[0].ID + ")",
 		"you: 4 nights in Lisbon in May, 3 of us",
 		"▸ trip-details  Lisbon, Portugal · 2026-05-",
@@ -142,7 +142,7 @@ func TestReplayCommand(t *testing.T) {
 	if err := replayCommand(ctx, []string{thread}, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "added restaurants-list") || !strings.Contains(out.String(), "you: restaurants in Porto") {
+	if !strings.Contains(out.String(), "added the restaurants") || !strings.Contains(out.String(), "you: restaurants in Porto") {
 		t.Errorf("replay printed\n%s", out.String())
 	}
 	if err := replayCommand(ctx, nil, &out); err == nil {

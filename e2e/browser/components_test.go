@@ -107,12 +107,12 @@ func TestComponentsInBrowser(t *testing.T) {
 		p.navigate(srv.URL + "/en/")
 		checkCuisineChips(p, "#"+ui.DOMID("res"))
 	})
-	for _, lang := range []string{"en", "pt"} {
+	for lang, htmlLang := range map[string]string{"en": "en", "pt": "pt-BR"} {
 		t.Run("accessibility "+lang, func(t *testing.T) {
 			p := newTab(t)
 			p.navigate(srv.URL + "/" + lang + "/")
-			if got := eval[string](p, "document.documentElement.lang"); got != lang {
-				t.Fatalf("page language %q, want %q", got, lang)
+			if got := eval[string](p, "document.documentElement.lang"); got != htmlLang {
+				t.Fatalf("page language %q, want %q", got, htmlLang)
 			}
 			checkAccessibility(p)
 		})

@@ -149,14 +149,28 @@ type tab struct {
 // pageErrors are the errors a tab's pages logged to the console: script
 // errors and refusals of the Content-Security-Policy among them.
 type pageErrors struct {
-	mu    sync.Mutex
-	lines []string
+	mu       sync.Mutex
+	lines    []string
+	expected []string // the addresses whose failure a test asks for
 }
 
 func (e *pageErrors) add(line string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	for _, x := range e.expected {
+		if strings.HasSuffix(line, "("+x+")") {
+			return
+		}
+	}
 	e.lines = append(e.lines, line)
+}
+
+// expect leaves out the errors logged for the address u: a page the test
+// means to fail (a 404).
+func (e *pageErrors) expect(u string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.expected = append(e.expected, u)
 }
 
 func (e *pageErrors) all() []string {

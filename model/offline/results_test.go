@@ -1,6 +1,9 @@
 package offline
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // A result's count is that of the tool's own items: not of the other lists
 // beside them, and not of the preview a large result was cut down to.
@@ -25,5 +28,22 @@ func TestParseResultCountsTheToolsOwnItems(t *testing.T) {
 				t.Fatalf("total = %d, want %d", got, tt.total)
 			}
 		})
+	}
+}
+
+// No album on a day is said in Brazilian Portuguese, as every reply is:
+// "Seu álbum", not the European "O seu álbum".
+func TestNoAlbumOnInBrazilianPortuguese(t *testing.T) {
+	day := time.Date(2024, time.March, 9, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		result, want string
+	}{
+		{`{"albums":[{"id":"a"}]}`, "Seu álbum não tem fotos de 9 de março de 2024."},
+		{`{"albums":[{"id":"a"},{"id":"b"}]}`, "Nenhum dos seus 2 álbuns tem fotos de 9 de março de 2024."},
+	}
+	for _, tt := range tests {
+		if got := noAlbumOn(Extraction{Language: "pt", PhotoDay: day}, tt.result); got != tt.want {
+			t.Errorf("noAlbumOn(%s) = %q, want %q", tt.result, got, tt.want)
+		}
 	}
 }

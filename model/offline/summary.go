@@ -363,7 +363,7 @@ func noAlbumOn(e Extraction, res string) string {
 	}
 	en, pt := dayName(e.PhotoDay, "en"), dayName(e.PhotoDay, "pt")
 	if p.total == 1 {
-		return say(e.Language, "Your album has no photos from "+en+".", "O seu álbum não tem fotos de "+pt+".")
+		return say(e.Language, "Your album has no photos from "+en+".", "Seu álbum não tem fotos de "+pt+".")
 	}
 	return say(e.Language,
 		fmt.Sprintf("None of your %d albums has photos from %s.", p.total, en),

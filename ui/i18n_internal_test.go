@@ -1,0 +1,103 @@
+package ui
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/replay"
+)
+
+// europeanPortuguese matches words and constructions of European
+// Portuguese that Brazilian Portuguese does not use: the interface speaks
+// Brazilian Portuguese, as the planner's replies do.
+var europeanPortuguese = regexp.MustCompile(`(?i)` +
+	`\b(está|estão|estou|estava) a [a-zà-ú]+(ar|er|ir)\b|^a [a-zà-ú]+(ar|er|ir)\b|continuar a falhar` + // "está a responder", "A procurar"
+	`|^(a|o|as|os) (sua|seu|suas|seus)\b` + // "A sua viagem"
+	`|\butilizador|\bregist(e|ar)\b|\bplanear\b|\bguardad[oa]s?\b|\bnoutr[oa]s?\b|\bnum(a)?\b` +
+	`|\bcorreu mal\b|\bdaqui a\b|\bsaltar\b|\balgarismos?\b|\balojamentos?\b|\bequipa\b|\becrã\b|\bfacto\b|\bcontacto\b`)
+
+func TestPortugueseIsBrazilian(t *testing.T) {
+	for key, entry := range catalog {
+		if s := entry[Portuguese]; europeanPortuguese.MatchString(s) {
+			t.Errorf("%s is European Portuguese: %q (%q)", key, s, europeanPortuguese.FindString(s))
+		}
+	}
+}
+
+// TestEuropeanPortugueseIsCaught checks the pattern on sentences the
+// interface once had.
+func TestEuropeanPortugueseIsCaught(t *testing.T) {
+	for _, s := range []string{"A sua viagem", "Novo por aqui? Registe-se", "Nome de utilizador", "A procurar alojamento em %s…",
+		"O serviço não está a responder.", "Algo correu mal", "noutro ramo", "Começar a planear"} {
+		if !europeanPortuguese.MatchString(s) {
+			t.Errorf("%q is not caught", s)
+		}
+	}
+}
+
+func TestHTMLLang(t *testing.T) {
+	tests := []struct{ header, want string }{
+		{"pt-BR", "pt-BR"},
+		{"pt-PT,pt;q=0.9", "pt-BR"}, // Portuguese is served to pt-PT browsers too, in its Brazilian form
+		{"pt", "pt-BR"},
+		{"en-GB", "en"},
+		{"de", "en"},
+	}
+	for _, tt := range tests {
+		if got := htmlLang(WithLanguage(t.Context(), FromAcceptLanguage(tt.header))); got != tt.want {
+			t.Errorf("htmlLang for Accept-Language %q = %q, want %q", tt.header, got, tt.want)
+		}
+	}
+}
+
+func TestFixStep(t *testing.T) {
+	pt, en := WithLanguage(t.Context(), Portuguese), WithLanguage(t.Context(), English)
+	tests := []struct {
+		name   string
+		ctx    any
+		code   string
+		fields []string
+		want   string
+	}{
+		{"one field", pt, "BAD_REQUEST", []string{"endDate"}, "Confira a data de saída e envie o formulário de novo."},
+		{"two fields, one repeated", pt, "BAD_REQUEST", []string{"startDate", "numberOfGuests", "startDate"},
+			"Confira a data de entrada e o número de hóspedes e envie o formulário de novo."},
+		{"three fields", en, "BAD_REQUEST", []string{"location", "startDate", "endDate"},
+			"Check the destination, the check-in date and the check-out date and send the form again."},
+		{"the run's message", pt, "BAD_REQUEST", []string{"input.messages[0].content"}, "Confira sua mensagem e envie o formulário de novo."},
+		{"fields no form has", pt, "BAD_REQUEST", []string{"checkpoint_during", "(body)"}, "O pedido não foi entendido. Escreva de novo com uma cidade e datas."},
+		{"no fields", en, "UNAUTHENTICATED", nil, "Sign in, then try again."},
+	}
+	for _, tt := range tests {
+		ctx := pt
+		if tt.ctx == en {
+			ctx = en
+		}
+		if got := fixStep(ctx, tt.code, tt.fields); got != tt.want {
+			t.Errorf("%s: fixStep = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestStepWordsInPortuguese(t *testing.T) {
+	pt := WithLanguage(t.Context(), Portuguese)
+	booking := nodes.UIComponent{ID: "b", Name: nodes.ComponentBookingConfirmation}
+	stays := nodes.UIComponent{ID: "s", Name: nodes.ComponentAccommodations}
+	step := replay.Step{Node: nodes.NodeCallTools, Pending: []nodes.UIComponent{booking},
+		Change: replay.Change{Known: true, ComponentsAdded: []nodes.UIComponent{booking}, ComponentsUpdated: []nodes.UIComponent{stays, {Name: "weather"}},
+			TripDetails: &replay.TripChange{After: &nodes.TripDetails{Location: "Lisbon", Country: "Spain"}}}}
+	got := strings.Join(StepSummary(pt, step), "; ")
+	want := "adicionou a confirmação de reserva; atualizou a lista de hospedagens; atualizou uma parte da resposta; " +
+		"detalhes da viagem alterados: Lisboa, Espanha; aguardando resposta para a confirmação de reserva"
+	if got != want {
+		t.Errorf("StepSummary = %q, want %q", got, want)
+	}
+	for node, want := range map[string]string{nodes.NodeCallTools: "Fez as buscas", nodes.NodeExtraction: "Leu os detalhes da viagem",
+		nodes.NodeClassify: "Classificou a mensagem", "enrich": "Trabalhou na resposta", "": "entrada"} {
+		if got := StepNode(pt, replay.Step{Node: node}); got != want {
+			t.Errorf("StepNode(%q) = %q, want %q", node, got, want)
+		}
+	}
+}
