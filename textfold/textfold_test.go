@@ -71,14 +71,7 @@ func foldInputs() []string {
 
 func compareWithDatabase(t *testing.T, url string, inputs []string) {
 	ctx := context.Background()
-	if err := migrations.Up(ctx, url); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := migratedConn(t, url)
 	rows, err := conn.Query(ctx, `SELECT tg_fold(s) FROM unnest($1::text[]) WITH ORDINALITY AS t(s, n) ORDER BY n`, inputs)
 	if err != nil {
 		t.Fatal(err)
@@ -202,14 +195,7 @@ func TestWordStartRegexpSameAsMatches(t *testing.T) {
 
 func compareMatches(t *testing.T, url string, pairs [][2]string) {
 	ctx := context.Background()
-	if err := migrations.Up(ctx, url); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := migratedConn(t, url)
 	texts, patterns := make([]string, len(pairs)), make([]string, len(pairs))
 	for i, p := range pairs {
 		texts[i], patterns[i] = p[0], WordStartRegexp(Fold(p[1]))
@@ -256,4 +242,20 @@ func TestWords(t *testing.T) {
 			t.Errorf("Words(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
+}
+
+// migratedConn connects to the database at url, migrated, until the test
+// ends.
+func migratedConn(t *testing.T, url string) *pgx.Conn {
+	t.Helper()
+	ctx := context.Background()
+	if err := migrations.Up(ctx, url); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(ctx) })
+	return conn
 }

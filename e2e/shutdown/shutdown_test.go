@@ -287,24 +287,8 @@ func location(t *testing.T, resp *http.Response) []string {
 // readFrames reads SSE frames until the body ends.
 func readFrames(r io.Reader) []frame {
 	var frames []frame
-	var f frame
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case line == "":
-			if f.event != "" {
-				frames = append(frames, f)
-			}
-			f = frame{}
-		case strings.HasPrefix(line, "event: "):
-			f.event = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "id: "):
-			f.id, _ = strconv.ParseInt(strings.TrimPrefix(line, "id: "), 10, 64)
-		case strings.HasPrefix(line, "data: "):
-			f.data = strings.TrimPrefix(line, "data: ")
-		}
+	for _, f := range servetest.ReadSSE(r) {
+		frames = append(frames, frame{id: f.ID, event: f.Event, data: f.Data})
 	}
 	return frames
 }

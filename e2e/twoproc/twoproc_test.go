@@ -5,14 +5,11 @@
 package twoproc
 
 import (
-	"bufio"
 	"context"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -163,22 +160,8 @@ func stream(ctx context.Context, t *testing.T, addr, key, tid, rid string) []fra
 	}
 	defer resp.Body.Close()
 	var frames []frame
-	var f frame
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case line == "":
-			if f.event != "" {
-				frames = append(frames, f)
-			}
-			f = frame{}
-		case strings.HasPrefix(line, "event: "):
-			f.event = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "id: "):
-			f.id, _ = strconv.ParseInt(strings.TrimPrefix(line, "id: "), 10, 64)
-		}
+	for _, f := range servetest.ReadSSE(resp.Body) {
+		frames = append(frames, frame{id: f.ID, event: f.Event})
 	}
 	return frames
 }

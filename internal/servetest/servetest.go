@@ -5,6 +5,7 @@
 package servetest
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -171,4 +173,37 @@ func QueryRow(dbURL, sql string, arg any, dst ...any) error {
 	}
 	defer conn.Close(ctx)
 	return conn.QueryRow(ctx, sql, arg).Scan(dst...)
+}
+
+// SSEFrame is one server-sent event: its id (0 when it has none), its
+// event name and its data (the last data line).
+type SSEFrame struct {
+	ID          int64
+	Event, Data string
+}
+
+// ReadSSE reads server-sent events until r ends; an event without a name
+// (a keep-alive comment) is skipped.
+func ReadSSE(r io.Reader) []SSEFrame {
+	var frames []SSEFrame
+	var f SSEFrame
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if f.Event != "" {
+				frames = append(frames, f)
+			}
+			f = SSEFrame{}
+		case strings.HasPrefix(line, "event: "):
+			f.Event = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "id: "):
+			f.ID, _ = strconv.ParseInt(strings.TrimPrefix(line, "id: "), 10, 64)
+		case strings.HasPrefix(line, "data: "):
+			f.Data = strings.TrimPrefix(line, "data: ")
+		}
+	}
+	return frames
 }
