@@ -127,7 +127,15 @@ func TestDurabilityKeepsCompareAndSet(t *testing.T) {
 			g.AddNode("a", func(ctx context.Context, s tstate) (tupdate, error) {
 				info, _ := Info(ctx)
 				var err error
-				intruder, err = c.UpdateState(context.Background(), info.ThreadID, "", tupdate{Log: []string{"intruder"}}, START)
+				// With async writes the run's input checkpoint may land
+				// between the intruder's read and its write: the intruder
+				// then loses and tries again over it, as a writer must.
+				for range 10 {
+					intruder, err = c.UpdateState(context.Background(), info.ThreadID, "", tupdate{Log: []string{"intruder"}}, START)
+					if ce := (*ConflictError)(nil); !errors.As(err, &ce) {
+						break
+					}
+				}
 				return tupdate{Log: []string{"a"}}, err
 			})
 			g.AddNode("b", logNode("b"))
