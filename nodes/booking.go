@@ -90,7 +90,7 @@ func (t *turn) requestedBooking(ctx context.Context, lang string) (Update, error
 	if len(t.ui) > 0 {
 		var shown BookingConfirmationProps
 		json.Unmarshal(t.ui[len(t.ui)-1].Props, &shown) // props we encoded
-		status = bookingStatus(shown.Status)
+		status = BookingStatusOf(shown.Status)          // final: book has had its answer
 	}
 	text := reply(lang, "booking."+status)
 	graph.EmitToken(ctx, t.msgID, text)
@@ -100,15 +100,6 @@ func (t *turn) requestedBooking(ctx context.Context, lang string) (Update, error
 		Timestamp:           t.stamp(),
 		ClearBookingRequest: true,
 	}, nil
-}
-
-// bookingStatus is s when it is a final booking status, else failed.
-func bookingStatus(s string) string {
-	switch s {
-	case BookingBooked, BookingDeclined, BookingExpired, BookingChanged:
-		return s
-	}
-	return BookingFailed
 }
 
 // bookingSummary looks the place up and works out the stay. Bad arguments

@@ -196,6 +196,16 @@ const (
 	BookingFailed   = "failed"   // confirmed, but the booking tool failed
 )
 
+// BookingStatusOf is s when it is one of the booking statuses above, and
+// BookingFailed for anything else: an unknown status reads as a failure.
+func BookingStatusOf(s string) string {
+	switch s {
+	case BookingPending, BookingBooked, BookingDeclined, BookingExpired, BookingChanged:
+		return s
+	}
+	return BookingFailed
+}
+
 // BookingConfirmationProps are the props of a booking-confirmation. Total is
 // Nights × NightlyPrice, rounded to the cent.
 type BookingConfirmationProps struct {

@@ -581,16 +581,12 @@ func (s *Server) statelessStream(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	events, err := modesOf(in.StreamMode, "stream_mode")
-	if err != nil {
-		return err
-	}
 	run, err := s.startRun(c, in)
 	if err != nil {
 		return err
 	}
 	defer s.complete(owner(c), run, in.OnCompletion)
-	return s.stream(c, run, events, 0, in.OnDisconnect == "cancel")
+	return s.streamStarted(c, run, in)
 }
 
 // complete deletes a stateless run's thread if the run has ended and

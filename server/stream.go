@@ -30,11 +30,17 @@ func (s *Server) streamRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	events, err := modesOf(in.StreamMode, "stream_mode")
+	run, err := s.startRun(c, in)
 	if err != nil {
 		return err
 	}
-	run, err := s.startRun(c, in)
+	return s.streamStarted(c, run, in)
+}
+
+// streamStarted streams a run just created from the body in, in the modes
+// it asked for (bindRun has checked them).
+func (s *Server) streamStarted(c echo.Context, run store.Run, in wire.RunCreate) error {
+	events, err := modesOf(in.StreamMode, "stream_mode")
 	if err != nil {
 		return err
 	}

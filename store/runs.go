@@ -200,19 +200,9 @@ func (s *Store) FinishRun(ctx context.Context, l Lease, status, runErr string) (
 	if _, ok := threadStatusAfter[status]; !ok {
 		return Run{}, errcode.New(errcode.BadRequest, "%q is not a final run status", status)
 	}
-	var done Run
-	err := pgx.BeginFunc(ctx, s.Pool, func(tx pgx.Tx) error {
-		r, err := lockRun(ctx, tx, anyOwner, l.RunID)
-		if err != nil {
-			return err
-		}
-		if !l.holds(r) {
-			return leaseLost(l)
-		}
-		done, err = endRun(ctx, tx, r, status, runErr)
-		return err
+	return s.withHeldRun(ctx, l, func(tx pgx.Tx, r Run) (Run, error) {
+		return endRun(ctx, tx, r, status, runErr)
 	})
-	return done, notFoundAs(err, "no run %s", l.RunID)
 }
 
 // threadStatusAfter maps a final run status to its thread's status.

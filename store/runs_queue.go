@@ -154,6 +154,17 @@ func (s *Store) reclaim(ctx context.Context, runID string, maxAttempts int) (r R
 // this with the runs it could not finish); a run with a cancel request ends
 // cancelled instead. The claim counts towards ReclaimExpired's attempts.
 func (s *Store) ReleaseRun(ctx context.Context, l Lease) (Run, error) {
+	return s.withHeldRun(ctx, l, func(tx pgx.Tx, r Run) (Run, error) {
+		if r.CancelRequested {
+			return endRun(ctx, tx, r, RunCancelled, "")
+		}
+		return requeue(ctx, tx, l.RunID)
+	})
+}
+
+// withHeldRun runs change on the run l names, locked in a transaction,
+// when l still holds it; a lease taken over is ErrLeaseLost.
+func (s *Store) withHeldRun(ctx context.Context, l Lease, change func(pgx.Tx, Run) (Run, error)) (Run, error) {
 	var out Run
 	err := pgx.BeginFunc(ctx, s.Pool, func(tx pgx.Tx) error {
 		r, err := lockRun(ctx, tx, anyOwner, l.RunID)
@@ -163,11 +174,7 @@ func (s *Store) ReleaseRun(ctx context.Context, l Lease) (Run, error) {
 		if !l.holds(r) {
 			return leaseLost(l)
 		}
-		if r.CancelRequested {
-			out, err = endRun(ctx, tx, r, RunCancelled, "")
-		} else {
-			out, err = requeue(ctx, tx, l.RunID)
-		}
+		out, err = change(tx, r)
 		return err
 	})
 	return out, notFoundAs(err, "no run %s", l.RunID)

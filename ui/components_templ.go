@@ -2855,7 +2855,7 @@ func bookingConfirmation(id string, p nodes.BookingConfirmationProps) templ.Comp
 			templ_7745c5c3_Var168 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		var templ_7745c5c3_Var169 = []any{"component", "booking", "booking-" + bookingStatus(p.Status)}
+		var templ_7745c5c3_Var169 = []any{"component", "booking", "booking-" + nodes.BookingStatusOf(p.Status)}
 		templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var169...)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
@@ -2901,7 +2901,7 @@ func bookingConfirmation(id string, p nodes.BookingConfirmationProps) templ.Comp
 		var templ_7745c5c3_Var172 string
 		templ_7745c5c3_Var172, templ_7745c5c3_Err = templ.JoinStringErrs(id + "-h")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `components.templ`, Line: 360, Col: 140}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `components.templ`, Line: 360, Col: 148}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var172))
 		if templ_7745c5c3_Err != nil {
@@ -2925,9 +2925,9 @@ func bookingConfirmation(id string, p nodes.BookingConfirmationProps) templ.Comp
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var174 string
-		templ_7745c5c3_Var174, templ_7745c5c3_Err = templ.JoinStringErrs(text(ctx, "booking."+bookingStatus(p.Status)))
+		templ_7745c5c3_Var174, templ_7745c5c3_Err = templ.JoinStringErrs(text(ctx, "booking."+nodes.BookingStatusOf(p.Status)))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `components.templ`, Line: 361, Col: 72}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `components.templ`, Line: 361, Col: 80}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var174))
 		if templ_7745c5c3_Err != nil {
@@ -3214,9 +3214,9 @@ func bookingConfirmation(id string, p nodes.BookingConfirmationProps) templ.Comp
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var193 string
-			templ_7745c5c3_Var193, templ_7745c5c3_Err = templ.JoinStringErrs(text(ctx, "booking.next."+bookingStatus(p.Status)))
+			templ_7745c5c3_Var193, templ_7745c5c3_Err = templ.JoinStringErrs(text(ctx, "booking.next."+nodes.BookingStatusOf(p.Status)))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `components.templ`, Line: 394, Col: 76}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `components.templ`, Line: 394, Col: 84}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var193))
 			if templ_7745c5c3_Err != nil {

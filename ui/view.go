@@ -268,16 +268,6 @@ func stayDates(p nodes.AccommodationsListProps) (start, end string) {
 	return "", ""
 }
 
-// bookingStatus is a status the catalog has words for; an unknown one
-// reads as failed.
-func bookingStatus(s string) string {
-	switch s {
-	case nodes.BookingPending, nodes.BookingBooked, nodes.BookingDeclined, nodes.BookingExpired, nodes.BookingChanged:
-		return s
-	}
-	return nodes.BookingFailed
-}
-
 // clock writes an RFC 3339 time as "15:04 UTC"; text it cannot read is
 // returned as it is.
 func clock(rfc3339 string) string {
