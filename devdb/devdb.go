@@ -36,12 +36,12 @@ type Cluster struct {
 	bin  string // directory of initdb, pg_ctl and postgres
 }
 
-// URL returns DATABASE_URL when it is set; otherwise it starts the local
-// cluster of the project that holds the working directory, if needed, and
-// returns its URL.
-func URL(ctx context.Context) (string, error) {
-	if u := os.Getenv("DATABASE_URL"); u != "" {
-		return u, nil
+// URL returns configured, the operator's DATABASE_URL, when it is set;
+// otherwise it starts the local cluster of the project that holds the
+// working directory, if needed, and returns its URL.
+func URL(ctx context.Context, configured string) (string, error) {
+	if configured != "" {
+		return configured, nil
 	}
 	wd, err := os.Getwd()
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/tmc/langchaingo/llms"
@@ -30,25 +29,6 @@ type Config struct {
 	OpenAIBaseURL string // OPENAI_BASE_URL: Ollama, vLLM or any OpenAI-compatible server
 	AnthropicKey  string // ANTHROPIC_API_KEY
 	GoogleKey     string // GOOGLE_API_KEY
-}
-
-// ConfigFrom reads a Config through getenv (os.Getenv in production).
-func ConfigFrom(getenv func(string) string) Config {
-	return Config{
-		Spec:          getenv("TRIPGRAPH_MODEL"),
-		OpenAIKey:     getenv("OPENAI_API_KEY"),
-		OpenAIBaseURL: getenv("OPENAI_BASE_URL"),
-		AnthropicKey:  getenv("ANTHROPIC_API_KEY"),
-		GoogleKey:     getenv("GOOGLE_API_KEY"),
-	}
-}
-
-// New returns the model named by spec (usually TRIPGRAPH_MODEL), reading
-// API keys from the environment.
-func New(ctx context.Context, spec string) (llms.Model, error) {
-	c := ConfigFrom(os.Getenv)
-	c.Spec = spec
-	return c.Open(ctx)
 }
 
 // Open returns the model the Config names.

@@ -50,15 +50,3 @@ func TestOpen(t *testing.T) {
 		})
 	}
 }
-
-func TestConfigFrom(t *testing.T) {
-	env := map[string]string{
-		"TRIPGRAPH_MODEL": "openai:gpt-4o-mini", "OPENAI_API_KEY": "k1", "OPENAI_BASE_URL": "http://h/v1",
-		"ANTHROPIC_API_KEY": "k2", "GOOGLE_API_KEY": "k3",
-	}
-	got := ConfigFrom(func(k string) string { return env[k] })
-	want := Config{Spec: "openai:gpt-4o-mini", OpenAIKey: "k1", OpenAIBaseURL: "http://h/v1", AnthropicKey: "k2", GoogleKey: "k3"}
-	if got != want {
-		t.Errorf("ConfigFrom = %+v, want %+v", got, want)
-	}
-}

@@ -25,17 +25,12 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 )
-
-// AllowHostsEnv names the environment variable with the operator's
-// allow-list: comma-separated host names, IP addresses and CIDR prefixes.
-const AllowHostsEnv = "TRIPGRAPH_MCP_ALLOW_HOSTS"
 
 // ErrBlocked is wrapped by every refusal, so that callers can tell a refused
 // address from a network failure with errors.Is.
@@ -86,19 +81,6 @@ func New(o Options) (*Guard, error) {
 	g.plain = net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
 	g.dialer = g.plain
 	g.dialer.Control = g.control
-	return g, nil
-}
-
-// FromEnv returns a Guard with the allow-list in TRIPGRAPH_MCP_ALLOW_HOSTS.
-func FromEnv() (*Guard, error) {
-	var allow []string
-	if v := os.Getenv(AllowHostsEnv); v != "" {
-		allow = strings.Split(v, ",")
-	}
-	g, err := New(Options{Allow: allow})
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", AllowHostsEnv, err)
-	}
 	return g, nil
 }
 

@@ -16,19 +16,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 )
-
-// KeyEnv names the environment variable holding the key: 32 bytes, written
-// as 64 hex digits or in standard or URL-safe base64.
-const KeyEnv = "TRIPGRAPH_SECRET_KEY"
 
 // version is the first byte of every sealed value.
 const version = 1
-
-// ErrNoKey is returned by FromEnv when no key is set.
-var ErrNoKey = errors.New(KeyEnv + " is not set")
 
 // ErrOpen is returned when a sealed value does not open: a wrong key, other
 // associated data, or a value that was changed.
@@ -53,19 +44,6 @@ func New(key []byte) (*Box, error) {
 		return nil, fmt.Errorf("making a secret box: %w", err)
 	}
 	return &Box{aead: aead}, nil
-}
-
-// FromEnv returns a Box under the key in TRIPGRAPH_SECRET_KEY, or ErrNoKey.
-func FromEnv() (*Box, error) {
-	raw := strings.TrimSpace(os.Getenv(KeyEnv))
-	if raw == "" {
-		return nil, ErrNoKey
-	}
-	key, err := ParseKey(raw)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", KeyEnv, err)
-	}
-	return New(key)
 }
 
 // ParseKey decodes a key written as hex or base64.

@@ -90,18 +90,4 @@ func TestKeys(t *testing.T) {
 	if _, err := New(k[:16]); err == nil {
 		t.Error("New accepted a 16-byte key")
 	}
-
-	t.Setenv(KeyEnv, "")
-	if _, err := FromEnv(); !errors.Is(err, ErrNoKey) {
-		t.Errorf("FromEnv with no key = %v, want ErrNoKey", err)
-	}
-	t.Setenv(KeyEnv, hex.EncodeToString(k))
-	box, err := FromEnv()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sealed, _ := mustBox(t, k).Seal([]byte("x"), nil)
-	if got, err := box.Open(sealed, nil); err != nil || string(got) != "x" {
-		t.Errorf("a box from the environment does not open what the same key sealed: %q, %v", got, err)
-	}
 }

@@ -99,7 +99,7 @@ func newHarness(t testing.TB, limits Limits) *harness {
 
 func newServer(t testing.TB, st *store.Store, limits Limits, logs io.Writer) *Server {
 	t.Helper()
-	m, err := model.New(context.Background(), "")
+	m, err := model.Config{}.Open(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

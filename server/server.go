@@ -14,8 +14,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5/stdlib"
@@ -69,61 +67,6 @@ type Limits struct {
 // DefaultLimits are the limits when nothing is configured.
 var DefaultLimits = Limits{MaxBodyBytes: 1 << 20, BodyTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
 	RatePerSec: 10, RateBurst: 40}
-
-// LimitsFromEnv reads the limits from TRIPGRAPH_MAX_BODY_BYTES,
-// TRIPGRAPH_BODY_TIMEOUT, TRIPGRAPH_WRITE_TIMEOUT, TRIPGRAPH_RATE_LIMIT
-// and TRIPGRAPH_RATE_BURST; unset ones keep DefaultLimits.
-func LimitsFromEnv() (Limits, error) {
-	l := DefaultLimits
-	var err error
-	set := func(key string, parse func(string) error) {
-		if v := os.Getenv(key); v != "" && err == nil {
-			if perr := parse(v); perr != nil {
-				err = fmt.Errorf("reading %s=%q: %w", key, v, perr)
-			}
-		}
-	}
-	set("TRIPGRAPH_MAX_BODY_BYTES", positive(&l.MaxBodyBytes))
-	set("TRIPGRAPH_BODY_TIMEOUT", duration(&l.BodyTimeout))
-	set("TRIPGRAPH_WRITE_TIMEOUT", duration(&l.WriteTimeout))
-	set("TRIPGRAPH_RATE_LIMIT", func(v string) error {
-		f, err := strconv.ParseFloat(v, 64)
-		if err == nil && f <= 0 {
-			err = errors.New("must be above 0")
-		}
-		l.RatePerSec = f
-		return err
-	})
-	set("TRIPGRAPH_RATE_BURST", func(v string) error {
-		var n int64
-		err := positive(&n)(v)
-		l.RateBurst = int(n)
-		return err
-	})
-	return l, err
-}
-
-func positive(dst *int64) func(string) error {
-	return func(v string) error {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err == nil && n <= 0 {
-			err = errors.New("must be above 0")
-		}
-		*dst = n
-		return err
-	}
-}
-
-func duration(dst *time.Duration) func(string) error {
-	return func(v string) error {
-		d, err := time.ParseDuration(v)
-		if err == nil && d <= 0 {
-			err = errors.New("must be above 0")
-		}
-		*dst = d
-		return err
-	}
-}
 
 // Server is the HTTP API. Build it with New and serve Handler.
 type Server struct {

@@ -168,32 +168,6 @@ func TestShutdownClosesStreams(t *testing.T) {
 	}
 }
 
-func TestOperationSettingsFromEnv(t *testing.T) {
-	for _, tc := range []struct {
-		key, value string
-		read       func() (time.Duration, error)
-		want       time.Duration
-		wantErr    bool
-	}{
-		{"TRIPGRAPH_RUN_LEASE", "", RunLeaseFromEnv, DefaultRunLease, false},
-		{"TRIPGRAPH_RUN_LEASE", "5s", RunLeaseFromEnv, 5 * time.Second, false},
-		{"TRIPGRAPH_RUN_LEASE", "500ms", RunLeaseFromEnv, 0, true},
-		{"TRIPGRAPH_RUN_LEASE", "soon", RunLeaseFromEnv, 0, true},
-		{"TRIPGRAPH_SHUTDOWN_GRACE", "", ShutdownGraceFromEnv, DefaultShutdownGrace, false},
-		{"TRIPGRAPH_SHUTDOWN_GRACE", "0s", ShutdownGraceFromEnv, 0, false},
-		{"TRIPGRAPH_SHUTDOWN_GRACE", "1m", ShutdownGraceFromEnv, time.Minute, false},
-		{"TRIPGRAPH_SHUTDOWN_GRACE", "-1s", ShutdownGraceFromEnv, 0, true},
-	} {
-		t.Run(tc.key+"="+tc.value, func(t *testing.T) {
-			t.Setenv(tc.key, tc.value)
-			got, err := tc.read()
-			if (err != nil) != tc.wantErr || got != tc.want {
-				t.Fatalf("got %s, %v; want %s, error %v", got, err, tc.want, tc.wantErr)
-			}
-		})
-	}
-}
-
 // Config.RunLease is the length of the claims the workers take, and of
 // their renewals.
 func TestRunLeaseIsTheClaimsLength(t *testing.T) {

@@ -46,7 +46,7 @@ func liveHarness(t *testing.T) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { bridge.Close() })
-	m, err := model.New(ctx, "")
+	m, err := model.Config{}.Open(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,8 @@ package server
 import (
 	"context"
 	"crypto/subtle"
-	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -36,20 +34,6 @@ const DefaultSessionTTL = 7 * 24 * time.Hour
 
 // loginLinkTTL is how long a one-time login link works.
 const loginLinkTTL = 15 * time.Minute
-
-// SessionTTLFromEnv reads TRIPGRAPH_SESSION_TTL (a Go duration such as
-// 12h); DefaultSessionTTL when unset.
-func SessionTTLFromEnv() (time.Duration, error) {
-	ttl := DefaultSessionTTL
-	v := os.Getenv("TRIPGRAPH_SESSION_TTL")
-	if v == "" {
-		return ttl, nil
-	}
-	if err := duration(&ttl)(v); err != nil {
-		return 0, fmt.Errorf("reading TRIPGRAPH_SESSION_TTL=%q: %w", v, err)
-	}
-	return ttl, nil
-}
 
 // addPage registers a browser route: bounded like the API's routes, left
 // out of the OpenAPI description, and authenticated by the session cookie

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"strconv"
 	"sync"
 	"time"
 
@@ -24,23 +23,6 @@ import (
 // TRIPGRAPH_WORKERS is not set.
 const DefaultWorkers = 4
 
-// WorkersFromEnv reads TRIPGRAPH_WORKERS, the number of runs this process
-// executes at once; DefaultWorkers when unset.
-func WorkersFromEnv() (int, error) {
-	v := os.Getenv("TRIPGRAPH_WORKERS")
-	if v == "" {
-		return DefaultWorkers, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err == nil && n <= 0 {
-		err = errors.New("must be above 0")
-	}
-	if err != nil {
-		return 0, fmt.Errorf("reading TRIPGRAPH_WORKERS=%q: %w", v, err)
-	}
-	return n, nil
-}
-
 // DefaultRunLease is how long a worker's claim on a run lasts, renewed as
 // it goes, when TRIPGRAPH_RUN_LEASE is not set. A run whose process died
 // is taken over by another once its lease has lapsed.
@@ -50,38 +32,9 @@ const DefaultRunLease = 30 * time.Second
 // its length, a round trip each time.
 const minRunLease = time.Second
 
-// RunLeaseFromEnv reads TRIPGRAPH_RUN_LEASE, a Go duration of at least 1s;
-// DefaultRunLease when unset.
-func RunLeaseFromEnv() (time.Duration, error) {
-	return durationFromEnv("TRIPGRAPH_RUN_LEASE", DefaultRunLease, minRunLease)
-}
-
 // DefaultShutdownGrace is how long a stopping process lets its runs go on
 // before it hands them back, when TRIPGRAPH_SHUTDOWN_GRACE is not set.
 const DefaultShutdownGrace = 20 * time.Second
-
-// ShutdownGraceFromEnv reads TRIPGRAPH_SHUTDOWN_GRACE, a Go duration (0:
-// hand every run back at once); DefaultShutdownGrace when unset.
-func ShutdownGraceFromEnv() (time.Duration, error) {
-	return durationFromEnv("TRIPGRAPH_SHUTDOWN_GRACE", DefaultShutdownGrace, 0)
-}
-
-// durationFromEnv reads a Go duration of at least least from key; def
-// when unset.
-func durationFromEnv(key string, def, least time.Duration) (time.Duration, error) {
-	v := os.Getenv(key)
-	if v == "" {
-		return def, nil
-	}
-	d, err := time.ParseDuration(v)
-	if err == nil && d < least {
-		err = fmt.Errorf("must be at least %s", least)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("reading %s=%q: %w", key, v, err)
-	}
-	return d, nil
-}
 
 // timing is how the worker pool paces itself.
 type timing struct {

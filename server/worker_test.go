@@ -55,7 +55,7 @@ func workerServer(t *testing.T, gate *toolGate) (*Server, *store.Store) {
 	t.Helper()
 	ctx := context.Background()
 	st := migratedStore(t)
-	m, err := model.New(ctx, "")
+	m, err := model.Config{}.Open(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,11 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -97,47 +94,6 @@ type CheckpointerOptions struct {
 // short ones, while one process running a 200-turn thread stays well
 // under 40 MiB (see bench/README.md).
 const DefaultCacheBytes = 8 << 20
-
-// CacheBytesEnv names the environment variable that sets
-// CheckpointerOptions.CacheBytes (see CheckpointerOptionsFromEnv).
-const CacheBytesEnv = "TRIPGRAPH_CHECKPOINT_CACHE_BYTES"
-
-// CheckpointerOptionsFromEnv returns the default options, with CacheBytes
-// from $TRIPGRAPH_CHECKPOINT_CACHE_BYTES when set: a count of bytes, with
-// an optional KiB, MiB or GiB suffix; 0 turns the cache off.
-func CheckpointerOptionsFromEnv() (CheckpointerOptions, error) {
-	v := strings.TrimSpace(os.Getenv(CacheBytesEnv))
-	if v == "" {
-		return CheckpointerOptions{}, nil
-	}
-	n, err := parseBytes(v)
-	if err != nil {
-		return CheckpointerOptions{}, fmt.Errorf("reading %s: %w", CacheBytesEnv, err)
-	}
-	if n == 0 {
-		n = -1
-	}
-	return CheckpointerOptions{CacheBytes: n}, nil
-}
-
-// parseBytes reads a byte count such as 8388608, 8192KiB or 8MiB.
-func parseBytes(v string) (int64, error) {
-	unit := int64(1)
-	for _, u := range []struct {
-		suffix string
-		size   int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}} {
-		if s, ok := strings.CutSuffix(v, u.suffix); ok {
-			v, unit = strings.TrimSpace(s), u.size
-			break
-		}
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 || n > math.MaxInt64/unit {
-		return 0, fmt.Errorf("%q is not a count of bytes (such as 8388608 or 8MiB)", v)
-	}
-	return n * unit, nil
-}
 
 // rowCost stands for the fixed cost of reading one row of a chain.
 const rowCost = 64

@@ -73,29 +73,3 @@ func TestFootprintCoversState(t *testing.T) {
 		}
 	}
 }
-
-func TestCheckpointerOptionsFromEnv(t *testing.T) {
-	tests := []struct {
-		value string
-		want  int64
-		ok    bool
-	}{
-		{"", 0, true},
-		{"1048576", 1 << 20, true},
-		{"8MiB", 8 << 20, true},
-		{"512 KiB", 512 << 10, true},
-		{"1GiB", 1 << 30, true},
-		{"0", -1, true},
-		{"-5", 0, false},
-		{"8MB", 0, false},
-		{"lots", 0, false},
-		{"99999999999GiB", 0, false},
-	}
-	for _, tt := range tests {
-		t.Setenv(CacheBytesEnv, tt.value)
-		opts, err := CheckpointerOptionsFromEnv()
-		if (err == nil) != tt.ok || opts.CacheBytes != tt.want {
-			t.Errorf("%s=%q: %+v, %v; want CacheBytes %d, ok %v", CacheBytesEnv, tt.value, opts, err, tt.want, tt.ok)
-		}
-	}
-}

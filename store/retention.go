@@ -3,28 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
-	"os"
-	"strings"
 	"time"
 )
-
-// ThreadTTLEnv names the environment variable that sets how long a thread
-// is kept after its newest checkpoint (see ThreadTTLFromEnv).
-const ThreadTTLEnv = "TRIPGRAPH_THREAD_TTL"
-
-// ThreadTTLFromEnv reads $TRIPGRAPH_THREAD_TTL, a Go duration such as 720h.
-// Unset, empty or 0 means that threads are kept forever (0 is returned).
-func ThreadTTLFromEnv() (time.Duration, error) {
-	v := strings.TrimSpace(os.Getenv(ThreadTTLEnv))
-	if v == "" {
-		return 0, nil
-	}
-	ttl, err := time.ParseDuration(v)
-	if err != nil || ttl < 0 {
-		return 0, fmt.Errorf("reading %s: %q is not a positive duration such as 720h", ThreadTTLEnv, v)
-	}
-	return ttl, nil
-}
 
 // PruneOptions tune PruneThreads.
 type PruneOptions struct {

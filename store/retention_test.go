@@ -154,26 +154,3 @@ func repeat(at time.Time, n int) []time.Time {
 	}
 	return out
 }
-
-func TestThreadTTLFromEnv(t *testing.T) {
-	tests := []struct {
-		value string
-		want  time.Duration
-		ok    bool
-	}{
-		{"", 0, true},
-		{"720h", 720 * time.Hour, true},
-		{"90m", 90 * time.Minute, true},
-		{"0", 0, true},
-		{"-1h", 0, false},
-		{"30d", 0, false},
-		{"soon", 0, false},
-	}
-	for _, tt := range tests {
-		t.Setenv(ThreadTTLEnv, tt.value)
-		got, err := ThreadTTLFromEnv()
-		if (err == nil) != tt.ok || got != tt.want {
-			t.Errorf("%s=%q: %v, %v; want %v, ok %v", ThreadTTLEnv, tt.value, got, err, tt.want, tt.ok)
-		}
-	}
-}

@@ -26,6 +26,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tripgraph/tripgraph/config"
+
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/store"
@@ -149,7 +151,12 @@ func hotels(r *rand.Rand, city string) json.RawMessage {
 }
 
 func main() {
-	dbURL := flag.String("db", os.Getenv("DATABASE_URL"), "the database (default $DATABASE_URL)")
+	cfg, err := config.Load(os.Environ(), "")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	dbURL := flag.String("db", cfg.Database.URL, "the database (default $DATABASE_URL)")
 	turns := flag.Int("turns", 200, "conversation turns (one run each)")
 	cacheBytes := flag.Int64("cache-bytes", 0, "store.CheckpointerOptions.CacheBytes (0: the default; -1: no cache)")
 	flag.Parse()

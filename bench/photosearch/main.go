@@ -19,6 +19,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tripgraph/tripgraph/config"
+
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/textfold"
 	"github.com/tripgraph/tripgraph/tripdata"
@@ -27,7 +29,12 @@ import (
 var trigramIndexes = []string{"photos_search_trgm"}
 
 func main() {
-	dbURL := flag.String("db", os.Getenv("DATABASE_URL"), "the database (default $DATABASE_URL)")
+	cfg, err := config.Load(os.Environ(), "")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	dbURL := flag.String("db", cfg.Database.URL, "the database (default $DATABASE_URL)")
 	user := flag.String("user", "demo", "whose photos to search")
 	runs := flag.Int("runs", 200, "timed searches per term with the indexes")
 	seqRuns := flag.Int("seq-runs", 20, "timed searches per term without them")

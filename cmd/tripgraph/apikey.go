@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/errcode"
 )
 
@@ -14,21 +15,23 @@ func init() {
 	register(command{
 		name:    "apikey",
 		summary: "create an API key for an existing user: apikey --user NAME [--label TEXT]",
-		run:     func(ctx context.Context, args []string) error { return runAPIKey(ctx, args, os.Stdout) },
+		run: func(ctx context.Context, cfg config.Config, args []string) error {
+			return runAPIKey(ctx, cfg, args, os.Stdout)
+		},
 	})
 }
 
 // runAPIKey makes an API key for an existing user and prints it once: only
 // its hash is stored. A user that does not exist is refused, so that a typo
 // cannot mint a working key that sees nothing.
-func runAPIKey(ctx context.Context, args []string, out io.Writer) error {
+func runAPIKey(ctx context.Context, cfg config.Config, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("apikey", flag.ContinueOnError)
 	user := fs.String("user", "demo", "the user the key acts as (tripgraph user create NAME makes one)")
 	label := fs.String("label", "cli", "a note to tell keys apart")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	st, err := openStore(ctx)
+	st, err := openStore(ctx, cfg.Database)
 	if err != nil {
 		return err
 	}

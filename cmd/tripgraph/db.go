@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/devdb"
 )
 
@@ -16,12 +17,12 @@ func init() {
 	})
 }
 
-func runDB(ctx context.Context, args []string) error {
+func runDB(ctx context.Context, cfg config.Config, args []string) error {
 	action := "start"
 	if len(args) > 0 {
 		action = args[0]
 	}
-	if os.Getenv("DATABASE_URL") != "" && action != "url" {
+	if cfg.Database.URL != "" && action != "url" {
 		return fmt.Errorf("DATABASE_URL is set, so the local cluster is not used; unset it to %s the local cluster", action)
 	}
 	wd, err := os.Getwd()
@@ -34,7 +35,7 @@ func runDB(ctx context.Context, args []string) error {
 	}
 	switch action {
 	case "start", "url":
-		u, err := devdb.URL(ctx)
+		u, err := devdb.URL(ctx, cfg.Database.URL)
 		if err != nil {
 			return err
 		}

@@ -89,9 +89,8 @@ func notesServer(t *testing.T) (*httptest.Server, map[string]*atomic.Int64) {
 func TestEnrichmentOnTheUsersOwnServers(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.Open(t, "cmd")
-	t.Setenv(netguard.AllowHostsEnv, "127.0.0.1")
 	t.Setenv("TRIPGRAPH_MEDIA_ROOT", t.TempDir())
-	guard, err := netguard.FromEnv()
+	guard, err := netguard.New(netguard.Options{Allow: []string{"127.0.0.1"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/model/offline"
 	"github.com/tripgraph/tripgraph/nodes"
 )
@@ -17,7 +18,7 @@ func init() {
 	})
 }
 
-func runGraph(_ context.Context, args []string) error {
+func runGraph(_ context.Context, cfg config.Config, args []string) error {
 	fs := flag.NewFlagSet("graph", flag.ContinueOnError)
 	fs.Bool("mermaid", true, "print the graph as a Mermaid flowchart (the only format)")
 	if err := fs.Parse(args); err != nil {

@@ -11,13 +11,15 @@ import (
 	"os/signal"
 	"sort"
 	"syscall"
+
+	"github.com/tripgraph/tripgraph/config"
 )
 
 // command is one subcommand of the binary.
 type command struct {
 	name    string
 	summary string
-	run     func(ctx context.Context, args []string) error
+	run     func(ctx context.Context, cfg config.Config, args []string) error
 }
 
 var commands = map[string]command{}
@@ -26,10 +28,6 @@ var commands = map[string]command{}
 func register(c command) { commands[c.name] = c }
 
 func main() {
-	if err := loadDotEnv(".env"); err != nil {
-		fmt.Fprintln(os.Stderr, "tripgraph:", err)
-		os.Exit(2)
-	}
 	if len(os.Args) < 2 || os.Args[1] == "help" || os.Args[1] == "-h" || os.Args[1] == "--help" {
 		usage()
 		os.Exit(2)
@@ -40,9 +38,14 @@ func main() {
 		usage()
 		os.Exit(2)
 	}
+	cfg, err := config.Load(os.Environ(), ".env")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tripgraph:", err)
+		os.Exit(2)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := c.run(ctx, os.Args[2:]); err != nil {
+	if err := c.run(ctx, cfg, os.Args[2:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(2)
 		}

@@ -4,7 +4,11 @@ import (
 	"os"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/mcpserver"
+	"github.com/tripgraph/tripgraph/server"
+	"github.com/tripgraph/tripgraph/store"
 )
 
 // testURL is a fresh database for the commands that need one.
@@ -12,4 +16,45 @@ var testURL string
 
 func TestMain(m *testing.M) {
 	os.Exit(pgtest.Run(m, "cmd", &testURL))
+}
+
+// envConfig is the configuration the environment gives, as main reads it.
+func envConfig(t testing.TB) config.Config {
+	t.Helper()
+	cfg, err := config.Load(os.Environ(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// The configuration's defaults are the packages' own defaults for a zero
+// value, so that a setting left unset means the same either way.
+func TestConfigDefaultsAreThePackagesDefaults(t *testing.T) {
+	d := config.Default()
+	for _, c := range []struct {
+		what      string
+		got, want any
+	}{
+		{"MCP_MAX_SESSIONS", d.MCP.MaxSessions, mcpserver.DefaultMaxSessions},
+		{"MCP_SESSION_TIMEOUT", d.MCP.SessionTimeout, mcpserver.DefaultSessionTimeout},
+		{"MCP_MAX_BATCH", d.MCP.MaxBatch, mcpserver.DefaultMaxBatch},
+		{"MCP_MAX_BATCH_RESULT_BYTES", d.MCP.MaxBatchResultBytes, int64(mcpserver.DefaultMaxBatchResultBytes)},
+		{"MCP_MAX_BODY_BYTES", d.MCP.MaxRequestBytes, int64(mcpserver.DefaultMaxBodyBytes)},
+		{"MCP_BODY_TIMEOUT", d.MCP.RequestBodyTimeout, mcpserver.DefaultBodyTimeout},
+		{"TRIPGRAPH_CHECKPOINT_CACHE_BYTES", int64(d.Storage.CheckpointCache), int64(store.DefaultCacheBytes)},
+		{"TRIPGRAPH_MAX_BODY_BYTES", d.Limits.MaxBodyBytes, server.DefaultLimits.MaxBodyBytes},
+		{"TRIPGRAPH_BODY_TIMEOUT", d.Limits.BodyTimeout, server.DefaultLimits.BodyTimeout},
+		{"TRIPGRAPH_WRITE_TIMEOUT", d.Limits.WriteTimeout, server.DefaultLimits.WriteTimeout},
+		{"TRIPGRAPH_RATE_LIMIT", d.Limits.RatePerSec, server.DefaultLimits.RatePerSec},
+		{"TRIPGRAPH_RATE_BURST", d.Limits.RateBurst, server.DefaultLimits.RateBurst},
+		{"TRIPGRAPH_SESSION_TTL", d.Limits.SessionTTL, server.DefaultSessionTTL},
+		{"TRIPGRAPH_WORKERS", d.Runner.Workers, server.DefaultWorkers},
+		{"TRIPGRAPH_RUN_LEASE", d.Runner.Lease, server.DefaultRunLease},
+		{"TRIPGRAPH_SHUTDOWN_GRACE", d.Runner.ShutdownGrace, server.DefaultShutdownGrace},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: the configuration's default is %v, the package's %v", c.what, c.got, c.want)
+		}
+	}
 }

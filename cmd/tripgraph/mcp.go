@@ -10,10 +10,10 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/media"
 	"github.com/tripgraph/tripgraph/store"
@@ -30,13 +30,13 @@ func init() {
 // photoURLTTL is how long the signed photo URLs in tool results work.
 const photoURLTTL = time.Hour
 
-func runMCP(ctx context.Context, args []string) error {
+func runMCP(ctx context.Context, cfg config.Config, args []string) error {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	transport := fs.String("transport", "stdio", "stdio or http")
-	addr := fs.String("addr", envOr("MCP_ADDR", "127.0.0.1:8081"), "HTTP listening address (host:port)")
+	addr := fs.String("addr", cfg.MCP.StandaloneAddr, "HTTP listening address (host:port)")
 	authMode := fs.String("auth", "bearer", "HTTP authentication: bearer (an MCP_SECRET token or an API key) or none (loopback only, needs --user)")
-	userName := fs.String("user", os.Getenv("TRIPGRAPH_USER"), "the user to act as over stdio or with --auth none")
-	publicURL := fs.String("public-url", os.Getenv("TRIPGRAPH_PUBLIC_URL"), "the URL clients reach this server at, for photo links (default http://ADDR)")
+	userName := fs.String("user", cfg.MCP.User, "the user to act as over stdio or with --auth none")
+	publicURL := fs.String("public-url", cfg.HTTP.PublicURL, "the URL clients reach this server at, for photo links (default http://ADDR)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -54,31 +54,28 @@ func runMCP(ctx context.Context, args []string) error {
 		return fmt.Errorf("unknown --transport %q: want stdio or http", *transport)
 	}
 
-	env, err := openServing(ctx, log, 0)
+	env, err := openServing(ctx, cfg, log, 0)
 	if err != nil {
 		return err
 	}
 	defer env.st.Close()
-	cfg := env.mcpConfig(orDefault(*publicURL, "http://"+*addr), log)
+	tools := env.mcpConfig(orDefault(*publicURL, "http://"+*addr), log)
 	if *userName != "" && (*transport == "stdio" || *authMode == "none") {
 		u, err := env.st.UserByName(ctx, *userName)
 		if err != nil {
 			return fmt.Errorf("finding user %q (run tripgraph seed for the demo user): %w", *userName, err)
 		}
-		cfg.User = u.ID
+		tools.User = u.ID
 	}
 	if *transport == "stdio" {
 		if note := stdioLinksNote(*publicURL, env.secret); note != "" {
 			log.Warn(note)
-			cfg.URLs, cfg.LinksNote = media.URLs{}, note
+			tools.URLs, tools.LinksNote = media.URLs{}, note
 		}
 		log.Info("serving MCP on stdio", "user", *userName)
-		return mcpserver.New(cfg).Run(ctx, &mcpserver.StdioTransport{})
+		return mcpserver.New(tools).Run(ctx, &mcpserver.StdioTransport{})
 	}
-	httpOpts, err := httpOptionsFromEnv()
-	if err != nil {
-		return err
-	}
+	httpOpts := mcpHTTPOptions(cfg.MCP)
 
 	var authenticate func(context.Context, string) (string, error)
 	if *authMode == "bearer" {
@@ -87,8 +84,8 @@ func runMCP(ctx context.Context, args []string) error {
 		log.Warn("MCP authentication is off: every request acts as this user", "user", *userName, "addr", *addr)
 	}
 	mux := http.NewServeMux()
-	httpOpts.Authenticate, httpOpts.AllowedOrigins, httpOpts.Logger = authenticate, allowedOrigins(), log
-	mux.Handle("/mcp", mcpserver.NewHTTPHandler(mcpserver.New(cfg), httpOpts))
+	httpOpts.Authenticate, httpOpts.AllowedOrigins, httpOpts.Logger = authenticate, cfg.HTTP.AllowedOrigins, log
+	mux.Handle("/mcp", mcpserver.NewHTTPHandler(mcpserver.New(tools), httpOpts))
 	env.mediaHandler(log).Register(mux)
 	return listenAndServe(ctx, *addr, mux, log, nil)
 }
@@ -118,15 +115,15 @@ type serving struct {
 	mediaRoot string
 }
 
-// openServing migrates and opens the database and reads the secrets and
-// the media root from the environment.
-func openServing(ctx context.Context, log *slog.Logger, dbPool int32) (*serving, error) {
-	st, err := openStorePool(ctx, dbPool)
+// openServing migrates and opens the database, with the secrets and the
+// media root of the configuration.
+func openServing(ctx context.Context, cfg config.Config, log *slog.Logger, dbPool int32) (*serving, error) {
+	st, err := openStorePool(ctx, cfg.Database, dbPool)
 	if err != nil {
 		return nil, err
 	}
-	s := &serving{st: st, mediaRoot: envOr("TRIPGRAPH_MEDIA_ROOT", ".data/media")}
-	if v := os.Getenv("MCP_SECRET"); v != "" {
+	s := &serving{st: st, mediaRoot: cfg.HTTP.MediaRoot}
+	if v := cfg.MCP.Secret; v != "" {
 		s.secret, s.urlSecret = []byte(v), []byte(v)
 	} else {
 		log.Warn("MCP_SECRET is not set: bearer tokens are refused (API keys still work) and photo links last only as long as this process")
@@ -172,54 +169,14 @@ func stdioLinksNote(publicURL string, secret []byte) string {
 	return "photo and picture links are off over stdio; to enable them, set " + strings.Join(missing, " and ")
 }
 
-// httpOptionsFromEnv reads the limits of the MCP HTTP handler from the
-// environment; an unset variable keeps the handler's default.
-func httpOptionsFromEnv() (mcpserver.HTTPOptions, error) {
-	var o mcpserver.HTTPOptions
-	var errs []error
-	envInt := func(key string, dst *int) {
-		if v := os.Getenv(key); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n <= 0 {
-				errs = append(errs, fmt.Errorf("%s=%q: want a positive whole number", key, v))
-			}
-			*dst = n
-		}
-	}
-	envDuration := func(key string, dst *time.Duration) {
-		if v := os.Getenv(key); v != "" {
-			d, err := time.ParseDuration(v)
-			if err != nil || d <= 0 {
-				errs = append(errs, fmt.Errorf("%s=%q: want a positive duration such as 30s or 10m", key, v))
-			}
-			*dst = d
-		}
-	}
-	var batchBytes, bodyBytes int
-	envInt("MCP_MAX_SESSIONS", &o.MaxSessions)
-	envDuration("MCP_SESSION_TIMEOUT", &o.SessionTimeout)
-	envInt("MCP_MAX_BATCH", &o.MaxBatch)
-	envInt("MCP_MAX_BATCH_RESULT_BYTES", &batchBytes)
-	envInt("MCP_MAX_BODY_BYTES", &bodyBytes)
-	envDuration("MCP_BODY_TIMEOUT", &o.BodyTimeout)
-	o.MaxBatchResultBytes, o.MaxBodyBytes = int64(batchBytes), int64(bodyBytes)
-	return o, errors.Join(errs...)
+// mcpHTTPOptions are the limits of the MCP HTTP handler.
+func mcpHTTPOptions(c config.MCP) mcpserver.HTTPOptions {
+	return mcpserver.HTTPOptions{MaxSessions: c.MaxSessions, SessionTimeout: c.SessionTimeout, MaxBatch: c.MaxBatch,
+		MaxBatchResultBytes: c.MaxBatchResultBytes, MaxBodyBytes: c.MaxRequestBytes, BodyTimeout: c.RequestBodyTimeout}
 }
 
 func (s *serving) mediaHandler(log *slog.Logger) *media.Handler {
 	return &media.Handler{Root: s.mediaRoot, Secret: s.urlSecret, Photos: s.st, Authenticate: s.authenticate(), Logger: log}
-}
-
-// allowedOrigins are the browser origins from TRIPGRAPH_ALLOWED_ORIGINS
-// (comma-separated), besides loopback ones.
-func allowedOrigins() []string {
-	var out []string
-	for _, o := range strings.Split(os.Getenv("TRIPGRAPH_ALLOWED_ORIGINS"), ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			out = append(out, o)
-		}
-	}
-	return out
 }
 
 // listenAndServe serves h on addr until ctx ends, then shuts down: new
@@ -256,13 +213,6 @@ func listenAndServe(ctx context.Context, addr string, h http.Handler, log *slog.
 	}
 	log.Info("shut down")
 	return nil
-}
-
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return def
 }
 
 func orDefault(v, def string) string {

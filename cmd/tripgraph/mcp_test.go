@@ -4,9 +4,6 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/tripgraph/tripgraph/mcpserver"
 )
 
 // Over stdio, links are given only when they can work: with the public
@@ -34,28 +31,6 @@ func TestStdioLinksNote(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// The HTTP limits come from the environment; bad values are refused.
-func TestHTTPOptionsFromEnv(t *testing.T) {
-	t.Setenv("MCP_MAX_SESSIONS", "7")
-	t.Setenv("MCP_SESSION_TIMEOUT", "90s")
-	t.Setenv("MCP_MAX_BATCH", "3")
-	t.Setenv("MCP_MAX_BATCH_RESULT_BYTES", "1000")
-	t.Setenv("MCP_MAX_BODY_BYTES", "2000")
-	t.Setenv("MCP_BODY_TIMEOUT", "2s")
-	o, err := httpOptionsFromEnv()
-	want := mcpserver.HTTPOptions{MaxSessions: 7, SessionTimeout: 90 * time.Second, MaxBatch: 3,
-		MaxBatchResultBytes: 1000, MaxBodyBytes: 2000, BodyTimeout: 2 * time.Second}
-	if err != nil || o.MaxSessions != want.MaxSessions || o.SessionTimeout != want.SessionTimeout || o.MaxBatch != want.MaxBatch ||
-		o.MaxBatchResultBytes != want.MaxBatchResultBytes || o.MaxBodyBytes != want.MaxBodyBytes || o.BodyTimeout != want.BodyTimeout {
-		t.Fatalf("httpOptionsFromEnv = %+v, %v; want %+v", o, err, want)
-	}
-	t.Setenv("MCP_MAX_BATCH", "-1")
-	t.Setenv("MCP_BODY_TIMEOUT", "soon")
-	if _, err := httpOptionsFromEnv(); err == nil || !strings.Contains(err.Error(), "MCP_MAX_BATCH") || !strings.Contains(err.Error(), "MCP_BODY_TIMEOUT") {
-		t.Fatalf("bad values: %v, want an error naming both", err)
 	}
 }
 

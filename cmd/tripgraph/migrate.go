@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/devdb"
 	"github.com/tripgraph/tripgraph/migrations"
 )
@@ -20,12 +21,12 @@ func init() {
 
 // runMigrate applies every pending migration (up), rolls back the newest one
 // or every one above a version (down [version]), or prints their status.
-func runMigrate(ctx context.Context, args []string) error {
+func runMigrate(ctx context.Context, cfg config.Config, args []string) error {
 	action := "up"
 	if len(args) > 0 {
 		action = args[0]
 	}
-	u, err := devdb.URL(ctx)
+	u, err := devdb.URL(ctx, cfg.Database.URL)
 	if err != nil {
 		return err
 	}

@@ -2,9 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
+
+	"github.com/tripgraph/tripgraph/config"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmc/langchaingo/llms"
@@ -53,16 +54,22 @@ func newPlanner(m llms.Model, env *serving, reg store.MCPServers, cp graph.Check
 }
 
 // userRegistry is the users' MCP server registry on st, with the SSRF
-// guard (TRIPGRAPH_MCP_ALLOW_HOSTS) and the secret box
-// (TRIPGRAPH_SECRET_KEY; without it, servers with a secret are refused).
-func userRegistry(st *store.Store) (store.MCPServers, error) {
-	guard, err := netguard.FromEnv()
+// guard (and the hosts the operator allows) and the secret box (without
+// its key, servers with a credential are refused).
+func userRegistry(st *store.Store, c config.UserServers) (store.MCPServers, error) {
+	guard, err := netguard.New(netguard.Options{Allow: c.AllowHosts})
 	if err != nil {
-		return store.MCPServers{}, err
+		return store.MCPServers{}, fmt.Errorf("reading TRIPGRAPH_MCP_ALLOW_HOSTS: %w", err)
 	}
-	box, err := secretbox.FromEnv()
-	if err != nil && !errors.Is(err, secretbox.ErrNoKey) {
-		return store.MCPServers{}, err
+	var box *secretbox.Box
+	if c.SecretKey != "" {
+		key, err := secretbox.ParseKey(c.SecretKey)
+		if err != nil {
+			return store.MCPServers{}, fmt.Errorf("reading TRIPGRAPH_SECRET_KEY: %w", err)
+		}
+		if box, err = secretbox.New(key); err != nil {
+			return store.MCPServers{}, err
+		}
 	}
 	return store.MCPServers{Store: st, Guard: guard, Box: box}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/store"
 )
 
@@ -18,17 +19,15 @@ func init() {
 	register(command{
 		name:    "prune",
 		summary: "delete threads idle longer than TRIPGRAPH_THREAD_TTL (--ttl), with their checkpoints, runs and events",
-		run:     func(ctx context.Context, args []string) error { return runPrune(ctx, args, os.Stdout) },
+		run: func(ctx context.Context, cfg config.Config, args []string) error {
+			return runPrune(ctx, cfg, args, os.Stdout)
+		},
 	})
 }
 
-func runPrune(ctx context.Context, args []string, out io.Writer) error {
-	envTTL, err := store.ThreadTTLFromEnv()
-	if err != nil {
-		return err
-	}
+func runPrune(ctx context.Context, cfg config.Config, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("prune", flag.ContinueOnError)
-	ttl := fs.Duration("ttl", envTTL, "delete threads whose newest checkpoint is older than this, such as 720h (default $"+store.ThreadTTLEnv+")")
+	ttl := fs.Duration("ttl", cfg.Storage.ThreadTTL, "delete threads whose newest checkpoint is older than this, such as 720h (default $TRIPGRAPH_THREAD_TTL)")
 	dryRun := fs.Bool("dry-run", false, "count the threads that would be deleted, and delete nothing")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -39,9 +38,9 @@ func runPrune(ctx context.Context, args []string, out io.Writer) error {
 		return fmt.Errorf("--ttl %s: want a positive duration such as 720h", *ttl)
 	}
 	if *ttl == 0 {
-		return errors.New("no TTL: give --ttl or set " + store.ThreadTTLEnv)
+		return errors.New("no TTL: give --ttl or set TRIPGRAPH_THREAD_TTL")
 	}
-	st, err := openStore(ctx)
+	st, err := openStore(ctx, cfg.Database)
 	if err != nil {
 		return err
 	}
@@ -60,12 +59,11 @@ func runPrune(ctx context.Context, args []string, out io.Writer) error {
 }
 
 // startSweeper deletes, in the background, the threads idle for longer than
-// $TRIPGRAPH_THREAD_TTL: right away, then every sweepInterval. It does
-// nothing when no TTL is set. The returned function stops it and waits.
-func startSweeper(ctx context.Context, st *store.Store, log *slog.Logger) (stop func(), err error) {
-	ttl, err := store.ThreadTTLFromEnv()
-	if err != nil || ttl <= 0 {
-		return func() {}, err
+// ttl: right away, then every sweepInterval. It does nothing when ttl is 0.
+// The returned function stops it and waits.
+func startSweeper(ctx context.Context, st *store.Store, ttl time.Duration, log *slog.Logger) (stop func()) {
+	if ttl <= 0 {
+		return func() {}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -75,7 +73,7 @@ func startSweeper(ctx context.Context, st *store.Store, log *slog.Logger) (stop 
 		sweep(ctx, st, ttl, log)
 	}()
 	log.Info("deleting idle threads", "ttl", ttl.String(), "every", sweepInterval(ttl).String())
-	return func() { cancel(); wg.Wait() }, nil
+	return func() { cancel(); wg.Wait() }
 }
 
 // sweepInterval is how often the sweeper runs for a TTL: a tenth of it,

@@ -57,25 +57,25 @@ func TestPruneCommand(t *testing.T) {
 	st, owner, old, fresh := pruneDB(t)
 	tests := []struct {
 		name      string
-		env       string
+		ttl       time.Duration // the configured one
 		args      []string
 		wantErr   string
 		wantOut   string
 		oldExists bool
 	}{
-		{"no TTL", "", nil, "no TTL", "", true},
-		{"a negative TTL", "", []string{"--ttl", "-5h"}, "want a positive duration", "", true},
-		{"a zero TTL", "72h", []string{"--ttl", "0s"}, "want a positive duration", "", true},
-		{"a bad TTL in the environment", "a month", nil, "TRIPGRAPH_THREAD_TTL", "", true},
-		{"a dry run", "", []string{"--ttl", "24h", "--dry-run"}, "", "would delete 1 threads", true},
-		{"a TTL longer than the idle time", "72h", nil, "", "deleted 0 threads", true},
-		{"the flag overrides the environment", "72h", []string{"--ttl=24h"}, "", "deleted 1 threads", false},
+		{"no TTL", 0, nil, "no TTL", "", true},
+		{"a negative TTL", 0, []string{"--ttl", "-5h"}, "want a positive duration", "", true},
+		{"a zero TTL", 72 * time.Hour, []string{"--ttl", "0s"}, "want a positive duration", "", true},
+		{"a dry run", 0, []string{"--ttl", "24h", "--dry-run"}, "", "would delete 1 threads", true},
+		{"a TTL longer than the idle time", 72 * time.Hour, nil, "", "deleted 0 threads", true},
+		{"the flag overrides the configuration", 72 * time.Hour, []string{"--ttl=24h"}, "", "deleted 1 threads", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv(store.ThreadTTLEnv, tt.env)
+			cfg := envConfig(t)
+			cfg.Storage.ThreadTTL = tt.ttl
 			var out bytes.Buffer
-			err := runPrune(ctx, tt.args, &out)
+			err := runPrune(ctx, cfg, tt.args, &out)
 			if (err == nil) != (tt.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
 				t.Fatalf("prune %v: %v, want error %q", tt.args, err, tt.wantErr)
 			}
@@ -100,21 +100,13 @@ func TestSweeper(t *testing.T) {
 	st, owner, old, fresh := pruneDB(t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 
-	t.Setenv(store.ThreadTTLEnv, "")
-	stop, err := startSweeper(ctx, st, log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	stop := startSweeper(ctx, st, 0, log)
 	stop()
 	if !threadExists(t, st, owner, old) {
 		t.Fatal("a sweeper without a TTL deleted a thread")
 	}
 
-	t.Setenv(store.ThreadTTLEnv, "24h")
-	stop, err = startSweeper(ctx, st, log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	stop = startSweeper(ctx, st, 24*time.Hour, log)
 	defer stop()
 	for threadExists(t, st, owner, old) { // the first sweep runs at once
 		select {
@@ -126,11 +118,6 @@ func TestSweeper(t *testing.T) {
 	stop()
 	if !threadExists(t, st, owner, fresh) {
 		t.Fatal("the sweeper deleted the fresh thread")
-	}
-
-	t.Setenv(store.ThreadTTLEnv, "soon")
-	if _, err := startSweeper(ctx, st, log); err == nil {
-		t.Fatal("a malformed TTL was accepted")
 	}
 }
 

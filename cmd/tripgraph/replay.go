@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -21,19 +22,21 @@ func init() {
 	register(command{
 		name:    "replay",
 		summary: "print a saved thread step by step from the database: replay THREAD [--checkpoint ID]",
-		run:     func(ctx context.Context, args []string) error { return replayCommand(ctx, args, os.Stdout) },
+		run: func(ctx context.Context, cfg config.Config, args []string) error {
+			return replayCommand(ctx, cfg, args, os.Stdout)
+		},
 	})
 }
 
 // replayCommand reads a thread's checkpoints from PostgreSQL, whoever owns
 // it (it is an operator's command), and prints them. Nothing calls the
 // model or the tools.
-func replayCommand(ctx context.Context, args []string, w io.Writer) error {
+func replayCommand(ctx context.Context, cfg config.Config, args []string, w io.Writer) error {
 	thread, checkpoint, err := replayArgs(args)
 	if err != nil {
 		return err
 	}
-	st, err := openStore(ctx)
+	st, err := openStore(ctx, cfg.Database)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/internal/pgtest"
@@ -132,20 +133,20 @@ func TestReplayCommand(t *testing.T) {
 	}
 	t.Cleanup(drop)
 	t.Setenv("DATABASE_URL", url)
-	st, err := openStore(ctx)
+	st, err := openStore(ctx, config.Database{URL: url})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
 	thread := plannedThread(t, st, "restaurants in Porto")
 	var out bytes.Buffer
-	if err := replayCommand(ctx, []string{thread}, &out); err != nil {
+	if err := replayCommand(ctx, envConfig(t), []string{thread}, &out); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "added the restaurants") || !strings.Contains(out.String(), "you: restaurants in Porto") {
 		t.Errorf("replay printed\n%s", out.String())
 	}
-	if err := replayCommand(ctx, nil, &out); err == nil {
+	if err := replayCommand(ctx, envConfig(t), nil, &out); err == nil {
 		t.Error("replay without a thread succeeded")
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/tripgraph/tripgraph/config"
+
 	"github.com/google/uuid"
 	"github.com/tmc/langchaingo/llms"
 
@@ -19,7 +21,6 @@ import (
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/mcpserver/memory"
-	"github.com/tripgraph/tripgraph/model"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/store"
 )
@@ -28,7 +29,9 @@ func init() {
 	register(command{
 		name:    "run",
 		summary: `run a conversation through the planner: run [--json] [--db [--thread ID]] "message" ["next message" …]`,
-		run:     func(ctx context.Context, args []string) error { return runConversation(ctx, args, os.Stdout) },
+		run: func(ctx context.Context, cfg config.Config, args []string) error {
+			return runConversation(ctx, cfg, args, os.Stdout)
+		},
 	})
 }
 
@@ -43,7 +46,7 @@ func init() {
 // Without --db nothing needs a database: the same tool server runs on its
 // in-memory backend, built from the data tripgraph seed stores, and is
 // reached through the MCP bridge all the same.
-func runConversation(ctx context.Context, args []string, w io.Writer) error {
+func runConversation(ctx context.Context, cfg config.Config, args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the events as JSON lines")
 	useDB := fs.Bool("db", false, "use PostgreSQL: the seeded catalog, the PostgreSQL checkpointer and the demo user, with the MCP tools through the bridge")
@@ -57,7 +60,7 @@ func runConversation(ctx context.Context, args []string, w io.Writer) error {
 	if *threadID != "" && !*useDB {
 		return errors.New("--thread needs --db: threads are kept only in PostgreSQL")
 	}
-	m, err := model.New(ctx, os.Getenv("TRIPGRAPH_MODEL"))
+	m, err := modelConfig(cfg.Model).Open(ctx)
 	if err != nil {
 		return err
 	}
@@ -65,7 +68,7 @@ func runConversation(ctx context.Context, args []string, w io.Writer) error {
 	thread := uuid.Must(uuid.NewV7()).String()
 	if *useDB {
 		var done func()
-		ctx, g, thread, done, err = dbPlanner(ctx, m, *threadID)
+		ctx, g, thread, done, err = dbPlanner(ctx, cfg, m, *threadID)
 		if err != nil {
 			return err
 		}
@@ -123,9 +126,9 @@ func reportRefused(w io.Writer, text string, reason error, asJSON bool) error {
 // dbPlanner builds the planner on PostgreSQL for the demo user: it seeds
 // an empty catalog, opens or creates the thread, and returns a context
 // that acts as the demo user and a function that closes everything.
-func dbPlanner(ctx context.Context, m llms.Model, threadID string) (context.Context, *nodes.Graph, string, func(), error) {
+func dbPlanner(ctx context.Context, cfg config.Config, m llms.Model, threadID string) (context.Context, *nodes.Graph, string, func(), error) {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	env, err := openServing(ctx, log, 0)
+	env, err := openServing(ctx, cfg, log, 0)
 	if err != nil {
 		return nil, nil, "", nil, err
 	}
@@ -149,15 +152,11 @@ func dbPlanner(ctx context.Context, m llms.Model, threadID string) (context.Cont
 	if err != nil {
 		return fail(err)
 	}
-	cpOpts, err := store.CheckpointerOptionsFromEnv()
+	reg, err := userRegistry(env.st, cfg.Servers)
 	if err != nil {
 		return fail(err)
 	}
-	reg, err := userRegistry(env.st)
-	if err != nil {
-		return fail(err)
-	}
-	g, bridge, err := newPlanner(m, env, reg, env.st.Checkpointer(cpOpts), envOr("TRIPGRAPH_PUBLIC_URL", "http://127.0.0.1:8080"), log)
+	g, bridge, err := newPlanner(m, env, reg, env.st.Checkpointer(checkpointerOptions(cfg.Storage)), orDefault(cfg.HTTP.PublicURL, "http://"+cfg.HTTP.Addr), log)
 	if err != nil {
 		return fail(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/seed"
 )
@@ -20,7 +21,7 @@ func init() {
 	})
 }
 
-func runSeed(ctx context.Context, args []string) error {
+func runSeed(ctx context.Context, cfg config.Config, args []string) error {
 	fs := flag.NewFlagSet("seed", flag.ContinueOnError)
 	cities := fs.Int("cities", catalogSize, "how many of the most populous cities the catalog covers")
 	photos := fs.Int("photos", 0, "top the demo user's photos up to this many (e.g. 1000000), with generated archive albums")
@@ -28,7 +29,7 @@ func runSeed(ctx context.Context, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	st, err := openStore(ctx)
+	st, err := openStore(ctx, cfg.Database)
 	if err != nil {
 		return err
 	}

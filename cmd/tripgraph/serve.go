@@ -9,9 +9,8 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"strconv"
-	"time"
 
+	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/model"
 	"github.com/tripgraph/tripgraph/seed"
@@ -39,48 +38,34 @@ func seedIfEmpty(ctx context.Context, st *store.Store, log *slog.Logger) error {
 		Progress: func(format string, args ...any) { log.Info(fmt.Sprintf(format, args...)) }})
 }
 
-func runServe(ctx context.Context, args []string) error {
+func runServe(ctx context.Context, cfg config.Config, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	addr := fs.String("addr", envOr("TRIPGRAPH_ADDR", "127.0.0.1:8080"), "listening address (host:port)")
-	publicURL := fs.String("public-url", os.Getenv("TRIPGRAPH_PUBLIC_URL"), "the URL clients reach this server at (default http://ADDR)")
+	addr := fs.String("addr", cfg.HTTP.Addr, "listening address (host:port)")
+	publicURL := fs.String("public-url", cfg.HTTP.PublicURL, "the URL clients reach this server at (default http://ADDR)")
 	welcome := fs.Bool("welcome", false, "print the address, a new API key for the demo user and a first request to try (what make run does)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
-	limits, err := server.LimitsFromEnv()
-	if err != nil {
-		return err
-	}
-	mcpOpts, err := httpOptionsFromEnv()
-	if err != nil {
-		return err
-	}
-	set, err := serveSettingsFromEnv()
-	if err != nil {
-		return err
-	}
-	env, err := openServing(ctx, log, set.dbPool)
+	env, err := openServing(ctx, cfg, log, cfg.DBPool())
 	if err != nil {
 		return err
 	}
 	defer env.st.Close()
 	defer logPoolStats(env.st, log)
-	stopSweeper, err := startSweeper(ctx, env.st, log)
-	if err != nil {
-		return err
-	}
+	stopSweeper := startSweeper(ctx, env.st, cfg.Storage.ThreadTTL, log)
 	defer stopSweeper()
 	if err := seedIfEmpty(ctx, env.st, log); err != nil {
 		return err
 	}
 	base := orDefault(*publicURL, "http://"+*addr)
-	api, err := newAPI(ctx, env, base, limits, set, log)
+	api, err := newAPI(ctx, cfg, env, base, log)
 	if err != nil {
 		return err
 	}
 	defer api.Close()
-	mcpOpts.Authenticate, mcpOpts.AllowedOrigins, mcpOpts.Logger = env.authenticate(), allowedOrigins(), log
+	mcpOpts := mcpHTTPOptions(cfg.MCP)
+	mcpOpts.Authenticate, mcpOpts.AllowedOrigins, mcpOpts.Logger = env.authenticate(), cfg.HTTP.AllowedOrigins, log
 	mcp := mcpserver.NewHTTPHandler(mcpserver.New(env.mcpConfig(base, log)), mcpOpts)
 	for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodDelete, http.MethodOptions} {
 		api.Mount(method, "/mcp", "The MCP tools over Streamable HTTP (bearer token or API key)", mcp)
@@ -99,7 +84,7 @@ func runServe(ctx context.Context, args []string) error {
 		}
 	}
 	return listenAndServe(ctx, *addr, api.Handler(), log, func() {
-		grace, cancel := context.WithTimeout(context.Background(), set.grace)
+		grace, cancel := context.WithTimeout(context.Background(), cfg.Runner.ShutdownGrace)
 		defer cancel()
 		api.Shutdown(grace)
 	})
@@ -113,57 +98,6 @@ func logPoolStats(st *store.Store, log *slog.Logger) {
 		"acquires_waited", ps.EmptyAcquireCount(), "acquire_ms_total", ps.AcquireDuration().Milliseconds(),
 		"acquire_wait_ms_total", ps.EmptyAcquireWaitTime().Milliseconds())
 }
-
-// serveSettings are how serve sizes and paces its run workers.
-type serveSettings struct {
-	workers int
-	lease   time.Duration // a worker's claim on a run
-	grace   time.Duration // how long runs may go on once asked to stop
-	dbPool  int32         // connections in the database pool
-}
-
-func serveSettingsFromEnv() (serveSettings, error) {
-	var set serveSettings
-	var err error
-	if set.workers, err = server.WorkersFromEnv(); err != nil {
-		return set, err
-	}
-	if set.lease, err = server.RunLeaseFromEnv(); err != nil {
-		return set, err
-	}
-	if set.grace, err = server.ShutdownGraceFromEnv(); err != nil {
-		return set, err
-	}
-	set.dbPool, err = dbPoolFromEnv(set.workers)
-	return set, err
-}
-
-// dbPoolFromEnv reads TRIPGRAPH_DB_POOL, the most connections serve's
-// database pool holds, which wins over a pool_max_conns in DATABASE_URL.
-// Unset, it is sized from the workers: a running run may hold two at once
-// (a checkpoint or event write, and its lease renewal), and dbPoolExtra
-// more serve what runs beside the workers.
-func dbPoolFromEnv(workers int) (int32, error) {
-	v := os.Getenv("TRIPGRAPH_DB_POOL")
-	if v == "" {
-		return int32(2*workers + dbPoolExtra), nil
-	}
-	n, err := strconv.ParseInt(v, 10, 32)
-	if err == nil && n < 2 {
-		err = errors.New("must be at least 2")
-	}
-	if err != nil {
-		return 0, fmt.Errorf("reading TRIPGRAPH_DB_POOL=%q: %w", v, err)
-	}
-	return int32(n), nil
-}
-
-// dbPoolExtra is the connections the default pool adds to the workers'
-// for the HTTP requests (an API key's lookup, a run's insert, each open
-// stream's reads after a notification, every one short), the lease
-// sweeper, the thread sweeper and the metrics' scrapes. The connection
-// that listens for run notifications is not from the pool.
-const dbPoolExtra = 8
 
 // printWelcome prints the server's address, a one-time link that opens
 // the demo user's account in a browser, and a new API key for the demo
@@ -206,34 +140,44 @@ func (a api) Close() error { return errors.Join(a.Server.Close(), a.close()) }
 // newAPI builds the REST API on the trip planner, whose checkpoints are in
 // the store and whose tools come through the MCP bridge, with its worker
 // pool started: this process executes runs of the shared queue.
-func newAPI(ctx context.Context, env *serving, publicURL string, limits server.Limits, set serveSettings, log *slog.Logger) (api, error) {
-	m, err := model.New(ctx, os.Getenv("TRIPGRAPH_MODEL"))
+func newAPI(ctx context.Context, cfg config.Config, env *serving, publicURL string, log *slog.Logger) (api, error) {
+	m, err := modelConfig(cfg.Model).Open(ctx)
 	if err != nil {
 		return api{}, err
 	}
-	cpOpts, err := store.CheckpointerOptionsFromEnv()
+	reg, err := userRegistry(env.st, cfg.Servers)
 	if err != nil {
 		return api{}, err
 	}
-	sessionTTL, err := server.SessionTTLFromEnv()
-	if err != nil {
-		return api{}, err
-	}
-	reg, err := userRegistry(env.st)
-	if err != nil {
-		return api{}, err
-	}
-	cps := env.st.Checkpointer(cpOpts)
+	cps := env.st.Checkpointer(checkpointerOptions(cfg.Storage))
 	planner, bridge, err := newPlanner(m, env, reg, cps, publicURL, log)
 	if err != nil {
 		return api{}, err
 	}
+	l := cfg.Limits
 	srv, err := server.New(server.Config{Store: env.st, Planner: planner, Checkpoints: cps, Logger: log,
-		Limits: limits, Workers: set.workers, RunLease: set.lease, Guard: reg.Guard, Box: reg.Box, SessionTTL: sessionTTL})
+		Limits: server.Limits{MaxBodyBytes: l.MaxBodyBytes, BodyTimeout: l.BodyTimeout, WriteTimeout: l.WriteTimeout,
+			RatePerSec: l.RatePerSec, RateBurst: l.RateBurst},
+		Workers: cfg.Runner.Workers, RunLease: cfg.Runner.Lease, Guard: reg.Guard, Box: reg.Box, SessionTTL: l.SessionTTL})
 	if err != nil {
 		bridge.Close()
 		return api{}, err
 	}
 	srv.Start()
 	return api{Server: srv, close: bridge.Close}, nil
+}
+
+// modelConfig is the model's part of the configuration.
+func modelConfig(c config.Model) model.Config {
+	return model.Config{Spec: c.Spec, OpenAIKey: c.OpenAIKey, OpenAIBaseURL: c.OpenAIBaseURL,
+		AnthropicKey: c.AnthropicKey, GoogleKey: c.GoogleKey}
+}
+
+// checkpointerOptions are the checkpointer's part of the configuration:
+// its cache, of which 0 means none.
+func checkpointerOptions(c config.Storage) store.CheckpointerOptions {
+	if c.CheckpointCache == 0 {
+		return store.CheckpointerOptions{CacheBytes: -1}
+	}
+	return store.CheckpointerOptions{CacheBytes: int64(c.CheckpointCache)}
 }

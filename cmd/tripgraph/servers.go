@@ -14,11 +14,12 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/tripgraph/tripgraph/config"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/netguard"
-	"github.com/tripgraph/tripgraph/secretbox"
 	"github.com/tripgraph/tripgraph/store"
 )
 
@@ -50,13 +51,13 @@ type serversEnv struct {
 
 // runServers opens the store, the SSRF guard and the secret box from the
 // environment and runs a servers subcommand.
-func runServers(ctx context.Context, args []string) error {
-	st, err := openStore(ctx)
+func runServers(ctx context.Context, cfg config.Config, args []string) error {
+	st, err := openStore(ctx, cfg.Database)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	reg, err := userRegistry(st)
+	reg, err := userRegistry(st, cfg.Servers)
 	if err != nil {
 		return err
 	}
@@ -128,7 +129,7 @@ func (e serversEnv) add(ctx context.Context, args []string) error {
 		return err
 	}
 	if secret != nil && e.reg.Box == nil {
-		return fmt.Errorf("storing a secret needs %s: 32 bytes as hex or base64", secretbox.KeyEnv)
+		return errors.New("storing a secret needs TRIPGRAPH_SECRET_KEY: 32 bytes as hex or base64")
 	}
 	m, err := e.reg.Create(ctx, u.ID, store.MCPServerInput{
 		Name: *name, URL: *rawURL, Transport: *transport, AuthType: *auth, AuthHeader: *header, Secret: secret,
@@ -310,7 +311,7 @@ func (e serversEnv) withSecret(ctx context.Context, u store.User, m store.MCPSer
 	}
 	i := slices.IndexFunc(enabled, func(s store.MCPServerWithSecret) bool { return s.ID == m.ID })
 	if i < 0 {
-		return store.MCPServerWithSecret{}, fmt.Errorf("the secret of %s does not open: was %s changed?", m.Name, secretbox.KeyEnv)
+		return store.MCPServerWithSecret{}, fmt.Errorf("the secret of %s does not open: was TRIPGRAPH_SECRET_KEY changed?", m.Name)
 	}
 	return enabled[i], nil
 }

@@ -162,8 +162,8 @@ func TestServersCommand(t *testing.T) {
 	var noBox bytes.Buffer
 	env := serversEnv{reg: store.MCPServers{Store: st, Guard: allowing}, out: &noBox}
 	if err := env.run(ctx, []string{"add", "--user", "ana", "--name", "k", "--url", "https://k.example.com/", "--auth", "bearer", "--secret-env", "CRM_TOKEN"}); err == nil ||
-		!strings.Contains(err.Error(), secretbox.KeyEnv) {
-		t.Fatalf("a secret with no key: %v, want a hint to set %s", err, secretbox.KeyEnv)
+		!strings.Contains(err.Error(), "TRIPGRAPH_SECRET_KEY") {
+		t.Fatalf("a secret with no key: %v, want a hint to set %s", err, "TRIPGRAPH_SECRET_KEY")
 	}
 
 	// enrich turns the setting on, for all or named servers, and off.

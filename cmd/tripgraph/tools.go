@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 )
 
@@ -21,7 +22,9 @@ func init() {
 	register(command{
 		name:    "tools",
 		summary: `list or call the tools of any MCP server through the bridge: tools list|call --server URL | --command "…" [--header K:V] [NAME [JSON]]`,
-		run:     func(ctx context.Context, args []string) error { return runTools(ctx, args, os.Stdout) },
+		run: func(ctx context.Context, cfg config.Config, args []string) error {
+			return runTools(ctx, cfg, args, os.Stdout)
+		},
 	})
 }
 
@@ -41,7 +44,7 @@ func (h headerFlags) Set(v string) error {
 
 // runTools lists a server's tools, or calls one and prints its result,
 // like the MCP Inspector's command line.
-func runTools(ctx context.Context, args []string, w io.Writer) error {
+func runTools(ctx context.Context, cfg config.Config, args []string, w io.Writer) error {
 	if len(args) == 0 || (args[0] != "list" && args[0] != "call") {
 		return errors.New(`want "tools list" or "tools call NAME [JSON arguments]"`)
 	}
@@ -57,14 +60,14 @@ func runTools(ctx context.Context, args []string, w io.Writer) error {
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	cfg, err := toolsServer(*server, *sse, *command, headers, *timeout)
+	sc, err := toolsServer(*server, *sse, *command, headers, *timeout)
 	if err != nil {
 		return err
 	}
 	// The operator at the terminal sees the real cause of a failure, which
 	// the bridge logs and keeps out of its errors.
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	b, err := mcpbridge.New(mcpbridge.Options{Servers: []mcpbridge.ServerConfig{cfg}, Logger: log})
+	b, err := mcpbridge.New(mcpbridge.Options{Servers: []mcpbridge.ServerConfig{sc}, Logger: log})
 	if err != nil {
 		return err
 	}

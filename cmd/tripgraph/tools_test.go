@@ -58,7 +58,7 @@ func TestToolsCommand(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
-			err := runTools(context.Background(), tt.args, &out)
+			err := runTools(context.Background(), envConfig(t), tt.args, &out)
 			if tt.code != "" {
 				if errcode.Of(err) != tt.code {
 					t.Fatalf("error = %v, want %s", err, tt.code)

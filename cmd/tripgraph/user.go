@@ -7,18 +7,22 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/tripgraph/tripgraph/config"
 )
 
 func init() {
 	register(command{
 		name:    "user",
 		summary: "manage users: user create NAME",
-		run:     func(ctx context.Context, args []string) error { return runUser(ctx, args, os.Stdout) },
+		run: func(ctx context.Context, cfg config.Config, args []string) error {
+			return runUser(ctx, cfg, args, os.Stdout)
+		},
 	})
 }
 
 // runUser makes a user and prints its id.
-func runUser(ctx context.Context, args []string, out io.Writer) error {
+func runUser(ctx context.Context, cfg config.Config, args []string, out io.Writer) error {
 	if len(args) == 0 || args[0] != "create" {
 		return errors.New("usage: tripgraph user create NAME")
 	}
@@ -29,7 +33,7 @@ func runUser(ctx context.Context, args []string, out io.Writer) error {
 	if fs.NArg() != 1 {
 		return errors.New("usage: tripgraph user create NAME")
 	}
-	st, err := openStore(ctx)
+	st, err := openStore(ctx, cfg.Database)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/tripgraph/tripgraph/config"
 )
 
 // tripgraph user create makes a user, and tripgraph apikey mints keys only
@@ -12,9 +14,10 @@ import (
 func TestUserAndAPIKey(t *testing.T) {
 	t.Setenv("DATABASE_URL", testURL)
 	ctx := context.Background()
+	cfg := envConfig(t)
 	steps := []struct {
 		name    string
-		run     func(context.Context, []string, *bytes.Buffer) error
+		run     func(context.Context, config.Config, []string, *bytes.Buffer) error
 		args    []string
 		wantOut string // a prefix of the output
 		wantErr string // part of the error; empty for none
@@ -28,7 +31,7 @@ func TestUserAndAPIKey(t *testing.T) {
 	}
 	for _, s := range steps {
 		var out bytes.Buffer
-		err := s.run(ctx, s.args, &out)
+		err := s.run(ctx, cfg, s.args, &out)
 		switch {
 		case s.wantErr == "" && err != nil:
 			t.Fatalf("%s: %v", s.name, err)
@@ -40,9 +43,9 @@ func TestUserAndAPIKey(t *testing.T) {
 	}
 }
 
-func apikey(ctx context.Context, args []string, out *bytes.Buffer) error {
-	return runAPIKey(ctx, args, out)
+func apikey(ctx context.Context, cfg config.Config, args []string, out *bytes.Buffer) error {
+	return runAPIKey(ctx, cfg, args, out)
 }
-func user(ctx context.Context, args []string, out *bytes.Buffer) error {
-	return runUser(ctx, args, out)
+func user(ctx context.Context, cfg config.Config, args []string, out *bytes.Buffer) error {
+	return runUser(ctx, cfg, args, out)
 }

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/internal/storetest"
 	"github.com/tripgraph/tripgraph/seed"
-	"github.com/tripgraph/tripgraph/server"
 )
 
 // What make run prints works as printed: its key streams the suggested
@@ -29,15 +29,7 @@ func TestWelcomeRequestStreamsARun(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := &serving{st: st, mediaRoot: t.TempDir()}
-	limits, err := server.LimitsFromEnv()
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := serveSettingsFromEnv()
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := newAPI(ctx, env, "http://127.0.0.1:1", limits, set, slog.New(slog.DiscardHandler))
+	a, err := newAPI(ctx, config.Default(), env, "http://127.0.0.1:1", slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

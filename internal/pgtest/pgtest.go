@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tripgraph/tripgraph/config"
+
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tripgraph/tripgraph/devdb"
@@ -21,7 +23,11 @@ import (
 // NewDatabase creates an empty database whose name starts with prefix and
 // returns its URL and a function that drops it.
 func NewDatabase(ctx context.Context, prefix string) (string, func(), error) {
-	server, err := devdb.URL(ctx)
+	cfg, err := config.Load(os.Environ(), "")
+	if err != nil {
+		return "", nil, err
+	}
+	server, err := devdb.URL(ctx, cfg.Database.URL)
 	if err != nil {
 		return "", nil, fmt.Errorf("getting a test database server: %w", err)
 	}

@@ -1,0 +1,215 @@
+// Package config is tripgraph's configuration: every setting the binary
+// reads from its environment or a .env file, with its default, its rule and
+// what it means, in one typed value.
+//
+// The command reads it once (Load) and passes its parts down as plain
+// values; no other package reads the environment. The README's table of
+// settings is made from this package (Markdown), and a test fails when the
+// two differ.
+package config
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+)
+
+// Config is every setting. Each field's tags say its variable (env), what
+// it means (help) and, where the default is not a plain value, how the
+// README states it (shown); in those texts «x» is code. Default gives the
+// defaults.
+type Config struct {
+	Database Database
+	Model    Model
+	HTTP     HTTP
+	MCP      MCP
+	Storage  Storage
+	Servers  UserServers
+	Limits   Limits
+	Runner   Runner
+}
+
+// Database says which PostgreSQL to use.
+type Database struct {
+	URL  string `env:"DATABASE_URL" shown:"a local cluster under «.data/»" help:"PostgreSQL to use; when set, no local cluster is started"`
+	Pool int    `env:"TRIPGRAPH_DB_POOL" shown:"2 × workers + 8" validate:"eq=0|gte=2" help:"most connections in «serve»'s database pool (the connection that listens for run notifications is apart); it wins over a «pool_max_conns» in «DATABASE_URL»"`
+}
+
+// Model says which language model the planner runs on, with the keys of
+// the providers.
+type Model struct {
+	Spec          string `env:"TRIPGRAPH_MODEL" help:"«offline», «openai:<model>», «anthropic:<model>» or «googleai:<model>»"`
+	OpenAIKey     string `env:"OPENAI_API_KEY" help:"key for «openai:» models"`
+	OpenAIBaseURL string `env:"OPENAI_BASE_URL" shown:"OpenAI's" help:"any OpenAI-compatible server: Ollama, vLLM, …"`
+	AnthropicKey  string `env:"ANTHROPIC_API_KEY" help:"key for «anthropic:» models"`
+	GoogleKey     string `env:"GOOGLE_API_KEY" help:"key for «googleai:» models"`
+}
+
+// HTTP is where serve listens and whom it answers.
+type HTTP struct {
+	Addr           string   `env:"TRIPGRAPH_ADDR" help:"where «serve» listens («--addr»)"`
+	PublicURL      string   `env:"TRIPGRAPH_PUBLIC_URL" shown:"«http://ADDR»" help:"base of photo and picture URLs in tool results"`
+	MediaRoot      string   `env:"TRIPGRAPH_MEDIA_ROOT" help:"photo files; generated ones are drawn there on first request"`
+	AllowedOrigins []string `env:"TRIPGRAPH_ALLOWED_ORIGINS" shown:"loopback origins only" help:"comma-separated browser origins allowed to call «/mcp» («*» for any)"`
+}
+
+// MCP configures our MCP server: its secret, its own listener, and the
+// limits of its HTTP transport.
+type MCP struct {
+	Secret              string        `env:"MCP_SECRET" shown:"unset" validate:"omitempty,min=16" help:"HMAC secret (at least 16 bytes) for the bearer tokens the bridge mints and for signed photo links; unset, tokens are refused (API keys still work) and links are signed with a per-process key"`
+	StandaloneAddr      string        `env:"MCP_ADDR" help:"where «tripgraph mcp --transport http» listens"`
+	User                string        `env:"TRIPGRAPH_USER" help:"the user «mcp --transport stdio» acts as («--user»)"`
+	MaxSessions         int           `env:"MCP_MAX_SESSIONS" validate:"gt=0" help:"live MCP sessions over HTTP; a new one past the cap closes the session idle for longest, or gets 503 when all are busy"`
+	SessionTimeout      time.Duration `env:"MCP_SESSION_TIMEOUT" validate:"gt=0" help:"an MCP session idle this long is closed"`
+	MaxBatch            int           `env:"MCP_MAX_BATCH" validate:"gt=0" help:"messages in one JSON-RPC batch (batches exist on 2025-03-26 sessions only)"`
+	MaxBatchResultBytes int64         `env:"MCP_MAX_BATCH_RESULT_BYTES" validate:"gt=0" help:"the work of one batch: once its results add up to this many bytes, its remaining calls get a «-32000» error"`
+	MaxRequestBytes     int64         `env:"MCP_MAX_BODY_BYTES" validate:"gt=0" help:"size of one request body to «/mcp» (413 past it)"`
+	RequestBodyTimeout  time.Duration `env:"MCP_BODY_TIMEOUT" validate:"gt=0" help:"time for a request body to arrive (408 past it); streamed responses have no limit"`
+}
+
+// Storage is how long threads are kept and how much memory checkpoints
+// may use.
+type Storage struct {
+	ThreadTTL       time.Duration `env:"TRIPGRAPH_THREAD_TTL" shown:"unset: keep forever" validate:"gte=0" help:"threads whose newest checkpoint is older than this Go duration («720h») are deleted by «serve»'s sweeper and by «tripgraph prune»"`
+	CheckpointCache ByteSize      `env:"TRIPGRAPH_CHECKPOINT_CACHE_BYTES" validate:"gte=0" help:"memory for recent checkpoint states, which writing deltas needs («0»: none); bytes, or with a «KiB», «MiB» or «GiB» suffix"`
+}
+
+// UserServers configures the MCP servers users add: the key that seals
+// their credentials and the private hosts they may reach.
+type UserServers struct {
+	SecretKey  string   `env:"TRIPGRAPH_SECRET_KEY" shown:"unset" help:"32-byte key (64 hex digits or base64) that seals the credentials of users' MCP servers with AES-256-GCM; unset, servers with a credential cannot be added. Make one with «openssl rand -hex 32»"`
+	AllowHosts []string `env:"TRIPGRAPH_MCP_ALLOW_HOSTS" shown:"empty" help:"comma-separated host names, addresses and CIDR prefixes that users' MCP servers may reach although they are private, loopback or otherwise blocked (for example «mcp.internal,10.20.0.0/16»)"`
+}
+
+// Limits bound what one REST request, one API key and one browser session
+// may cost.
+type Limits struct {
+	MaxBodyBytes int64         `env:"TRIPGRAPH_MAX_BODY_BYTES" validate:"gt=0" help:"largest REST request body; larger ones get 413"`
+	BodyTimeout  time.Duration `env:"TRIPGRAPH_BODY_TIMEOUT" validate:"gt=0" help:"a REST request body must arrive within this, else 408"`
+	WriteTimeout time.Duration `env:"TRIPGRAPH_WRITE_TIMEOUT" validate:"gt=0" help:"a non-streaming REST answer must be written within this"`
+	RatePerSec   float64       `env:"TRIPGRAPH_RATE_LIMIT" validate:"gt=0" help:"REST requests per second per API key, on average (a token bucket per key, in each process's memory)"`
+	RateBurst    int           `env:"TRIPGRAPH_RATE_BURST" validate:"gt=0" help:"REST requests an API key may send at once; over the limit the answer is 429 with «Retry-After»"`
+	SessionTTL   time.Duration `env:"TRIPGRAPH_SESSION_TTL" validate:"gt=0" help:"how long a browser session lasts after signing in (a Go duration); sessions live in PostgreSQL, so every «serve» on the database knows them"`
+}
+
+// Runner sizes and paces the workers that execute runs.
+type Runner struct {
+	Workers       int           `env:"TRIPGRAPH_WORKERS" validate:"gt=0" help:"runs one «serve» process executes at once, claimed from the queue all processes on the database share"`
+	Lease         time.Duration `env:"TRIPGRAPH_RUN_LEASE" validate:"gte=1s" help:"how long a worker's claim on a run lasts (at least «1s»); it is renewed every third of it, and a run whose process died is taken over by another process within about one and a half leases"`
+	ShutdownGrace time.Duration `env:"TRIPGRAPH_SHUTDOWN_GRACE" validate:"gte=0" help:"on SIGTERM or Ctrl-C, «serve» stops taking runs and new connections, lets its runs go on this long, hands the unfinished ones back to the queue (another process resumes them from their last checkpoint at once), then ends open streams with an «UNAVAILABLE» error frame telling clients to join again with «Last-Event-ID»; requests still going get 10 s more"`
+}
+
+// DBPool is the size of serve's database pool: Database.Pool when set,
+// else two connections per worker (a checkpoint or event write and a
+// lease renewal may overlap) and eight for what runs beside the workers.
+func (c Config) DBPool() int32 {
+	if c.Database.Pool > 0 {
+		return int32(c.Database.Pool)
+	}
+	return int32(2*c.Runner.Workers + 8)
+}
+
+// Load reads the configuration: the defaults, then the variables of the
+// file dotEnv (KEY=VALUE lines; none when "" or missing), then those of
+// environ (os.Environ's form), which win. Every value is checked, and
+// every problem is reported, each naming its variable.
+func Load(environ []string, dotEnv string) (Config, error) {
+	vars, err := readDotEnv(dotEnv)
+	if err != nil {
+		return Config{}, err
+	}
+	for k, v := range env.ToMap(environ) {
+		vars[k] = v
+	}
+	return FromMap(vars)
+}
+
+// FromMap reads the configuration from variables alone, over the defaults.
+func FromMap(vars map[string]string) (Config, error) {
+	c := Default()
+	for k, v := range vars { // an empty variable counts as unset
+		if strings.TrimSpace(v) == "" {
+			delete(vars, k)
+		}
+	}
+	if err := env.ParseWithOptions(&c, env.Options{Environment: vars,
+		FuncMap: map[reflect.Type]env.ParserFunc{reflect.TypeFor[[]string](): splitList}}); err != nil {
+		return Config{}, readable(err, vars)
+	}
+	if err := check(c); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}
+
+// splitList reads a comma-separated list, trimming each entry and dropping
+// empty ones.
+func splitList(v string) (any, error) {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// readable rewords the parser's errors: one line per variable, naming it
+// and its value rather than the Go field (field names are unique across
+// Config for this; a test holds it).
+func readable(err error, vars map[string]string) error {
+	var agg env.AggregateError
+	if !errors.As(err, &agg) {
+		return fmt.Errorf("reading the configuration: %w", err)
+	}
+	byField := map[string]string{}
+	for _, s := range Settings() {
+		byField[s.field] = s.Name
+	}
+	problems := make([]error, 0, len(agg.Errors))
+	for _, e := range agg.Errors {
+		var pe env.ParseError
+		if errors.As(e, &pe) && byField[pe.Name] != "" {
+			name := byField[pe.Name]
+			e = fmt.Errorf("%s=%q: %w", name, vars[name], pe.Err)
+		}
+		problems = append(problems, fmt.Errorf("reading the configuration: %w", e))
+	}
+	return errors.Join(problems...)
+}
+
+// readDotEnv reads a KEY=VALUE file into a map. A missing file is none.
+func readDotEnv(path string) (map[string]string, error) {
+	vars := map[string]string{}
+	if path == "" {
+		return vars, nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return vars, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, value, ok := strings.Cut(strings.TrimPrefix(line, "export "), "=")
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: want KEY=VALUE", path, n)
+		}
+		vars[strings.TrimSpace(key)] = strings.Trim(strings.TrimSpace(value), `"'`)
+	}
+	return vars, sc.Err()
+}

@@ -1,0 +1,19 @@
+package config
+
+import "time"
+
+// Default is the configuration when nothing is set. Packages that have
+// defaults of their own for a zero value agree with these; a test of the
+// command holds them together.
+func Default() Config {
+	return Config{
+		Model: Model{Spec: "offline"},
+		HTTP:  HTTP{Addr: "127.0.0.1:8080", MediaRoot: ".data/media"},
+		MCP: MCP{StandaloneAddr: "127.0.0.1:8081", MaxSessions: 1000, SessionTimeout: 30 * time.Minute,
+			MaxBatch: 20, MaxBatchResultBytes: 4 << 20, MaxRequestBytes: 4 << 20, RequestBodyTimeout: 10 * time.Second},
+		Storage: Storage{CheckpointCache: 8 << 20},
+		Limits: Limits{MaxBodyBytes: 1 << 20, BodyTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
+			RatePerSec: 10, RateBurst: 40, SessionTTL: 7 * 24 * time.Hour},
+		Runner: Runner{Workers: 4, Lease: 30 * time.Second, ShutdownGrace: 20 * time.Second},
+	}
+}
