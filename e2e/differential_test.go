@@ -67,7 +67,7 @@ func TestPlannerSameOnBothBackends(t *testing.T) {
 	for _, req := range differentialRequests {
 		t.Run(req.text, func(t *testing.T) {
 			onMem := answer(t, mem, demoID, req.text)
-			onPG := answer(t, st, demoID, req.text)
+			onPG := answer(t, st.Catalog, demoID, req.text)
 			if d := diff(onMem, onPG); d != "" {
 				t.Fatalf("the backends answer differently:\n%s", d)
 			}
@@ -105,7 +105,7 @@ func seededStore(t *testing.T) (*store.Store, string, []seed.City) {
 	if err := seed.Run(ctx, st, seed.Options{Cities: cities, DemoUser: "demo"}); err != nil {
 		t.Fatal(err)
 	}
-	demo, err := st.UserByName(ctx, "demo")
+	demo, err := st.Accounts.UserByName(ctx, "demo")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,11 +24,11 @@ import (
 func TestTimelineOfSavedThread(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.Open(t, "e2e_replay")
-	u, err := st.EnsureUser(ctx, "traveller")
+	u, err := st.Accounts.EnsureUser(ctx, "traveller")
 	if err != nil {
 		t.Fatal(err)
 	}
-	th, err := st.CreateThread(ctx, u.ID, store.NewThread{})
+	th, err := st.ForOwner(u.ID).CreateThread(ctx, store.NewThread{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestTimelineOfSavedThread(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cps := st.Checkpointer(store.CheckpointerOptions{}).ForOwner(u.ID)
+	cps := st.Checkpoints.ForOwner(u.ID)
 	g, err := nodes.Build(nodes.Deps{Model: m, Tools: tripTools(), Now: now}, cps)
 	if err != nil {
 		t.Fatal(err)

@@ -298,3 +298,26 @@ func TestCompiledIsASnapshot(t *testing.T) {
 		t.Fatalf("the compiled graph changed after Compile:\n%s", after)
 	}
 }
+
+// A graph bound to another checkpointer saves there, and the original
+// keeps its own.
+func TestWithCheckpointer(t *testing.T) {
+	first, second := NewMemorySaver(), NewMemorySaver()
+	g := New(func(s int, u int) int { return s + u })
+	g.AddNode("add", func(context.Context, int) (int, error) { return 1, nil })
+	g.AddEdge(START, "add").AddEdge("add", END)
+	c, err := g.Compile(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	thread := "01938a5e-0000-7000-8000-000000000001"
+	if _, err := c.WithCheckpointer(second).Invoke(context.Background(), RunConfig[int]{ThreadID: thread}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := second.Latest(context.Background(), thread); err != nil {
+		t.Errorf("the bound graph did not save to its checkpointer: %v", err)
+	}
+	if _, err := first.Latest(context.Background(), thread); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the original checkpointer got a checkpoint: %v", err)
+	}
+}

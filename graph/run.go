@@ -138,6 +138,13 @@ func (c *Compiled[S, U]) Invoke(ctx context.Context, cfg RunConfig[U]) (S, error
 	return final, nil
 }
 
+// WithCheckpointer returns the same graph saving its checkpoints with cp:
+// a cheap copy that shares the compiled shape, for binding the graph to a
+// checkpointer scoped to one owner.
+func (c *Compiled[S, U]) WithCheckpointer(cp Checkpointer) *Compiled[S, U] {
+	return &Compiled[S, U]{g: c.g, cp: cp}
+}
+
 // GetState returns a thread's state at a checkpoint ("" for the latest). The
 // checkpoint's Interrupts are the thread's pending interrupts.
 func (c *Compiled[S, U]) GetState(ctx context.Context, threadID, checkpointID string) (S, Checkpoint, error) {

@@ -64,16 +64,16 @@ func startOurs() (*ours, error) {
 	if err := seed.Run(ctx, st, seed.Options{Cities: cities, DemoUser: "demo"}); err != nil {
 		return nil, err
 	}
-	demo, err := st.UserByName(ctx, "demo")
+	demo, err := st.Accounts.UserByName(ctx, "demo")
 	if err != nil {
 		return nil, err
 	}
-	bob, err := st.EnsureUser(ctx, "bob")
+	bob, err := st.Accounts.EnsureUser(ctx, "bob")
 	if err != nil {
 		return nil, err
 	}
-	cfg := mcpserver.Config{Backend: st, URLs: media.URLs{Base: "http://127.0.0.1:1", Secret: testSecret, TTL: time.Hour}}
-	h := mcpserver.NewHTTPHandler(mcpserver.New(cfg), mcpserver.HTTPOptions{Authenticate: mcpserver.Authenticator(st, testSecret)})
+	cfg := mcpserver.Config{Backend: st.Catalog, URLs: media.URLs{Base: "http://127.0.0.1:1", Secret: testSecret, TTL: time.Hour}}
+	h := mcpserver.NewHTTPHandler(mcpserver.New(cfg), mcpserver.HTTPOptions{Authenticate: mcpserver.Authenticator(st.Accounts, testSecret)})
 	srv := httptest.NewServer(h)
 	oursStop = func() { srv.Close(); st.Close(); drop() }
 	o := &ours{demo: demo.ID, bob: bob.ID}

@@ -6,12 +6,12 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/mcpauth"
-	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/accounts"
 )
 
 // APIKeys finds the user of an API key; *store.Store is one.
 type APIKeys interface {
-	UserByAPIKey(ctx context.Context, key string) (store.User, error)
+	UserByAPIKey(ctx context.Context, key string) (accounts.User, error)
 }
 
 // Authenticator returns the check NewHTTPHandler and the media routes use
@@ -29,7 +29,7 @@ func Authenticator(keys APIKeys, secret []byte) func(ctx context.Context, bearer
 				return "", errcode.Wrap(errcode.Forbidden, err, "invalid or expired token")
 			}
 			return c.UserID, nil
-		case strings.HasPrefix(bearer, store.APIKeyPrefix):
+		case strings.HasPrefix(bearer, accounts.APIKeyPrefix):
 			u, err := keys.UserByAPIKey(ctx, bearer)
 			if err != nil {
 				return "", err

@@ -19,7 +19,7 @@ var testSecret = []byte("a test secret of enough length")
 func httpServer(t *testing.T, f *fixture) *httptest.Server {
 	t.Helper()
 	h := NewHTTPHandler(New(testConfig(f, "")), HTTPOptions{
-		Authenticate:   Authenticator(f.st, testSecret),
+		Authenticate:   Authenticator(f.st.Accounts, testSecret),
 		AllowedOrigins: []string{"https://app.example"},
 	})
 	srv := httptest.NewServer(h)
@@ -54,7 +54,7 @@ func TestHTTPCredentials(t *testing.T) {
 	f := setup(t)
 	srv := httpServer(t, f)
 	ctx := context.Background()
-	anaKey, err := f.st.CreateAPIKey(ctx, f.ana.ID, "test")
+	anaKey, err := f.st.Accounts.CreateAPIKey(ctx, f.ana.ID, "test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -249,7 +249,7 @@ func TestHTTPCredentialCheckFails(t *testing.T) {
 	broken.Close()
 	var logs syncBuffer
 	srv := httptest.NewServer(NewHTTPHandler(New(testConfig(f, "")), HTTPOptions{
-		Authenticate: Authenticator(broken, testSecret),
+		Authenticate: Authenticator(broken.Accounts, testSecret),
 		Logger:       slog.New(slog.NewJSONHandler(&logs, nil)),
 	}))
 	defer srv.Close()

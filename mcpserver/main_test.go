@@ -10,6 +10,7 @@ import (
 	"github.com/tripgraph/tripgraph/media"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/accounts"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
@@ -23,7 +24,7 @@ func TestMain(m *testing.M) {
 // album of bob's, and Lisbon in the catalog.
 type fixture struct {
 	st         *store.Store
-	ana, bob   store.User
+	ana, bob   accounts.User
 	anaAlbum   string
 	bobAlbum   string
 	small, big string // accommodations in Lisbon for 2 and 6 guests
@@ -45,8 +46,8 @@ func setup(t testing.TB) *fixture {
 		t.Fatal(err)
 	}
 	f := &fixture{st: st}
-	f.ana, _ = st.EnsureUser(ctx, "ana")
-	f.bob, _ = st.EnsureUser(ctx, "bob")
+	f.ana, _ = st.Accounts.EnsureUser(ctx, "ana")
+	f.bob, _ = st.Accounts.EnsureUser(ctx, "bob")
 	f.anaAlbum = addAlbum(t, st, f.ana.ID, "Lisboa 2024", "11111111-0000-0000-0000-000000000001", []photo{
 		{"aniversário da Vivi na praia", "Praia de Carcavelos", "2024-07-02"},
 		{"sunset at Belém tower", "Belém", "2024-07-01"},
@@ -54,7 +55,7 @@ func setup(t testing.TB) *fixture {
 	})
 	f.bobAlbum = addAlbum(t, st, f.bob.ID, "Roma", "22222222-0000-0000-0000-000000000001", []photo{{"Colosseo", "Roma", "2023-05-01"}})
 	f.small, f.big = "33333333-0000-0000-0000-000000000001", "33333333-0000-0000-0000-000000000002"
-	_, err = st.AddCatalog(ctx, tripdata.Catalog{
+	_, err = st.Catalog.AddCatalog(ctx, tripdata.Catalog{
 		Cities: []tripdata.City{{ID: "lisbon-pt", Name: "Lisbon", GeoName: "Lisboa", Country: "PT", Population: 500000, Rank: 1, Lat: 38.7, Lng: -9.1}},
 		Accommodations: []tripdata.Accommodation{
 			{ID: f.small, CityID: "lisbon-pt", Name: "Casa Pequena", Kind: "apartment", NightlyPrice: 80.5, Currency: "EUR", Rating: 4.6, Capacity: 2, Lat: 38.7, Lng: -9.1},
@@ -77,7 +78,7 @@ type photo struct{ description, location, day string }
 func addAlbum(t testing.TB, st *store.Store, user, name, id string, photos []photo) string {
 	t.Helper()
 	ctx := context.Background()
-	id, err := st.EnsureAlbum(ctx, user, id, name, "")
+	id, err := st.Catalog.EnsureAlbum(ctx, user, id, name, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func addAlbum(t testing.TB, st *store.Store, user, name, id string, photos []pho
 		list = append(list, tripdata.NewPhoto{ID: pid, AlbumID: id, UserID: user, Description: p.description,
 			LocationName: p.location, TakenAt: day, Path: "photos/" + pid + ".png"})
 	}
-	if _, err := st.AddPhotos(ctx, list); err != nil {
+	if _, err := st.Catalog.AddPhotos(ctx, list); err != nil {
 		t.Fatal(err)
 	}
 	return id
@@ -96,7 +97,7 @@ func addAlbum(t testing.TB, st *store.Store, user, name, id string, photos []pho
 
 func testConfig(f *fixture, user string) Config {
 	return Config{
-		Backend: f.st,
+		Backend: f.st.Catalog,
 		URLs:    media.URLs{Base: "http://tripgraph.test", Secret: []byte("0123456789abcdef"), TTL: time.Hour},
 		Resolve: func(place string) (Place, bool) {
 			if place == "Lisbon, Portugal" {

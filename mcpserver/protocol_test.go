@@ -256,7 +256,7 @@ func TestInternalErrorsAreLogged(t *testing.T) {
 		breakIt func(*Config)
 		logText string
 	}{
-		{"getUserAlbums", nil, func(c *Config) { c.Backend = broken }, "closed pool"},
+		{"getUserAlbums", nil, func(c *Config) { c.Backend = broken.Catalog }, "closed pool"},
 		{"list-restaurants", map[string]any{"location": "Lisbon"},
 			func(c *Config) { c.Resolve = func(string) (Place, bool) { panic("the gazetteer broke") } }, "the gazetteer broke"},
 	} {

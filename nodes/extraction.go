@@ -95,19 +95,65 @@ func resolveTrip(a extractArgs, today time.Time, lang string) (TripDetails, stri
 	if td.NumberOfGuests <= 0 {
 		td.NumberOfGuests = defaultGuests
 	}
-	switch {
-	case !end.After(start):
-		return td, reply(lang, "endBeforeStart", td.EndDate, td.StartDate)
-	case start.Before(today):
-		return td, reply(lang, "pastDates", td.StartDate)
-	case start.After(today.AddDate(0, 0, tripdata.MaxDaysAhead)):
-		return td, reply(lang, "tooFarAhead", td.StartDate, tripdata.MaxDaysAhead)
-	case td.Nights() > tripdata.MaxNights:
-		return td, reply(lang, "tooLong", td.Nights(), td.StartDate, td.EndDate, tripdata.MaxNights)
-	case td.NumberOfGuests > tripdata.MaxGuests:
-		return td, reply(lang, "tooManyGuests", td.NumberOfGuests, tripdata.MaxGuests)
+	switch td.Fault(today) {
+	case EndBeforeStart:
+		return td, reply(lang, string(EndBeforeStart), td.EndDate, td.StartDate)
+	case PastDates:
+		return td, reply(lang, string(PastDates), td.StartDate)
+	case TooFarAhead:
+		return td, reply(lang, string(TooFarAhead), td.StartDate, tripdata.MaxDaysAhead)
+	case TooLong:
+		return td, reply(lang, string(TooLong), td.Nights(), td.StartDate, td.EndDate, tripdata.MaxNights)
+	case TooManyGuests:
+		return td, reply(lang, string(TooManyGuests), td.NumberOfGuests, tripdata.MaxGuests)
 	}
 	return td, ""
+}
+
+// StayFault is why the planner would not plan a stay; its value names the
+// reply that says so.
+type StayFault string
+
+// The stays the planner refuses.
+const (
+	EndBeforeStart StayFault = "endBeforeStart" // it ends on or before its first day
+	PastDates      StayFault = "pastDates"      // it starts before today
+	TooFarAhead    StayFault = "tooFarAhead"    // it starts more than tripdata.MaxDaysAhead days ahead
+	TooLong        StayFault = "tooLong"        // it lasts more than tripdata.MaxNights nights
+	TooManyGuests  StayFault = "tooManyGuests"  // it is for more than tripdata.MaxGuests guests
+)
+
+// Field is the trip details' member at fault, by its JSON name.
+func (f StayFault) Field() string {
+	switch f {
+	case EndBeforeStart, TooLong:
+		return "endDate"
+	case PastDates, TooFarAhead:
+		return "startDate"
+	case TooManyGuests:
+		return "numberOfGuests"
+	}
+	return ""
+}
+
+// Fault is what is wrong with the stay as of today (a UTC midnight), ""
+// when the planner would plan it. The API's and the browser's trip edits
+// are held to the same rule.
+func (td TripDetails) Fault(today time.Time) StayFault {
+	start, _ := parseDate(td.StartDate)
+	switch {
+	case td.Nights() < 1:
+		return EndBeforeStart
+	case start.Before(today):
+		return PastDates
+	case start.After(today.AddDate(0, 0, tripdata.MaxDaysAhead)):
+		return TooFarAhead
+	case td.Nights() > tripdata.MaxNights:
+		return TooLong
+	case td.NumberOfGuests > tripdata.MaxGuests:
+		return TooManyGuests
+	}
+	return ""
 }
 
 func parseDate(s string) (time.Time, bool) {

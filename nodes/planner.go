@@ -13,6 +13,10 @@ import (
 	"github.com/tripgraph/tripgraph/graph"
 )
 
+// GraphID names the trip planner graph to clients: its assistant and the
+// runs and streams of its threads carry it.
+const GraphID = "trip-planner"
+
 // Node names of the trip planner graph.
 const (
 	NodeClassify   = "classify"

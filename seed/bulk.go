@@ -32,17 +32,17 @@ func bulkPhotos(ctx context.Context, st *store.Store, userID string, total int, 
 	}
 	for k := 0; have < total; k++ {
 		name := fmt.Sprintf("Arquivo %04d", k+1)
-		albumID, err := st.EnsureAlbum(ctx, userID, id("bulk-album", userID, k), name, "Fotos antigas digitalizadas")
+		albumID, err := st.Catalog.EnsureAlbum(ctx, userID, id("bulk-album", userID, k), name, "Fotos antigas digitalizadas")
 		if err != nil {
 			return err
 		}
 		want := min(BulkAlbumSize, total-have)
-		stored, err := st.CountPhotos(ctx, albumID)
+		stored, err := st.Catalog.CountPhotos(ctx, albumID)
 		if err != nil {
 			return err
 		}
 		if stored < want {
-			n, err := st.CopyPhotos(ctx, bulkAlbum(userID, albumID, k, stored, want, cities))
+			n, err := st.Catalog.CopyPhotos(ctx, bulkAlbum(userID, albumID, k, stored, want, cities))
 			if err != nil {
 				return fmt.Errorf("seeding album %s: %w", name, err)
 			}

@@ -125,7 +125,7 @@ func DemoData(userID string) []DemoAlbum {
 func DemoAlbums(ctx context.Context, st *store.Store, userID string) (int64, error) {
 	var added int64
 	for i, a := range DemoData(userID) {
-		albumID, err := st.EnsureAlbum(ctx, userID, a.ID, a.Name, a.Description)
+		albumID, err := st.Catalog.EnsureAlbum(ctx, userID, a.ID, a.Name, a.Description)
 		if err != nil {
 			return added, err
 		}
@@ -133,7 +133,7 @@ func DemoAlbums(ctx context.Context, st *store.Store, userID string) (int64, err
 		if albumID != a.ID { // stored earlier under another id
 			photos = tripPhotos(trips[i], userID, albumID)
 		}
-		n, err := st.AddPhotos(ctx, photos)
+		n, err := st.Catalog.AddPhotos(ctx, photos)
 		if err != nil {
 			return added, fmt.Errorf("seeding album %q: %w", a.Name, err)
 		}

@@ -59,12 +59,12 @@ func Run(ctx context.Context, st *store.Store, o Options) error {
 	if o.Progress == nil {
 		o.Progress = func(string, ...any) {}
 	}
-	added, err := st.AddCatalog(ctx, Catalog(o.Cities, o.AccommodationsPer, o.RestaurantsPer))
+	added, err := st.Catalog.AddCatalog(ctx, Catalog(o.Cities, o.AccommodationsPer, o.RestaurantsPer))
 	if err != nil {
 		return fmt.Errorf("seeding the catalog: %w", err)
 	}
 	o.Progress("catalog: %d cities (%d new)", len(o.Cities), added)
-	user, err := st.EnsureUser(ctx, o.DemoUser)
+	user, err := st.Accounts.EnsureUser(ctx, o.DemoUser)
 	if err != nil {
 		return fmt.Errorf("seeding the demo user: %w", err)
 	}

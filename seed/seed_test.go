@@ -58,11 +58,11 @@ func TestRunIsIdempotent(t *testing.T) {
 		t.Fatalf("seeding again changed the counts from %v to %v", first, again)
 	}
 
-	demo, err := st.UserByName(ctx, "demo")
+	demo, err := st.Accounts.UserByName(ctx, "demo")
 	if err != nil {
 		t.Fatal(err)
 	}
-	photos, _, err := st.SearchPhotos(ctx, tripdata.PhotoSearch{UserID: demo.ID, Term: "aniversario da vivi", Limit: 200})
+	photos, _, err := st.Catalog.SearchPhotos(ctx, tripdata.PhotoSearch{UserID: demo.ID, Term: "aniversario da vivi", Limit: 200})
 	if err != nil || len(photos) == 0 {
 		t.Fatalf("searching the demo albums for aniversario da vivi = %d, %v", len(photos), err)
 	}
@@ -71,7 +71,7 @@ func TestRunIsIdempotent(t *testing.T) {
 	if bad != 0 {
 		t.Errorf("%d photo descriptions are badly formatted", bad)
 	}
-	cities, err := st.Cities(ctx)
+	cities, err := st.Catalog.Cities(ctx)
 	if err != nil || !slices.ContainsFunc(cities, func(c tripdata.City) bool { return c.ID == "sao-paulo-br" }) {
 		t.Errorf("Cities = %v, %v; want São Paulo among them", cities, err)
 	}

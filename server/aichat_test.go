@@ -11,6 +11,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/tripgraph/tripgraph/internal/plannertest"
+	"github.com/tripgraph/tripgraph/internal/storetest"
+	"github.com/tripgraph/tripgraph/server/api"
 	"github.com/tripgraph/tripgraph/store"
 )
 
@@ -41,11 +44,11 @@ func chatParts(t *testing.T, body io.Reader) ([]map[string]any, bool) {
 }
 
 func TestChatStreamsAUIMessageStream(t *testing.T) {
-	h := runHarness(t, &toolGate{})
+	h := runHarness(t, &plannertest.Gate{})
 	for _, tc := range []struct {
 		name, chatID, message string
 	}{
-		{"legacy content", "chat-" + uuid.NewString()[:8], `{"id":"m1","role":"user","content":` + jsonString(lisbon) + `}`},
+		{"legacy content", "chat-" + uuid.NewString()[:8], `{"id":"m1","role":"user","content":` + jsonString(plannertest.Lisbon) + `}`},
 		{"text parts", uuid.NewString(), `{"id":"m2","role":"user","parts":[{"type":"text","text":"4 nights in Lisbon "},{"type":"step-start"},{"type":"text","text":"in May, 3 of us"}]}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,7 +123,7 @@ func (h *harness) chatTurnSaved(chatID, message string) {
 			Messages []struct{ ID, Type string } `json:"messages"`
 		} `json:"values"`
 	}
-	h.must(http.StatusOK, http.MethodGet, "/threads/"+chatThread(h.alice.ID, chatID)+"/state", h.aliceKey, "").decode(h.t, &state)
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+api.ChatThread(h.alice.ID, chatID)+"/state", h.aliceKey, "").decode(h.t, &state)
 	var m struct{ ID string }
 	json.Unmarshal([]byte(message), &m)
 	if len(state.Values.Messages) == 0 || state.Values.Messages[0].ID != m.ID || state.Values.Messages[0].Type != "human" {
@@ -141,7 +144,7 @@ func TestChatThread(t *testing.T) {
 		{"no id is a new thread", "u1", "", "u2", false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a, b, c := chatThread(tc.owner, tc.chat), chatThread(tc.owner, tc.chat), chatThread(tc.otherOwner, tc.chat)
+			a, b, c := api.ChatThread(tc.owner, tc.chat), api.ChatThread(tc.owner, tc.chat), api.ChatThread(tc.otherOwner, tc.chat)
 			if uuid.Validate(a) != nil || (a == b) != tc.same || (a == c) != tc.sameOf {
 				t.Fatalf("%s %s %s", a, b, c)
 			}
@@ -158,7 +161,7 @@ func jsonString(s string) string {
 }
 
 func TestChatRejects(t *testing.T) {
-	h := runHarness(t, &toolGate{})
+	h := runHarness(t, &plannertest.Gate{})
 	aliceThread := h.thread(h.aliceKey, "")
 	for _, tc := range []struct {
 		name, key, body string
@@ -185,19 +188,19 @@ func TestChatRejects(t *testing.T) {
 
 // A chat's run goes on when its client leaves: it can be joined again.
 func TestChatClientLeaves(t *testing.T) {
-	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
 	h := runHarness(t, gate)
 	ctx, cancel := context.WithCancel(context.Background())
-	resp := h.openStream(ctx, http.MethodPost, "/api/chat", `{"messages":[{"role":"user","content":`+jsonString(lisbon)+`}]}`, nil)
+	resp := h.openStream(ctx, http.MethodPost, "/api/chat", `{"messages":[{"role":"user","content":`+jsonString(plannertest.Lisbon)+`}]}`, nil)
 	loc := strings.Split(resp.Header.Get("Content-Location"), "/")
 	if len(loc) != 5 {
 		t.Fatalf("Content-Location %q", resp.Header.Get("Content-Location"))
 	}
-	<-gate.started
+	<-gate.Started
 	cancel()
 	resp.Body.Close()
-	close(gate.release)
-	if _, done := finish(t, h.st, h.alice.ID, loc[4]); done.Status != store.RunSuccess {
+	close(gate.Release)
+	if _, done := storetest.Finish(t, h.st, h.alice.ID, loc[4]); done.Status != store.RunSuccess {
 		t.Fatalf("run after the client left: %s", done.Status)
 	}
 }

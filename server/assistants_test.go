@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/server/api"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 )
 
@@ -28,16 +29,16 @@ func TestAssistants(t *testing.T) {
 			if len(list) != c.want {
 				t.Fatalf("%d assistants, want %d", len(list), c.want)
 			}
-			if c.want == 1 && (list[0].AssistantID != PlannerAssistantID || list[0].GraphID != "trip-planner") {
+			if c.want == 1 && (list[0].AssistantID != api.PlannerAssistantID || list[0].GraphID != "trip-planner") {
 				t.Fatalf("assistant %+v", list[0])
 			}
 		})
 	}
 	h.must(http.StatusUnprocessableEntity, http.MethodPost, "/assistants/search", h.aliceKey, `{"sort_by":"colour"}`)
-	for _, id := range []string{PlannerAssistantID, "trip-planner"} {
+	for _, id := range []string{api.PlannerAssistantID, "trip-planner"} {
 		var a wire.Assistant
 		h.must(http.StatusOK, http.MethodGet, "/assistants/"+id, h.aliceKey, "").decode(t, &a)
-		if a.AssistantID != PlannerAssistantID {
+		if a.AssistantID != api.PlannerAssistantID {
 			t.Errorf("GET /assistants/%s = %+v", id, a)
 		}
 	}
@@ -45,8 +46,8 @@ func TestAssistants(t *testing.T) {
 	h.must(http.StatusNotFound, http.MethodGet, "/assistants/nobody/graph", h.aliceKey, "")
 
 	var g wire.AssistantGraph
-	h.must(http.StatusOK, http.MethodGet, "/assistants/"+PlannerAssistantID+"/graph", h.aliceKey, "").decode(t, &g)
-	shape := h.srv.planner.Shape()
+	h.must(http.StatusOK, http.MethodGet, "/assistants/"+api.PlannerAssistantID+"/graph", h.aliceKey, "").decode(t, &g)
+	shape := h.planner.Shape()
 	if len(g.Nodes) != len(shape.Nodes)+2 || len(g.Edges) != len(shape.Edges) {
 		t.Fatalf("graph %+v, want the planner's %d nodes with start and end, and its %d edges", g, len(shape.Nodes), len(shape.Edges))
 	}
@@ -65,7 +66,7 @@ func TestAssistants(t *testing.T) {
 
 // The assistant's id never changes: clients keep it.
 func TestAssistantIDIsStable(t *testing.T) {
-	if PlannerAssistantID != "a6fba709-f008-5742-9bf7-2e668095f295" {
-		t.Fatalf("the trip planner's assistant id changed to %q", PlannerAssistantID)
+	if api.PlannerAssistantID != "a6fba709-f008-5742-9bf7-2e668095f295" {
+		t.Fatalf("the trip planner's assistant id changed to %q", api.PlannerAssistantID)
 	}
 }

@@ -21,9 +21,14 @@ import (
 	"github.com/tripgraph/tripgraph/internal/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/model"
+	"github.com/tripgraph/tripgraph/netguard"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/secretbox"
+	"github.com/tripgraph/tripgraph/server/httpx"
+	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/accounts"
+	"github.com/tripgraph/tripgraph/store/mcpservers"
 )
 
 var testURL string
@@ -34,9 +39,10 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, "server", &testURL)) }
 type harness struct {
 	t          testing.TB
 	srv        *Server
+	planner    *nodes.Graph // the server's planner, on every thread
 	url        string
 	st         *store.Store
-	alice, bob store.User
+	alice, bob accounts.User
 	aliceKey   string
 	bobKey     string
 	logs       *syncBuffer
@@ -84,11 +90,11 @@ func migratedStore(t testing.TB) *store.Store {
 	return openStore(t, testURL)
 }
 
-func newHarness(t testing.TB, limits Limits) *harness {
+func newHarness(t testing.TB, limits httpx.Limits) *harness {
 	t.Helper()
 	st := migratedStore(t)
 	h := &harness{t: t, st: st, logs: &syncBuffer{}}
-	h.srv = newServer(t, st, limits, h.logs)
+	h.srv, h.planner = newServer(t, st, limits, h.logs)
 	ts := httptest.NewServer(h.srv.Handler())
 	t.Cleanup(ts.Close)
 	h.url = ts.URL
@@ -97,23 +103,40 @@ func newHarness(t testing.TB, limits Limits) *harness {
 	return h
 }
 
-func newServer(t testing.TB, st *store.Store, limits Limits, logs io.Writer) *Server {
+func newServer(t testing.TB, st *store.Store, limits httpx.Limits, logs io.Writer) (*Server, *nodes.Graph) {
 	t.Helper()
 	m, err := model.Config{}.Open(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	cps := st.Checkpointer(store.CheckpointerOptions{})
-	planner, err := nodes.Build(nodes.Deps{Model: m, Tools: nodes.FuncTools{}}, cps)
+	planner, err := nodes.Build(nodes.Deps{Model: m, Tools: nodes.FuncTools{}}, st.Checkpoints)
 	if err != nil {
 		t.Fatal(err)
 	}
-	box, err := secretbox.New(bytes.Repeat([]byte{7}, 32))
+	return newServerWith(t, st, planner, limits, logs), planner
+}
+
+// newServerWith is a server on st with the planner given, and a secret box
+// for its users' MCP servers (testBoxKey).
+func newServerWith(t testing.TB, st *store.Store, planner *nodes.Graph, limits httpx.Limits, logs io.Writer) *Server {
+	t.Helper()
+	box, err := secretbox.New(testBoxKey)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Config{Store: st, Planner: planner, Checkpoints: cps, Limits: limits,
-		Logger: slog.New(slog.NewJSONHandler(logs, nil)), Box: box})
+	guard, err := netguard.New(netguard.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newServerOn(t, st, planner, limits, logs, mcpservers.Registry{Pool: st.Pool, Guard: guard, Box: box})
+}
+
+// newServerOn is a server on st with the planner and the MCP server
+// registry given.
+func newServerOn(t testing.TB, st *store.Store, planner *nodes.Graph, limits httpx.Limits, logs io.Writer, servers mcpservers.Registry) *Server {
+	t.Helper()
+	srv, err := New(Config{Store: st, Planner: planner, Servers: servers,
+		Limits: limits, Logger: slog.New(slog.NewJSONHandler(logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,18 +149,18 @@ var userSeq struct {
 	n int
 }
 
-func newUser(t testing.TB, st *store.Store) (store.User, string) {
+func newUser(t testing.TB, st *store.Store) (accounts.User, string) {
 	t.Helper()
 	userSeq.Lock()
 	userSeq.n++
 	name := fmt.Sprintf("user%d-%d", userSeq.n, time.Now().UnixNano())
 	userSeq.Unlock()
 	ctx := context.Background()
-	u, err := st.EnsureUser(ctx, name)
+	u, err := st.Accounts.EnsureUser(ctx, name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err := st.CreateAPIKey(ctx, u.ID, "test")
+	key, err := st.Accounts.CreateAPIKey(ctx, u.ID, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +250,7 @@ func (h *harness) thread(key, body string) string {
 // will, so that the thread has real checkpoints.
 func (h *harness) turn(threadID, text string) nodes.State {
 	h.t.Helper()
-	s, err := h.srv.planner.Invoke(context.Background(), graph.RunConfig[nodes.Update]{ThreadID: threadID,
+	s, err := h.planner.Invoke(context.Background(), graph.RunConfig[nodes.Update]{ThreadID: threadID,
 		Input: nodes.Update{Messages: []nodes.Message{{ID: uuid.NewString(), Type: nodes.Human, Content: text}}}})
 	if err != nil {
 		h.t.Fatal(err)
@@ -243,8 +266,16 @@ func (h *harness) with(t *testing.T) *harness {
 }
 
 // testLimits are the default limits with a rate no test reaches.
-func testLimits() Limits {
-	l := DefaultLimits
+func testLimits() httpx.Limits {
+	l := httpx.DefaultLimits
 	l.RatePerSec, l.RateBurst = 1e6, 1e6
 	return l
+}
+
+// testBoxKey seals the secrets of users' MCP servers in tests.
+var testBoxKey = bytes.Repeat([]byte{7}, 32)
+
+// tenant is userID's part of tripgraph as the server sees it.
+func (h *harness) tenant(userID string) tenant.Tenant {
+	return tenant.Factory{Store: h.st, Planner: h.planner, Servers: mcpservers.Registry{Pool: h.st.Pool}}.For(userID)
 }

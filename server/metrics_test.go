@@ -4,17 +4,14 @@ import (
 	"bufio"
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
-	dto "github.com/prometheus/client_model/go"
-
-	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/mcpbridge"
+	"github.com/tripgraph/tripgraph/internal/plannertest"
+	"github.com/tripgraph/tripgraph/server/internal/metrics"
 )
 
 // scrape reads /metrics as a map from each series (name and labels) to its
@@ -51,18 +48,18 @@ func TestMetricsAfterAStreamedRun(t *testing.T) {
 		protocol, path string
 		body           func(tid string) string
 	}{
-		{protoLangGraph, "/threads/{tid}/runs/stream", func(string) string { return streamBody(lisbon, `"values"`, "") }},
-		{protoAISDK, "/api/chat", func(tid string) string {
-			return `{"messages":[{"role":"user","content":` + jsonString(lisbon) + `}]}`
+		{metrics.LangGraph, "/threads/{tid}/runs/stream", func(string) string { return streamBody(plannertest.Lisbon, `"values"`, "") }},
+		{metrics.AISDK, "/api/chat", func(tid string) string {
+			return `{"messages":[{"role":"user","content":` + jsonString(plannertest.Lisbon) + `}]}`
 		}},
 	} {
 		t.Run(tc.protocol, func(t *testing.T) {
-			gate := &toolGate{started: make(chan string, 4), release: make(chan struct{}), server: "lodging"}
+			gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{}), Server: "lodging"}
 			h := runHarness(t, gate)
 			tid := h.thread(h.aliceKey, "")
 			open := `tripgraph_sse_streams_open{protocol="` + tc.protocol + `"}`
 			resp := h.openStream(context.Background(), http.MethodPost, strings.ReplaceAll(tc.path, "{tid}", tid), tc.body(tid), nil)
-			<-gate.started
+			<-gate.Started
 			during, _ := h.scrape()
 			if during[open] != 1 {
 				t.Errorf("while streaming: %s = %v", open, during[open])
@@ -70,7 +67,7 @@ func TestMetricsAfterAStreamedRun(t *testing.T) {
 			if during[`tripgraph_runs{status="running"}`] < 1 {
 				t.Errorf("while a run runs, runs by status %v", during[`tripgraph_runs{status="running"}`])
 			}
-			close(gate.release)
+			close(gate.Release)
 			streamClosed(t, resp)
 
 			after, text := h.scrape()
@@ -88,7 +85,7 @@ func TestMetricsAfterAStreamedRun(t *testing.T) {
 					t.Errorf("queue depth lacks %s: %s", st, grep(text, "tripgraph_queue_depth"))
 				}
 			}
-			nodes := h.srv.planner.Shape().Nodes
+			nodes := h.planner.Shape().Nodes
 			timed := 0
 			for s, v := range after {
 				if name, ok := strings.CutPrefix(s, `tripgraph_node_duration_seconds_count{node="`); ok {
@@ -140,37 +137,5 @@ func TestMetricsStoreFailureStaysInside(t *testing.T) {
 	}
 	if !strings.Contains(h.logs.String(), "scraping runs by status") {
 		t.Errorf("the store failure was not logged: %s", h.logs.String())
-	}
-}
-
-func TestNodeTimerCountsToolCalls(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		event   string
-		payload any
-		want    map[[2]string]float64 // by server and outcome
-	}{
-		{"ok", mcpbridge.EventComplete, mcpbridge.Complete{Server: "maps", Tool: "route"}, map[[2]string]float64{{"user", "ok"}: 1}},
-		{"error code", mcpbridge.EventComplete, mcpbridge.Complete{Server: "maps", Tool: "route", Error: "UNAVAILABLE"},
-			map[[2]string]float64{{"user", "UNAVAILABLE"}: 1, {"user", "ok"}: 0}},
-		// Users name their own servers: only ours keeps its name as a label.
-		{"our server", mcpbridge.EventComplete, mcpbridge.Complete{Server: mcpbridge.OurServer, Tool: "route"},
-			map[[2]string]float64{{mcpbridge.OurServer, "ok"}: 1, {"user", "ok"}: 0}},
-		{"another event", mcpbridge.EventProgress, mcpbridge.Complete{Server: "maps", Tool: "route"}, map[[2]string]float64{{"user", "ok"}: 0}},
-		{"another payload", mcpbridge.EventComplete, map[string]any{"server": "maps"}, map[[2]string]float64{{"user", "ok"}: 0}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			m := newMetrics(nil, slog.Default())
-			m.nodeTimer().see(graph.Custom, "enrich", tc.event, tc.payload)
-			for k, want := range tc.want {
-				var dm dto.Metric
-				if err := m.toolCalls.WithLabelValues(k[0], k[1]).Write(&dm); err != nil {
-					t.Fatal(err)
-				}
-				if got := dm.GetCounter().GetValue(); got != want {
-					t.Errorf("tool calls %v = %v, want %v", k, got, want)
-				}
-			}
-		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/internal/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 )
 
@@ -24,7 +25,8 @@ func TestReadiness(t *testing.T) {
 	}
 	defer drop()
 	st := openStore(t, url)
-	ts := httptest.NewServer(newServer(t, st, testLimits(), io.Discard).Handler())
+	srv, _ := newServer(t, st, testLimits(), io.Discard)
+	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 	get := func(path string) (int, wire.Health) {
 		resp, err := http.Get(ts.URL + path)
@@ -113,17 +115,17 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 		}
 	}
 	pages := map[string]bool{}
-	for _, r := range h.srv.pages {
-		pages[r.method+" "+r.path] = true
+	for _, r := range h.srv.web.Routes() {
+		pages[r.Method+" "+r.Path] = true
 	}
 	for _, r := range h.srv.echo.Routes() {
 		if pages[r.Method+" "+r.Path] {
-			if _, ok := doc.Paths[openAPIPath(r.Path)][strings.ToLower(r.Method)]; ok {
+			if _, ok := doc.Paths[httpx.OpenAPIPath(r.Path)][strings.ToLower(r.Method)]; ok {
 				t.Errorf("the browser's %s %s is in the OpenAPI description", r.Method, r.Path)
 			}
 			continue
 		}
-		served = append(served, r.Method+" "+openAPIPath(r.Path))
+		served = append(served, r.Method+" "+httpx.OpenAPIPath(r.Path))
 	}
 	if len(pages) == 0 {
 		t.Error("no browser routes registered")
@@ -149,12 +151,12 @@ func TestMount(t *testing.T) {
 		body, _ := io.ReadAll(r.Body)
 		w.Write(body)
 	}))
-	big := strings.Repeat("x", int(DefaultLimits.MaxBodyBytes)+10)
+	big := strings.Repeat("x", int(httpx.DefaultLimits.MaxBodyBytes)+10)
 	req, _ := http.NewRequest(http.MethodPost, h.url+"/mcp", strings.NewReader(big))
 	req.Header.Set("Authorization", "Bearer mcp-token")
 	r := h.send(req)
-	if r.status != http.StatusOK || len(r.body) != len(big) || r.header.Get(RequestIDHeader) == "" {
-		t.Fatalf("mounted handler: %d, %d bytes, request id %q", r.status, len(r.body), r.header.Get(RequestIDHeader))
+	if r.status != http.StatusOK || len(r.body) != len(big) || r.header.Get(httpx.RequestIDHeader) == "" {
+		t.Fatalf("mounted handler: %d, %d bytes, request id %q", r.status, len(r.body), r.header.Get(httpx.RequestIDHeader))
 	}
 	if r := h.do(http.MethodPost, "/mcp", "", "{}"); r.status != http.StatusUnauthorized {
 		t.Fatalf("the mounted handler's own auth: %d", r.status)

@@ -2,14 +2,19 @@ package server
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/uuid"
 
+	"github.com/tripgraph/tripgraph/netguard"
+	"github.com/tripgraph/tripgraph/secretbox"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/store/mcpservers"
 )
 
 // secretValue is the credential the tests send; no answer may hold it.
@@ -43,7 +48,11 @@ func TestMCPServerCreate(t *testing.T) {
 		t.Fatalf("created %+v", crm)
 	}
 	// The secret was stored, sealed, for the bridge: the only way it comes back.
-	enabled, err := h.srv.registry.Enabled(t.Context(), h.alice.ID)
+	box, err := secretbox.New(testBoxKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enabled, err := mcpservers.Registry{Pool: h.st.Pool, Box: box}.Enabled(t.Context(), h.alice.ID)
 	if err != nil || len(enabled) != 1 || enabled[0].Secret != secretValue {
 		t.Fatalf("the bridge reads %+v, %v", enabled, err)
 	}
@@ -101,7 +110,14 @@ func TestMCPServerCreate(t *testing.T) {
 // the others.
 func TestMCPServerWithoutKey(t *testing.T) {
 	h := newHarness(t, testLimits())
-	h.srv.registry.Box = nil
+	guard, err := netguard.New(netguard.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noBox := newServerOn(t, h.st, h.planner, testLimits(), io.Discard, mcpservers.Registry{Pool: h.st.Pool, Guard: guard})
+	ts := httptest.NewServer(noBox.Handler())
+	t.Cleanup(ts.Close)
+	h.url = ts.URL
 	r := h.must(http.StatusServiceUnavailable, http.MethodPost, "/mcp-servers", h.aliceKey,
 		`{"name":"crm","url":"https://crm.example.com/mcp","authType":"bearer","secret":"`+secretValue+`"}`)
 	if r.errorCode(t) != "UNAVAILABLE" {

@@ -1,29 +1,37 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/tripgraph/tripgraph/internal/plannertest"
 	"github.com/tripgraph/tripgraph/nodes"
-	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/server/httpx"
 )
 
-// runHarness is a server with its worker pool started, on tools from gate.
-func runHarness(t *testing.T, gate *toolGate) *harness {
+// runHarness is a server with its runner started, on tools from gate.
+func runHarness(t *testing.T, gate *plannertest.Gate) *harness {
 	t.Helper()
-	srv, st := workerServer(t, gate)
+	return runHarnessLimited(t, gate, testLimits())
+}
+
+// runHarnessLimited is runHarness with limits.
+func runHarnessLimited(t *testing.T, gate *plannertest.Gate, limits httpx.Limits) *harness {
+	t.Helper()
+	st := migratedStore(t)
+	logs := &syncBuffer{}
+	planner := plannertest.Planner(t, gate, st.Checkpoints)
+	srv := newServerWith(t, st, planner, limits, logs)
 	srv.Start()
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
-	h := &harness{t: t, srv: srv, url: ts.URL, st: st, logs: &syncBuffer{}}
+	h := &harness{t: t, srv: srv, planner: planner, url: ts.URL, st: st, logs: logs}
 	h.alice, h.aliceKey = newUser(t, st)
 	h.bob, h.bobKey = newUser(t, st)
 	return h
@@ -41,9 +49,9 @@ type runJSON struct {
 }
 
 func TestBackgroundRunJoinedAndListed(t *testing.T) {
-	h := runHarness(t, &toolGate{})
+	h := runHarness(t, &plannertest.Gate{})
 	tid := h.thread(h.aliceKey, "")
-	r := h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(lisbon))
+	r := h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(plannertest.Lisbon))
 	var run runJSON
 	r.decode(t, &run)
 	if run.ThreadID != tid || uuid.Validate(run.RunID) != nil {
@@ -54,7 +62,7 @@ func TestBackgroundRunJoinedAndListed(t *testing.T) {
 	}
 	var values nodes.State
 	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID+"/join", h.aliceKey, "").decode(t, &values)
-	if len(values.Messages) < 2 || values.Messages[0].Content != lisbon || values.TripDetails == nil ||
+	if len(values.Messages) < 2 || values.Messages[0].Content != plannertest.Lisbon || values.TripDetails == nil ||
 		values.TripDetails.Location != "Lisbon" {
 		t.Fatalf("joined values %+v", values)
 	}
@@ -79,7 +87,7 @@ func TestBackgroundRunJoinedAndListed(t *testing.T) {
 }
 
 func TestRunBodiesAreChecked(t *testing.T) {
-	h := runHarness(t, &toolGate{})
+	h := runHarness(t, &plannertest.Gate{})
 	tid := h.thread(h.aliceKey, "")
 	fresh := uuid.NewString()
 	tests := []struct {
@@ -115,12 +123,12 @@ func TestRunBodiesAreChecked(t *testing.T) {
 }
 
 func TestCancelAndRejectWhileRunning(t *testing.T) {
-	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
 	h := runHarness(t, gate)
 	tid := h.thread(h.aliceKey, "")
 	var run runJSON
-	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(lisbon)).decode(t, &run)
-	<-gate.started
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(plannertest.Lisbon)).decode(t, &run)
+	<-gate.Started
 	r := h.must(http.StatusConflict, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody("again"))
 	if r.errorCode(t) != "CONFLICT" {
 		t.Fatalf("second run: %s", r.body)
@@ -143,7 +151,7 @@ func TestCancelAndRejectWhileRunning(t *testing.T) {
 	if run.Status != "interrupted" {
 		t.Fatalf("cancelled run is %s", run.Status)
 	}
-	close(gate.release)
+	close(gate.Release)
 	var values nodes.State
 	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+queued.RunID+"/join", h.aliceKey, "").decode(t, &values)
 	if n := len(values.Messages); n < 2 || values.Messages[n-2].Content != "later" {
@@ -152,7 +160,7 @@ func TestCancelAndRejectWhileRunning(t *testing.T) {
 }
 
 func TestJoinedFailureIsAnErrorObject(t *testing.T) {
-	h := runHarness(t, &toolGate{})
+	h := runHarness(t, &plannertest.Gate{})
 	tid := h.thread(h.aliceKey, "")
 	body := fmt.Sprintf(`{"assistant_id":"trip-planner","checkpoint_id":%q,"input":{"messages":[{"role":"user","content":"hi"}]}}`, uuid.NewString())
 	r := h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, body)
@@ -164,10 +172,10 @@ func TestJoinedFailureIsAnErrorObject(t *testing.T) {
 }
 
 func TestCommandRun(t *testing.T) {
-	h := runHarness(t, &toolGate{})
+	h := runHarness(t, &plannertest.Gate{})
 	tid := h.thread(h.aliceKey, "")
 	var before nodes.State
-	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, runBody(lisbon)).decode(t, &before)
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, runBody(plannertest.Lisbon)).decode(t, &before)
 	body := `{"assistant_id":"trip-planner","command":{"update":{"tripDetails":{"location":"Porto","startDate":"2027-06-01","endDate":"2027-06-03","numberOfGuests":2}},"goto":"__end__"}}`
 	var after nodes.State
 	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, body).decode(t, &after)
@@ -185,39 +193,15 @@ func TestCommandRun(t *testing.T) {
 	}
 }
 
-// A running run's lease is renewed while it runs, so the sweeper never
-// hands it to another worker.
-func TestLeaseIsRenewed(t *testing.T) {
-	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
-	srv, st := workerServer(t, gate)
-	srv.pool.timing.lease = 900 * time.Millisecond // long enough that a loaded machine does not let it lapse
-	srv.Start()
-	owner, run := queueTurn(t, st, lisbon)
-	<-gate.started
-	seen := map[time.Time]bool{}
-	for len(seen) < 4 {
-		r, err := st.RunByID(context.Background(), owner, run.ID)
-		if err != nil || r.Status != store.RunRunning || r.Attempts != 1 {
-			t.Fatalf("run while held: %s, attempts %d, %v", r.Status, r.Attempts, err)
-		}
-		seen[*r.LeaseExpiresAt] = true
-		time.Sleep(10 * time.Millisecond)
-	}
-	close(gate.release)
-	if _, done := finish(t, st, owner, run.ID); done.Status != store.RunSuccess || done.Attempts != 1 {
-		t.Fatalf("run ended %s after %d attempts", done.Status, done.Attempts)
-	}
-}
-
 // multitask_strategy interrupt cancels the running run, keeps what it
 // saved, and runs the new one after it has stopped.
 func TestInterruptStrategy(t *testing.T) {
-	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
 	h := runHarness(t, gate)
 	tid := h.thread(h.aliceKey, "")
 	var first runJSON
-	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(lisbon)).decode(t, &first)
-	<-gate.started
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(plannertest.Lisbon)).decode(t, &first)
+	<-gate.Started
 	var values nodes.State
 	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey,
 		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hello"}]},"multitask_strategy":"interrupt"}`).decode(t, &values)
@@ -225,7 +209,7 @@ func TestInterruptStrategy(t *testing.T) {
 	if first.Status != "interrupted" {
 		t.Fatalf("interrupted run is %s", first.Status)
 	}
-	if len(values.Messages) < 3 || values.Messages[0].Content != lisbon || values.TripDetails == nil {
+	if len(values.Messages) < 3 || values.Messages[0].Content != plannertest.Lisbon || values.TripDetails == nil {
 		t.Fatalf("values after the interrupting run: %+v", values)
 	}
 	if n := len(values.Messages); values.Messages[n-2].Content != "hello" {
@@ -236,14 +220,14 @@ func TestInterruptStrategy(t *testing.T) {
 // multitask_strategy rollback cancels the running run and forks from the
 // checkpoint before it: what it saved is no longer in the thread's state.
 func TestRollbackStrategy(t *testing.T) {
-	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
 	h := runHarness(t, gate)
 	tid := h.thread(h.aliceKey, "")
 	var before nodes.State
 	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, runBody("hello there")).decode(t, &before)
 	var first runJSON
-	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(lisbon)).decode(t, &first)
-	<-gate.started
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(plannertest.Lisbon)).decode(t, &first)
+	<-gate.Started
 	var values nodes.State
 	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey,
 		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hello again"}]},"multitask_strategy":"rollback"}`).decode(t, &values)
@@ -252,7 +236,7 @@ func TestRollbackStrategy(t *testing.T) {
 		t.Fatalf("rolled back run is %s", first.Status)
 	}
 	for _, m := range values.Messages {
-		if m.Content == lisbon {
+		if m.Content == plannertest.Lisbon {
 			t.Fatalf("the rolled back run's message is still there: %+v", values.Messages)
 		}
 	}
@@ -264,7 +248,7 @@ func TestRollbackStrategy(t *testing.T) {
 // Members of the run body that would change what a run does and that the
 // server does not do are refused, each by name; the others are taken.
 func TestRunOptionsRefusedOrTaken(t *testing.T) {
-	h := runHarness(t, &toolGate{})
+	h := runHarness(t, &plannertest.Gate{})
 	tid := h.thread(h.aliceKey, "")
 	body := func(extra string) string {
 		return `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]}` + extra + `}`
@@ -310,7 +294,7 @@ func TestRunOptionsRefusedOrTaken(t *testing.T) {
 // durability says when a run's checkpoints are written: every step with
 // sync (the default) and async, only the last with exit.
 func TestRunDurability(t *testing.T) {
-	h := runHarness(t, &toolGate{})
+	h := runHarness(t, &plannertest.Gate{})
 	written := func(durability string) int {
 		tid := h.thread(h.aliceKey, "")
 		extra := ""
@@ -319,7 +303,7 @@ func TestRunDurability(t *testing.T) {
 		}
 		var values nodes.State
 		h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey,
-			`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"`+lisbon+`"}]}`+extra+`}`).decode(t, &values)
+			`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"`+plannertest.Lisbon+`"}]}`+extra+`}`).decode(t, &values)
 		if values.TripDetails == nil || values.TripDetails.Location != "Lisbon" {
 			t.Fatalf("durability %q: values %+v", durability, values)
 		}
@@ -342,7 +326,7 @@ func TestRunDurability(t *testing.T) {
 // its thread are interrupted, the state names the node due, and a run
 // with no input goes on from there.
 func TestBreakpointRuns(t *testing.T) {
-	h := runHarness(t, &toolGate{})
+	h := runHarness(t, &plannertest.Gate{})
 	for _, tt := range []struct{ breakpoint, wantNext string }{
 		{`"interrupt_before":["callTools"]`, "callTools"},
 		{`"interrupt_after":"*"`, ""}, // after whichever node runs first
@@ -351,7 +335,7 @@ func TestBreakpointRuns(t *testing.T) {
 			tid := h.thread(h.aliceKey, "")
 			var run runJSON
 			h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey,
-				`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"`+lisbon+`"}]},`+tt.breakpoint+`}`).decode(t, &run)
+				`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"`+plannertest.Lisbon+`"}]},`+tt.breakpoint+`}`).decode(t, &run)
 			h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID+"/join", h.aliceKey, "")
 			h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID, h.aliceKey, "").decode(t, &run)
 			var thread struct{ Status string }
@@ -382,14 +366,14 @@ func TestBreakpointRuns(t *testing.T) {
 // the thread's newest; the run's checkpoints stay in the history. A run
 // that started its thread has nothing to roll back to.
 func TestCancelWithRollback(t *testing.T) {
-	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
 	h := runHarness(t, gate)
-	defer close(gate.release)
+	defer close(gate.Release)
 
 	first := h.thread(h.aliceKey, "")
 	var run runJSON
-	h.must(http.StatusOK, http.MethodPost, "/threads/"+first+"/runs", h.aliceKey, runBody(lisbon)).decode(t, &run)
-	<-gate.started
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+first+"/runs", h.aliceKey, runBody(plannertest.Lisbon)).decode(t, &run)
+	<-gate.Started
 	r := h.must(http.StatusConflict, http.MethodPost, "/threads/"+first+"/runs/"+run.RunID+"/cancel?action=rollback", h.aliceKey, "")
 	if r.errorCode(t) != "CONFLICT" || !strings.Contains(string(r.body), "started the thread") {
 		t.Fatalf("rolling back a thread's first run: %s", r.body)
@@ -398,8 +382,8 @@ func TestCancelWithRollback(t *testing.T) {
 	tid := h.thread(h.aliceKey, "")
 	var before nodes.State
 	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, runBody("hello there")).decode(t, &before)
-	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(lisbon)).decode(t, &run)
-	<-gate.started
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey, runBody(plannertest.Lisbon)).decode(t, &run)
+	<-gate.Started
 	h.must(http.StatusNotFound, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?action=rollback", h.bobKey, "")
 	h.must(http.StatusNoContent, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?action=rollback", h.aliceKey, "")
 	var state struct {
@@ -419,7 +403,7 @@ func TestCancelWithRollback(t *testing.T) {
 	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/history?limit=100", h.aliceKey, "").decode(t, &history)
 	kept := false
 	for _, st := range history {
-		kept = kept || len(st.Values.Messages) > 0 && st.Values.Messages[len(st.Values.Messages)-1].Content == lisbon
+		kept = kept || len(st.Values.Messages) > 0 && st.Values.Messages[len(st.Values.Messages)-1].Content == plannertest.Lisbon
 	}
 	if !kept {
 		t.Fatal("the rolled back run's checkpoints are gone from the history")

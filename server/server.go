@@ -1,17 +1,15 @@
-// Package server is tripgraph's HTTP front door: the REST API that the
-// LangGraph server's official clients drive (assistants, threads, state,
-// history, runs and their SSE streams), the AI SDK's chat stream, the
-// user's MCP servers and tool outputs, and the worker pool that executes
-// queued runs; with API-key auth, per-key rate limits, body caps,
-// timeouts, request ids, JSON logs, Prometheus metrics and an OpenAPI
-// description. Wire types live in server/internal/wire.
+// Package server assembles tripgraph's HTTP server: the REST API for
+// programs (package api), the browser app (package web) and the runner
+// that executes queued runs (package runner), over the shared HTTP layer
+// (package httpx), with health and readiness checks, Prometheus metrics,
+// the OpenAPI description of the API, handlers mounted beside them (the
+// MCP endpoint, the media routes) and a graceful shutdown.
 package server
 
 import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -19,132 +17,102 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/labstack/echo/v4"
 
-	"github.com/tripgraph/tripgraph/errcode"
-	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/netguard"
 	"github.com/tripgraph/tripgraph/nodes"
-	"github.com/tripgraph/tripgraph/secretbox"
+	"github.com/tripgraph/tripgraph/server/api"
+	"github.com/tripgraph/tripgraph/server/httpx"
+	"github.com/tripgraph/tripgraph/server/internal/metrics"
+	"github.com/tripgraph/tripgraph/server/runner"
+	"github.com/tripgraph/tripgraph/server/tenant"
+	"github.com/tripgraph/tripgraph/server/web"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/mcpservers"
 )
 
 // Config is what a Server needs.
 type Config struct {
 	Store *store.Store
-	// Planner is the compiled trip planner, on Checkpoints.
+	// Planner is the compiled trip planner; each request and each run
+	// uses it bound to its user's checkpoints.
 	Planner *nodes.Graph
-	// Checkpoints is the planner's checkpointer, not scoped to an owner:
-	// the server checks that a thread is the user's before using it.
-	Checkpoints graph.Checkpointer
-	Logger      *slog.Logger
-	Limits      Limits
-	// Workers is how many runs this process executes at once, once Start
-	// is called; DefaultWorkers when 0 (see WorkersFromEnv).
-	Workers int
-	// RunLease is how long a worker's claim on a run lasts; it is renewed
-	// every third of it, and a run whose process died is taken over once
-	// it lapses. DefaultRunLease when 0 (see RunLeaseFromEnv).
+	// Servers is the users' MCP server registry, with the SSRF guard and
+	// the secret box the operator configured.
+	Servers mcpservers.Registry
+	Logger  *slog.Logger
+	// Limits bound requests; httpx.DefaultLimits when zero.
+	Limits httpx.Limits
+	// Workers and RunLease size and pace the runner (see runner.Config).
+	Workers  int
 	RunLease time.Duration
-	// Guard vets the URLs of the MCP servers users add; when nil, a guard
-	// with no exceptions.
-	Guard *netguard.Guard
-	// Box seals the secrets of those servers; when nil, a server with a
-	// secret is refused (UNAVAILABLE).
-	Box *secretbox.Box
-	// SessionTTL is how long a browser session lasts; DefaultSessionTTL
-	// when 0 (see SessionTTLFromEnv).
+	// SessionTTL is how long a browser session lasts (see web.Config).
 	SessionTTL time.Duration
 }
 
-// Limits bound what one request or one API key may cost.
-type Limits struct {
-	MaxBodyBytes int64         // request bodies above this are refused (413)
-	BodyTimeout  time.Duration // the whole body must arrive within this (408)
-	WriteTimeout time.Duration // a non-streaming answer must be written within this
-	RatePerSec   float64       // requests per second per API key, on average
-	RateBurst    int           // requests an API key may send at once
-}
-
-// DefaultLimits are the limits when nothing is configured.
-var DefaultLimits = Limits{MaxBodyBytes: 1 << 20, BodyTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
-	RatePerSec: 10, RateBurst: 40}
-
-// Server is the HTTP API. Build it with New and serve Handler.
+// Server is the HTTP server. Build it with New, serve Handler, and Start
+// its runner.
 type Server struct {
 	echo    *echo.Echo
 	store   *store.Store
-	planner *nodes.Graph
-	cps     graph.Checkpointer
 	log     *slog.Logger
-	limits  Limits
-	limiter *limiter
-	metrics *metrics
+	metrics *metrics.Metrics
 	db      *sql.DB // the store's pool as database/sql, for the migrations check
-	routes  []route
-	pages   []route // the browser's routes, kept out of the OpenAPI description
-	pool    *pool
-	// closing ends, with cause errShuttingDown, when Shutdown closes the
-	// streams; closeStreams ends it.
-	closing      context.Context
-	closeStreams context.CancelCauseFunc
-	// registry is the users' MCP servers, with the guard and box of Config.
-	registry store.MCPServers
-	// sessionTTL is how long a browser session lasts.
-	sessionTTL time.Duration
+	runner  *runner.Runner
+	web     *web.App
+	closing *httpx.Closing
+	// documented are the routes the OpenAPI description shows: the API's,
+	// the operations' and the mounted ones.
+	documented []httpx.Route
 }
 
-// New builds the API and registers its routes.
+// New builds the server and registers its routes.
 func New(cfg Config) (*Server, error) {
-	if cfg.Store == nil || cfg.Planner == nil || cfg.Checkpoints == nil {
-		return nil, errors.New("building the HTTP server: a store, the planner and its checkpointer are required")
+	if cfg.Store == nil || cfg.Planner == nil {
+		return nil, errors.New("building the HTTP server: a store and the planner are required")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	if cfg.Limits == (Limits{}) {
-		cfg.Limits = DefaultLimits
+	if cfg.Limits == (httpx.Limits{}) {
+		cfg.Limits = httpx.DefaultLimits
 	}
 	if cfg.Limits.RateBurst < 1 || cfg.Limits.RatePerSec <= 0 || cfg.Limits.MaxBodyBytes <= 0 {
 		return nil, errors.New("building the HTTP server: limits must be above 0")
 	}
-	s := &Server{store: cfg.Store, planner: cfg.Planner, cps: cfg.Checkpoints, log: cfg.Logger,
-		limits: cfg.Limits, limiter: newLimiter(cfg.Limits.RatePerSec, cfg.Limits.RateBurst),
-		metrics: newMetrics(cfg.Store, cfg.Logger), db: stdlib.OpenDBFromPool(cfg.Store.Pool)}
-	if cfg.Guard == nil {
-		g, err := netguard.New(netguard.Options{})
-		if err != nil {
-			return nil, fmt.Errorf("building the HTTP server: %w", err)
-		}
-		cfg.Guard = g
+	s := &Server{store: cfg.Store, log: cfg.Logger, metrics: metrics.New(cfg.Store, cfg.Logger),
+		db: stdlib.OpenDBFromPool(cfg.Store.Pool), closing: httpx.NewClosing()}
+	tenants := tenant.Factory{Store: cfg.Store, Planner: cfg.Planner, Servers: cfg.Servers}
+	var err error
+	s.runner, err = runner.New(runner.Config{Queue: cfg.Store, Tenants: tenants, Metrics: s.metrics,
+		Logger: cfg.Logger, Workers: cfg.Workers, Lease: cfg.RunLease})
+	if err != nil {
+		return nil, err
 	}
-	s.registry = store.MCPServers{Store: cfg.Store, Guard: cfg.Guard, Box: cfg.Box}
-	if cfg.Workers <= 0 {
-		cfg.Workers = DefaultWorkers
-	}
-	if cfg.RunLease == 0 {
-		cfg.RunLease = DefaultRunLease
-	}
-	if cfg.RunLease < minRunLease {
-		return nil, fmt.Errorf("building the HTTP server: a run lease must be at least %s", minRunLease)
-	}
-	s.pool = newPool(s, cfg.Workers, cfg.RunLease)
-	s.closing, s.closeStreams = context.WithCancelCause(context.Background())
-	s.sessionTTL = cfg.SessionTTL
-	if s.sessionTTL <= 0 {
-		s.sessionTTL = DefaultSessionTTL
-	}
+	limiter := httpx.NewLimiter(cfg.Limits.RatePerSec, cfg.Limits.RateBurst)
+	rest := api.New(api.Config{Keys: cfg.Store.Accounts, Tenants: tenants, Runner: s.runner, Closing: s.closing,
+		Metrics: s.metrics, Limits: cfg.Limits, Limiter: limiter, Logger: cfg.Logger})
+	s.web = web.New(web.Config{Sessions: cfg.Store.Accounts, Tenants: tenants, Runner: s.runner, Closing: s.closing,
+		Metrics: s.metrics, Limits: cfg.Limits, Limiter: limiter, Logger: cfg.Logger, SessionTTL: cfg.SessionTTL})
+
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	e.HTTPErrorHandler = ErrorHandler(cfg.Logger)
-	e.Use(requestID, s.observe)
+	e.HTTPErrorHandler = httpx.ErrorHandler(cfg.Logger)
+	e.Use(httpx.RequestIDs(), httpx.Observe(s.metrics, cfg.Logger), httpx.Recover())
 	s.echo = e
-	s.registerAPI()
-	s.registerPages()
-	s.registerLive()
+	ops := s.operations()
+	for i := range ops {
+		ops[i].Middleware = []echo.MiddlewareFunc{httpx.Bounded(cfg.Limits, false)}
+	}
+	s.documented = append(ops, rest.Routes()...)
+	httpx.Register(e, s.documented)
+	httpx.Register(e, s.web.Routes())
 	return s, nil
 }
 
 // Handler is the server's http.Handler.
 func (s *Server) Handler() http.Handler { return s.echo }
+
+// Start starts the runner's workers: this process executes queued runs of
+// every owner, from the queue every process on the database shares.
+func (s *Server) Start() { s.runner.Start() }
 
 // Shutdown is a graceful stop of this process's part in serving runs. Its
 // workers stop claiming runs at once; the runs they execute go on until
@@ -157,35 +125,12 @@ func (s *Server) Handler() http.Handler { return s.echo }
 // another process, from their Last-Event-ID. The HTTP server's own
 // Shutdown, which stops new requests, is the caller's.
 func (s *Server) Shutdown(ctx context.Context) {
-	s.pool.drain(ctx)
-	s.closeStreams(errShuttingDown)
+	s.runner.Drain(ctx)
+	s.closing.Close()
 }
 
-// errShuttingDown is what a stream or a wait that Shutdown ended tells its
-// client.
-var errShuttingDown = errcode.New(errcode.Unavailable,
-	"the server is shutting down: join the run again, from the Last-Event-ID of the last event received")
-
-// untilShutdown returns a context derived from parent that also ends, with
-// cause errShuttingDown, when Shutdown closes the streams. Call stop when
-// done with it.
-func (s *Server) untilShutdown(parent context.Context) (ctx context.Context, stop func()) {
-	ctx, cancel := context.WithCancelCause(parent)
-	unhook := context.AfterFunc(s.closing, func() { cancel(context.Cause(s.closing)) })
-	return ctx, func() { unhook(); cancel(context.Canceled) }
-}
-
-// shutdownCause is errShuttingDown when ctx (from untilShutdown) ended for
-// Shutdown, whatever err the call it cut short returned; err otherwise.
-func shutdownCause(ctx context.Context, err error) error {
-	if errors.Is(context.Cause(ctx), errShuttingDown) {
-		return errShuttingDown
-	}
-	return err
-}
-
-// Close stops the worker pool at once, handing back the runs it held,
-// ends the open streams as Shutdown does, and releases what New opened.
+// Close stops the runner at once, handing back the runs it held, ends the
+// open streams as Shutdown does, and releases what New opened.
 func (s *Server) Close() error {
 	now, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -199,8 +144,18 @@ func (s *Server) Close() error {
 // endpoint and the media routes do). It is documented in the OpenAPI
 // description with summary.
 func (s *Server) Mount(method, path, summary string, h http.Handler) {
-	s.add(route{method: method, path: path, summary: summary, handler: echo.WrapHandler(h), mounted: true})
+	r := httpx.Route{Method: method, Path: path, Summary: summary, Handler: echo.WrapHandler(h), Mounted: true}
+	s.echo.Add(r.Method, r.Path, r.Handler)
+	s.documented = append(s.documented, r)
 }
 
-// ctx is a request's context.
-func ctx(c echo.Context) context.Context { return c.Request().Context() }
+// SessionUser is the user of the browser session a request's cookie
+// names, or "" without one: the media routes let a session see its user's
+// photos with it.
+func (s *Server) SessionUser(r *http.Request) (string, error) { return s.web.SessionUser(r) }
+
+// LoginLink makes a one-time link that opens a browser session for the
+// user, for `serve --welcome` to print; base is the server's public URL.
+func (s *Server) LoginLink(ctx context.Context, base, userID string) (string, error) {
+	return s.web.LoginLink(ctx, base, userID)
+}

@@ -220,7 +220,7 @@ func TestUpdateState(t *testing.T) {
 
 	t.Run("busy thread", func(t *testing.T) {
 		h := h.with(t)
-		run, err := h.st.CreateRun(t.Context(), h.alice.ID, id, store.NewRun{})
+		run, err := h.st.ForOwner(h.alice.ID).CreateRun(t.Context(), id, store.NewRun{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,7 +228,7 @@ func TestUpdateState(t *testing.T) {
 		if r.errorCode(t) != "CONFLICT" {
 			t.Fatalf("body %s", r.body)
 		}
-		if _, err := h.st.CancelRun(t.Context(), h.alice.ID, run.ID); err != nil {
+		if _, err := h.st.ForOwner(h.alice.ID).CancelRun(t.Context(), run.ID); err != nil {
 			t.Fatal(err)
 		}
 		h.must(http.StatusOK, http.MethodPost, "/threads/"+id+"/state", h.aliceKey, `{"values":{"intent":"photos"}}`)

@@ -15,7 +15,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/tripgraph/tripgraph/internal/plannertest"
+	"github.com/tripgraph/tripgraph/internal/storetest"
 	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/store"
 )
 
@@ -89,10 +92,10 @@ func streamBody(text, modes string, extra string) string {
 }
 
 func TestStreamRunInEveryMode(t *testing.T) {
-	h := runHarness(t, &toolGate{})
+	h := runHarness(t, &plannertest.Gate{})
 	tid := h.thread(h.aliceKey, "")
 	resp := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
-		streamBody(lisbon, `["values","updates","custom","messages-tuple"]`, ""), nil)
+		streamBody(plannertest.Lisbon, `["values","updates","custom","messages-tuple"]`, ""), nil)
 	frames := readFrames(t, resp.Body)
 	resp.Body.Close()
 	if len(frames) < 3 || frames[0].event != "metadata" || frames[len(frames)-1].event != "end" {
@@ -171,7 +174,7 @@ func TestStreamRunInEveryMode(t *testing.T) {
 }
 
 func TestStreamModesAreChecked(t *testing.T) {
-	h := runHarness(t, &toolGate{})
+	h := runHarness(t, &plannertest.Gate{})
 	tid := h.thread(h.aliceKey, "")
 	for _, modes := range []string{`"tasks"`, `["values","checkpoints"]`, `3`} {
 		h.must(http.StatusUnprocessableEntity, http.MethodPost, "/threads/"+tid+"/runs/stream", h.aliceKey, streamBody("hi", modes, ""))
@@ -187,7 +190,7 @@ func TestStreamModesAreChecked(t *testing.T) {
 }
 
 func TestStreamEndsWithAnErrorFrame(t *testing.T) {
-	h := runHarness(t, &toolGate{})
+	h := runHarness(t, &plannertest.Gate{})
 	tid := h.thread(h.aliceKey, "")
 	resp := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
 		streamBody("hi", `"values"`, fmt.Sprintf(`,"checkpoint_id":%q`, uuid.NewString())), nil)
@@ -208,19 +211,19 @@ func TestStreamDisconnect(t *testing.T) {
 		{"continue by default", ``, store.RunSuccess},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+			gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
 			h := runHarness(t, gate)
 			tid := h.thread(h.aliceKey, "")
 			ctx, cancel := context.WithCancel(context.Background())
-			resp := h.openStream(ctx, http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody(lisbon, `"values"`, tt.extra), nil)
+			resp := h.openStream(ctx, http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody(plannertest.Lisbon, `"values"`, tt.extra), nil)
 			runID := strings.TrimPrefix(resp.Header.Get("Content-Location"), "/threads/"+tid+"/runs/")
-			<-gate.started
+			<-gate.Started
 			cancel()
 			resp.Body.Close()
 			if tt.want == store.RunSuccess {
-				close(gate.release)
+				close(gate.Release)
 			}
-			_, done := finish(t, h.st, h.alice.ID, runID)
+			_, done := storetest.Finish(t, h.st, h.alice.ID, runID)
 			if done.Status != tt.want {
 				t.Fatalf("run after the client left: %s, want %s", done.Status, tt.want)
 			}
@@ -230,14 +233,15 @@ func TestStreamDisconnect(t *testing.T) {
 
 // A stream outlives the write timeout of ordinary answers.
 func TestStreamHasNoWriteDeadline(t *testing.T) {
-	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
-	h := runHarness(t, gate)
-	h.srv.limits.WriteTimeout = time.Millisecond
+	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	limits := testLimits()
+	limits.WriteTimeout = time.Millisecond
+	h := runHarnessLimited(t, gate, limits)
 	tid := h.thread(h.aliceKey, "")
-	resp := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody(lisbon, `"values"`, ""), nil)
-	<-gate.started
+	resp := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody(plannertest.Lisbon, `"values"`, ""), nil)
+	<-gate.Started
 	time.Sleep(50 * time.Millisecond) // well past the write deadline it must not have
-	close(gate.release)
+	close(gate.Release)
 	frames := readFrames(t, resp.Body)
 	resp.Body.Close()
 	if len(frames) < 3 || frames[len(frames)-1].event != "end" {
@@ -246,29 +250,29 @@ func TestStreamHasNoWriteDeadline(t *testing.T) {
 }
 
 func TestStreamKeepAlive(t *testing.T) {
-	gate := &toolGate{started: make(chan string, 4), release: make(chan struct{})}
+	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
 	h := runHarness(t, gate)
-	old := keepAlive
-	keepAlive = 5 * time.Millisecond
-	t.Cleanup(func() { keepAlive = old })
+	old := httpx.KeepAlive
+	httpx.KeepAlive = 5 * time.Millisecond
+	t.Cleanup(func() { httpx.KeepAlive = old })
 	tid := h.thread(h.aliceKey, "")
-	resp := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody(lisbon, `"values"`, ""), nil)
+	resp := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody(plannertest.Lisbon, `"values"`, ""), nil)
 	defer resp.Body.Close()
-	<-gate.started
+	<-gate.Started
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() && sc.Text() != ": keep-alive" {
 	}
 	if sc.Err() != nil {
 		t.Fatal(sc.Err())
 	}
-	close(gate.release)
+	close(gate.Release)
 	if frames := readFrames(t, resp.Body); len(frames) == 0 || frames[len(frames)-1].event != "end" {
 		t.Fatalf("frames after the keep-alive %+v", frames)
 	}
 }
 
 func TestStatelessRuns(t *testing.T) {
-	h := runHarness(t, &toolGate{})
+	h := runHarness(t, &plannertest.Gate{})
 	threadOf := func(header http.Header) string {
 		loc := strings.TrimPrefix(header.Get("Content-Location"), "/threads/")
 		tid, _, _ := strings.Cut(loc, "/")
@@ -282,15 +286,15 @@ func TestStatelessRuns(t *testing.T) {
 		if tt.onCompletion != "" {
 			extra = fmt.Sprintf(`,"on_completion":%q`, tt.onCompletion)
 		}
-		r := h.must(http.StatusOK, http.MethodPost, "/runs/wait", h.aliceKey, streamBody(lisbon, `"values"`, extra))
+		r := h.must(http.StatusOK, http.MethodPost, "/runs/wait", h.aliceKey, streamBody(plannertest.Lisbon, `"values"`, extra))
 		var values nodes.State
 		r.decode(t, &values)
-		if len(values.Messages) < 2 || values.Messages[0].Content != lisbon {
+		if len(values.Messages) < 2 || values.Messages[0].Content != plannertest.Lisbon {
 			t.Fatalf("stateless wait values %+v", values)
 		}
 		h.must(tt.want, http.MethodGet, "/threads/"+threadOf(r.header), h.aliceKey, "")
 
-		resp := h.openStream(context.Background(), http.MethodPost, "/runs/stream", streamBody(lisbon, `"values"`, extra), nil)
+		resp := h.openStream(context.Background(), http.MethodPost, "/runs/stream", streamBody(plannertest.Lisbon, `"values"`, extra), nil)
 		frames := readFrames(t, resp.Body)
 		resp.Body.Close()
 		if len(frames) < 3 || frames[0].event != "metadata" || frames[len(frames)-1].event != "end" {
@@ -307,15 +311,16 @@ func TestStatelessRuns(t *testing.T) {
 // executed by another process's pool, and its events reach the first
 // process through the database.
 func TestStreamAcrossProcesses(t *testing.T) {
-	h := runHarness(t, &toolGate{}) // the process with workers
-	idle, _ := workerServer(t, &toolGate{})
+	h := runHarness(t, &plannertest.Gate{}) // the process with workers
+	idleStore := migratedStore(t)
+	idle := newServerWith(t, idleStore, plannertest.Planner(t, &plannertest.Gate{}, idleStore.Checkpoints), testLimits(), io.Discard)
 	ts := httptest.NewServer(idle.Handler()) // a process that never starts its pool
 	t.Cleanup(ts.Close)
 	front := *h
 	front.url = ts.URL
 	tid := front.thread(h.aliceKey, "")
 	resp := front.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
-		streamBody(lisbon, `["custom","values"]`, ""), nil)
+		streamBody(plannertest.Lisbon, `["custom","values"]`, ""), nil)
 	frames := readFrames(t, resp.Body)
 	resp.Body.Close()
 	var ui []string
@@ -362,10 +367,10 @@ type eventsFrame struct {
 // a join names the modes it wants of what the run stored, and a run that
 // was not asked for them stores none.
 func TestStreamDebugAndEvents(t *testing.T) {
-	h := runHarness(t, &toolGate{})
+	h := runHarness(t, &plannertest.Gate{})
 	tid := h.thread(h.aliceKey, "")
 	resp := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
-		streamBody(lisbon, `["debug","events"]`, ""), nil)
+		streamBody(plannertest.Lisbon, `["debug","events"]`, ""), nil)
 	frames := readFrames(t, resp.Body)
 	resp.Body.Close()
 	runID := strings.TrimPrefix(resp.Header.Get("Content-Location"), "/threads/"+tid+"/runs/")
@@ -468,7 +473,7 @@ func TestStreamDebugAndEvents(t *testing.T) {
 	readFrames(t, plain.Body)
 	plain.Body.Close()
 	plainID := strings.TrimPrefix(plain.Header.Get("Content-Location"), "/threads/"+tid+"/runs/")
-	stored, err := h.st.RunEvents(context.Background(), h.alice.ID, plainID, 0, 0)
+	stored, err := h.st.ForOwner(h.alice.ID).RunEvents(context.Background(), plainID, 0, 0)
 	if err != nil || len(stored) == 0 {
 		t.Fatalf("stored events %d, %v", len(stored), err)
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"testing"
 
 	"github.com/google/uuid"
@@ -14,8 +15,8 @@ func TestThreadLifecycle(t *testing.T) {
 	h := newHarness(t, testLimits())
 	id := uuid.NewString()
 	var th wire.Thread
-	h.must(http.StatusOK, http.MethodPost, "/threads", h.aliceKey, `{"thread_id":"`+id+`","metadata":{"trip":"lisbon"}}`).decode(t, &th)
-	if th.ThreadID != id || th.Status != "idle" || !sameJSONBytes(th.Metadata, json.RawMessage(`{"trip":"lisbon"}`)) || string(th.Values) != "{}" {
+	h.must(http.StatusOK, http.MethodPost, "/threads", h.aliceKey, `{"thread_id":"`+id+`","metadata":{"trip":"plannertest.Lisbon"}}`).decode(t, &th)
+	if th.ThreadID != id || th.Status != "idle" || !sameJSONBytes(th.Metadata, json.RawMessage(`{"trip":"plannertest.Lisbon"}`)) || string(th.Values) != "{}" {
 		t.Fatalf("created %s %s %s %s", th.ThreadID, th.Status, th.Metadata, th.Values)
 	}
 
@@ -25,7 +26,7 @@ func TestThreadLifecycle(t *testing.T) {
 		h.must(http.StatusConflict, http.MethodPost, "/threads", h.aliceKey, `{"thread_id":"`+id+`","if_exists":"raise"}`)
 		var again wire.Thread
 		h.must(http.StatusOK, http.MethodPost, "/threads", h.aliceKey, `{"thread_id":"`+id+`","if_exists":"do_nothing","metadata":{"trip":"porto"}}`).decode(t, &again)
-		if again.ThreadID != id || !sameJSONBytes(again.Metadata, json.RawMessage(`{"trip":"lisbon"}`)) {
+		if again.ThreadID != id || !sameJSONBytes(again.Metadata, json.RawMessage(`{"trip":"plannertest.Lisbon"}`)) {
 			t.Fatalf("do_nothing changed the thread: %s %s", again.ThreadID, again.Metadata)
 		}
 		// Another user cannot take it over, nor learn more than that the id is taken.
@@ -49,7 +50,7 @@ func TestThreadLifecycle(t *testing.T) {
 		h.must(http.StatusOK, http.MethodPatch, "/threads/"+id, h.aliceKey, `{"metadata":{"guests":3}}`).decode(t, &got)
 		var meta map[string]any
 		json.Unmarshal(got.Metadata, &meta)
-		if meta["trip"] != "lisbon" || meta["guests"] != float64(3) {
+		if meta["trip"] != "plannertest.Lisbon" || meta["guests"] != float64(3) {
 			t.Fatalf("metadata %s", got.Metadata)
 		}
 		h.must(http.StatusNotFound, http.MethodPatch, "/threads/"+id, h.bobKey, `{"metadata":{"guests":4}}`)
@@ -69,10 +70,10 @@ func TestThreadLifecycle(t *testing.T) {
 func TestThreadSearch(t *testing.T) {
 	h := newHarness(t, testLimits())
 	var ids []string
-	for _, city := range []string{"lisbon", "porto", "lisbon"} {
+	for _, city := range []string{"plannertest.Lisbon", "porto", "plannertest.Lisbon"} {
 		ids = append(ids, h.thread(h.aliceKey, `{"metadata":{"city":"`+city+`"}}`))
 	}
-	h.thread(h.bobKey, `{"metadata":{"city":"lisbon"}}`)
+	h.thread(h.bobKey, `{"metadata":{"city":"plannertest.Lisbon"}}`)
 	if _, err := h.st.Pool.Exec(t.Context(), `UPDATE threads SET status = 'interrupted' WHERE id = $1`, ids[1]); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestThreadSearch(t *testing.T) {
 		want       []string // newest first
 	}{
 		{"all of mine", `{}`, []string{ids[2], ids[1], ids[0]}},
-		{"by metadata", `{"metadata":{"city":"lisbon"}}`, []string{ids[2], ids[0]}},
+		{"by metadata", `{"metadata":{"city":"plannertest.Lisbon"}}`, []string{ids[2], ids[0]}},
 		{"by status", `{"status":"interrupted"}`, []string{ids[1]}},
 		{"limit", `{"limit":2}`, []string{ids[2], ids[1]}},
 		{"offset", `{"limit":2,"offset":2}`, []string{ids[0]}},
@@ -113,7 +114,7 @@ func TestThreadSearch(t *testing.T) {
 
 func TestThreadCopy(t *testing.T) {
 	h := newHarness(t, testLimits())
-	src := h.thread(h.aliceKey, `{"metadata":{"city":"lisbon"}}`)
+	src := h.thread(h.aliceKey, `{"metadata":{"city":"plannertest.Lisbon"}}`)
 	h.turn(src, "4 nights in Lisbon in May, 3 of us")
 	h.turn(src, "show me restaurants too")
 	var before []wire.ThreadState
@@ -122,7 +123,7 @@ func TestThreadCopy(t *testing.T) {
 	h.must(http.StatusNotFound, http.MethodPost, "/threads/"+src+"/copy", h.bobKey, "")
 	var cp wire.Thread
 	h.must(http.StatusOK, http.MethodPost, "/threads/"+src+"/copy", h.aliceKey, "").decode(t, &cp)
-	if cp.ThreadID == src || !sameJSONBytes(cp.Metadata, json.RawMessage(`{"city":"lisbon"}`)) {
+	if cp.ThreadID == src || !sameJSONBytes(cp.Metadata, json.RawMessage(`{"city":"plannertest.Lisbon"}`)) {
 		t.Fatalf("copy %s of %s has metadata %s", cp.ThreadID, src, cp.Metadata)
 	}
 	var copied []wire.ThreadState
@@ -154,5 +155,8 @@ func TestThreadCopy(t *testing.T) {
 
 func sameJSONBytes(a, b json.RawMessage) bool {
 	var x, y any
-	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && sameJSON(x, y)
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
 }

@@ -13,8 +13,10 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/internal/plannertest"
 	"github.com/tripgraph/tripgraph/media"
 	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/server/web"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
@@ -23,7 +25,7 @@ const porto = "4 nights in Porto in May, 3 of us"
 // checkpoints lists a thread's checkpoints, newest first.
 func (h *harness) checkpoints(threadID string) []graph.Checkpoint {
 	h.t.Helper()
-	cps, err := h.srv.cps.List(context.Background(), threadID, graph.ListOptions{})
+	cps, err := h.st.Checkpoints.List(context.Background(), threadID, graph.ListOptions{})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -51,7 +53,7 @@ func lacks(t *testing.T, body []byte, absent ...string) {
 func TestThreadPagesOfAnotherUser(t *testing.T) {
 	h := newHarness(t, testLimits())
 	tid := h.thread(h.aliceKey, "")
-	h.turn(tid, lisbon)
+	h.turn(tid, plannertest.Lisbon)
 	cp := h.checkpoints(tid)[0].ID
 	bob := h.browser().login(h.bobKey)
 	for _, c := range []struct {
@@ -73,7 +75,7 @@ func TestThreadPagesOfAnotherUser(t *testing.T) {
 			}
 			mustStatus(t, r, http.StatusNotFound)
 			hasAll(t, r.body, "<html", "This page does not exist, or it belongs to another account.")
-			lacks(t, r.body, lisbon)
+			lacks(t, r.body, plannertest.Lisbon)
 		})
 	}
 	// In Portuguese (a pt-PT browser too), in its words, not the server's.
@@ -96,18 +98,18 @@ func TestChatPageListsThreads(t *testing.T) {
 	h := newHarness(t, testLimits())
 	older := h.thread(h.aliceKey, `{"metadata":{"title":"<b>Beach</b> week"}}`)
 	newer := h.thread(h.aliceKey, "")
-	h.turn(newer, lisbon)
+	h.turn(newer, plannertest.Lisbon)
 	page := h.browser().login(h.aliceKey).get("/app")
 	mustStatus(t, page, http.StatusOK)
 	body := string(page.body)
-	iNew, iOld := strings.Index(body, threadURL(newer)), strings.Index(body, threadURL(older))
+	iNew, iOld := strings.Index(body, web.ThreadURL(newer)), strings.Index(body, web.ThreadURL(older))
 	if iNew < 0 || iOld < 0 || iNew > iOld {
 		t.Errorf("threads not listed newest first (%d, %d):\n%s", iNew, iOld, body)
 	}
-	hasAll(t, page.body, ">"+lisbon+"</a>", "&lt;b&gt;Beach&lt;/b&gt; week", `<form id="composer" class="composer" method="post" action="/app/messages"`,
+	hasAll(t, page.body, ">"+plannertest.Lisbon+"</a>", "&lt;b&gt;Beach&lt;/b&gt; week", `<form id="composer" class="composer" method="post" action="/app/messages"`,
 		`<a class="skip" href="#conversation">`, `<html lang="en">`)
 	lacks(t, page.body, "<b>Beach")
-	for k, v := range map[string]string{"X-Frame-Options": "DENY", "Cache-Control": "no-store", "Referrer-Policy": "same-origin", "Content-Security-Policy": pagePolicy} {
+	for k, v := range map[string]string{"X-Frame-Options": "DENY", "Cache-Control": "no-store", "Referrer-Policy": "same-origin", "Content-Security-Policy": web.PagePolicy} {
 		if got := page.header.Get(k); got != v {
 			t.Errorf("%s: %q, want %q", k, got, v)
 		}
@@ -117,13 +119,13 @@ func TestChatPageListsThreads(t *testing.T) {
 func TestThreadPageShowsLatestState(t *testing.T) {
 	h := newHarness(t, testLimits())
 	tid := h.thread(h.aliceKey, "")
-	h.turn(tid, lisbon)
+	h.turn(tid, plannertest.Lisbon)
 	h.turn(tid, porto)
 	before := len(h.checkpoints(tid))
 	b := h.browser().login(h.aliceKey)
 	page := b.get("/app/threads/" + tid)
 	mustStatus(t, page, http.StatusOK)
-	hasAll(t, page.body, "<title>"+lisbon+" · tripgraph</title>", lisbon, porto, "Porto", `id="conversation"`, `class="component trip-details"`,
+	hasAll(t, page.body, "<title>"+plannertest.Lisbon+" · tripgraph</title>", plannertest.Lisbon, porto, "Porto", `id="conversation"`, `class="component trip-details"`,
 		`action="/app/threads/`+tid+`/messages"`, `href="/app/threads/`+tid+`/timeline"`,
 		// the trip details' edit form is there, with the session's token
 		`action="/app/threads/`+tid+`/trip"`, `name="csrf_token" value="`+b.csrf+`"`)
@@ -151,7 +153,7 @@ var timelineLinks = regexp.MustCompile(`<li id="cp-[^"]*"[^>]*><a href="([^"]+)"
 func TestTimelineSelectsAStep(t *testing.T) {
 	h := newHarness(t, testLimits())
 	tid := h.thread(h.aliceKey, "")
-	h.turn(tid, lisbon)
+	h.turn(tid, plannertest.Lisbon)
 	h.turn(tid, porto)
 	cps := h.checkpoints(tid)
 	b := h.browser().login(h.aliceKey)
@@ -188,9 +190,9 @@ func TestTimelineSelectsAStep(t *testing.T) {
 }
 
 func TestForkMakesABranch(t *testing.T) {
-	h := runHarness(t, &toolGate{})
+	h := runHarness(t, &plannertest.Gate{})
 	tid := h.thread(h.aliceKey, "")
-	h.turn(tid, lisbon)
+	h.turn(tid, plannertest.Lisbon)
 	forkAt := h.checkpoints(tid)[0]
 	h.turn(tid, "and restaurants?")
 	oldHead := h.checkpoints(tid)[0]
@@ -230,16 +232,16 @@ func TestForkMakesABranch(t *testing.T) {
 	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+runs[0].RunID+"/join", h.aliceKey, "")
 
 	page := b.get("/app/threads/" + tid)
-	hasAll(t, page.body, lisbon, porto)
+	hasAll(t, page.body, plannertest.Lisbon, porto)
 	lacks(t, page.body, "and restaurants?")
 	// The old branch is as it was.
-	old, err := h.srv.cps.Get(t.Context(), tid, oldHead.ID)
+	old, err := h.st.Checkpoints.Get(t.Context(), tid, oldHead.ID)
 	if err != nil || string(old.State) != string(oldHead.State) {
 		t.Fatalf("the old branch's head changed (%v)", err)
 	}
 	var head nodes.State
 	json.Unmarshal(h.checkpoints(tid)[0].State, &head)
-	if head.Messages[0].Content != lisbon || head.Messages[len(head.Messages)-2].Content != porto {
+	if head.Messages[0].Content != plannertest.Lisbon || head.Messages[len(head.Messages)-2].Content != porto {
 		t.Errorf("the new branch does not continue from the fork point: %+v", head.Messages)
 	}
 	timeline := b.get("/app/threads/" + tid + "/timeline?checkpoint=" + oldHead.ID)
@@ -252,16 +254,16 @@ func TestForkMakesABranch(t *testing.T) {
 func TestPhotosForASession(t *testing.T) {
 	h := newHarness(t, testLimits())
 	ctx := t.Context()
-	album, err := h.st.EnsureAlbum(ctx, h.alice.ID, uuid.NewString(), "Beach", "")
+	album, err := h.st.Catalog.EnsureAlbum(ctx, h.alice.ID, uuid.NewString(), "Beach", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	photo := uuid.NewString()
-	if _, err := h.st.AddPhotos(ctx, []tripdata.NewPhoto{{ID: photo, AlbumID: album, UserID: h.alice.ID,
+	if _, err := h.st.Catalog.AddPhotos(ctx, []tripdata.NewPhoto{{ID: photo, AlbumID: album, UserID: h.alice.ID,
 		Description: "the beach", TakenAt: time.Now(), Path: "photos/" + photo + ".png"}}); err != nil {
 		t.Fatal(err)
 	}
-	mh := media.Handler{Root: t.TempDir(), Secret: []byte("0123456789abcdef"), Photos: h.st, Session: h.srv.SessionUser}
+	mh := media.Handler{Root: t.TempDir(), Secret: []byte("0123456789abcdef"), Photos: h.st.Catalog, Session: h.srv.SessionUser}
 	mux := http.NewServeMux()
 	mh.Register(mux)
 	h.srv.Mount(http.MethodGet, "/media/photos/:id", "photos", mux)
@@ -271,7 +273,7 @@ func TestPhotosForASession(t *testing.T) {
 	props, _ := json.Marshal(nodes.PhotoGridProps{Photos: []nodes.Photo{{ID: photo, AlbumID: album,
 		URL: links.PhotoURL(photo, h.alice.ID, "full"), ThumbnailURL: links.PhotoURL(photo, h.alice.ID, "thumb"), Description: "the beach"}}})
 	tid := h.thread(h.aliceKey, "")
-	if _, err := h.srv.planner.UpdateState(ctx, tid, "", nodes.Update{UI: []nodes.UIUpsert{{UIComponent: nodes.UIComponent{
+	if _, err := h.planner.UpdateState(ctx, tid, "", nodes.Update{UI: []nodes.UIUpsert{{UIComponent: nodes.UIComponent{
 		ID: "photos", Name: nodes.ComponentPhotos, Props: props}}}}, "callTools"); err != nil {
 		t.Fatal(err)
 	}
@@ -298,19 +300,5 @@ func TestPhotosForASession(t *testing.T) {
 				t.Errorf("Content-Type %q", r.header.Get("Content-Type"))
 			}
 		})
-	}
-}
-
-func TestShortTitle(t *testing.T) {
-	long := strings.Repeat("á", 100)
-	for _, c := range []struct{ in, want string }{
-		{"  Lisbon in May ", "Lisbon in May"},
-		{"first line\nsecond line", "first line"},
-		{long, strings.Repeat("á", 79) + "…"},
-		{strings.Repeat("b", 80), strings.Repeat("b", 80)},
-	} {
-		if got := shortTitle(c.in); got != c.want {
-			t.Errorf("shortTitle(%q) = %q, want %q", c.in, got, c.want)
-		}
 	}
 }

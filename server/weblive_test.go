@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"html"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -18,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/internal/plannertest"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/mcpserver/backendtest"
@@ -25,6 +25,8 @@ import (
 	"github.com/tripgraph/tripgraph/model"
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/server/runner"
+	"github.com/tripgraph/tripgraph/server/web"
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
@@ -50,23 +52,16 @@ func liveHarness(t *testing.T) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cps := st.Checkpointer(store.CheckpointerOptions{})
-	planner, err := nodes.Build(nodes.Deps{Model: m, Tools: bridge}, cps)
+	planner, err := nodes.Build(nodes.Deps{Model: m, Tools: bridge}, st.Checkpoints)
 	if err != nil {
 		t.Fatal(err)
 	}
 	logs := &syncBuffer{}
-	srv, err := New(Config{Store: st, Planner: planner, Checkpoints: cps, Workers: 2, Limits: testLimits(),
-		Logger: slog.New(slog.NewJSONHandler(logs, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.pool.timing = timing{lease: 3 * time.Second, poll: 20 * time.Millisecond, reclaim: 20 * time.Millisecond, maxAttempts: 3}
+	srv := newServerWith(t, st, planner, testLimits(), logs)
 	srv.Start()
-	t.Cleanup(func() { srv.Close() })
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
-	h := &harness{t: t, srv: srv, url: ts.URL, st: st, logs: logs}
+	h := &harness{t: t, srv: srv, planner: planner, url: ts.URL, st: st, logs: logs}
 	h.alice, h.aliceKey = newUser(t, st)
 	h.bob, h.bobKey = newUser(t, st)
 	return h
@@ -204,7 +199,7 @@ func (b *browser) say(threadID, text string) (string, string) {
 // headState is a thread's newest state, read as the owner's pages do.
 func (h *harness) headState(threadID string) nodes.State {
 	h.t.Helper()
-	head, err := h.srv.head(context.Background(), threadID)
+	head, err := runner.Head(context.Background(), h.tenant(h.alice.ID), threadID)
 	if err != nil || head == nil {
 		h.t.Fatalf("head of %s: %v", threadID, err)
 	}
@@ -222,10 +217,10 @@ func (h *harness) headState(threadID string) nodes.State {
 func TestLiveSend(t *testing.T) {
 	h := liveHarness(t)
 	b := h.browser().login(h.aliceKey)
-	r := b.htmx("/app/messages", url.Values{"message": {lisbon}})
+	r := b.htmx("/app/messages", url.Values{"message": {plannertest.Lisbon}})
 	mustStatus(t, r, http.StatusOK)
 	threadID := strings.TrimPrefix(r.header.Get("HX-Push-Url"), "/app/threads/")
-	inOrder(t, string(r.body), `<article id="msg-`, `class="message human"`, lisbon, `<div id="live"`, `sse-connect="/app/threads/`+threadID+`/runs/`,
+	inOrder(t, string(r.body), `<article id="msg-`, `class="message human"`, plannertest.Lisbon, `<div id="live"`, `sse-connect="/app/threads/`+threadID+`/runs/`,
 		`<form id="composer"`, `action="/app/threads/`+threadID+`/messages"`, `hx-swap-oob="true"`)
 	live := liveURLIn(t, r)
 	frames := b.live(live, 0)
@@ -264,11 +259,11 @@ func TestLiveSend(t *testing.T) {
 	}
 	// The run it started ends before the test does: no run of this test
 	// is left for the pools of later ones.
-	runs, err := h.st.ListRuns(context.Background(), h.alice.ID, threadID, 1, 0)
+	runs, err := h.st.ForOwner(h.alice.ID).ListRuns(context.Background(), threadID, 1, 0)
 	if err != nil || len(runs) != 1 {
 		t.Fatal(runs, err)
 	}
-	if done, err := h.srv.awaitRun(context.Background(), h.alice.ID, runs[0].ID); err != nil || done.Status != store.RunSuccess {
+	if done, err := runner.Await(context.Background(), h.tenant(h.alice.ID), runs[0].ID); err != nil || done.Status != store.RunSuccess {
 		t.Fatalf("the message posted without scripts ran %s (%v)", done.Status, err)
 	}
 }
@@ -278,12 +273,12 @@ func TestLiveSend(t *testing.T) {
 func TestLiveRejoin(t *testing.T) {
 	h := liveHarness(t)
 	b := h.browser().login(h.aliceKey)
-	threadID, _ := b.say("", lisbon)
-	runs, err := h.st.ListRuns(context.Background(), h.alice.ID, threadID, 1, 0)
+	threadID, _ := b.say("", plannertest.Lisbon)
+	runs, err := h.st.ForOwner(h.alice.ID).ListRuns(context.Background(), threadID, 1, 0)
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("runs %v %v", runs, err)
 	}
-	cps, err := h.srv.cps.List(context.Background(), threadID, graph.ListOptions{})
+	cps, err := h.st.Checkpoints.List(context.Background(), threadID, graph.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +308,7 @@ func TestLiveRejoin(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			all := fragments(t, b.live(liveURL(threadID, runs[0].ID, tt.checkpoint, ""), 0))
+			all := fragments(t, b.live(web.LiveURL(threadID, runs[0].ID, tt.checkpoint, ""), 0))
 			inOrder(t, all, tt.want...)
 			for _, a := range tt.absent {
 				if strings.Contains(all, a) {
@@ -323,37 +318,35 @@ func TestLiveRejoin(t *testing.T) {
 		})
 	}
 
-	state, live, err := h.srv.threadView(context.Background(), h.alice.ID, threadID)
-	if err != nil || live != "" || len(state.Messages) != len(final.Messages) {
-		t.Fatalf("a thread with no active run: live URL %q, %d messages (%v)", live, len(state.Messages), err)
+	if page := b.get(web.ThreadURL(threadID)).body; strings.Contains(string(page), "/runs/") {
+		t.Fatalf("a thread with no active run links a live stream:\n%s", page)
 	}
-	h.srv.pool.drain(context.Background()) // the run below stays pending: active
-	run, err := h.st.CreateRun(context.Background(), h.alice.ID, threadID, store.NewRun{Input: json.RawMessage(`{"input":{"messages":[{"id":"m2","type":"human","content":"and restaurants?"}]}}`)})
+	h.srv.runner.Drain(context.Background()) // the run below stays pending: active
+	run, err := h.st.ForOwner(h.alice.ID).CreateRun(context.Background(), threadID, store.NewRun{Input: json.RawMessage(`{"input":{"messages":[{"id":"m2","type":"human","content":"and restaurants?"}]}}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, live, err = h.srv.threadView(context.Background(), h.alice.ID, threadID)
-	if err != nil || live != liveURL(threadID, run.ID, last, "") {
-		t.Fatalf("a thread with an active run: live URL %q (%v), want the run's from %s", live, err, last)
+	if page := string(b.get(web.ThreadURL(threadID)).body); !strings.Contains(page, html.EscapeString(web.LiveURL(threadID, run.ID, last, ""))) {
+		t.Fatalf("a thread with an active run does not link the run's stream from %s:\n%s", last, page)
 	}
 	// Leave no pending run for the pools of later tests.
-	if _, err := h.st.CancelRun(context.Background(), h.alice.ID, run.ID); err != nil {
+	if _, err := h.st.ForOwner(h.alice.ID).CancelRun(context.Background(), run.ID); err != nil {
 		t.Fatal(err)
 	}
 
 	// A fork that has written nothing yet shows the checkpoint it forks
 	// from, not the other branch's head.
-	fork, err := h.st.CreateRun(context.Background(), h.alice.ID, threadID, store.NewRun{Input: json.RawMessage(
+	fork, err := h.st.ForOwner(h.alice.ID).CreateRun(context.Background(), threadID, store.NewRun{Input: json.RawMessage(
 		`{"input":{"messages":[{"id":"m3","type":"human","content":"3 nights in Porto in June"}]},"checkpoint_id":"` + afterExtraction + `"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	state, live, err = h.srv.threadView(context.Background(), h.alice.ID, threadID)
-	if err != nil || live != liveURL(threadID, fork.ID, afterExtraction, "") || len(state.Messages) != 1 {
-		t.Fatalf("a thread with a fork pending: live URL %q (%v), %d messages; want the fork's from %s with 1 message",
-			live, err, len(state.Messages), afterExtraction)
+	page := string(b.get(web.ThreadURL(threadID)).body)
+	if !strings.Contains(page, html.EscapeString(web.LiveURL(threadID, fork.ID, afterExtraction, ""))) ||
+		strings.Count(page, `<article id="msg-`) != 1 {
+		t.Fatalf("a thread with a fork pending does not show the fork's base (%s, one message) with its stream:\n%s", afterExtraction, page)
 	}
-	if _, err := h.st.CancelRun(context.Background(), h.alice.ID, fork.ID); err != nil {
+	if _, err := h.st.ForOwner(h.alice.ID).CancelRun(context.Background(), fork.ID); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -412,7 +405,7 @@ var bookingSection = regexp.MustCompile(`<section id="(ui-book-[^"]+)" class="co
 func TestLiveBooking(t *testing.T) {
 	h := liveHarness(t)
 	b := h.browser().login(h.aliceKey)
-	threadID, all := b.say("", lisbon)
+	threadID, all := b.say("", plannertest.Lisbon)
 	action, stay := formIn(t, bookForm, all)
 	if action != "/app/threads/"+threadID+"/book" || stay.Get("id") == "" || stay.Get("guests") != "3" {
 		t.Fatalf("Book form %s %v", action, stay)
@@ -458,7 +451,7 @@ func TestLiveBooking(t *testing.T) {
 
 	// The same answer again (a second tab, the back button) is refused in
 	// place: the booking was answered, and no run is started to fail.
-	runs, err := h.st.ListRuns(context.Background(), h.alice.ID, threadID, 100, 0)
+	runs, err := h.st.ForOwner(h.alice.ID).ListRuns(context.Background(), threadID, 100, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,7 +459,7 @@ func TestLiveBooking(t *testing.T) {
 	if r.status != http.StatusConflict || !strings.Contains(string(r.body), `data-code="CONFLICT"`) || !strings.Contains(string(r.body), "answered already") {
 		t.Fatalf("answering an answered booking = %d %s", r.status, r.body)
 	}
-	if after, err := h.st.ListRuns(context.Background(), h.alice.ID, threadID, 100, 0); err != nil || len(after) != len(runs) {
+	if after, err := h.st.ForOwner(h.alice.ID).ListRuns(context.Background(), threadID, 100, 0); err != nil || len(after) != len(runs) {
 		t.Fatalf("answering an answered booking started a run: %d runs, then %d (%v)", len(runs), len(after), err)
 	}
 }
@@ -476,7 +469,7 @@ func TestLiveBooking(t *testing.T) {
 func TestLiveTripEdit(t *testing.T) {
 	h := liveHarness(t)
 	b := h.browser().login(h.aliceKey)
-	threadID, _ := b.say("", lisbon)
+	threadID, _ := b.say("", plannertest.Lisbon)
 	b.say(threadID, "show me my beach photos") // the edit must not search photos again
 	before := h.headState(threadID)
 	edit := url.Values{"location": {"Porto"}, "startDate": {"2027-06-10"}, "endDate": {"2027-06-13"}, "numberOfGuests": {"2"}}
@@ -536,12 +529,12 @@ func TestLiveTripEdit(t *testing.T) {
 func TestLiveAccess(t *testing.T) {
 	h := liveHarness(t)
 	alice := h.browser().login(h.aliceKey)
-	threadID, _ := alice.say("", lisbon)
-	runs, err := h.st.ListRuns(context.Background(), h.alice.ID, threadID, 1, 0)
+	threadID, _ := alice.say("", plannertest.Lisbon)
+	runs, err := h.st.ForOwner(h.alice.ID).ListRuns(context.Background(), threadID, 1, 0)
 	if err != nil || len(runs) == 0 {
 		t.Fatal(runs, err)
 	}
-	live := liveURL(threadID, runs[0].ID, "", "")
+	live := web.LiveURL(threadID, runs[0].ID, "", "")
 	base := "/app/threads/" + threadID
 	forms := []struct {
 		path string
@@ -575,11 +568,11 @@ func TestLiveAccess(t *testing.T) {
 		t.Fatalf("refused posts changed the thread: %d messages", len(got.Messages))
 	}
 	for _, cp := range []string{"nope", uuidLike} {
-		if r := alice.get(liveURL(threadID, runs[0].ID, cp, "")); r.status != http.StatusNotFound && r.status != http.StatusBadRequest {
+		if r := alice.get(web.LiveURL(threadID, runs[0].ID, cp, "")); r.status != http.StatusNotFound && r.status != http.StatusBadRequest {
 			t.Errorf("live stream from checkpoint %q = %d %s", cp, r.status, r.body)
 		}
 	}
-	if r := bob.get(liveURL(uuidLike, runs[0].ID, "", "")); r.status != http.StatusNotFound {
+	if r := bob.get(web.LiveURL(uuidLike, runs[0].ID, "", "")); r.status != http.StatusNotFound {
 		t.Errorf("live stream of a run on another thread = %d", r.status)
 	}
 }
@@ -609,7 +602,7 @@ func TestLiveRefusals(t *testing.T) {
 			}
 		})
 	}
-	threads, err := h.st.SearchThreads(context.Background(), h.alice.ID, store.ThreadQuery{Limit: 10})
+	threads, err := h.st.ForOwner(h.alice.ID).SearchThreads(context.Background(), store.ThreadQuery{Limit: 10})
 	if err != nil || len(threads) != 0 {
 		t.Fatalf("refused messages made threads: %v %v", threads, err)
 	}

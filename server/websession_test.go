@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tripgraph/tripgraph/server/web"
 )
 
 // browser is a client with a cookie jar that does not follow redirects,
@@ -113,7 +115,7 @@ func (b *browser) cookie(name string) string {
 func sessionCookieOf(t *testing.T, r response) *http.Cookie {
 	t.Helper()
 	for _, c := range (&http.Response{Header: r.header}).Cookies() {
-		if c.Name == sessionCookie {
+		if c.Name == web.SessionCookie {
 			return c
 		}
 	}
@@ -150,7 +152,7 @@ func TestLogin(t *testing.T) {
 			r := b.post("/login", url.Values{"api_key": {c.key}}, c.header...)
 			mustStatus(t, r, c.want)
 			if c.want != http.StatusSeeOther {
-				if b.cookie(sessionCookie) != "" {
+				if b.cookie(web.SessionCookie) != "" {
 					t.Error("a failed login set a session cookie")
 				}
 				mustStatus(t, b.get("/app"), http.StatusSeeOther)
@@ -234,7 +236,7 @@ func TestSignup(t *testing.T) {
 		t.Fatalf("the key is not shown:\n%s", r.body)
 	}
 	h.must(http.StatusOK, http.MethodPost, "/threads/search", string(key), "")
-	u, err := h.st.UserByAPIKey(t.Context(), string(key))
+	u, err := h.st.Accounts.UserByAPIKey(t.Context(), string(key))
 	if err != nil || u.Name != name {
 		t.Fatalf("the key is of %+v (%v), want user %q", u, err, name)
 	}
@@ -260,7 +262,7 @@ func TestSignup(t *testing.T) {
 func TestLogout(t *testing.T) {
 	h := newHarness(t, testLimits())
 	b := h.browser().login(h.aliceKey)
-	token := b.cookie(sessionCookie)
+	token := b.cookie(web.SessionCookie)
 	r := b.submit("/logout", nil)
 	mustStatus(t, r, http.StatusSeeOther)
 	var n int
@@ -271,7 +273,7 @@ func TestLogout(t *testing.T) {
 	// The old cookie, kept by someone, opens nothing.
 	again := h.browser()
 	u, _ := url.Parse(h.url)
-	again.client.Jar.SetCookies(u, []*http.Cookie{{Name: sessionCookie, Value: token}})
+	again.client.Jar.SetCookies(u, []*http.Cookie{{Name: web.SessionCookie, Value: token}})
 	mustStatus(t, again.get("/app"), http.StatusSeeOther)
 }
 
@@ -280,8 +282,8 @@ func TestSessionExpiry(t *testing.T) {
 	b := h.browser()
 	r := b.post("/login", url.Values{"api_key": {h.aliceKey}})
 	ck := sessionCookieOf(t, r)
-	if d := time.Duration(ck.MaxAge) * time.Second; d < DefaultSessionTTL-time.Minute || d > DefaultSessionTTL {
-		t.Errorf("cookie Max-Age %v, want about %v", d, DefaultSessionTTL)
+	if d := time.Duration(ck.MaxAge) * time.Second; d < web.DefaultSessionTTL-time.Minute || d > web.DefaultSessionTTL {
+		t.Errorf("cookie Max-Age %v, want about %v", d, web.DefaultSessionTTL)
 	}
 	mustStatus(t, b.get("/app"), http.StatusOK)
 	hash := sha256.Sum256([]byte(ck.Value))
@@ -418,15 +420,16 @@ func TestAttemptsAreLimited(t *testing.T) {
 // second ends it on the first.
 func TestSessionAcrossProcesses(t *testing.T) {
 	h := newHarness(t, testLimits())
-	other := httptest.NewServer(newServer(t, openStore(t, testURL), testLimits(), io.Discard).Handler())
+	otherSrv, _ := newServer(t, openStore(t, testURL), testLimits(), io.Discard)
+	other := httptest.NewServer(otherSrv.Handler())
 	t.Cleanup(other.Close)
 	b := h.browser().login(h.aliceKey)
 	onOther := *b
 	onOther.h = &harness{t: t, url: other.URL}
 	mustStatus(t, onOther.get("/app"), http.StatusOK)
-	token := b.cookie(sessionCookie)
+	token := b.cookie(web.SessionCookie)
 	mustStatus(t, onOther.submit("/logout", nil), http.StatusSeeOther)
 	u, _ := url.Parse(h.url)
-	b.client.Jar.SetCookies(u, []*http.Cookie{{Name: sessionCookie, Value: token}}) // as kept by someone
+	b.client.Jar.SetCookies(u, []*http.Cookie{{Name: web.SessionCookie, Value: token}}) // as kept by someone
 	mustStatus(t, b.get("/app"), http.StatusSeeOther)
 }

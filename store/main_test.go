@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/google/uuid"
+	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/internal/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
 )
@@ -52,4 +54,33 @@ func openQueueStores(t testing.TB, n int) []*Store {
 		t.Cleanup(stores[i].Close)
 	}
 	return stores
+}
+
+// newID is a new checkpoint or thread id.
+func newID() string { return uuid.Must(uuid.NewV7()).String() }
+
+// newThread creates a user and a thread of theirs for a test.
+func newThread(t testing.TB, s *Store, user string) (ownerID, threadID string) {
+	t.Helper()
+	ctx := context.Background()
+	u, err := s.Accounts.EnsureUser(ctx, user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	th, err := s.ForOwner(u.ID).CreateThread(ctx, NewThread{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.ID, th.ID
+}
+
+// second is the error of a call that returns a value and an error.
+func second[T any](_ T, err error) error { return err }
+
+// wantCode fails the test unless err has code.
+func wantCode(t *testing.T, what string, err error, code errcode.Code) {
+	t.Helper()
+	if errcode.Of(err) != code || err == nil {
+		t.Fatalf("%s: %v, want %s", what, err, code)
+	}
 }

@@ -33,7 +33,7 @@ func countRows(t *testing.T, s *Store, thread string) rowCounts {
 func fillThread(t *testing.T, s *Store, owner, thread string, at []time.Time, runs int, active bool) {
 	t.Helper()
 	ctx := context.Background()
-	cp := s.Checkpointer(CheckpointerOptions{})
+	cp := s.Checkpoints
 	head := ""
 	for i, when := range at {
 		c := graph.Checkpoint{ThreadID: thread, ID: newID(), ParentID: head, Step: i,
@@ -44,17 +44,17 @@ func fillThread(t *testing.T, s *Store, owner, thread string, at []time.Time, ru
 		head = c.ID
 	}
 	for i := range runs {
-		r, err := s.CreateRun(ctx, owner, thread, NewRun{})
+		r, err := s.ForOwner(owner).CreateRun(ctx, thread, NewRun{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for range 3 {
-			if _, err := s.AppendRunEvent(ctx, owner, r.ID, "values", []byte(`{}`)); err != nil {
+			if _, err := s.ForOwner(owner).AppendRunEvent(ctx, r.ID, "values", []byte(`{}`)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		if i < runs-1 || !active {
-			if _, err := s.CancelRun(ctx, owner, r.ID); err != nil {
+			if _, err := s.ForOwner(owner).CancelRun(ctx, r.ID); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -97,7 +97,7 @@ func TestPruneThreads(t *testing.T) {
 	before := make([]rowCounts, len(cases))
 	expired := 0
 	for i, c := range cases {
-		th, err := s.CreateThread(ctx, c.owner, NewThread{})
+		th, err := s.ForOwner(c.owner).CreateThread(ctx, NewThread{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +141,7 @@ func TestPruneThreads(t *testing.T) {
 	if n, err := s.PruneThreads(ctx, cutoff, PruneOptions{}); err != nil || n != 0 {
 		t.Errorf("a second prune deleted %d threads (%v)", n, err)
 	}
-	err = s.Checkpointer(CheckpointerOptions{}).Put(ctx, graph.Checkpoint{ThreadID: ids[0], ID: newID(), State: []byte(`{}`)}, "")
+	err = s.Checkpoints.Put(ctx, graph.Checkpoint{ThreadID: ids[0], ID: newID(), State: []byte(`{}`)}, "")
 	if errcode.Of(err) != errcode.NotFound {
 		t.Errorf("writing into a pruned thread: %v, want NOT_FOUND", err)
 	}

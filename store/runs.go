@@ -81,21 +81,21 @@ const runColumns = `r.id, r.thread_id, r.status, r.multitask_strategy, r.input, 
 	coalesce(r.worker_id, ''), r.lease_expires_at, r.attempts, r.cancel_requested_at IS NOT NULL,
 	coalesce(r.replaces::text, '')`
 
-// CreateRun creates a run on one of ownerID's threads. With no active run
+// CreateRun creates a run on one of the owner's threads. With no active run
 // on the thread it is pending. Otherwise its multitask strategy decides:
 // reject (the default) returns a CONFLICT error naming the active run;
 // enqueue creates it queued behind the others; interrupt and rollback
 // cancel the thread's queued runs and its active one (at once when pending,
 // by a cancel request when running) and create it pending, or queued until
 // the running one ends. All of it is one transaction.
-func (s *Store) CreateRun(ctx context.Context, ownerID, threadID string, nr NewRun) (Run, error) {
+func (o Owner) CreateRun(ctx context.Context, threadID string, nr NewRun) (Run, error) {
 	strategy, input, meta, err := nr.columns()
 	if err != nil {
 		return Run{}, err
 	}
 	var run Run
-	err = pgx.BeginFunc(ctx, s.Pool, func(tx pgx.Tx) error {
-		if err := lockThread(ctx, tx, ownerID, threadID); err != nil {
+	err = pgx.BeginFunc(ctx, o.s.Pool, func(tx pgx.Tx) error {
+		if err := lockThread(ctx, tx, o.id, threadID); err != nil {
 			return err
 		}
 		status, replaces, err := makeRoom(ctx, tx, threadID, strategy)
@@ -113,11 +113,11 @@ func (s *Store) CreateRun(ctx context.Context, ownerID, threadID string, nr NewR
 	return run, notFoundAs(err, "no thread %s", threadID)
 }
 
-// CreateRunOnNewThread creates a thread of ownerID's, as CreateThread
+// CreateRunOnNewThread creates a thread of the owner's, as CreateThread
 // does, with a pending run on it, in one statement: one round trip and one
 // commit, where CreateThread then CreateRun take two commits and a
 // transaction of five statements. A stateless run starts this way.
-func (s *Store) CreateRunOnNewThread(ctx context.Context, ownerID string, nt NewThread, nr NewRun) (Run, error) {
+func (o Owner) CreateRunOnNewThread(ctx context.Context, nt NewThread, nr NewRun) (Run, error) {
 	strategy, input, meta, err := nr.columns()
 	if err != nil {
 		return Run{}, err
@@ -126,7 +126,7 @@ func (s *Store) CreateRunOnNewThread(ctx context.Context, ownerID string, nt New
 	if err != nil {
 		return Run{}, err
 	}
-	run, err := oneRun(ctx, s.Pool, "creating a run on a new thread", `
+	run, err := oneRun(ctx, o.s.Pool, "creating a run on a new thread", `
 		WITH t AS (
 			INSERT INTO threads (id, owner_id, metadata)
 			VALUES (coalesce($1::uuid, gen_random_uuid()), $2, $3)
@@ -135,7 +135,7 @@ func (s *Store) CreateRunOnNewThread(ctx context.Context, ownerID string, nt New
 			INSERT INTO runs (thread_id, status, multitask_strategy, input, metadata)
 			SELECT t.id, 'pending', $4, $5, $6 FROM t
 			RETURNING *)
-		SELECT `+runColumns+` FROM r`, nullable(nt.ID), ownerID, threadMeta, strategy, input, meta)
+		SELECT `+runColumns+` FROM r`, nullable(nt.ID), o.id, threadMeta, strategy, input, meta)
 	if err != nil {
 		return Run{}, threadError(err, "creating a run on a new thread", nt.ID)
 	}
@@ -209,29 +209,29 @@ func (s *Store) FinishRun(ctx context.Context, l Lease, status, runErr string) (
 var threadStatusAfter = map[string]string{RunSuccess: ThreadIdle, RunCancelled: ThreadIdle,
 	RunError: ThreadError, RunInterrupted: ThreadInterrupted}
 
-// RunByID returns a run on one of ownerID's threads.
-func (s *Store) RunByID(ctx context.Context, ownerID, runID string) (Run, error) {
-	r, err := oneRun(ctx, s.Pool, "reading run "+runID, `
+// Run returns a run on one of the owner's threads.
+func (o Owner) Run(ctx context.Context, runID string) (Run, error) {
+	r, err := oneRun(ctx, o.s.Pool, "reading run "+runID, `
 		SELECT `+runColumns+` FROM runs r JOIN threads t ON t.id = r.thread_id
-		WHERE r.id = $1 AND t.owner_id = $2`, runID, ownerID)
+		WHERE r.id = $1 AND t.owner_id = $2`, runID, o.id)
 	return r, notFoundAs(err, "no run %s", runID)
 }
 
-// ActiveRun returns the pending or running run of one of ownerID's threads.
-func (s *Store) ActiveRun(ctx context.Context, ownerID, threadID string) (Run, error) {
-	r, err := oneRun(ctx, s.Pool, "reading the active run of thread "+threadID, `
+// ActiveRun returns the pending or running run of one of the owner's threads.
+func (o Owner) ActiveRun(ctx context.Context, threadID string) (Run, error) {
+	r, err := oneRun(ctx, o.s.Pool, "reading the active run of thread "+threadID, `
 		SELECT `+runColumns+` FROM runs r JOIN threads t ON t.id = r.thread_id
-		WHERE r.thread_id = $1 AND t.owner_id = $2 AND r.status IN ('pending', 'running')`, threadID, ownerID)
+		WHERE r.thread_id = $1 AND t.owner_id = $2 AND r.status IN ('pending', 'running')`, threadID, o.id)
 	return r, notFoundAs(err, "thread %s has no active run", threadID)
 }
 
-// ListRuns lists the runs of one of ownerID's threads, newest first.
-func (s *Store) ListRuns(ctx context.Context, ownerID, threadID string, limit, offset int) ([]Run, error) {
+// ListRuns lists the runs of one of the owner's threads, newest first.
+func (o Owner) ListRuns(ctx context.Context, threadID string, limit, offset int) ([]Run, error) {
 	limit, offset = page(limit, offset)
-	rows, err := s.Pool.Query(ctx, `
+	rows, err := o.s.Pool.Query(ctx, `
 		SELECT `+runColumns+` FROM runs r JOIN threads t ON t.id = r.thread_id
 		WHERE r.thread_id = $1 AND t.owner_id = $2
-		ORDER BY r.created_at DESC, r.id DESC LIMIT $3 OFFSET $4`, threadID, ownerID, limit, offset)
+		ORDER BY r.created_at DESC, r.id DESC LIMIT $3 OFFSET $4`, threadID, o.id, limit, offset)
 	if err != nil {
 		return nil, notFoundAs(fmt.Errorf("listing the runs of thread %s: %w", threadID, err), "no thread %s", threadID)
 	}

@@ -26,20 +26,20 @@ type RunEvent struct {
 	CreatedAt time.Time
 }
 
-// AppendRunEvent adds an event to the stream of a run on one of ownerID's
+// AppendRunEvent adds an event to the stream of a run on one of the owner's
 // threads and notifies RunEventsChannel.
-func (s *Store) AppendRunEvent(ctx context.Context, ownerID, runID, event string, data []byte) (RunEvent, error) {
+func (o Owner) AppendRunEvent(ctx context.Context, runID, event string, data []byte) (RunEvent, error) {
 	if data == nil {
 		data = []byte{}
 	}
-	rows, err := s.Pool.Query(ctx, `
+	rows, err := o.s.Pool.Query(ctx, `
 		WITH e AS (
 			INSERT INTO run_events (run_id, event, data)
 			SELECT r.id, $3, $4 FROM runs r JOIN threads t ON t.id = r.thread_id
 			WHERE r.id = $1 AND t.owner_id = $2
 			RETURNING run_id, seq, event, data, created_at)
 		SELECT e.*, pg_notify($5, e.run_id::text || ':' || e.seq) IS NULL FROM e`,
-		runID, ownerID, event, data, RunEventsChannel)
+		runID, o.id, event, data, RunEventsChannel)
 	if err != nil {
 		return RunEvent{}, notFoundAs(fmt.Errorf("appending an event to run %s: %w", runID, err), "no run %s", runID)
 	}
@@ -55,18 +55,18 @@ func (s *Store) AppendRunEvent(ctx context.Context, ownerID, runID, event string
 	return e, nil
 }
 
-// RunEvents returns the events of a run on one of ownerID's threads that
+// RunEvents returns the events of a run on one of the owner's threads that
 // come after seq afterSeq (0 for all), in order, at most limit of them (0
 // means runEventsPage, the most).
-func (s *Store) RunEvents(ctx context.Context, ownerID, runID string, afterSeq int64, limit int) ([]RunEvent, error) {
+func (o Owner) RunEvents(ctx context.Context, runID string, afterSeq int64, limit int) ([]RunEvent, error) {
 	if limit <= 0 || limit > runEventsPage {
 		limit = runEventsPage
 	}
-	rows, err := s.Pool.Query(ctx, `
+	rows, err := o.s.Pool.Query(ctx, `
 		SELECT e.run_id, e.seq, e.event, e.data, e.created_at
 		FROM run_events e JOIN runs r ON r.id = e.run_id JOIN threads t ON t.id = r.thread_id
 		WHERE e.run_id = $1 AND t.owner_id = $2 AND e.seq > $3
-		ORDER BY e.seq LIMIT $4`, runID, ownerID, afterSeq, limit)
+		ORDER BY e.seq LIMIT $4`, runID, o.id, afterSeq, limit)
 	if err != nil {
 		return nil, notFoundAs(fmt.Errorf("reading the events of run %s: %w", runID, err), "no run %s", runID)
 	}

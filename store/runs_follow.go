@@ -12,19 +12,19 @@ import (
 // because a cancel was requested for the run.
 var ErrRunCancelled = errors.New("the run was cancelled")
 
-// FollowRunEvents yields the events of a run of ownerID's after seq
+// FollowRunEvents yields the events of a run of the owner's after seq
 // afterSeq, in order: first those stored, then new ones as they are
 // appended, from this process or any other. It ends after the last event
 // of a run that has ended, or with an error (a NOT_FOUND one for a run that
-// is not ownerID's, or ctx's cause). All the followers in a process share
+// is not the owner's, or ctx's cause). All the followers in a process share
 // one LISTEN connection.
 //
 // It subscribes before it reads, so an event appended between a read and
 // the next wait still wakes it. It relies on a run's events being appended
 // one after another, as the run's one worker does.
-func (s *Store) FollowRunEvents(ctx context.Context, ownerID, runID string, afterSeq int64) iter.Seq2[RunEvent, error] {
+func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64) iter.Seq2[RunEvent, error] {
 	return func(yield func(RunEvent, error) bool) {
-		sub, unsubscribe, err := s.runHub().subscribe(ctx, RunEventsChannel, runID)
+		sub, unsubscribe, err := o.s.runHub().subscribe(ctx, RunEventsChannel, runID)
 		if err != nil {
 			yield(RunEvent{}, err)
 			return
@@ -33,12 +33,12 @@ func (s *Store) FollowRunEvents(ctx context.Context, ownerID, runID string, afte
 		for {
 			// The status first: once it is final, every event of the run
 			// is committed, and the read that follows sees them all.
-			run, err := s.RunByID(ctx, ownerID, runID)
+			run, err := o.Run(ctx, runID)
 			if err != nil {
 				yield(RunEvent{}, err)
 				return
 			}
-			events, err := s.RunEvents(ctx, ownerID, runID, afterSeq, runEventsPage)
+			events, err := o.RunEvents(ctx, runID, afterSeq, runEventsPage)
 			if err != nil {
 				yield(RunEvent{}, err)
 				return

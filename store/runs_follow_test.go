@@ -32,7 +32,7 @@ func listening(t *testing.T, s *Store) {
 func appendEvents(t *testing.T, s *Store, owner, runID string, from, to int) {
 	t.Helper()
 	for i := from; i <= to; i++ {
-		if _, err := s.AppendRunEvent(context.Background(), owner, runID, "values", fmt.Appendf(nil, `{"i":%d}`, i)); err != nil {
+		if _, err := s.ForOwner(owner).AppendRunEvent(context.Background(), runID, "values", fmt.Appendf(nil, `{"i":%d}`, i)); err != nil {
 			t.Error(err)
 			return
 		}
@@ -45,7 +45,7 @@ func follow(t *testing.T, s *Store, owner, runID string, after int64, each func(
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
 	defer cancel()
 	var got []RunEvent
-	for e, err := range s.FollowRunEvents(ctx, owner, runID, after) {
+	for e, err := range s.ForOwner(owner).FollowRunEvents(ctx, runID, after) {
 		if err != nil {
 			return got, err
 		}
@@ -128,7 +128,7 @@ func TestFollowersShareOneListener(t *testing.T) {
 	var ids []string
 	var leases []Lease
 	for range runs {
-		th, err := writer.CreateThread(ctx, owner, NewThread{})
+		th, err := writer.ForOwner(owner).CreateThread(ctx, NewThread{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -236,7 +236,7 @@ func TestWatchCancelAcrossProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	if _, err := api.CancelRun(ctx, owner(runs[0]), runs[0].ID); err != nil {
+	if _, err := api.ForOwner(owner(runs[0])).CancelRun(ctx, runs[0].ID); err != nil {
 		t.Fatal(err)
 	}
 	if cause := waitDone(watched); !errors.Is(cause, ErrRunCancelled) {
@@ -246,7 +246,7 @@ func TestWatchCancelAcrossProcesses(t *testing.T) {
 		t.Errorf("the worker ending its cancelled run: %+v, %v", r, err)
 	}
 
-	if _, err := api.CancelRun(ctx, owner(runs[1]), runs[1].ID); err != nil {
+	if _, err := api.ForOwner(owner(runs[1])).CancelRun(ctx, runs[1].ID); err != nil {
 		t.Fatal(err)
 	}
 	early, stopEarly, err := worker.WatchCancel(ctx, runs[1].ID)

@@ -189,17 +189,17 @@ func requeue(ctx context.Context, tx pgx.Tx, runID string) (Run, error) {
 		SELECT `+runColumns+` FROM r`, runID)
 }
 
-// CancelRun cancels a run of ownerID's: a queued or pending one ends
+// CancelRun cancels a run of the owner's: a queued or pending one ends
 // cancelled at once; a running one gets a cancel request, announced on
 // RunCancelChannel, which its worker acts on. A run that has ended is a
 // CONFLICT.
-func (s *Store) CancelRun(ctx context.Context, ownerID, runID string) (Run, error) {
-	if ownerID == anyOwner {
+func (o Owner) CancelRun(ctx context.Context, runID string) (Run, error) {
+	if o.id == anyOwner {
 		return Run{}, errcode.New(errcode.NotFound, "no run %s", runID)
 	}
 	var out Run
-	err := pgx.BeginFunc(ctx, s.Pool, func(tx pgx.Tx) error {
-		r, err := lockRun(ctx, tx, ownerID, runID)
+	err := pgx.BeginFunc(ctx, o.s.Pool, func(tx pgx.Tx) error {
+		r, err := lockRun(ctx, tx, o.id, runID)
 		if err != nil {
 			return err
 		}
@@ -211,7 +211,7 @@ func (s *Store) CancelRun(ctx context.Context, ownerID, runID string) (Run, erro
 			if err := requestCancel(ctx, tx, runID); err != nil {
 				return err
 			}
-			out, err = lockRun(ctx, tx, ownerID, runID)
+			out, err = lockRun(ctx, tx, o.id, runID)
 			return err
 		}
 		return errcode.New(errcode.Conflict, "cannot cancel run %s: it is %s", runID, r.Status)

@@ -15,11 +15,11 @@ func BenchmarkClaimFinish(b *testing.B) {
 	stores := openQueueStores(b, 2)
 	owner, _ := newThread(b, stores[0], "bench")
 	for range b.N {
-		th, err := stores[0].CreateThread(ctx, owner, NewThread{})
+		th, err := stores[0].ForOwner(owner).CreateThread(ctx, NewThread{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := stores[0].CreateRun(ctx, owner, th.ID, NewRun{}); err != nil {
+		if _, err := stores[0].ForOwner(owner).CreateRun(ctx, th.ID, NewRun{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -33,7 +33,7 @@ func mustClaim(t *testing.T, s *Store, worker string) Run {
 
 func mustCreate(t *testing.T, s *Store, owner, thread, strategy string) Run {
 	t.Helper()
-	r, err := s.CreateRun(context.Background(), owner, thread, NewRun{MultitaskStrategy: strategy})
+	r, err := s.ForOwner(owner).CreateRun(context.Background(), thread, NewRun{MultitaskStrategy: strategy})
 	if err != nil {
 		t.Fatalf("creating a run (%s): %v", strategy, err)
 	}
@@ -42,7 +42,7 @@ func mustCreate(t *testing.T, s *Store, owner, thread, strategy string) Run {
 
 func runStatus(t *testing.T, s *Store, owner, runID string) Run {
 	t.Helper()
-	r, err := s.RunByID(context.Background(), owner, runID)
+	r, err := s.ForOwner(owner).Run(context.Background(), runID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestExpiredLeases(t *testing.T) {
 	if err != nil || len(got) != 1 || got[0].Status != RunError || !strings.Contains(got[0].Error, "3 times") {
 		t.Fatalf("after %d attempts ReclaimExpired = %+v, %v; want the run in error", maxAttempts, got, err)
 	}
-	if th, _ := a.ThreadByID(ctx, owner, thread); th.Status != ThreadError {
+	if th, _ := a.ForOwner(owner).Thread(ctx, thread); th.Status != ThreadError {
 		t.Errorf("thread of a run that failed for good is %s", th.Status)
 	}
 	if _, ok, _ := a.ClaimRun(ctx, "worker-c", time.Hour); ok {
@@ -170,7 +170,7 @@ func TestExpiredLeaseWithCancelRequest(t *testing.T) {
 	run := mustCreate(t, s, owner, thread, "")
 	mustClaim(t, s, "w")
 	next := mustCreate(t, s, owner, thread, MultitaskEnqueue)
-	if r, err := s.CancelRun(ctx, owner, run.ID); err != nil || r.Status != RunRunning || !r.CancelRequested {
+	if r, err := s.ForOwner(owner).CancelRun(ctx, run.ID); err != nil || r.Status != RunRunning || !r.CancelRequested {
 		t.Fatalf("CancelRun on a running run = %+v, %v; want it running with a request", r, err)
 	}
 	expireLease(t, s, run.ID)
@@ -211,7 +211,7 @@ func TestMultitaskStrategies(t *testing.T) {
 				active = mustClaim(t, s, "w")
 			}
 			queued := mustCreate(t, s, owner, thread, MultitaskEnqueue)
-			if _, err := s.CreateRun(ctx, owner, thread, NewRun{}); errcode.Of(err) != errcode.Conflict || !strings.Contains(err.Error(), active.ID) {
+			if _, err := s.ForOwner(owner).CreateRun(ctx, thread, NewRun{}); errcode.Of(err) != errcode.Conflict || !strings.Contains(err.Error(), active.ID) {
 				t.Fatalf("a rejected run: %v, want a CONFLICT naming %s", err, active.ID)
 			}
 			created := mustCreate(t, s, owner, thread, tt.strategy)
@@ -228,7 +228,7 @@ func TestMultitaskStrategies(t *testing.T) {
 			// Run the thread dry: the runs come out in order, one at a time.
 			var order []string
 			for {
-				r, err := s.ActiveRun(ctx, owner, thread)
+				r, err := s.ForOwner(owner).ActiveRun(ctx, thread)
 				if errcode.Of(err) == errcode.NotFound {
 					break
 				}
@@ -268,7 +268,7 @@ func TestEnqueueRacesFinish(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			if _, err := stores[i%2].CreateRun(ctx, owner, thread, NewRun{MultitaskStrategy: MultitaskEnqueue}); err != nil {
+			if _, err := stores[i%2].ForOwner(owner).CreateRun(ctx, thread, NewRun{MultitaskStrategy: MultitaskEnqueue}); err != nil {
 				t.Error(err)
 			}
 		})
@@ -314,7 +314,7 @@ func TestCancelRun(t *testing.T) {
 		{"malformed", "nope", "", errcode.NotFound},
 	}
 	for _, tt := range tests {
-		r, err := s.CancelRun(ctx, owner, tt.runID)
+		r, err := s.ForOwner(owner).CancelRun(ctx, tt.runID)
 		if (err == nil) != (tt.code == "") || (err != nil && errcode.Of(err) != tt.code) || r.Status != tt.want {
 			t.Errorf("cancelling the %s run: %+v, %v", tt.name, r.Status, err)
 		}
@@ -322,7 +322,7 @@ func TestCancelRun(t *testing.T) {
 	if r := runStatus(t, s, owner, last.ID); r.Status != RunPending {
 		t.Errorf("the last run is %s, want pending", r.Status)
 	}
-	if th, _ := s.ThreadByID(ctx, owner, thread); th.Status != ThreadBusy {
+	if th, _ := s.ForOwner(owner).Thread(ctx, thread); th.Status != ThreadBusy {
 		t.Errorf("thread is %s with a pending run, want busy", th.Status)
 	}
 }
@@ -377,13 +377,13 @@ func TestReleaseRun(t *testing.T) {
 	if resumed.ID != held.ID || resumed.Attempts != 2 {
 		t.Fatalf("resumed %s with attempts %d, want %s with 2", resumed.ID, resumed.Attempts, held.ID)
 	}
-	if _, err := a.CancelRun(ctx, owner, resumed.ID); err != nil {
+	if _, err := a.ForOwner(owner).CancelRun(ctx, resumed.ID); err != nil {
 		t.Fatal(err)
 	}
 	if r, err := b.ReleaseRun(ctx, resumed.Lease()); err != nil || r.Status != RunCancelled {
 		t.Errorf("releasing a run asked to cancel: %+v, %v; want it cancelled", r.Status, err)
 	}
-	if _, err := a.CancelRun(ctx, anyOwner, resumed.ID); errcode.Of(err) != errcode.NotFound {
+	if _, err := a.ForOwner(anyOwner).CancelRun(ctx, resumed.ID); errcode.Of(err) != errcode.NotFound {
 		t.Errorf("cancelling as any owner: %v, want NOT_FOUND", err)
 	}
 }

@@ -17,7 +17,7 @@ func TestRunLifecycle(t *testing.T) {
 	s := openQueueStores(t, 1)[0]
 	owner, thread := newThread(t, s, "runner")
 
-	run, err := s.CreateRun(ctx, owner, thread, NewRun{Input: json.RawMessage(`{"messages":["hi"]}`), MultitaskStrategy: MultitaskInterrupt})
+	run, err := s.ForOwner(owner).CreateRun(ctx, thread, NewRun{Input: json.RawMessage(`{"messages":["hi"]}`), MultitaskStrategy: MultitaskInterrupt})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestRunLifecycle(t *testing.T) {
 		claimed.WorkerID != "w1" || claimed.Attempts != 1 || claimed.LeaseExpiresAt == nil {
 		t.Fatalf("ClaimRun = %+v, %v, %v", claimed, ok, err)
 	}
-	if th, _ := s.ThreadByID(ctx, owner, thread); th.Status != ThreadBusy {
+	if th, _ := s.ForOwner(owner).Thread(ctx, thread); th.Status != ThreadBusy {
 		t.Fatalf("thread of a running run is %s, want busy", th.Status)
 	}
 	if again, ok, err := s.ClaimRun(ctx, "w2", time.Hour); ok || err != nil {
@@ -37,16 +37,16 @@ func TestRunLifecycle(t *testing.T) {
 	}
 
 	for i, ev := range []string{"metadata", "values", "updates", "end"} {
-		e, err := s.AppendRunEvent(ctx, owner, run.ID, ev, []byte(`{"i":1}`))
+		e, err := s.ForOwner(owner).AppendRunEvent(ctx, run.ID, ev, []byte(`{"i":1}`))
 		if err != nil || e.Event != ev {
 			t.Fatalf("event %d: %+v, %v", i, e, err)
 		}
 	}
-	all, err := s.RunEvents(ctx, owner, run.ID, 0, 0)
+	all, err := s.ForOwner(owner).RunEvents(ctx, run.ID, 0, 0)
 	if err != nil || len(all) != 4 {
 		t.Fatalf("RunEvents = %d events, %v", len(all), err)
 	}
-	rest, err := s.RunEvents(ctx, owner, run.ID, all[1].Seq, 0)
+	rest, err := s.ForOwner(owner).RunEvents(ctx, run.ID, all[1].Seq, 0)
 	if err != nil || len(rest) != 2 || rest[0].Event != "updates" || rest[1].Event != "end" {
 		t.Fatalf("resuming after seq %d: %+v, %v", all[1].Seq, rest, err)
 	}
@@ -61,7 +61,7 @@ func TestRunLifecycle(t *testing.T) {
 	}
 	for i, tt := range tests {
 		if i > 0 {
-			if _, err = s.CreateRun(ctx, owner, thread, NewRun{}); err != nil {
+			if _, err = s.ForOwner(owner).CreateRun(ctx, thread, NewRun{}); err != nil {
 				t.Fatal(err)
 			}
 			if claimed, ok, err = s.ClaimRun(ctx, "w1", time.Hour); !ok || err != nil {
@@ -75,14 +75,14 @@ func TestRunLifecycle(t *testing.T) {
 		if err != nil || done.Status != tt.status || done.FinishedAt == nil || done.Error != "boom" || done.LeaseExpiresAt != nil {
 			t.Fatalf("FinishRun(%s) = %+v, %v", tt.status, done, err)
 		}
-		if th, _ := s.ThreadByID(ctx, owner, thread); th.Status != tt.threadStatus {
+		if th, _ := s.ForOwner(owner).Thread(ctx, thread); th.Status != tt.threadStatus {
 			t.Errorf("after a run ended %s the thread is %s, want %s", tt.status, th.Status, tt.threadStatus)
 		}
 		if _, err := s.FinishRun(ctx, claimed.Lease(), RunSuccess, ""); errcode.Of(err) != errcode.Conflict || !errors.Is(err, ErrLeaseLost) {
 			t.Errorf("finishing a %s run again: %v, want CONFLICT and ErrLeaseLost", tt.status, err)
 		}
 	}
-	if runs, err := s.ListRuns(ctx, owner, thread, 2, 0); err != nil || len(runs) != 2 || runs[0].ID != claimed.ID {
+	if runs, err := s.ForOwner(owner).ListRuns(ctx, thread, 2, 0); err != nil || len(runs) != 2 || runs[0].ID != claimed.ID {
 		t.Errorf("ListRuns = %d runs, %v; want the newest 2", len(runs), err)
 	}
 }
@@ -98,7 +98,7 @@ func TestOneActiveRunPerThread(t *testing.T) {
 	runs := make([]Run, n)
 	errs := make([]error, n)
 	for i := range n {
-		wg.Go(func() { runs[i], errs[i] = s.CreateRun(ctx, owner, thread, NewRun{}) })
+		wg.Go(func() { runs[i], errs[i] = s.ForOwner(owner).CreateRun(ctx, thread, NewRun{}) })
 	}
 	wg.Wait()
 	var winner string
@@ -118,7 +118,7 @@ func TestOneActiveRunPerThread(t *testing.T) {
 			t.Errorf("losing run got %v, want a CONFLICT naming %s", err, winner)
 		}
 	}
-	if active, err := s.ActiveRun(ctx, owner, thread); err != nil || active.ID != winner {
+	if active, err := s.ForOwner(owner).ActiveRun(ctx, thread); err != nil || active.ID != winner {
 		t.Fatalf("ActiveRun = %s, %v; want %s", active.ID, err, winner)
 	}
 }
@@ -127,7 +127,7 @@ func TestRunOwner(t *testing.T) {
 	ctx := context.Background()
 	s := openQueueStores(t, 1)[0]
 	owner, thread := newThread(t, s, "owned")
-	run, err := s.CreateRun(ctx, owner, thread, NewRun{})
+	run, err := s.ForOwner(owner).CreateRun(ctx, thread, NewRun{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,18 +150,18 @@ func TestCreateRunOnNewThread(t *testing.T) {
 	other, _ := newThread(t, s, "someone-else")
 	input := json.RawMessage(`{"messages":["hi"]}`)
 
-	run, err := s.CreateRunOnNewThread(ctx, owner, NewThread{Metadata: json.RawMessage(`{"k":"v"}`)}, NewRun{Input: input})
+	run, err := s.ForOwner(owner).CreateRunOnNewThread(ctx, NewThread{Metadata: json.RawMessage(`{"k":"v"}`)}, NewRun{Input: input})
 	if err != nil || run.Status != RunPending || run.MultitaskStrategy != MultitaskReject || strings.ReplaceAll(string(run.Input), " ", "") != string(input) {
 		t.Fatalf("CreateRunOnNewThread = %+v, %v", run, err)
 	}
-	th, err := s.ThreadByID(ctx, owner, run.ThreadID)
+	th, err := s.ForOwner(owner).Thread(ctx, run.ThreadID)
 	if err != nil || th.Status != ThreadIdle || string(th.Metadata) != `{"k": "v"}` {
 		t.Fatalf("its thread: %+v, %v", th, err)
 	}
-	if _, err := s.ThreadByID(ctx, other, run.ThreadID); errcode.Of(err) != errcode.NotFound {
+	if _, err := s.ForOwner(other).Thread(ctx, run.ThreadID); errcode.Of(err) != errcode.NotFound {
 		t.Fatalf("another owner reads the new thread: %v", err)
 	}
-	if got, err := s.RunByID(ctx, owner, run.ID); err != nil || got.ThreadID != run.ThreadID {
+	if got, err := s.ForOwner(owner).Run(ctx, run.ID); err != nil || got.ThreadID != run.ThreadID {
 		t.Fatalf("RunByID = %+v, %v", got, err)
 	}
 
@@ -176,14 +176,14 @@ func TestCreateRunOnNewThread(t *testing.T) {
 		{"metadata that is no object", NewThread{Metadata: json.RawMessage(`[1]`)}, NewRun{}, errcode.BadRequest},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			before, err := s.ListRuns(ctx, owner, existing, 100, 0)
+			before, err := s.ForOwner(owner).ListRuns(ctx, existing, 100, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.CreateRunOnNewThread(ctx, owner, tc.nt, tc.nr); errcode.Of(err) != tc.code {
+			if _, err := s.ForOwner(owner).CreateRunOnNewThread(ctx, tc.nt, tc.nr); errcode.Of(err) != tc.code {
 				t.Fatalf("got %v, want %s", err, tc.code)
 			}
-			if after, err := s.ListRuns(ctx, owner, existing, 100, 0); err != nil || len(after) != len(before) {
+			if after, err := s.ForOwner(owner).ListRuns(ctx, existing, 100, 0); err != nil || len(after) != len(before) {
 				t.Fatalf("runs on the thread: %d before, %d after (%v)", len(before), len(after), err)
 			}
 		})

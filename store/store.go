@@ -1,8 +1,15 @@
-// Package store is tripgraph's PostgreSQL data layer: the connection pool
-// and the queries for users, threads, runs, checkpoints, albums, the
-// accommodation and restaurant catalog, bookings, users' MCP servers and
-// settings, and tool outputs. It holds no business rules; callers decide
-// what a query means.
+// Package store is tripgraph's PostgreSQL data layer. This package holds
+// the connection pool, the threads and the run queue: runs, their events
+// and the notifications that let any process follow them, leases, the
+// multitask strategies (decided in the same transaction that creates a
+// run, so they cannot race), tool outputs and retention. Its sub-packages
+// hold the other areas, each on the same pool: accounts (users, keys and
+// browser sessions), catalog (what the MCP tools read), checkpoint (the
+// graph's checkpointer) and mcpservers (the servers users add).
+//
+// What a user may touch is reached through Owner (ForOwner), which sees
+// that user's rows only; the queue's worker calls (ClaimRun and the lease
+// calls) reach any owner's runs, by lease.
 package store
 
 import (
@@ -11,36 +18,54 @@ import (
 	"sync"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/tripgraph/tripgraph/store/accounts"
+	"github.com/tripgraph/tripgraph/store/catalog"
+	"github.com/tripgraph/tripgraph/store/checkpoint"
 )
 
 // Store is a handle on the database. It is safe for concurrent use.
 type Store struct {
 	Pool *pgxpool.Pool
+	// Accounts are the users, their API keys and browser sessions.
+	Accounts *accounts.Store
+	// Catalog is what our MCP tools read and book.
+	Catalog *catalog.Store
+	// Checkpoints is the graph's checkpointer over every thread, for the
+	// commands that are not acting for one user; ForOwner's is scoped.
+	Checkpoints *checkpoint.Saver
 
 	hubMu sync.Mutex
 	hub   *hub // the LISTEN connection, started on first use
 }
 
-// Open connects to the database at url and checks that it answers. Its
-// pool's size is the URL's pool_max_conns, or pgxpool's default: the
-// larger of 4 and the number of CPUs.
-func Open(ctx context.Context, url string) (*Store, error) {
-	return OpenPool(ctx, url, 0)
+// Options tune a Store. The zero value is the default.
+type Options struct {
+	// MaxConns is the pool's size, over any pool_max_conns in the URL,
+	// with every connection opened at once and kept open, so that a burst
+	// of requests does not wait for PostgreSQL to start backends. 0 keeps
+	// the URL's size, or pgxpool's default (the larger of 4 and the number
+	// of CPUs), with connections opened on demand. The connection that
+	// listens for run notifications is not one of them.
+	MaxConns int32
+	// Checkpoints tune the checkpointer.
+	Checkpoints checkpoint.Options
 }
 
-// OpenPool is Open with maxConns connections in the pool, over any
-// pool_max_conns in the URL, opened at once and kept open, so that a burst
-// of requests does not wait for PostgreSQL to start a backend for each new
-// connection; 0 leaves the size as Open does, with connections opened on
-// demand. The connection that listens for run notifications is not one of
-// them.
-func OpenPool(ctx context.Context, url string, maxConns int32) (*Store, error) {
+// Open connects to the database at url with the default options and
+// checks that it answers.
+func Open(ctx context.Context, url string) (*Store, error) {
+	return OpenWith(ctx, url, Options{})
+}
+
+// OpenWith connects to the database at url and checks that it answers.
+func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("reading the database URL: %w", err)
 	}
-	if maxConns > 0 {
-		cfg.MaxConns, cfg.MinConns = maxConns, maxConns
+	if o.MaxConns > 0 {
+		cfg.MaxConns, cfg.MinConns = o.MaxConns, o.MaxConns
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -50,7 +75,8 @@ func OpenPool(ctx context.Context, url string, maxConns int32) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connecting to the database: %w", err)
 	}
-	return &Store{Pool: pool}, nil
+	return &Store{Pool: pool, Accounts: accounts.New(pool), Catalog: catalog.New(pool),
+		Checkpoints: checkpoint.New(pool, o.Checkpoints)}, nil
 }
 
 // Close stops listening for run notifications and releases the pool's
@@ -58,4 +84,36 @@ func OpenPool(ctx context.Context, url string, maxConns int32) (*Store, error) {
 func (s *Store) Close() {
 	s.stopHub()
 	s.Pool.Close()
+}
+
+// Owner is one user's part of the store: their threads, the runs on them
+// and those runs' events, their checkpoints and their large tool outputs.
+// Every method reaches that user's rows only: another user's id is
+// NOT_FOUND, as if it did not exist. Build it once where the user is known
+// (a verified credential, or a run's thread) and pass it on, so that code
+// past that point cannot reach another user's data even by mistake.
+type Owner struct {
+	s           *Store
+	id          string
+	checkpoints *checkpoint.Saver
+}
+
+// ForOwner returns userID's part of the store.
+func (s *Store) ForOwner(userID string) Owner {
+	return Owner{s: s, id: userID, checkpoints: s.Checkpoints.ForOwner(userID)}
+}
+
+// ID is the owner's user id.
+func (o Owner) ID() string { return o.id }
+
+// Checkpoints is the graph's checkpointer on the owner's threads only; it
+// creates a missing thread, owned by them, with its first checkpoint.
+func (o Owner) Checkpoints() *checkpoint.Saver { return o.checkpoints }
+
+// nullable is s as a query argument: NULL when empty.
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }

@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// OpenPool's size wins over the URL's pool_max_conns; 0 keeps the URL's.
-func TestOpenPoolSize(t *testing.T) {
+// Options.MaxConns wins over the URL's pool_max_conns; 0 keeps the URL's.
+func TestOpenWithPoolSize(t *testing.T) {
 	sep := "?"
 	if strings.Contains(testURL, "?") {
 		sep = "&"
@@ -23,7 +23,7 @@ func TestOpenPoolSize(t *testing.T) {
 		{"set over the URL", testURL + sep + "pool_max_conns=3", 5, 5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st, err := OpenPool(context.Background(), tc.url, tc.maxConns)
+			st, err := OpenWith(context.Background(), tc.url, Options{MaxConns: tc.maxConns})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -50,17 +50,17 @@ type ThreadQuery struct {
 
 const threadColumns = `id, owner_id, metadata, status, created_at, updated_at`
 
-// CreateThread creates a thread for ownerID. A client-chosen id that exists
+// CreateThread creates a thread for the owner. A client-chosen id that exists
 // already is a CONFLICT.
-func (s *Store) CreateThread(ctx context.Context, ownerID string, nt NewThread) (Thread, error) {
+func (o Owner) CreateThread(ctx context.Context, nt NewThread) (Thread, error) {
 	meta, err := metadataObject(nt.Metadata)
 	if err != nil {
 		return Thread{}, err
 	}
-	rows, err := s.Pool.Query(ctx, `
+	rows, err := o.s.Pool.Query(ctx, `
 		INSERT INTO threads (id, owner_id, metadata)
 		VALUES (coalesce($1::uuid, gen_random_uuid()), $2, $3)
-		RETURNING `+threadColumns, nullable(nt.ID), ownerID, meta)
+		RETURNING `+threadColumns, nullable(nt.ID), o.id, meta)
 	if err != nil {
 		return Thread{}, threadError(err, "creating a thread", nt.ID)
 	}
@@ -71,10 +71,10 @@ func (s *Store) CreateThread(ctx context.Context, ownerID string, nt NewThread) 
 	return t, nil
 }
 
-// ThreadByID returns one of ownerID's threads. Another owner's thread is
+// Thread returns one of the owner's threads. Another owner's thread is
 // NOT_FOUND, as if it did not exist.
-func (s *Store) ThreadByID(ctx context.Context, ownerID, id string) (Thread, error) {
-	rows, err := s.Pool.Query(ctx, `SELECT `+threadColumns+` FROM threads WHERE id = $1 AND owner_id = $2`, id, ownerID)
+func (o Owner) Thread(ctx context.Context, id string) (Thread, error) {
+	rows, err := o.s.Pool.Query(ctx, `SELECT `+threadColumns+` FROM threads WHERE id = $1 AND owner_id = $2`, id, o.id)
 	if err != nil {
 		return Thread{}, threadError(err, "reading a thread", id)
 	}
@@ -85,9 +85,9 @@ func (s *Store) ThreadByID(ctx context.Context, ownerID, id string) (Thread, err
 	return t, nil
 }
 
-// SearchThreads lists ownerID's threads that match q, newest first.
-func (s *Store) SearchThreads(ctx context.Context, ownerID string, q ThreadQuery) ([]Thread, error) {
-	args := []any{ownerID}
+// SearchThreads lists the owner's threads that match q, newest first.
+func (o Owner) SearchThreads(ctx context.Context, q ThreadQuery) ([]Thread, error) {
+	args := []any{o.id}
 	sql := `SELECT ` + threadColumns + ` FROM threads WHERE owner_id = $1`
 	if len(q.Metadata) > 0 {
 		meta, err := metadataObject(q.Metadata)
@@ -104,7 +104,7 @@ func (s *Store) SearchThreads(ctx context.Context, ownerID string, q ThreadQuery
 	limit, offset := page(q.Limit, q.Offset)
 	args = append(args, limit, offset)
 	sql += fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT $%d OFFSET $%d`, len(args)-1, len(args))
-	rows, err := s.Pool.Query(ctx, sql, args...)
+	rows, err := o.s.Pool.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, fmt.Errorf("searching threads: %w", err)
 	}
@@ -116,16 +116,16 @@ func (s *Store) SearchThreads(ctx context.Context, ownerID string, q ThreadQuery
 }
 
 // UpdateThreadMetadata merges patch, a JSON object, into the metadata of
-// one of ownerID's threads: its keys replace the thread's.
-func (s *Store) UpdateThreadMetadata(ctx context.Context, ownerID, id string, patch json.RawMessage) (Thread, error) {
+// one of the owner's threads: its keys replace the thread's.
+func (o Owner) UpdateThreadMetadata(ctx context.Context, id string, patch json.RawMessage) (Thread, error) {
 	meta, err := metadataObject(patch)
 	if err != nil {
 		return Thread{}, err
 	}
-	rows, err := s.Pool.Query(ctx, `
+	rows, err := o.s.Pool.Query(ctx, `
 		UPDATE threads SET metadata = metadata || $3, updated_at = now()
 		WHERE id = $1 AND owner_id = $2
-		RETURNING `+threadColumns, id, ownerID, meta)
+		RETURNING `+threadColumns, id, o.id, meta)
 	if err != nil {
 		return Thread{}, threadError(err, "updating a thread", id)
 	}
@@ -136,10 +136,10 @@ func (s *Store) UpdateThreadMetadata(ctx context.Context, ownerID, id string, pa
 	return t, nil
 }
 
-// DeleteThread deletes one of ownerID's threads with its checkpoints, runs
+// DeleteThread deletes one of the owner's threads with its checkpoints, runs
 // and run events.
-func (s *Store) DeleteThread(ctx context.Context, ownerID, id string) error {
-	tag, err := s.Pool.Exec(ctx, `DELETE FROM threads WHERE id = $1 AND owner_id = $2`, id, ownerID)
+func (o Owner) DeleteThread(ctx context.Context, id string) error {
+	tag, err := o.s.Pool.Exec(ctx, `DELETE FROM threads WHERE id = $1 AND owner_id = $2`, id, o.id)
 	if err != nil {
 		return threadError(err, "deleting a thread", id)
 	}

@@ -16,13 +16,13 @@ import (
 func TestThreadsCreateSearchPage(t *testing.T) {
 	ctx := context.Background()
 	s := openTestStore(t)
-	u, err := s.EnsureUser(ctx, "thread-search")
+	u, err := s.Accounts.EnsureUser(ctx, "thread-search")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ids []string // oldest first
 	for i := range 7 {
-		th, err := s.CreateThread(ctx, u.ID, NewThread{Metadata: json.RawMessage(fmt.Sprintf(`{"trip":%q,"n":%d}`, []string{"lisbon", "kyoto"}[i%2], i))})
+		th, err := s.ForOwner(u.ID).CreateThread(ctx, NewThread{Metadata: json.RawMessage(fmt.Sprintf(`{"trip":%q,"n":%d}`, []string{"lisbon", "kyoto"}[i%2], i))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,13 +32,13 @@ func TestThreadsCreateSearchPage(t *testing.T) {
 		ids = append(ids, th.ID)
 	}
 	chosen := uuid.NewString()
-	if th, err := s.CreateThread(ctx, u.ID, NewThread{ID: chosen}); err != nil || th.ID != chosen {
+	if th, err := s.ForOwner(u.ID).CreateThread(ctx, NewThread{ID: chosen}); err != nil || th.ID != chosen {
 		t.Fatalf("CreateThread with an id = %v, %v", th.ID, err)
 	}
-	if _, err := s.CreateThread(ctx, u.ID, NewThread{ID: chosen}); errcode.Of(err) != errcode.Conflict {
+	if _, err := s.ForOwner(u.ID).CreateThread(ctx, NewThread{ID: chosen}); errcode.Of(err) != errcode.Conflict {
 		t.Fatalf("creating thread %s twice: %v, want CONFLICT", chosen, err)
 	}
-	if _, err := s.CreateThread(ctx, u.ID, NewThread{Metadata: json.RawMessage(`[1]`)}); errcode.Of(err) != errcode.BadRequest {
+	if _, err := s.ForOwner(u.ID).CreateThread(ctx, NewThread{Metadata: json.RawMessage(`[1]`)}); errcode.Of(err) != errcode.BadRequest {
 		t.Fatalf("array metadata: %v, want BAD_REQUEST", err)
 	}
 
@@ -56,7 +56,7 @@ func TestThreadsCreateSearchPage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			list, err := s.SearchThreads(ctx, u.ID, tt.q)
+			list, err := s.ForOwner(u.ID).SearchThreads(ctx, tt.q)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,7 +70,7 @@ func TestThreadsCreateSearchPage(t *testing.T) {
 		})
 	}
 
-	th, err := s.UpdateThreadMetadata(ctx, u.ID, ids[0], json.RawMessage(`{"title":"Lisbon in July"}`))
+	th, err := s.ForOwner(u.ID).UpdateThreadMetadata(ctx, ids[0], json.RawMessage(`{"title":"Lisbon in July"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,13 +85,13 @@ func TestThreadsCreateSearchPage(t *testing.T) {
 func TestThreadsAreScopedByOwner(t *testing.T) {
 	ctx := context.Background()
 	s := openTestStore(t)
-	a, _ := s.EnsureUser(ctx, "owner-a")
-	b, _ := s.EnsureUser(ctx, "owner-b")
-	th, err := s.CreateThread(ctx, a.ID, NewThread{Metadata: json.RawMessage(`{"secret":"a"}`)})
+	a, _ := s.Accounts.EnsureUser(ctx, "owner-a")
+	b, _ := s.Accounts.EnsureUser(ctx, "owner-b")
+	th, err := s.ForOwner(a.ID).CreateThread(ctx, NewThread{Metadata: json.RawMessage(`{"secret":"a"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := s.CreateRun(ctx, a.ID, th.ID, NewRun{})
+	run, err := s.ForOwner(a.ID).CreateRun(ctx, th.ID, NewRun{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,15 +100,15 @@ func TestThreadsAreScopedByOwner(t *testing.T) {
 		name string
 		err  error
 	}{
-		{"read by id", second(s.ThreadByID(ctx, b.ID, th.ID))},
-		{"update", second(s.UpdateThreadMetadata(ctx, b.ID, th.ID, json.RawMessage(`{"x":1}`)))},
-		{"delete", s.DeleteThread(ctx, b.ID, th.ID)},
-		{"create a run", second(s.CreateRun(ctx, b.ID, th.ID, NewRun{}))},
-		{"read the run", second(s.RunByID(ctx, b.ID, run.ID))},
-		{"active run", second(s.ActiveRun(ctx, b.ID, th.ID))},
-		{"cancel the run", second(s.CancelRun(ctx, b.ID, run.ID))},
-		{"append an event", second(s.AppendRunEvent(ctx, b.ID, run.ID, "values", []byte(`{}`)))},
-		{"read checkpoints", second(s.Checkpointer(CheckpointerOptions{}).ForOwner(b.ID).Latest(ctx, th.ID))},
+		{"read by id", second(s.ForOwner(b.ID).Thread(ctx, th.ID))},
+		{"update", second(s.ForOwner(b.ID).UpdateThreadMetadata(ctx, th.ID, json.RawMessage(`{"x":1}`)))},
+		{"delete", s.ForOwner(b.ID).DeleteThread(ctx, th.ID)},
+		{"create a run", second(s.ForOwner(b.ID).CreateRun(ctx, th.ID, NewRun{}))},
+		{"read the run", second(s.ForOwner(b.ID).Run(ctx, run.ID))},
+		{"active run", second(s.ForOwner(b.ID).ActiveRun(ctx, th.ID))},
+		{"cancel the run", second(s.ForOwner(b.ID).CancelRun(ctx, run.ID))},
+		{"append an event", second(s.ForOwner(b.ID).AppendRunEvent(ctx, run.ID, "values", []byte(`{}`)))},
+		{"read checkpoints", second(s.Checkpoints.ForOwner(b.ID).Latest(ctx, th.ID))},
 	}
 	for _, tt := range notFound {
 		if errcode.Of(tt.err) != errcode.NotFound {
@@ -116,20 +116,20 @@ func TestThreadsAreScopedByOwner(t *testing.T) {
 		}
 	}
 	for _, q := range []ThreadQuery{{}, {Metadata: json.RawMessage(`{"secret":"a"}`)}} {
-		if list, err := s.SearchThreads(ctx, b.ID, q); err != nil || len(list) != 0 {
+		if list, err := s.ForOwner(b.ID).SearchThreads(ctx, q); err != nil || len(list) != 0 {
 			t.Errorf("user B's search %+v found %d threads (%v)", q, len(list), err)
 		}
 	}
-	if runs, err := s.ListRuns(ctx, b.ID, th.ID, 0, 0); err != nil || len(runs) != 0 {
+	if runs, err := s.ForOwner(b.ID).ListRuns(ctx, th.ID, 0, 0); err != nil || len(runs) != 0 {
 		t.Errorf("user B listed %d runs (%v)", len(runs), err)
 	}
-	if events, err := s.RunEvents(ctx, b.ID, run.ID, 0, 0); err != nil || len(events) != 0 {
+	if events, err := s.ForOwner(b.ID).RunEvents(ctx, run.ID, 0, 0); err != nil || len(events) != 0 {
 		t.Errorf("user B read %d events (%v)", len(events), err)
 	}
-	if got, err := s.ThreadByID(ctx, a.ID, th.ID); err != nil || string(got.Metadata) != `{"secret": "a"}` {
+	if got, err := s.ForOwner(a.ID).Thread(ctx, th.ID); err != nil || string(got.Metadata) != `{"secret": "a"}` {
 		t.Fatalf("user A's thread after B's attempts: %s, %v", got.Metadata, err)
 	}
-	if r, err := s.RunByID(ctx, a.ID, run.ID); err != nil || r.Status != RunPending {
+	if r, err := s.ForOwner(a.ID).Run(ctx, run.ID); err != nil || r.Status != RunPending {
 		t.Fatalf("user A's run after B's attempts: %+v, %v", r, err)
 	}
 }
@@ -139,18 +139,18 @@ func TestDeleteThreadCascades(t *testing.T) {
 	ctx := context.Background()
 	s := openTestStore(t)
 	owner, thread := newThread(t, s, "deleter")
-	cp := s.Checkpointer(CheckpointerOptions{})
+	cp := s.Checkpoints
 	if err := cp.Put(ctx, graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{"m":[]}`), Metadata: graph.Metadata{Source: graph.SourceInput}}, ""); err != nil {
 		t.Fatal(err)
 	}
-	run, err := s.CreateRun(ctx, owner, thread, NewRun{})
+	run, err := s.ForOwner(owner).CreateRun(ctx, thread, NewRun{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AppendRunEvent(ctx, owner, run.ID, "values", []byte(`{}`)); err != nil {
+	if _, err := s.ForOwner(owner).AppendRunEvent(ctx, run.ID, "values", []byte(`{}`)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteThread(ctx, owner, thread); err != nil {
+	if err := s.ForOwner(owner).DeleteThread(ctx, thread); err != nil {
 		t.Fatal(err)
 	}
 	for _, table := range []string{"checkpoints", "runs"} {
@@ -163,7 +163,7 @@ func TestDeleteThreadCascades(t *testing.T) {
 	if err := s.Pool.QueryRow(ctx, `SELECT count(*) FROM run_events WHERE run_id = $1`, run.ID).Scan(&n); err != nil || n != 0 {
 		t.Errorf("events of the deleted thread: %d (%v)", n, err)
 	}
-	if err := s.DeleteThread(ctx, owner, thread); errcode.Of(err) != errcode.NotFound {
+	if err := s.ForOwner(owner).DeleteThread(ctx, thread); errcode.Of(err) != errcode.NotFound {
 		t.Errorf("deleting twice: %v, want NOT_FOUND", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/tripgraph/tripgraph/errcode"
 )
@@ -34,27 +35,31 @@ func (s *Store) SaveToolOutput(ctx context.Context, userID, server, tool string,
 	var id string
 	err := s.Pool.QueryRow(ctx, `INSERT INTO tool_outputs (user_id, server, tool, data) VALUES ($1, $2, $3, $4::text::json)
 		RETURNING id::text`, userID, server, tool, string(data)).Scan(&id)
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && (pgErr.Code == "23503" || pgErr.Code == "22P02") {
+		return "", errcode.New(errcode.NotFound, "no such user")
+	}
 	if err != nil {
-		return "", mcpServerWriteError(err, "", "storing a tool output")
+		return "", fmt.Errorf("storing a tool output: %w", err)
 	}
 	return id, nil
 }
 
-// ToolOutput returns one of userID's tool outputs; another user's is
+// ToolOutput returns one of the owner's tool outputs; another user's is
 // NOT_FOUND.
-func (s *Store) ToolOutput(ctx context.Context, userID, id string) (ToolOutput, error) {
-	var o ToolOutput
+func (o Owner) ToolOutput(ctx context.Context, id string) (ToolOutput, error) {
+	var out ToolOutput
 	var data string
-	err := s.Pool.QueryRow(ctx, `SELECT id::text, server, tool, data::text, created_at FROM tool_outputs
-		WHERE id::text = $1 AND user_id::text = $2`, id, userID).Scan(&o.ID, &o.Server, &o.Tool, &data, &o.CreatedAt)
+	err := o.s.Pool.QueryRow(ctx, `SELECT id::text, server, tool, data::text, created_at FROM tool_outputs
+		WHERE id::text = $1 AND user_id::text = $2`, id, o.id).Scan(&out.ID, &out.Server, &out.Tool, &data, &out.CreatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return ToolOutput{}, errcode.New(errcode.NotFound, "no tool output with id %q", id)
 	}
 	if err != nil {
 		return ToolOutput{}, fmt.Errorf("reading tool output %s: %w", id, err)
 	}
-	o.Data = json.RawMessage(data)
-	return o, nil
+	out.Data = json.RawMessage(data)
+	return out, nil
 }
 
 // PruneToolOutputs deletes every tool output stored before t and says how

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/config"
+	"github.com/tripgraph/tripgraph/store/checkpoint"
 
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/migrations"
@@ -158,7 +159,7 @@ func main() {
 	}
 	dbURL := flag.String("db", cfg.Database.URL, "the database (default $DATABASE_URL)")
 	turns := flag.Int("turns", 200, "conversation turns (one run each)")
-	cacheBytes := flag.Int64("cache-bytes", 0, "store.CheckpointerOptions.CacheBytes (0: the default; -1: no cache)")
+	cacheBytes := flag.Int64("cache-bytes", 0, "checkpoint.Options.CacheBytes (0: the default; -1: no cache)")
 	flag.Parse()
 	if err := run(context.Background(), *dbURL, *turns, *cacheBytes); err != nil {
 		fmt.Fprintln(os.Stderr, "checkpointmem:", err)
@@ -175,16 +176,16 @@ func run(ctx context.Context, dbURL string, turns int, cacheBytes int64) error {
 		return err
 	}
 	defer st.Close()
-	u, err := st.EnsureUser(ctx, "checkpointmem")
+	u, err := st.Accounts.EnsureUser(ctx, "checkpointmem")
 	if err != nil {
 		return err
 	}
-	th, err := st.CreateThread(ctx, u.ID, store.NewThread{})
+	th, err := st.ForOwner(u.ID).CreateThread(ctx, store.NewThread{})
 	if err != nil {
 		return err
 	}
-	defer st.DeleteThread(context.WithoutCancel(ctx), u.ID, th.ID)
-	g, err := build(st.Checkpointer(store.CheckpointerOptions{CacheBytes: cacheBytes}))
+	defer st.ForOwner(u.ID).DeleteThread(context.WithoutCancel(ctx), th.ID)
+	g, err := build(checkpoint.New(st.Pool, checkpoint.Options{CacheBytes: cacheBytes}))
 	if err != nil {
 		return err
 	}

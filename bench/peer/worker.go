@@ -96,15 +96,15 @@ func openSaver(ctx context.Context, kind, dbURL string) (*saverFor, error) {
 		if err != nil {
 			return nil, err
 		}
-		owner, err := st.EnsureUser(ctx, "peer-bench")
+		owner, err := st.Accounts.EnsureUser(ctx, "peer-bench")
 		if err != nil {
 			st.Close()
 			return nil, fmt.Errorf("creating the benchmark's user: %w", err)
 		}
 		return &saverFor{
-			cp: st.Checkpointer(store.CheckpointerOptions{}),
+			cp: st.Checkpoints,
 			newThread: func(ctx context.Context) (string, error) {
-				t, err := st.CreateThread(ctx, owner.ID, store.NewThread{})
+				t, err := st.ForOwner(owner.ID).CreateThread(ctx, store.NewThread{})
 				return t.ID, err
 			},
 			close: st.Close,

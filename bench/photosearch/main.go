@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/config"
+	"github.com/tripgraph/tripgraph/store/catalog"
 
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/textfold"
@@ -52,7 +53,7 @@ func run(ctx context.Context, dbURL, userName string, terms []string, runs, seqR
 		return err
 	}
 	defer st.Close()
-	u, err := st.UserByName(ctx, userName)
+	u, err := st.Accounts.UserByName(ctx, userName)
 	if err != nil {
 		return err
 	}
@@ -120,7 +121,7 @@ func run(ctx context.Context, dbURL, userName string, terms []string, runs, seqR
 	fmt.Println("| term | matches (% of photos) | contain it | total | totalIsLowerBound | p50 with index | p95 with index | p99 with index | p50 seq scan | p95 seq scan |")
 	fmt.Println("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|")
 	for _, term := range terms {
-		r, err := st.SearchPhotosPage(ctx, tripdata.PhotoSearch{UserID: u.ID, Term: term, Limit: 50})
+		r, err := st.Catalog.SearchPhotosPage(ctx, tripdata.PhotoSearch{UserID: u.ID, Term: term, Limit: 50})
 		if err != nil {
 			return err
 		}
@@ -134,13 +135,13 @@ func run(ctx context.Context, dbURL, userName string, terms []string, runs, seqR
 // measure times runs searches for term, after one untimed warm-up.
 func measure(ctx context.Context, st *store.Store, userID, term string, runs int) ([]time.Duration, error) {
 	q := tripdata.PhotoSearch{UserID: userID, Term: term, Limit: 50}
-	if _, err := st.SearchPhotosPage(ctx, q); err != nil {
+	if _, err := st.Catalog.SearchPhotosPage(ctx, q); err != nil {
 		return nil, err
 	}
 	out := make([]time.Duration, 0, runs)
 	for range runs {
 		start := time.Now()
-		if _, err := st.SearchPhotosPage(ctx, q); err != nil {
+		if _, err := st.Catalog.SearchPhotosPage(ctx, q); err != nil {
 			return nil, err
 		}
 		out = append(out, time.Since(start))
@@ -150,7 +151,7 @@ func measure(ctx context.Context, st *store.Store, userID, term string, runs int
 
 // explain shows the plan of the query store.SearchPhotosPage runs.
 func explain(ctx context.Context, st *store.Store, userID, term string) (string, error) {
-	sql, args := store.SearchPhotosQuery(tripdata.PhotoSearch{UserID: userID, Term: term, Limit: 50})
+	sql, args := catalog.SearchPhotosQuery(tripdata.PhotoSearch{UserID: userID, Term: term, Limit: 50})
 	rows, err := st.Pool.Query(ctx, `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) `+sql, args...)
 	if err != nil {
 		return "", fmt.Errorf("explaining: %w", err)

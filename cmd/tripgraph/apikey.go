@@ -36,14 +36,14 @@ func runAPIKey(ctx context.Context, cfg config.Config, args []string, out io.Wri
 		return err
 	}
 	defer st.Close()
-	u, err := st.UserByName(ctx, *user)
+	u, err := st.Accounts.UserByName(ctx, *user)
 	if errcode.Of(err) == errcode.NotFound {
 		return fmt.Errorf("there is no user %q: create it first with tripgraph user create %s", *user, *user)
 	}
 	if err != nil {
 		return fmt.Errorf("finding user %q: %w", *user, err)
 	}
-	key, err := st.CreateAPIKey(ctx, u.ID, *label)
+	key, err := st.Accounts.CreateAPIKey(ctx, u.ID, *label)
 	if err != nil {
 		return err
 	}

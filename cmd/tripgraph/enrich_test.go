@@ -25,6 +25,7 @@ import (
 	"github.com/tripgraph/tripgraph/netguard"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/mcpservers"
 )
 
 // promptRecorder is a model that remembers the system prompts it was
@@ -94,7 +95,7 @@ func TestEnrichmentOnTheUsersOwnServers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ana, err := st.EnsureUser(ctx, "ana")
+	ana, err := st.Accounts.EnsureUser(ctx, "ana")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,12 +114,12 @@ func TestEnrichmentOnTheUsersOwnServers(t *testing.T) {
 		brokenMCP.Config.Handler.ServeHTTP(w, r)
 	}))
 	t.Cleanup(broken.Close)
-	reg := store.MCPServers{Store: st, Guard: guard}
-	notesCfg, err := reg.Create(ctx, ana.ID, store.MCPServerInput{Name: "notes", URL: notes.URL, Enabled: true})
+	reg := mcpservers.Registry{Pool: st.Pool, Guard: guard}
+	notesCfg, err := reg.Create(ctx, ana.ID, mcpservers.Input{Name: "notes", URL: notes.URL, Enabled: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	brokenCfg, err := reg.Create(ctx, ana.ID, store.MCPServerInput{Name: "broken", URL: broken.URL, Enabled: true})
+	brokenCfg, err := reg.Create(ctx, ana.ID, mcpservers.Input{Name: "broken", URL: broken.URL, Enabled: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,12 +130,12 @@ func TestEnrichmentOnTheUsersOwnServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := &promptRecorder{Model: off}
-	g, bridge, err := newPlanner(m, &serving{st: st, mediaRoot: t.TempDir()}, reg, st.Checkpointer(store.CheckpointerOptions{}), "http://127.0.0.1:1", slog.New(slog.DiscardHandler))
+	g, bridge, err := newPlanner(m, &serving{st: st, mediaRoot: t.TempDir()}, reg, st.Checkpoints, "http://127.0.0.1:1", slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { bridge.Close() })
-	th, err := st.CreateThread(ctx, ana.ID, store.NewThread{})
+	th, err := st.ForOwner(ana.ID).CreateThread(ctx, store.NewThread{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestEnrichmentOnTheUsersOwnServers(t *testing.T) {
 
 	// On for both servers: the broken one is skipped, search_notes is
 	// called with the message, get_note (no text argument) is not.
-	if err := st.SetMCPSettings(ctx, ana.ID, store.MCPSettings{ToolMCP: true, ToolMCPServers: []string{notesCfg.ID, brokenCfg.ID}}); err != nil {
+	if err := reg.SetSettings(ctx, ana.ID, mcpservers.Settings{ToolMCP: true, ToolMCPServers: []string{notesCfg.ID, brokenCfg.ID}}); err != nil {
 		t.Fatal(err)
 	}
 	state, done = turn(ask)
@@ -219,7 +220,7 @@ func TestEnrichmentOnTheUsersOwnServers(t *testing.T) {
 	}
 
 	// Limited to the broken server: nothing from notes.
-	if err := st.SetMCPSettings(ctx, ana.ID, store.MCPSettings{ToolMCP: true, ToolMCPServers: []string{brokenCfg.ID}}); err != nil {
+	if err := reg.SetSettings(ctx, ana.ID, mcpservers.Settings{ToolMCP: true, ToolMCPServers: []string{brokenCfg.ID}}); err != nil {
 		t.Fatal(err)
 	}
 	state, _ = turn("make it Porto")

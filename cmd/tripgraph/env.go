@@ -11,14 +11,15 @@ import (
 	"github.com/tripgraph/tripgraph/store"
 )
 
-// openStore finds the database, applies pending migrations and opens it.
+// openStore finds the database, applies pending migrations and opens it
+// with the default options (see openStoreWith).
 func openStore(ctx context.Context, db config.Database) (*store.Store, error) {
-	return openStorePool(ctx, db, 0)
+	return openStoreWith(ctx, db, store.Options{})
 }
 
-// openStorePool is openStore with at most maxConns connections in the
-// pool (0: the URL's pool_max_conns or pgxpool's default).
-func openStorePool(ctx context.Context, db config.Database, maxConns int32) (*store.Store, error) {
+// openStoreWith is openStore with options: the pool's size and the
+// checkpointer's cache.
+func openStoreWith(ctx context.Context, db config.Database, o store.Options) (*store.Store, error) {
 	url, err := devdb.URL(ctx, db.URL)
 	if err != nil {
 		return nil, err
@@ -29,5 +30,5 @@ func openStorePool(ctx context.Context, db config.Database, maxConns int32) (*st
 	if err := migrations.Up(ctx, url); err != nil {
 		return nil, err
 	}
-	return store.OpenPool(ctx, url, maxConns)
+	return store.OpenWith(ctx, url, o)
 }

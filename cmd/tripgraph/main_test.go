@@ -7,8 +7,10 @@ import (
 	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/internal/pgtest"
 	"github.com/tripgraph/tripgraph/mcpserver"
-	"github.com/tripgraph/tripgraph/server"
-	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/server/httpx"
+	"github.com/tripgraph/tripgraph/server/runner"
+	"github.com/tripgraph/tripgraph/server/web"
+	"github.com/tripgraph/tripgraph/store/checkpoint"
 )
 
 // testURL is a fresh database for the commands that need one.
@@ -42,16 +44,16 @@ func TestConfigDefaultsAreThePackagesDefaults(t *testing.T) {
 		{"MCP_MAX_BATCH_RESULT_BYTES", d.MCP.MaxBatchResultBytes, int64(mcpserver.DefaultMaxBatchResultBytes)},
 		{"MCP_MAX_BODY_BYTES", d.MCP.MaxRequestBytes, int64(mcpserver.DefaultMaxBodyBytes)},
 		{"MCP_BODY_TIMEOUT", d.MCP.RequestBodyTimeout, mcpserver.DefaultBodyTimeout},
-		{"TRIPGRAPH_CHECKPOINT_CACHE_BYTES", int64(d.Storage.CheckpointCache), int64(store.DefaultCacheBytes)},
-		{"TRIPGRAPH_MAX_BODY_BYTES", d.Limits.MaxBodyBytes, server.DefaultLimits.MaxBodyBytes},
-		{"TRIPGRAPH_BODY_TIMEOUT", d.Limits.BodyTimeout, server.DefaultLimits.BodyTimeout},
-		{"TRIPGRAPH_WRITE_TIMEOUT", d.Limits.WriteTimeout, server.DefaultLimits.WriteTimeout},
-		{"TRIPGRAPH_RATE_LIMIT", d.Limits.RatePerSec, server.DefaultLimits.RatePerSec},
-		{"TRIPGRAPH_RATE_BURST", d.Limits.RateBurst, server.DefaultLimits.RateBurst},
-		{"TRIPGRAPH_SESSION_TTL", d.Limits.SessionTTL, server.DefaultSessionTTL},
-		{"TRIPGRAPH_WORKERS", d.Runner.Workers, server.DefaultWorkers},
-		{"TRIPGRAPH_RUN_LEASE", d.Runner.Lease, server.DefaultRunLease},
-		{"TRIPGRAPH_SHUTDOWN_GRACE", d.Runner.ShutdownGrace, server.DefaultShutdownGrace},
+		{"TRIPGRAPH_CHECKPOINT_CACHE_BYTES", int64(d.Storage.CheckpointCache), int64(checkpoint.DefaultCacheBytes)},
+		{"TRIPGRAPH_MAX_BODY_BYTES", d.Limits.MaxBodyBytes, httpx.DefaultLimits.MaxBodyBytes},
+		{"TRIPGRAPH_BODY_TIMEOUT", d.Limits.BodyTimeout, httpx.DefaultLimits.BodyTimeout},
+		{"TRIPGRAPH_WRITE_TIMEOUT", d.Limits.WriteTimeout, httpx.DefaultLimits.WriteTimeout},
+		{"TRIPGRAPH_RATE_LIMIT", d.Limits.RatePerSec, httpx.DefaultLimits.RatePerSec},
+		{"TRIPGRAPH_RATE_BURST", d.Limits.RateBurst, httpx.DefaultLimits.RateBurst},
+		{"TRIPGRAPH_SESSION_TTL", d.Limits.SessionTTL, web.DefaultSessionTTL},
+		{"TRIPGRAPH_WORKERS", d.Runner.Workers, runner.DefaultWorkers},
+		{"TRIPGRAPH_RUN_LEASE", d.Runner.Lease, runner.DefaultLease},
+		{"TRIPGRAPH_SHUTDOWN_GRACE", d.Runner.ShutdownGrace, runner.DefaultShutdownGrace},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: the configuration's default is %v, the package's %v", c.what, c.got, c.want)

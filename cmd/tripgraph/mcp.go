@@ -61,7 +61,7 @@ func runMCP(ctx context.Context, cfg config.Config, args []string) error {
 	defer env.st.Close()
 	tools := env.mcpConfig(orDefault(*publicURL, "http://"+*addr), log)
 	if *userName != "" && (*transport == "stdio" || *authMode == "none") {
-		u, err := env.st.UserByName(ctx, *userName)
+		u, err := env.st.Accounts.UserByName(ctx, *userName)
 		if err != nil {
 			return fmt.Errorf("finding user %q (run tripgraph seed for the demo user): %w", *userName, err)
 		}
@@ -118,7 +118,7 @@ type serving struct {
 // openServing migrates and opens the database, with the secrets and the
 // media root of the configuration.
 func openServing(ctx context.Context, cfg config.Config, log *slog.Logger, dbPool int32) (*serving, error) {
-	st, err := openStorePool(ctx, cfg.Database, dbPool)
+	st, err := openStoreWith(ctx, cfg.Database, store.Options{MaxConns: dbPool, Checkpoints: checkpointerOptions(cfg.Storage)})
 	if err != nil {
 		return nil, err
 	}
@@ -138,12 +138,12 @@ func openServing(ctx context.Context, cfg config.Config, log *slog.Logger, dbPoo
 }
 
 func (s *serving) authenticate() func(context.Context, string) (string, error) {
-	return mcpserver.Authenticator(s.st, s.secret)
+	return mcpserver.Authenticator(s.st.Accounts, s.secret)
 }
 
 func (s *serving) mcpConfig(publicURL string, log *slog.Logger) mcpserver.Config {
 	return mcpserver.Config{
-		Backend: s.st,
+		Backend: s.st.Catalog,
 		URLs:    media.URLs{Base: strings.TrimSuffix(publicURL, "/"), Secret: s.urlSecret, TTL: photoURLTTL},
 		Resolve: resolvePlace,
 		Logger:  log,
@@ -176,7 +176,7 @@ func mcpHTTPOptions(c config.MCP) mcpserver.HTTPOptions {
 }
 
 func (s *serving) mediaHandler(log *slog.Logger) *media.Handler {
-	return &media.Handler{Root: s.mediaRoot, Secret: s.urlSecret, Photos: s.st, Authenticate: s.authenticate(), Logger: log}
+	return &media.Handler{Root: s.mediaRoot, Secret: s.urlSecret, Photos: s.st.Catalog, Authenticate: s.authenticate(), Logger: log}
 }
 
 // listenAndServe serves h on addr until ctx ends, then shuts down: new

@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+
+	"github.com/tripgraph/tripgraph/store"
 )
 
 // Over stdio, links are given only when they can work: with the public
@@ -38,7 +40,7 @@ func TestStdioLinksNote(t *testing.T) {
 // errors and panics reach the log.
 func TestMCPConfigHasLogger(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
-	if got := (&serving{}).mcpConfig("http://127.0.0.1:8081", log).Logger; got != log {
+	if got := (&serving{st: &store.Store{}}).mcpConfig("http://127.0.0.1:8081", log).Logger; got != log {
 		t.Fatalf("mcpConfig gives the server logger %v, want the command's", got)
 	}
 }

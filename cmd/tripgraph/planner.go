@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/tripgraph/tripgraph/config"
+	"github.com/tripgraph/tripgraph/store/mcpservers"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmc/langchaingo/llms"
@@ -38,7 +39,7 @@ func ourServer(cfg mcpserver.Config) mcpbridge.ServerConfig {
 // tools come through the MCP bridge: our own server on the store, and each
 // user's own servers from the registry, dialled through the SSRF guard.
 // Large results are kept in the store's tool outputs.
-func newPlanner(m llms.Model, env *serving, reg store.MCPServers, cp graph.Checkpointer, publicURL string, log *slog.Logger) (*nodes.Graph, *mcpbridge.Bridge, error) {
+func newPlanner(m llms.Model, env *serving, reg mcpservers.Registry, cp graph.Checkpointer, publicURL string, log *slog.Logger) (*nodes.Graph, *mcpbridge.Bridge, error) {
 	bridge, err := mcpbridge.New(mcpbridge.Options{
 		Servers:  []mcpbridge.ServerConfig{ourServer(env.mcpConfig(publicURL, log))},
 		Registry: userServers{reg},
@@ -49,29 +50,29 @@ func newPlanner(m llms.Model, env *serving, reg store.MCPServers, cp graph.Check
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting the MCP bridge: %w", err)
 	}
-	enricher := mcpbridge.Enricher{Bridge: bridge, Settings: userSettings{env.st}}
+	enricher := mcpbridge.Enricher{Bridge: bridge, Settings: userSettings{reg}}
 	return buildPlanner(nodes.Deps{Model: m, Tools: bridge, Enricher: enricher}, bridge, cp)
 }
 
 // userRegistry is the users' MCP server registry on st, with the SSRF
 // guard (and the hosts the operator allows) and the secret box (without
 // its key, servers with a credential are refused).
-func userRegistry(st *store.Store, c config.UserServers) (store.MCPServers, error) {
+func userRegistry(st *store.Store, c config.UserServers) (mcpservers.Registry, error) {
 	guard, err := netguard.New(netguard.Options{Allow: c.AllowHosts})
 	if err != nil {
-		return store.MCPServers{}, fmt.Errorf("reading TRIPGRAPH_MCP_ALLOW_HOSTS: %w", err)
+		return mcpservers.Registry{}, fmt.Errorf("reading TRIPGRAPH_MCP_ALLOW_HOSTS: %w", err)
 	}
 	var box *secretbox.Box
 	if c.SecretKey != "" {
 		key, err := secretbox.ParseKey(c.SecretKey)
 		if err != nil {
-			return store.MCPServers{}, fmt.Errorf("reading TRIPGRAPH_SECRET_KEY: %w", err)
+			return mcpservers.Registry{}, fmt.Errorf("reading TRIPGRAPH_SECRET_KEY: %w", err)
 		}
 		if box, err = secretbox.New(key); err != nil {
-			return store.MCPServers{}, err
+			return mcpservers.Registry{}, err
 		}
 	}
-	return store.MCPServers{Store: st, Guard: guard, Box: box}, nil
+	return mcpservers.Registry{Pool: st.Pool, Guard: guard, Box: box}, nil
 }
 
 // newMemoryPlanner builds the trip planner with no database: our own
@@ -96,7 +97,7 @@ func buildPlanner(deps nodes.Deps, bridge *mcpbridge.Bridge, cp graph.Checkpoint
 
 // userServers is the store's server registry as the bridge reads it: each
 // enabled server of the user, with its credential as headers.
-type userServers struct{ reg store.MCPServers }
+type userServers struct{ reg mcpservers.Registry }
 
 // Servers implements mcpbridge.Registry.
 func (u userServers) Servers(ctx context.Context, userID string) ([]mcpbridge.ServerConfig, error) {
@@ -120,13 +121,13 @@ func (u userServers) Servers(ctx context.Context, userID string) ([]mcpbridge.Se
 	return out, nil
 }
 
-// userSettings are the store's per-user settings as the enricher reads
+// userSettings are the registry's per-user settings as the enricher reads
 // them.
-type userSettings struct{ st *store.Store }
+type userSettings struct{ reg mcpservers.Registry }
 
 // EnrichmentSettings implements mcpbridge.SettingsSource.
 func (u userSettings) EnrichmentSettings(ctx context.Context, userID string) (mcpbridge.EnrichmentSettings, error) {
-	set, err := u.st.MCPSettings(ctx, userID)
+	set, err := u.reg.Settings(ctx, userID)
 	if err != nil {
 		return mcpbridge.EnrichmentSettings{}, err
 	}

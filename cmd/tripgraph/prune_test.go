@@ -24,11 +24,11 @@ func pruneDB(t *testing.T) (st *store.Store, owner, old, fresh string) {
 	ctx := context.Background()
 	st, url := storetest.OpenURL(t, "cmdprune")
 	t.Setenv("DATABASE_URL", url)
-	u, err := st.EnsureUser(ctx, "pruner")
+	u, err := st.Accounts.EnsureUser(ctx, "pruner")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cp := st.Checkpointer(store.CheckpointerOptions{}).ForOwner(u.ID)
+	cp := st.Checkpoints.ForOwner(u.ID)
 	old, fresh = uuid.NewString(), uuid.NewString()
 	for _, th := range []struct {
 		id string
@@ -45,7 +45,7 @@ func pruneDB(t *testing.T) (st *store.Store, owner, old, fresh string) {
 
 func threadExists(t *testing.T, st *store.Store, owner, id string) bool {
 	t.Helper()
-	_, err := st.ThreadByID(context.Background(), owner, id)
+	_, err := st.ForOwner(owner).Thread(context.Background(), id)
 	if err != nil && errcode.Of(err) != errcode.NotFound {
 		t.Fatal(err)
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/replay"
-	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/ui"
 )
 
@@ -41,7 +40,7 @@ func replayCommand(ctx context.Context, cfg config.Config, args []string, w io.W
 		return err
 	}
 	defer st.Close()
-	return printReplay(ctx, st.Checkpointer(store.CheckpointerOptions{}), thread, checkpoint, w)
+	return printReplay(ctx, st.Checkpoints, thread, checkpoint, w)
 }
 
 // replayArgs reads THREAD and --checkpoint, in either order.

@@ -47,11 +47,11 @@ func fakeTools() nodes.FuncTools {
 func plannedThread(t *testing.T, st *store.Store, message string) string {
 	t.Helper()
 	ctx := context.Background()
-	u, err := st.EnsureUser(ctx, "replay-tester")
+	u, err := st.Accounts.EnsureUser(ctx, "replay-tester")
 	if err != nil {
 		t.Fatal(err)
 	}
-	th, err := st.CreateThread(ctx, u.ID, store.NewThread{})
+	th, err := st.ForOwner(u.ID).CreateThread(ctx, store.NewThread{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func plannedThread(t *testing.T, st *store.Store, message string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := nodes.Build(nodes.Deps{Model: m, Tools: fakeTools(), Now: now}, st.Checkpointer(store.CheckpointerOptions{}).ForOwner(u.ID))
+	g, err := nodes.Build(nodes.Deps{Model: m, Tools: fakeTools(), Now: now}, st.Checkpoints.ForOwner(u.ID))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestReplayPrintsThread(t *testing.T) {
 	st := storetest.Open(t, "cmd")
 	ctx := context.Background()
 	thread := plannedThread(t, st, "4 nights in Lisbon in May, 3 of us")
-	cps := st.Checkpointer(store.CheckpointerOptions{}) // not scoped to the owner: an operator's view
+	cps := st.Checkpoints // not scoped to the owner: an operator's view
 	list, err := cps.List(ctx, thread, graph.ListOptions{})
 	if err != nil || len(list) < 3 {
 		t.Fatalf("the run saved %d checkpoints (%v), want at least 3", len(list), err)
@@ -155,7 +155,7 @@ func TestReplayErrors(t *testing.T) {
 	st := storetest.Open(t, "cmd")
 	ctx := context.Background()
 	thread := plannedThread(t, st, "restaurants in Porto")
-	cps := st.Checkpointer(store.CheckpointerOptions{})
+	cps := st.Checkpoints
 	tests := []struct {
 		name, thread, checkpoint string
 	}{

@@ -139,15 +139,15 @@ func dbPlanner(ctx context.Context, cfg config.Config, m llms.Model, threadID st
 	if err := seedIfEmpty(ctx, env.st, log); err != nil {
 		return fail(err)
 	}
-	demo, err := env.st.UserByName(ctx, "demo")
+	demo, err := env.st.Accounts.UserByName(ctx, "demo")
 	if err != nil {
 		return fail(fmt.Errorf("finding the demo user: %w", err))
 	}
 	var thread store.Thread
 	if threadID != "" {
-		thread, err = env.st.ThreadByID(ctx, demo.ID, threadID)
+		thread, err = env.st.ForOwner(demo.ID).Thread(ctx, threadID)
 	} else {
-		thread, err = env.st.CreateThread(ctx, demo.ID, store.NewThread{})
+		thread, err = env.st.ForOwner(demo.ID).CreateThread(ctx, store.NewThread{})
 	}
 	if err != nil {
 		return fail(err)
@@ -156,7 +156,7 @@ func dbPlanner(ctx context.Context, cfg config.Config, m llms.Model, threadID st
 	if err != nil {
 		return fail(err)
 	}
-	g, bridge, err := newPlanner(m, env, reg, env.st.Checkpointer(checkpointerOptions(cfg.Storage)), orDefault(cfg.HTTP.PublicURL, "http://"+cfg.HTTP.Addr), log)
+	g, bridge, err := newPlanner(m, env, reg, env.st.Checkpoints, orDefault(cfg.HTTP.PublicURL, "http://"+cfg.HTTP.Addr), log)
 	if err != nil {
 		return fail(err)
 	}

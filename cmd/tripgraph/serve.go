@@ -15,7 +15,9 @@ import (
 	"github.com/tripgraph/tripgraph/model"
 	"github.com/tripgraph/tripgraph/seed"
 	"github.com/tripgraph/tripgraph/server"
+	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/checkpoint"
 )
 
 func init() {
@@ -29,7 +31,7 @@ func init() {
 // seedIfEmpty seeds the catalog and the demo user when there are no
 // cities yet.
 func seedIfEmpty(ctx context.Context, st *store.Store, log *slog.Logger) error {
-	n, err := st.CountCities(ctx)
+	n, err := st.Catalog.CountCities(ctx)
 	if err != nil || n > 0 {
 		return err
 	}
@@ -103,7 +105,7 @@ func logPoolStats(st *store.Store, log *slog.Logger) {
 // the demo user's account in a browser, and a new API key for the demo
 // user with a curl line that streams a first run.
 func printWelcome(ctx context.Context, w io.Writer, st *store.Store, srv *server.Server, base string) error {
-	demo, err := st.UserByName(ctx, demoUser)
+	demo, err := st.Accounts.UserByName(ctx, demoUser)
 	if err != nil {
 		return fmt.Errorf("finding the demo user for the welcome: %w", err)
 	}
@@ -111,7 +113,7 @@ func printWelcome(ctx context.Context, w io.Writer, st *store.Store, srv *server
 	if err != nil {
 		return err
 	}
-	key, err := st.CreateAPIKey(ctx, demo.ID, "make run")
+	key, err := st.Accounts.CreateAPIKey(ctx, demo.ID, "make run")
 	if err != nil {
 		return err
 	}
@@ -149,16 +151,16 @@ func newAPI(ctx context.Context, cfg config.Config, env *serving, publicURL stri
 	if err != nil {
 		return api{}, err
 	}
-	cps := env.st.Checkpointer(checkpointerOptions(cfg.Storage))
+	cps := env.st.Checkpoints
 	planner, bridge, err := newPlanner(m, env, reg, cps, publicURL, log)
 	if err != nil {
 		return api{}, err
 	}
 	l := cfg.Limits
-	srv, err := server.New(server.Config{Store: env.st, Planner: planner, Checkpoints: cps, Logger: log,
-		Limits: server.Limits{MaxBodyBytes: l.MaxBodyBytes, BodyTimeout: l.BodyTimeout, WriteTimeout: l.WriteTimeout,
+	srv, err := server.New(server.Config{Store: env.st, Planner: planner, Servers: reg, Logger: log,
+		Limits: httpx.Limits{MaxBodyBytes: l.MaxBodyBytes, BodyTimeout: l.BodyTimeout, WriteTimeout: l.WriteTimeout,
 			RatePerSec: l.RatePerSec, RateBurst: l.RateBurst},
-		Workers: cfg.Runner.Workers, RunLease: cfg.Runner.Lease, Guard: reg.Guard, Box: reg.Box, SessionTTL: l.SessionTTL})
+		Workers: cfg.Runner.Workers, RunLease: cfg.Runner.Lease, SessionTTL: l.SessionTTL})
 	if err != nil {
 		bridge.Close()
 		return api{}, err
@@ -175,9 +177,9 @@ func modelConfig(c config.Model) model.Config {
 
 // checkpointerOptions are the checkpointer's part of the configuration:
 // its cache, of which 0 means none.
-func checkpointerOptions(c config.Storage) store.CheckpointerOptions {
+func checkpointerOptions(c config.Storage) checkpoint.Options {
 	if c.CheckpointCache == 0 {
-		return store.CheckpointerOptions{CacheBytes: -1}
+		return checkpoint.Options{CacheBytes: -1}
 	}
-	return store.CheckpointerOptions{CacheBytes: int64(c.CheckpointCache)}
+	return checkpoint.Options{CacheBytes: int64(c.CheckpointCache)}
 }

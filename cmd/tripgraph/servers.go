@@ -15,12 +15,13 @@ import (
 	"text/tabwriter"
 
 	"github.com/tripgraph/tripgraph/config"
+	"github.com/tripgraph/tripgraph/store/accounts"
+	"github.com/tripgraph/tripgraph/store/mcpservers"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/netguard"
-	"github.com/tripgraph/tripgraph/store"
 )
 
 func init() {
@@ -44,7 +45,8 @@ run as commands are the operator's.`
 
 // serversEnv is what the servers subcommands work with.
 type serversEnv struct {
-	reg   store.MCPServers
+	users *accounts.Store
+	reg   mcpservers.Registry
 	out   io.Writer
 	stdin io.Reader
 }
@@ -61,7 +63,7 @@ func runServers(ctx context.Context, cfg config.Config, args []string) error {
 	if err != nil {
 		return err
 	}
-	env := serversEnv{reg: reg, out: os.Stdout, stdin: os.Stdin}
+	env := serversEnv{users: st.Accounts, reg: reg, out: os.Stdout, stdin: os.Stdin}
 	return env.run(ctx, args)
 }
 
@@ -84,26 +86,26 @@ func serversFlags(sub string) (*flag.FlagSet, *string) {
 }
 
 // parse parses the flags, wants positional arguments, and finds the user.
-func (e serversEnv) parse(ctx context.Context, fs *flag.FlagSet, user *string, args []string, positional int) (store.User, error) {
+func (e serversEnv) parse(ctx context.Context, fs *flag.FlagSet, user *string, args []string, positional int) (accounts.User, error) {
 	if err := fs.Parse(args); err != nil {
-		return store.User{}, err
+		return accounts.User{}, err
 	}
 	if *user == "" || fs.NArg() != positional {
 		fmt.Fprintln(os.Stderr, serversUsage)
-		return store.User{}, flag.ErrHelp
+		return accounts.User{}, flag.ErrHelp
 	}
-	return e.reg.Store.UserByName(ctx, *user)
+	return e.users.UserByName(ctx, *user)
 }
 
 // find returns the user's server with this name or id.
-func (e serversEnv) find(ctx context.Context, u store.User, nameOrID string) (store.MCPServer, error) {
+func (e serversEnv) find(ctx context.Context, u accounts.User, nameOrID string) (mcpservers.Server, error) {
 	list, err := e.reg.List(ctx, u.ID)
 	if err != nil {
-		return store.MCPServer{}, err
+		return mcpservers.Server{}, err
 	}
-	i := slices.IndexFunc(list, func(m store.MCPServer) bool { return m.ID == nameOrID || m.Name == nameOrID })
+	i := slices.IndexFunc(list, func(m mcpservers.Server) bool { return m.ID == nameOrID || m.Name == nameOrID })
 	if i < 0 {
-		return store.MCPServer{}, errcode.New(errcode.NotFound, "%s has no MCP server %q", u.Name, nameOrID)
+		return mcpservers.Server{}, errcode.New(errcode.NotFound, "%s has no MCP server %q", u.Name, nameOrID)
 	}
 	return list[i], nil
 }
@@ -112,13 +114,13 @@ func (e serversEnv) add(ctx context.Context, args []string) error {
 	fs, user := serversFlags("add")
 	name := fs.String("name", "", "the server's name: letters, digits, - and _ (required)")
 	rawURL := fs.String("url", "", "the server's http or https URL (required)")
-	transport := fs.String("transport", store.TransportStreamableHTTP, "streamable-http or sse")
-	auth := fs.String("auth", store.AuthNone, "none, bearer or header")
+	transport := fs.String("transport", mcpservers.TransportStreamableHTTP, "streamable-http or sse")
+	auth := fs.String("auth", mcpservers.AuthNone, "none, bearer or header")
 	header := fs.String("header", "", "the header that carries the secret, for --auth header")
 	secretEnv := fs.String("secret-env", "", "read the secret from this environment variable")
 	secretStdin := fs.Bool("secret-stdin", false, "read the secret from the first line of standard input")
 	tools := fs.String("tools", "", "comma-separated tools the model may use (default: all)")
-	timeout := fs.Duration("timeout", store.DefaultMCPTimeout, "each call's deadline")
+	timeout := fs.Duration("timeout", mcpservers.DefaultTimeout, "each call's deadline")
 	disabled := fs.Bool("disabled", false, "add the server switched off")
 	u, err := e.parse(ctx, fs, user, args, 0)
 	if err != nil {
@@ -131,7 +133,7 @@ func (e serversEnv) add(ctx context.Context, args []string) error {
 	if secret != nil && e.reg.Box == nil {
 		return errors.New("storing a secret needs TRIPGRAPH_SECRET_KEY: 32 bytes as hex or base64")
 	}
-	m, err := e.reg.Create(ctx, u.ID, store.MCPServerInput{
+	m, err := e.reg.Create(ctx, u.ID, mcpservers.Input{
 		Name: *name, URL: *rawURL, Transport: *transport, AuthType: *auth, AuthHeader: *header, Secret: secret,
 		Enabled: !*disabled, AllowedTools: splitCommaList(*tools), TimeoutMS: int(timeout.Milliseconds()),
 	})
@@ -175,7 +177,7 @@ func (e serversEnv) list(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	settings, err := e.reg.Store.MCPSettings(ctx, u.ID)
+	settings, err := e.reg.Settings(ctx, u.ID)
 	if err != nil {
 		return err
 	}
@@ -184,7 +186,7 @@ func (e serversEnv) list(ctx context.Context, args []string) error {
 	fmt.Fprintln(tw, "NAME\tID\tTRANSPORT\tAUTH\tENABLED\tTIMEOUT\tTOOLS\tURL")
 	for _, m := range list {
 		auth := m.AuthType
-		if m.AuthType == store.AuthHeader {
+		if m.AuthType == mcpservers.AuthHeader {
 			auth += " " + m.AuthHeader
 		}
 		if m.HasSecret {
@@ -200,7 +202,7 @@ func (e serversEnv) list(ctx context.Context, args []string) error {
 }
 
 // describeEnrichment says whether enrichment is on, and with which servers.
-func describeEnrichment(s store.MCPSettings, list []store.MCPServer) string {
+func describeEnrichment(s mcpservers.Settings, list []mcpservers.Server) string {
 	if !s.ToolMCP {
 		return "off"
 	}
@@ -240,7 +242,7 @@ func (e serversEnv) enrich(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	var set store.MCPSettings
+	var set mcpservers.Settings
 	switch fs.Arg(0) {
 	case "on":
 		set.ToolMCP = true
@@ -255,7 +257,7 @@ func (e serversEnv) enrich(ctx context.Context, args []string) error {
 		}
 		set.ToolMCPServers = append(set.ToolMCPServers, m.ID)
 	}
-	if err := e.reg.Store.SetMCPSettings(ctx, u.ID, set); err != nil {
+	if err := e.reg.SetSettings(ctx, u.ID, set); err != nil {
 		return err
 	}
 	list, err := e.reg.List(ctx, u.ID)
@@ -298,20 +300,20 @@ func (e serversEnv) tools(ctx context.Context, args []string) error {
 
 // withSecret returns a server with its secret opened; a disabled server
 // has none to open, since only enabled ones are handed out with secrets.
-func (e serversEnv) withSecret(ctx context.Context, u store.User, m store.MCPServer) (store.MCPServerWithSecret, error) {
+func (e serversEnv) withSecret(ctx context.Context, u accounts.User, m mcpservers.Server) (mcpservers.WithSecret, error) {
 	if !m.Enabled {
 		if m.HasSecret {
-			return store.MCPServerWithSecret{}, fmt.Errorf("%s is disabled; enable it to list its tools", m.Name)
+			return mcpservers.WithSecret{}, fmt.Errorf("%s is disabled; enable it to list its tools", m.Name)
 		}
-		return store.MCPServerWithSecret{MCPServer: m}, nil
+		return mcpservers.WithSecret{Server: m}, nil
 	}
 	enabled, err := e.reg.Enabled(ctx, u.ID)
 	if err != nil {
-		return store.MCPServerWithSecret{}, err
+		return mcpservers.WithSecret{}, err
 	}
-	i := slices.IndexFunc(enabled, func(s store.MCPServerWithSecret) bool { return s.ID == m.ID })
+	i := slices.IndexFunc(enabled, func(s mcpservers.WithSecret) bool { return s.ID == m.ID })
 	if i < 0 {
-		return store.MCPServerWithSecret{}, fmt.Errorf("the secret of %s does not open: was TRIPGRAPH_SECRET_KEY changed?", m.Name)
+		return mcpservers.WithSecret{}, fmt.Errorf("the secret of %s does not open: was TRIPGRAPH_SECRET_KEY changed?", m.Name)
 	}
 	return enabled[i], nil
 }
@@ -320,7 +322,7 @@ func (e serversEnv) withSecret(ctx context.Context, u store.User, m store.MCPSer
 // with its credential, and lists its tools. It talks to the go-sdk client
 // directly; once the MCP bridge lands, this is the one function to replace
 // with the bridge's tool listing.
-func listUserServerTools(ctx context.Context, guard *netguard.Guard, srv store.MCPServerWithSecret) ([]*mcp.Tool, error) {
+func listUserServerTools(ctx context.Context, guard *netguard.Guard, srv mcpservers.WithSecret) ([]*mcp.Tool, error) {
 	httpClient := guard.NewHTTPClient()
 	if headers := srv.Headers(); headers != nil {
 		u, err := url.Parse(srv.URL)
@@ -330,7 +332,7 @@ func listUserServerTools(ctx context.Context, guard *netguard.Guard, srv store.M
 		httpClient.Transport = serverCredential{base: httpClient.Transport, host: u.Host, headers: headers}
 	}
 	var transport mcp.Transport = &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: httpClient, MaxRetries: -1, DisableStandaloneSSE: true}
-	if srv.Transport == store.TransportSSE {
+	if srv.Transport == mcpservers.TransportSSE {
 		transport = &mcp.SSEClientTransport{Endpoint: srv.URL, HTTPClient: httpClient}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "tripgraph", Version: "dev"}, nil)

@@ -17,6 +17,7 @@ import (
 	"github.com/tripgraph/tripgraph/netguard"
 	"github.com/tripgraph/tripgraph/secretbox"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/mcpservers"
 )
 
 // userMCPServer is a loopback MCP server, over both HTTP transports, that
@@ -50,10 +51,10 @@ func userMCPServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
 func TestServersCommand(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.Open(t, "cmd")
-	if _, err := st.EnsureUser(ctx, "ana"); err != nil {
+	if _, err := st.Accounts.EnsureUser(ctx, "ana"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.EnsureUser(ctx, "bob"); err != nil {
+	if _, err := st.Accounts.EnsureUser(ctx, "bob"); err != nil {
 		t.Fatal(err)
 	}
 	mcpSrv, hits := userMCPServer(t)
@@ -68,7 +69,7 @@ func TestServersCommand(t *testing.T) {
 	t.Setenv("CRM_TOKEN", "tok")
 	run := func(guard *netguard.Guard, stdin string, args ...string) (string, error) {
 		var out bytes.Buffer
-		env := serversEnv{reg: store.MCPServers{Store: st, Guard: guard, Box: box}, out: &out, stdin: strings.NewReader(stdin)}
+		env := serversEnv{users: st.Accounts, reg: mcpservers.Registry{Pool: st.Pool, Guard: guard, Box: box}, out: &out, stdin: strings.NewReader(stdin)}
 		err := env.run(ctx, args)
 		return out.String(), err
 	}
@@ -160,7 +161,7 @@ func TestServersCommand(t *testing.T) {
 		}
 	}
 	var noBox bytes.Buffer
-	env := serversEnv{reg: store.MCPServers{Store: st, Guard: allowing}, out: &noBox}
+	env := serversEnv{users: st.Accounts, reg: mcpservers.Registry{Pool: st.Pool, Guard: allowing}, out: &noBox}
 	if err := env.run(ctx, []string{"add", "--user", "ana", "--name", "k", "--url", "https://k.example.com/", "--auth", "bearer", "--secret-env", "CRM_TOKEN"}); err == nil ||
 		!strings.Contains(err.Error(), "TRIPGRAPH_SECRET_KEY") {
 		t.Fatalf("a secret with no key: %v, want a hint to set %s", err, "TRIPGRAPH_SECRET_KEY")
@@ -177,7 +178,7 @@ func TestServersCommand(t *testing.T) {
 		t.Fatalf("enrich on for all: %s", out)
 	}
 	must("enrich", "--user", "ana", "off")
-	if s, _ := st.MCPSettings(ctx, mustUserID(t, st, "ana")); s.ToolMCP {
+	if s, _ := (mcpservers.Registry{Pool: st.Pool}).Settings(ctx, mustUserID(t, st, "ana")); s.ToolMCP {
 		t.Fatal("enrich off left it on")
 	}
 
@@ -189,7 +190,7 @@ func TestServersCommand(t *testing.T) {
 
 func mustUserID(t *testing.T, st *store.Store, name string) string {
 	t.Helper()
-	u, err := st.UserByName(context.Background(), name)
+	u, err := st.Accounts.UserByName(context.Background(), name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func runUser(ctx context.Context, cfg config.Config, args []string, out io.Write
 		return err
 	}
 	defer st.Close()
-	u, err := st.CreateUser(ctx, fs.Arg(0))
+	u, err := st.Accounts.CreateUser(ctx, fs.Arg(0))
 	if err != nil {
 		return fmt.Errorf("creating user %q: %w", fs.Arg(0), err)
 	}

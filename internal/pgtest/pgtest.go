@@ -16,6 +16,7 @@ import (
 	"github.com/tripgraph/tripgraph/config"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tripgraph/tripgraph/devdb"
 )
@@ -69,4 +70,21 @@ func Run(m *testing.M, prefix string, dbURL *string) int {
 	defer drop()
 	*dbURL = u
 	return m.Run()
+}
+
+// MigratedPool runs migrate on the database at url and opens a pool on it,
+// closed when the test ends. migrate is the migrations' Up (passed in, as
+// this package must not import the migrations, whose own tests use it).
+func MigratedPool(t testing.TB, url string, migrate func(context.Context, string) error) *pgxpool.Pool {
+	t.Helper()
+	ctx := context.Background()
+	if err := migrate(ctx, url); err != nil {
+		t.Fatal(err)
+	}
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
 }

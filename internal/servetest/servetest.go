@@ -69,11 +69,11 @@ func Prepare(t testing.TB, dbURL string, users ...string) []string {
 	}
 	var keys []string
 	for _, name := range users {
-		u, err := st.EnsureUser(ctx, name)
+		u, err := st.Accounts.EnsureUser(ctx, name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		k, err := st.CreateAPIKey(ctx, u.ID, "test")
+		k, err := st.Accounts.CreateAPIKey(ctx, u.ID, "test")
 		if err != nil {
 			t.Fatal(err)
 		}

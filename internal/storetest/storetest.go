@@ -6,6 +6,7 @@ package storetest
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/tripgraph/tripgraph/internal/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
@@ -40,4 +41,24 @@ func OpenURL(t testing.TB, prefix string) (*store.Store, string) {
 	}
 	t.Cleanup(st.Close)
 	return st, url
+}
+
+// Finish follows a run's events to its end and returns them with the run
+// as it ended; it fails the test when that takes more than a minute.
+func Finish(t testing.TB, st *store.Store, owner, runID string) ([]store.RunEvent, store.Run) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var events []store.RunEvent
+	for e, err := range st.ForOwner(owner).FollowRunEvents(ctx, runID, 0) {
+		if err != nil {
+			t.Fatalf("following run %s: %v", runID, err)
+		}
+		events = append(events, e)
+	}
+	r, err := st.ForOwner(owner).Run(ctx, runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events, r
 }

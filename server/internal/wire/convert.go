@@ -8,6 +8,7 @@ import (
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/mcpservers"
 )
 
 // taskSpace makes task ids: a task is a node due at a checkpoint, so its id
@@ -99,14 +100,14 @@ func nonNil(s []string) []string {
 }
 
 // FromMCPServer is the wire form of a stored server, without its secret.
-func FromMCPServer(m store.MCPServer) MCPServer {
+func FromMCPServer(m mcpservers.Server) MCPServer {
 	return MCPServer{ID: m.ID, Name: m.Name, URL: m.URL, Transport: m.Transport, AuthType: m.AuthType,
 		AuthHeader: m.AuthHeader, HasSecret: m.HasSecret, Enabled: m.Enabled, AllowedTools: nonNil(m.AllowedTools),
 		TimeoutMS: m.TimeoutMS, CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt}
 }
 
 // FromMCPServers is the wire form of a list of servers.
-func FromMCPServers(list []store.MCPServer) []MCPServer {
+func FromMCPServers(list []mcpservers.Server) []MCPServer {
 	out := make([]MCPServer, 0, len(list))
 	for _, m := range list {
 		out = append(out, FromMCPServer(m))
@@ -115,22 +116,22 @@ func FromMCPServers(list []store.MCPServer) []MCPServer {
 }
 
 // ToMCPServerInput is the config a create body asks for.
-func ToMCPServerInput(in MCPServerCreate) store.MCPServerInput {
+func ToMCPServerInput(in MCPServerCreate) mcpservers.Input {
 	enabled := in.Enabled == nil || *in.Enabled
-	return store.MCPServerInput{Name: in.Name, URL: in.URL, Transport: in.Transport, AuthType: in.AuthType,
+	return mcpservers.Input{Name: in.Name, URL: in.URL, Transport: in.Transport, AuthType: in.AuthType,
 		AuthHeader: in.AuthHeader, Secret: in.Secret, Enabled: enabled, AllowedTools: in.AllowedTools, TimeoutMS: in.TimeoutMS}
 }
 
 // PatchMCPServer is the config of cur with the members p sends replacing
 // its own. Switching away from header auth without naming a header drops
 // the stored header name, which only header auth may have.
-func PatchMCPServer(cur store.MCPServer, p MCPServerPatch) store.MCPServerInput {
-	in := store.MCPServerInput{Name: cur.Name, URL: cur.URL, Transport: cur.Transport, AuthType: cur.AuthType,
+func PatchMCPServer(cur mcpservers.Server, p MCPServerPatch) mcpservers.Input {
+	in := mcpservers.Input{Name: cur.Name, URL: cur.URL, Transport: cur.Transport, AuthType: cur.AuthType,
 		AuthHeader: cur.AuthHeader, Secret: p.Secret, Enabled: cur.Enabled, AllowedTools: cur.AllowedTools, TimeoutMS: cur.TimeoutMS}
 	set(&in.Name, p.Name)
 	set(&in.URL, p.URL)
 	set(&in.Transport, p.Transport)
-	if p.AuthType != nil && *p.AuthType != store.AuthHeader && p.AuthHeader == nil {
+	if p.AuthType != nil && *p.AuthType != mcpservers.AuthHeader && p.AuthHeader == nil {
 		in.AuthHeader = ""
 	}
 	set(&in.AuthType, p.AuthType)
@@ -149,13 +150,13 @@ func set[T any](dst *T, v *T) {
 }
 
 // FromMCPSettings is the wire form of a user's enrichment settings.
-func FromMCPSettings(s store.MCPSettings) MCPSettings {
+func FromMCPSettings(s mcpservers.Settings) MCPSettings {
 	return MCPSettings{ToolMCP: s.ToolMCP, ToolMCPServers: nonNil(s.ToolMCPServers)}
 }
 
 // ToMCPSettings is the settings a PUT body asks for.
-func ToMCPSettings(in MCPSettingsUpdate) store.MCPSettings {
-	return store.MCPSettings{ToolMCP: *in.ToolMCP, ToolMCPServers: in.ToolMCPServers}
+func ToMCPSettings(in MCPSettingsUpdate) mcpservers.Settings {
+	return mcpservers.Settings{ToolMCP: *in.ToolMCP, ToolMCPServers: in.ToolMCPServers}
 }
 
 // FromToolOutput is the wire form of a stored tool output.

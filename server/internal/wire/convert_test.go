@@ -7,6 +7,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/mcpservers"
 )
 
 // A checkpoint paused on an interrupt shows it on the task of its node, in
@@ -41,25 +42,25 @@ func TestInterruptsReachTasksAndThreads(t *testing.T) {
 // A patch replaces the members it sends and keeps the others; leaving
 // header auth without naming a header drops the stored header name.
 func TestPatchMCPServer(t *testing.T) {
-	cur := store.MCPServer{Name: "crm", URL: "https://crm.example.com/mcp", Transport: "sse", AuthType: "header",
+	cur := mcpservers.Server{Name: "crm", URL: "https://crm.example.com/mcp", Transport: "sse", AuthType: "header",
 		AuthHeader: "X-Key", HasSecret: true, Enabled: true, AllowedTools: []string{"a"}, TimeoutMS: 3000}
 	str := func(s string) *string { return &s }
 	off := false
 	cases := []struct {
 		name  string
 		patch MCPServerPatch
-		check func(store.MCPServerInput) bool
+		check func(mcpservers.Input) bool
 	}{
-		{"nothing sent", MCPServerPatch{}, func(in store.MCPServerInput) bool {
+		{"nothing sent", MCPServerPatch{}, func(in mcpservers.Input) bool {
 			return in.Name == "crm" && in.Transport == "sse" && in.AuthHeader == "X-Key" && in.Secret == nil && in.Enabled && in.TimeoutMS == 3000
 		}},
-		{"enabled and url", MCPServerPatch{Enabled: &off, URL: str("https://b.example.com/mcp")}, func(in store.MCPServerInput) bool {
+		{"enabled and url", MCPServerPatch{Enabled: &off, URL: str("https://b.example.com/mcp")}, func(in mcpservers.Input) bool {
 			return !in.Enabled && in.URL == "https://b.example.com/mcp" && in.Name == "crm" && in.AuthType == "header"
 		}},
-		{"to bearer", MCPServerPatch{AuthType: str("bearer"), Secret: str("t")}, func(in store.MCPServerInput) bool {
+		{"to bearer", MCPServerPatch{AuthType: str("bearer"), Secret: str("t")}, func(in mcpservers.Input) bool {
 			return in.AuthType == "bearer" && in.AuthHeader == "" && *in.Secret == "t"
 		}},
-		{"another header", MCPServerPatch{AuthType: str("header"), AuthHeader: str("X-Other")}, func(in store.MCPServerInput) bool {
+		{"another header", MCPServerPatch{AuthType: str("header"), AuthHeader: str("X-Other")}, func(in mcpservers.Input) bool {
 			return in.AuthType == "header" && in.AuthHeader == "X-Other" && in.Secret == nil
 		}},
 	}

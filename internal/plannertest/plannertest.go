@@ -1,0 +1,64 @@
+// Package plannertest gives tests the trip planner on the offline model
+// with a tool they control: a gate that holds the accommodations tool
+// until the test releases it, and records whom each call acted for.
+package plannertest
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/mcpbridge"
+	"github.com/tripgraph/tripgraph/model"
+	"github.com/tripgraph/tripgraph/nodes"
+)
+
+// Lisbon is a turn that makes the offline planner show trip details and
+// list accommodations.
+const Lisbon = "4 nights in Lisbon in May, 3 of us"
+
+// Gate lets a test hold the accommodations tool until it says so, and
+// records the user each call acted for.
+type Gate struct {
+	Started chan string   // the user of each call, when it starts; nil: not told
+	Release chan struct{} // closed to let calls finish; nil means at once
+	Server  string        // when set, each call reports its end as the tool bridge does, from this server
+}
+
+// Tools are the planner's tools: the gated accommodations tool.
+func (g *Gate) Tools() nodes.FuncTools {
+	return nodes.FuncTools{{Tool: nodes.Tool{Name: "list-accommodations", Description: "list accommodations"},
+		Run: func(ctx context.Context, raw json.RawMessage) (any, error) {
+			if g.Started != nil {
+				g.Started <- mcpbridge.UserFrom(ctx)
+			}
+			if g.Release != nil {
+				select {
+				case <-g.Release:
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			}
+			if g.Server != "" {
+				graph.Emit(ctx, mcpbridge.EventComplete, mcpbridge.Complete{Type: mcpbridge.EventComplete, Server: g.Server, Tool: "list-accommodations"})
+			}
+			return map[string]any{"location": "Lisbon", "covered": true, "guests": 3,
+				"accommodations": []map[string]any{{"id": "h1", "name": "Casa Azul", "nightlyPrice": 90, "totalPrice": 360, "capacity": 4}}}, nil
+		}}}
+}
+
+// Planner is the trip planner on the offline model and the gate's tools,
+// saving with cp.
+func Planner(t testing.TB, g *Gate, cp graph.Checkpointer) *nodes.Graph {
+	t.Helper()
+	m, err := model.Config{}.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	planner, err := nodes.Build(nodes.Deps{Model: m, Tools: g.Tools()}, cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return planner
+}

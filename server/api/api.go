@@ -1,0 +1,148 @@
+// Package api is tripgraph's REST API for programs: the LangGraph server
+// API that LangGraph's official clients drive (assistants, threads, state,
+// history, runs and their SSE streams), the AI SDK's chat stream, and the
+// user's MCP servers and large tool outputs. Every route but the public
+// ones takes an API key, and acts through the key's tenant.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/server/httpx"
+	"github.com/tripgraph/tripgraph/server/internal/metrics"
+	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/server/runner"
+	"github.com/tripgraph/tripgraph/server/tenant"
+	"github.com/tripgraph/tripgraph/store/accounts"
+)
+
+// Keys finds the user an API key belongs to.
+type Keys interface {
+	UserByAPIKey(ctx context.Context, key string) (accounts.User, error)
+}
+
+// Config is what the API needs.
+type Config struct {
+	Keys    Keys
+	Tenants tenant.Factory
+	Runner  *runner.Runner
+	Closing *httpx.Closing // ends streams and waits when the server shuts down
+	Metrics *metrics.Metrics
+	Limits  httpx.Limits
+	Limiter *httpx.Limiter // per API key
+	Logger  *slog.Logger
+}
+
+// API is the REST API's handlers.
+type API struct {
+	keys    Keys
+	tenants tenant.Factory
+	runner  *runner.Runner
+	closing *httpx.Closing
+	metrics *metrics.Metrics
+	limits  httpx.Limits
+	limiter *httpx.Limiter
+	log     *slog.Logger
+}
+
+// New builds the API.
+func New(cfg Config) *API {
+	return &API{keys: cfg.Keys, tenants: cfg.Tenants, runner: cfg.Runner, closing: cfg.Closing,
+		metrics: cfg.Metrics, limits: cfg.Limits, limiter: cfg.Limiter, log: cfg.Logger}
+}
+
+// Routes are the API's routes, each with its auth and bounds.
+func (s *API) Routes() []httpx.Route {
+	routes := []httpx.Route{
+		{Method: http.MethodPost, Path: "/assistants/search", Summary: "Search assistants", Handler: s.searchAssistants, Body: wire.AssistantSearch{}, Response: []wire.Assistant{}},
+		{Method: http.MethodGet, Path: "/assistants/:assistant_id", Summary: "Get an assistant by id or graph id", Handler: s.getAssistant, Response: wire.Assistant{}},
+		{Method: http.MethodGet, Path: "/assistants/:assistant_id/graph", Summary: "Get the nodes and edges of an assistant's graph", Handler: s.getAssistantGraph, Response: wire.AssistantGraph{}, Query: []string{"xray"}},
+
+		{Method: http.MethodPost, Path: "/threads", Summary: "Create a thread", Handler: s.createThread, Body: wire.ThreadCreate{}, Response: wire.Thread{}},
+		{Method: http.MethodPost, Path: "/threads/search", Summary: "Search the user's threads, newest first", Handler: s.searchThreads, Body: wire.ThreadSearch{}, Response: []wire.Thread{}},
+		{Method: http.MethodGet, Path: "/threads/:thread_id", Summary: "Get a thread", Handler: s.getThread, Response: wire.Thread{}},
+		{Method: http.MethodPatch, Path: "/threads/:thread_id", Summary: "Merge metadata into a thread's", Handler: s.patchThread, Body: wire.ThreadPatch{}, Response: wire.Thread{}},
+		{Method: http.MethodDelete, Path: "/threads/:thread_id", Summary: "Delete a thread with its checkpoints and runs", Handler: s.deleteThread, Status: http.StatusNoContent},
+		{Method: http.MethodPost, Path: "/threads/:thread_id/copy", Summary: "Copy a thread with its whole history", Handler: s.copyThread, Response: wire.Thread{}},
+
+		{Method: http.MethodGet, Path: "/threads/:thread_id/state", Summary: "Get a thread's current state", Handler: s.getState, Response: wire.ThreadState{}, Query: []string{"subgraphs"}},
+		{Method: http.MethodPost, Path: "/threads/:thread_id/state", Summary: "Update a thread's state as if a node had returned the values", Handler: s.updateState, Body: wire.StateUpdate{}, Response: wire.StateUpdateResult{}},
+		{Method: http.MethodGet, Path: "/threads/:thread_id/state/:checkpoint_id", Summary: "Get a thread's state at a checkpoint", Handler: s.getStateAt, Response: wire.ThreadState{}, Query: []string{"subgraphs"}},
+		{Method: http.MethodPost, Path: "/threads/:thread_id/state/checkpoint", Summary: "Get a thread's state at a checkpoint named in the body", Handler: s.getStateAtBody, Body: wire.StateCheckpointRequest{}, Response: wire.ThreadState{}},
+		{Method: http.MethodPost, Path: "/threads/:thread_id/history", Summary: "List a thread's states, newest first", Handler: s.postHistory, Body: wire.HistoryRequest{}, Response: []wire.ThreadState{}},
+		{Method: http.MethodGet, Path: "/threads/:thread_id/history", Summary: "List a thread's states, newest first", Handler: s.getHistory, Response: []wire.ThreadState{}, Query: []string{"limit", "before"}},
+
+		{Method: http.MethodPost, Path: "/threads/:thread_id/runs", Summary: "Create a background run on a thread", Handler: s.createRun, Body: wire.RunCreate{}, Response: wire.Run{}},
+		{Method: http.MethodGet, Path: "/threads/:thread_id/runs", Summary: "List a thread's runs, newest first", Handler: s.listRuns, Response: []wire.Run{}, Query: []string{"limit", "offset"}},
+		{Method: http.MethodPost, Path: "/threads/:thread_id/runs/wait", Summary: "Create a run and answer with the thread's values when it ends", Handler: s.waitRun, Body: wire.RunCreate{}, Long: true},
+		{Method: http.MethodPost, Path: "/threads/:thread_id/runs/stream", Summary: "Create a run and stream its events (text/event-stream)", Handler: s.streamRun, Body: wire.RunCreate{}, Long: true},
+		{Method: http.MethodGet, Path: "/threads/:thread_id/runs/:run_id/stream", Summary: "Stream a run's events (text/event-stream), from after Last-Event-ID", Handler: s.joinStream, Long: true, Query: []string{"stream_mode", "cancel_on_disconnect"}},
+		{Method: http.MethodPost, Path: "/runs/wait", Summary: "Run on a thread of its own, deleted afterwards unless on_completion is keep, and answer with its values", Handler: s.statelessWait, Body: wire.RunCreate{}, Long: true},
+		{Method: http.MethodPost, Path: "/runs/stream", Summary: "Run on a thread of its own, deleted afterwards unless on_completion is keep, and stream it (text/event-stream)", Handler: s.statelessStream, Body: wire.RunCreate{}, Long: true},
+		{Method: http.MethodGet, Path: "/threads/:thread_id/runs/:run_id", Summary: "Get a run", Handler: s.getRun, Response: wire.Run{}},
+		{Method: http.MethodPost, Path: "/threads/:thread_id/runs/:run_id/cancel", Summary: "Cancel a run wherever it executes", Handler: s.cancelRun, Status: http.StatusAccepted, Query: []string{"wait", "action"}},
+		{Method: http.MethodPost, Path: "/api/chat", Summary: "Run the newest user message of an AI SDK chat on the chat's thread and stream it as a UI message stream (text/event-stream)", Handler: s.chat, Body: wire.ChatRequest{}, Long: true},
+		{Method: http.MethodGet, Path: "/threads/:thread_id/runs/:run_id/join", Summary: "Wait for a run's end and answer with the thread's values", Handler: s.joinRun, Long: true},
+
+		{Method: http.MethodGet, Path: "/mcp-servers", Summary: "List the user's MCP servers by name; secrets are never shown, hasSecret says whether one is stored", Handler: s.listMCPServers, Response: []wire.MCPServer{}},
+		{Method: http.MethodPost, Path: "/mcp-servers", Summary: "Add an MCP server over HTTP; its URL must pass the SSRF guard, its secret is sealed and never shown again", Handler: s.createMCPServer, Body: wire.MCPServerCreate{}, Response: wire.MCPServer{}, Status: http.StatusCreated},
+		{Method: http.MethodGet, Path: "/mcp-servers/settings", Summary: "Get the tool_mcp setting: whether the user's servers enrich a message before the model is asked, and which", Handler: s.getMCPSettings, Response: wire.MCPSettings{}},
+		{Method: http.MethodPut, Path: "/mcp-servers/settings", Summary: "Replace the tool_mcp setting; every server named must be the user's", Handler: s.putMCPSettings, Body: wire.MCPSettingsUpdate{}, Response: wire.MCPSettings{}},
+		{Method: http.MethodGet, Path: "/mcp-servers/:server_id", Summary: "Get one of the user's MCP servers", Handler: s.getMCPServer, Response: wire.MCPServer{}},
+		{Method: http.MethodPatch, Path: "/mcp-servers/:server_id", Summary: "Change the members of an MCP server's config the body sends; an absent secret keeps the stored one", Handler: s.patchMCPServer, Body: wire.MCPServerPatch{}, Response: wire.MCPServer{}},
+		{Method: http.MethodDelete, Path: "/mcp-servers/:server_id", Summary: "Remove an MCP server, and its id from the tool_mcp setting", Handler: s.deleteMCPServer, Status: http.StatusNoContent},
+		{Method: http.MethodGet, Path: "/tool-outputs/:output_id", Summary: "Get the full copy of a tool result too large to give the model whole", Handler: s.getToolOutput, Response: wire.ToolOutput{}},
+	}
+	for i := range routes {
+		routes[i].Middleware = []echo.MiddlewareFunc{httpx.Bounded(s.limits, routes[i].Long), s.authenticate}
+	}
+	return routes
+}
+
+// authenticate lets a request through with the tenant of the user its API
+// key belongs to. The key's rate limit is checked first, so that a flood
+// of guesses at one key costs no database work.
+func (s *API) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		key := APIKey(c.Request())
+		if key == "" {
+			return errcode.New(errcode.Unauthenticated, "send an API key in x-api-key or Authorization: Bearer")
+		}
+		if err := s.limiter.Allow(key, "too many requests with this API key; retry later"); err != nil {
+			return err
+		}
+		u, err := s.keys.UserByAPIKey(c.Request().Context(), key)
+		if errcode.Of(err) == errcode.Forbidden {
+			return errcode.New(errcode.Unauthenticated, "the API key is not valid")
+		}
+		if err != nil {
+			return err
+		}
+		tenant.Put(c, s.tenants.For(u.ID))
+		return next(c)
+	}
+}
+
+// APIKey is the key a request carries in x-api-key or as a bearer token.
+func APIKey(r *http.Request) string {
+	if k := r.Header.Get("X-Api-Key"); k != "" {
+		return k
+	}
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if ok && strings.EqualFold(scheme, "Bearer") {
+		return strings.TrimSpace(token)
+	}
+	return ""
+}
+
+// tenantOf is the request's tenant: authenticate has put it there.
+func tenantOf(c echo.Context) tenant.Tenant {
+	t, _ := tenant.Of(c)
+	return t
+}

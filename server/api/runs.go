@@ -1,0 +1,278 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/server/httpx"
+	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/server/runner"
+	"github.com/tripgraph/tripgraph/server/tenant"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+// createRun creates a background run and answers with it.
+func (s *API) createRun(c echo.Context) error {
+	in, err := bindRun(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.startRun(c, in, c.Param("thread_id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, wire.FromRun(run, PlannerAssistantID))
+}
+
+// waitRun creates a run, waits for its end and answers with the thread's
+// final values.
+func (s *API) waitRun(c echo.Context) error {
+	in, err := bindRun(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.startRun(c, in, c.Param("thread_id"))
+	if err != nil {
+		return err
+	}
+	return s.answerFinal(c, run, in.OnDisconnect == "cancel")
+}
+
+// joinRun waits for a run's end and answers with the thread's final values.
+func (s *API) joinRun(c echo.Context) error {
+	run, err := threadRun(c)
+	if err != nil {
+		return err
+	}
+	return s.answerFinal(c, run, false)
+}
+
+// getRun answers with one run of a thread.
+func (s *API) getRun(c echo.Context) error {
+	run, err := threadRun(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, wire.FromRun(run, PlannerAssistantID))
+}
+
+// listRuns lists a thread's runs, newest first.
+func (s *API) listRuns(c echo.Context) error {
+	limit, offset, err := pageQuery(c)
+	if err != nil {
+		return err
+	}
+	t, threadID := tenantOf(c), c.Param("thread_id")
+	if _, err := t.Thread(httpx.Ctx(c), threadID); err != nil { // a 404 rather than an empty list
+		return err
+	}
+	runs, err := t.ListRuns(httpx.Ctx(c), threadID, limit, offset)
+	if err != nil {
+		return err
+	}
+	out := make([]wire.Run, 0, len(runs))
+	for _, r := range runs {
+		out = append(out, wire.FromRun(r, PlannerAssistantID))
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// cancelRun asks a run to stop, wherever it executes: 202 at once, or
+// with wait=1, 204 once it has ended. With action=rollback it also waits,
+// then moves the thread back to the state before the run (see
+// runner.RollBack).
+func (s *API) cancelRun(c echo.Context) error {
+	action := c.QueryParam("action")
+	switch action {
+	case "", "interrupt", "rollback":
+	default:
+		return httpx.InvalidField("action", "must be interrupt or rollback")
+	}
+	run, err := threadRun(c)
+	if err != nil {
+		return err
+	}
+	t := tenantOf(c)
+	if _, err := t.CancelRun(httpx.Ctx(c), run.ID); err != nil {
+		return err
+	}
+	if action != "rollback" && !truthy(c.QueryParam("wait")) {
+		return c.NoContent(http.StatusAccepted)
+	}
+	if _, err := runner.Await(httpx.Ctx(c), t, run.ID); err != nil {
+		return err
+	}
+	if action == "rollback" {
+		if err := runner.RollBack(httpx.Ctx(c), t, run); err != nil {
+			return err
+		}
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// truthy reads a boolean query parameter as the clients send it.
+func truthy(v string) bool { return v == "1" || v == "true" }
+
+// pageQuery reads limit (default 10, at most 1000) and offset.
+func pageQuery(c echo.Context) (limit, offset int, err error) {
+	limit = defaultLimit
+	for _, p := range []struct {
+		name string
+		dst  *int
+		max  int
+	}{{"limit", &limit, 1000}, {"offset", &offset, 1 << 30}} {
+		v := c.QueryParam(p.name)
+		if v == "" {
+			continue
+		}
+		n := 0
+		if _, err := fmt.Sscan(v, &n); err != nil || n < 0 || n > p.max || (p.name == "limit" && n == 0) {
+			return 0, 0, httpx.InvalidField(p.name, "is out of range")
+		}
+		*p.dst = n
+	}
+	return limit, offset, nil
+}
+
+// threadRun is the run named in the path, which must be of the thread
+// named there and the user's.
+func threadRun(c echo.Context) (store.Run, error) {
+	run, err := tenantOf(c).Run(httpx.Ctx(c), c.Param("run_id"))
+	if err != nil {
+		return run, err
+	}
+	if run.ThreadID != c.Param("thread_id") {
+		return store.Run{}, errcode.New(errcode.NotFound, "no run %s on thread %s", run.ID, c.Param("thread_id"))
+	}
+	return run, nil
+}
+
+// startRun turns a run body into a job and queues it on the thread
+// threadID ("" for a new thread of its own), creating the thread first
+// when if_not_exists says so. The answer carries the run's
+// Content-Location.
+func (s *API) startRun(c echo.Context, in wire.RunCreate, threadID string) (store.Run, error) {
+	j, err := s.jobOf(in)
+	if err != nil {
+		return store.Run{}, err
+	}
+	run, err := s.runner.Enqueue(httpx.Ctx(c), tenantOf(c), runner.Request{ThreadID: threadID,
+		CreateThread: in.IfNotExists == "create", Job: j, Metadata: httpx.Object(in.Metadata),
+		MultitaskStrategy: in.MultitaskStrategy})
+	if errors.Is(err, runner.ErrNothingToGoOn) {
+		return run, httpx.InvalidField("input", "is required: the thread has no state to go on from")
+	}
+	if err != nil {
+		return run, err
+	}
+	c.Response().Header().Set("Content-Location", runPath(run))
+	return run, nil
+}
+
+// runPath is where a run is found.
+func runPath(r store.Run) string { return "/threads/" + r.ThreadID + "/runs/" + r.ID }
+
+// answerFinal waits for a run's end and answers with its thread's values,
+// or with the run's error as LangGraph does. With cancel, a client that
+// goes away first cancels the run.
+func (s *API) answerFinal(c echo.Context, run store.Run, cancel bool) error {
+	v, err := s.final(c, run, cancel)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}
+
+// final waits for a run's end and returns what answerFinal answers; when
+// the server shuts down first, httpx.ErrShuttingDown.
+func (s *API) final(c echo.Context, run store.Run, cancel bool) (any, error) {
+	t := tenantOf(c)
+	waitCtx, stop := s.closing.Until(httpx.Ctx(c))
+	defer stop()
+	done, err := runner.Await(waitCtx, t, run.ID)
+	if err != nil {
+		err = httpx.ShutdownCause(waitCtx, err)
+		if cancel && httpx.Ctx(c).Err() != nil {
+			s.cancelLeft(t, run.ID)
+		}
+		return nil, err
+	}
+	if done.Status == store.RunError {
+		return wire.RunError{Error: wire.StreamError{Error: string(errcode.Internal), Message: done.Error}}, nil
+	}
+	head, err := runner.Head(httpx.Ctx(c), t, done.ThreadID)
+	if err != nil || head == nil {
+		return json.RawMessage("{}"), err
+	}
+	return head.State, nil
+}
+
+// cancelLeft cancels a run whose client went away.
+func (s *API) cancelLeft(t tenant.Tenant, runID string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := t.CancelRun(ctx, runID); err != nil && errcode.Of(err) != errcode.Conflict {
+		s.log.Error("cancelling a run whose client went away", "run_id", runID, "err", err)
+	}
+}
+
+// statelessWait runs on a new thread of its own and answers as waitRun
+// does; the thread is deleted once the run has ended unless on_completion
+// is keep.
+func (s *API) statelessWait(c echo.Context) error {
+	in, err := bindRun(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.startRun(c, in, "")
+	if err != nil {
+		return err
+	}
+	v, err := s.final(c, run, in.OnDisconnect == "cancel")
+	s.complete(tenantOf(c), run, in.OnCompletion)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}
+
+// statelessStream runs on a new thread of its own and streams as
+// streamRun does; the thread is deleted once the run has ended unless
+// on_completion is keep.
+func (s *API) statelessStream(c echo.Context) error {
+	in, err := bindRun(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.startRun(c, in, "")
+	if err != nil {
+		return err
+	}
+	defer s.complete(tenantOf(c), run, in.OnCompletion)
+	return s.streamStarted(c, run, in)
+}
+
+// complete deletes a stateless run's thread if the run has ended and
+// onCompletion is not keep. A run still going (its client left without
+// cancelling it) keeps its thread.
+func (s *API) complete(t tenant.Tenant, run store.Run, onCompletion string) {
+	if onCompletion == "keep" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	now, err := t.Run(ctx, run.ID)
+	if err == nil && now.Final() {
+		err = t.DeleteThread(ctx, run.ThreadID)
+	}
+	if err != nil {
+		s.log.Error("deleting a stateless run's thread", "run_id", run.ID, "err", err)
+	}
+}

@@ -1,0 +1,304 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+
+	"github.com/tripgraph/tripgraph/chatinput"
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/server/httpx"
+	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/server/runner"
+	"github.com/tripgraph/tripgraph/server/tenant"
+	"github.com/tripgraph/tripgraph/tripdata"
+)
+
+// getState returns a thread's current state.
+func (s *API) getState(c echo.Context) error {
+	return s.answerState(c, c.Param("thread_id"), "")
+}
+
+// getStateAt returns a thread's state at the checkpoint in the path.
+func (s *API) getStateAt(c echo.Context) error {
+	return s.answerState(c, c.Param("thread_id"), c.Param("checkpoint_id"))
+}
+
+// getStateAtBody returns a thread's state at the checkpoint in the body.
+func (s *API) getStateAtBody(c echo.Context) error {
+	var in wire.StateCheckpointRequest
+	if err := httpx.Bind(c, &in); err != nil {
+		return err
+	}
+	if in.Checkpoint.ThreadID != "" && in.Checkpoint.ThreadID != c.Param("thread_id") {
+		return httpx.InvalidField("checkpoint.thread_id", "must be the thread in the path")
+	}
+	return s.answerState(c, c.Param("thread_id"), in.Checkpoint.CheckpointID)
+}
+
+// answerState answers with a thread's state at a checkpoint ("" for the
+// newest). A thread with no checkpoint has an empty state; an unknown
+// checkpoint is NOT_FOUND.
+func (s *API) answerState(c echo.Context, threadID, checkpointID string) error {
+	t := tenantOf(c)
+	if _, err := t.Thread(httpx.Ctx(c), threadID); err != nil { // a 404 rather than an empty state
+		return err
+	}
+	if checkpointID == "" {
+		head, err := runner.Head(httpx.Ctx(c), t, threadID)
+		if err != nil || head == nil {
+			return answerOr(c, wire.EmptyState(), err)
+		}
+		return c.JSON(http.StatusOK, wire.FromCheckpoint(*head))
+	}
+	if uuid.Validate(checkpointID) != nil {
+		return errcode.New(errcode.NotFound, "no checkpoint %q", checkpointID)
+	}
+	_, cp, err := t.Planner.GetState(httpx.Ctx(c), threadID, checkpointID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, wire.FromCheckpoint(cp))
+}
+
+func answerOr(c echo.Context, v any, err error) error {
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}
+
+// postHistory lists a thread's states, newest first.
+func (s *API) postHistory(c echo.Context) error {
+	var in wire.HistoryRequest
+	if err := httpx.Bind(c, &in); err != nil {
+		return err
+	}
+	before, err := beforeID(in.Before)
+	if err != nil {
+		return err
+	}
+	return s.answerHistory(c, limitOr(in.Limit), before, in.Metadata)
+}
+
+// getHistory lists a thread's states, newest first; the query has limit
+// and before (a checkpoint id).
+func (s *API) getHistory(c echo.Context) error {
+	q := struct {
+		Limit  *int   `json:"limit" validate:"omitempty,min=1,max=1000"`
+		Before string `json:"before" validate:"omitempty,uuid"`
+	}{}
+	if v := c.QueryParam("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return httpx.InvalidField("limit", "must be an integer")
+		}
+		q.Limit = &n
+	}
+	q.Before = c.QueryParam("before")
+	if err := httpx.Check(&q); err != nil {
+		return err
+	}
+	return s.answerHistory(c, limitOr(q.Limit), q.Before, nil)
+}
+
+// answerHistory answers with up to limit states of a thread older than
+// before, newest first, whose metadata has every member of filter.
+func (s *API) answerHistory(c echo.Context, limit int, before string, filter map[string]any) error {
+	threadID, t := c.Param("thread_id"), tenantOf(c)
+	if _, err := t.Thread(httpx.Ctx(c), threadID); err != nil { // a 404 rather than an empty history
+		return err
+	}
+	opts := graph.ListOptions{Limit: limit, Before: before}
+	if len(filter) > 0 {
+		opts.Limit = 0 // filter first, then cut
+	}
+	list, err := t.Checkpoints().List(httpx.Ctx(c), threadID, opts)
+	if err != nil {
+		return err
+	}
+	out := make([]wire.ThreadState, 0, min(len(list), limit))
+	for _, cp := range list {
+		st := wire.FromCheckpoint(cp)
+		if contains(st.Metadata, filter) {
+			out = append(out, st)
+		}
+		if len(out) == limit {
+			break
+		}
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// beforeID reads history's before: a checkpoint id, or a config naming one.
+func beforeID(raw json.RawMessage) (string, error) {
+	raw = httpx.Object(raw)
+	if len(raw) == 0 {
+		return "", nil
+	}
+	var id string
+	if err := json.Unmarshal(raw, &id); err != nil {
+		var cfg wire.Config
+		if err := httpx.StrictUnmarshal(raw, &cfg); err != nil {
+			return "", httpx.InvalidField("before", "must be a checkpoint id or a config naming one")
+		}
+		id = cfg.Configurable.CheckpointID
+	}
+	if uuid.Validate(id) != nil {
+		return "", httpx.InvalidField("before", "must name a checkpoint by its UUID")
+	}
+	return id, nil
+}
+
+// updateState applies values to a thread's state as if as_node had
+// returned them, and saves the result as a new checkpoint. It is refused
+// (409) while a run is active on the thread. Messages in the values pass
+// the chat input checks first.
+func (s *API) updateState(c echo.Context) error {
+	threadID, t := c.Param("thread_id"), tenantOf(c)
+	var in wire.StateUpdate
+	if err := httpx.Bind(c, &in); err != nil {
+		return err
+	}
+	if _, err := t.Thread(httpx.Ctx(c), threadID); err != nil { // UpdateState would create it
+		return err
+	}
+	update, err := decodeUpdate(in.Values)
+	if err != nil {
+		return err
+	}
+	checkpointID, err := checkpointBase(in.CheckpointID, in.Checkpoint)
+	if err != nil {
+		return err
+	}
+	asNode, err := asNode(httpx.Ctx(c), t, threadID, checkpointID, in.AsNode)
+	if err != nil {
+		return err
+	}
+	if run, err := t.ActiveRun(httpx.Ctx(c), threadID); err == nil {
+		return errcode.New(errcode.Conflict, "thread %s has an active run (%s); wait for it or cancel it", threadID, run.ID)
+	} else if errcode.Of(err) != errcode.NotFound {
+		return err
+	}
+	cp, err := t.Planner.UpdateState(httpx.Ctx(c), threadID, checkpointID, update, asNode)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, wire.StateUpdateResult{Checkpoint: *wire.CheckpointOf(threadID, cp.ID)})
+}
+
+// checkpointBase is the checkpoint an update or a run starts from:
+// checkpoint_id or checkpoint.checkpoint_id, which must agree; "" for the
+// newest.
+func checkpointBase(id string, ref *wire.CheckpointRef) (string, error) {
+	if ref != nil {
+		if err := httpx.Check(ref); err != nil {
+			return "", err
+		}
+		if id != "" && id != ref.CheckpointID {
+			return "", httpx.InvalidField("checkpoint", "names another checkpoint than checkpoint_id")
+		}
+		id = ref.CheckpointID
+	}
+	return id, nil
+}
+
+// asNode is the node an update is applied as: the one asked for, which
+// must be one of the graph's (or __start__), or else the node that wrote
+// the base checkpoint, as LangGraph does.
+func asNode(ctx context.Context, t tenant.Tenant, threadID, checkpointID, asked string) (string, error) {
+	if asked != "" {
+		if asked != graph.START && !slices.Contains(t.Planner.Shape().Nodes, asked) {
+			return "", httpx.InvalidField("as_node", fmt.Sprintf("%q is not a node of the graph", asked))
+		}
+		return asked, nil
+	}
+	_, base, err := t.Planner.GetState(ctx, threadID, checkpointID)
+	if err != nil && (checkpointID != "" || errcode.Of(httpx.FromGraph(err)) != errcode.NotFound) {
+		return "", err
+	}
+	if base.Node == "" {
+		return graph.START, nil
+	}
+	return base.Node, nil
+}
+
+// decodeUpdate reads the values of a state update as a planner update:
+// only its fields, of the right types; messages need a known type and
+// content, get an id when they have none, and pass the chat input checks;
+// trip details must be complete.
+func decodeUpdate(raw json.RawMessage) (nodes.Update, error) {
+	var u nodes.Update
+	raw = httpx.Object(raw)
+	if len(raw) == 0 || !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
+		return u, httpx.InvalidField("values", "must be an object")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return u, httpx.InvalidField("values", "must be an object")
+	}
+	if problems := httpx.DecodeFields(fields, &u); len(problems) > 0 {
+		for i := range problems {
+			problems[i].Field = "values." + problems[i].Field
+		}
+		return u, httpx.Invalid(problems...)
+	}
+	if u.TripDetails != nil {
+		if err := httpx.Check(u.TripDetails); err != nil {
+			return u, httpx.Prefixed(err, "values.tripDetails.")
+		}
+		if err := stayFits(*u.TripDetails, time.Now()); err != nil {
+			return u, httpx.Prefixed(err, "values.tripDetails.")
+		}
+	}
+	msgs := make([]chatinput.Message, 0, len(u.Messages))
+	for i := range u.Messages {
+		m := &u.Messages[i]
+		role := map[string]string{nodes.Human: chatinput.RoleUser, nodes.AI: chatinput.RoleAssistant}[m.Type]
+		if role == "" {
+			return u, httpx.InvalidField(fmt.Sprintf("values.messages[%d].type", i), "must be human or ai")
+		}
+		if m.ID == "" {
+			m.ID = uuid.Must(uuid.NewV7()).String()
+		}
+		msgs = append(msgs, chatinput.Message{Role: role, Content: m.Content})
+	}
+	if len(msgs) > 0 {
+		if _, err := chatinput.Clean(msgs); err != nil {
+			return u, err
+		}
+	}
+	return u, nil
+}
+
+// stayFits refuses the stays the planner refuses in a message (see
+// nodes.TripDetails.Fault), as a 422 naming the field at fault.
+func stayFits(td nodes.TripDetails, now time.Time) error {
+	return stayError(td.Fault(now.UTC().Truncate(24 * time.Hour)))
+}
+
+// stayError is the 422 of a stay the planner refuses, naming the field at
+// fault; nil when there is no fault.
+func stayError(f nodes.StayFault) error {
+	msg := map[nodes.StayFault]string{
+		nodes.EndBeforeStart: "must be after the start date",
+		nodes.PastDates:      "must not be in the past",
+		nodes.TooFarAhead:    fmt.Sprintf("must be at most %d days ahead", tripdata.MaxDaysAhead),
+		nodes.TooLong:        fmt.Sprintf("must make a stay of at most %d nights", tripdata.MaxNights),
+		nodes.TooManyGuests:  fmt.Sprintf("must be at most %d", tripdata.MaxGuests),
+	}[f]
+	if f == "" {
+		return nil
+	}
+	return httpx.InvalidField(f.Field(), msg)
+}

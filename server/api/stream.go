@@ -1,0 +1,160 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"slices"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/tripgraph/tripgraph/server/httpx"
+	"github.com/tripgraph/tripgraph/server/internal/metrics"
+	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+// streamModes are the stream modes a client may ask for.
+var streamModes = []string{wire.ModeValues, wire.ModeUpdates, wire.ModeCustom, wire.ModeMessagesTuple, wire.ModeEvents, wire.ModeDebug}
+
+// streamRun creates a run and streams it. The run goes on when the client
+// goes away, unless on_disconnect is cancel.
+func (s *API) streamRun(c echo.Context) error {
+	in, err := bindRun(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.startRun(c, in, c.Param("thread_id"))
+	if err != nil {
+		return err
+	}
+	return s.streamStarted(c, run, in)
+}
+
+// streamStarted streams a run just created from the body in, in the modes
+// it asked for (bindRun has checked them).
+func (s *API) streamStarted(c echo.Context, run store.Run, in wire.RunCreate) error {
+	events, err := modesOf(in.StreamMode, "stream_mode")
+	if err != nil {
+		return err
+	}
+	return s.stream(c, run, events, 0, in.OnDisconnect == "cancel")
+}
+
+// joinStream streams a run that exists, from after the Last-Event-ID
+// header's event when it is sent. With cancel_on_disconnect, a client that
+// goes away cancels the run.
+func (s *API) joinStream(c echo.Context) error {
+	events, err := queryModes(c.QueryParams()["stream_mode"])
+	if err != nil {
+		return err
+	}
+	after, err := httpx.LastEventID(c)
+	if err != nil {
+		return err
+	}
+	run, err := threadRun(c)
+	if err != nil {
+		return err
+	}
+	return s.stream(c, run, events, after, truthy(c.QueryParam("cancel_on_disconnect")))
+}
+
+// modesOf reads stream_mode, a mode or a list of modes, as the SSE event
+// names to send; values alone when it is absent.
+func modesOf(raw json.RawMessage, field string) (map[string]bool, error) {
+	var list []string
+	if len(httpx.Object(raw)) > 0 {
+		var one string
+		if json.Unmarshal(raw, &one) == nil {
+			list = []string{one}
+		} else if json.Unmarshal(raw, &list) != nil {
+			return nil, httpx.InvalidField(field, "must be a stream mode or a list of them")
+		}
+	}
+	if len(list) == 0 {
+		list = []string{wire.ModeValues}
+	}
+	events := map[string]bool{}
+	for _, m := range list {
+		if !slices.Contains(streamModes, m) {
+			return nil, httpx.InvalidField(field, fmt.Sprintf("%q is not supported; use %s", m, strings.Join(streamModes, ", ")))
+		}
+		events[wire.EventOfMode(m)] = true
+	}
+	return events, nil
+}
+
+// queryModes reads the stream_mode query parameters: each a mode or a JSON
+// list of modes, as the JS client sends a list. A joiner who names none
+// gets every mode.
+func queryModes(values []string) (map[string]bool, error) {
+	list := []string{}
+	for _, v := range values {
+		if !strings.HasPrefix(v, "[") {
+			list = append(list, v)
+			continue
+		}
+		var more []string
+		if json.Unmarshal([]byte(v), &more) != nil {
+			return nil, httpx.InvalidField("stream_mode", "must be a stream mode or a list of them")
+		}
+		list = append(list, more...)
+	}
+	if len(list) == 0 {
+		list = streamModes
+	}
+	raw, _ := json.Marshal(list)
+	return modesOf(raw, "stream_mode")
+}
+
+// stream sends a run's events after seq after as SSE: metadata first, then
+// the events of the asked modes and errors, each with its seq as id, then
+// end. With cancel, a client that leaves before the run ends cancels it.
+func (s *API) stream(c echo.Context, run store.Run, events map[string]bool, after int64, cancel bool) error {
+	c.Response().Header().Set("Content-Location", runPath(run))
+	defer s.metrics.StreamOpened(metrics.LangGraph)()
+	w := httpx.OpenSSE(c)
+	meta, _ := json.Marshal(wire.RunMetadata{RunID: run.ID, ThreadID: run.ThreadID})
+	if err := w.Event(0, wire.EventMetadata, meta); err != nil {
+		return nil
+	}
+	send := func(e store.RunEvent) error {
+		if events[e.Event] || e.Event == wire.EventError {
+			return w.Event(e.Seq, e.Event, e.Data)
+		}
+		return nil
+	}
+	s.follow(c, run, after, cancel, w, send, func(failed error) { s.endStream(c, w, failed) })
+	return nil
+}
+
+// follow relays the run's events after seq after (see httpx.Closing.Relay);
+// with cancel, a client that leaves before the run ends cancels it.
+func (s *API) follow(c echo.Context, run store.Run, after int64, cancel bool, w httpx.SSE,
+	send func(store.RunEvent) error, end func(error)) {
+	t := tenantOf(c)
+	left := s.closing.Relay(c, w, func(ctx context.Context) iter.Seq2[store.RunEvent, error] {
+		return t.FollowRunEvents(ctx, run.ID, after)
+	}, send, end)
+	if cancel && left {
+		s.cancelLeft(t, run.ID)
+	}
+}
+
+// endStream writes an error event if following the run failed, then end.
+func (s *API) endStream(c echo.Context, w httpx.SSE, failed error) {
+	if failed != nil {
+		data, _ := json.Marshal(s.streamError(c, failed))
+		w.Event(0, wire.EventError, data)
+	}
+	w.Event(0, wire.EventEnd, []byte("null"))
+}
+
+// streamError is what a stream tells its client of an error that stopped
+// it; an internal one is logged.
+func (s *API) streamError(c echo.Context, err error) wire.StreamError {
+	return httpx.StreamError(c, s.log, err)
+}

@@ -1,0 +1,166 @@
+// Package httpx is the HTTP layer the API and the browser app share: the
+// one error body and the status of each error code, request binding with
+// its 422s, request ids, access logs and metrics, body and time bounds,
+// panic recovery, the per-key rate limiter, the route table, and event
+// streams that end cleanly when the server shuts down.
+package httpx
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/server/internal/wire"
+)
+
+// StatusError is a coded error answered with a status other than its
+// code's: 413, 408, 422 and 429 are BAD_REQUEST or UNAVAILABLE with a more
+// precise status.
+type StatusError struct {
+	Status     int
+	Err        *errcode.Error
+	Fields     []wire.FieldError
+	RetryAfter int // seconds, for 429
+}
+
+func (e *StatusError) Error() string { return e.Err.Error() }
+func (e *StatusError) Unwrap() error { return e.Err }
+
+// Invalid is a 422: the body is JSON, but fields are unknown, of the wrong
+// type or out of range.
+func Invalid(fields ...wire.FieldError) error {
+	return &StatusError{Status: http.StatusUnprocessableEntity,
+		Err: errcode.New(errcode.BadRequest, "the request has invalid fields"), Fields: fields}
+}
+
+// InvalidField is a 422 naming one field.
+func InvalidField(field, message string) error {
+	return Invalid(wire.FieldError{Field: field, Message: message})
+}
+
+// TooMany is a 429 saying when to retry.
+func TooMany(retryAfterSeconds int, message string) error {
+	return &StatusError{Status: http.StatusTooManyRequests, RetryAfter: retryAfterSeconds,
+		Err: errcode.New(errcode.Unavailable, "%s", message)}
+}
+
+// Prefixed puts prefix before the field names of a 422; any other error
+// is returned as it is.
+func Prefixed(err error, prefix string) error {
+	return Renamed(err, "", prefix)
+}
+
+// Renamed replaces the prefix from of the field names of a 422 with to.
+func Renamed(err error, from, to string) error {
+	var se *StatusError
+	if !errors.As(err, &se) {
+		return err
+	}
+	for i, f := range se.Fields {
+		if rest, ok := strings.CutPrefix(f.Field, from); ok {
+			se.Fields[i].Field = to + rest
+		}
+	}
+	return se
+}
+
+// ErrorHandler answers err with the status of its code and a wire.Error
+// body. Internal errors are logged once, with the request id, and shown as
+// "internal error". Any router (echo's or net/http's) can use WriteError.
+func ErrorHandler(log *slog.Logger) echo.HTTPErrorHandler {
+	return func(err error, c echo.Context) {
+		if c.Response().Committed {
+			return
+		}
+		WriteError(c.Response(), c.Request(), log, err)
+	}
+}
+
+// WriteError writes err as an error response: see ErrorHandler.
+func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	status, body, retryAfter := Describe(err)
+	if status == http.StatusInternalServerError {
+		log.ErrorContext(r.Context(), "internal error", "request_id", RequestID(r.Context()),
+			"method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	if retryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
+	}
+	if status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="tripgraph"`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(body)
+}
+
+// Describe turns any error into a status, a safe body and a Retry-After.
+func Describe(err error) (int, wire.Error, int) {
+	var se *StatusError
+	if errors.As(err, &se) {
+		return se.Status, wire.Error{Error: string(se.Err.Code), Message: se.Err.Message, Fields: se.Fields}, se.RetryAfter
+	}
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		return he.Code, wire.Error{Error: string(codeOfStatus(he.Code)), Message: http.StatusText(he.Code)}, 0
+	}
+	err = FromGraph(err)
+	code, msg := errcode.Of(err), errcode.Message(err)
+	if code == errcode.Internal {
+		msg = "internal error"
+	}
+	return errcode.HTTPStatus(code), wire.Error{Error: string(code), Message: msg}, 0
+}
+
+// FieldNames are the names of the refused fields of an error body: a page
+// names them in its own language, where the body's words are English.
+func FieldNames(fields []wire.FieldError) []string {
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = f.Field
+	}
+	return names
+}
+
+// FromGraph gives the engine's sentinel errors their codes.
+func FromGraph(err error) error {
+	var ce *errcode.Error
+	switch {
+	case errors.As(err, &ce):
+		return err
+	case errors.Is(err, graph.ErrNotFound):
+		return errcode.Wrap(errcode.NotFound, err, "no such checkpoint")
+	case errors.Is(err, graph.ErrConflict):
+		return errcode.Wrap(errcode.Conflict, err, "the thread was written concurrently; read its state and try again")
+	case errors.Is(err, context.DeadlineExceeded):
+		return errcode.Wrap(errcode.Unavailable, err, "the request took too long")
+	}
+	return err
+}
+
+// codeOfStatus is the code of a status echo itself answered with.
+func codeOfStatus(status int) errcode.Code {
+	switch {
+	case status == http.StatusNotFound:
+		return errcode.NotFound
+	case status == http.StatusUnauthorized:
+		return errcode.Unauthenticated
+	case status == http.StatusForbidden:
+		return errcode.Forbidden
+	case status == http.StatusUnsupportedMediaType:
+		return errcode.UnsupportedMedia
+	case status == http.StatusServiceUnavailable:
+		return errcode.Unavailable
+	case status < 500:
+		return errcode.BadRequest
+	}
+	return errcode.Internal
+}

@@ -1,0 +1,179 @@
+package httpx
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/tripgraph/tripgraph/server/internal/metrics"
+)
+
+// Limits bound what one request or one API key may cost.
+type Limits struct {
+	MaxBodyBytes int64         // request bodies above this are refused (413)
+	BodyTimeout  time.Duration // the whole body must arrive within this (408)
+	WriteTimeout time.Duration // a non-streaming answer must be written within this
+	RatePerSec   float64       // requests per second per API key, on average
+	RateBurst    int           // requests an API key may send at once
+}
+
+// DefaultLimits are the limits when nothing is configured.
+var DefaultLimits = Limits{MaxBodyBytes: 1 << 20, BodyTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
+	RatePerSec: 10, RateBurst: 40}
+
+// RequestIDHeader carries a request's id, in both directions.
+const RequestIDHeader = "X-Request-Id"
+
+type requestIDKey struct{}
+
+// RequestID is the id of the request ctx belongs to, "" outside one.
+func RequestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// clientRequestID is what a client's own request id may look like to be
+// kept; any other is replaced.
+var clientRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// RequestIDs gives every request an id, with echo's request id
+// middleware: the client's when it is short and plain, else a new one. It
+// is echoed back and put in the request's context for logs.
+func RequestIDs() echo.MiddlewareFunc {
+	return middleware.RequestIDWithConfig(middleware.RequestIDConfig{
+		TargetHeader: RequestIDHeader,
+		Generator:    newRequestID,
+		RequestIDHandler: func(c echo.Context, id string) {
+			if !clientRequestID.MatchString(id) {
+				id = newRequestID()
+				c.Response().Header().Set(RequestIDHeader, id)
+			}
+			c.SetRequest(c.Request().WithContext(context.WithValue(c.Request().Context(), requestIDKey{}, id)))
+		},
+	})
+}
+
+func newRequestID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Recover turns a handler's panic, with echo's recover middleware, into
+// an INTERNAL error that carries the stack: the error handler logs it once,
+// with the request id, and answers 500 with the usual body.
+func Recover() echo.MiddlewareFunc {
+	return middleware.RecoverWithConfig(middleware.RecoverConfig{
+		DisableErrorHandler: true, // the error goes back to Observe, which answers it
+		LogErrorFunc: func(_ echo.Context, err error, stack []byte) error {
+			return fmt.Errorf("a handler panicked: %w\n%s", err, stack)
+		},
+	})
+}
+
+// userKey holds the id of the user a request acts for, for the logs.
+const userKey = "tripgraph.user"
+
+// SetUser records the user a request acts for, once authenticated.
+func SetUser(c echo.Context, id string) { c.Set(userKey, id) }
+
+// User is the id of the user a request acts for, "" before SetUser.
+func User(c echo.Context) string {
+	id, _ := c.Get(userKey).(string)
+	return id
+}
+
+// Observe answers a handler's error itself, so that the status is known,
+// then logs the request and counts it in the metrics.
+func Observe(m *metrics.Metrics, log *slog.Logger) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			start := time.Now()
+			if err := next(c); err != nil {
+				c.Error(err)
+			}
+			route, status := c.Path(), c.Response().Status
+			if route == "" {
+				route = "(unmatched)"
+			}
+			elapsed := time.Since(start)
+			m.Request(c.Request().Method, route, strconv.Itoa(status), elapsed)
+			attrs := []any{"request_id", RequestID(c.Request().Context()), "method", c.Request().Method,
+				"route", route, "status", status, "duration_ms", elapsed.Milliseconds()}
+			if u := User(c); u != "" {
+				attrs = append(attrs, "user_id", u)
+			}
+			log.InfoContext(c.Request().Context(), "request", attrs...)
+			return nil
+		}
+	}
+}
+
+// Bounded caps a route's body and sets deadlines on reading it and on
+// writing the answer, so that a slow client cannot hold the connection.
+// (echo's body-limit middleware caps the size only; this also times the
+// body, and says the cap in its 413.) The read deadline is lifted once the
+// body is read: net/http then watches the connection for the client going
+// away, and a deadline left on it would cancel a handler still at work.
+// The write deadline is lifted afterwards: the connection may carry a
+// streaming request next. A long route (one that answers when a run ends,
+// or streams) has no write deadline.
+func Bounded(l Limits, long bool) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			r := c.Request()
+			rc := http.NewResponseController(c.Response())
+			now := time.Now()
+			if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
+				if err := rc.SetReadDeadline(now.Add(l.BodyTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+					return err
+				}
+				r.Body = &untilEOF{ReadCloser: http.MaxBytesReader(c.Response(), r.Body, l.MaxBodyBytes),
+					eof: func() { rc.SetReadDeadline(time.Time{}) }}
+			}
+			if long {
+				return next(c)
+			}
+			if err := rc.SetWriteDeadline(now.Add(l.WriteTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+				return err
+			}
+			defer rc.SetWriteDeadline(time.Time{})
+			return next(c)
+		}
+	}
+}
+
+// untilEOF calls eof once, when the body has been read to its end.
+type untilEOF struct {
+	io.ReadCloser
+	eof  func()
+	done bool
+}
+
+func (b *untilEOF) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		b.eof()
+	}
+	return n, err
+}
+
+// Logger is log with the request's id.
+func Logger(c echo.Context, log *slog.Logger) *slog.Logger {
+	return log.With("request_id", RequestID(c.Request().Context()))
+}
+
+// Ctx is a request's context.
+func Ctx(c echo.Context) context.Context { return c.Request().Context() }

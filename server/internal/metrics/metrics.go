@@ -1,0 +1,178 @@
+// Package metrics holds the Prometheus families the server feeds: requests
+// and their durations, open event streams, graph node durations and tool
+// calls of the runs this process executes, and the run queue as the store
+// sees it.
+package metrics
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/mcpbridge"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+// Metrics are the families the server feeds.
+type Metrics struct {
+	reg       *prometheus.Registry
+	requests  *prometheus.CounterVec
+	duration  *prometheus.HistogramVec
+	nodes     *prometheus.HistogramVec // graph node durations, by node
+	toolCalls *prometheus.CounterVec   // tool calls, by server and outcome
+	streams   *prometheus.GaugeVec     // open SSE streams, by protocol
+}
+
+// QueueStats is what a scrape reads of the run queue.
+type QueueStats interface {
+	RunsByStatus(ctx context.Context) (map[string]int64, error)
+	RunQueueDepth(ctx context.Context) (store.QueueDepth, error)
+}
+
+// New registers the families, the queue's counts read from queue at each
+// scrape, and the Go and process collectors.
+func New(queue QueueStats, log *slog.Logger) *Metrics {
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tripgraph_http_requests_total", Help: "HTTP requests answered, by method, route and status.",
+		}, []string{"method", "route", "status"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "tripgraph_http_request_duration_seconds", Help: "Time to answer an HTTP request, by method and route.",
+			Buckets: prometheus.DefBuckets,
+		}, []string{"method", "route"}),
+		nodes: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "tripgraph_node_duration_seconds", Help: "Time a graph node took in a run this process executed, by node.",
+			Buckets: prometheus.DefBuckets,
+		}, []string{"node"}),
+		toolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tripgraph_tool_calls_total", Help: "Tool calls made by runs this process executed, by MCP server (tripgraph, or user for users' own servers) and outcome (ok or the error code).",
+		}, []string{"server", "outcome"}),
+		streams: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "tripgraph_sse_streams_open", Help: "Event streams open on this process, by protocol (langgraph, ai_sdk or html).",
+		}, []string{"protocol"}),
+	}
+	m.reg.MustRegister(m.requests, m.duration, m.nodes, m.toolCalls, m.streams, runsCollector{st: queue, log: log},
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// The protocols of the open-streams gauge.
+const (
+	LangGraph = "langgraph"
+	AISDK     = "ai_sdk"
+	HTML      = "html" // the browser's live fragments
+)
+
+// Request counts an answered request and its duration.
+func (m *Metrics) Request(method, route, status string, took time.Duration) {
+	m.requests.WithLabelValues(method, route, status).Inc()
+	m.duration.WithLabelValues(method, route).Observe(took.Seconds())
+}
+
+// StreamOpened counts a stream of protocol as open until the returned func
+// is called.
+func (m *Metrics) StreamOpened(protocol string) (closed func()) {
+	g := m.streams.WithLabelValues(protocol)
+	g.Inc()
+	return g.Dec
+}
+
+// Handler serves the families in Prometheus's text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
+}
+
+// NodeTimer turns the graph events of one run into node durations and
+// tool call counts.
+type NodeTimer struct {
+	m       *Metrics
+	started map[string]time.Time // by node, within the current step
+}
+
+// NodeTimer starts timing one run's nodes.
+func (m *Metrics) NodeTimer() *NodeTimer {
+	return &NodeTimer{m: m, started: map[string]time.Time{}}
+}
+
+// See records what an event reports: a node's start or end, or the end of
+// a tool call (the tool bridge's mcp_complete event).
+func (t *NodeTimer) See(kind graph.EventKind, node, name string, payload any) {
+	switch kind {
+	case graph.NodeStarted:
+		t.started[node] = time.Now()
+	case graph.NodeFinished:
+		if at, ok := t.started[node]; ok {
+			t.m.nodes.WithLabelValues(node).Observe(time.Since(at).Seconds())
+			delete(t.started, node)
+		}
+	case graph.Custom:
+		if done, ok := payload.(mcpbridge.Complete); ok && name == mcpbridge.EventComplete {
+			outcome := "ok"
+			if done.Error != "" {
+				outcome = done.Error
+			}
+			t.m.toolCalls.WithLabelValues(serverLabel(done.Server), outcome).Inc()
+		}
+	}
+}
+
+// scrapeTimeout bounds the store queries of one scrape.
+const scrapeTimeout = 2 * time.Second
+
+var (
+	runsDesc = prometheus.NewDesc("tripgraph_runs", "Runs in the store, of every owner and process, by status.",
+		[]string{"status"}, nil)
+	queueDesc = prometheus.NewDesc("tripgraph_queue_depth", "Runs waiting in the store: pending (ready to claim) and queued (behind an active run on their thread).",
+		[]string{"state"}, nil)
+)
+
+// runsCollector reads run counts from the store on each scrape. When the
+// store fails, its families are left out of that scrape and the cause is
+// logged, never shown.
+type runsCollector struct {
+	st  QueueStats
+	log *slog.Logger
+}
+
+// Describe sends the collector's descriptors.
+func (c runsCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- runsDesc
+	ch <- queueDesc
+}
+
+// Collect queries the store and sends the counts.
+func (c runsCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), scrapeTimeout)
+	defer cancel()
+	counts, err := c.st.RunsByStatus(ctx)
+	if err != nil {
+		c.log.Error("scraping runs by status", "err", err)
+	}
+	for status, n := range counts {
+		ch <- prometheus.MustNewConstMetric(runsDesc, prometheus.GaugeValue, float64(n), status)
+	}
+	d, err := c.st.RunQueueDepth(ctx)
+	if err != nil {
+		c.log.Error("scraping the run queue depth", "err", err)
+		return
+	}
+	ch <- prometheus.MustNewConstMetric(queueDesc, prometheus.GaugeValue, float64(d.Pending), "pending")
+	ch <- prometheus.MustNewConstMetric(queueDesc, prometheus.GaugeValue, float64(d.Queued), "queued")
+}
+
+// serverLabel keeps the server label bounded: tripgraph's own server by
+// name, and every server a user registered (whose names users choose) as
+// "user".
+func serverLabel(name string) string {
+	if name == mcpbridge.OurServer {
+		return name
+	}
+	return "user"
+}

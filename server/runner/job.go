@@ -1,0 +1,76 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/server/internal/wire"
+)
+
+// Job is what a run executes, decided and checked when the run is created
+// and stored as the run's input (in this JSON form, which is the queue's
+// own), so that a worker in any process can run it.
+type Job struct {
+	Input        *nodes.Update `json:"input,omitempty"`   // a new turn: the person's message
+	Command      *Command      `json:"command,omitempty"` // or an answer to an interrupt
+	CheckpointID string        `json:"checkpoint_id,omitempty"`
+	StepLimit    int           `json:"step_limit,omitempty"`
+	// Debug and Events: the run stores the parts of these stream modes too.
+	Debug  bool `json:"debug,omitempty"`
+	Events bool `json:"events,omitempty"`
+	// Durability is when the run's checkpoints are written: sync when empty.
+	Durability graph.Durability `json:"durability,omitempty"`
+	// Breakpoints: the nodes the run stops before or after.
+	InterruptBefore []string `json:"interrupt_before,omitempty"`
+	InterruptAfter  []string `json:"interrupt_after,omitempty"`
+}
+
+// Command is a graph.Command as a Job stores it.
+type Command struct {
+	Resume json.RawMessage `json:"resume,omitempty"`
+	Update *nodes.Update   `json:"update,omitempty"`
+	Goto   string          `json:"goto,omitempty"`
+}
+
+// DecodeJob reads a run's stored input.
+func DecodeJob(raw json.RawMessage) (Job, error) {
+	var j Job
+	if len(raw) == 0 {
+		return j, nil
+	}
+	if err := json.Unmarshal(raw, &j); err != nil {
+		return j, fmt.Errorf("decoding a run's job: %w", err)
+	}
+	return j, nil
+}
+
+// config is the run configuration of j on a thread. A resumed run (one
+// whose thread's newest checkpoint it wrote itself, before its worker
+// stopped) continues from that checkpoint instead of starting again.
+func (j Job) config(threadID, runID string, resumed bool) graph.RunConfig[nodes.Update] {
+	cfg := graph.RunConfig[nodes.Update]{ThreadID: threadID, RunID: runID, StepLimit: j.StepLimit,
+		CheckpointID: j.CheckpointID, Durability: j.Durability, InterruptBefore: j.InterruptBefore, InterruptAfter: j.InterruptAfter}
+	switch {
+	case resumed:
+		cfg.Resume, cfg.CheckpointID = true, ""
+	case j.Command != nil:
+		cmd := &graph.Command[nodes.Update]{Update: j.Command.Update, Goto: j.Command.Goto}
+		if len(j.Command.Resume) > 0 {
+			cmd.Resume = j.Command.Resume
+		}
+		cfg.Command = cmd
+	case j.Input != nil:
+		cfg.Input = *j.Input
+	default:
+		cfg.Resume = true
+	}
+	return cfg
+}
+
+// parts is how the run's events become its stored stream parts: those of
+// debug and events only when the run was asked for them.
+func (j Job) parts() wire.Parts {
+	return wire.Parts{Graph: nodes.GraphID, Debug: j.Debug, Events: j.Events}
+}

@@ -1,0 +1,383 @@
+package runner
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/mcpbridge"
+	"github.com/tripgraph/tripgraph/server/internal/metrics"
+	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/server/tenant"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+// DefaultWorkers is how many runs a process executes at once when the
+// configuration does not say.
+const DefaultWorkers = 4
+
+// DefaultLease is how long a worker's claim on a run lasts, renewed as it
+// goes, when the configuration does not say. A run whose process died is
+// taken over by another once its lease has lapsed.
+const DefaultLease = 30 * time.Second
+
+// MinLease is the shortest lease allowed: it is renewed every third of its
+// length, a round trip each time.
+const MinLease = time.Second
+
+// DefaultShutdownGrace is how long a stopping process lets its runs go on
+// before it hands them back, when the configuration does not say.
+const DefaultShutdownGrace = 20 * time.Second
+
+// Queue is what the workers need of the run queue: claims and leases on
+// the runs of every owner, from any process.
+type Queue interface {
+	ClaimRun(ctx context.Context, workerID string, lease time.Duration) (store.Run, bool, error)
+	RenewLease(ctx context.Context, l store.Lease, lease time.Duration) (store.Run, error)
+	FinishRun(ctx context.Context, l store.Lease, status, runErr string) (store.Run, error)
+	ReleaseRun(ctx context.Context, l store.Lease) (store.Run, error)
+	ReclaimExpired(ctx context.Context, maxAttempts int) ([]store.Run, error)
+	WatchCancel(ctx context.Context, runID string) (watched context.Context, stop context.CancelFunc, err error)
+	RunOwner(ctx context.Context, runID string) (string, error)
+}
+
+// Config is what a Runner needs.
+type Config struct {
+	Queue   Queue
+	Tenants tenant.Factory
+	Metrics *metrics.Metrics
+	Logger  *slog.Logger
+	// Workers is how many runs this process executes at once, once Start
+	// is called; DefaultWorkers when 0.
+	Workers int
+	// Lease is how long a worker's claim on a run lasts; it is renewed
+	// every third of it, and a run whose process died is taken over once
+	// it lapses. DefaultLease when 0; at least MinLease.
+	Lease time.Duration
+}
+
+// Runner queues runs and executes them: its workers claim the pending runs
+// of any owner, from any process sharing the database, and run the
+// planner on each as its thread's owner.
+type Runner struct {
+	queue   Queue
+	tenants tenant.Factory
+	metrics *metrics.Metrics
+	log     *slog.Logger
+	id      string // this process's worker id prefix
+	n       int
+	timing  timing
+	wake    chan struct{} // a run was created here: look now
+	// claims ends when the workers are to stop claiming runs, and the
+	// sweeper to stop; stopRuns stops the runs in progress, which go back
+	// to the queue.
+	claims               context.Context
+	stopClaims, stopRuns context.CancelFunc
+	wg                   sync.WaitGroup
+}
+
+// New builds a Runner; Start starts its workers.
+func New(cfg Config) (*Runner, error) {
+	if cfg.Queue == nil || cfg.Tenants.Store == nil || cfg.Tenants.Planner == nil || cfg.Metrics == nil {
+		return nil, errors.New("building the runner: a queue, a tenant factory and metrics are required")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = DefaultWorkers
+	}
+	if cfg.Lease == 0 {
+		cfg.Lease = DefaultLease
+	}
+	if cfg.Lease < MinLease {
+		return nil, fmt.Errorf("building the runner: a run lease must be at least %s", MinLease)
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	host, _ := os.Hostname()
+	return &Runner{queue: cfg.Queue, tenants: cfg.Tenants, metrics: cfg.Metrics, log: cfg.Logger,
+		id: host + "-" + hex.EncodeToString(b[:]), n: cfg.Workers, timing: timingFor(cfg.Lease),
+		wake: make(chan struct{}, 1)}, nil
+}
+
+// timing is how the worker pool paces itself.
+type timing struct {
+	lease       time.Duration // a claim's length; renewed every third of it
+	poll        time.Duration // how often an idle worker looks for a run
+	reclaim     time.Duration // how often expired leases are dealt with
+	maxAttempts int           // claims of one run before it ends in error
+}
+
+// timingFor is the pool's pacing for a lease length: expired leases are
+// looked for twice per lease, so a dead worker's run waits at most one and
+// a half leases before it is handed on.
+func timingFor(lease time.Duration) timing {
+	return timing{lease: lease, poll: time.Second, reclaim: lease / 2, maxAttempts: 3}
+}
+
+// errLeaseLost is the cause of a run's context when its worker lost the
+// run to another.
+var errLeaseLost = errors.New("the worker lost its lease on the run")
+
+// Start starts the workers that execute the runs of every owner, and a
+// sweeper of expired leases. Drain stops them and hands the runs they held
+// back to the queue.
+func (r *Runner) Start() {
+	claims, stopClaims := context.WithCancel(context.Background())
+	runs, stopRuns := context.WithCancel(context.Background())
+	r.claims, r.stopClaims, r.stopRuns = claims, stopClaims, stopRuns
+	r.wg.Add(r.n + 1)
+	for i := range r.n {
+		go r.work(claims, runs, fmt.Sprintf("%s-%d", r.id, i))
+	}
+	go r.sweep(claims)
+}
+
+// Drain stops the workers claiming runs and lets the runs in progress go
+// on until they end or ctx does; then it stops them, and each goes back to
+// the queue, pending, for a worker of any process to claim at once and
+// resume from its last checkpoint. It returns once every worker has
+// stopped.
+func (r *Runner) Drain(ctx context.Context) {
+	if r.stopClaims == nil {
+		return // never started
+	}
+	r.stopClaims()
+	done := make(chan struct{})
+	go func() { r.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		r.stopRuns()
+		<-done
+	}
+	r.stopRuns()
+}
+
+// nudge tells an idle worker that a run is waiting.
+func (r *Runner) nudge() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// work claims and executes runs, under runs, until claims ends.
+func (r *Runner) work(claims, runs context.Context, workerID string) {
+	defer r.wg.Done()
+	for claims.Err() == nil {
+		// The claim itself runs under runs: a claim cut off halfway could
+		// leave a run held by a worker that does not know it has it.
+		run, ok, err := r.queue.ClaimRun(runs, workerID, r.timing.lease)
+		if err != nil && runs.Err() == nil {
+			r.log.Error("claiming a run", "worker", workerID, "err", err)
+		}
+		if ok && claims.Err() != nil {
+			r.handBack(runs, run) // claimed as the pool began to stop
+			return
+		}
+		if ok {
+			r.execute(runs, run)
+			continue
+		}
+		select {
+		case <-claims.Done():
+		case <-r.wake:
+		case <-time.After(r.timing.poll):
+		}
+	}
+}
+
+// sweep deals with runs whose worker stopped without finishing them.
+func (r *Runner) sweep(ctx context.Context) {
+	defer r.wg.Done()
+	t := time.NewTicker(r.timing.reclaim)
+	defer t.Stop()
+	for {
+		changed, err := r.queue.ReclaimExpired(ctx, r.timing.maxAttempts)
+		if err != nil && ctx.Err() == nil {
+			r.log.Error("reclaiming runs with expired leases", "err", err)
+		}
+		for _, run := range changed {
+			r.log.Warn("run reclaimed from a stopped worker", "run_id", run.ID, "status", run.Status, "attempts", run.Attempts)
+		}
+		if len(changed) > 0 {
+			r.nudge()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// execute runs one claimed run to its end and records how it ended. When
+// ctx ends first (the pool is stopping), the run goes back to the queue,
+// pending, for a worker of any process to claim at once and resume from
+// its thread's last checkpoint.
+func (r *Runner) execute(ctx context.Context, run store.Run) {
+	log := r.log.With("run_id", run.ID, "thread_id", run.ThreadID, "worker", run.WorkerID)
+	l := run.Lease()
+	status, msg := r.runOn(ctx, run, log)
+	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	switch {
+	case status == "":
+		return // the lease was lost: the run is someone else's now
+	case status == released:
+		r.handBack(ctx, run)
+		return
+	}
+	if _, err := r.queue.FinishRun(after, l, status, msg); err != nil {
+		log.Error("ending a run", "status", status, "err", err)
+	}
+}
+
+// handBack puts a run this pool holds back in the queue, pending.
+func (r *Runner) handBack(ctx context.Context, run store.Run) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if _, err := r.queue.ReleaseRun(ctx, run.Lease()); err != nil {
+		r.log.Error("handing a run back to the queue", "run_id", run.ID, "worker", run.WorkerID, "err", err)
+	}
+}
+
+// runOn executes run under its lease and a cancel watch, as its thread's
+// owner, and returns its final status and error message: "" when the lease
+// was lost, released when the pool is stopping.
+func (r *Runner) runOn(ctx context.Context, run store.Run, log *slog.Logger) (status, msg string) {
+	owner, err := r.queue.RunOwner(ctx, run.ID)
+	if err != nil {
+		log.Error("reading a run's owner", "err", err)
+		return store.RunError, runFailed
+	}
+	t := r.tenants.For(owner)
+	watched, stopWatch, err := r.queue.WatchCancel(ctx, run.ID)
+	if err != nil {
+		log.Error("watching a run for cancellation", "err", err)
+		return store.RunError, runFailed
+	}
+	defer stopWatch()
+	runCtx, cancel := context.WithCancelCause(watched)
+	defer cancel(nil)
+	stopRenew := r.renew(runCtx, run.Lease(), cancel, log)
+	defer stopRenew()
+	status, err = r.runGraph(mcpbridge.WithUser(runCtx, owner), t, run)
+	switch cause := context.Cause(runCtx); {
+	case errors.Is(cause, errLeaseLost):
+		return "", ""
+	case errors.Is(cause, store.ErrRunCancelled):
+		return store.RunCancelled, ""
+	case ctx.Err() != nil:
+		return released, ""
+	case err != nil:
+		log.Error("a run failed", "err", err)
+		r.appendError(context.WithoutCancel(ctx), t, run.ID)
+		return store.RunError, runFailed
+	}
+	return status, ""
+}
+
+// released is runOn's status for a run the pool stopped before its end:
+// it goes back to the queue.
+const released = "released"
+
+// runFailed is the message a failed run shows: what went wrong is logged,
+// not shown.
+const runFailed = "the run failed"
+
+// renew renews the run's lease every third of its length until stopped;
+// a lost lease or a cancel request cancels the run.
+func (r *Runner) renew(ctx context.Context, l store.Lease, cancel context.CancelCauseFunc, log *slog.Logger) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(r.timing.lease / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			run, err := r.queue.RenewLease(ctx, l, r.timing.lease)
+			switch {
+			case errors.Is(err, store.ErrLeaseLost):
+				cancel(errLeaseLost)
+			case err != nil:
+				log.Error("renewing a run's lease", "err", err)
+			case run.CancelRequested:
+				cancel(store.ErrRunCancelled)
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
+// runGraph runs the planner for run and appends its events to the run's
+// stream. It returns the run's final status when the graph ended on its
+// own, or the graph's error.
+func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (string, error) {
+	j, err := DecodeJob(run.Input)
+	if err != nil {
+		return "", err
+	}
+	resumed := false
+	if run.Attempts > 1 {
+		head, err := Head(ctx, t, run.ThreadID)
+		if err != nil {
+			return "", err
+		}
+		resumed = head != nil && head.Metadata.RunID == run.ID
+	}
+	if run.MultitaskStrategy == store.MultitaskRollback && run.Replaces != "" && j.CheckpointID == "" {
+		if j.CheckpointID, err = before(ctx, t, run.ThreadID, run.Replaces); err != nil {
+			return "", err
+		}
+	}
+	appendCtx := context.WithoutCancel(ctx)
+	status := store.RunSuccess
+	timer := r.metrics.NodeTimer()
+	for ev, err := range t.Planner.Run(ctx, j.config(run.ThreadID, run.ID, resumed)) {
+		if err != nil {
+			return "", err
+		}
+		timer.See(ev.Kind, ev.Node, ev.Name, ev.Payload)
+		parts, err := j.parts().Of(ev)
+		if err != nil {
+			return "", err
+		}
+		for _, part := range parts {
+			if _, err := t.AppendRunEvent(appendCtx, run.ID, part.Event, part.Data); err != nil {
+				return "", err
+			}
+		}
+		if ev.Kind == graph.Interrupted { // a node asked a person, or a breakpoint stopped the run
+			status = store.RunInterrupted
+		}
+	}
+	return status, nil
+}
+
+// appendError adds an error event to a run's stream.
+func (r *Runner) appendError(ctx context.Context, t tenant.Tenant, runID string) {
+	data, _ := json.Marshal(wire.StreamError{Error: string(errcode.Internal), Message: runFailed})
+	if _, err := t.AppendRunEvent(ctx, runID, wire.EventError, data); err != nil {
+		r.log.Error("recording a run's failure", "run_id", runID, "err", err)
+	}
+}

@@ -1,0 +1,358 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/internal/plannertest"
+	"github.com/tripgraph/tripgraph/internal/storetest"
+	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/server/internal/metrics"
+	"github.com/tripgraph/tripgraph/server/tenant"
+	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/mcpservers"
+)
+
+var testURL string
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, "runner", &testURL)) }
+
+var migrateOnce sync.Once
+
+// migratedStore opens the package's database, migrated once per run.
+func migratedStore(t testing.TB) *store.Store {
+	t.Helper()
+	var merr error
+	migrateOnce.Do(func() { merr = migrations.Up(context.Background(), testURL) })
+	if merr != nil {
+		t.Fatal(merr)
+	}
+	st, err := store.Open(context.Background(), testURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	return st
+}
+
+// testRunner is a runner with short timings, on tools from gate, not yet
+// started.
+func testRunner(t *testing.T, gate *plannertest.Gate) (*Runner, *store.Store) {
+	t.Helper()
+	st := migratedStore(t)
+	planner := plannertest.Planner(t, gate, st.Checkpoints)
+	r, err := New(Config{Queue: st, Tenants: tenant.Factory{Store: st, Planner: planner, Servers: mcpservers.Registry{Pool: st.Pool}},
+		Metrics: metrics.New(st, slog.Default()), Workers: 2, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.timing = timing{lease: 3 * time.Second, poll: 20 * time.Millisecond, reclaim: 20 * time.Millisecond, maxAttempts: 3}
+	t.Cleanup(func() { stopNow(r) })
+	return r, st
+}
+
+// stopNow drains the runner with no grace: its runs go back to the queue.
+func stopNow(r *Runner) {
+	now, cancel := context.WithCancel(context.Background())
+	cancel()
+	r.Drain(now)
+}
+
+// newUser makes a user for a test.
+func newUser(t *testing.T, st *store.Store) string {
+	t.Helper()
+	u, err := st.Accounts.EnsureUser(context.Background(), "runner-"+strings.ToLower(uuid.NewString()[:12]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.ID
+}
+
+// queueTurn creates a user, a thread and a run on it with the text as the
+// person's message.
+func queueTurn(t *testing.T, st *store.Store, text string) (owner string, run store.Run) {
+	t.Helper()
+	ctx := context.Background()
+	uid := newUser(t, st)
+	th, err := st.ForOwner(uid).CreateThread(ctx, store.NewThread{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return uid, createJob(t, st, uid, th.ID, Job{Input: &nodes.Update{
+		Messages: []nodes.Message{{ID: uuid.NewString(), Type: nodes.Human, Content: text}}}})
+}
+
+func createJob(t *testing.T, st *store.Store, owner, threadID string, j Job) store.Run {
+	t.Helper()
+	raw, err := json.Marshal(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := st.ForOwner(owner).CreateRun(context.Background(), threadID, store.NewRun{Input: raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// waitDone fails the test when done is not closed within a minute: what it
+// waits for hangs.
+func waitDone(t *testing.T, done <-chan struct{}, what string) {
+	t.Helper()
+	within(t, done, what)
+}
+
+// within receives from ch, and fails the test when nothing comes within a
+// minute.
+func within[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(time.Minute):
+		t.Fatalf("%s did not come within a minute", what)
+		panic("unreachable")
+	}
+}
+
+func TestWorkerRunsATurn(t *testing.T) {
+	gate := &plannertest.Gate{Started: make(chan string, 4)}
+	r, st := testRunner(t, gate)
+	r.Start()
+	owner, run := queueTurn(t, st, plannertest.Lisbon)
+	events, done := storetest.Finish(t, st, owner, run.ID)
+	if done.Status != store.RunSuccess || done.Error != "" {
+		t.Fatalf("run ended %s (%q), want success", done.Status, done.Error)
+	}
+	if user := <-gate.Started; user != owner {
+		t.Fatalf("the tool acted for %q, want the thread's owner %q", user, owner)
+	}
+	seen := map[string]int{}
+	var ui []string
+	for _, e := range events {
+		seen[e.Event]++
+		if e.Event == "custom" {
+			var m struct{ Type, Name string }
+			if err := json.Unmarshal(e.Data, &m); err != nil || m.Type != "ui" {
+				t.Fatalf("custom event %s: %v", e.Data, err)
+			}
+			ui = append(ui, m.Name)
+		}
+	}
+	for _, mode := range []string{"values", "updates", "custom", "messages"} {
+		if seen[mode] == 0 {
+			t.Errorf("no %s event among %v", mode, seen)
+		}
+	}
+	if len(ui) < 2 || ui[0] != nodes.ComponentTripDetails || ui[1] != nodes.ComponentAccommodations {
+		t.Errorf("ui components %v, want trip details then accommodations", ui)
+	}
+	var last struct {
+		Messages []nodes.Message `json:"messages"`
+	}
+	for _, e := range events {
+		if e.Event == "values" {
+			last.Messages = nil
+			if err := json.Unmarshal(e.Data, &last); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if n := len(last.Messages); n < 2 || last.Messages[0].Content != plannertest.Lisbon || last.Messages[n-1].Type != nodes.AI {
+		t.Fatalf("final values messages %+v", last.Messages)
+	}
+	th, err := st.ForOwner(owner).Thread(context.Background(), run.ThreadID)
+	if err != nil || th.Status != store.ThreadIdle {
+		t.Fatalf("thread after the run: %+v, %v", th, err)
+	}
+}
+
+func TestWorkerCancelsARunningRun(t *testing.T) {
+	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	r, st := testRunner(t, gate)
+	r.Start()
+	owner, run := queueTurn(t, st, plannertest.Lisbon)
+	<-gate.Started // the run is inside the tool call
+	if _, err := st.ForOwner(owner).CancelRun(context.Background(), run.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, done := storetest.Finish(t, st, owner, run.ID)
+	if done.Status != store.RunCancelled {
+		t.Fatalf("cancelled run ended %s (%q)", done.Status, done.Error)
+	}
+}
+
+func TestWorkerReportsAFailureGenerically(t *testing.T) {
+	r, st := testRunner(t, &plannertest.Gate{})
+	r.Start()
+	ctx := context.Background()
+	uid := newUser(t, st)
+	th, err := st.ForOwner(uid).CreateThread(ctx, store.NewThread{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A fork from a checkpoint the thread does not have fails in the graph.
+	run := createJob(t, st, uid, th.ID, Job{CheckpointID: uuid.NewString(), Input: &nodes.Update{
+		Messages: []nodes.Message{{ID: uuid.NewString(), Type: nodes.Human, Content: "hello"}}}})
+	events, done := storetest.Finish(t, st, uid, run.ID)
+	if done.Status != store.RunError || done.Error != runFailed {
+		t.Fatalf("failed run ended %s (%q)", done.Status, done.Error)
+	}
+	if n := len(events); n == 0 || events[n-1].Event != "error" ||
+		string(events[n-1].Data) != `{"error":"INTERNAL","message":"the run failed"}` {
+		t.Fatalf("events of a failed run: %+v", events)
+	}
+}
+
+func TestWorkerTakesOverAnExpiredLease(t *testing.T) {
+	r, st := testRunner(t, &plannertest.Gate{})
+	owner, run := queueTurn(t, st, "hello")
+	// A worker that claims the run and dies at once.
+	if _, ok, err := st.ClaimRun(context.Background(), "dead-worker", time.Millisecond); err != nil || !ok {
+		t.Fatalf("claim: %v, %v", ok, err)
+	}
+	r.Start()
+	_, done := storetest.Finish(t, st, owner, run.ID)
+	if done.Status != store.RunSuccess || done.Attempts != 2 {
+		t.Fatalf("reclaimed run ended %s after %d attempts", done.Status, done.Attempts)
+	}
+}
+
+func TestStoppingHandsRunsBack(t *testing.T) {
+	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	r, st := testRunner(t, gate)
+	r.Start()
+	owner, run := queueTurn(t, st, plannertest.Lisbon)
+	<-gate.Started
+	stopNow(r)
+	after, err := st.ForOwner(owner).Run(context.Background(), run.ID)
+	if err != nil || after.Status != store.RunPending || after.Attempts != 1 {
+		t.Fatalf("run after the pool stopped: %s, attempts %d, %v; want pending", after.Status, after.Attempts, err)
+	}
+	// Leave no pending run for the pools of later tests.
+	if _, err := st.ForOwner(owner).CancelRun(context.Background(), run.ID); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Shutdown stops claiming at once, lets the run in progress go on until
+// the grace ends, and then hands it back; a run queued meanwhile is left
+// for another process.
+func TestShutdownGrace(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		graceEnds  bool   // the grace ends while the run is held
+		wantStatus string // of the run in progress
+	}{
+		{"the run finishes within the grace", false, store.RunSuccess},
+		{"the grace ends first: the run goes back to the queue", true, store.RunPending},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+			r, st := testRunner(t, gate)
+			r.Start()
+			owner, run := queueTurn(t, st, plannertest.Lisbon)
+			<-gate.Started
+			grace, endGrace := context.WithCancel(context.Background())
+			defer endGrace()
+			stopped := make(chan struct{})
+			go func() { r.Drain(grace); close(stopped) }()
+			waitDone(t, r.claims.Done(), "the end of claims")
+			laterOwner, later := queueTurn(t, st, plannertest.Lisbon)
+			r.nudge()
+			if tc.graceEnds {
+				endGrace()
+			} else {
+				close(gate.Release)
+			}
+			waitDone(t, stopped, "Shutdown's return")
+			ctx := context.Background()
+			got, err := st.ForOwner(owner).Run(ctx, run.ID)
+			if err != nil || got.Status != tc.wantStatus || got.Attempts != 1 {
+				t.Errorf("the run in progress is %s after %d claims (%v), want %s after 1", got.Status, got.Attempts, err, tc.wantStatus)
+			}
+			if tc.wantStatus == store.RunPending {
+				// A released run has no lease: any worker may claim it now.
+				var leased bool
+				if err := st.Pool.QueryRow(ctx, `SELECT lease_expires_at IS NOT NULL FROM runs WHERE id = $1`, run.ID).Scan(&leased); err != nil || leased {
+					t.Errorf("the handed-back run still has a lease (%v)", err)
+				}
+			}
+			l, err := st.ForOwner(laterOwner).Run(ctx, later.ID)
+			if err != nil || l.Status != store.RunPending {
+				t.Errorf("a run queued after Shutdown began is %s (%v), want pending: no claim", l.Status, err)
+			}
+			// Leave no pending run for the pools of later tests.
+			for _, left := range []struct{ owner, id string }{{owner, run.ID}, {laterOwner, later.ID}} {
+				if _, err := st.ForOwner(left.owner).CancelRun(ctx, left.id); err != nil && !strings.Contains(err.Error(), "cannot cancel") {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// Config.Lease is the length of the claims the workers take, and of
+// their renewals.
+func TestRunLeaseIsTheClaimsLength(t *testing.T) {
+	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	r, st := testRunner(t, gate)
+	custom, err := New(Config{Queue: st, Tenants: r.tenants, Metrics: r.metrics, Workers: 1, Lease: 1500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopNow(custom)
+	custom.Start()
+	owner, run := queueTurn(t, st, plannertest.Lisbon)
+	within(t, gate.Started, "the run's tool call")
+	seen := map[time.Time]bool{}
+	for len(seen) < 2 { // the claim, then a renewal
+		var expires time.Time
+		var length time.Duration
+		err := st.Pool.QueryRow(context.Background(),
+			`SELECT lease_expires_at, lease_expires_at - updated_at FROM runs WHERE id = $1`, run.ID).Scan(&expires, &length)
+		if err != nil || length != 1500*time.Millisecond {
+			t.Fatalf("the run's lease is %s from its last change (%v), want 1.5s", length, err)
+		}
+		seen[expires] = true
+		time.Sleep(20 * time.Millisecond)
+	}
+	close(gate.Release)
+	if _, done := storetest.Finish(t, st, owner, run.ID); done.Status != store.RunSuccess {
+		t.Fatalf("run ended %s", done.Status)
+	}
+}
+
+// A running run's lease is renewed while it runs, so the sweeper never
+// hands it to another worker.
+func TestLeaseIsRenewed(t *testing.T) {
+	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	r, st := testRunner(t, gate)
+	r.timing.lease = 2 * time.Second // long enough that a loaded machine does not let it lapse
+	r.Start()
+	owner, run := queueTurn(t, st, plannertest.Lisbon)
+	<-gate.Started
+	seen := map[time.Time]bool{}
+	for len(seen) < 4 {
+		got, err := st.ForOwner(owner).Run(context.Background(), run.ID)
+		if err != nil || got.Status != store.RunRunning || got.Attempts != 1 {
+			t.Fatalf("run while held: %s, attempts %d, %v", got.Status, got.Attempts, err)
+		}
+		seen[*got.LeaseExpiresAt] = true
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(gate.Release)
+	if _, done := storetest.Finish(t, st, owner, run.ID); done.Status != store.RunSuccess || done.Attempts != 1 {
+		t.Fatalf("run ended %s after %d attempts", done.Status, done.Attempts)
+	}
+}

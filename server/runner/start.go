@@ -1,0 +1,196 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/server/tenant"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+// Request is a run to queue on one of a tenant's threads.
+type Request struct {
+	// ThreadID is the thread; "" makes a new thread of its own, with the
+	// run, in one statement (a stateless run).
+	ThreadID string
+	// CreateThread creates the thread when it is missing.
+	CreateThread      bool
+	Job               Job
+	Metadata          json.RawMessage // a JSON object, or none
+	MultitaskStrategy string          // what to do with the thread's active run; reject when ""
+}
+
+// ErrNothingToGoOn refuses a run with neither input nor command on a
+// thread that has no checkpoint to go on from.
+var ErrNothingToGoOn = errcode.New(errcode.BadRequest, "the thread has no state to go on from: send an input")
+
+// Enqueue checks that req can run and queues it for a worker of any
+// process. A run with nothing to do is refused (ErrNothingToGoOn), and an
+// answer (a Command with Resume) when nothing on the thread waits for one,
+// before any thread is created.
+func (r *Runner) Enqueue(ctx context.Context, t tenant.Tenant, req Request) (store.Run, error) {
+	if err := canGoOn(ctx, t, req.Job, req.ThreadID); err != nil {
+		return store.Run{}, err
+	}
+	raw, err := json.Marshal(req.Job)
+	if err != nil {
+		return store.Run{}, fmt.Errorf("encoding a run's job: %w", err)
+	}
+	nr := store.NewRun{Input: raw, Metadata: req.Metadata, MultitaskStrategy: req.MultitaskStrategy}
+	var run store.Run
+	if req.ThreadID == "" {
+		run, err = t.CreateRunOnNewThread(ctx, store.NewThread{ID: uuid.Must(uuid.NewV7()).String()}, nr)
+	} else if err = ensureThread(ctx, t, req.ThreadID, req.CreateThread); err == nil {
+		run, err = t.CreateRun(ctx, req.ThreadID, nr)
+	}
+	if err != nil {
+		return run, err
+	}
+	r.nudge()
+	return run, nil
+}
+
+// canGoOn refuses a job with neither input nor command on a thread that
+// has no checkpoint to go on from: a new one, one that does not exist
+// (which CreateThread might create), or an empty one; and an answer when
+// nothing on the thread waits for one, such as a booking answered already.
+func canGoOn(ctx context.Context, t tenant.Tenant, j Job, threadID string) error {
+	if j.Command != nil && j.Command.Resume != nil && j.CheckpointID == "" {
+		return awaitsAnswer(ctx, t, threadID)
+	}
+	if j.Input != nil || j.Command != nil || j.CheckpointID != "" {
+		return nil
+	}
+	if graph.CheckID("thread id", threadID) == nil {
+		head, err := Head(ctx, t, threadID)
+		if err != nil || head != nil {
+			return err
+		}
+	}
+	return ErrNothingToGoOn
+}
+
+// awaitsAnswer refuses with CONFLICT when the thread has no pending
+// interrupt at its newest checkpoint: the run would only fail. Another
+// user's thread, or a missing one, is not found.
+func awaitsAnswer(ctx context.Context, t tenant.Tenant, threadID string) error {
+	var head *graph.Checkpoint
+	if threadID != "" {
+		if _, err := t.Thread(ctx, threadID); err != nil {
+			return err
+		}
+		var err error
+		if head, err = Head(ctx, t, threadID); err != nil {
+			return err
+		}
+	}
+	if head == nil || len(head.Interrupts) == 0 {
+		return errcode.New(errcode.Conflict, "nothing on the thread is waiting for an answer: it was answered already, or never asked")
+	}
+	return nil
+}
+
+// ensureThread checks that the thread is the tenant's, and creates it when
+// it is missing and create is set.
+func ensureThread(ctx context.Context, t tenant.Tenant, threadID string, create bool) error {
+	_, err := t.Thread(ctx, threadID)
+	if errcode.Of(err) != errcode.NotFound || !create {
+		return err
+	}
+	if uuid.Validate(threadID) != nil {
+		return errcode.New(errcode.BadRequest, "a thread id is a UUID")
+	}
+	_, err = t.CreateThread(ctx, store.NewThread{ID: threadID})
+	if errcode.Of(err) == errcode.Conflict {
+		return nil // created meanwhile
+	}
+	return err
+}
+
+// Head is a thread's newest checkpoint, nil when it has none.
+func Head(ctx context.Context, t tenant.Tenant, threadID string) (*graph.Checkpoint, error) {
+	_, cp, err := t.Planner.GetState(ctx, threadID, "")
+	if errors.Is(err, graph.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &cp, nil
+}
+
+// Await follows a run's events, from any process, until it ends, and
+// returns it as it ended.
+func Await(ctx context.Context, t tenant.Tenant, runID string) (store.Run, error) {
+	for _, err := range t.FollowRunEvents(ctx, runID, 0) {
+		if err != nil {
+			return store.Run{}, err
+		}
+	}
+	return t.Run(ctx, runID)
+}
+
+// errStartedThread: a run that wrote a thread's first checkpoint has no
+// state before it to roll back to.
+var errStartedThread = errors.New("it started the thread")
+
+// RollBack makes the state before a cancelled run the thread's newest
+// again: a new checkpoint with that state, forked from the checkpoint
+// before the run's first. The run's own checkpoints stay in the history
+// as an abandoned branch (checkpoints are never deleted), and the run
+// stays listed. A run that wrote nothing leaves the thread as it is; one
+// that started the thread cannot be rolled back (CONFLICT).
+func RollBack(ctx context.Context, t tenant.Tenant, run store.Run) error {
+	prior, err := before(ctx, t, run.ThreadID, run.ID)
+	if errors.Is(err, errStartedThread) {
+		return errcode.Wrap(errcode.Conflict, err, fmt.Sprintf("run %s was cancelled, but it started the thread, so there is no state to roll back to; delete the thread instead", run.ID))
+	}
+	if err != nil || prior == "" {
+		return err
+	}
+	_, base, err := t.Planner.GetState(ctx, run.ThreadID, prior)
+	if err != nil {
+		return fmt.Errorf("reading the checkpoint before run %s: %w", run.ID, err)
+	}
+	asNode := base.Node
+	if asNode == "" {
+		asNode = graph.START
+	}
+	if _, err := t.Planner.UpdateState(ctx, run.ThreadID, prior, nodes.Update{}, asNode); err != nil {
+		return fmt.Errorf("rolling back run %s: %w", run.ID, err)
+	}
+	return nil
+}
+
+// before is the checkpoint a rollback forks from: the parent of the oldest
+// checkpoint the replaced run wrote on the thread, or "" when it wrote
+// none. A run that started the thread has nothing before it: that
+// rollback fails.
+func before(ctx context.Context, t tenant.Tenant, threadID, replaced string) (string, error) {
+	oldest, cursor := "", ""
+	for {
+		page, err := t.Checkpoints().List(ctx, threadID, graph.ListOptions{Limit: 100, Before: cursor})
+		if err != nil {
+			return "", fmt.Errorf("finding the checkpoints of run %s: %w", replaced, err)
+		}
+		for _, cp := range page {
+			if cp.Metadata.RunID == replaced {
+				oldest = cp.ParentID
+				if oldest == "" {
+					return "", fmt.Errorf("rolling back run %s: %w", replaced, errStartedThread)
+				}
+			}
+		}
+		if len(page) < 100 {
+			return oldest, nil
+		}
+		cursor = page[len(page)-1].ID
+	}
+}

@@ -1,0 +1,19 @@
+package accounts
+
+import (
+	"os"
+	"testing"
+
+	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/migrations"
+)
+
+// testURL is this package's fresh database.
+var testURL string
+
+func TestMain(m *testing.M) {
+	os.Exit(pgtest.Run(m, "accounts", &testURL))
+}
+
+// openTestStore opens the accounts on the package's migrated database.
+func openTestStore(t testing.TB) *Store { return New(pgtest.MigratedPool(t, testURL, migrations.Up)) }

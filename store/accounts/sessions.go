@@ -1,0 +1,120 @@
+package accounts
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tripgraph/tripgraph/errcode"
+)
+
+// Session is a browser session. Token is what the cookie carries; only its
+// hash is stored, so Token is known only to CreateSession's caller.
+type Session struct {
+	Token     string
+	UserID    string
+	CSRFToken string
+	ExpiresAt time.Time
+}
+
+// randomToken is 32 random bytes, URL-safe.
+func randomToken() (string, error) {
+	var raw [32]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", fmt.Errorf("making a random token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(raw[:]), nil
+}
+
+func tokenHash(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}
+
+// CreateSession opens a session for a user that lasts ttl, with a new
+// CSRF token. Sessions that have expired are deleted on the way.
+func (s *Store) CreateSession(ctx context.Context, userID string, ttl time.Duration) (Session, error) {
+	token, err := randomToken()
+	if err != nil {
+		return Session{}, err
+	}
+	csrf, err := randomToken()
+	if err != nil {
+		return Session{}, err
+	}
+	sess := Session{Token: token, UserID: userID, CSRFToken: csrf}
+	err = s.Pool.QueryRow(ctx, `
+		WITH gone AS (DELETE FROM web_sessions WHERE expires_at <= now())
+		INSERT INTO web_sessions (token_hash, user_id, csrf_token, expires_at)
+		VALUES ($1, $2, $3, now() + $4 * interval '1 microsecond') RETURNING expires_at`,
+		tokenHash(token), userID, csrf, ttl.Microseconds()).Scan(&sess.ExpiresAt)
+	if err != nil {
+		return Session{}, fmt.Errorf("opening a session: %w", err)
+	}
+	return sess, nil
+}
+
+// SessionByToken returns the unexpired session a cookie's token opens, or
+// an UNAUTHENTICATED error that does not say whether it ever existed.
+func (s *Store) SessionByToken(ctx context.Context, token string) (Session, error) {
+	sess := Session{Token: token}
+	err := s.Pool.QueryRow(ctx, `
+		SELECT user_id, csrf_token, expires_at FROM web_sessions
+		WHERE token_hash = $1 AND expires_at > now()`, tokenHash(token)).
+		Scan(&sess.UserID, &sess.CSRFToken, &sess.ExpiresAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Session{}, errcode.New(errcode.Unauthenticated, "no such session, or it has expired")
+	}
+	if err != nil {
+		return Session{}, fmt.Errorf("reading a session: %w", err)
+	}
+	return sess, nil
+}
+
+// DeleteSession ends a session; ending one that is gone already is not an
+// error.
+func (s *Store) DeleteSession(ctx context.Context, token string) error {
+	if _, err := s.Pool.Exec(ctx, `DELETE FROM web_sessions WHERE token_hash = $1`, tokenHash(token)); err != nil {
+		return fmt.Errorf("ending a session: %w", err)
+	}
+	return nil
+}
+
+// CreateLoginLink makes a token that opens a session for the user once,
+// within ttl. Only its hash is stored.
+func (s *Store) CreateLoginLink(ctx context.Context, userID string, ttl time.Duration) (string, error) {
+	token, err := randomToken()
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.Pool.Exec(ctx, `
+		WITH gone AS (DELETE FROM login_links WHERE expires_at <= now())
+		INSERT INTO login_links (token_hash, user_id, expires_at) VALUES ($1, $2, now() + $3 * interval '1 microsecond')`,
+		tokenHash(token), userID, ttl.Microseconds()); err != nil {
+		return "", fmt.Errorf("making a login link: %w", err)
+	}
+	return token, nil
+}
+
+// UseLoginLink spends a login link's token and returns its user. A token
+// used already, expired or unknown is an UNAUTHENTICATED error.
+func (s *Store) UseLoginLink(ctx context.Context, token string) (string, error) {
+	var userID string
+	var live bool
+	err := s.Pool.QueryRow(ctx, `
+		DELETE FROM login_links WHERE token_hash = $1 RETURNING user_id, expires_at > now()`,
+		tokenHash(token)).Scan(&userID, &live)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !live) {
+		return "", errcode.New(errcode.Unauthenticated, "the login link is unknown or was used already")
+	}
+	if err != nil {
+		return "", fmt.Errorf("using a login link: %w", err)
+	}
+	return userID, nil
+}

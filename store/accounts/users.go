@@ -1,0 +1,153 @@
+// Package accounts keeps who may use tripgraph: users, their API keys
+// (stored as hashes), browser sessions and one-time login links.
+package accounts
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/tripgraph/tripgraph/errcode"
+)
+
+// User is an account: a traveller or a program acting for one.
+type User struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// APIKeyPrefix starts every API key, so that leaked keys are easy to find.
+const APIKeyPrefix = "tg_"
+
+// userNamePattern is the rule the users table checks names against.
+var userNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,62}$`)
+
+// CreateUser makes a new user. A name that breaks the naming rule is a
+// BAD_REQUEST; a name already taken is a CONFLICT.
+func (s *Store) CreateUser(ctx context.Context, name string) (User, error) {
+	if !userNamePattern.MatchString(name) {
+		return User{}, errcode.New(errcode.BadRequest,
+			"user name %q must be 1 to 63 lower-case letters, digits, '_', '.' or '-', starting with a letter or digit", name)
+	}
+	var u User
+	err := s.Pool.QueryRow(ctx, `INSERT INTO users (name) VALUES ($1) RETURNING id, name, created_at`, name).
+		Scan(&u.ID, &u.Name, &u.CreatedAt)
+	var pgErr *pgconn.PgError
+	switch {
+	case errors.As(err, &pgErr) && pgErr.Code == "23505":
+		return User{}, errcode.New(errcode.Conflict, "user %q exists already", name)
+	case err != nil:
+		return User{}, fmt.Errorf("creating user %q: %w", name, err)
+	}
+	return u, nil
+}
+
+// EnsureUser returns the user with this name, creating it if needed.
+func (s *Store) EnsureUser(ctx context.Context, name string) (User, error) {
+	var u User
+	err := s.Pool.QueryRow(ctx, `
+		INSERT INTO users (name) VALUES ($1)
+		ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name
+		RETURNING id, name, created_at`, name).Scan(&u.ID, &u.Name, &u.CreatedAt)
+	if err != nil {
+		return User{}, fmt.Errorf("ensuring user %q: %w", name, err)
+	}
+	return u, nil
+}
+
+// UserByName returns the user with this name, or a NOT_FOUND error.
+func (s *Store) UserByName(ctx context.Context, name string) (User, error) {
+	return s.scanUser(ctx, "name", `SELECT id, name, created_at FROM users WHERE name = $1`, name)
+}
+
+// UserByID returns the user with this id, or a NOT_FOUND error.
+func (s *Store) UserByID(ctx context.Context, id string) (User, error) {
+	return s.scanUser(ctx, "id", `SELECT id, name, created_at FROM users WHERE id::text = $1`, id)
+}
+
+func (s *Store) scanUser(ctx context.Context, by, query, arg string) (User, error) {
+	var u User
+	err := s.Pool.QueryRow(ctx, query, arg).Scan(&u.ID, &u.Name, &u.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return User{}, errcode.New(errcode.NotFound, "no user with %s %q", by, arg)
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("reading user by %s: %w", by, err)
+	}
+	return u, nil
+}
+
+// CreateAPIKey makes a new API key for a user and returns it. Only its hash
+// is stored: the key cannot be shown again.
+func (s *Store) CreateAPIKey(ctx context.Context, userID, label string) (string, error) {
+	var raw [24]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", fmt.Errorf("making an API key: %w", err)
+	}
+	key := APIKeyPrefix + base64.RawURLEncoding.EncodeToString(raw[:])
+	hash := sha256.Sum256([]byte(key))
+	if _, err := s.Pool.Exec(ctx, `INSERT INTO api_keys (user_id, key_hash, label) VALUES ($1, $2, $3)`,
+		userID, hash[:], label); err != nil {
+		return "", fmt.Errorf("storing an API key: %w", err)
+	}
+	return key, nil
+}
+
+// UserByAPIKey returns the owner of a valid, unrevoked API key, or a
+// FORBIDDEN error that does not say whether the key ever existed. It marks
+// the key used (last_used_at) when it was last marked over lastUsedStep
+// ago: every request checks a key, and writing the key's row each time
+// would make the requests of one key queue on its row lock, each behind
+// the commit of the one before; a read commits nothing.
+func (s *Store) UserByAPIKey(ctx context.Context, key string) (User, error) {
+	hash := sha256.Sum256([]byte(key))
+	var u User
+	err := s.Pool.QueryRow(ctx, `
+		WITH touched AS (
+			UPDATE api_keys SET last_used_at = now()
+			WHERE key_hash = $1 AND revoked_at IS NULL
+			  AND (last_used_at IS NULL OR last_used_at < now() - $2 * interval '1 microsecond'))
+		SELECT u.id, u.name, u.created_at FROM api_keys k JOIN users u ON u.id = k.user_id
+		WHERE k.key_hash = $1 AND k.revoked_at IS NULL`, hash[:], lastUsedStep.Microseconds()).Scan(&u.ID, &u.Name, &u.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return User{}, errcode.New(errcode.Forbidden, "invalid API key")
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("checking an API key: %w", err)
+	}
+	return u, nil
+}
+
+// lastUsedStep is how stale an API key's last_used_at may get.
+const lastUsedStep = time.Minute
+
+// RevokeAPIKey revokes every key of userID whose hash matches key.
+func (s *Store) RevokeAPIKey(ctx context.Context, userID, key string) error {
+	hash := sha256.Sum256([]byte(key))
+	tag, err := s.Pool.Exec(ctx, `UPDATE api_keys SET revoked_at = now() WHERE user_id = $1 AND key_hash = $2 AND revoked_at IS NULL`, userID, hash[:])
+	if err != nil {
+		return fmt.Errorf("revoking an API key: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return errcode.New(errcode.NotFound, "no such active API key")
+	}
+	return nil
+}
+
+// Store is the accounts on a PostgreSQL pool. It is safe for concurrent use.
+type Store struct {
+	Pool *pgxpool.Pool
+}
+
+// New returns the accounts on pool.
+func New(pool *pgxpool.Pool) *Store { return &Store{Pool: pool} }

@@ -1,0 +1,103 @@
+package checkpoint
+
+import (
+	"container/list"
+	"sync"
+)
+
+// chain is what the checkpointer must know of a stored checkpoint to write
+// a child of it as a delta.
+type chain struct {
+	id       string
+	state    object // nil when the state cannot be the parent of a delta
+	baseID   string // the snapshot the checkpoint's delta chain starts from
+	baseSize int    // that snapshot's size in bytes
+	depth    int    // deltas between the snapshot and the checkpoint
+	cost     int    // bytes read to rebuild the checkpoint from the snapshot
+}
+
+// Memory a cached state is charged for besides its JSON bytes: the slice
+// header of each array element, and each member's key, value and element
+// slice headers. Entries written as deltas share their parent's elements,
+// so the sum of the charges bounds the memory the cache holds from above.
+const (
+	elemOverhead   = 24
+	memberOverhead = 80
+	chainOverhead  = 160
+)
+
+// footprint is what a chain is charged for in the cache.
+func (c *chain) footprint() int64 {
+	n := int64(chainOverhead + len(c.id) + len(c.baseID))
+	for _, m := range c.state {
+		n += int64(memberOverhead + len(m.key) + len(m.value) + elemOverhead*len(m.elems))
+		for _, e := range m.elems {
+			n += int64(len(e))
+		}
+	}
+	return n
+}
+
+// chainCache keeps the most recently written or read checkpoints' chains,
+// by checkpoint id, so that a run's next step need not read its parent
+// back. Checkpoints never change, so an entry never goes stale. It holds
+// at most maxBytes of states, as charged by footprint.
+type chainCache struct {
+	mu       sync.Mutex
+	maxBytes int64
+	bytes    int64
+	order    *list.List // of cacheEntry, most recent first
+	byID     map[string]*list.Element
+}
+
+type cacheEntry struct {
+	chain *chain
+	bytes int64
+}
+
+func newChainCache(maxBytes int64) *chainCache {
+	return &chainCache{maxBytes: maxBytes, order: list.New(), byID: make(map[string]*list.Element)}
+}
+
+// get returns the chain of checkpoint id, if cached.
+func (c *chainCache) get(id string) (*chain, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.byID[id]
+	if !ok {
+		return nil, false
+	}
+	c.order.MoveToFront(e)
+	return e.Value.(cacheEntry).chain, true
+}
+
+// put caches ch, evicting the least recently used entries to stay within
+// maxBytes. A chain bigger than the whole cache is not cached.
+func (c *chainCache) put(ch *chain) {
+	size := ch.footprint()
+	if size > c.maxBytes {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.byID[ch.id]; ok {
+		c.order.MoveToFront(e)
+		return
+	}
+	c.byID[ch.id] = c.order.PushFront(cacheEntry{chain: ch, bytes: size})
+	c.bytes += size
+	for c.bytes > c.maxBytes {
+		last := c.order.Back()
+		c.order.Remove(last)
+		old := last.Value.(cacheEntry)
+		delete(c.byID, old.chain.id)
+		c.bytes -= old.bytes
+	}
+}
+
+// size returns how many entries and charged bytes the cache holds.
+func (c *chainCache) size() (entries int, bytes int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.order.Len(), c.bytes
+}

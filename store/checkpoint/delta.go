@@ -1,0 +1,447 @@
+package checkpoint
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// This file holds the state delta format of the Postgres checkpointer.
+//
+// A state is a compact JSON object. It is split into its top-level members,
+// kept as raw bytes, so that it can be rebuilt byte for byte: "{" key ":"
+// value ("," key ":" value)* "}", with arrays rebuilt as "[" elements
+// joined by "," "]". A state that does not rebuild exactly (not an object,
+// or not compact) is never stored as a delta.
+//
+// A delta is a compact JSON array. Its first element is 0 when the state has
+// the same keys as its parent, in the same order, or else the array of the
+// state's keys. One operation per key follows:
+//
+//	0              the parent's value for this key
+//	[1,e1,e2,...]  the parent's array followed by these elements
+//	[2,"k"]        the parent's array followed by the elements of the
+//	               update's top-level array "k" (so they are stored once)
+//	[2]            the same, where "k" is this key
+//	[3,v]          the value v
+//	[4]            the value of the update's member with this key
+//
+// The usual step of a chat graph appends a message and a UI record, and
+// changes a timestamp: its delta is a few dozen bytes next to its update.
+
+// Delta operations.
+const (
+	opAppend       = '1'
+	opAppendUpdate = '2'
+	opValue        = '3'
+	opUpdateValue  = '4'
+)
+
+// member is one top-level member of a JSON object.
+type member struct {
+	key   []byte   // the raw key, quotes included
+	value []byte   // the raw value; unused when array is set
+	elems [][]byte // the raw elements, when the value is an array
+	array bool
+}
+
+// object is a JSON object split into its members, in order.
+type object []member
+
+// errNotExact reports JSON that this format cannot rebuild byte for byte.
+var errNotExact = errors.New("not a compact JSON value")
+
+// parseObject splits a compact JSON object into its members.
+func parseObject(b []byte) (object, error) {
+	if !json.Valid(b) {
+		return nil, errNotExact
+	}
+	return splitObject(b)
+}
+
+// splitObject splits a valid compact JSON object.
+func splitObject(b []byte) (object, error) {
+	if len(b) < 2 || b[0] != '{' {
+		return nil, errNotExact
+	}
+	if len(b) == 2 && b[1] == '}' {
+		return object{}, nil
+	}
+	var obj object
+	for i := 1; ; {
+		if i >= len(b) || b[i] != '"' {
+			return nil, errNotExact
+		}
+		keyEnd := scanString(b, i)
+		if keyEnd >= len(b) || b[keyEnd] != ':' {
+			return nil, errNotExact
+		}
+		end := scanValue(b, keyEnd+1)
+		m, err := newMember(b[i:keyEnd], b[keyEnd+1:end])
+		if err != nil {
+			return nil, err
+		}
+		obj = append(obj, m)
+		switch {
+		case end < len(b) && b[end] == ',':
+			i = end + 1
+		case end == len(b)-1 && b[end] == '}':
+			return obj, nil
+		default:
+			return nil, errNotExact
+		}
+	}
+}
+
+// newMember makes a member, splitting its value when it is an array.
+func newMember(key, value []byte) (member, error) {
+	if len(value) == 0 || value[0] != '[' {
+		return member{key: key, value: value}, nil
+	}
+	elems, err := splitArray(value)
+	if err != nil {
+		return member{}, err
+	}
+	return member{key: key, elems: elems, array: true}, nil
+}
+
+// splitArray splits a valid compact JSON array into its elements.
+func splitArray(b []byte) ([][]byte, error) {
+	if len(b) < 2 || b[0] != '[' {
+		return nil, errNotExact
+	}
+	if len(b) == 2 && b[1] == ']' {
+		return [][]byte{}, nil
+	}
+	var elems [][]byte
+	for i := 1; ; {
+		if i >= len(b) {
+			return nil, errNotExact
+		}
+		end := scanValue(b, i)
+		if end == i {
+			return nil, errNotExact
+		}
+		elems = append(elems, b[i:end])
+		switch {
+		case end < len(b) && b[end] == ',':
+			i = end + 1
+		case end == len(b)-1 && b[end] == ']':
+			return elems, nil
+		default:
+			return nil, errNotExact
+		}
+	}
+}
+
+// scanValue returns the end of the JSON value that starts at b[i]. b must be
+// valid JSON; a value that starts with white space ends where it starts.
+func scanValue(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return scanString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				i = scanString(b, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return i
+	}
+	for i < len(b) && bytes.IndexByte([]byte(",]} \t\r\n"), b[i]) < 0 {
+		i++
+	}
+	return i
+}
+
+// scanString returns the end of the JSON string that starts at b[i].
+func scanString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return i
+}
+
+// lookup returns the member with this raw key.
+func (o object) lookup(key []byte) (member, bool) {
+	for _, m := range o {
+		if bytes.Equal(m.key, key) {
+			return m, true
+		}
+	}
+	return member{}, false
+}
+
+// encode rebuilds the object's JSON.
+func (o object) encode() []byte {
+	n := 2
+	for _, m := range o {
+		n += len(m.key) + 2 + m.size()
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '{')
+	for i, m := range o {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, m.key...)
+		b = append(b, ':')
+		b = m.appendValue(b)
+	}
+	return append(b, '}')
+}
+
+// size is the length of the member's encoded value.
+func (m member) size() int {
+	if !m.array {
+		return len(m.value)
+	}
+	n := 2 + max(len(m.elems)-1, 0)
+	for _, e := range m.elems {
+		n += len(e)
+	}
+	return n
+}
+
+// appendValue appends the member's encoded value to b.
+func (m member) appendValue(b []byte) []byte {
+	if !m.array {
+		return append(b, m.value...)
+	}
+	return appendArray(b, m.elems)
+}
+
+func appendArray(b []byte, elems [][]byte) []byte {
+	b = append(b, '[')
+	for i, e := range elems {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, e...)
+	}
+	return append(b, ']')
+}
+
+// equal reports whether two members hold the same value.
+func (m member) equal(o member) bool {
+	if m.array != o.array {
+		return false
+	}
+	if !m.array {
+		return bytes.Equal(m.value, o.value)
+	}
+	return len(m.elems) == len(o.elems) && hasPrefix(m.elems, o.elems)
+}
+
+// hasPrefix reports whether elems starts with prefix.
+func hasPrefix(elems, prefix [][]byte) bool {
+	if len(prefix) > len(elems) {
+		return false
+	}
+	for i, p := range prefix {
+		if !bytes.Equal(elems[i], p) {
+			return false
+		}
+	}
+	return true
+}
+
+// keysEqual reports whether two objects of the same length have the same
+// keys in the same order.
+func keysEqual(a, b object) bool {
+	for i := range a {
+		if !bytes.Equal(a[i].key, b[i].key) {
+			return false
+		}
+	}
+	return true
+}
+
+// makeDelta encodes state as a delta against parent. update is the raw
+// update of the step (it may be nil or not an object).
+func makeDelta(parent, state object, update []byte) []byte {
+	upd, _ := parseObject(update)
+	var b []byte
+	b = append(b, '[')
+	if len(parent) == len(state) && keysEqual(parent, state) {
+		b = append(b, '0')
+	} else {
+		b = append(b, '[')
+		for i, m := range state {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, m.key...)
+		}
+		b = append(b, ']')
+	}
+	for _, m := range state {
+		b = append(b, ',')
+		b = appendOp(b, parent, m, upd)
+	}
+	return append(b, ']')
+}
+
+// appendOp appends the operation that turns parent's member into m.
+func appendOp(b []byte, parent object, m member, upd object) []byte {
+	p, ok := parent.lookup(m.key)
+	switch {
+	case ok && p.equal(m):
+		return append(b, '0')
+	case ok && p.array && m.array && hasPrefix(m.elems, p.elems):
+		added := m.elems[len(p.elems):]
+		if u, ok := upd.lookup(m.key); ok && u.array && len(u.elems) == len(added) && hasPrefix(added, u.elems) {
+			return append(b, '[', opAppendUpdate, ']')
+		}
+		for _, u := range upd {
+			if u.array && len(u.elems) == len(added) && hasPrefix(added, u.elems) {
+				b = append(b, '[', opAppendUpdate, ',')
+				b = append(b, u.key...)
+				return append(b, ']')
+			}
+		}
+		b = append(b, '[', opAppend)
+		for _, e := range added {
+			b = append(b, ',')
+			b = append(b, e...)
+		}
+		return append(b, ']')
+	}
+	if u, ok := upd.lookup(m.key); ok && u.equal(m) {
+		return append(b, '[', opUpdateValue, ']')
+	}
+	b = append(b, '[', opValue, ',')
+	b = m.appendValue(b)
+	return append(b, ']')
+}
+
+// applyDelta rebuilds a state from its parent's state, its delta and its
+// update. The result shares no slice that a later append could write into.
+func applyDelta(parent object, delta, update []byte) (object, error) {
+	parts, err := splitArray(delta)
+	if err != nil || len(parts) == 0 {
+		return nil, fmt.Errorf("reading a state delta: malformed delta")
+	}
+	keys, err := deltaKeys(parent, parts[0])
+	if err != nil {
+		return nil, err
+	}
+	ops := parts[1:]
+	if len(ops) != len(keys) {
+		return nil, fmt.Errorf("reading a state delta: %d keys but %d operations", len(keys), len(ops))
+	}
+	var upd object
+	state := make(object, len(keys))
+	for i, key := range keys {
+		m, err := applyOp(parent, key, ops[i], update, &upd)
+		if err != nil {
+			return nil, fmt.Errorf("reading a state delta, key %s: %w", key, err)
+		}
+		state[i] = m
+	}
+	return state, nil
+}
+
+// deltaKeys returns the state's keys from the delta's first element.
+func deltaKeys(parent object, first []byte) ([][]byte, error) {
+	if string(first) != "0" {
+		keys, err := splitArray(first)
+		if err != nil {
+			return nil, fmt.Errorf("reading a state delta's keys: %w", err)
+		}
+		return keys, nil
+	}
+	keys := make([][]byte, len(parent))
+	for i, m := range parent {
+		keys[i] = m.key
+	}
+	return keys, nil
+}
+
+// applyOp rebuilds one member. upd caches the parsed update.
+func applyOp(parent object, key, op, update []byte, upd *object) (member, error) {
+	p, inParent := parent.lookup(key)
+	if string(op) == "0" {
+		if !inParent {
+			return member{}, errors.New("kept from a parent that lacks it")
+		}
+		return p, nil
+	}
+	args, err := splitArray(op)
+	if err != nil || len(args) == 0 || len(args[0]) != 1 {
+		return member{}, errors.New("malformed operation")
+	}
+	switch args[0][0] {
+	case opValue:
+		if len(args) != 2 {
+			return member{}, errors.New("malformed value operation")
+		}
+		return newMember(key, args[1])
+	case opUpdateValue:
+		u, err := updateMember(update, key, upd)
+		if err != nil {
+			return member{}, err
+		}
+		u.key = key
+		return u, nil
+	}
+	if !inParent || !p.array {
+		return member{}, errors.New("appended to a parent value that is not an array")
+	}
+	added := args[1:]
+	if args[0][0] == opAppendUpdate {
+		name := key
+		if len(args) == 2 {
+			name = args[1]
+		} else if len(args) != 1 {
+			return member{}, errors.New("malformed update reference")
+		}
+		u, err := updateMember(update, name, upd)
+		if err != nil {
+			return member{}, err
+		}
+		if !u.array {
+			return member{}, fmt.Errorf("the update's %s is not an array", name)
+		}
+		added = u.elems
+	} else if args[0][0] != opAppend {
+		return member{}, fmt.Errorf("unknown operation %s", args[0])
+	}
+	elems := make([][]byte, 0, len(p.elems)+len(added))
+	elems = append(append(elems, p.elems...), added...)
+	return member{key: key, elems: elems, array: true}, nil
+}
+
+// updateMember returns the update's member with this raw key. upd caches
+// the parsed update.
+func updateMember(update, key []byte, upd *object) (member, error) {
+	if *upd == nil {
+		o, err := parseObject(update)
+		if err != nil {
+			return member{}, fmt.Errorf("parsing the update a delta refers to: %w", err)
+		}
+		*upd = o
+	}
+	u, ok := upd.lookup(key)
+	if !ok {
+		return member{}, fmt.Errorf("the update has no member %s", key)
+	}
+	return u, nil
+}

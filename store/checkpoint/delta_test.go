@@ -1,0 +1,104 @@
+package checkpoint
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestParseObjectRebuildsExactly(t *testing.T) {
+	tests := []struct {
+		in    string
+		exact bool
+	}{
+		{`{}`, true},
+		{`{"a":1}`, true},
+		{`{"a":[],"b":[1,{"x":"]}"},"s\"[,"],"c":null,"d":{"e":[1,2]}}`, true},
+		{`{"k\u00e9":"<\u003c>","n":-1.5e3,"t":true}`, true},
+		{`{"a": 1}`, false},
+		{`{"a":[1, 2]}`, false},
+		{` {"a":1}`, false},
+		{`[1,2]`, false},
+		{`"x"`, false},
+		{`{"a":1`, false},
+		{``, false},
+	}
+	for _, tt := range tests {
+		obj, err := parseObject([]byte(tt.in))
+		if (err == nil) != tt.exact {
+			t.Errorf("parseObject(%s) error = %v, want exact %v", tt.in, err, tt.exact)
+			continue
+		}
+		if err == nil && string(obj.encode()) != tt.in {
+			t.Errorf("parseObject(%s).encode() = %s", tt.in, obj.encode())
+		}
+	}
+}
+
+func TestDeltaRoundTrip(t *testing.T) {
+	tests := []struct {
+		name, parent, state, update string
+		wantOps                     string // a substring the delta must contain
+	}{
+		{"unchanged", `{"m":[1,2],"t":"a"}`, `{"m":[1,2],"t":"a"}`, ``, `[0,0,0]`},
+		{"append", `{"m":[1,2],"t":"a"}`, `{"m":[1,2,{"x":3}],"t":"b"}`, `{"t":"b"}`, `[1,{"x":3}]`},
+		{"append from update", `{"m":[1],"u":[]}`, `{"m":[1,"hi"],"u":["c"]}`, `{"m":["hi"],"u":["c"]}`, `[0,[2],[2]]`},
+		{"append from another update key", `{"m":[1]}`, `{"m":[1,"hi"]}`, `{"x":["hi"]}`, `[0,[2,"x"]]`},
+		{"value from update", `{"t":"a","d":{"x":1},"l":[1]}`, `{"t":"b","d":{"x":2},"l":[2]}`, `{"t":"b","d":{"x":2},"l":[2]}`, `[0,[4],[4],[4]]`},
+		{"replace", `{"m":[1,2]}`, `{"m":[2]}`, ``, `[3,[2]]`},
+		{"new key", `{"a":1}`, `{"a":1,"b":[5]}`, ``, `["a","b"]`},
+		{"dropped key", `{"a":1,"b":2}`, `{"b":2}`, ``, `[["b"],0]`},
+		{"reordered keys", `{"a":1,"b":2}`, `{"b":2,"a":1}`, ``, `[["b","a"],0,0]`},
+		{"scalar to array", `{"a":1}`, `{"a":[1]}`, ``, `[3,[1]]`},
+		{"array to scalar", `{"a":[1]}`, `{"a":null}`, ``, `[3,null]`},
+		{"update not an object", `{"m":[1]}`, `{"m":[1,2]}`, `[2]`, `[1,2]`},
+		{"empty update array", `{"m":[1]}`, `{"m":[1]}`, `{"m":[]}`, `[0,0]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			parent, err := parseObject([]byte(tt.parent))
+			if err != nil {
+				t.Fatal(err)
+			}
+			state, err := parseObject([]byte(tt.state))
+			if err != nil {
+				t.Fatal(err)
+			}
+			delta := makeDelta(parent, state, []byte(tt.update))
+			if !bytes.Contains(delta, []byte(tt.wantOps)) {
+				t.Errorf("delta %s lacks %s", delta, tt.wantOps)
+			}
+			got, err := applyDelta(parent, delta, []byte(tt.update))
+			if err != nil {
+				t.Fatalf("applyDelta(%s): %v", delta, err)
+			}
+			if string(got.encode()) != tt.state {
+				t.Errorf("rebuilt %s, want %s (delta %s)", got.encode(), tt.state, delta)
+			}
+		})
+	}
+}
+
+// Two children of one parent must not share the parent's element slice.
+func TestApplyDeltaDoesNotAlias(t *testing.T) {
+	parent, _ := parseObject([]byte(`{"m":[1,2,3]}`))
+	a, err := applyDelta(parent, []byte(`[0,[1,4]]`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := applyDelta(parent, []byte(`[0,[1,5]]`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(a.encode()) != `{"m":[1,2,3,4]}` || string(b.encode()) != `{"m":[1,2,3,5]}` {
+		t.Fatalf("siblings interfere: %s and %s", a.encode(), b.encode())
+	}
+}
+
+func TestApplyDeltaRejectsMalformed(t *testing.T) {
+	parent, _ := parseObject([]byte(`{"m":[1],"s":"x"}`))
+	for _, delta := range []string{``, `[]`, `[0]`, `[0,0]`, `[0,[9,1],0]`, `[0,0,[1,2]]`, `[0,[2,"zz"],0]`, `[0,[2,"s"],0]`, `[0,0,[4]]`, `[["q"],0]`, `x`} {
+		if _, err := applyDelta(parent, []byte(delta), []byte(`{"m":[2]}`)); err == nil {
+			t.Errorf("applyDelta accepted %q", delta)
+		}
+	}
+}

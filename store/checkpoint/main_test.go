@@ -1,0 +1,57 @@
+package checkpoint
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/migrations"
+)
+
+// testURL is this package's fresh database.
+var testURL string
+
+func TestMain(m *testing.M) {
+	os.Exit(pgtest.Run(m, "checkpoint", &testURL))
+}
+
+// testDB is a migrated database with its pool.
+type testDB struct{ Pool *pgxpool.Pool }
+
+// openDB opens a pool on a migrated database.
+func openDB(ctx context.Context, url string) (*testDB, error) {
+	if err := migrations.Up(ctx, url); err != nil {
+		return nil, err
+	}
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	return &testDB{Pool: pool}, nil
+}
+
+// Close closes the pool.
+func (d *testDB) Close() { d.Pool.Close() }
+
+// openTestStore opens the package's migrated database.
+func openTestStore(t testing.TB) *testDB {
+	return &testDB{Pool: pgtest.MigratedPool(t, testURL, migrations.Up)}
+}
+
+// newThread creates a user and a thread of theirs for a test.
+func newThread(t testing.TB, s *testDB, user string) (ownerID, threadID string) {
+	t.Helper()
+	ctx := context.Background()
+	err := s.Pool.QueryRow(ctx, `INSERT INTO users (name) VALUES ($1)
+		ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id`, user).Scan(&ownerID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Pool.QueryRow(ctx, `INSERT INTO threads (owner_id) VALUES ($1) RETURNING id`, ownerID).Scan(&threadID); err != nil {
+		t.Fatal(err)
+	}
+	return ownerID, threadID
+}

@@ -1,0 +1,631 @@
+// Package checkpoint is the PostgreSQL graph.Checkpointer: each step of a
+// run is one compare-and-set INSERT on its thread's head, and states are
+// kept as snapshots and deltas so that a thread's storage grows linearly.
+package checkpoint
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
+)
+
+// Saver is the PostgreSQL graph.Checkpointer. It is safe for concurrent
+// use, by several processes too.
+//
+// # Storage grows linearly
+//
+// Storing the full state at every step makes a thread's storage grow with
+// the square of its length, since a chat state holds every message so far.
+// Instead, a checkpoint row holds either
+//
+//   - a snapshot: the full state JSON, or
+//   - a delta against its parent's state (see checkpoints_delta.go): for each
+//     top-level member, "unchanged", "the parent's array plus these
+//     elements", "the parent's array plus the elements of the update's array
+//     k" (the update is stored anyway, so new messages are stored once) or
+//     "this value".
+//
+// A checkpoint is written as a snapshot when it has no parent, or when the
+// bytes read to rebuild it from its chain's snapshot (deltas and updates)
+// would exceed SnapshotRatio times that snapshot's size, or when its chain
+// would hold more than MaxChain deltas. Snapshot sizes therefore grow
+// geometrically, and their total stays within (1+1/SnapshotRatio) times the
+// final state; the deltas and updates add each step's new data once.
+// Reading a checkpoint reads its snapshot and at most SnapshotRatio times
+// that snapshot's size more, in one statement: a backward scan of the
+// (thread_id, id) primary key finds the checkpoint, and, since each row
+// names its chain's snapshot in base_id and ids are UUIDv7, one range scan
+// of the same index from base_id to id reads the chain.
+//
+// A delta is only written when it rebuilds the state byte for byte (the
+// check runs at every Put); any other state is stored as a snapshot.
+//
+// # One writer per thread
+//
+// The thread row holds its head, the id of its newest checkpoint. One step
+// is one INSERT statement, so one transaction and one round trip, whose
+// first part moves the head only if it is still the one the writer expects
+// (UPDATE ... WHERE head IS NOT DISTINCT FROM $expected, which PostgreSQL
+// re-checks on the newest row version when a concurrent writer committed
+// first); the checkpoint is inserted only if the head moved. A refused
+// write costs a second query, to tell a missing thread (NOT_FOUND) from a
+// moved head (CONFLICT, wrapping *graph.ConflictError). The unscoped
+// checkpointer needs the thread row; a scoped one creates it.
+//
+// Ids follow graph.Checkpointer's rule: they are checked before any query,
+// and a malformed one, or a checkpoint id that does not sort after the head,
+// is a BAD_REQUEST matching graph.ErrInvalidID.
+type Saver struct {
+	pool  *pgxpool.Pool
+	opts  Options
+	owner *string // when set, every query is limited to this owner's threads
+	cache *chainCache
+}
+
+// Options tune a Saver. The zero value is the default.
+type Options struct {
+	// FullState stores the full state at every step, as LangGraph's Postgres
+	// checkpointer does. It exists to measure what the deltas save.
+	FullState bool
+	// SnapshotRatio is the bytes of deltas a chain may hold, as a multiple
+	// of its snapshot's size, before a new snapshot is written. 0 means 2.
+	SnapshotRatio float64
+	// MaxChain is the most deltas between a checkpoint and its snapshot.
+	// 0 means 1000.
+	MaxChain int
+	// CacheBytes bounds the memory of the recent checkpoints' states kept
+	// to write their children without reading them back (a run's next step
+	// needs its parent). 0 means DefaultCacheBytes; a negative value turns
+	// the cache off.
+	CacheBytes int64
+}
+
+// DefaultCacheBytes is the default Options.CacheBytes: room for
+// the latest states of a few dozen long conversations, or hundreds of
+// short ones, while one process running a 200-turn thread stays well
+// under 40 MiB (see bench/README.md).
+const DefaultCacheBytes = 8 << 20
+
+// rowCost stands for the fixed cost of reading one row of a chain.
+const rowCost = 64
+
+// minChainBytes lets small states grow a chain before the first snapshots.
+const minChainBytes = 8 << 10
+
+var _ graph.Checkpointer = (*Saver)(nil)
+
+// New returns a Saver on pool. It is not scoped to an owner: it reads and
+// writes any thread (commands and benchmarks use it so); code that acts
+// for a user works on ForOwner's.
+func New(pool *pgxpool.Pool, opts Options) *Saver {
+	if opts.SnapshotRatio <= 0 {
+		opts.SnapshotRatio = 2
+	}
+	if opts.MaxChain <= 0 {
+		opts.MaxChain = 1000
+	}
+	if opts.CacheBytes == 0 {
+		opts.CacheBytes = DefaultCacheBytes
+	}
+	return &Saver{pool: pool, opts: opts, cache: newChainCache(opts.CacheBytes)}
+}
+
+// ForOwner returns a Saver that sees only ownerID's threads: the
+// checkpoints of any other thread are NOT_FOUND.
+func (c *Saver) ForOwner(ownerID string) *Saver {
+	scoped := *c
+	scoped.owner = &ownerID
+	return &scoped
+}
+
+// Put stores a checkpoint in one statement, so one transaction and one round
+// trip, if the thread's head is still head ("" for a thread with no
+// checkpoint); otherwise it stores nothing and returns an error that wraps a
+// *graph.ConflictError and has the code CONFLICT. The thread row must exist,
+// except for a checkpointer scoped to an owner (see ForOwner), which creates
+// it, owned by that owner, with the thread's first checkpoint.
+func (c *Saver) Put(ctx context.Context, cp graph.Checkpoint, head string) error {
+	if err := checkPutIDs(cp, head); err != nil {
+		return err
+	}
+	interrupts, err := encodeInterrupts(cp.Interrupts)
+	if err != nil {
+		return err
+	}
+	raw := slices.Clone(cp.State)
+	cp.Update = slices.Clone(cp.Update) // a cached state may point into it
+	obj, err := parseObject(raw)
+	if err != nil {
+		obj = nil
+	}
+	parent, err := c.parentChain(ctx, cp)
+	if err != nil {
+		return err
+	}
+	state, delta, ch := c.plan(cp, raw, obj, parent)
+	row := newRow{cp: cp, head: head, baseID: ch.baseID, state: state, delta: delta, interrupts: interrupts}
+	if err := c.insert(ctx, row); err != nil {
+		return err
+	}
+	c.cache.put(ch)
+	return nil
+}
+
+// parentChain returns the chain of cp's parent, or nil when cp must be a
+// snapshot.
+func (c *Saver) parentChain(ctx context.Context, cp graph.Checkpoint) (*chain, error) {
+	if c.opts.FullState || cp.ParentID == "" || cp.ParentID >= cp.ID {
+		return nil, nil
+	}
+	if ch, ok := c.cache.get(cp.ParentID); ok {
+		return ch, nil
+	}
+	_, ch, err := c.one(ctx, cp.ThreadID, cp.ParentID)
+	if errors.Is(err, graph.ErrNotFound) {
+		return nil, nil
+	}
+	return ch, err
+}
+
+// plan chooses between a snapshot and a delta. It returns the state or the
+// delta to store, and the new checkpoint's chain.
+func (c *Saver) plan(cp graph.Checkpoint, raw []byte, obj object, parent *chain) (state, delta []byte, ch *chain) {
+	ch = &chain{id: cp.ID, state: obj, baseID: cp.ID, baseSize: len(raw)}
+	if obj == nil || parent == nil || parent.state == nil {
+		return raw, nil, ch
+	}
+	delta = makeDelta(parent.state, obj, cp.Update)
+	cost := parent.cost + len(delta) + len(cp.Update) + rowCost
+	limit := max(c.opts.SnapshotRatio*float64(parent.baseSize), minChainBytes)
+	if parent.depth >= c.opts.MaxChain || float64(cost) > limit {
+		return raw, nil, ch
+	}
+	rebuilt, err := applyDelta(parent.state, delta, cp.Update)
+	if err != nil || !bytes.Equal(rebuilt.encode(), raw) {
+		return raw, nil, ch
+	}
+	// The rebuilt state shares the parent's elements, where the parsed one
+	// holds a copy of the whole state: cache that one.
+	ch.state = rebuilt
+	ch.baseID, ch.baseSize, ch.depth, ch.cost = parent.baseID, parent.baseSize, parent.depth+1, cost
+	return nil, delta, ch
+}
+
+// newRow is a checkpoint row to insert.
+type newRow struct {
+	cp           graph.Checkpoint
+	head         string // the thread head the writer expects
+	baseID       string
+	state, delta []byte
+	interrupts   []byte
+}
+
+// insert writes one checkpoint row if the thread's head is row.head, and
+// moves the head, in one statement.
+func (c *Saver) insert(ctx context.Context, row newRow) error {
+	cp := row.cp
+	created := cp.CreatedAt
+	if created.IsZero() {
+		created = time.Now()
+	}
+	next, err := encodeNext(cp.Next)
+	if err != nil {
+		return err
+	}
+	q := `WITH t AS (` + c.moveHeadSQL(row.head) + `)
+		INSERT INTO checkpoints (thread_id, id, parent_id, base_id, step, node, next, source, run_id,
+			state, delta, update_json, created_at, interrupts)
+		SELECT t.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $14, $16 FROM t`
+	args := []any{cp.ThreadID, cp.ID, nullable(cp.ParentID), row.baseID, cp.Step, cp.Node, next,
+		cp.Metadata.Source, nullable(cp.Metadata.RunID), row.state, row.delta, nilIfEmptyBytes(cp.Update),
+		c.ownerArg(), created, nullable(row.head), row.interrupts}
+	tag, err := c.pool.Exec(ctx, q, args...)
+	var pgErr *pgconn.PgError
+	switch {
+	case errors.As(err, &pgErr) && pgErr.Code == "23505":
+		return errcode.New(errcode.Conflict, "checkpoint %s of thread %s exists already", cp.ID, cp.ThreadID)
+	case errors.As(err, &pgErr) && pgErr.Code == "23503":
+		return notFound("no thread %s", cp.ThreadID)
+	case err != nil:
+		return fmt.Errorf("saving checkpoint %s of thread %s: %w", cp.ID, cp.ThreadID, err)
+	case tag.RowsAffected() == 0:
+		return c.refused(ctx, cp.ThreadID, cp.ID, row.head)
+	}
+	return nil
+}
+
+// moveHeadSQL is the statement that moves a thread's head to checkpoint $2
+// (created at $14) if it is still $15 and $2 sorts after it, and returns the
+// thread's id. A checkpointer scoped to an owner ($13) creates a missing
+// thread with its first checkpoint.
+func (c *Saver) moveHeadSQL(head string) string {
+	if c.owner != nil && head == "" {
+		return `INSERT INTO threads AS th (id, owner_id, head, head_at) VALUES ($1, $13, $2, $14)
+			ON CONFLICT (id) DO UPDATE SET head = excluded.head, head_at = excluded.head_at, updated_at = now()
+			WHERE th.owner_id = $13 AND th.head IS NULL AND $15::uuid IS NULL
+			RETURNING th.id`
+	}
+	return `UPDATE threads SET head = $2, head_at = $14, updated_at = now()
+		WHERE id = $1 AND head IS NOT DISTINCT FROM $15::uuid
+			AND ($15::uuid IS NULL OR $2::uuid > $15::uuid)` + c.ownerCond("", 13) + `
+		RETURNING id`
+}
+
+// refused explains a write that inserted nothing: the thread is missing (or
+// another owner's), its head moved, or (when the head is still the expected
+// one, since a head never moves back) the checkpoint does not sort after it.
+func (c *Saver) refused(ctx context.Context, threadID, id, expected string) error {
+	var actual *string
+	err := c.pool.QueryRow(ctx, `SELECT head FROM threads WHERE id = $1`+c.ownerCond("", 2), threadID, c.ownerArg()).Scan(&actual)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return notFound("no thread %s", threadID)
+	case err != nil:
+		return fmt.Errorf("reading the head of thread %s: %w", threadID, err)
+	}
+	conflict := &graph.ConflictError{ThreadID: threadID, Expected: expected}
+	if actual != nil {
+		conflict.Actual = *actual
+	}
+	if conflict.Actual == expected {
+		return invalidID(fmt.Errorf("saving checkpoint %s: it does not sort after the head %s: %w", id, expected, graph.ErrInvalidID))
+	}
+	return &errcode.Error{Code: errcode.Conflict, Message: fmt.Sprintf("thread %s was written concurrently", threadID), Err: conflict}
+}
+
+// Latest returns the newest checkpoint of a thread.
+func (c *Saver) Latest(ctx context.Context, threadID string) (graph.Checkpoint, error) {
+	if err := graph.CheckID("thread id", threadID); err != nil {
+		return graph.Checkpoint{}, invalidID(err)
+	}
+	cp, _, err := c.one(ctx, threadID, "")
+	return cp, err
+}
+
+// Get returns one checkpoint of a thread.
+func (c *Saver) Get(ctx context.Context, threadID, checkpointID string) (graph.Checkpoint, error) {
+	if err := errors.Join(graph.CheckID("thread id", threadID), graph.CheckID("checkpoint id", checkpointID)); err != nil {
+		return graph.Checkpoint{}, invalidID(err)
+	}
+	cp, _, err := c.one(ctx, threadID, checkpointID)
+	return cp, err
+}
+
+// List returns a thread's checkpoints, newest first.
+func (c *Saver) List(ctx context.Context, threadID string, opts graph.ListOptions) ([]graph.Checkpoint, error) {
+	if err := graph.CheckID("thread id", threadID); err != nil {
+		return nil, invalidID(err)
+	}
+	if opts.Before != "" {
+		if err := graph.CheckID("list cursor", opts.Before); err != nil {
+			return nil, invalidID(err)
+		}
+	}
+	rows, err := c.read(ctx, threadID, "", opts.Before, opts.Limit)
+	if err != nil {
+		if errors.Is(err, graph.ErrNotFound) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var out []graph.Checkpoint
+	resolved, err := resolve(threadID, rows)
+	if err != nil {
+		return nil, err
+	}
+	for i := len(rows) - 1; i >= 0; i-- {
+		if rows[i].wanted {
+			out = append(out, resolved[rows[i].id].checkpoint)
+		}
+	}
+	return out, nil
+}
+
+// one reads a checkpoint (the newest when id is "") and its chain.
+func (c *Saver) one(ctx context.Context, threadID, id string) (graph.Checkpoint, *chain, error) {
+	rows, err := c.read(ctx, threadID, id, "", 1)
+	if err != nil {
+		return graph.Checkpoint{}, nil, err
+	}
+	if len(rows) == 0 {
+		if id == "" {
+			return graph.Checkpoint{}, nil, notFound("thread %s has no checkpoint", threadID)
+		}
+		return graph.Checkpoint{}, nil, notFound("no checkpoint %s in thread %s", id, threadID)
+	}
+	resolved, err := resolve(threadID, rows)
+	if err != nil {
+		return graph.Checkpoint{}, nil, err
+	}
+	r := resolved[rows[len(rows)-1].id]
+	c.cache.put(r.chain)
+	return r.checkpoint, r.chain, nil
+}
+
+// read fetches the rows needed to rebuild a page of checkpoints: the page
+// (flagged wanted) and every row between the oldest snapshot its chains
+// start from and its newest checkpoint, oldest first. It is one statement,
+// so it sees one snapshot of the database.
+func (c *Saver) read(ctx context.Context, threadID, id, before string, limit int) ([]cpRow, error) {
+	q, args := c.readSQL(threadID, id, before, limit)
+	rows, err := c.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, readError(err, threadID)
+	}
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (cpRow, error) {
+		var r cpRow
+		err := row.Scan(&r.id, &r.parentID, &r.step, &r.node, &r.next, &r.source, &r.runID,
+			&r.state, &r.delta, &r.update, &r.createdAt, &r.interrupts, &r.wanted)
+		return r, err
+	})
+	if err != nil {
+		return nil, readError(err, threadID)
+	}
+	return list, nil
+}
+
+// readSQL builds read's statement.
+func (c *Saver) readSQL(threadID, id, before string, limit int) (string, []any) {
+	args := []any{threadID}
+	page := `SELECT c.id, c.base_id FROM checkpoints c WHERE c.thread_id = $1`
+	if id != "" {
+		args = append(args, id)
+		page += ` AND c.id = $` + strconv.Itoa(len(args))
+	}
+	if before != "" {
+		args = append(args, before)
+		page += ` AND c.id < $` + strconv.Itoa(len(args))
+	}
+	if c.owner != nil {
+		args = append(args, *c.owner)
+		page += ` AND EXISTS (SELECT 1 FROM threads t WHERE t.id = $1 AND t.owner_id = $` + strconv.Itoa(len(args)) + `)`
+	}
+	page += ` ORDER BY c.id DESC`
+	if limit > 0 {
+		page += ` LIMIT ` + strconv.Itoa(limit)
+	}
+	return `WITH page AS (` + page + `)
+		SELECT c.id, c.parent_id, c.step, c.node, c.next, c.source, c.run_id,
+			c.state, c.delta, c.update_json, c.created_at, c.interrupts,
+			EXISTS (SELECT 1 FROM page p WHERE p.id = c.id)
+		FROM checkpoints c
+		WHERE c.thread_id = $1
+			AND c.id >= (SELECT base_id FROM page ORDER BY base_id LIMIT 1)
+			AND c.id <= (SELECT id FROM page ORDER BY id DESC LIMIT 1)
+		ORDER BY c.id`, args
+}
+
+// readError wraps an error of a checkpoint read.
+func readError(err error, threadID string) error {
+	return fmt.Errorf("reading checkpoints of thread %s: %w", threadID, err)
+}
+
+// cpRow is one row of the checkpoints table.
+type cpRow struct {
+	id, source           string
+	parentID, runID      *string
+	step                 int
+	node                 string
+	next                 *string
+	state, delta, update []byte
+	interrupts           []byte
+	createdAt            time.Time
+	wanted               bool
+}
+
+// rebuilt is a checkpoint read back, with its chain.
+type rebuilt struct {
+	checkpoint graph.Checkpoint
+	chain      *chain
+}
+
+// resolve rebuilds the states of rows, which are in id order, so that each
+// parent comes before its children. A row whose chain starts before the
+// first row is skipped; it is an error only if it was wanted.
+func resolve(threadID string, rows []cpRow) (map[string]rebuilt, error) {
+	out := make(map[string]rebuilt, len(rows))
+	for _, r := range rows {
+		ch, state, err := rebuildState(r, out)
+		var cp graph.Checkpoint
+		if err == nil && r.wanted {
+			cp, err = r.checkpoint(threadID, state)
+		}
+		if err != nil {
+			if r.wanted {
+				return nil, fmt.Errorf("rebuilding checkpoint %s of thread %s: %w", r.id, threadID, err)
+			}
+			continue
+		}
+		out[r.id] = rebuilt{checkpoint: cp, chain: ch}
+	}
+	return out, nil
+}
+
+// rebuildState returns a row's chain and, when it is wanted, its state JSON.
+func rebuildState(r cpRow, done map[string]rebuilt) (*chain, []byte, error) {
+	if r.delta == nil {
+		obj, err := parseObject(r.state)
+		if err != nil {
+			obj = nil
+		}
+		return &chain{id: r.id, state: obj, baseID: r.id, baseSize: len(r.state)}, r.state, nil
+	}
+	if r.parentID == nil {
+		return nil, nil, errors.New("a delta without a parent")
+	}
+	p, ok := done[*r.parentID]
+	if !ok || p.chain.state == nil {
+		return nil, nil, fmt.Errorf("parent %s is missing from the delta chain", *r.parentID)
+	}
+	obj, err := applyDelta(p.chain.state, r.delta, r.update)
+	if err != nil {
+		return nil, nil, err
+	}
+	ch := &chain{id: r.id, state: obj, baseID: p.chain.baseID, baseSize: p.chain.baseSize,
+		depth: p.chain.depth + 1, cost: p.chain.cost + len(r.delta) + len(r.update) + rowCost}
+	var state []byte
+	if r.wanted {
+		state = obj.encode()
+	}
+	return ch, state, nil
+}
+
+// checkpoint turns a row and its rebuilt state into a graph.Checkpoint.
+func (r cpRow) checkpoint(threadID string, state []byte) (graph.Checkpoint, error) {
+	cp := graph.Checkpoint{
+		ThreadID:  threadID,
+		ID:        r.id,
+		Step:      r.step,
+		Node:      r.node,
+		State:     state,
+		Update:    r.update,
+		Metadata:  graph.Metadata{Source: r.source},
+		CreatedAt: r.createdAt,
+	}
+	if r.next != nil {
+		json.Unmarshal([]byte(*r.next), &cp.Next) // written by encodeNext
+	}
+	if r.parentID != nil {
+		cp.ParentID = *r.parentID
+	}
+	if r.runID != nil {
+		cp.Metadata.RunID = *r.runID
+	}
+	if r.interrupts != nil {
+		list, err := decodeInterrupts(r.interrupts)
+		if err != nil {
+			return cp, err
+		}
+		cp.Interrupts = list
+	}
+	return cp, nil
+}
+
+// ownerCond is the SQL condition that limits a query of threads (aliased
+// by alias, or unqualified) to the checkpointer's owner, as parameter n.
+func (c *Saver) ownerCond(alias string, n int) string {
+	col := "owner_id"
+	if alias != "" {
+		col = alias + ".owner_id"
+	}
+	return fmt.Sprintf(" AND ($%d::uuid IS NULL OR %s = $%d::uuid)", n, col, n)
+}
+
+func (c *Saver) ownerArg() any {
+	if c.owner == nil {
+		return nil
+	}
+	return *c.owner
+}
+
+// checkPutIDs applies graph.Checkpointer's id rule to what Put is given.
+func checkPutIDs(cp graph.Checkpoint, head string) error {
+	check := func(what, id string) error {
+		if id == "" {
+			return nil
+		}
+		return graph.CheckID(what, id)
+	}
+	err := errors.Join(graph.CheckID("thread id", cp.ThreadID), graph.CheckID("checkpoint id", cp.ID),
+		check("parent checkpoint id", cp.ParentID), check("run id", cp.Metadata.RunID), check("head checkpoint id", head))
+	if err != nil {
+		return invalidID(fmt.Errorf("saving a checkpoint: %w", err))
+	}
+	return nil
+}
+
+// invalidID is a BAD_REQUEST error that also matches graph.ErrInvalidID.
+func invalidID(err error) error {
+	return &errcode.Error{Code: errcode.BadRequest, Message: "malformed id: thread, checkpoint and run ids are lowercase UUIDs", Err: err}
+}
+
+// notFound is a NOT_FOUND error that also matches graph.ErrNotFound.
+func notFound(format string, args ...any) error {
+	return &errcode.Error{Code: errcode.NotFound, Message: fmt.Sprintf(format, args...), Err: graph.ErrNotFound}
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// encodeNext stores a checkpoint's next nodes as a JSON array, or NULL.
+func encodeNext(next []string) (any, error) {
+	if len(next) == 0 {
+		return nil, nil
+	}
+	b, err := json.Marshal(next)
+	if err != nil {
+		return nil, fmt.Errorf("encoding next nodes: %w", err)
+	}
+	return string(b), nil
+}
+
+// storedInterrupt is a pending interrupt as stored: its JSON values are
+// kept as strings, so that they read back byte for byte.
+type storedInterrupt struct {
+	ID      string   `json:"id"`
+	Node    string   `json:"node"`
+	Payload string   `json:"payload,omitempty"`
+	Answers []string `json:"answers,omitempty"`
+}
+
+// encodeInterrupts stores a checkpoint's interrupts as a JSON array, or
+// NULL when there are none.
+func encodeInterrupts(list []graph.PendingInterrupt) ([]byte, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	stored := make([]storedInterrupt, len(list))
+	for i, in := range list {
+		stored[i] = storedInterrupt{ID: in.ID, Node: in.Node, Payload: string(in.Payload)}
+		for _, a := range in.Answers {
+			stored[i].Answers = append(stored[i].Answers, string(a))
+		}
+	}
+	b, err := json.Marshal(stored)
+	if err != nil {
+		return nil, fmt.Errorf("encoding pending interrupts: %w", err)
+	}
+	return b, nil
+}
+
+// decodeInterrupts reads what encodeInterrupts stored.
+func decodeInterrupts(b []byte) ([]graph.PendingInterrupt, error) {
+	var stored []storedInterrupt
+	if err := json.Unmarshal(b, &stored); err != nil {
+		return nil, fmt.Errorf("reading pending interrupts: %w", err)
+	}
+	out := make([]graph.PendingInterrupt, len(stored))
+	for i, in := range stored {
+		out[i] = graph.PendingInterrupt{ID: in.ID, Node: in.Node}
+		if in.Payload != "" {
+			out[i].Payload = json.RawMessage(in.Payload)
+		}
+		for _, a := range in.Answers {
+			out[i].Answers = append(out[i].Answers, json.RawMessage(a))
+		}
+	}
+	return out, nil
+}
+
+func nilIfEmptyBytes(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}

@@ -1,0 +1,38 @@
+package mcpservers
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/store/accounts"
+)
+
+// testURL is this package's fresh database.
+var testURL string
+
+func TestMain(m *testing.M) {
+	os.Exit(pgtest.Run(m, "mcpservers", &testURL))
+}
+
+// testStore is a pool on the package's migrated database, with the
+// accounts its tests make users in.
+type testStore struct {
+	Pool     *pgxpool.Pool
+	accounts *accounts.Store
+}
+
+// EnsureUser makes a user for a test.
+func (s *testStore) EnsureUser(ctx context.Context, name string) (accounts.User, error) {
+	return s.accounts.EnsureUser(ctx, name)
+}
+
+// openTestStore opens the package's migrated database.
+func openTestStore(t testing.TB) *testStore {
+	pool := pgtest.MigratedPool(t, testURL, migrations.Up)
+	return &testStore{Pool: pool, accounts: accounts.New(pool)}
+}
