@@ -1,0 +1,124 @@
+package tenant_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/internal/plannertest"
+	"github.com/tripgraph/tripgraph/internal/storetest"
+	"github.com/tripgraph/tripgraph/netguard"
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/server/tenant"
+	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/mcpservers"
+)
+
+// Everything one user has is NOT_FOUND through another user's tenant, and
+// every list of it is empty:
+// threads, runs and their events, checkpoints (read and written, by the
+// checkpointer and by the planner), tool outputs, and MCP servers and
+// settings. Each read goes through the tenant itself, with no check before
+// it, as the handlers and the runner use it.
+func TestAnotherUsersIDsAreNotFound(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.Open(t, "tenant")
+	guard, err := netguard.New(netguard.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := tenant.Factory{Store: st, Planner: plannertest.Planner(t, &plannertest.Gate{}, st.Checkpoints),
+		Servers: mcpservers.Registry{Pool: st.Pool, Guard: guard}}
+	ana, bob := user(t, st, "tenant-ana"), user(t, st, "tenant-bob")
+	a, b := f.For(ana), f.For(bob)
+
+	// Ana's thread, with a turn of the planner (checkpoints), a run with an
+	// event, a tool output and an MCP server.
+	th, err := a.CreateThread(ctx, store.NewThread{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	thread := th.ID
+	if _, err := a.Planner.Invoke(ctx, graph.RunConfig[nodes.Update]{ThreadID: thread, Input: nodes.Update{
+		Messages: []nodes.Message{{ID: uuid.NewString(), Type: nodes.Human, Content: plannertest.Lisbon}}}}); err != nil {
+		t.Fatal(err)
+	}
+	run, err := a.CreateRun(ctx, thread, store.NewRun{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.AppendRunEvent(ctx, run.ID, "values", []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	output, err := st.SaveToolOutput(ctx, ana, "crm", "list", json.RawMessage(`[1]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, err := a.Servers.Create(ctx, mcpservers.Input{Name: "crm", URL: "https://crm.example.com/mcp", Enabled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, head, err := a.Planner.GetState(ctx, thread, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for _, c := range []struct {
+		resource string
+		err      error
+	}{
+		{"thread", second(b.Thread(ctx, thread))},
+		{"thread metadata", second(b.UpdateThreadMetadata(ctx, thread, json.RawMessage(`{"x":1}`)))},
+		{"thread deletion", b.DeleteThread(ctx, thread)},
+		{"run", second(b.Run(ctx, run.ID))},
+		{"runs of the thread", second(b.CreateRun(ctx, thread, store.NewRun{}))},
+		{"run cancellation", second(b.CancelRun(ctx, run.ID))},
+		{"run event append", second(b.AppendRunEvent(ctx, run.ID, "values", []byte(`{}`)))},
+		{"state through the planner", third(b.Planner.GetState(ctx, thread, ""))},
+		{"state at a checkpoint", third(b.Planner.GetState(ctx, thread, head.ID))},
+		{"checkpoint", second(b.Checkpoints().Get(ctx, thread, head.ID))},
+		{"checkpoint write", b.Checkpoints().Put(ctx, graph.Checkpoint{ThreadID: thread, ID: uuid.Must(uuid.NewV7()).String(),
+			ParentID: head.ID, State: []byte(`{}`)}, head.ID)},
+		{"state update", second(b.Planner.UpdateState(ctx, thread, "", nodes.Update{}, graph.START))},
+		{"tool output", second(b.ToolOutput(ctx, output))},
+		{"MCP server", second(b.Servers.Get(ctx, server.ID))},
+		{"MCP server change", second(b.Servers.Modify(ctx, server.ID, func(s mcpservers.Server) mcpservers.Input {
+			return mcpservers.Input{Name: s.Name, URL: s.URL}
+		}))},
+		{"MCP server deletion", b.Servers.Delete(ctx, server.ID)},
+		{"MCP settings naming the server", b.Servers.SetSettings(ctx, mcpservers.Settings{ToolMCP: true, ToolMCPServers: []string{server.ID}})},
+	} {
+		if errcode.Of(c.err) != errcode.NotFound {
+			t.Errorf("%s: another user's id gave %v, want NOT_FOUND", c.resource, c.err)
+		}
+	}
+	if list, err := b.Checkpoints().List(ctx, thread, graph.ListOptions{}); err != nil || len(list) != 0 {
+		t.Errorf("another user lists %d checkpoints of the thread (%v)", len(list), err)
+	}
+	if list, err := b.RunEvents(ctx, run.ID, 0, 0); err != nil || len(list) != 0 {
+		t.Errorf("another user reads %d events of the run (%v)", len(list), err)
+	}
+	if list, err := b.Servers.List(ctx); err != nil || len(list) != 0 {
+		t.Errorf("another user lists %d MCP servers (%v)", len(list), err)
+	}
+	if _, err := a.Thread(ctx, thread); err != nil {
+		t.Errorf("the owner lost the thread: %v", err)
+	}
+}
+
+func user(t *testing.T, st *store.Store, name string) string {
+	t.Helper()
+	u, err := st.Accounts.EnsureUser(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.ID
+}
+
+func second[T any](_ T, err error) error { return err }
+
+func third[S, T any](_ S, _ T, err error) error { return err }
