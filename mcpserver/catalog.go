@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tripgraph/tripgraph/toolname"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/errcode"
@@ -125,18 +127,18 @@ type ListRestaurantsOut struct {
 }
 
 func (t *tools) addCatalogTools(s *mcp.Server) {
-	addTool(s, t, readOnly("list-accommodations", "Find places to stay",
+	addTool(s, t, readOnly(toolname.ListAccommodations, "Find places to stay",
 		"Lists the accommodations of a city that hold the guests and are free for every night of the stay, with the total price (nights × nightly price). "+
 			"Dates run from today (UTC) to 730 days ahead; earlier dates fail with BAD_REQUEST. "+
 			"The result says which place the location was understood as; for a city the catalog does not cover it names the nearest covered cities. "+
 			"Use when: the user wants a hotel or a place to stay in a city for some dates. "+
 			"Don't use when: the user wants to book a place you already listed (use book-accommodation) or asks about food (list-restaurants)."),
 		t.listAccommodations)
-	addTool(s, t, readOnly("get-accommodation", "Details of one place to stay",
+	addTool(s, t, readOnly(toolname.GetAccommodation, "Details of one place to stay",
 		"Returns one accommodation by id; with startDate and endDate, also whether it is free for those dates. "+
 			"Use when: the user asks about a place you already listed, or whether it is free on other dates."),
 		t.getAccommodation)
-	addTool(s, t, &mcp.Tool{Name: "book-accommodation", Title: "Book a place to stay",
+	addTool(s, t, &mcp.Tool{Name: toolname.BookAccommodation, Title: "Book a place to stay",
 		Description: "Books an accommodation for the user for a stay. Dates that overlap another booking of the place fail with CONFLICT; " +
 			"dates before today (UTC) or more than 730 days ahead fail with BAD_REQUEST. " +
 			"Send a fresh idempotencyKey per booking: retrying the same request with the same key returns the first booking and books nothing more; " +
@@ -145,7 +147,7 @@ func (t *tools) addCatalogTools(s *mcp.Server) {
 			"Don't use when: the user is still comparing places (use list-accommodations).",
 		Annotations: &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: new(false), OpenWorldHint: new(false)}},
 		t.bookAccommodation)
-	addTool(s, t, readOnly("list-restaurants", "Find places to eat",
+	addTool(s, t, readOnly(toolname.ListRestaurants, "Find places to eat",
 		"Lists the restaurants of a city, popular and best rated first, optionally of one cuisine (English or Portuguese: 'Japanese', 'japonesa') or price range. "+
 			"The result lists every cuisine the city has, so that none of one cuisine is not taken for no restaurants at all. "+
 			"Use when: the user asks where to eat in a city. Don't use when: the user asks about places to stay."),

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/media"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/toolname"
 )
 
 // errorText calls a tool that must fail and returns its coded error.
@@ -300,4 +302,22 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// The server serves exactly the tools toolname names.
+func TestToolsAreTheNamedOnes(t *testing.T) {
+	f := setup(t)
+	tools, err := connect(t, testConfig(f, f.ana.ID)).ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var served []string
+	for _, tool := range tools.Tools {
+		served = append(served, tool.Name)
+	}
+	slices.Sort(served)
+	named := slices.Sorted(slices.Values(toolname.All))
+	if !slices.Equal(served, named) {
+		t.Fatalf("the server serves %v; toolname.All names %v", served, named)
+	}
 }

@@ -11,14 +11,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tripgraph/tripgraph/toolname"
+
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 )
 
 // Tools the booking confirmation uses.
 const (
-	toolBook             = "book-accommodation"
-	toolGetAccommodation = "get-accommodation"
+	toolBook             = toolname.BookAccommodation
+	toolGetAccommodation = toolname.GetAccommodation
 )
 
 // ConfirmationTTL is how long the traveller has to confirm a booking.

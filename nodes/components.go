@@ -1,5 +1,7 @@
 package nodes
 
+import "github.com/tripgraph/tripgraph/toolname"
+
 // Names of the UI components. Each is one templ component and one props type
 // below.
 const (
@@ -16,17 +18,17 @@ const (
 
 // componentForTool says which component shows a tool's result.
 var componentForTool = map[string]string{
-	"list-accommodations":      ComponentAccommodations,
-	"get-accommodation":        ComponentAccommodations,
-	"list-restaurants":         ComponentRestaurants,
-	"getUserAlbums":            ComponentAlbums,
-	"getAlbumByName":           ComponentAlbums,
-	"getAlbumPhotos":           ComponentPhotos,
-	"getPhotosByDate":          ComponentPhotos,
-	"getPhotosByLocation":      ComponentPhotos,
-	"searchPhotosAcrossAlbums": ComponentPhotos,
-	"getTripStats":             ComponentTripStats,
-	"book-accommodation":       ComponentBookingConfirmation,
+	toolname.ListAccommodations: ComponentAccommodations,
+	toolname.GetAccommodation:   ComponentAccommodations,
+	toolname.ListRestaurants:    ComponentRestaurants,
+	toolname.UserAlbums:         ComponentAlbums,
+	toolname.AlbumByName:        ComponentAlbums,
+	toolname.AlbumPhotos:        ComponentPhotos,
+	toolname.PhotosByDate:       ComponentPhotos,
+	toolname.PhotosByLocation:   ComponentPhotos,
+	toolname.SearchPhotos:       ComponentPhotos,
+	toolname.TripStats:          ComponentTripStats,
+	toolname.BookAccommodation:  ComponentBookingConfirmation,
 }
 
 // TripDetailsProps are the props of a trip-details component.

@@ -3,6 +3,8 @@ package offline
 import (
 	"encoding/json"
 
+	"github.com/tripgraph/tripgraph/toolname"
+
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tripgraph/tripgraph/model/intent"
 	"github.com/tripgraph/tripgraph/textfold"
@@ -10,15 +12,15 @@ import (
 
 // Tool names the offline model knows.
 const (
-	toolAccommodations = "list-accommodations"
-	toolRestaurants    = "list-restaurants"
-	toolUserAlbums     = "getUserAlbums"
-	toolAlbumByName    = "getAlbumByName"
-	toolAlbumPhotos    = "getAlbumPhotos"
-	toolPhotosByDate   = "getPhotosByDate"
-	toolPhotosByPlace  = "getPhotosByLocation"
-	toolSearchPhotos   = "searchPhotosAcrossAlbums"
-	toolTripStats      = "getTripStats"
+	toolAccommodations = toolname.ListAccommodations
+	toolRestaurants    = toolname.ListRestaurants
+	toolUserAlbums     = toolname.UserAlbums
+	toolAlbumByName    = toolname.AlbumByName
+	toolAlbumPhotos    = toolname.AlbumPhotos
+	toolPhotosByDate   = toolname.PhotosByDate
+	toolPhotosByPlace  = toolname.PhotosByLocation
+	toolSearchPhotos   = toolname.SearchPhotos
+	toolTripStats      = toolname.TripStats
 )
 
 // useTools answers a callTools request: the next tool calls, or a summary
