@@ -10,6 +10,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/internal/storetest"
+	"github.com/tripgraph/tripgraph/locale"
 	"github.com/tripgraph/tripgraph/model/offline"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/replay"
@@ -102,7 +103,7 @@ func renderTimeline(t *testing.T, tl ui.Timeline) string {
 	return b.String()
 }
 
-func english() context.Context { return ui.WithLanguage(context.Background(), ui.English) }
+func english() context.Context { return ui.WithLanguage(context.Background(), locale.English) }
 
 // tripTools answer the planner's tools in process, from their arguments.
 func tripTools() nodes.FuncTools {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/tripgraph/tripgraph/locale"
 )
 
 // Trip fields the traveller may leave unsaid, as State.Assumed and the
@@ -51,18 +53,18 @@ func assumptionNote(s State, lang string) string {
 	case start:
 		parts = append(parts, dayPhrase("arriving on %s", "chegada em %s", td.StartDate, lang))
 	case end:
-		parts = append(parts, fmt.Sprintf(map[bool]string{true: "%d noites (saída em %s)", false: "%d nights (leaving on %s)"}[lang == "pt"],
+		parts = append(parts, fmt.Sprintf(map[bool]string{true: "%d noites (saída em %s)", false: "%d nights (leaving on %s)"}[lang == locale.Portuguese],
 			td.Nights(), dayOf(td.EndDate, lang)))
 	}
-	and := map[bool]string{true: " e ", false: " and "}[lang == "pt"]
+	and := map[bool]string{true: " e ", false: " and "}[lang == locale.Portuguese]
 	return reply(lang, "assumed", strings.Join(parts, and))
 }
 
 func guestsPhrase(n int, lang string) string {
 	switch {
-	case lang == "pt" && n == 1:
+	case lang == locale.Portuguese && n == 1:
 		return "1 hóspede"
-	case lang == "pt":
+	case lang == locale.Portuguese:
 		return fmt.Sprintf("%d hóspedes", n)
 	case n == 1:
 		return "1 guest"
@@ -72,7 +74,7 @@ func guestsPhrase(n int, lang string) string {
 
 // dayPhrase writes one day into an English or a Portuguese phrase.
 func dayPhrase(en, pt, day, lang string) string {
-	if lang == "pt" {
+	if lang == locale.Portuguese {
 		return fmt.Sprintf(pt, dayOf(day, lang))
 	}
 	return fmt.Sprintf(en, dayOf(day, lang))
@@ -84,7 +86,7 @@ func dayOf(day, lang string) string {
 	switch {
 	case !ok:
 		return day
-	case lang == "pt":
+	case lang == locale.Portuguese:
 		return fmt.Sprintf("%d de %s", d.Day(), ptMonthNames[d.Month()])
 	}
 	return fmt.Sprintf("%d %s", d.Day(), d.Month())
@@ -99,7 +101,7 @@ func spanPhrase(start, end, lang string) string {
 	if !ok1 || !ok2 {
 		return start + " – " + end
 	}
-	if lang == "pt" {
+	if lang == locale.Portuguese {
 		if s.Month() == e.Month() {
 			return fmt.Sprintf("de %d a %d de %s", s.Day(), e.Day(), ptMonthNames[s.Month()])
 		}

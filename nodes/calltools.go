@@ -12,6 +12,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/locale"
 )
 
 // callTools lets the model call the tools, up to MaxToolSteps model calls,
@@ -29,7 +30,7 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 	if err != nil {
 		return Update{}, fmt.Errorf("listing tools: %w", err)
 	}
-	lang := orDefault(s.Language, "en")
+	lang := orDefault(s.Language, locale.Default)
 	t := turn{planner: p, state: s, msgID: newID()}
 	if s.BookingRequest != nil {
 		return t.requestedBooking(ctx, lang)

@@ -25,7 +25,7 @@ type Enrichment struct {
 type EnrichRequest struct {
 	Text        string       // the traveller's last message
 	Intent      Intent       // what extraction understood
-	Language    string       // "en" or "pt"
+	Language    string       // one of locale.All
 	TripDetails *TripDetails // nil when not known
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/locale"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
@@ -34,8 +35,8 @@ func (p *planner) extraction(ctx context.Context, s State) (Update, error) {
 		return Update{}, fmt.Errorf("reading the extract call's arguments %q: %w", raw, err)
 	}
 	lang := args.Language
-	if lang != "en" && lang != "pt" {
-		lang = orDefault(s.Language, "en")
+	if !locale.Known(lang) {
+		lang = orDefault(s.Language, locale.Default)
 	}
 	u := Update{Timestamp: p.stamp(), Intent: args.Intent, Language: lang}
 	if args.Intent == IntentPhotos || args.Intent == IntentOther {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/tripgraph/tripgraph/locale"
 )
 
 // The prompts end with lines the offline model reads too (see package
@@ -68,7 +70,7 @@ var extractSchema = map[string]any{
 		"nights":         map[string]any{"type": "integer", "description": "Length of stay in nights, if given as a duration."},
 		"numberOfGuests": map[string]any{"type": "integer", "description": "Number of people travelling. Omit if not said."},
 		"intent":         map[string]any{"type": "string", "enum": []string{"accommodations", "restaurants", "trip", "photos", "other"}},
-		"language":       map[string]any{"type": "string", "enum": []string{"en", "pt"}},
+		"language":       map[string]any{"type": "string", "enum": locale.All},
 	},
 	"required": []string{"intent", "language"},
 }
@@ -96,7 +98,7 @@ type extractArgs struct {
 
 // Replies the planner writes itself, by language.
 var replies = map[string]map[string]string{
-	"en": {
+	locale.English: {
 		"askLocation":      "Where would you like to go?",
 		"endBeforeStart":   "Your trip would end (%s) before it starts (%s). Which dates did you mean?",
 		"pastDates":        "Those dates (%s) are in the past. When would you like to travel?",
@@ -113,7 +115,7 @@ var replies = map[string]map[string]string{
 		"booking.changed":  "That answer was for another booking, so I did not book anything. Press Book again to start over.",
 		"booking.failed":   "I could not make that booking; the booking card says why.",
 	},
-	"pt": {
+	locale.Portuguese: {
 		"askLocation":      "Para onde você gostaria de ir?",
 		"endBeforeStart":   "A viagem terminaria (%s) antes de começar (%s). Quais datas você quis dizer?",
 		"pastDates":        "Essas datas (%s) já passaram. Quando você gostaria de viajar?",
@@ -136,7 +138,7 @@ var replies = map[string]map[string]string{
 func reply(lang, key string, args ...any) string {
 	m, ok := replies[lang]
 	if !ok {
-		m = replies["en"]
+		m = replies[locale.Default]
 	}
 	return fmt.Sprintf(m[key], args...)
 }

@@ -19,7 +19,7 @@ type State struct {
 	Timestamp   int64         `json:"timestamp"` // Unix milliseconds of the last update
 	TripDetails *TripDetails  `json:"tripDetails,omitempty"`
 	Intent      Intent        `json:"intent,omitempty"`   // what the last extraction understood
-	Language    string        `json:"language,omitempty"` // "en" or "pt": the traveller's language
+	Language    string        `json:"language,omitempty"` // one of locale.All: the traveller's language
 	Assumed     []string      `json:"assumed,omitempty"`  // trip fields filled in by default, not stated (Field*)
 
 	// Enrichments are the results of the traveller's own tools fetched

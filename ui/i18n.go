@@ -10,67 +10,39 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/language"
+	"github.com/tripgraph/tripgraph/locale"
 
 	"github.com/tripgraph/tripgraph/model/intent"
 )
 
-// Languages the interface speaks.
+// The languages of the interface: locale's, under the short names the
+// catalog is written with.
 const (
-	English    = "en"
-	Portuguese = "pt"
+	English    = locale.English
+	Portuguese = locale.Portuguese
 )
 
 type langKey struct{}
 
-// WithLanguage returns a context whose rendering uses lang ("en" or "pt";
-// anything else is English).
+// WithLanguage returns a context whose rendering uses lang (one of
+// locale.All; anything else is locale.Default).
 func WithLanguage(ctx context.Context, lang string) context.Context {
 	return context.WithValue(ctx, langKey{}, Language(lang))
 }
 
 // Language normalises a language tag ("pt-BR", "pt", "en-GB") to one the
-// interface speaks; English when unknown.
-func Language(tag string) string {
-	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(tag)), "pt") {
-		return Portuguese
-	}
-	return English
-}
+// interface speaks (see locale.Of).
+func Language(tag string) string { return locale.Of(tag) }
 
-var supported = language.NewMatcher([]language.Tag{language.English, language.Portuguese})
-
-// FromAcceptLanguage picks the interface language for a browser's
-// Accept-Language header: the best match by the header's weights, English
-// when nothing matches or the header cannot be read.
-func FromAcceptLanguage(header string) string {
-	tags, _, err := language.ParseAcceptLanguage(header)
-	if err != nil || len(tags) == 0 {
-		return English
-	}
-	_, i, confidence := supported.Match(tags...)
-	if confidence == language.No || i != 1 {
-		return English
-	}
-	return Portuguese
-}
-
-// htmlLang is the lang attribute of a page in the context's language: the
-// Portuguese of the interface and of the replies is Brazilian, so "pt-BR";
-// a browser that asks for pt-PT is still answered in it.
-func htmlLang(ctx context.Context) string {
-	if lang(ctx) == Portuguese {
-		return "pt-BR"
-	}
-	return English
-}
+// htmlLang is the lang attribute of a page in the context's language.
+func htmlLang(ctx context.Context) string { return locale.HTML(lang(ctx)) }
 
 // lang is the language of a rendering context.
 func lang(ctx context.Context) string {
 	if l, ok := ctx.Value(langKey{}).(string); ok {
 		return l
 	}
-	return English
+	return locale.Default
 }
 
 // catalog holds every label of the interface, in each language. A value

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/locale"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/replay"
 )
@@ -46,7 +47,7 @@ func TestHTMLLang(t *testing.T) {
 		{"de", "en"},
 	}
 	for _, tt := range tests {
-		if got := htmlLang(WithLanguage(t.Context(), FromAcceptLanguage(tt.header))); got != tt.want {
+		if got := htmlLang(WithLanguage(t.Context(), locale.FromAcceptLanguage(tt.header))); got != tt.want {
 			t.Errorf("htmlLang for Accept-Language %q = %q, want %q", tt.header, got, tt.want)
 		}
 	}

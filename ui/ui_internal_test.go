@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/locale"
 	"github.com/tripgraph/tripgraph/nodes"
 )
 
@@ -59,11 +60,11 @@ func TestNumbersAndPlurals(t *testing.T) {
 	}
 }
 
-// TestCatalogComplete checks that every label has both languages and that
+// TestCatalogComplete checks that every label has every language and that
 // plurals have both forms.
 func TestCatalogComplete(t *testing.T) {
 	for key, entry := range catalog {
-		for _, l := range []string{English, Portuguese} {
+		for _, l := range locale.All {
 			if entry[l] == "" {
 				t.Errorf("%s has no %s text", key, l)
 			}
@@ -118,24 +119,6 @@ func TestAssets(t *testing.T) {
 		data, _ := fs.ReadFile(Assets(), HTMXPath)
 		if !strings.Contains(string(data), "htmx") {
 			t.Error("the embedded htmx is not htmx")
-		}
-	}
-}
-
-func TestFromAcceptLanguage(t *testing.T) {
-	tests := []struct{ header, want string }{
-		{"pt-BR,pt;q=0.9,en;q=0.8", Portuguese},
-		{"pt-PT", Portuguese},
-		{"en-US,en;q=0.9,pt;q=0.5", English},
-		{"de-DE,pt;q=0.7", Portuguese},
-		{"fr-FR", English},
-		{"", English},
-		{"en;q=0.1,pt;q=0.9", Portuguese},
-		{";;;=", English},
-	}
-	for _, tt := range tests {
-		if got := FromAcceptLanguage(tt.header); got != tt.want {
-			t.Errorf("FromAcceptLanguage(%q) = %q, want %q", tt.header, got, tt.want)
 		}
 	}
 }

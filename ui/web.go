@@ -3,7 +3,7 @@ package ui
 import "context"
 
 // LanguageSwitch is the form that changes the interface language: it
-// posts lang ("en" or "pt"), next (the page to come back to) and the CSRF
+// posts lang (one of locale.All), next (the page to come back to) and the CSRF
 // token to Action.
 type LanguageSwitch struct {
 	Action    string

@@ -12,6 +12,7 @@ import (
 	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/locale"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/replay"
 	"github.com/tripgraph/tripgraph/ui"
@@ -86,7 +87,7 @@ func printReplay(ctx context.Context, cps graph.Checkpointer, thread, checkpoint
 			return errcode.New(errcode.NotFound, "thread %s has no checkpoint %s", thread, checkpoint)
 		}
 	}
-	en := ui.WithLanguage(ctx, ui.English)
+	en := ui.WithLanguage(ctx, locale.English)
 	fmt.Fprintf(w, "thread %s: %d checkpoints, newest first\n", thread, len(steps))
 	for _, s := range steps {
 		mark := " "

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/locale"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/replay"
 	"github.com/tripgraph/tripgraph/server/httpx"
@@ -173,8 +174,8 @@ func (s *App) switchLanguage(c echo.Context) error {
 		}
 	}
 	l := c.FormValue("lang")
-	if l != ui.English && l != ui.Portuguese {
-		return errcode.New(errcode.BadRequest, "lang must be en or pt")
+	if !locale.Known(l) {
+		return errcode.New(errcode.BadRequest, "lang must be one of %s", strings.Join(locale.All, ", "))
 	}
 	c.SetCookie(&http.Cookie{Name: langCookie, Value: l, Path: "/", MaxAge: 365 * 24 * 3600,
 		Secure: secure(c.Request()), SameSite: http.SameSiteLaxMode})

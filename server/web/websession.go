@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/locale"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store/accounts"
@@ -201,10 +202,10 @@ func (s *App) pageErrors(next echo.HandlerFunc) echo.HandlerFunc {
 
 // pageLanguage is the language a request's pages are in.
 func pageLanguage(r *http.Request) string {
-	if ck, err := r.Cookie(langCookie); err == nil && (ck.Value == ui.English || ck.Value == ui.Portuguese) {
+	if ck, err := r.Cookie(langCookie); err == nil && locale.Known(ck.Value) {
 		return ck.Value
 	}
-	return ui.FromAcceptLanguage(r.Header.Get("Accept-Language"))
+	return locale.FromAcceptLanguage(r.Header.Get("Accept-Language"))
 }
 
 // ThreadURL is a thread's page; threadActions the URLs its forms post to.
