@@ -34,6 +34,7 @@ func TestMain(m *testing.M) {
 var conformanceScenarios = []string{"server-initialize", "ping", "tools-list", "dns-rebinding-protection"}
 
 func TestInterop(t *testing.T) {
+	pgtest.Skip(t)
 	npmtest.Install(t, ".")
 	servetest.Prepare(t, testURL)
 	bin := servetest.Build(t)

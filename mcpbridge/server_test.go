@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tripgraph/tripgraph/internal/pgtest"
 )
 
 // The test server: a small MCP server with the tools the bridge's tests
@@ -133,7 +134,7 @@ func TestMain(m *testing.M) {
 	if oursStop != nil {
 		oursStop()
 	}
-	os.Exit(code)
+	os.Exit(pgtest.NoLeaks(code))
 }
 
 // httpServer serves the test server over Streamable HTTP or SSE on
@@ -143,11 +144,25 @@ type httpServer struct {
 	mu       sync.Mutex
 	handler  http.Handler
 	sse      bool
-	down     atomic.Bool  // answer 500 to everything
-	reject   atomic.Int32 // answer 401 to this many more requests
-	hits     atomic.Int32 // requests that reached the server
-	lists    atomic.Int32 // tools/list requests
-	rejected []string     // methods of the requests answered 401
+	down     atomic.Bool   // answer 500 to everything
+	reject   atomic.Int32  // answer 401 to this many more requests
+	hits     atomic.Int32  // requests that reached the server
+	lists    atomic.Int32  // tools/list requests
+	rejected []string      // methods of the requests answered 401
+	servers  []*mcp.Server // every server the handler has had, to close their sessions
+}
+
+// stop closes the listener and every session the servers still hold, so
+// that no session outlives the test.
+func (h *httpServer) stop() {
+	h.Close()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, srv := range h.servers {
+		for ss := range srv.Sessions() {
+			ss.Close()
+		}
+	}
 }
 
 func (h *httpServer) resetRejected() {
@@ -174,7 +189,7 @@ func newHTTPServer(t testing.TB, sse bool) *httpServer {
 	h := &httpServer{sse: sse}
 	h.restart()
 	h.Server = httptest.NewServer(http.HandlerFunc(h.serve))
-	t.Cleanup(h.Close)
+	t.Cleanup(h.stop)
 	return h
 }
 
@@ -191,6 +206,7 @@ func (h *httpServer) restart() {
 	}
 	h.mu.Lock()
 	h.handler = next
+	h.servers = append(h.servers, srv)
 	h.mu.Unlock()
 }
 

@@ -18,13 +18,10 @@ var testSecret = []byte("a test secret of enough length")
 
 func httpServer(t *testing.T, f *fixture) *httptest.Server {
 	t.Helper()
-	h := NewHTTPHandler(New(testConfig(f, "")), HTTPOptions{
+	return serveHTTP(t, New(testConfig(f, "")), HTTPOptions{
 		Authenticate:   Authenticator(f.st.Accounts, testSecret),
 		AllowedOrigins: []string{"https://app.example"},
 	})
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
 }
 
 // bearer adds an Authorization header to every request.

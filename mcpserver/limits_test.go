@@ -23,9 +23,7 @@ import (
 // limitedServer serves the tools over HTTP without auth, with opts.
 func limitedServer(t testing.TB, f *fixture, opts HTTPOptions) *httptest.Server {
 	t.Helper()
-	srv := httptest.NewServer(NewHTTPHandler(New(testConfig(f, f.ana.ID)), opts))
-	t.Cleanup(srv.Close)
-	return srv
+	return serveHTTP(t, New(testConfig(f, f.ana.ID)), opts)
 }
 
 // reply is an HTTP answer, with its JSON-RPC messages (from a JSON body or
@@ -248,11 +246,10 @@ func TestHTTPCredentialCheckFails(t *testing.T) {
 	}
 	broken.Close()
 	var logs syncBuffer
-	srv := httptest.NewServer(NewHTTPHandler(New(testConfig(f, "")), HTTPOptions{
+	srv := serveHTTP(t, New(testConfig(f, "")), HTTPOptions{
 		Authenticate: Authenticator(broken.Accounts, testSecret),
 		Logger:       slog.New(slog.NewJSONHandler(&logs, nil)),
-	}))
-	defer srv.Close()
+	})
 	req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(initialize))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")

@@ -2,10 +2,12 @@ package mcpserver
 
 import (
 	"context"
+	"net/http/httptest"
 	"os"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tripgraph/tripgraph/internal/pgtest"
 	"github.com/tripgraph/tripgraph/media"
 	"github.com/tripgraph/tripgraph/migrations"
@@ -17,7 +19,26 @@ import (
 var testURL string
 
 func TestMain(m *testing.M) {
-	os.Exit(pgtest.Run(m, "mcpserver", &testURL))
+	os.Exit(pgtest.Run(m, "mcpserver", &testURL, func() {
+		if testFixture != nil {
+			testFixture.st.Close()
+		}
+	}))
+}
+
+// serveHTTP serves srv over HTTP with opts until the test ends, then
+// closes the sessions its clients left open, so that none outlives the
+// test.
+func serveHTTP(t testing.TB, srv *mcp.Server, opts HTTPOptions) *httptest.Server {
+	t.Helper()
+	ts := httptest.NewServer(NewHTTPHandler(srv, opts))
+	t.Cleanup(func() {
+		ts.Close()
+		for ss := range srv.Sessions() {
+			ss.Close()
+		}
+	})
+	return ts
 }
 
 // fixture is the data the tests share: ana's album with three photos, an
@@ -34,6 +55,7 @@ var testFixture *fixture
 
 func setup(t testing.TB) *fixture {
 	t.Helper()
+	pgtest.Skip(t)
 	if testFixture != nil {
 		return testFixture
 	}

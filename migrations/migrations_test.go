@@ -18,6 +18,7 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, "migrations", &testURL)) }
 
 // Every migration applies, rolls back and applies again.
 func TestUpDownUp(t *testing.T) {
+	pgtest.Skip(t)
 	ctx := context.Background()
 	steps := []struct {
 		name       string

@@ -4,9 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"testing"
+
+	"github.com/tripgraph/tripgraph/internal/pgtest"
 )
 
 func TestPending(t *testing.T) {
+	pgtest.Skip(t)
 	ctx := context.Background()
 	db, err := sql.Open("pgx", testURL)
 	if err != nil {

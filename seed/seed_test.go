@@ -27,6 +27,7 @@ var testCities = []City{
 }
 
 func TestRunIsIdempotent(t *testing.T) {
+	pgtest.Skip(t)
 	ctx := context.Background()
 	if err := migrations.Up(ctx, testURL); err != nil {
 		t.Fatal(err)

@@ -22,10 +22,12 @@ const guard = 60 * time.Second
 // it does in a process that has served a while.
 func listening(t *testing.T, s *Store) {
 	t.Helper()
-	select {
-	case <-s.runHub().listening:
-	case <-time.After(guard):
-		t.Fatal("the run listener did not start")
+	for _, ch := range hubChannels {
+		select {
+		case <-s.runHub().listening[ch]:
+		case <-time.After(guard):
+			t.Fatal("the run listener did not start")
+		}
 	}
 }
 
@@ -157,7 +159,7 @@ func TestFollowersShareOneListener(t *testing.T) {
 
 	var listeners int
 	if err := reader.Pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
-		WHERE datname = current_database() AND query LIKE 'LISTEN%'`).Scan(&listeners); err != nil {
+		WHERE datname = current_database() AND query ILIKE 'listen%'`).Scan(&listeners); err != nil {
 		t.Fatal(err)
 	}
 	if listeners != 1 {
@@ -304,7 +306,7 @@ func TestFollowSurvivesListenerReconnect(t *testing.T) {
 		}
 		var pid int
 		if err := writer.Pool.QueryRow(ctx, `SELECT pg_terminate_backend(pid)::int * pid FROM pg_stat_activity
-			WHERE datname = current_database() AND query LIKE 'LISTEN%'`).Scan(&pid); err != nil {
+			WHERE datname = current_database() AND query ILIKE 'listen%'`).Scan(&pid); err != nil {
 			t.Fatal(err)
 		}
 		waitFor(t, "the listener to be gone and to try again", func() bool {

@@ -10,23 +10,32 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgxlisten"
 )
 
-// hub is a process's one LISTEN connection for RunEventsChannel and
-// RunCancelChannel. It fans notifications out to the subscribers of each
-// run, so a thousand followers cost one connection, not a thousand.
-// A subscriber is only woken: it reads what changed from the tables, so a
-// notification lost while the connection was down costs nothing as long as
-// everyone is woken when it comes back.
+// hub is a process's one LISTEN connection for the store's channels
+// (RunEventsChannel and RunCancelChannel), kept up by pgxlisten, which
+// reconnects it when it fails. It fans notifications out to the
+// subscribers of each run, so a thousand followers cost one connection,
+// not a thousand. A subscriber is only woken: it reads what changed from
+// the tables, so a notification lost while the connection was down costs
+// nothing, as everyone is woken when it comes back.
 type hub struct {
-	connect func(context.Context) (*pgx.Conn, error)
-	stop    context.CancelFunc
-	done    chan struct{}
+	stop context.CancelFunc
+	done chan struct{}
 
 	mu        sync.Mutex
 	subs      map[subKey]map[*subscription]struct{}
-	listening chan struct{} // closed once the first LISTEN is in place
+	listening map[string]chan struct{} // by channel: closed once its first LISTEN is in place
 }
+
+// hubChannels are the channels the hub listens on.
+var hubChannels = []string{RunEventsChannel, RunCancelChannel}
+
+// reconnectDelay is how long the hub waits before reconnecting a failed
+// listener.
+const reconnectDelay = 250 * time.Millisecond
 
 type subKey struct{ channel, runID string }
 
@@ -84,69 +93,56 @@ func (s *Store) stopHub() {
 
 func startHub(connect func(context.Context) (*pgx.Conn, error)) *hub {
 	ctx, stop := context.WithCancel(context.Background())
-	h := &hub{connect: connect, stop: stop, done: make(chan struct{}),
-		subs: map[subKey]map[*subscription]struct{}{}, listening: make(chan struct{})}
-	go h.run(ctx)
+	h := &hub{stop: stop, done: make(chan struct{}), subs: map[subKey]map[*subscription]struct{}{},
+		listening: map[string]chan struct{}{}}
+	l := &pgxlisten.Listener{Connect: connect, ReconnectDelay: reconnectDelay,
+		LogError: func(ctx context.Context, err error) {
+			if ctx.Err() == nil { // not the hub stopping
+				slog.Warn("run notifications: listener failed, reconnecting", "err", err, "pause", reconnectDelay)
+			}
+		}}
+	for _, ch := range hubChannels {
+		h.listening[ch] = make(chan struct{})
+		l.Handle(ch, h)
+	}
+	go func() {
+		defer close(h.done)
+		l.Listen(ctx)
+	}()
 	return h
 }
 
-// run keeps a LISTEN connection up until the hub stops, reconnecting with
-// a growing pause when it fails.
-func (h *hub) run(ctx context.Context) {
-	defer close(h.done)
-	pause := 50 * time.Millisecond
-	for {
-		err := h.listen(ctx)
-		if ctx.Err() != nil {
-			return
-		}
-		slog.Warn("run notifications: listener failed, reconnecting", "err", err, "pause", pause)
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(pause):
-		}
-		pause = min(2*pause, 5*time.Second)
+// HandleNotification wakes the subscribers of the notification's run: its
+// payload starts with the run's id.
+func (h *hub) HandleNotification(_ context.Context, n *pgconn.Notification, _ *pgx.Conn) error {
+	runID, _, _ := strings.Cut(n.Payload, ":")
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for sub := range h.subs[subKey{n.Channel, runID}] {
+		sub.poke()
 	}
+	return nil
 }
 
-// listen connects, listens on both channels, wakes every subscriber (they
-// may have missed notifications) and dispatches until the connection fails.
-func (h *hub) listen(ctx context.Context) error {
-	conn, err := h.connect(ctx)
-	if err != nil {
-		return fmt.Errorf("connecting the run listener: %w", err)
-	}
-	defer conn.Close(context.Background())
-	for _, ch := range []string{RunEventsChannel, RunCancelChannel} {
-		if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{ch}.Sanitize()); err != nil {
-			return fmt.Errorf("listening on %s: %w", ch, err)
-		}
-	}
+// HandleBacklog runs once the channel is listened on, after each
+// (re)connection: it wakes every subscriber of the channel, who may have
+// missed notifications, and lets the first subscriptions return.
+func (h *hub) HandleBacklog(_ context.Context, channel string, _ *pgx.Conn) error {
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	select {
-	case <-h.listening:
+	case <-h.listening[channel]:
 	default:
-		close(h.listening)
+		close(h.listening[channel])
 	}
-	for _, set := range h.subs {
-		for sub := range set {
-			sub.poke()
+	for key, set := range h.subs {
+		if key.channel == channel {
+			for sub := range set {
+				sub.poke()
+			}
 		}
 	}
-	h.mu.Unlock()
-	for {
-		n, err := conn.WaitForNotification(ctx)
-		if err != nil {
-			return fmt.Errorf("waiting for run notifications: %w", err)
-		}
-		runID, _, _ := strings.Cut(n.Payload, ":")
-		h.mu.Lock()
-		for sub := range h.subs[subKey{n.Channel, runID}] {
-			sub.poke()
-		}
-		h.mu.Unlock()
-	}
+	return nil
 }
 
 // subscribe registers for the notifications of one run on one channel and
@@ -170,7 +166,7 @@ func (h *hub) subscribe(ctx context.Context, channel, runID string) (*subscripti
 		h.mu.Unlock()
 	}
 	select {
-	case <-h.listening:
+	case <-h.listening[channel]:
 		return sub, unsubscribe, nil
 	case <-h.done:
 		unsubscribe()

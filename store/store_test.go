@@ -4,10 +4,13 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/tripgraph/tripgraph/internal/pgtest"
 )
 
 // Options.MaxConns wins over the URL's pool_max_conns; 0 keeps the URL's.
 func TestOpenWithPoolSize(t *testing.T) {
+	pgtest.Skip(t)
 	sep := "?"
 	if strings.Contains(testURL, "?") {
 		sep = "&"

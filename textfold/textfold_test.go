@@ -70,6 +70,7 @@ func foldInputs() []string {
 }
 
 func compareWithDatabase(t *testing.T, url string, inputs []string) {
+	pgtest.Skip(t)
 	ctx := context.Background()
 	conn := migratedConn(t, url)
 	rows, err := conn.Query(ctx, `SELECT tg_fold(s) FROM unnest($1::text[]) WITH ORDINALITY AS t(s, n) ORDER BY n`, inputs)
@@ -98,6 +99,7 @@ func compareWithDatabase(t *testing.T, url string, inputs []string) {
 // icuDatabase creates a database whose default collation is ICU's root
 // locale, on the test server, and returns its URL and how to drop it.
 func icuDatabase(t *testing.T) (string, func()) {
+	pgtest.Skip(t)
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, testURL)
 	if err != nil {
@@ -194,6 +196,7 @@ func TestWordStartRegexpSameAsMatches(t *testing.T) {
 }
 
 func compareMatches(t *testing.T, url string, pairs [][2]string) {
+	pgtest.Skip(t)
 	ctx := context.Background()
 	conn := migratedConn(t, url)
 	texts, patterns := make([]string, len(pairs)), make([]string, len(pairs))

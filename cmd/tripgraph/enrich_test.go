@@ -19,6 +19,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/internal/pgtest"
 	"github.com/tripgraph/tripgraph/internal/storetest"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/model/offline"
@@ -88,6 +89,7 @@ func notesServer(t *testing.T) (*httptest.Server, map[string]*atomic.Int64) {
 // stream their status, reach the prompt and are stored with the message;
 // a failing server is skipped and the answer still comes.
 func TestEnrichmentOnTheUsersOwnServers(t *testing.T) {
+	pgtest.Skip(t)
 	ctx := context.Background()
 	st := storetest.Open(t, "cmd")
 	t.Setenv("TRIPGRAPH_MEDIA_ROOT", t.TempDir())

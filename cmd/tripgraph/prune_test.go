@@ -13,6 +13,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/internal/pgtest"
 	"github.com/tripgraph/tripgraph/internal/storetest"
 	"github.com/tripgraph/tripgraph/store"
 )
@@ -53,6 +54,7 @@ func threadExists(t *testing.T, st *store.Store, owner, id string) bool {
 }
 
 func TestPruneCommand(t *testing.T) {
+	pgtest.Skip(t)
 	ctx := context.Background()
 	st, owner, old, fresh := pruneDB(t)
 	tests := []struct {
@@ -95,6 +97,7 @@ func TestPruneCommand(t *testing.T) {
 // serve's sweeper deletes idle threads as soon as it starts, and stops
 // when told; without a TTL it does nothing.
 func TestSweeper(t *testing.T) {
+	pgtest.Skip(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	st, owner, old, fresh := pruneDB(t)

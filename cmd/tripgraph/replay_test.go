@@ -77,6 +77,7 @@ func plannedThread(t *testing.T, st *store.Store, message string) string {
 // every checkpoint with what changed, and the conversation at the newest
 // or at a chosen checkpoint.
 func TestReplayPrintsThread(t *testing.T) {
+	pgtest.Skip(t)
 	st := storetest.Open(t, "cmd")
 	ctx := context.Background()
 	thread := plannedThread(t, st, "4 nights in Lisbon in May, 3 of us")
@@ -126,6 +127,7 @@ func TestReplayPrintsThread(t *testing.T) {
 // TestReplayCommand runs the command as an operator would: it finds the
 // database from DATABASE_URL and reads a thread whoever owns it.
 func TestReplayCommand(t *testing.T) {
+	pgtest.Skip(t)
 	ctx := context.Background()
 	url, drop, err := pgtest.NewDatabase(ctx, "cmd_replay")
 	if err != nil {
@@ -152,6 +154,7 @@ func TestReplayCommand(t *testing.T) {
 }
 
 func TestReplayErrors(t *testing.T) {
+	pgtest.Skip(t)
 	st := storetest.Open(t, "cmd")
 	ctx := context.Background()
 	thread := plannedThread(t, st, "restaurants in Porto")

@@ -139,6 +139,7 @@ func TestRunRefusesInjectionAndGoesOn(t *testing.T) {
 // With --db, tripgraph run answers through the MCP bridge from the seeded
 // PostgreSQL catalog, prints the thread, and --thread continues it.
 func TestRunOnDatabase(t *testing.T) {
+	pgtest.Skip(t)
 	url, drop, err := pgtest.NewDatabase(context.Background(), "cmdrun")
 	if err != nil {
 		t.Fatal(err)

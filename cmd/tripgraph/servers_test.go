@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/internal/pgtest"
 	"github.com/tripgraph/tripgraph/internal/storetest"
 	"github.com/tripgraph/tripgraph/netguard"
 	"github.com/tripgraph/tripgraph/secretbox"
@@ -49,6 +50,7 @@ func userMCPServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
 }
 
 func TestServersCommand(t *testing.T) {
+	pgtest.Skip(t)
 	ctx := context.Background()
 	st := storetest.Open(t, "cmd")
 	if _, err := st.Accounts.EnsureUser(ctx, "ana"); err != nil {

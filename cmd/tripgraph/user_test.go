@@ -7,11 +7,13 @@ import (
 	"testing"
 
 	"github.com/tripgraph/tripgraph/config"
+	"github.com/tripgraph/tripgraph/internal/pgtest"
 )
 
 // tripgraph user create makes a user, and tripgraph apikey mints keys only
 // for users that exist.
 func TestUserAndAPIKey(t *testing.T) {
+	pgtest.Skip(t)
 	t.Setenv("DATABASE_URL", testURL)
 	ctx := context.Background()
 	cfg := envConfig(t)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/config"
+	"github.com/tripgraph/tripgraph/internal/pgtest"
 	"github.com/tripgraph/tripgraph/internal/storetest"
 	"github.com/tripgraph/tripgraph/seed"
 )
@@ -22,6 +23,7 @@ import (
 // What make run prints works as printed: its key streams the suggested
 // first run from the API, and the run shows the trip it understood.
 func TestWelcomeRequestStreamsARun(t *testing.T) {
+	pgtest.Skip(t)
 	ctx := context.Background()
 	st := storetest.Open(t, "cmd")
 	lisbon := seed.City{Name: "Lisbon", GeoName: "Lisboa", Country: "PT", Population: 550_000, Lat: 38.72, Lng: -9.14}

@@ -31,9 +31,7 @@ import (
 var testURL string
 
 func TestMain(m *testing.M) {
-	code := pgtest.Run(m, "browser", &testURL)
-	stopBrowser()
-	os.Exit(code)
+	os.Exit(pgtest.Run(m, "browser", &testURL, stopBrowser))
 }
 
 // chromiumPath is where the tests expect Debian's chromium.
@@ -125,9 +123,12 @@ func stopBrowser() {
 }
 
 // browser returns the shared browser, starting it on first use; the test
-// is skipped when chromium is not installed.
+// is skipped when chromium is not installed, and with -short.
 func browser(t testing.TB) context.Context {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("needs chromium: not run with -short")
+	}
 	ctx, err := startBrowser()
 	if errors.Is(err, errNoChromium) {
 		t.Skip(err)

@@ -24,6 +24,7 @@ var testURL string
 func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, "langgraphsdk", &testURL)) }
 
 func TestOfficialClient(t *testing.T) {
+	pgtest.Skip(t)
 	npmtest.Install(t, ".")
 	keys := servetest.Prepare(t, testURL, "sdk-traveller", "sdk-other")
 	key, otherKey := keys[0], keys[1]

@@ -41,6 +41,7 @@ type frame struct {
 }
 
 func TestSIGTERMHandsRunsBackAndEndsStreams(t *testing.T) {
+	pgtest.Skip(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	key := servetest.Prepare(t, testURL, "shutdown-traveller")[0]
@@ -57,10 +58,14 @@ func TestSIGTERMHandsRunsBackAndEndsStreams(t *testing.T) {
 	var holding atomic.Bool
 	holding.Store(true)
 	held := make(chan struct{}, 8)
+	testDone := make(chan struct{})
 	model := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if holding.Load() {
 			held <- struct{}{}
-			<-r.Context().Done()
+			select { // until the asking process is gone, or the test ends
+			case <-r.Context().Done():
+			case <-testDone:
+			}
 			return
 		}
 		script.Config.Handler.ServeHTTP(w, r)
@@ -71,6 +76,8 @@ func TestSIGTERMHandsRunsBackAndEndsStreams(t *testing.T) {
 	}
 	go model.Serve(ln)
 	defer model.Close()
+	defer close(testDone) // first: a held request that no client cancelled ends before the model closes
+
 	modelURL := "http://" + ln.Addr().String() + "/v1"
 
 	addrA := servetest.FreeAddr(t)

@@ -34,6 +34,7 @@ type frame struct {
 }
 
 func TestKilledWorkerRunIsTakenOverAndStreamedElsewhere(t *testing.T) {
+	pgtest.Skip(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	key := servetest.Prepare(t, testURL, "twoproc-traveller")[0]
@@ -48,6 +49,7 @@ func TestKilledWorkerRunIsTakenOverAndStreamedElsewhere(t *testing.T) {
 		openaitest.Reply{Content: "Lisbon: Belém in the morning, Alfama at night."},
 	)
 	defer script.Close()
+	testDone := make(chan struct{})
 	held := make(chan struct{})
 	var once sync.Once
 	gate := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -55,7 +57,10 @@ func TestKilledWorkerRunIsTakenOverAndStreamedElsewhere(t *testing.T) {
 		once.Do(func() { first = true })
 		if first {
 			close(held)
-			<-r.Context().Done()
+			select { // until the asking process is gone, or the test ends
+			case <-r.Context().Done():
+			case <-testDone:
+			}
 			return
 		}
 		script.Config.Handler.ServeHTTP(w, r)
@@ -67,6 +72,8 @@ func TestKilledWorkerRunIsTakenOverAndStreamedElsewhere(t *testing.T) {
 	}
 	go model.Serve(ln)
 	defer model.Close()
+	defer close(testDone) // first: a held request that no client cancelled ends before the model closes
+
 	modelURL := "http://" + ln.Addr().String() + "/v1"
 
 	addrA := servetest.FreeAddr(t)

@@ -17,6 +17,9 @@ import (
 // npm's record of the install is no older than the lockfile.
 func Install(t testing.TB, dir string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("needs the npm packages: not run with -short")
+	}
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed: skipping (install Node.js 20+ to run this test)", tool)

@@ -7,11 +7,14 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"flag"
 	"fmt"
 	"net/url"
 	"os"
 	"testing"
 	"time"
+
+	"go.uber.org/goleak"
 
 	"github.com/tripgraph/tripgraph/config"
 
@@ -57,9 +60,22 @@ func NewDatabase(ctx context.Context, prefix string) (string, func(), error) {
 }
 
 // Run is for TestMain: it creates a fresh database named after prefix, puts
-// its URL in *dbURL, runs the tests and drops the database. It returns the
-// exit code for os.Exit.
-func Run(m *testing.M, prefix string, dbURL *string) int {
+// its URL in *dbURL, runs the tests, then the cleanups, and drops the
+// database; then, when they passed, it fails the run if they left
+// goroutines running. It returns the exit code for os.Exit. With -short it
+// makes no database and *dbURL stays empty: the tests that need one skip
+// (see Skip).
+func Run(m *testing.M, prefix string, dbURL *string, cleanups ...func()) int {
+	flag.Parse()
+	after := func(code int) int {
+		for _, c := range cleanups {
+			c()
+		}
+		return code
+	}
+	if testing.Short() {
+		return NoLeaks(after(m.Run()))
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	u, drop, err := NewDatabase(ctx, prefix)
 	cancel()
@@ -67,9 +83,33 @@ func Run(m *testing.M, prefix string, dbURL *string) int {
 		fmt.Fprintln(os.Stderr, "pgtest:", err)
 		return 1
 	}
-	defer drop()
 	*dbURL = u
-	return m.Run()
+	code := after(m.Run())
+	drop()
+	return NoLeaks(code)
+}
+
+// Skip skips a test that needs PostgreSQL when the tests run with -short,
+// the tier that needs no database.
+func Skip(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs PostgreSQL: not run with -short")
+	}
+}
+
+// NoLeaks turns a passing exit code into a failing one when goroutines
+// the tests started are still running (after goleak's grace for those
+// about to end), and reports them; a failing code is returned as it is.
+func NoLeaks(code int) int {
+	if code != 0 {
+		return code
+	}
+	if err := goleak.Find(); err != nil {
+		fmt.Fprintln(os.Stderr, "goroutines left running after the tests:", err)
+		return 1
+	}
+	return 0
 }
 
 // MigratedPool runs migrate on the database at url and opens a pool on it,
@@ -77,6 +117,7 @@ func Run(m *testing.M, prefix string, dbURL *string) int {
 // this package must not import the migrations, whose own tests use it).
 func MigratedPool(t testing.TB, url string, migrate func(context.Context, string) error) *pgxpool.Pool {
 	t.Helper()
+	Skip(t)
 	ctx := context.Background()
 	if err := migrate(ctx, url); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ func TestMain(m *testing.M) { os.Exit(Run(m, "pgtest", &dbURL)) }
 
 // The database handed to a package is real, empty and writable.
 func TestFreshDatabase(t *testing.T) {
+	Skip(t)
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, dbURL)
 	if err != nil {

@@ -1,0 +1,123 @@
+// Package archtest holds docs/architecture.md to the code: the table of
+// which package imports which, in that document, must be what the
+// packages really import.
+package archtest
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/tripgraph/tripgraph"
+
+// TestImportPictureIsTrue compares the imports block of
+// docs/architecture.md with `go list`: every package of the product (all
+// but benchmarks, end-to-end and interop tests, and the packages that
+// exist for tests, whose names end in "test") and the packages of ours it
+// imports, outside its tests.
+func TestImportPictureIsTrue(t *testing.T) {
+	documented := documentedImports(t, filepath.Join("..", "..", "docs", "architecture.md"))
+	actual := actualImports(t)
+	for pkg, want := range actual {
+		got, ok := documented[pkg]
+		switch {
+		case !ok:
+			t.Errorf("%s is missing from docs/architecture.md; it imports: %s", pkg, strings.Join(want, " "))
+		case !slices.Equal(got, want):
+			t.Errorf("%s: docs/architecture.md says it imports %q; it imports %q", pkg, strings.Join(got, " "), strings.Join(want, " "))
+		}
+	}
+	for pkg := range documented {
+		if _, ok := actual[pkg]; !ok {
+			t.Errorf("docs/architecture.md lists %s, which is not a package of the product", pkg)
+		}
+	}
+}
+
+// documentedImports reads the ```imports block: one line per package,
+// "pkg: dep dep", paths relative to the module.
+func documentedImports(t *testing.T, path string) map[string][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string][]string{}
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "```imports":
+			in = true
+		case in && line == "```":
+			return out
+		case in && line != "":
+			pkg, deps, ok := strings.Cut(line, ":")
+			if !ok {
+				t.Fatalf("%s: %q is not \"package: imports\"", path, line)
+			}
+			list := strings.Fields(deps)
+			slices.Sort(list)
+			out[strings.TrimSpace(pkg)] = list
+		}
+	}
+	t.Fatalf("%s has no ```imports block", path)
+	return nil
+}
+
+// actualImports lists the product's packages with the packages of ours
+// each imports, as go list sees them.
+func actualImports(t *testing.T) map[string][]string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-json=ImportPath,Imports", module+"/...")
+	cmd.Dir = filepath.Join("..", "..")
+	data, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	out := map[string][]string{}
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	for dec.More() {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		pkg := relative(p.ImportPath)
+		if !product(pkg) {
+			continue
+		}
+		deps := []string{}
+		for _, imp := range p.Imports {
+			if strings.HasPrefix(imp, module+"/") {
+				deps = append(deps, relative(imp))
+			}
+		}
+		slices.Sort(deps)
+		out[pkg] = deps
+	}
+	return out
+}
+
+func relative(path string) string { return strings.TrimPrefix(path, module+"/") }
+
+// product reports whether a package is part of the product, not of its
+// tests and benchmarks.
+func product(pkg string) bool {
+	first, _, _ := strings.Cut(pkg, "/")
+	if first == "bench" || first == "e2e" || first == "interop" {
+		return false
+	}
+	return !strings.HasSuffix(filepath.Base(pkg), "test") && !strings.Contains(pkg, "/internal/durable") &&
+		!strings.HasSuffix(pkg, "/internal/gen")
+}
