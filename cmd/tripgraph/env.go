@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"strings"
 
@@ -44,17 +45,20 @@ func loadDotEnv(path string) error {
 }
 
 // openStore finds the database, applies pending migrations and opens it.
-func openStore(ctx context.Context) (*store.Store, error) { return openStorePool(ctx, 0) }
+func openStore(ctx context.Context) (*store.Store, error) {
+	return openStorePool(ctx, 0, slog.Default())
+}
 
 // openStorePool is openStore with at most maxConns connections in the
-// pool (0: the URL's pool_max_conns or pgxpool's default).
-func openStorePool(ctx context.Context, maxConns int32) (*store.Store, error) {
+// pool (0: the URL's pool_max_conns or pgxpool's default), saying on log
+// when it uses the local cluster.
+func openStorePool(ctx context.Context, maxConns int32, log *slog.Logger) (*store.Store, error) {
 	url, err := devdb.URL(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if os.Getenv("DATABASE_URL") == "" { // never print an operator's URL: it may hold a password
-		fmt.Fprintf(os.Stderr, "tripgraph: using the local PostgreSQL cluster: DATABASE_URL=%s\n", url)
+	if os.Getenv("DATABASE_URL") == "" { // never log an operator's URL: it may hold a password
+		log.Info("using the local PostgreSQL cluster", "database_url", url)
 	}
 	if err := migrations.Up(ctx, url); err != nil {
 		return nil, err

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"sort"
@@ -18,6 +20,9 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, args []string) error
+	// serving commands log JSON lines on stderr, their failure included
+	// (see servingLog); the others write text for a person.
+	serving bool
 }
 
 var commands = map[string]command{}
@@ -40,15 +45,33 @@ func main() {
 		usage()
 		os.Exit(2)
 	}
+	if c.serving {
+		servingLog(os.Stderr)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := c.run(ctx, os.Args[2:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(2)
 		}
-		fmt.Fprintf(os.Stderr, "tripgraph %s: %v\n", c.name, err)
+		if c.serving {
+			slog.Error("tripgraph "+c.name+" failed", "err", err)
+		} else {
+			fmt.Fprintf(os.Stderr, "tripgraph %s: %v\n", c.name, err)
+		}
 		os.Exit(1)
 	}
+}
+
+// servingLog makes JSON lines on w the default slog logger, which the
+// serving commands log with. The standard log package then writes through
+// it too, so that what net/http, a model provider or any other library
+// logs with that package is a JSON line as well, not plain text among
+// them.
+func servingLog(w io.Writer) *slog.Logger {
+	l := slog.New(slog.NewJSONHandler(w, nil))
+	slog.SetDefault(l)
+	return l
 }
 
 func usage() {

@@ -24,6 +24,7 @@ func init() {
 		name:    "mcp",
 		summary: "serve the album, accommodation and restaurant MCP tools over stdio or Streamable HTTP",
 		run:     runMCP,
+		serving: true,
 	})
 }
 
@@ -40,7 +41,7 @@ func runMCP(ctx context.Context, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	log := slog.Default() // JSON lines: see servingLog
 	switch *transport {
 	case "stdio":
 		if *userName == "" {
@@ -121,7 +122,7 @@ type serving struct {
 // openServing migrates and opens the database and reads the secrets and
 // the media root from the environment.
 func openServing(ctx context.Context, log *slog.Logger, dbPool int32) (*serving, error) {
-	st, err := openStorePool(ctx, dbPool)
+	st, err := openStorePool(ctx, dbPool, log)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +232,8 @@ func listenAndServe(ctx context.Context, addr string, h http.Handler, log *slog.
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", addr, err)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelError)}
 	log.Info("listening", "addr", ln.Addr().String())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
