@@ -80,10 +80,12 @@ func Clean(msgs []Message) ([]Message, error) {
 // refused if it tries to change or reveal the assistant's instructions. The
 // window of the conversation is then checked as one text: the newest
 // earlier user messages (at least WindowChars characters of them, whole
-// messages) followed by the added user messages, one per line. An earlier
-// message that was itself an attack, or a run of them that was, is left out
-// of the window, so that a conversation where one got stored is not refused
-// for ever: a window is refused only for what the added messages bring.
+// messages) followed by the added user messages, one per line. Earlier
+// messages that were a split attack themselves are left out of the window,
+// and only phrases that run across messages count there (one inside a
+// message is judged by checking that message alone), so that a
+// conversation where an attack got stored is not refused for ever: a
+// window is refused only for what the added messages bring.
 //
 // It returns the cleaned added messages, or a BAD_REQUEST *errcode.Error
 // that says why they were refused. Unlike Clean it does not require a user
@@ -105,7 +107,7 @@ func CheckAdded(earlier, added []Message) ([]Message, error) {
 	if len(fresh) == 0 {
 		return out, nil
 	}
-	if phrase, ok := across.detect(strings.Join(append(window(earlier), fresh...), "\n")); ok {
+	if phrase, ok := across.detect(strings.Join(append(window(earlier), fresh...), "\n"), crossing); ok {
 		return nil, errcode.New(errcode.BadRequest, "the conversation looks like an attempt to change the assistant's instructions, split across messages (%q)", phrase)
 	}
 	return out, nil
@@ -113,7 +115,8 @@ func CheckAdded(earlier, added []Message) ([]Message, error) {
 
 // window returns the newest earlier user messages, oldest first, each cut
 // to its edges: whole messages until they hold WindowChars characters,
-// without the oldest of them while they make an attack by themselves.
+// without the oldest of them while a phrase runs across them (an attack
+// split across messages that was stored before).
 func window(earlier []Message) []string {
 	var tail []string // newest first
 	n := 0
@@ -128,13 +131,18 @@ func window(earlier []Message) []string {
 	}
 	slices.Reverse(tail)
 	for len(tail) > 0 {
-		if _, ok := across.detect(strings.Join(tail, "\n")); !ok {
+		if _, ok := across.detect(strings.Join(tail, "\n"), crossing); !ok {
 			break
 		}
 		tail = tail[1:] // an attack stored before: it and what is older are left out
 	}
 	return tail
 }
+
+// crossing keeps the phrases that run across messages, which the window
+// joins with line breaks; a phrase inside one message is judged by
+// checking that message alone.
+func crossing(phrase string) bool { return strings.Contains(phrase, "\n") }
 
 // edges shortens a long message to its first and last WindowChars
 // characters, whole words, with a full stop between them. A phrase split
