@@ -31,3 +31,12 @@ func BenchmarkCheckAdded(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkDetectInjection measures the check of one message of nearly
+// MaxMessageChars, what Clean does to a conversation's last message.
+func BenchmarkDetectInjection(b *testing.B) {
+	text := strings.Repeat("a quiet hotel near the beach with a pool ", 100)[:MaxMessageChars-100]
+	for b.Loop() {
+		DetectInjection(text)
+	}
+}
