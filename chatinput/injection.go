@@ -54,15 +54,50 @@ func folded(text string) (f string, at []int) {
 	return b.String(), append(at, len(text))
 }
 
-func re(p string) *regexp.Regexp { return regexp.MustCompile(p) }
-
 // gap is up to six words between two parts of a phrase.
 const gap = `(?:\W+[\w']+){0,6}?\W+`
 
+// detector holds the injection check's patterns, built for what may
+// separate the words of a phrase.
+type detector struct {
+	tokens     []*regexp.Regexp
+	override   *regexp.Regexp
+	owners     *regexp.Regexp
+	elsewhere  *regexp.Regexp
+	toldYou    *regexp.Regexp
+	identity   *regexp.Regexp
+	roleplay   *regexp.Regexp
+	travelRole *regexp.Regexp
+	unbound    *regexp.Regexp
+	indefinite *regexp.Regexp
+	capital    *regexp.Regexp
+	nextWord   *regexp.Regexp
+	extraction []*regexp.Regexp
+}
+
 var (
+	// single reads one message: any characters but letters and digits
+	// may separate the words of a phrase.
+	single = newDetector(`\W`)
+	// across reads the end of a conversation, its messages one per line,
+	// for a phrase split across them. Spaces and line breaks may separate
+	// its words, clause punctuation (, . ; ! ?) may not, unless the phrase
+	// itself has it ("from now on, you are"): in "forget the hotel, we'll
+	// rent a flat" followed by "the rules of the flat?", the comma ended
+	// what "forget" was about.
+	across = newDetector(`[^\w,.;!?]`)
+)
+
+// newDetector compiles the patterns with sep, a character class, for what
+// may separate two words of a phrase (\W in the patterns below). The
+// exceptions (elsewhere, travelRole) keep \W, so that a stricter sep only
+// ever finds fewer phrases.
+func newDetector(sep string) *detector {
+	re := func(p string) *regexp.Regexp { return regexp.MustCompile(strings.ReplaceAll(p, `\W`, sep)) }
+	d := &detector{}
 	// tokens are chat-template markup, instruction headers and phrases
 	// that mean nothing else.
-	tokens = []*regexp.Regexp{
+	d.tokens = []*regexp.Regexp{
 		re(`<\|im_(start|end)\|>|\[/?inst\]|\[system\]|</?system>|<</?sys>>`),
 		re(`(?m)^\s*(#+\s*)?(system|sistema)\s*:`),
 		re(`\bnew\s+instructions?\s*:|\bnovas?\s+instruc(oes|ao)\s*:`),
@@ -73,98 +108,116 @@ var (
 		re(`\b(your\s+new\s+role|seu\s+novo\s+papel|sua\s+nova\s+funcao)\s+(is|e|sera|will\s+be)\b`),
 		re(`\b(stop\s+being|pare\s+de\s+ser|deixe\s+de\s+ser)\b` + gap + `(assistant|assistente|helper)\b`),
 	}
-	overrideVerb   = `\b(ignore|ignora|ignorar|ignorem|disregard|forget|esqueca|esquece|esquecer|desconsidere|desconsidera|desconsiderar|despreze|override|overwrite|bypass|sobrescreva|sobrescrever|contorne|contornar|burle|burlar|disable|desative|desativar|desligue|deactivate)\b`
-	overrideTarget = `(instructions?|instrucoes|instrucao|rules|regras|guidelines|diretrizes|directives|prompt|policies|policy|politicas|restrictions|restricoes|filters?|filtros?|safety|programming|programacao|training|treinamento|the\s+above|acima)\b`
-	override       = re(overrideVerb + gap + overrideTarget)
+	overrideVerb := `\b(ignore|ignora|ignorar|ignorem|disregard|forget|esqueca|esquece|esquecer|desconsidere|desconsidera|desconsiderar|despreze|override|overwrite|bypass|sobrescreva|sobrescrever|contorne|contornar|burle|burlar|disable|desative|desativar|desligue|deactivate)\b`
+	overrideTarget := `(instructions?|instrucoes|instrucao|rules|regras|guidelines|diretrizes|directives|prompt|policies|policy|politicas|restrictions|restricoes|filters?|filtros?|safety|programming|programacao|training|treinamento|the\s+above|acima)\b`
+	d.override = re(overrideVerb + gap + overrideTarget)
 	// owners make the target the assistant's own.
-	owners = re(`\b(your|you|previous|prior|earlier|above|initial|original|system|suas?|seus?|teus?|tuas?|anteriores|previas|iniciais|originais|voce|te)\b`)
+	d.owners = re(`\b(your|you|previous|prior|earlier|above|initial|original|system|suas?|seus?|teus?|tuas?|anteriores|previas|iniciais|originais|voce|te)\b`)
 	// elsewhere makes the target someone else's: "rules of the hotel".
-	elsewhere = re(`^\W+(of|from|for|at|de|do|da|dos|das|no|na)\b`)
+	d.elsewhere = regexp.MustCompile(`^\W+(of|from|for|at|de|do|da|dos|das|no|na)\b`)
 	// toldYou is "everything you were told", "tudo o que te disseram".
-	toldYou = re(`\b(forget|ignore|disregard|esqueca|esquece|ignora|desconsidere)\b\W+(everything|all|tudo|todo)\b(?:\W+\w+){0,3}?\W+(you\s+(were|have\s+been|know|learned)|te\s+(disseram|falaram|ensinaram)|voce\s+(sabe|aprendeu|recebeu))\b`)
+	d.toldYou = re(`\b(forget|ignore|disregard|esqueca|esquece|ignora|desconsidere)\b\W+(everything|all|tudo|todo)\b(?:\W+\w+){0,3}?\W+(you\s+(were|have\s+been|know|learned)|te\s+(disseram|falaram|ensinaram)|voce\s+(sabe|aprendeu|recebeu))\b`)
 
-	identity = re(`\b(you\s+are\s+now|you'?re\s+now|from\s+now\s+on,?\s+you(\s+are|'re|\s+will(\s+be)?)?|you\s+will\s+now\s+be|voce\s+agora\s+(e|sera|vai)|voce\s+e\s+agora|agora\s+voce\s+e|a\s+partir\s+de\s+agora,?\s+voce(\s+e|\s+sera|\s+vai(\s+ser)?)?|tu\s+agora\s+es)\b`)
-	roleplay = re(`\b(pretend\s+(to\s+be|you\s+are|you'?re)|role-?play\s+as|act\s+as(\s+if)?|play\s+the\s+role\s+of|aja\s+como|atue\s+como|atua\s+como|finja\s+(ser|que\s+voce\s+e|que\s+e\s+um)|faca\s+de\s+conta\s+que\s+voce|interprete\s+o\s+papel\s+de|assuma\s+o\s+papel\s+de|faca\s+o\s+papel\s+de)\b`)
+	d.identity = re(`\b(you\s+are\s+now|you'?re\s+now|from\s+now\s+on,?\s+you(\s+are|'re|\s+will(\s+be)?)?|you\s+will\s+now\s+be|voce\s+agora\s+(e|sera|vai)|voce\s+e\s+agora|agora\s+voce\s+e|a\s+partir\s+de\s+agora,?\s+voce(\s+e|\s+sera|\s+vai(\s+ser)?)?|tu\s+agora\s+es)\b`)
+	d.roleplay = re(`\b(pretend\s+(to\s+be|you\s+are|you'?re)|role-?play\s+as|act\s+as(\s+if)?|play\s+the\s+role\s+of|aja\s+como|atue\s+como|atua\s+como|finja\s+(ser|que\s+voce\s+e|que\s+e\s+um)|faca\s+de\s+conta\s+que\s+voce|interprete\s+o\s+papel\s+de|assuma\s+o\s+papel\s+de|faca\s+o\s+papel\s+de)\b`)
 	// travelRole names what the assistant is anyway.
-	travelRole = re(`^(?:\W+[\w']+){0,3}?\W+(travel|trip|tour|tourist|local|guide|guia|agent|agente|planner|planejador|planejadora|concierge|receptionist|recepcionista|assistant|assistente|expert|especialista|photo|fotos?|album|viage\w*|turismo|turistico)\b`)
+	d.travelRole = regexp.MustCompile(`^(?:\W+[\w']+){0,3}?\W+(travel|trip|tour|tourist|local|guide|guia|agent|agente|planner|planejador|planejadora|concierge|receptionist|recepcionista|assistant|assistente|expert|especialista|photo|fotos?|album|viage\w*|turismo|turistico)\b`)
 	// unbound is what a new identity must not be.
-	unbound    = re(`\b(dan|unfiltered|unrestricted|uncensored|jailbroken|evil\w*|hacker|pirate|pirata|interpreter|interpretador|terminal|shell|admin|administrator|administrador|root|developer|desenvolvedor|ia|ai|bot|no\s+(rules|restrictions|limits|filters)|without\s+(any\s+)?(rules|restrictions|limits|filters)|sem\s+(nenhuma\s+)?(regras|restricoes|restricao|limites|filtros))\b`)
-	indefinite = re(`^\W+(a|an|um|uma)\W+(\w+)`)
-	capital    = re(`^\W+(o\s+|the\s+)?\p{Lu}\w*`)
+	d.unbound = re(`\b(dan|unfiltered|unrestricted|uncensored|jailbroken|evil\w*|hacker|pirate|pirata|interpreter|interpretador|terminal|shell|admin|administrator|administrador|root|developer|desenvolvedor|ia|ai|bot|no\s+(rules|restrictions|limits|filters)|without\s+(any\s+)?(rules|restrictions|limits|filters)|sem\s+(nenhuma\s+)?(regras|restricoes|restricao|limites|filtros))\b`)
+	d.indefinite = re(`^\W+(a|an|um|uma)\W+(\w+)`)
+	d.capital = re(`^\W+(o\s+|the\s+)?\p{Lu}\w*`)
+	d.nextWord = re(`^\W+[\w']+`)
 
-	extraction = []*regexp.Regexp{
+	d.extraction = []*regexp.Regexp{
 		re(`\b(reveal|show|print|repeat|display|output|leak|tell\s+me|give\s+me|what\s+(is|are|were))\b(?:\W+\w+){0,3}?\W+(your|the\s+system|your\s+system|the\s+hidden)\W+(system\s+)?(prompt|instructions|system\s+message|message|configuration|config|rules|guidelines)\b`),
 		re(`\b(repeat|print|output)\b(?:\W+\w+){0,2}?\W+(text|words|message|prompt)\s+above\b`),
 		re(`\bwhat\s+were\s+you\s+told\b`),
 		re(`\b(revele|revela|mostre|mostra|imprima|repita|repete|diga|exiba|vaze|me\s+de|me\s+da)\b(?:\W+\w+){0,3}?\W+(seu|sua|suas|seus|teu|tua)\W+(prompt|instrucoes|configuracao|mensagem\s+de\s+sistema|regras|diretrizes)\b`),
 		re(`\b(repita|repete|imprima)\b(?:\W+\w+){0,2}?\W+(texto|mensagem|prompt)\s+acima\b`),
 	}
-)
+	return d
+}
 
 // DetectInjection reports whether text tries to change or reveal the
 // assistant's instructions, and the phrase that gave it away.
-func DetectInjection(text string) (string, bool) {
-	f, at := folded(text)
-	for _, r := range tokens {
-		if m := r.FindString(f); m != "" {
-			return strings.TrimSpace(m), true
-		}
-	}
-	if m, ok := overrides(f); ok {
-		return m, true
-	}
-	if m := toldYou.FindString(f); m != "" {
-		return m, true
-	}
-	if m, ok := newIdentity(text, f, at); ok {
-		return m, true
-	}
-	for _, r := range extraction {
-		if m := r.FindString(f); m != "" {
-			return m, true
-		}
-	}
-	return "", false
-}
+func DetectInjection(text string) (string, bool) { return single.detect(text, nil) }
 
-// overrides finds an override verb aimed at the assistant's instructions.
-func overrides(f string) (string, bool) {
-	for _, loc := range override.FindAllStringIndex(f, -1) {
+// detect returns the first phrase of text that tries to change or reveal
+// the assistant's instructions and that keep keeps (every one when keep is
+// nil). A phrase spans what gave it away, from its first word to its last.
+func (d *detector) detect(text string, keep func(phrase string) bool) (string, bool) {
+	kept := func(phrase string) bool { return keep == nil || keep(phrase) }
+	f, at := folded(text)
+	for _, r := range d.tokens {
+		for _, m := range r.FindAllString(f, -1) {
+			if kept(m) {
+				return strings.TrimSpace(m), true
+			}
+		}
+	}
+	for _, loc := range d.override.FindAllStringIndex(f, -1) {
 		m := f[loc[0]:loc[1]]
-		if owners.MatchString(m) || !elsewhere.MatchString(f[loc[1]:]) {
+		if (d.owners.MatchString(m) || !d.elsewhere.MatchString(f[loc[1]:])) && kept(m) {
 			return m, true
+		}
+	}
+	for _, m := range d.toldYou.FindAllString(f, -1) {
+		if kept(m) {
+			return m, true
+		}
+	}
+	if m, ok := d.newIdentity(text, f, at, kept); ok {
+		return m, true
+	}
+	for _, r := range d.extraction {
+		for _, m := range r.FindAllString(f, -1) {
+			if kept(m) {
+				return m, true
+			}
 		}
 	}
 	return "", false
 }
 
 // newIdentity finds "you are now X" or role-play as X, where X is not the
-// travel assistant it is.
-func newIdentity(text, f string, at []int) (string, bool) {
-	for _, r := range []*regexp.Regexp{identity, roleplay} {
+// travel assistant it is, that kept keeps.
+func (d *detector) newIdentity(text, f string, at []int, kept func(string) bool) (string, bool) {
+	for _, r := range []*regexp.Regexp{d.identity, d.roleplay} {
 		for _, loc := range r.FindAllStringIndex(f, -1) {
-			phrase := f[loc[0]:loc[1]]
-			rest := f[loc[1]:]
-			if strings.HasSuffix(phrase, " if") {
-				continue // "act as if money is no object"
-			}
-			window := rest[:min(len(rest), 80)]
-			if unbound.MatchString(window) {
-				return phrase + window, true
-			}
-			if travelRole.MatchString(rest) {
-				continue
-			}
-			if r == roleplay {
-				return phrase, true
-			}
-			if m := indefinite.FindStringSubmatch(rest); m != nil {
-				return phrase + m[0], true
-			}
-			if capital.MatchString(text[at[loc[1]]:]) {
+			if phrase, ok := d.identityPhrase(r, text, f, at, loc); ok && kept(phrase) {
 				return phrase, true
 			}
 		}
+	}
+	return "", false
+}
+
+// identityPhrase judges one match of identity or role-play at loc in f,
+// the folded text: the phrase and what it makes the assistant, or false.
+func (d *detector) identityPhrase(r *regexp.Regexp, text, f string, at []int, loc []int) (string, bool) {
+	phrase, rest := f[loc[0]:loc[1]], f[loc[1]:]
+	if strings.HasSuffix(phrase, " if") {
+		return "", false // "act as if money is no object"
+	}
+	window := rest[:min(len(rest), 80)]
+	if m := d.unbound.FindStringIndex(window); m != nil {
+		return phrase + window[:m[1]], true
+	}
+	if d.travelRole.MatchString(rest) {
+		return "", false
+	}
+	if r == d.roleplay {
+		return phrase + d.nextWord.FindString(rest), true
+	}
+	if m := d.indefinite.FindString(rest); m != "" {
+		return phrase + m, true
+	}
+	if m := d.capital.FindString(text[at[loc[1]]:]); m != "" {
+		end := loc[1] // the folded text's end of the capitalised word
+		for end < len(f) && at[end] < at[loc[1]]+len(m) {
+			end++
+		}
+		return f[loc[0]:end], true
 	}
 	return "", false
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -74,7 +75,7 @@ type Bridge struct {
 	mu       sync.Mutex
 	sessions map[sessionKey]*session
 	catalogs map[string]*catalog
-	breakers map[string]*gobreaker.CircuitBreaker[any]
+	breakers map[string]*breaker
 }
 
 var _ nodes.Tools = (*Bridge)(nil)
@@ -108,7 +109,7 @@ func New(opts Options) (*Bridge, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	b := &Bridge{
 		opts: opts, log: opts.Logger, ctx: ctx, cancel: cancel,
-		sessions: map[sessionKey]*session{}, catalogs: map[string]*catalog{}, breakers: map[string]*gobreaker.CircuitBreaker[any]{},
+		sessions: map[sessionKey]*session{}, catalogs: map[string]*catalog{}, breakers: map[string]*breaker{},
 	}
 	go b.reapIdle()
 	return b, nil
@@ -220,7 +221,7 @@ func (b *Bridge) call(ctx context.Context, user string, e entry, args json.RawMe
 	report := func(p *mcp.ProgressNotificationParams) {
 		emit(parent, EventProgress, Progress{Type: EventProgress, Server: e.server.Name, Tool: e.name, Progress: p.Progress, Total: p.Total, Message: p.Message})
 	}
-	res, err := guarded(b, user, e.server, func() (*mcp.CallToolResult, error) {
+	res, err := guarded(parent, b, user, e.server, func() (*mcp.CallToolResult, error) {
 		return s.callTool(ctx, e.tool.Name, args, report)
 	})
 	switch {
@@ -362,35 +363,81 @@ func mapsEqual(a, b map[string]string) bool {
 
 // guarded runs f under the circuit breaker of a server: one per built-in
 // or operator server, one per user's own server. Only failures to reach
-// the server count; a tool's refusal is an answer.
-func guarded[T any](b *Bridge, user string, cfg ServerConfig, f func() (T, error)) (T, error) {
-	v, err := b.breaker(user, cfg).Execute(func() (any, error) { return f() })
+// the server count; a tool's refusal is an answer, and a failure after
+// the caller gave up (its context ended) is not the server's.
+//
+// A user's own server that cannot be reached at all, because no session
+// could be opened (it never answered initialize, refused the connection,
+// or the guard refused its address) or it did not answer within its
+// deadline, opens its breaker at once: the catalog, the enrichment and the
+// tool calls of a run, and the runs after it, then fail fast until the
+// breaker lets a probe through after OpenFor, so a run pays at most one
+// timeout for it.
+func guarded[T any](ctx context.Context, b *Bridge, user string, cfg ServerConfig, f func() (T, error)) (T, error) {
+	br := b.breaker(user, cfg)
+	v, err := br.cb.Execute(func() (any, error) {
+		v, err := f()
+		if err != nil && ctx.Err() != nil {
+			return v, callerGone{err}
+		}
+		br.unreachable.Store(err != nil && unreachable(err))
+		return v, err
+	})
+	if gone, ok := err.(callerGone); ok {
+		err = gone.error
+	}
 	t, _ := v.(T)
 	return t, err
 }
 
-func (b *Bridge) breaker(user string, cfg ServerConfig) *gobreaker.CircuitBreaker[any] {
+// callerGone marks a failure that happened after the caller gave up; the
+// breaker does not count it.
+type callerGone struct{ error }
+
+func (e callerGone) Unwrap() error { return e.error }
+
+// unreachable reports whether a failure means the server could not be
+// reached at all: no session could be opened, or it did not answer in
+// time.
+func unreachable(err error) bool {
+	var de *dialError
+	return errors.As(err, &de) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// breaker is the circuit breaker of a server, or of a user's own server.
+type breaker struct {
+	cb *gobreaker.CircuitBreaker[any]
+	// unreachable is whether the latest failure found the server
+	// unreachable; it opens the breaker of a user's own server at once.
+	unreachable atomic.Bool
+}
+
+func (b *Bridge) breaker(user string, cfg ServerConfig) *breaker {
 	key := cfg.Name
-	if !cfg.Builtin && !cfg.operator() {
+	own := !cfg.Builtin && !cfg.operator()
+	if own {
 		key = user + "/" + cfg.Name
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if cb, ok := b.breakers[key]; ok {
-		return cb
+	if br, ok := b.breakers[key]; ok {
+		return br
 	}
 	failures := b.opts.Breaker.Failures
-	cb := gobreaker.NewCircuitBreaker[any](gobreaker.Settings{
-		Name:        key,
-		Timeout:     b.opts.Breaker.OpenFor,
-		ReadyToTrip: func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= failures },
-		IsExcluded:  func(err error) bool { return errors.Is(err, context.Canceled) },
+	br := &breaker{}
+	br.cb = gobreaker.NewCircuitBreaker[any](gobreaker.Settings{
+		Name:    key,
+		Timeout: b.opts.Breaker.OpenFor,
+		ReadyToTrip: func(c gobreaker.Counts) bool {
+			return c.ConsecutiveFailures >= failures || (own && br.unreachable.Load())
+		},
+		IsExcluded: func(err error) bool { return errors.As(err, new(callerGone)) },
 		OnStateChange: func(name string, from, to gobreaker.State) {
 			b.log.Warn("MCP circuit breaker changed state", "breaker", name, "from", from.String(), "to", to.String())
 		},
 	})
-	b.breakers[key] = cb
-	return cb
+	b.breakers[key] = br
+	return br
 }
 
 func (b *Bridge) mintToken(user string) (string, error) {

@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/sony/gobreaker/v2"
 
 	"github.com/tripgraph/tripgraph/nodes"
 )
@@ -71,13 +73,14 @@ func (b *Bridge) userCatalog(ctx context.Context, user string) (*catalog, error)
 // listServer lists one server's tools under its deadline and breaker,
 // logging a failure once.
 func (b *Bridge) listServer(ctx context.Context, user string, cfg ServerConfig) ([]*mcp.Tool, error) {
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, cfg.timeout())
 	defer cancel()
 	s := b.acquire(user, cfg)
 	defer s.release()
-	tools, err := guarded(b, user, cfg, func() ([]*mcp.Tool, error) { return s.listTools(ctx) })
-	if err != nil {
-		b.logFailure(ctx, "listing the tools of an MCP server", cfg, "", err)
+	tools, err := guarded(parent, b, user, cfg, func() ([]*mcp.Tool, error) { return s.listTools(ctx) })
+	if err != nil && !errors.Is(err, gobreaker.ErrOpenState) && !errors.Is(err, gobreaker.ErrTooManyRequests) {
+		b.logFailure(ctx, "listing the tools of an MCP server", cfg, "", err) // an open breaker was logged when it opened
 	}
 	return tools, err
 }

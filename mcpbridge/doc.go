@@ -22,7 +22,13 @@
 // Every call has a deadline from the context (DefaultTimeout unless the
 // server's config says otherwise), goes through the server's circuit
 // breaker, and reads at most the server's response cap, counted as the
-// bytes arrive. A transport failure reaches the caller as UNAVAILABLE with
+// bytes arrive. A breaker opens after BreakerSettings.Failures failures in
+// a row, or at once for a user's own server that cannot be reached (no
+// session could be opened, or no answer within the deadline): its failure
+// is remembered per user and server for BreakerSettings.OpenFor, so a run
+// pays at most one timeout for it, not one for the tool list, the
+// enrichment and each call. A failure after the caller gave up is not
+// counted. A transport failure reaches the caller as UNAVAILABLE with
 // a message that names the server and nothing internal; the cause is
 // logged once, with the run id. A tool's own error (isError) keeps the
 // server's code.

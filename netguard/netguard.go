@@ -1,7 +1,13 @@
 // Package netguard keeps HTTP requests to servers that users configure away
 // from the operator's own network: private, loopback, link-local, CGNAT,
-// unique-local IPv6, cloud-metadata, IPv4-mapped and other special-purpose
-// addresses are refused.
+// unique-local IPv6, cloud-metadata and other special-purpose addresses are
+// refused.
+//
+// An IPv4-mapped IPv6 address (::ffff:a.b.c.d) is judged, and dialled, as
+// the IPv4 address it carries: Go's resolver gives IPv4 answers in that
+// form, so a name that resolves to a public IPv4 address is allowed and
+// ::ffff:127.0.0.1 is refused as loopback. Every check unmaps first: when
+// dialling, on redirects, when a URL is vetted, and against the allow-list.
 //
 // The check runs where it cannot be dodged. Guard.DialContext resolves a
 // name once, refuses the connection if any of its addresses is blocked, and
@@ -94,7 +100,7 @@ func (g *Guard) allow(entry string) error {
 		if err != nil {
 			return fmt.Errorf("allow-list entry %q is not a CIDR prefix: %w", entry, err)
 		}
-		g.prefixes = append(g.prefixes, p.Masked())
+		g.prefixes = append(g.prefixes, unmapPrefix(p).Masked())
 	default:
 		if a, err := netip.ParseAddr(strings.Trim(entry, "[]")); err == nil {
 			g.prefixes = append(g.prefixes, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
@@ -111,11 +117,23 @@ func (g *Guard) allow(entry string) error {
 // allowedHost reports whether the operator allowed this host name.
 func (g *Guard) allowedHost(host string) bool { return g.hosts[strings.ToLower(host)] }
 
+// unmapPrefix turns a prefix of IPv4-mapped addresses (::ffff:10.0.0.0/104)
+// into the IPv4 prefix it stands for (10.0.0.0/8), which is what unmapped
+// addresses are compared with.
+func unmapPrefix(p netip.Prefix) netip.Prefix {
+	if a := p.Addr(); a.Is4In6() && p.Bits() >= 96 {
+		return netip.PrefixFrom(a.Unmap(), p.Bits()-96)
+	}
+	return p
+}
+
 // CheckAddr returns nil if a is allowed: an address outside every blocked
-// range, or one the operator allowed.
+// range, or one the operator allowed. An IPv4-mapped address is checked as
+// the IPv4 address it carries.
 func (g *Guard) CheckAddr(a netip.Addr) error {
+	a = unmap(a)
 	for _, p := range g.prefixes {
-		if p.Contains(a.Unmap()) {
+		if p.Contains(a) {
 			return nil
 		}
 	}
@@ -201,7 +219,7 @@ func (g *Guard) resolve(ctx context.Context, host string) ([]netip.Addr, error) 
 		if err := g.CheckAddr(a); err != nil {
 			return nil, err
 		}
-		return []netip.Addr{a}, nil
+		return []netip.Addr{unmap(a)}, nil
 	}
 	if !validHostName(host) {
 		return nil, fmt.Errorf("%w: %q is not a host name", ErrBlocked, host)
@@ -213,15 +231,25 @@ func (g *Guard) resolve(ctx context.Context, host string) ([]netip.Addr, error) 
 	if len(addrs) == 0 {
 		return nil, fmt.Errorf("looking up %s: no addresses", host)
 	}
-	if g.allowedHost(host) {
-		return addrs, nil
-	}
-	for _, a := range addrs {
-		if err := g.CheckAddr(a); err != nil {
-			return nil, fmt.Errorf("%s resolves to a blocked address: %w", host, err)
+	out := make([]netip.Addr, len(addrs))
+	for i, a := range addrs {
+		if !g.allowedHost(host) {
+			if err := g.CheckAddr(a); err != nil {
+				return nil, fmt.Errorf("%s resolves to a blocked address: %w", host, err)
+			}
 		}
+		out[i] = unmap(a)
 	}
-	return addrs, nil
+	return out, nil
+}
+
+// unmap is the address a check judged and a dial connects to: an
+// IPv4-mapped address as the IPv4 address it carries.
+func unmap(a netip.Addr) netip.Addr {
+	if a.Zone() != "" {
+		return a
+	}
+	return a.Unmap()
 }
 
 // control is the dialer's last word: it runs after the socket is made and

@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -64,7 +66,8 @@ func TestBlocked(t *testing.T) {
 		{"224.0.0.1", true},
 		{"255.255.255.255", true},
 		{"::ffff:127.0.0.1", true},
-		{"::ffff:8.8.8.8", true}, // mapped addresses are refused whatever they map to
+		{"::ffff:8.8.8.8", false}, // judged as the IPv4 address it carries
+		{"::ffff:8.8.8.8%eth0", true},
 		{"::127.0.0.1", true},    // IPv4-compatible
 		{"64:ff9b::a00:1", true}, // NAT64 of 10.0.0.1
 		{"::1", true},
@@ -110,6 +113,9 @@ func TestCheckURL(t *testing.T) {
 		{"http://169.254.169.254/latest/meta-data/", false},
 		{"http://10.0.0.1/mcp", false},
 		{"http://[::ffff:127.0.0.1]/mcp", false},
+		{"http://[::ffff:10.0.0.1]/mcp", false},
+		{"http://[::ffff:8.8.8.8]/mcp", true},
+		{"http://[::ffff:10.9.1.2]/mcp", true}, // inside the allowed prefix once unmapped
 		{"http://[fd00:ec2::254]/", false},
 		{"http://127.0.0.1:8080/", false},
 		{"http://2130706433/", false}, // 127.0.0.1 as one number
@@ -194,6 +200,8 @@ func TestControlRefusesBlockedSocketAddresses(t *testing.T) {
 		{"10.0.0.1:443", false},
 		{"127.0.0.1:8080", false},
 		{"[::ffff:127.0.0.1]:80", false},
+		{"[::ffff:8.8.8.8]:443", true},
+		{"[::ffff:192.168.7.9]:80", true},
 		{"[fd00:ec2::254]:80", false},
 		{"[::1]:80", false},
 		{"192.168.7.9:80", true},
@@ -318,5 +326,135 @@ func TestTransportIgnoresProxies(t *testing.T) {
 	a, b := g.NewHTTPClient(), g.NewHTTPClient()
 	if a.Transport != b.Transport || a.Transport.(*http.Transport).Proxy != nil {
 		t.Fatal("the guard's clients do not share one proxy-free transport")
+	}
+}
+
+// Go's resolver gives IPv4 answers as IPv4-mapped IPv6 addresses. Each
+// mapped answer is judged as the IPv4 address it carries, and refused for
+// what that address is, not for being mapped.
+func TestMappedAnswersAreJudgedAsIPv4(t *testing.T) {
+	stub := newStub(map[string][][]string{
+		"public.test":   {{"::ffff:93.184.216.34"}},
+		"loopback.test": {{"::ffff:127.0.0.1"}},
+		"private.test":  {{"::ffff:10.0.0.1"}},
+		"metadata.test": {{"::ffff:169.254.169.254"}},
+		"cgnat.test":    {{"::ffff:100.64.0.1"}},
+		"allowed.test":  {{"::ffff:10.9.1.2"}},
+	})
+	g, err := New(Options{Resolver: stub, Allow: []string{"::ffff:10.9.0.0/112"}}) // 10.9.0.0/16
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		host   string
+		want   string // the address dialled, when allowed
+		reason string // what the refusal says, when refused
+	}{
+		{"public.test", "93.184.216.34", ""},
+		{"allowed.test", "10.9.1.2", ""},
+		{"loopback.test", "", "127.0.0.1 is a loopback address"},
+		{"private.test", "", "10.0.0.1 is a private address"},
+		{"metadata.test", "", "169.254.169.254 is a link-local or cloud-metadata address"},
+		{"cgnat.test", "", "100.64.0.1 is a carrier-grade NAT address"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.host, func(t *testing.T) {
+			addrs, err := g.resolve(context.Background(), tt.host)
+			if tt.reason != "" {
+				if !errors.Is(err, ErrBlocked) || !strings.Contains(err.Error(), tt.reason) || strings.Contains(err.Error(), "mapped") {
+					t.Fatalf("resolving %s: %v, want ErrBlocked saying %q", tt.host, err, tt.reason)
+				}
+				return
+			}
+			if err != nil || len(addrs) != 1 || addrs[0].String() != tt.want {
+				t.Fatalf("resolving %s = %v, %v; want [%s]", tt.host, addrs, err, tt.want)
+			}
+			// The dial goes to the unmapped address. The context is done
+			// before it starts, so nothing leaves the machine: the dialer
+			// gives up before it makes a socket.
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			_, err = g.DialContext(ctx, "tcp", net.JoinHostPort(tt.host, "443"))
+			var op *net.OpError
+			if errors.Is(err, ErrBlocked) || !errors.Is(err, context.Canceled) || !errors.As(err, &op) {
+				t.Fatalf("dialling %s: %v, want the dialer's context.Canceled", tt.host, err)
+			}
+			if got := op.Addr.String(); got != net.JoinHostPort(tt.want, "443") {
+				t.Fatalf("dialling %s went to %s, want %s", tt.host, got, net.JoinHostPort(tt.want, "443"))
+			}
+		})
+	}
+}
+
+// Through the real resolver, localhost comes from /etc/hosts (in the
+// mapped form, on Go's resolver) and is refused as the loopback address it
+// is, before any connection: when dialled and when fetched.
+func TestRealResolverRefusesLocalhostAsLoopback(t *testing.T) {
+	if addrs, err := net.DefaultResolver.LookupNetIP(context.Background(), "ip", "localhost"); err != nil || len(addrs) == 0 {
+		t.Skipf("localhost does not resolve here: %v", err)
+	} else {
+		t.Logf("the resolver answers localhost with %v", addrs)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var accepted atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	g, err := New(Options{}) // net.DefaultResolver
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, ErrBlocked) || !strings.Contains(err.Error(), "loopback address") || strings.Contains(err.Error(), "mapped") {
+			t.Errorf("%s: %v, want ErrBlocked for a loopback address", what, err)
+		}
+	}
+	conn, err := g.DialContext(context.Background(), "tcp", net.JoinHostPort("localhost", port))
+	if err == nil {
+		conn.Close()
+	}
+	check("dialling localhost", err)
+	resp, err := g.NewHTTPClient().Get("http://localhost:" + port + "/")
+	if err == nil {
+		resp.Body.Close()
+	}
+	check("fetching from localhost", err)
+	if n := accepted.Load(); n != 0 {
+		t.Fatalf("the loopback listener accepted %d connections", n)
+	}
+}
+
+// A redirect is judged after unmapping too.
+func TestCheckRedirectUnmaps(t *testing.T) {
+	g, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for target, ok := range map[string]bool{
+		"http://[::ffff:8.8.8.8]/mcp":        true,
+		"http://[::ffff:10.0.0.1]/mcp":       false,
+		"http://[::ffff:127.0.0.1]:8080/mcp": false,
+	} {
+		req, err := http.NewRequest(http.MethodGet, target, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = g.CheckRedirect(req, nil)
+		if (err == nil) != ok || (err != nil && strings.Contains(err.Error(), "mapped")) {
+			t.Errorf("a redirect to %s: %v, want ok %v", target, err, ok)
+		}
 	}
 }

@@ -29,7 +29,7 @@ var blockedV4 = []struct {
 }
 
 // globalV6 is the only IPv6 space that is routed on the internet; every
-// other IPv6 address (loopback, unspecified, IPv4-mapped and -compatible,
+// other IPv6 address (loopback, unspecified, IPv4-compatible,
 // NAT64, unique-local such as the fd00:ec2::254 metadata service,
 // link-local, multicast) is refused.
 var globalV6 = netip.MustParsePrefix("2000::/3")
@@ -51,10 +51,13 @@ var blockedV6 = []struct {
 }
 
 // Blocked returns why a is refused, or "" if it is an ordinary public
-// address. An IPv4-mapped IPv6 address is refused whatever it maps to (it
-// lies outside 2000::/3): no user-configured server needs one, and software
-// that unmaps it late has been tricked into loopback connections before.
+// address. An IPv4-mapped IPv6 address (::ffff:a.b.c.d, the form Go's
+// resolver gives IPv4 answers in) is judged as the IPv4 address it
+// carries, so ::ffff:127.0.0.1 is refused as loopback and ::ffff:8.8.8.8 is
+// allowed; the guard dials the unmapped address it judged. A mapped address
+// with a zone is refused as scoped.
 func Blocked(a netip.Addr) string {
+	a = unmap(a)
 	switch {
 	case !a.IsValid():
 		return "not an address"
@@ -81,8 +84,6 @@ func Blocked(a netip.Addr) string {
 // v6Reason names the kind of a non-global IPv6 address.
 func v6Reason(a netip.Addr) string {
 	switch {
-	case a.Is4In6():
-		return "an IPv4-mapped IPv6 address"
 	case a.IsLoopback():
 		return "a loopback address"
 	case a.IsUnspecified():

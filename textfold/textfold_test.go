@@ -249,7 +249,7 @@ func TestWords(t *testing.T) {
 
 // migratedConn connects to the database at url, migrated, until the test
 // ends.
-func migratedConn(t *testing.T, url string) *pgx.Conn {
+func migratedConn(t testing.TB, url string) *pgx.Conn {
 	t.Helper()
 	ctx := context.Background()
 	if err := migrations.Up(ctx, url); err != nil {

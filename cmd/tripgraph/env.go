@@ -2,8 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
+	"log/slog"
 
 	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/devdb"
@@ -18,14 +17,14 @@ func openStore(ctx context.Context, db config.Database) (*store.Store, error) {
 }
 
 // openStoreWith is openStore with options: the pool's size and the
-// checkpointer's cache.
+// checkpointer's cache. It logs when it uses the local cluster.
 func openStoreWith(ctx context.Context, db config.Database, o store.Options) (*store.Store, error) {
 	url, err := devdb.URL(ctx, db.URL)
 	if err != nil {
 		return nil, err
 	}
-	if db.URL == "" { // never print an operator's URL: it may hold a password
-		fmt.Fprintf(os.Stderr, "tripgraph: using the local PostgreSQL cluster: DATABASE_URL=%s\n", url)
+	if db.URL == "" { // never log an operator's URL: it may hold a password
+		slog.Info("using the local PostgreSQL cluster", "database_url", url)
 	}
 	if err := migrations.Up(ctx, url); err != nil {
 		return nil, err

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"sort"
@@ -20,6 +22,9 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, cfg config.Config, args []string) error
+	// serving commands log JSON lines on stderr, their failure included
+	// (see servingLog); the others write text for a person.
+	serving bool
 }
 
 var commands = map[string]command{}
@@ -38,9 +43,12 @@ func main() {
 		usage()
 		os.Exit(2)
 	}
+	if c.serving {
+		servingLog(os.Stderr)
+	}
 	cfg, err := config.Load(os.Environ(), ".env")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "tripgraph:", err)
+		fail(c, err)
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -49,9 +57,30 @@ func main() {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(2)
 		}
-		fmt.Fprintf(os.Stderr, "tripgraph %s: %v\n", c.name, err)
+		fail(c, err)
 		os.Exit(1)
 	}
+}
+
+// fail reports a command's failure: a JSON line for a serving command,
+// text for a person otherwise.
+func fail(c command, err error) {
+	if c.serving {
+		slog.Error("tripgraph "+c.name+" failed", "err", err)
+		return
+	}
+	fmt.Fprintf(os.Stderr, "tripgraph %s: %v\n", c.name, err)
+}
+
+// servingLog makes JSON lines on w the default slog logger, which the
+// serving commands log with. The standard log package then writes through
+// it too, so that what net/http, a model provider or any other library
+// logs with that package is a JSON line as well, not plain text among
+// them.
+func servingLog(w io.Writer) *slog.Logger {
+	l := slog.New(slog.NewJSONHandler(w, nil))
+	slog.SetDefault(l)
+	return l
 }
 
 func usage() {

@@ -24,6 +24,7 @@ func init() {
 		name:    "mcp",
 		summary: "serve the album, accommodation and restaurant MCP tools over stdio or Streamable HTTP",
 		run:     runMCP,
+		serving: true,
 	})
 }
 
@@ -40,7 +41,7 @@ func runMCP(ctx context.Context, cfg config.Config, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	log := slog.Default() // JSON lines: see servingLog
 	switch *transport {
 	case "stdio":
 		if *userName == "" {
@@ -188,7 +189,8 @@ func listenAndServe(ctx context.Context, addr string, h http.Handler, log *slog.
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", addr, err)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelError)}
 	log.Info("listening", "addr", ln.Addr().String())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

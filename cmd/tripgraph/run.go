@@ -88,15 +88,18 @@ func runConversation(ctx context.Context, cfg config.Config, args []string, w io
 	}
 	var said []chatinput.Message
 	for _, text := range fs.Args() {
-		clean, err := chatinput.Clean(append(said, chatinput.Message{Role: chatinput.RoleUser, Content: text}))
+		clean, err := chatinput.CheckAdded(said, []chatinput.Message{{Role: chatinput.RoleUser, Content: text}})
+		if err == nil && len(clean) == 0 {
+			err = errcode.New(errcode.BadRequest, "the message is empty")
+		}
 		if err != nil {
 			if err := reportRefused(w, text, err, *asJSON); err != nil {
 				return err
 			}
 			continue // the refused message is not part of the conversation
 		}
-		said = append(said, chatinput.Message{Role: chatinput.RoleUser, Content: text})
-		text = clean[len(clean)-1].Content
+		said = append(said, clean[0])
+		text = clean[0].Content
 		if !*asJSON {
 			fmt.Fprintf(w, "you: %s\n", text)
 		}

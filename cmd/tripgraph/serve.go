@@ -25,6 +25,7 @@ func init() {
 		name:    "serve",
 		summary: "migrate, seed an empty catalog, and serve the REST API, the MCP tools on /mcp and the photos on /media",
 		run:     runServe,
+		serving: true,
 	})
 }
 
@@ -48,7 +49,7 @@ func runServe(ctx context.Context, cfg config.Config, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	log := slog.Default() // JSON lines: see servingLog
 	env, err := openServing(ctx, cfg, log, cfg.DBPool())
 	if err != nil {
 		return err
