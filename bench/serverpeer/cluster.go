@@ -56,7 +56,10 @@ func startCluster(ctx context.Context) (*cluster, error) {
 		return nil, fmt.Errorf("restarting the scratch cluster: %w", err)
 	}
 	cl.adminURL = u
-	if err := execAll(ctx, u, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"); err != nil {
+	// Planning time too: pgx prepares each statement once per connection,
+	// so this shows whether any statement is planned on every call.
+	if err := execAll(ctx, u, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements",
+		"ALTER SYSTEM SET pg_stat_statements.track_planning = on", "SELECT pg_reload_conf()"); err != nil {
 		cl.remove()
 		return nil, fmt.Errorf("installing pg_stat_statements: %w", err)
 	}
@@ -93,6 +96,27 @@ func (cl *cluster) remove() {
 	os.RemoveAll(cl.dir)
 }
 
+// pids is the postmaster and every process below it now.
+func (cl *cluster) pids() ([]int, error) {
+	all, err := allStats()
+	if err != nil {
+		return nil, err
+	}
+	in := map[int]bool{cl.postmaster: true}
+	out := []int{cl.postmaster}
+	for grew := true; grew; {
+		grew = false
+		for _, p := range all {
+			if in[p.ppid] && !in[p.pid] {
+				in[p.pid] = true
+				out = append(out, p.pid)
+				grew = true
+			}
+		}
+	}
+	return out, nil
+}
+
 // cpu is the CPU time of the whole cluster so far: postmaster, backends
 // (ended ones included) and background processes.
 func (cl *cluster) cpu() (time.Duration, error) { return treeCPU(cl.postmaster) }
@@ -126,7 +150,9 @@ func (cl *cluster) resetStatements(ctx context.Context) error {
 type statement struct {
 	Query   string  `json:"query"`
 	Calls   int64   `json:"calls"`
-	TotalMs float64 `json:"totalMs"`
+	TotalMs float64 `json:"totalMs"` // execution
+	PlanMs  float64 `json:"planMs"`
+	Plans   int64   `json:"plans"`
 	Rows    int64   `json:"rows"`
 	WALB    int64   `json:"walBytes"`
 }
@@ -136,6 +162,42 @@ type dbStats struct {
 	Commits    int64       `json:"commits"`
 	Rollbacks  int64       `json:"rollbacks"`
 	Statements []statement `json:"statements"`
+	Stored     *stored     `json:"stored,omitempty"`
+}
+
+// stored is what tripgraph's tables hold after a round, warm-up included.
+type stored struct {
+	Runs        int64            `json:"runs"`
+	Checkpoints int64            `json:"checkpoints"`
+	Events      map[string]int64 `json:"events"` // run events by kind
+}
+
+// tripgraphStored counts tripgraph's runs, checkpoints and run events by
+// kind in database db.
+func (cl *cluster) tripgraphStored(ctx context.Context, db string) (*stored, error) {
+	conn, err := pgx.Connect(ctx, cl.dbURL(db))
+	if err != nil {
+		return nil, fmt.Errorf("connecting to count what was stored: %w", err)
+	}
+	defer conn.Close(ctx)
+	st := &stored{Events: map[string]int64{}}
+	if err := conn.QueryRow(ctx, "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM checkpoints)").
+		Scan(&st.Runs, &st.Checkpoints); err != nil {
+		return nil, fmt.Errorf("counting runs and checkpoints: %w", err)
+	}
+	rows, err := conn.Query(ctx, "SELECT event, count(*) FROM run_events GROUP BY event")
+	if err != nil {
+		return nil, fmt.Errorf("counting run events: %w", err)
+	}
+	for rows.Next() {
+		var kind string
+		var n int64
+		if err := rows.Scan(&kind, &n); err != nil {
+			return nil, fmt.Errorf("counting run events: %w", err)
+		}
+		st.Events[kind] = n
+	}
+	return st, rows.Err()
 }
 
 // stats reads the round database's statements (all of them, by total
@@ -151,7 +213,7 @@ func (cl *cluster) stats(ctx context.Context, db string) (dbStats, error) {
 		Scan(&s.Commits, &s.Rollbacks); err != nil {
 		return dbStats{}, fmt.Errorf("reading the database's commits: %w", err)
 	}
-	rows, err := conn.Query(ctx, `SELECT s.query, s.calls, s.total_exec_time, s.rows, s.wal_bytes::bigint
+	rows, err := conn.Query(ctx, `SELECT s.query, s.calls, s.total_exec_time, s.total_plan_time, s.plans, s.rows, s.wal_bytes::bigint
 		FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
 		WHERE d.datname = $1 ORDER BY s.total_exec_time DESC`, db)
 	if err != nil {
@@ -159,7 +221,7 @@ func (cl *cluster) stats(ctx context.Context, db string) (dbStats, error) {
 	}
 	for rows.Next() {
 		var st statement
-		if err := rows.Scan(&st.Query, &st.Calls, &st.TotalMs, &st.Rows, &st.WALB); err != nil {
+		if err := rows.Scan(&st.Query, &st.Calls, &st.TotalMs, &st.PlanMs, &st.Plans, &st.Rows, &st.WALB); err != nil {
 			return dbStats{}, fmt.Errorf("reading pg_stat_statements: %w", err)
 		}
 		st.Query = strings.Join(strings.Fields(st.Query), " ")

@@ -24,6 +24,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -43,6 +44,7 @@ type config struct {
 	perfClients   int
 	statements    int
 	check         bool
+	report        string
 }
 
 func main() {
@@ -53,14 +55,21 @@ func main() {
 	flag.StringVar(&clients, "clients", "10,50", "numbers of concurrent clients, comma-separated")
 	flag.IntVar(&c.rounds, "rounds", 3, "rounds per server and number of clients")
 	flag.IntVar(&c.seconds, "seconds", 20, "seconds that clients start runs in a round")
-	flag.IntVar(&c.warmupRuns, "warmup-runs", 20, "runs streamed one at a time before a round's timed part")
+	flag.IntVar(&c.warmupRuns, "warmup-runs", 50, "runs streamed by up to 10 clients before a round's timed part")
 	flag.StringVar(&servers, "servers", strings.Join([]string{tripgraph, langgraph, langgraphPG}, ","), "servers to measure, comma-separated")
 	flag.BoolVar(&c.defaultLimits, "default-limits", false, "run tripgraph with its default per-key rate limit (and no other server)")
 	flag.StringVar(&c.out, "out", "", "a directory for every round's figures (JSON), the servers' logs and perf data (default: a temporary one, removed)")
-	flag.IntVar(&c.perfClients, "perf", 0, "record serve's CPU with perf during tripgraph rounds at this number of clients (needs -out)")
+	flag.IntVar(&c.perfClients, "perf", 0, "record the CPU of serve and of its PostgreSQL processes with perf during tripgraph rounds at this number of clients (needs -out)")
 	flag.IntVar(&c.statements, "statements", 12, "how many of tripgraph's statements to print, by total time")
 	flag.BoolVar(&c.check, "check", false, "only stream every conversation once on tripgraph and LangGraph.js and compare the nodes they ran and the trips they reached")
+	flag.StringVar(&c.report, "report", "", "only print the summary of rounds saved before (the rounds.json of -out; several files comma-separated)")
 	flag.Parse()
+	if c.report != "" {
+		if err := report(os.Stdout, c.report, c.statements); err != nil {
+			fail(err)
+		}
+		return
+	}
 	var err error
 	if c.clients, err = parseInts(clients); err != nil {
 		fail(err)
@@ -188,6 +197,8 @@ type loadResult struct {
 	RunMs          percentiles      `json:"runMs"`
 	ThreadCreateMs percentiles      `json:"threadCreateMs"`
 	Statuses       map[string]int64 `json:"statuses"`
+	WarmupErrors   int              `json:"warmupErrors"`
+	WarmupStatuses map[string]int64 `json:"warmupStatuses"`
 	LoadCPUSeconds float64          `json:"loadCpuSeconds"`
 }
 
@@ -236,12 +247,8 @@ func runRound(ctx context.Context, c config, env roundEnv, name string, clients,
 		return res, err
 	}
 	defer s.stop()
-	var perf *exec.Cmd
-	if name == tripgraph && clients == c.perfClients {
-		perf = exec.Command("perf", "record", "-F", "499", "-g", "-p", strconv.Itoa(s.pid()),
-			"-o", filepath.Join(c.out, label+".perf.data"))
-		perf.Stdout, perf.Stderr = io.Discard, io.Discard
-	}
+	profile := name == tripgraph && clients == c.perfClients
+	var perfs []*exec.Cmd
 	var before, after [2]time.Duration
 	measure := func(into *[2]time.Duration) error {
 		var err error
@@ -255,17 +262,18 @@ func runRound(ctx context.Context, c config, env roundEnv, name string, clients,
 		if err := env.cl.resetStatements(ctx); err != nil {
 			return err
 		}
-		if perf != nil {
-			if err := perf.Start(); err != nil {
-				return fmt.Errorf("starting perf: %w", err)
+		if profile {
+			var err error
+			if perfs, err = startPerf(env, s.pid(), filepath.Join(c.out, label)); err != nil {
+				return err
 			}
 		}
 		return measure(&before)
 	}
 	onDrained := func() error {
-		if perf != nil {
-			perf.Process.Signal(os.Interrupt)
-			perf.Wait()
+		for _, p := range perfs {
+			p.Process.Signal(os.Interrupt)
+			p.Wait()
 		}
 		return measure(&after)
 	}
@@ -286,9 +294,45 @@ func runRound(ctx context.Context, c config, env roundEnv, name string, clients,
 		if err != nil {
 			return res, err
 		}
+		if name == tripgraph {
+			if st.Stored, err = env.cl.tripgraphStored(ctx, db); err != nil {
+				return res, err
+			}
+		}
 		res.DB = &st
 	}
 	return res, nil
+}
+
+// startPerf records the CPU of the server (prefix.serve.perf.data) and of
+// its cluster's processes as they are now (prefix.postgres.perf.data) with
+// perf, sampling call stacks at 499 Hz, until interrupted.
+func startPerf(env roundEnv, serverPID int, prefix string) ([]*exec.Cmd, error) {
+	pg, err := env.cl.pids()
+	if err != nil {
+		return nil, err
+	}
+	pgList := make([]string, len(pg))
+	for i, p := range pg {
+		pgList[i] = strconv.Itoa(p)
+	}
+	var out []*exec.Cmd
+	for _, t := range []struct{ pids, file string }{
+		{strconv.Itoa(serverPID), prefix + ".serve.perf.data"},
+		{strings.Join(pgList, ","), prefix + ".postgres.perf.data"},
+	} {
+		cmd := exec.Command("perf", "record", "-F", "499", "-g", "-p", t.pids, "-o", t.file)
+		cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+		if err := cmd.Start(); err != nil {
+			for _, p := range out {
+				p.Process.Kill()
+				p.Wait()
+			}
+			return nil, fmt.Errorf("starting perf: %w", err)
+		}
+		out = append(out, cmd)
+	}
+	return out, nil
 }
 
 // runLoad runs js/load.mjs, calls onMeasuring and onDrained when it says
@@ -332,6 +376,36 @@ func runLoad(ctx context.Context, dir string, args []string, onMeasuring, onDrai
 		return res, errNoResult
 	}
 	return res, nil
+}
+
+// report prints the summary of the rounds saved in files, a
+// comma-separated list.
+func report(w io.Writer, files string, statements int) error {
+	var all []roundResult
+	for _, f := range strings.Split(files, ",") {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("reading saved rounds: %w", err)
+		}
+		var rs []roundResult
+		if err := json.Unmarshal(b, &rs); err != nil {
+			return fmt.Errorf("reading %s: %w", f, err)
+		}
+		all = append(all, rs...)
+	}
+	var c config
+	for _, r := range all {
+		if !slices.Contains(c.clients, r.Clients) {
+			c.clients = append(c.clients, r.Clients)
+		}
+		if !slices.Contains(c.servers, r.Server) {
+			c.servers = append(c.servers, r.Server)
+		}
+		c.rounds = max(c.rounds, r.Round)
+	}
+	printSummary(w, c, all)
+	printStatements(w, all, statements)
+	return nil
 }
 
 func saveJSON(path string, v any) error {

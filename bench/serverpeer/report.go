@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -134,16 +135,26 @@ func printStatements(w io.Writer, all []roundResult, top int) {
 		})
 		r := rs[len(rs)/2]
 		runs := float64(max(r.Load.OK, 1))
-		var total float64
-		var calls int64
+		var total, plan float64
+		var calls, plans int64
 		for _, s := range r.DB.Statements {
 			total += s.TotalMs
+			plan += s.PlanMs
 			calls += s.Calls
+			plans += s.Plans
 		}
-		fmt.Fprintf(w, "\ntripgraph's statements at N = %d (round %d, %d runs): %.1f statements and %.2f ms of execution per run\n\n",
-			n, r.Round, r.Load.OK, float64(calls)/runs, total/runs)
-		fmt.Fprintln(w, "| calls/run | ms/run | mean ms | rows/run | statement |")
-		fmt.Fprintln(w, "|---:|---:|---:|---:|---|")
+		fmt.Fprintf(w, "\ntripgraph's statements at N = %d (round %d, %d runs): per run %.1f statements, %.2f ms of execution, "+
+			"%.1f plannings taking %.2f ms\n\n", n, r.Round, r.Load.OK, float64(calls)/runs, total/runs, float64(plans)/runs, plan/runs)
+		if st := r.DB.Stored; st != nil && st.Runs > 0 {
+			fmt.Fprintf(w, "stored per run (warm-up included): %.2f checkpoints, run events", float64(st.Checkpoints)/float64(st.Runs))
+			kinds := slices.Sorted(maps.Keys(st.Events))
+			for _, k := range kinds {
+				fmt.Fprintf(w, " %s %.2f", k, float64(st.Events[k])/float64(st.Runs))
+			}
+			fmt.Fprintf(w, "; commits per run %.1f\n\n", float64(r.DB.Commits)/float64(st.Runs))
+		}
+		fmt.Fprintln(w, "| calls/run | exec ms/run | mean ms | plans/run | rows/run | statement |")
+		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---|")
 		for i, s := range r.DB.Statements {
 			if i == top {
 				break
@@ -152,8 +163,8 @@ func printStatements(w io.Writer, all []roundResult, top int) {
 			if len(q) > 140 {
 				q = q[:140] + "…"
 			}
-			fmt.Fprintf(w, "| %.2f | %.3f | %.3f | %.2f | `%s` |\n", float64(s.Calls)/runs, s.TotalMs/runs,
-				s.TotalMs/float64(max(s.Calls, 1)), float64(s.Rows)/runs, strings.ReplaceAll(q, "|", `\|`))
+			fmt.Fprintf(w, "| %.2f | %.3f | %.3f | %.2f | %.2f | `%s` |\n", float64(s.Calls)/runs, s.TotalMs/runs,
+				s.TotalMs/float64(max(s.Calls, 1)), float64(s.Plans)/runs, float64(s.Rows)/runs, strings.ReplaceAll(q, "|", `\|`))
 		}
 	}
 }

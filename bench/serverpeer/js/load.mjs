@@ -10,7 +10,7 @@
 // creates a thread (threads.create) and streams one run per request on it
 // (runs.stream, stream_mode values and updates), one after another; then it
 // takes the next row on a new thread. Before the timed part, --warmup-runs
-// runs are streamed one at a time. Clients start runs for --seconds; the
+// runs are streamed by up to 10 clients. Clients start runs for --seconds; the
 // runs under way then finish (each is abandoned as an error 60 s after it
 // started).
 //
@@ -30,7 +30,7 @@ const ASSISTANT = "trip-planner";
 const RUN_TIMEOUT_MS = 60_000;
 
 function parseArgs(argv) {
-  const o = { url: "", key: "", clients: 10, seconds: 20, warmupRuns: 20, maxRuns: 100_000, check: false };
+  const o = { url: "", key: "", clients: 10, seconds: 20, warmupRuns: 50, maxRuns: 100_000, check: false };
   for (let i = 0; i < argv.length; i++) {
     const v = () => argv[++i];
     switch (argv[i]) {
@@ -53,13 +53,22 @@ function parseArgs(argv) {
 }
 
 // statuses counts every HTTP answer the clients got, retries included (the
-// SDK retries 429 and 5xx answers by itself, with backoff).
+// SDK retries 429 and 5xx answers by itself, with backoff), and the
+// requests that got none, by the transport's reason (which the SDK's own
+// error leaves out).
 const statuses = {};
+const count = (key) => (statuses[key] = (statuses[key] ?? 0) + 1);
 function countingFetch(...args) {
-  return fetch(...args).then((res) => {
-    statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-    return res;
-  });
+  return fetch(...args).then(
+    (res) => {
+      count(res.status);
+      return res;
+    },
+    (err) => {
+      count(`no answer: ${err?.cause?.code ?? err?.cause?.message ?? err?.message}`);
+      throw err;
+    },
+  );
 }
 
 function newClient(o) {
@@ -150,21 +159,39 @@ function summary(values) {
   return { n: s.length, p50: percentile(s, 50), p99: percentile(s, 99), max: percentile(s, 100) };
 }
 
+// warmUp streams --warmup-runs runs from up to 10 clients at once, so that
+// both servers have compiled and cached what a run needs (V8's JIT above
+// all) before the timed part.
 async function warmUp(o) {
-  const client = newClient(o);
-  let done = 0;
-  while (done < o.warmupRuns) {
-    const row = takeRow();
-    const threadId = await createThread(client, []);
-    for (let turn = 0; turn < row.length && done < o.warmupRuns; turn++, done++) {
-      const m = await streamRun(client, threadId, message(row[turn], turn));
-      if (m.error) throw new Error(`a warm-up run failed: ${m.error}`);
+  let left = o.warmupRuns;
+  let failed = 0;
+  const one = async () => {
+    const client = newClient(o);
+    while (left > 0) {
+      const row = takeRow();
+      let threadId;
+      try {
+        threadId = await createThread(client, []);
+      } catch {
+        failed++;
+        left--;
+        continue;
+      }
+      for (let turn = 0; turn < row.length && left > 0; turn++) {
+        left--;
+        const m = await streamRun(client, threadId, message(row[turn], turn));
+        if (m.error) failed++;
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(o.clients, 10) }, one));
+  if (failed === o.warmupRuns) throw new Error("every warm-up run failed");
+  return failed;
 }
 
 async function load(o) {
-  await warmUp(o);
+  const warmupErrors = await warmUp(o);
+  const warmupStatuses = { ...statuses };
   for (const k of Object.keys(statuses)) delete statuses[k];
   const first = [], update = [], total = [], threadTimes = [];
   const errors = {};
@@ -206,6 +233,8 @@ async function load(o) {
     runMs: summary(total),
     threadCreateMs: summary(threadTimes),
     statuses,
+    warmupErrors,
+    warmupStatuses,
     loadCpuSeconds: (cpu.user + cpu.system) / 1e6,
   };
 }
