@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/tripgraph
 PKGS    := ./...
 
-.PHONY: build assets generate run test chromium test-race bench bench-peer bench-load lint db db-stop db-reset clean
+.PHONY: build assets generate run test chromium test-race bench bench-peer bench-load bench-server-peer lint db db-stop db-reset clean
 
 build: assets
 	$(GO) build -o $(BIN) ./cmd/tripgraph
@@ -71,6 +71,19 @@ bench-load: build
 
 $(PEER_JS)/node_modules/.package-lock.json: $(PEER_JS)/package-lock.json
 	cd $(PEER_JS) && npm ci --no-audit --no-fund
+
+# tripgraph serve side by side with LangGraph.js's API server under the same
+# SDK load (bench/serverpeer, bench/README.md): installs the locked npm
+# packages, starts a scratch PostgreSQL cluster with pg_stat_statements,
+# alternates rounds between the servers at each number of clients and
+# prints the medians. SERVERPEER_FLAGS='-clients 10 -rounds 1' to shorten it.
+SERVERPEER_JS := bench/serverpeer/js
+bench-server-peer: build $(SERVERPEER_JS)/node_modules/.package-lock.json
+	$(GO) build -o bin/serverpeer ./bench/serverpeer
+	./bin/serverpeer -bin ./$(BIN) -js $(SERVERPEER_JS) $(SERVERPEER_FLAGS)
+
+$(SERVERPEER_JS)/node_modules/.package-lock.json: $(SERVERPEER_JS)/package-lock.json
+	cd $(SERVERPEER_JS) && npm ci --no-audit --no-fund
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi

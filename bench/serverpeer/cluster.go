@@ -1,0 +1,245 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tripgraph/tripgraph/devdb"
+)
+
+// cluster is the scratch PostgreSQL cluster of one benchmark: its own
+// postmaster, so that every backend under it works for the server being
+// measured, with pg_stat_statements loaded.
+type cluster struct {
+	dir        string
+	c          *devdb.Cluster
+	adminURL   string // the cluster's default database, where pg_stat_statements is installed
+	postmaster int
+}
+
+// startCluster creates a cluster under a new temporary directory, loads
+// pg_stat_statements (which needs a restart) and installs its view.
+func startCluster(ctx context.Context) (*cluster, error) {
+	dir, err := os.MkdirTemp("", "serverpeer-pg-")
+	if err != nil {
+		return nil, fmt.Errorf("creating the scratch cluster's directory: %w", err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil { // its owner is not root
+		return nil, fmt.Errorf("opening the scratch cluster's directory: %w", err)
+	}
+	cl := &cluster{dir: dir, c: &devdb.Cluster{Root: dir}}
+	u, err := cl.c.Ensure(ctx)
+	if err != nil {
+		cl.remove()
+		return nil, fmt.Errorf("starting the scratch cluster: %w", err)
+	}
+	conf := []string{
+		"ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'",
+		"ALTER SYSTEM SET track_io_timing = on",
+	}
+	if err := execAll(ctx, u, conf...); err != nil {
+		cl.remove()
+		return nil, fmt.Errorf("configuring the scratch cluster: %w", err)
+	}
+	if err := cl.c.Stop(ctx); err != nil {
+		cl.remove()
+		return nil, fmt.Errorf("restarting the scratch cluster: %w", err)
+	}
+	if u, err = cl.c.Ensure(ctx); err != nil {
+		cl.remove()
+		return nil, fmt.Errorf("restarting the scratch cluster: %w", err)
+	}
+	cl.adminURL = u
+	// Planning time too: pgx prepares each statement once per connection,
+	// so this shows whether any statement is planned on every call.
+	if err := execAll(ctx, u, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements",
+		"ALTER SYSTEM SET pg_stat_statements.track_planning = on", "SELECT pg_reload_conf()"); err != nil {
+		cl.remove()
+		return nil, fmt.Errorf("installing pg_stat_statements: %w", err)
+	}
+	if cl.postmaster, err = cl.findPostmaster(ctx); err != nil {
+		cl.remove()
+		return nil, err
+	}
+	return cl, nil
+}
+
+// findPostmaster is the parent of a backend of ours.
+func (cl *cluster) findPostmaster(ctx context.Context) (int, error) {
+	conn, err := pgx.Connect(ctx, cl.adminURL)
+	if err != nil {
+		return 0, fmt.Errorf("connecting to the scratch cluster: %w", err)
+	}
+	defer conn.Close(ctx)
+	var backend int
+	if err := conn.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&backend); err != nil {
+		return 0, fmt.Errorf("asking for a backend's pid: %w", err)
+	}
+	t, err := readStat(backend)
+	if err != nil {
+		return 0, err
+	}
+	return t.ppid, nil
+}
+
+// remove stops the cluster and deletes it.
+func (cl *cluster) remove() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cl.c.Reset(ctx)
+	os.RemoveAll(cl.dir)
+}
+
+// pids is the postmaster and every process below it now.
+func (cl *cluster) pids() ([]int, error) {
+	all, err := allStats()
+	if err != nil {
+		return nil, err
+	}
+	in := map[int]bool{cl.postmaster: true}
+	out := []int{cl.postmaster}
+	for grew := true; grew; {
+		grew = false
+		for _, p := range all {
+			if in[p.ppid] && !in[p.pid] {
+				in[p.pid] = true
+				out = append(out, p.pid)
+				grew = true
+			}
+		}
+	}
+	return out, nil
+}
+
+// cpu is the CPU time of the whole cluster so far: postmaster, backends
+// (ended ones included) and background processes.
+func (cl *cluster) cpu() (time.Duration, error) { return treeCPU(cl.postmaster) }
+
+// dbURL is the URL of database name in the cluster.
+func (cl *cluster) dbURL(name string) string {
+	u, _ := url.Parse(cl.adminURL)
+	u.Path = "/" + name
+	return u.String()
+}
+
+// createDB creates database name, as a copy of template when it is set.
+func (cl *cluster) createDB(ctx context.Context, name, template string) error {
+	q := "CREATE DATABASE " + pgx.Identifier{name}.Sanitize()
+	if template != "" {
+		q += " TEMPLATE " + pgx.Identifier{template}.Sanitize()
+	}
+	return execAll(ctx, cl.adminURL, q)
+}
+
+func (cl *cluster) dropDB(ctx context.Context, name string) error {
+	return execAll(ctx, cl.adminURL, "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)")
+}
+
+// resetStatements empties pg_stat_statements.
+func (cl *cluster) resetStatements(ctx context.Context) error {
+	return execAll(ctx, cl.adminURL, "SELECT pg_stat_statements_reset()")
+}
+
+// statement is one row of pg_stat_statements.
+type statement struct {
+	Query   string  `json:"query"`
+	Calls   int64   `json:"calls"`
+	TotalMs float64 `json:"totalMs"` // execution
+	PlanMs  float64 `json:"planMs"`
+	Plans   int64   `json:"plans"`
+	Rows    int64   `json:"rows"`
+	WALB    int64   `json:"walBytes"`
+}
+
+// dbStats is what PostgreSQL counted for one database during a round.
+type dbStats struct {
+	Commits    int64       `json:"commits"`
+	Rollbacks  int64       `json:"rollbacks"`
+	Statements []statement `json:"statements"`
+	Stored     *stored     `json:"stored,omitempty"`
+}
+
+// stored is what tripgraph's tables hold after a round, warm-up included.
+type stored struct {
+	Runs        int64            `json:"runs"`
+	Checkpoints int64            `json:"checkpoints"`
+	Events      map[string]int64 `json:"events"` // run events by kind
+}
+
+// tripgraphStored counts tripgraph's runs, checkpoints and run events by
+// kind in database db.
+func (cl *cluster) tripgraphStored(ctx context.Context, db string) (*stored, error) {
+	conn, err := pgx.Connect(ctx, cl.dbURL(db))
+	if err != nil {
+		return nil, fmt.Errorf("connecting to count what was stored: %w", err)
+	}
+	defer conn.Close(ctx)
+	st := &stored{Events: map[string]int64{}}
+	if err := conn.QueryRow(ctx, "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM checkpoints)").
+		Scan(&st.Runs, &st.Checkpoints); err != nil {
+		return nil, fmt.Errorf("counting runs and checkpoints: %w", err)
+	}
+	rows, err := conn.Query(ctx, "SELECT event, count(*) FROM run_events GROUP BY event")
+	if err != nil {
+		return nil, fmt.Errorf("counting run events: %w", err)
+	}
+	for rows.Next() {
+		var kind string
+		var n int64
+		if err := rows.Scan(&kind, &n); err != nil {
+			return nil, fmt.Errorf("counting run events: %w", err)
+		}
+		st.Events[kind] = n
+	}
+	return st, rows.Err()
+}
+
+// stats reads the round database's statements (all of them, by total
+// time) and its commits and rollbacks.
+func (cl *cluster) stats(ctx context.Context, db string) (dbStats, error) {
+	conn, err := pgx.Connect(ctx, cl.adminURL)
+	if err != nil {
+		return dbStats{}, fmt.Errorf("connecting to read the statements: %w", err)
+	}
+	defer conn.Close(ctx)
+	var s dbStats
+	if err := conn.QueryRow(ctx, "SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = $1", db).
+		Scan(&s.Commits, &s.Rollbacks); err != nil {
+		return dbStats{}, fmt.Errorf("reading the database's commits: %w", err)
+	}
+	rows, err := conn.Query(ctx, `SELECT s.query, s.calls, s.total_exec_time, s.total_plan_time, s.plans, s.rows, s.wal_bytes::bigint
+		FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+		WHERE d.datname = $1 ORDER BY s.total_exec_time DESC`, db)
+	if err != nil {
+		return dbStats{}, fmt.Errorf("reading pg_stat_statements: %w", err)
+	}
+	for rows.Next() {
+		var st statement
+		if err := rows.Scan(&st.Query, &st.Calls, &st.TotalMs, &st.PlanMs, &st.Plans, &st.Rows, &st.WALB); err != nil {
+			return dbStats{}, fmt.Errorf("reading pg_stat_statements: %w", err)
+		}
+		st.Query = strings.Join(strings.Fields(st.Query), " ")
+		s.Statements = append(s.Statements, st)
+	}
+	return s, rows.Err()
+}
+
+func execAll(ctx context.Context, u string, stmts ...string) error {
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		return fmt.Errorf("connecting: %w", err)
+	}
+	defer conn.Close(ctx)
+	for _, q := range stmts {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			return fmt.Errorf("%s: %w", q, err)
+		}
+	}
+	return nil
+}
