@@ -53,6 +53,10 @@ type index struct {
 	states    map[string]string  // folded US state name → admin1 code
 	names     map[string][2]string
 	maxWords  int
+
+	supplementFrom int            // index of the first city of the supplement
+	aliased        map[int32]bool // cities with an alias
+	fuzzy          fuzzyIndex
 }
 
 var (
@@ -88,6 +92,7 @@ func build() (*index, error) {
 		countries: map[string]string{},
 		states:    map[string]string{},
 		names:     map[string][2]string{},
+		aliased:   map[int32]bool{},
 	}
 	if err := x.readCities(); err != nil {
 		return nil, fmt.Errorf("loading gazetteer: %w", err)
@@ -96,6 +101,7 @@ func build() (*index, error) {
 	if err := x.readAliases(); err != nil {
 		return nil, fmt.Errorf("loading gazetteer aliases: %w", err)
 	}
+	x.buildFuzzy()
 	return x, nil
 }
 
@@ -117,6 +123,7 @@ func (x *index) readCities() error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
+	x.supplementFrom = len(x.cities)
 	for _, line := range splitLines(supplement) {
 		c, err := parseCity(line)
 		if err != nil {
@@ -209,6 +216,7 @@ func (x *index) readAliases() error {
 		if f[2] != "-" {
 			x.cities[i].Name = f[2]
 		}
+		x.aliased[i] = true
 		for _, a := range append([]string{f[0]}, f[3:]...) {
 			k := textnorm.Key(a)
 			x.alias[k] = i

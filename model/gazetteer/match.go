@@ -12,6 +12,7 @@ type Match struct {
 	Start, End int  // byte offsets of the name (and its qualifier) in the text
 	Origin     bool // introduced as a starting point ("from", "saindo de")
 	Dest       bool // introduced as a destination ("to", "para", "visit")
+	Fuzzy      bool // misspelt: the name nearest to what was written
 }
 
 // Mention is what a text says about places: the cities it names, in order,
@@ -20,6 +21,10 @@ type Mention struct {
 	Cities    []Match
 	Countries []string // ISO codes, in order
 }
+
+// capitalsOnly are nicknames that are words in lower case: "LA" is Los
+// Angeles, "la" an article.
+var capitalsOnly = wordSet(`la ny`)
 
 // placeWords introduce a place; they make an ambiguous name a city.
 var placeWords = wordSet(`in to at near around visit visiting visit from into
@@ -62,16 +67,73 @@ func (x *index) matchAt(text string, words []word, i int, key *strings.Builder, 
 			return n
 		}
 		c, alias, ok := x.candidate(k)
+		fuzzy := false
 		if !ok || !x.accept(text, words, i, n, k, c, alias) {
-			continue
+			near, found := x.fuzzyName(text, words, i, n, k)
+			if !found {
+				continue
+			}
+			k, fuzzy = near, true
+			c, alias, _ = x.candidate(k)
 		}
 		q, qn := x.qualify(words, i+n, k, c, alias)
-		match := Match{City: x.cities[q], Start: words[i].Start, End: words[i+n+qn-1].End}
+		match := Match{City: x.cities[q], Start: words[i].Start, End: words[i+n+qn-1].End, Fuzzy: fuzzy}
 		match.Origin, match.Dest = roleOf(words, i)
 		m.Cities = append(m.Cities, match)
 		return n + qn
 	}
 	return 0
+}
+
+// fuzzyName returns the name words[i:i+n] misspell, if they are written
+// where a place goes and no reader of the model knows them as words.
+func (x *index) fuzzyName(text string, words []word, i, n int, k string) (string, bool) {
+	if !unknownWords(words[i : i+n]) {
+		return "", false
+	}
+	ctx := i > 0 && placeWords[words[i-1].Fold]
+	if !ctx && !words[i].Cap && !sentenceStart(text, words, i) && !placeFollows(text, words, i+n) {
+		return "", false
+	}
+	near, _, ok := x.nearest(k, !ctx)
+	return near, ok
+}
+
+// nameStarts are known words that begin names ("new", "são", "porto").
+var nameStarts = wordSet(`new san santa saint st la las los le el sao porto rio belo buenos
+nova cidade ciudad ho`)
+
+// unknownWords reports whether a run of words may misspell a name: its
+// last word, at least, is no word the model knows, and the others are
+// unknown too or begin names.
+func unknownWords(ws []word) bool {
+	for j, w := range ws {
+		known := knownWord(w.Fold)
+		if j == len(ws)-1 && (known || len(w.Fold) < 3) {
+			return false
+		}
+		if known && !(j == 0 && nameStarts[w.Fold]) && !(j > 0 && nameJoins[w.Fold]) {
+			return false
+		}
+	}
+	return true
+}
+
+// nameJoins join the words of a name: "belo horizonte", "rio de janeiro".
+var nameJoins = wordSet(`de do da dos das del di e y`)
+
+// knownWord reports a word the model reads as something other than a
+// place: a stop word, travel vocabulary, a number, a country.
+func knownWord(w string) bool {
+	if stopNames[w] || commonWords[w] || looksLikeWord(w) {
+		return true
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return true // digits, and letters folding cannot make plain
+		}
+	}
+	return false
 }
 
 // word is a word of a text; see textnorm.Word.
@@ -119,6 +181,9 @@ func (x *index) candidate(k string) (i int32, alias, ok bool) {
 // accept decides whether words[i:i+n] name a city here, using the
 // stoplists, capitalisation and the word before.
 func (x *index) accept(text string, words []word, i, n int, k string, c int32, alias bool) bool {
+	if n == 1 && capitalsOnly[k] {
+		return words[i].Raw == strings.ToUpper(words[i].Raw) // "LA", not "la"
+	}
 	if n == 1 && stopNames[k] {
 		return false
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
+	"github.com/tripgraph/tripgraph/model/internal/chatwords"
 )
 
 // TripDetails is the "Trip details:" line of a callTools system prompt.
@@ -22,7 +23,7 @@ type conversation struct {
 	system  string
 	today   time.Time
 	trip    *TripDetails
-	users   []string // the user's messages, oldest first
+	users   []string // the user's messages, oldest first, chat words written out
 	calls   []llms.ToolCall
 	results map[string]string // tool name → result, after the last user message
 	answers map[string]string // callKey of a call → its result, after the last user message
@@ -55,7 +56,7 @@ func (c *conversation) read(m llms.MessageContent) {
 		c.system += textOf(m) + "\n"
 	case llms.ChatMessageTypeHuman, llms.ChatMessageTypeGeneric:
 		if t := strings.TrimSpace(textOf(m)); t != "" {
-			c.users = append(c.users, t)
+			c.users = append(c.users, chatwords.Expand(t))
 			c.calls, c.results, c.answers = nil, map[string]string{}, map[string]string{}
 		}
 	case llms.ChatMessageTypeAI:
