@@ -22,6 +22,8 @@
 //     a long weekend (feriadão) 3, a fortnight 14.
 //   - With a start and a length, the end is start + nights; with a start and
 //     an end, nights is the difference.
+//   - A clause about a trip that was ("we went to Paris in May", "ano
+//     passado", "last summer") gives no dates.
 package dates
 
 import "time"
@@ -67,7 +69,7 @@ func Update(earlier Result, text, lang string, today time.Time) Result {
 // south is true: seasons are read for it.
 func UpdateIn(earlier Result, text, lang string, today time.Time, south bool) Result {
 	today = day(today)
-	p := parser{toks: lex(text), lang: lang, today: today, ref: earlier.Start, south: south}
+	p := parser{toks: withoutPast(lex(text)), lang: lang, today: today, ref: earlier.Start, south: south}
 	atoms := p.atoms()
 	r := p.resolve(atoms)
 	soft := false // an end that a stated length replaces

@@ -1,6 +1,7 @@
 package gazetteer
 
 import (
+	"math"
 	"strings"
 
 	"github.com/tripgraph/tripgraph/model/internal/textnorm"
@@ -13,6 +14,7 @@ type Match struct {
 	Origin     bool // introduced as a starting point ("from", "saindo de")
 	Dest       bool // introduced as a destination ("to", "para", "visit")
 	Fuzzy      bool // misspelt: the name nearest to what was written
+	Role       Role // what the place is to the trip
 }
 
 // Mention is what a text says about places: the cities it names, in order,
@@ -79,6 +81,7 @@ func (x *index) matchAt(text string, words []word, i int, key *strings.Builder, 
 		q, qn := x.qualify(words, i+n, k, c, alias)
 		match := Match{City: x.cities[q], Start: words[i].Start, End: words[i+n+qn-1].End, Fuzzy: fuzzy}
 		match.Origin, match.Dest = roleOf(words, i)
+		match.Role = roleAt(text, words, i, n)
 		m.Cities = append(m.Cities, match)
 		return n + qn
 	}
@@ -302,15 +305,21 @@ func (x *index) preferMentionedCountries(m *Mention) {
 	}
 }
 
-// Destination returns the city a text is most likely asking about: the
-// one named most often, then one introduced as a destination ("to",
-// "para"), then the last one that is not a starting point.
+// Destination returns the city a text is most likely asking about: one
+// picked or corrected to ("I meant Nice"), then the one named most often,
+// then one introduced as a destination ("to", "para"), then the last one
+// that is not a starting point. Places named in passing (a starting
+// point, a past trip, a layover) count only when no other is named;
+// places not wanted, or people's names, never.
 func (m Mention) Destination() (Match, bool) {
-	best, bestScore := -1, -1
+	best, bestScore := -1, math.MinInt
 	for j, c := range m.Cities {
+		if c.Role == Negated {
+			continue
+		}
 		score := 0
 		for _, o := range m.Cities {
-			if o.City == c.City {
+			if o.City == c.City && o.Role != Negated {
 				score += 4
 			}
 		}
@@ -319,6 +328,12 @@ func (m Mention) Destination() (Match, bool) {
 		}
 		if !c.Origin {
 			score++
+		}
+		switch {
+		case c.Role == Chosen:
+			score += 16
+		case c.Role.Passing():
+			score -= 32
 		}
 		if score >= bestScore && !(score == bestScore && best >= 0 && m.Cities[best].Dest && !c.Dest) {
 			best, bestScore = j, score

@@ -203,6 +203,9 @@ func unitAfter(w []string, i int) bool {
 func company(w []string) int {
 	n := 0
 	for i, s := range w {
+		if onlyTalks(w, i) {
+			continue // "my friend Florence says…", "meu chefe foi pra Cancún"
+		}
 		prev := word(w, i-1)
 		owned := prev == "my" || prev == "our" || prev == "his" || prev == "her" || prev == "their" || prev == "minha" || prev == "meu" || prev == "meus" || prev == "minhas" || prev == "nossa" || prev == "nosso" || prev == "the" || prev == "a" || prev == "o"
 		switch {
@@ -220,6 +223,29 @@ func company(w []string) int {
 		return 0
 	}
 	return n + 1
+}
+
+// talkVerbs say what someone else said or did: a person they follow does
+// not travel ("my colleague Austin recommended Denver").
+var talkVerbs = wordSet(`says said recommended recommends told tells suggested loved went
+diz disse indicou indica recomendou recomenda falou sugeriu amou adorou foi
+foram viajou`)
+
+// onlyTalks reports a companion word followed, within two words, by one
+// of talkVerbs.
+func onlyTalks(w []string, i int) bool {
+	if !companions[w[i]] && !pairs[w[i]] {
+		return false
+	}
+	for j := i + 1; j <= i+2 && j < len(w); j++ {
+		if talkVerbs[w[j]] {
+			return true
+		}
+		if w[j] == "," {
+			return false
+		}
+	}
+	return false
 }
 
 // fixed reads words that imply a number: "couple", "casal", "sozinho".

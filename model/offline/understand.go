@@ -109,7 +109,7 @@ func southern(places []gazetteer.Mention) bool {
 }
 
 func (e *Extraction) readPlace(m gazetteer.Mention) {
-	if c, ok := m.Destination(); ok {
+	if c, ok := m.Destination(); ok && !(c.Role.Passing() && e.Location != "") {
 		e.Location, e.Country = c.Name, c.CountryName()
 		return
 	}
