@@ -70,6 +70,11 @@ func Update(earlier Result, text, lang string, today time.Time) Result {
 func UpdateIn(earlier Result, text, lang string, today time.Time, south bool) Result {
 	today = day(today)
 	p := parser{toks: withoutPast(lex(text)), lang: lang, today: today, ref: earlier.Start, south: south}
+	if earlier.HasStart() {
+		if r, ok := p.correction(earlier.complete()); ok {
+			return r.complete()
+		}
+	}
 	atoms := p.atoms()
 	r := p.resolve(atoms)
 	soft := false // an end that a stated length replaces
