@@ -51,12 +51,15 @@ func Understand(turns []string, today time.Time) Extraction {
 			lang = e.Language
 		}
 		it := intent.Detect(t)
+		planned := e.Location != "" || e.Country != "" || !e.Dates.Empty() || e.Guests > 0 // before this message
 		e.readPlace(places[i])
 		follow := last == intent.Photos && it == intent.None && followsUp(t, lang, today)
 		if it != intent.Photos && !follow {
 			e.Dates = dates.UpdateIn(e.Dates, t, lang, today, south)
 		}
-		if d := guests.Change(t); d != 0 {
+		if d := guests.Change(t); d != 0 && planned {
+			// A change of the party of a trip already told; before that,
+			// "eu e mais 3", "vou levar minha mãe" state the party.
 			e.Guests = max(1, cmp.Or(e.Guests, assumedGuests)+d)
 		} else if n := guests.Count(t); n > 0 {
 			e.Guests = n
