@@ -68,13 +68,25 @@ func Update(earlier Result, text, lang string, today time.Time) Result {
 // UpdateIn is Update for a destination in the southern hemisphere when
 // south is true: seasons are read for it.
 func UpdateIn(earlier Result, text, lang string, today time.Time, south bool) Result {
-	today = day(today)
-	p := parser{toks: withoutPast(lex(text)), lang: lang, today: today, ref: earlier.Start, south: south}
+	p := parser{toks: withoutPast(lex(text)), lang: lang, today: day(today), ref: earlier.Start, south: south}
 	if earlier.HasStart() {
 		if r, ok := p.correction(earlier.complete()); ok {
 			return r.complete()
 		}
 	}
+	return Merge(earlier, p.own())
+}
+
+// ParseAfter reads the dates of one part of a message on their own, a
+// range of bare days falling in ref's month: the leg of a trip of several
+// cities ("Lisboa de 3 a 6 de outubro e Porto de 6 a 9").
+func ParseAfter(text, lang string, today, ref time.Time, south bool) Result {
+	p := parser{toks: withoutPast(lex(text)), lang: lang, today: day(today), ref: ref, south: south}
+	return p.own().complete()
+}
+
+// own reads what the text itself says of dates.
+func (p parser) own() Result {
 	atoms := p.atoms()
 	r := p.resolve(atoms)
 	soft := false // an end that a stated length replaces
@@ -95,7 +107,7 @@ func UpdateIn(earlier Result, text, lang string, today time.Time, south bool) Re
 			r.Nights = n
 		}
 	}
-	return Merge(earlier, r.complete())
+	return r.complete()
 }
 
 // dayIn reports whether any date read names its day.

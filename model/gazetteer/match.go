@@ -24,6 +24,10 @@ type Mention struct {
 	Countries []string // ISO codes, in order
 }
 
+// months are the month names that follow a city in "Natal em janeiro".
+var months = wordSet(`janeiro fevereiro marco abril maio junho julho agosto setembro outubro
+novembro dezembro january february march april may june july august september october november december`)
+
 // capitalsOnly are nicknames that are words in lower case: "LA" is Los
 // Angeles, "la" an article.
 var capitalsOnly = wordSet(`la ny`)
@@ -197,6 +201,10 @@ func (x *index) accept(text string, words []word, i, n int, k string, c int32, a
 			return false // "no Natal" is Christmas
 		case "de":
 			ctx = false // "feriado de Natal", but "saindo de Natal"
+		}
+		if !ctx && i+1 < len(words) && (words[i+1].Fold == "em" || words[i+1].Fold == "com" || words[i+1].Fold == "na" || words[i+1].Fold == "no") &&
+			!(i+2 < len(words) && months[words[i+2].Fold]) {
+			return false // "Natal em Gramado", "Natal com a família" is Christmas; "Natal em janeiro" the city
 		}
 	}
 	capital := words[i].Cap

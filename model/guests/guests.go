@@ -202,6 +202,16 @@ func grouped(w []string) int {
 					return n
 				}
 			}
+		}
+	}
+	return bareFor(w)
+}
+
+// bareFor reads "for 4", "pra 2": the weakest sign of a party, read when
+// no other says it ("NYC for 4 nights then Boston for 2, family of 4").
+func bareFor(w []string) int {
+	for i := range w {
+		switch w[i] {
 		case "for", "para", "pra":
 			if n, ok := number(word(w, i+1)); ok && word(w, i+1) != "a" && word(w, i+1) != "um" && word(w, i+1) != "uma" && endOfCount(w, i+2) {
 				return n

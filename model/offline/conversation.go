@@ -10,12 +10,36 @@ import (
 )
 
 // TripDetails is the "Trip details:" line of a callTools system prompt.
+// A trip of several cities has legs; its location and dates are then the
+// first leg's city and the whole trip's.
 type TripDetails struct {
-	Location       string `json:"location"`
-	Country        string `json:"country,omitempty"`
-	StartDate      string `json:"startDate"`
-	EndDate        string `json:"endDate"`
-	NumberOfGuests int    `json:"numberOfGuests"`
+	Location       string    `json:"location"`
+	Country        string    `json:"country,omitempty"`
+	StartDate      string    `json:"startDate"`
+	EndDate        string    `json:"endDate"`
+	NumberOfGuests int       `json:"numberOfGuests"`
+	Legs           []TripLeg `json:"legs,omitempty"`
+}
+
+// TripLeg is one city of a trip of several, with its dates.
+type TripLeg struct {
+	Location  string `json:"location"`
+	Country   string `json:"country,omitempty"`
+	StartDate string `json:"startDate"`
+	EndDate   string `json:"endDate"`
+}
+
+// stops are the places a trip's catalog searches are for: each leg of a
+// trip of several cities, else the trip itself.
+func (td TripDetails) stops() []TripDetails {
+	if len(td.Legs) < 2 {
+		return []TripDetails{td}
+	}
+	out := make([]TripDetails, len(td.Legs))
+	for i, l := range td.Legs {
+		out[i] = TripDetails{Location: l.Location, Country: l.Country, StartDate: l.StartDate, EndDate: l.EndDate, NumberOfGuests: td.NumberOfGuests}
+	}
+	return out
 }
 
 // conversation is a request to the model, taken apart.

@@ -12,18 +12,38 @@ import (
 
 // extractArgs are the arguments of the extract tool call.
 type extractArgsJSON struct {
-	Location       string `json:"location,omitempty"`
-	Country        string `json:"country,omitempty"`
-	StartDate      string `json:"startDate,omitempty"`
-	EndDate        string `json:"endDate,omitempty"`
-	Nights         int    `json:"nights,omitempty"`
-	NumberOfGuests int    `json:"numberOfGuests,omitempty"`
-	Intent         string `json:"intent"`
-	Language       string `json:"language"`
+	Location       string    `json:"location,omitempty"`
+	Country        string    `json:"country,omitempty"`
+	StartDate      string    `json:"startDate,omitempty"`
+	EndDate        string    `json:"endDate,omitempty"`
+	Nights         int       `json:"nights,omitempty"`
+	NumberOfGuests int       `json:"numberOfGuests,omitempty"`
+	Intent         string    `json:"intent"`
+	Language       string    `json:"language"`
+	Legs           []legJSON `json:"legs,omitempty"`
+}
+
+// legJSON is one leg of a trip of several in the extract call: its city,
+// and its dates when known.
+type legJSON struct {
+	Location  string `json:"location"`
+	Country   string `json:"country,omitempty"`
+	StartDate string `json:"startDate,omitempty"`
+	EndDate   string `json:"endDate,omitempty"`
+	Nights    int    `json:"nights,omitempty"`
+}
+
+func legsJSON(legs []Leg) []legJSON {
+	var out []legJSON
+	for _, l := range legs {
+		out = append(out, legJSON{Location: l.Location, Country: l.Country, StartDate: isoDate(l.Start), EndDate: isoDate(l.End), Nights: l.Nights})
+	}
+	return out
 }
 
 func extractArgs(e Extraction) extractArgsJSON {
 	return extractArgsJSON{
+		Legs:           legsJSON(e.Legs),
 		Location:       e.Location,
 		Country:        e.Country,
 		StartDate:      isoDate(e.Dates.Start),

@@ -24,23 +24,24 @@ func say(lang, en, pt string) string {
 	return en
 }
 
-func summariseTrip(c conversation, e Extraction, want []string) string {
+func summariseTrip(c conversation, e Extraction, want []string, stops []TripDetails) string {
 	var parts []string
-	for _, name := range want {
-		res, ok := c.results[name]
-		if !ok {
-			continue
-		}
-		// Both catalog tools say the same of a city they do not cover: say it once.
-		if part := summariseList(c, e, name, parseResult(res)); !slices.Contains(parts, part) {
-			parts = append(parts, part)
+	for _, td := range stops {
+		for _, name := range want {
+			res, ok := c.resultOf(name, tripArgs(name, td, e), len(stops) == 1)
+			if !ok {
+				continue
+			}
+			// Both catalog tools say the same of a city they do not cover: say it once.
+			if part := summariseList(c, e, td, name, parseResult(res)); !slices.Contains(parts, part) {
+				parts = append(parts, part)
+			}
 		}
 	}
 	return strings.Join(parts, " ")
 }
 
-func summariseList(c conversation, e Extraction, name string, p parsed) string {
-	td := tripOf(c, e)
+func summariseList(c conversation, e Extraction, td TripDetails, name string, p parsed) string {
 	td.Location = placeName(c, td.Location, e.Language)
 	in := say(e.Language, "in "+td.Location, inPT(td.Location))
 	if p.err != "" {
@@ -122,11 +123,17 @@ func inPT(place string) string {
 	return "em " + place
 }
 
+// tripOf is the trip the Trip details line gives, else the one the
+// conversation tells.
 func tripOf(c conversation, e Extraction) TripDetails {
 	if c.trip != nil {
 		return *c.trip
 	}
-	return TripDetails{Location: e.Location, StartDate: isoDate(e.Dates.Start), EndDate: isoDate(e.Dates.End), NumberOfGuests: e.Guests}
+	td := TripDetails{Location: e.Location, Country: e.Country, StartDate: isoDate(e.Dates.Start), EndDate: isoDate(e.Dates.End), NumberOfGuests: e.Guests}
+	for _, l := range e.Legs {
+		td.Legs = append(td.Legs, TripLeg{Location: l.Location, Country: l.Country, StartDate: isoDate(l.Start), EndDate: isoDate(l.End)})
+	}
+	return td
 }
 
 var ptMonths = [...]string{"", "janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"}

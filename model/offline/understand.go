@@ -28,6 +28,9 @@ type Extraction struct {
 	Within     string              // an earlier search term a narrower search keeps to
 	Cuisine    string
 	PriceRange string
+
+	Legs     []Leg // the cities of a trip of several, in order; nil for one city
+	legTotal int   // the trip's nights, to share among legs without their own
 }
 
 // assumedGuests is the count a change applies to when none was stated:
@@ -52,10 +55,20 @@ func Understand(turns []string, today time.Time) Extraction {
 		}
 		it := intent.Detect(t)
 		planned := e.Location != "" || e.Country != "" || !e.Dates.Empty() || e.Guests > 0 // before this message
-		e.readPlace(places[i])
 		follow := last == intent.Photos && it == intent.None && followsUp(t, lang, today)
-		if it != intent.Photos && !follow {
+		added, appends := appendsLeg(t, places[i])
+		appends = appends && e.Location != "" && it != intent.Photos
+		switch {
+		case appends:
+			e.appendLeg(t, added, lang, today)
+		case it != intent.Photos && !follow:
+			e.readPlace(places[i])
 			e.Dates = dates.UpdateIn(e.Dates, t, lang, today, south)
+			if !e.readLegs(t, places[i], lang, today, south) && len(places[i].Cities) > 0 && e.changesPlace(places[i]) {
+				e.Legs = nil // a new destination replaces the trip
+			}
+		default:
+			e.readPlace(places[i])
 		}
 		if d := guests.Change(t); d != 0 && planned {
 			// A change of the party of a trip already told; before that,
@@ -82,8 +95,24 @@ func Understand(turns []string, today time.Time) Extraction {
 			e.readDetails(t, it, lang, today)
 		}
 	}
+	e.settleLegs()
 	e.Intent = e.settle(last)
 	return e
+}
+
+// changesPlace reports whether a message names a destination other than
+// the trip's cities.
+func (e *Extraction) changesPlace(m gazetteer.Mention) bool {
+	c, ok := m.Destination()
+	if !ok || c.Role.Passing() {
+		return false
+	}
+	for _, l := range e.Legs {
+		if l.Location == c.Name {
+			return false
+		}
+	}
+	return true
 }
 
 // settle decides the intent when the messages named none: a trip when
