@@ -417,6 +417,36 @@ func TestToolFlows(t *testing.T) {
 			},
 		},
 		{
+			name:   "a price cap reaches the search and the reply; a wish the catalog cannot filter by is said",
+			system: `Trip details: {"location":"Lisbon","country":"Portugal","startDate":"2027-05-03","endDate":"2027-05-07","numberOfGuests":2}`,
+			turns:  []string{"hotel with a pool in Lisbon under 120 euros a night, May 3-7 for 2"},
+			steps: []step{
+				{wantCalls: []string{`list-accommodations:{"currency":"EUR","endDate":"2027-05-07","guests":2,"location":"Lisbon, Portugal","maxNightlyPrice":120,"startDate":"2027-05-03"}`}},
+				{results: map[string]string{"list-accommodations": `{"accommodations":[{"name":"A"}]}`},
+					wantText: "Found 1 place to stay in Lisbon for 2 guests, May 3–7, up to €120 a night. I can't filter places to stay by a pool, so please check each place's details."},
+			},
+		},
+		{
+			name:   "a cap without a currency is in the destination's",
+			system: `Trip details: {"location":"São Paulo","country":"Brazil","startDate":"2027-05-03","endDate":"2027-05-05","numberOfGuests":1}`,
+			turns:  []string{"hotel em SP de 3 a 5 de maio, no máximo 350 por noite, só eu"},
+			steps: []step{
+				{wantCalls: []string{`list-accommodations:{"currency":"BRL","endDate":"2027-05-05","guests":1,"location":"São Paulo, Brazil","maxNightlyPrice":350,"startDate":"2027-05-03"}`}},
+			},
+		},
+		{
+			name:   "a trip of two cities searches each leg, and sums each up",
+			system: `Trip details: {"location":"Lisbon","startDate":"2027-05-03","endDate":"2027-05-09","numberOfGuests":2,"legs":[{"location":"Lisbon","startDate":"2027-05-03","endDate":"2027-05-06"},{"location":"Porto","startDate":"2027-05-06","endDate":"2027-05-09"}]}`,
+			turns:  []string{"hotels in Lisbon then Porto, May 3-9, 2 of us"},
+			steps: []step{
+				{wantCalls: []string{`list-accommodations:{"endDate":"2027-05-06","guests":2,"location":"Lisbon","startDate":"2027-05-03"}`, `list-accommodations:{"endDate":"2027-05-09","guests":2,"location":"Porto","startDate":"2027-05-06"}`}},
+				{results: map[string]string{
+					`list-accommodations:{"endDate":"2027-05-06","guests":2,"location":"Lisbon","startDate":"2027-05-03"}`: `{"accommodations":[{"name":"A"},{"name":"B"}]}`,
+					`list-accommodations:{"endDate":"2027-05-09","guests":2,"location":"Porto","startDate":"2027-05-06"}`:  `{"accommodations":[{"name":"C"}]}`},
+					wantText: "Found 2 places to stay in Lisbon for 2 guests, May 3–6. Found 1 place to stay in Porto for 2 guests, May 6–9."},
+			},
+		},
+		{
 			name:   "tool error is reported kindly",
 			system: `Trip details: {"location":"Rome","startDate":"2027-01-01","endDate":"2027-01-03","numberOfGuests":2}`,
 			turns:  []string{"hotels in Rome"},

@@ -132,7 +132,18 @@ func tripArgs(name string, td TripDetails, e Extraction) map[string]any {
 		}
 		return args
 	}
-	return map[string]any{"location": location, "startDate": td.StartDate, "endDate": td.EndDate, "guests": td.NumberOfGuests}
+	args := map[string]any{"location": location, "startDate": td.StartDate, "endDate": td.EndDate, "guests": td.NumberOfGuests}
+	if c := e.PriceCap; c.Amount > 0 {
+		key := "maxNightlyPrice"
+		if c.Total {
+			key = "maxTotalPrice"
+		}
+		args[key] = c.Amount
+		if c.Currency != "" {
+			args["currency"] = c.Currency
+		}
+	}
+	return args
 }
 
 // photoStep is the album tool flow of one photo request.

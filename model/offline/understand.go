@@ -2,6 +2,7 @@ package offline
 
 import (
 	"cmp"
+	"slices"
 	"strings"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/model/guests"
 	"github.com/tripgraph/tripgraph/model/intent"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 // Extraction is what the offline model understands from the user's side
@@ -31,6 +33,10 @@ type Extraction struct {
 
 	Legs     []Leg // the cities of a trip of several, in order; nil for one city
 	legTotal int   // the trip's nights, to share among legs without their own
+
+	PriceCap intent.PriceCap // the most the traveller pays for a stay, if said
+	Wishes   []string        // what they wish of a stay the catalog cannot filter by
+	cc       string          // ISO code of the destination's country
 }
 
 // assumedGuests is the count a change applies to when none was stated:
@@ -83,13 +89,14 @@ func Understand(turns []string, today time.Time) Extraction {
 		switch {
 		case follow:
 			e.narrow(t, lang, today)
-		case it == intent.None && (last == intent.Restaurants || last == intent.Trip):
-			if c := intent.CuisineFollowUp(t); c != "" {
+		case it == intent.None && (last == intent.Restaurants || last == intent.Trip || last == intent.Accommodations):
+			if c := intent.CuisineFollowUp(t); c != "" && last != intent.Accommodations {
 				e.Cuisine = c // "and italian ones?", "e italianos?"
 			}
-			if p := intent.PriceRange(t); p != "" {
+			if p := intent.PriceRange(t); p != "" && last != intent.Accommodations {
 				e.PriceRange = p
 			}
+			e.readWishes(t) // "cheaper, under 100 a night"
 		case it != intent.None:
 			last = it
 			e.readDetails(t, it, lang, today)
@@ -97,6 +104,9 @@ func Understand(turns []string, today time.Time) Extraction {
 	}
 	e.settleLegs()
 	e.Intent = e.settle(last)
+	if e.PriceCap.Amount > 0 && e.PriceCap.Currency == "" && e.cc != "" {
+		e.PriceCap.Currency = tripdata.CurrencyOf(e.cc) // "até 350 por noite" in São Paulo: reais
+	}
 	return e
 }
 
@@ -142,7 +152,7 @@ func southern(places []gazetteer.Mention) bool {
 
 func (e *Extraction) readPlace(m gazetteer.Mention) {
 	if c, ok := m.Destination(); ok && !(c.Role.Passing() && e.Location != "") {
-		e.Location, e.Country = c.Name, c.CountryName()
+		e.Location, e.Country, e.cc = c.Name, c.CountryName(), c.City.Country
 		return
 	}
 	if len(m.Countries) > 0 {
@@ -160,6 +170,22 @@ func (e *Extraction) readDetails(t string, it intent.Intent, lang string, today 
 		}
 		if p := intent.PriceRange(t); p != "" {
 			e.PriceRange = p
+		}
+	}
+	if it == intent.Accommodations || it == intent.Trip {
+		e.readWishes(t)
+	}
+}
+
+// readWishes reads a price cap and what the traveller wishes of the stay
+// that the catalog cannot filter by; a later cap replaces an earlier one.
+func (e *Extraction) readWishes(t string) {
+	if c, ok := intent.ReadPriceCap(t); ok {
+		e.PriceCap = c
+	}
+	for _, w := range intent.Wishes(t) {
+		if !slices.Contains(e.Wishes, w) {
+			e.Wishes = append(e.Wishes, w)
 		}
 	}
 }
