@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -233,7 +234,7 @@ func failed(lang string, p parsed) string {
 
 func summarisePhotoSearch(e Extraction, res string) string {
 	p := parseResult(res)
-	q := e.Photo.Query
+	q := cmp.Or(e.Photo.Asked, e.Photo.Query)
 	switch {
 	case p.err != "":
 		return failed(e.Language, p)

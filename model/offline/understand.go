@@ -76,7 +76,9 @@ func Understand(turns []string, today time.Time) Extraction {
 		default:
 			e.readPlace(places[i])
 		}
-		if d := guests.Change(t); d != 0 && planned {
+		if it == intent.Photos || follow {
+			// A question about a past trip states no party ("our honeymoon").
+		} else if d := guests.Change(t); d != 0 && planned {
 			// A change of the party of a trip already told; before that,
 			// "eu e mais 3", "vou levar minha mãe" state the party.
 			e.Guests = max(1, cmp.Or(e.Guests, assumedGuests)+d)
