@@ -165,5 +165,5 @@ func offTopic(w []string) bool {
 // OffTopic reports whether a message asks something none of the trip
 // tools can serve (the weather, general knowledge, a joke).
 func OffTopic(text string) bool {
-	return Detect(text) == Other && offTopic(words(text))
+	return ReadTalk(text) == Unrelated
 }

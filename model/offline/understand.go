@@ -67,6 +67,9 @@ func Understand(turns []string, today time.Time) Extraction {
 		switch {
 		case appends:
 			e.appendLeg(t, added, lang, today)
+		case it == intent.Other && planned && intent.ReadTalk(t) == intent.Unrelated:
+			// A question off the trip names no destination ("who is the
+			// president of France?").
 		case it != intent.Photos && !follow:
 			e.readPlace(places[i])
 			e.Dates = dates.UpdateIn(e.Dates, t, lang, today, south)
@@ -85,8 +88,8 @@ func Understand(turns []string, today time.Time) Extraction {
 		} else if n := guests.Count(t); n > 0 {
 			e.Guests = n
 		}
-		if it == intent.Other && i < len(turns)-1 {
-			it = intent.None // a greeting before the request
+		if it == intent.Other && (i < len(turns)-1 || chat(t) && concrete(places[i], t, lang, today)) {
+			it = intent.None // a greeting before the request, or with it ("hi! Lisbon in May")
 		}
 		switch {
 		case follow:
@@ -125,6 +128,21 @@ func (e *Extraction) changesPlace(m gazetteer.Mention) bool {
 		}
 	}
 	return true
+}
+
+// chat reports small talk that may come with a request: a greeting,
+// thanks, laughter.
+func chat(t string) bool {
+	switch intent.ReadTalk(t) {
+	case intent.Greeting, intent.Thanks, intent.Laugh:
+		return true
+	}
+	return false
+}
+
+// concrete reports a message that states a place, dates or a party.
+func concrete(m gazetteer.Mention, t, lang string, today time.Time) bool {
+	return len(m.Cities) > 0 || len(m.Countries) > 0 || !dates.Parse(t, lang, today).Empty() || guests.Count(t) > 0
 }
 
 // settle decides the intent when the messages named none: a trip when
