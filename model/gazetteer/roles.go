@@ -43,7 +43,7 @@ adoramos adorei passei passamos morei`)
 	clauseBreaks = wordSet(`but mas now agora this esse essa este esta porem then depois so entao`)
 	transitWords = wordSet(`layover layovers stopover connecting connection via conexao escala escalas`)
 	homeWords    = wordSet(`live living based moro moramos vivo vivemos`)
-	negWords     = wordSet(`not nao nada`)
+	negWords     = wordSet(`not nao nada forget esquece esqueca esquecer skip scratch`)
 	chosenWords  = wordSet(`meant mean prefer prefiro preferimos leaning melhor actually wait
 make switch change trocar troca muda mudar quer`)
 )

@@ -20,7 +20,8 @@ what which how can could would like next this weekend thanks thank hi hello
 cheap near wife husband kids family albums tomorrow july may june august
 january february march april september october november december some any
 thx ty tysm cool lol bye yeah yes nope okay tell joke weather
-good morning evening afternoon robot phone buy best series homework math going day`)
+good morning evening afternoon robot phone buy best series homework math going day
+now an act just only instead`)
 )
 
 // Language returns "pt" or "en" for a message, or "" when it cannot tell.

@@ -77,8 +77,8 @@ func relevant(users []string, today time.Time) bool {
 		return true
 	}
 	last := users[len(users)-1]
-	if intent.Detect(last) == intent.Photos {
-		return true
+	if intent.Detect(last) == intent.Photos || intent.InjectionIn(users) {
+		return true // the trip stands; the reply answers the message
 	}
 	before := Understand(users[:len(users)-1], today)
 	lang := intent.Language(last)

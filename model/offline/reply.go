@@ -14,7 +14,12 @@ func smallTalk(c conversation, e Extraction) string {
 	if len(c.users) > 0 {
 		last = c.users[len(c.users)-1]
 	}
-	if e.Intent == intent.Photos {
+	switch {
+	case e.Injection:
+		return say(e.Language,
+			"I can't change my instructions or act outside them. I can help you plan a trip: places to stay, restaurants and your travel photos.",
+			"Não posso mudar minhas instruções nem agir fora delas. Posso ajudar a planejar sua viagem: hospedagem, restaurantes e suas fotos de viagem.")
+	case e.Intent == intent.Photos:
 		return say(e.Language, "I can't reach your photo albums right now.", "Não consigo acessar seus álbuns de fotos agora.")
 	}
 	switch intent.ReadTalk(last) {
@@ -50,6 +55,8 @@ func plainReply(c conversation) string {
 	e := Understand(c.users, c.today)
 	all := strings.ToLower(c.system + " " + strings.Join(c.users, " "))
 	switch {
+	case e.Injection:
+		return smallTalk(c, e)
 	case e.Location == "" && (strings.Contains(all, "location") || strings.Contains(all, "destination") || strings.Contains(all, "where")):
 		return say(e.Language,
 			"Where would you like to go? Tell me the city, your dates and how many people are travelling.",

@@ -37,6 +37,11 @@ type Extraction struct {
 	PriceCap intent.PriceCap // the most the traveller pays for a stay, if said
 	Wishes   []string        // what they wish of a stay the catalog cannot filter by
 	cc       string          // ISO code of the destination's country
+
+	// Injection is set when the last message tries to change or reveal
+	// the assistant's instructions (alone, or completing an attempt begun
+	// in the messages before it). Such messages add nothing to the trip.
+	Injection bool
 }
 
 // assumedGuests is the count a change applies to when none was stated:
@@ -50,11 +55,17 @@ func Understand(turns []string, today time.Time) Extraction {
 	e.Language = language(turns)
 	var last intent.Intent
 	places := make([]gazetteer.Mention, len(turns))
+	attempt := make([]bool, len(turns))
 	for i, t := range turns {
-		places[i] = gazetteer.Find(t)
+		if attempt[i] = intent.InjectionIn(turns[:i+1]); !attempt[i] {
+			places[i] = gazetteer.Find(t)
+		}
 	}
 	south := southern(places)
 	for i, t := range turns {
+		if attempt[i] {
+			continue // an attempt on the instructions tells nothing of the trip
+		}
 		lang := intent.Language(t)
 		if lang == "" {
 			lang = e.Language
@@ -109,6 +120,9 @@ func Understand(turns []string, today time.Time) Extraction {
 	}
 	e.settleLegs()
 	e.Intent = e.settle(last)
+	if e.Injection = len(turns) > 0 && attempt[len(turns)-1]; e.Injection {
+		e.Intent = intent.Other
+	}
 	if e.PriceCap.Amount > 0 && e.PriceCap.Currency == "" && e.cc != "" {
 		e.PriceCap.Currency = tripdata.CurrencyOf(e.cc) // "até 350 por noite" in São Paulo: reais
 	}
