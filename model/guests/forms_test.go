@@ -56,3 +56,21 @@ func TestChangeForms(t *testing.T) {
 		}
 	}
 }
+
+func TestConflict(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"somos 4, eu e minha esposa", true},
+		{"3 of us: me and my husband", true},
+		{"somos 2, eu e minha esposa", false},
+		{"me and my wife, hotel for 2", false},
+		{"family of 4", false},
+	}
+	for _, tt := range tests {
+		if got := Conflict(tt.text); got != tt.want {
+			t.Errorf("Conflict(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}

@@ -158,6 +158,14 @@ func singular(s string) bool {
 // 4", "eu e mais 5", and whoever is added after the count ("family of 4
 // plus grandma").
 func grouped(w []string) int {
+	if n := strongGrouped(w); n > 0 {
+		return n
+	}
+	return bareFor(w)
+}
+
+// strongGrouped is grouped without the bare "for 4".
+func strongGrouped(w []string) int {
 	for i := range w {
 		switch w[i] {
 		case "nos", "we":
@@ -204,7 +212,7 @@ func grouped(w []string) int {
 			}
 		}
 	}
-	return bareFor(w)
+	return 0
 }
 
 // bareFor reads "for 4", "pra 2": the weakest sign of a party, read when
@@ -458,4 +466,12 @@ func joins(w []string) bool {
 		}
 	}
 	return false
+}
+
+// Conflict reports a message that counts its party two ways that do not
+// agree: "somos 4, eu e minha esposa", "3 of us: me and my husband".
+func Conflict(text string) bool {
+	w := folds(text)
+	g, c := strongGrouped(w), company(w)
+	return g > 0 && c > 0 && g != c
 }

@@ -21,6 +21,7 @@ type extractArgsJSON struct {
 	Intent         string    `json:"intent"`
 	Language       string    `json:"language"`
 	Legs           []legJSON `json:"legs,omitempty"`
+	Unsure         []string  `json:"unsure,omitempty"`
 }
 
 // legJSON is one leg of a trip of several in the extract call: its city,
@@ -44,6 +45,7 @@ func legsJSON(legs []Leg) []legJSON {
 func extractArgs(e Extraction) extractArgsJSON {
 	return extractArgsJSON{
 		Legs:           legsJSON(e.Legs),
+		Unsure:         e.Unsure,
 		Location:       e.Location,
 		Country:        e.Country,
 		StartDate:      isoDate(e.Dates.Start),

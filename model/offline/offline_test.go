@@ -572,23 +572,27 @@ func TestStreamingAndPlainText(t *testing.T) {
 	}
 }
 
+// Replies name the city by its canonical name in the reply's language,
+// never as the traveller spelt it.
 func TestPlaceName(t *testing.T) {
+	m := newModel(t)
 	tests := []struct {
-		users      []string
-		city, lang string
-		want       string
+		turn, city, want string
 	}{
-		{[]string{"quero ir para lisboa em maio"}, "Lisbon", "pt", "Lisboa"},
-		{[]string{"hotel em nova york para 2"}, "New York", "pt", "Nova York"},
-		{[]string{"vamos ao rio de janeiro"}, "Rio de Janeiro", "pt", "Rio de Janeiro"},
-		{[]string{"quero ir para Lisboa", "na verdade, Porto"}, "Porto", "pt", "Porto"},
-		{[]string{"4 nights in Lisbon"}, "Lisbon", "en", "Lisbon"},
-		{[]string{"hotels in Lisboa"}, "Lisbon", "en", "Lisbon"},
-		{[]string{"e restaurantes?"}, "Lisbon", "pt", "Lisbon"},
+		{"pousada em lisbia de 3 a 7 de maio pra 2", "Lisbon", "em Lisboa"},
+		{"hotel em nova iorque de 3 a 7 de maio pra 2", "New York", "em Nova York"},
+		{"hotel in florance May 3-7 for 2", "Florence", "in Florence"},
+		{"e hotel?", "Lisbon", "em Lisboa"},
 	}
 	for _, tt := range tests {
-		if got := placeName(conversation{users: tt.users}, tt.city, tt.lang); got != tt.want {
-			t.Errorf("placeName(%q, %s, %s) = %q, want %q", tt.users, tt.city, tt.lang, got, tt.want)
+		msgs := conversationOf("Today: 2026-11-21\nTrip details: "+mustJSON(TripDetails{Location: tt.city, StartDate: "2027-05-03", EndDate: "2027-05-07", NumberOfGuests: 2}), []string{tt.turn})
+		msgs = withResults(msgs, map[string]string{toolAccommodations: `{"accommodations":[{"name":"A"}]}`})
+		resp, err := m.GenerateContent(context.Background(), msgs, llms.WithTools([]llms.Tool{toolDef(toolAccommodations)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resp.Choices[0].Content; !strings.Contains(got, tt.want) {
+			t.Errorf("reply to %q = %q, want it to name %q", tt.turn, got, tt.want)
 		}
 	}
 }
@@ -633,6 +637,37 @@ func TestInjectionIsRefused(t *testing.T) {
 		ch := resp.Choices[0]
 		if refused := len(ch.ToolCalls) == 0 && refusal(ch.Content); refused != tt.refused {
 			t.Errorf("reply to %q = %q with %d calls; refused %v, want %v", tt.turns, ch.Content, len(ch.ToolCalls), refused, tt.refused)
+		}
+	}
+}
+
+// A guess read from the last message is marked unsure, for the planner to
+// ask; the traveller's answer settles it.
+func TestUnsure(t *testing.T) {
+	m := newModel(t)
+	tests := []struct {
+		turns    []string
+		location string
+		guests   int
+		unsure   []string
+	}{
+		{[]string{"hotel in florance May 3-7 for 2"}, "Florence", 2, []string{"location"}},
+		{[]string{"hotel in florance May 3-7 for 2", "yes"}, "Florence", 2, nil},
+		{[]string{"hotel in Florence May 3-7 for 2"}, "Florence", 2, nil},
+		{[]string{"somos 4, eu e minha esposa, hotel em Lisboa"}, "Lisbon", 4, []string{"numberOfGuests"}},
+		{[]string{"photos of my trip to florance"}, "Florence", 0, nil},
+	}
+	for _, tt := range tests {
+		resp, err := m.GenerateContent(context.Background(), conversationOf("Today: 2026-11-21", tt.turns), extractOpts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got extractArgsJSON
+		if err := json.Unmarshal([]byte(resp.Choices[0].ToolCalls[0].FunctionCall.Arguments), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Location != tt.location || got.NumberOfGuests != tt.guests || !slices.Equal(got.Unsure, tt.unsure) {
+			t.Errorf("extract %q = %s, %d guests, unsure %v; want %s, %d, %v", tt.turns, got.Location, got.NumberOfGuests, got.Unsure, tt.location, tt.guests, tt.unsure)
 		}
 	}
 }

@@ -105,7 +105,7 @@ func money(v float64, code string) string {
 }
 
 func summariseList(c conversation, e Extraction, td TripDetails, name string, p parsed) string {
-	td.Location = placeName(c, td.Location, e.Language)
+	td.Location = placeName(td.Location, e.Language)
 	in := say(e.Language, "in "+td.Location, inPT(td.Location))
 	if p.err != "" {
 		return failed(e.Language, p)

@@ -38,6 +38,13 @@ type Extraction struct {
 	Wishes   []string        // what they wish of a stay the catalog cannot filter by
 	cc       string          // ISO code of the destination's country
 
+	// Unsure lists the fields read by a guess from the last message: a
+	// misspelt place ("location"), a party counted two ways ("numberOfGuests").
+	// The planner asks before relying on them; the traveller's next
+	// message, whatever it says, settles them.
+	Unsure []string
+	fuzzy  bool // the destination is the nearest name to a misspelt one
+
 	// Injection is set when the last message tries to change or reveal
 	// the assistant's instructions (alone, or completing an attempt begun
 	// in the messages before it). Such messages add nothing to the trip.
@@ -66,6 +73,7 @@ func Understand(turns []string, today time.Time) Extraction {
 		if attempt[i] {
 			continue // an attempt on the instructions tells nothing of the trip
 		}
+		e.fuzzy = false
 		lang := intent.Language(t)
 		if lang == "" {
 			lang = e.Language
@@ -123,10 +131,33 @@ func Understand(turns []string, today time.Time) Extraction {
 	if e.Injection = len(turns) > 0 && attempt[len(turns)-1]; e.Injection {
 		e.Intent = intent.Other
 	}
+	if n := len(turns); n > 0 && !e.Injection && e.Intent != intent.Photos && e.Intent != intent.Other {
+		if e.fuzzy || e.legsFuzzy(places[n-1]) {
+			e.Unsure = append(e.Unsure, "location")
+		}
+		if guests.Conflict(turns[n-1]) {
+			e.Unsure = append(e.Unsure, "numberOfGuests")
+		}
+	}
 	if e.PriceCap.Amount > 0 && e.PriceCap.Currency == "" && e.cc != "" {
 		e.PriceCap.Currency = tripdata.CurrencyOf(e.cc) // "até 350 por noite" in São Paulo: reais
 	}
 	return e
+}
+
+// legsFuzzy reports a leg of the trip read from a misspelt name in m.
+func (e *Extraction) legsFuzzy(m gazetteer.Mention) bool {
+	for _, c := range m.Cities {
+		if !c.Fuzzy {
+			continue
+		}
+		for _, l := range e.Legs {
+			if l.Location == c.Name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // changesPlace reports whether a message names a destination other than
@@ -186,7 +217,7 @@ func southern(places []gazetteer.Mention) bool {
 
 func (e *Extraction) readPlace(m gazetteer.Mention) {
 	if c, ok := m.Destination(); ok && !(c.Role.Passing() && e.Location != "") {
-		e.Location, e.Country, e.cc = c.Name, c.CountryName(), c.City.Country
+		e.Location, e.Country, e.cc, e.fuzzy = c.Name, c.CountryName(), c.City.Country, c.Fuzzy
 		return
 	}
 	if len(m.Countries) > 0 {
