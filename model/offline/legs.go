@@ -342,7 +342,18 @@ func (e *Extraction) settleLegs() {
 	}
 	first, last := e.Legs[0], e.Legs[len(e.Legs)-1]
 	e.Location, e.Country = first.Location, first.Country
-	if !first.Start.IsZero() && !last.End.IsZero() {
+	sum := 0
+	for _, l := range e.Legs {
+		if l.Nights == 0 {
+			sum = 0
+			break
+		}
+		sum += l.Nights
+	}
+	switch {
+	case !first.Start.IsZero() && !last.End.IsZero():
 		e.Dates = dates.Merge(dates.Result{}, dates.Result{Start: first.Start, End: last.End})
+	case sum > 0:
+		e.Dates = dates.Result{Nights: sum} // the legs' lengths, said without a date
 	}
 }
