@@ -41,6 +41,17 @@ func TestComponents(t *testing.T) {
 			Nights:      1, Assumed: []string{nodes.FieldGuests, nodes.FieldStartDate}}),
 			[]string{"Kyoto", "1 night", "1 guest", `<span class="badge assumed-mark">assumed</span>`, "were not stated"},
 			[]string{"Kyoto, "}},
+		{"trip details with legs", "en", component(t, "td-4", nodes.ComponentTripDetails, nodes.TripDetailsProps{TripDetails: nodes.TripDetails{
+			Location: "Lisbon", Country: "Portugal", StartDate: "2026-05-04", EndDate: "2026-05-10", NumberOfGuests: 2,
+			Legs: []nodes.Leg{{Location: "Lisbon", Country: "Portugal", StartDate: "2026-05-04", EndDate: "2026-05-07"}, {Location: "Porto", Country: "Portugal", StartDate: "2026-05-07", EndDate: "2026-05-10"}}}, Nights: 6}),
+			[]string{"Lisbon → Porto", "Itinerary", `<ol class="legs">`, `<span class="leg-place">Lisbon, Portugal</span>`, "4 May 2026 – 7 May 2026",
+				`<span class="leg-place">Porto, Portugal</span>`, "7 May 2026 – 10 May 2026", "3 nights", "6 nights"},
+			[]string{"assumed"}},
+		{"trip details with legs in Portuguese", "pt", component(t, "td-5", nodes.ComponentTripDetails, nodes.TripDetailsProps{TripDetails: nodes.TripDetails{
+			Location: "Tokyo", StartDate: "2026-04-01", EndDate: "2026-04-11", NumberOfGuests: 2,
+			Legs: []nodes.Leg{{Location: "Tokyo", StartDate: "2026-04-01", EndDate: "2026-04-06"}, {Location: "Kyoto", StartDate: "2026-04-06", EndDate: "2026-04-11"}}}, Nights: 10}),
+			[]string{"Tóquio → Quioto", "Roteiro", `<span class="leg-place">Tóquio</span>`, `<span class="leg-place">Quioto</span>`, "5 noites"},
+			[]string{"Tokyo", "Kyoto"}},
 		{"trip details in Portuguese", "pt", component(t, "td-3", nodes.ComponentTripDetails, nodes.TripDetailsProps{TripDetails: lisbon, Nights: 4, Assumed: []string{nodes.FieldGuests}}),
 			[]string{"Destino", "Lisboa, Portugal", "4 mai 2026 – 8 mai 2026", "4 noites", `3 hóspedes<span class="badge assumed-mark">estimativa</span>`, "marcados como estimativa"},
 			[]string{"nights", "Guests", "Lisbon", "suposto"}},

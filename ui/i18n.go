@@ -82,6 +82,7 @@ var catalog = map[string]map[string]string{
 	"trip.edit":                    {English: "Change the trip", Portuguese: "Alterar a viagem"},
 	"trip.update":                  {English: "Update and search again", Portuguese: "Atualizar e buscar de novo"},
 	"destination":                  {English: "Destination", Portuguese: "Destino"},
+	"itinerary":                    {English: "Itinerary", Portuguese: "Roteiro"},
 	"dates":                        {English: "Dates", Portuguese: "Datas"},
 	"nights":                       {English: "Nights", Portuguese: "Noites"},
 	"guests":                       {English: "Guests", Portuguese: "Hóspedes"},

@@ -29,6 +29,19 @@ func localPlace(ctx context.Context, city, country string) string {
 	return place(cityName(ctx, city), country)
 }
 
+// destination names a trip's place: its city with the country, or the
+// cities of its legs in order ("Lisboa → Porto").
+func destination(ctx context.Context, td nodes.TripDetails) string {
+	if len(td.Legs) < 2 {
+		return localPlace(ctx, td.Location, td.Country)
+	}
+	names := make([]string, len(td.Legs))
+	for i, l := range td.Legs {
+		names[i] = cityName(ctx, l.Location)
+	}
+	return strings.Join(names, " → ")
+}
+
 // cityName is a city, given by its English name, named in the context's
 // language: "Lisboa" on a Portuguese page. The sentences that hold it
 // need no preposition, which Portuguese would contract with the name ("no
