@@ -137,8 +137,9 @@ func (s *suite) places(t *testing.T) {
 			continue
 		}
 		for i := 1; i < len(near); i++ {
-			if num(near[i]["distanceKm"]) < num(near[i-1]["distanceKm"]) {
-				t.Errorf("%s: nearby cities not nearest first: %v", tc.location, near)
+			home, prevHome := near[i]["country"] == place["country"], near[i-1]["country"] == place["country"]
+			if home && !prevHome || home == prevHome && num(near[i]["distanceKm"]) < num(near[i-1]["distanceKm"]) {
+				t.Errorf("%s: nearby cities not those of its country first, nearest first: %v", tc.location, near)
 			}
 		}
 	}
