@@ -264,6 +264,22 @@ func Lookup(name string) (City, bool) {
 	return City{}, false
 }
 
+// LookupIn returns the most populous city of a name in a country (ISO
+// code): "Lagos" in Portugal rather than the one in Nigeria.
+func LookupIn(name, country string) (City, bool) {
+	x, err := load()
+	if err != nil {
+		return City{}, false
+	}
+	if i, ok := x.alias[textnorm.Key(name)]; ok && x.cities[i].Country == country {
+		return x.cities[i], true
+	}
+	if i, ok := x.find(name, country); ok {
+		return x.cities[i], true
+	}
+	return City{}, false
+}
+
 // CountryName returns the name of the country with ISO code cc in English
 // (lang "en") or Portuguese ("pt"); the code itself when it is unknown.
 func CountryName(cc, lang string) string {

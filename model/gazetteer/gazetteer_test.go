@@ -161,3 +161,14 @@ func TestLargest(t *testing.T) {
 		t.Fatalf("Largest(0) returned %d cities", len(got))
 	}
 }
+
+func TestLookupIn(t *testing.T) {
+	for _, tt := range []struct{ name, country string }{{"Lagos", "PT"}, {"Lagos", "NG"}, {"Toledo", "ES"}, {"Lisboa", "PT"}} {
+		if c, ok := LookupIn(tt.name, tt.country); !ok || c.Country != tt.country {
+			t.Errorf("LookupIn(%q, %q) = %+v, %v", tt.name, tt.country, c, ok)
+		}
+	}
+	if _, ok := LookupIn("Lisbon", "BR"); ok {
+		t.Error("LookupIn(Lisbon, BR) found a city")
+	}
+}
