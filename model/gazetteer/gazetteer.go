@@ -52,7 +52,7 @@ type index struct {
 	countries map[string]string  // folded country name → ISO code
 	states    map[string]string  // folded US state name → admin1 code
 	names     map[string][2]string
-	maxWords  int
+	longest   map[string]int // first word of a name → the most words of a name it begins
 
 	supplementFrom int            // index of the first city of the supplement
 	aliased        map[int32]bool // cities with an alias
@@ -93,6 +93,7 @@ func build() (*index, error) {
 		states:    map[string]string{},
 		names:     map[string][2]string{},
 		aliased:   map[int32]bool{},
+		longest:   make(map[string]int, 24000),
 	}
 	if err := x.readCities(); err != nil {
 		return nil, fmt.Errorf("loading gazetteer: %w", err)
@@ -179,8 +180,10 @@ func (x *index) addName(name string, i int32) {
 }
 
 func (x *index) noteWords(key string) {
-	if n := strings.Count(key, " ") + 1; n > x.maxWords {
-		x.maxWords = n
+	n := strings.Count(key, " ") + 1
+	first, _, _ := strings.Cut(key, " ")
+	if n > x.longest[first] {
+		x.longest[first] = n
 	}
 }
 
@@ -191,6 +194,7 @@ func (x *index) readCountries() {
 		for _, n := range f[1:] {
 			if k := textnorm.Key(n); k != "" && x.countries[k] == "" {
 				x.countries[k] = f[0]
+				x.noteWords(k)
 			}
 		}
 		// A two-letter code is a country only in capitals ("US", "UK").

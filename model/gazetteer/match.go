@@ -49,10 +49,14 @@ func Find(text string) Mention {
 		return Mention{}
 	}
 	words := textnorm.Words(text)
+	known := make([]bool, len(words))
+	for i, w := range words {
+		known[i] = knownWord(w.Fold)
+	}
 	var m Mention
 	var key strings.Builder
 	for i := 0; i < len(words); {
-		n := x.matchAt(text, words, i, &key, &m)
+		n := x.matchAt(text, words, known, i, &key, &m)
 		if n == 0 {
 			n = 1
 		}
@@ -64,9 +68,13 @@ func Find(text string) Mention {
 
 // matchAt tries the longest name starting at words[i] and records it in m.
 // It returns the number of words consumed, 0 when nothing matched.
-func (x *index) matchAt(text string, words []word, i int, key *strings.Builder, m *Mention) int {
-	max := min(x.maxWords, len(words)-i)
-	for n := max; n >= 1; n-- {
+func (x *index) matchAt(text string, words []word, known []bool, i int, key *strings.Builder, m *Mention) int {
+	// Only names beginning with this word, or a misspelt one of a few words.
+	most := x.longest[words[i].Fold]
+	if !known[i] || nameStarts[words[i].Fold] {
+		most = max(most, maxFuzzyWords)
+	}
+	for n := min(most, len(words)-i); n >= 1; n-- {
 		k := joinFolds(words[i:i+n], key)
 		if cc, ok := x.countries[k]; ok && x.isCountry(words[i:i+n], k, cc) {
 			m.Countries = append(m.Countries, cc)
@@ -75,7 +83,10 @@ func (x *index) matchAt(text string, words []word, i int, key *strings.Builder, 
 		c, alias, ok := x.candidate(k)
 		fuzzy := false
 		if !ok || !x.accept(text, words, i, n, k, c, alias) {
-			near, found := x.fuzzyName(text, words, i, n, k)
+			if n > maxFuzzyWords || known[i+n-1] {
+				continue // a misspelt name ends in a word no reader knows
+			}
+			near, found := x.fuzzyName(text, words, known[i:i+n], i, n, k)
 			if !found {
 				continue
 			}
@@ -94,8 +105,8 @@ func (x *index) matchAt(text string, words []word, i int, key *strings.Builder, 
 
 // fuzzyName returns the name words[i:i+n] misspell, if they are written
 // where a place goes and no reader of the model knows them as words.
-func (x *index) fuzzyName(text string, words []word, i, n int, k string) (string, bool) {
-	if !unknownWords(words[i : i+n]) {
+func (x *index) fuzzyName(text string, words []word, known []bool, i, n int, k string) (string, bool) {
+	if !unknownWords(words[i:i+n], known) {
 		return "", false
 	}
 	ctx := i > 0 && placeWords[words[i-1].Fold]
@@ -113,18 +124,21 @@ nova cidade ciudad ho`)
 // unknownWords reports whether a run of words may misspell a name: its
 // last word, at least, is no word the model knows, and the others are
 // unknown too or begin names.
-func unknownWords(ws []word) bool {
+func unknownWords(ws []word, known []bool) bool {
 	for j, w := range ws {
-		known := knownWord(w.Fold)
-		if j == len(ws)-1 && (known || len(w.Fold) < 3) {
+		if j == len(ws)-1 && (known[j] || len(w.Fold) < 3) {
 			return false
 		}
-		if known && !(j == 0 && nameStarts[w.Fold]) && !(j > 0 && nameJoins[w.Fold]) {
+		if known[j] && !(j == 0 && nameStarts[w.Fold]) && !(j > 0 && nameJoins[w.Fold]) {
 			return false
 		}
 	}
 	return true
 }
+
+// maxFuzzyWords is the most words a misspelt name is read in ("morro de
+// sao paolo" is not).
+const maxFuzzyWords = 3
 
 // nameJoins join the words of a name: "belo horizonte", "rio de janeiro".
 var nameJoins = wordSet(`de do da dos das del di e y`)
