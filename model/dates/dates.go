@@ -173,3 +173,45 @@ func date(y int, m time.Month, d int) time.Time {
 func valid(m time.Month, d int) bool {
 	return m >= 1 && m <= 12 && d >= 1 && d <= date(2028, m+1, 0).Day()
 }
+
+// Alternatives reports a message that offers two dates to choose from
+// ("the 14th or the 15th", "dia 3 ou 4 de maio", "May 3 or May 10"): a
+// reading of it is a guess.
+func Alternatives(text, lang string, today time.Time) bool {
+	p := parser{toks: withoutPast(lex(text)), lang: lang, today: day(today)}
+	for i, t := range p.toks {
+		if t.kind != word || t.text != "or" && t.text != "ou" {
+			continue
+		}
+		if dateAround(p.toks, i-1, -1) && dateAround(p.toks, i+1, 1) {
+			return true
+		}
+	}
+	return false
+}
+
+// dateAround reports a day number or a month name at toks[i], or one
+// token further in the direction step ("the 14th", "dia 3").
+func dateAround(toks []token, i, step int) bool {
+	for k := 0; k < 3 && i >= 0 && i < len(toks); k, i = k+1, i+step {
+		t := toks[i]
+		if t.kind == num && t.n >= 1 && t.n <= 31 && t.digits <= 2 && !followedByCount(toks, i+1) && !ofUs(toks, i+1) {
+			return true
+		}
+		if t.kind == word {
+			if _, ok := months[t.text]; ok && (!weakMonths[t.text] || i+1 < len(toks) && toks[i+1].kind == num) {
+				return true
+			}
+			if !fillers[t.text] {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// ofUs reports "of us", "de nós" at toks[i]: the number before counts
+// people.
+func ofUs(toks []token, i int) bool {
+	return i+1 < len(toks) && (toks[i].text == "of" || toks[i].text == "de") && (toks[i+1].text == "us" || toks[i+1].text == "nos")
+}

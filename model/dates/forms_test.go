@@ -73,3 +73,22 @@ func TestCorrections(t *testing.T) {
 		t.Errorf("a day later with no dates before = %+v, want nothing", r)
 	}
 }
+
+func TestAlternatives(t *testing.T) {
+	tests := []struct {
+		lang, text string
+		want       bool
+	}{
+		{"en", "arriving the 14th or the 15th of March", true},
+		{"pt", "chego dia 3 ou 4 de maio", true},
+		{"en", "May 3 or May 10, not sure yet", true},
+		{"en", "May 3 to 7, 2 or 3 of us", false},
+		{"pt", "de 3 a 7 de maio, hotel ou pousada", false},
+		{"en", "March 14 to 17", false},
+	}
+	for _, tt := range tests {
+		if got := Alternatives(tt.text, tt.lang, today); got != tt.want {
+			t.Errorf("Alternatives(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}

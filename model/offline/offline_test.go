@@ -656,6 +656,7 @@ func TestUnsure(t *testing.T) {
 		{[]string{"hotel in Florence May 3-7 for 2"}, "Florence", 2, nil},
 		{[]string{"somos 4, eu e minha esposa, hotel em Lisboa"}, "Lisbon", 4, []string{"numberOfGuests"}},
 		{[]string{"photos of my trip to florance"}, "Florence", 0, nil},
+		{[]string{"Lisbon, arriving the 14th or the 15th of May, 2 of us"}, "Lisbon", 2, []string{"startDate"}},
 	}
 	for _, tt := range tests {
 		resp, err := m.GenerateContent(context.Background(), conversationOf("Today: 2026-11-21", tt.turns), extractOpts...)

@@ -39,7 +39,8 @@ type Extraction struct {
 	cc       string          // ISO code of the destination's country
 
 	// Unsure lists the fields read by a guess from the last message: a
-	// misspelt place ("location"), a party counted two ways ("numberOfGuests").
+	// misspelt place ("location"), two dates offered ("startDate"), a
+	// party counted two ways ("numberOfGuests").
 	// The planner asks before relying on them; the traveller's next
 	// message, whatever it says, settles them.
 	Unsure []string
@@ -134,6 +135,9 @@ func Understand(turns []string, today time.Time) Extraction {
 	if n := len(turns); n > 0 && !e.Injection && e.Intent != intent.Photos && e.Intent != intent.Other {
 		if e.fuzzy || e.legsFuzzy(places[n-1]) {
 			e.Unsure = append(e.Unsure, "location")
+		}
+		if dates.Alternatives(turns[n-1], e.Language, today) {
+			e.Unsure = append(e.Unsure, "startDate") // "the 14th or the 15th"
 		}
 		if guests.Conflict(turns[n-1]) {
 			e.Unsure = append(e.Unsure, "numberOfGuests")
