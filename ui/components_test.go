@@ -68,6 +68,16 @@ func TestComponents(t *testing.T) {
 			nodes.Accommodation{ID: "h2", Name: "Hotel Tejo", NightlyPrice: 1200.25, Currency: "EUR", Rating: 4})),
 			[]string{"Onde ficar: Lisboa", `<span class="city">Lisboa</span>`, "1 hospedagem", "€ 1.200,25", "por noite", `<strong class="total-amount">€ 4.801</strong>`, "Entrada", "Saída"},
 			[]string{"Lisbon", "em Lisboa", "Alojamento"}},
+		{"accommodations under a price cap", "en", component(t, "acc", nodes.ComponentAccommodations, nodes.AccommodationsListProps{
+			ToolProps: nodes.ToolProps{Tool: "list-accommodations", TripDetails: &lisbon}, Location: "Lisbon", Covered: true,
+			PriceCap:       nodes.PriceCap{MaxNightlyPrice: 120, Currency: "EUR"},
+			Accommodations: []nodes.Accommodation{{ID: "h1", Name: "Casa Azul", NightlyPrice: 92.5, Currency: "EUR"}}}),
+			[]string{`<p class="cap">Up to €120 a night</p>`}, []string{"for the stay"}},
+		{"accommodations under a cap for the stay, in Portuguese", "pt", component(t, "acc", nodes.ComponentAccommodations, nodes.AccommodationsListProps{
+			ToolProps: nodes.ToolProps{Tool: "list-accommodations", TripDetails: &lisbon}, Location: "Lisbon", Covered: true,
+			PriceCap:       nodes.PriceCap{MaxTotalPrice: 1500},
+			Accommodations: []nodes.Accommodation{{ID: "h1", Name: "Casa Azul", NightlyPrice: 300, Currency: "BRL"}}}),
+			[]string{`<p class="cap">Até R$ 1.500 pela estadia</p>`}, []string{"Até R$ 1.500 por noite"}},
 		{"accommodations, empty", "en", component(t, "acc", nodes.ComponentAccommodations, stays()),
 			[]string{`id="ui-acc"`, "No places to stay were found", "Try other dates"}, []string{"carousel"}},
 		{"accommodations, not covered", "en", component(t, "acc", nodes.ComponentAccommodations, nodes.AccommodationsListProps{Location: "Atlantis"}),

@@ -83,6 +83,8 @@ var catalog = map[string]map[string]string{
 	"trip.update":                  {English: "Update and search again", Portuguese: "Atualizar e buscar de novo"},
 	"destination":                  {English: "Destination", Portuguese: "Destino"},
 	"itinerary":                    {English: "Itinerary", Portuguese: "Roteiro"},
+	"cap.night":                    {English: "Up to %s a night", Portuguese: "Até %s por noite"},
+	"cap.total":                    {English: "Up to %s for the stay", Portuguese: "Até %s pela estadia"},
 	"dates":                        {English: "Dates", Portuguese: "Datas"},
 	"nights":                       {English: "Nights", Portuguese: "Noites"},
 	"guests":                       {English: "Guests", Portuguese: "Hóspedes"},
