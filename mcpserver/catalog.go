@@ -38,16 +38,26 @@ type ListAccommodationsIn struct {
 	StartDate string `json:"startDate" jsonschema:"check-in day, YYYY-MM-DD, from today (UTC) to 730 days ahead"`
 	EndDate   string `json:"endDate" jsonschema:"check-out day, YYYY-MM-DD, 1 to 90 nights after startDate"`
 	Guests    int    `json:"guests" jsonschema:"number of guests, 1 to 20"`
+	PriceCap
+}
+
+// PriceCap is the most a traveller pays, per night or for the whole stay,
+// in a currency of their choosing.
+type PriceCap struct {
+	MaxNightlyPrice float64 `json:"maxNightlyPrice,omitempty" jsonschema:"optional: only places costing at most this per night, in currency"`
+	MaxTotalPrice   float64 `json:"maxTotalPrice,omitempty" jsonschema:"optional: only places costing at most this for the whole stay, in currency"`
+	Currency        string  `json:"currency,omitempty" jsonschema:"optional ISO 4217 code of the caps (EUR, USD, BRL, GBP, JPY…); each place's own currency when omitted"`
 }
 
 // ListAccommodationsOut is the output of list-accommodations.
 type ListAccommodationsOut struct {
 	CityOut
-	StartDate      string             `json:"startDate"`
-	EndDate        string             `json:"endDate"`
-	Nights         int                `json:"nights"`
-	Guests         int                `json:"guests"`
-	Accommodations []AccommodationOut `json:"accommodations" jsonschema:"places that hold the guests and are free for every night of the stay"`
+	StartDate string `json:"startDate"`
+	EndDate   string `json:"endDate"`
+	Nights    int    `json:"nights"`
+	Guests    int    `json:"guests"`
+	PriceCap
+	Accommodations []AccommodationOut `json:"accommodations" jsonschema:"places that hold the guests, are free for every night of the stay and keep to the price caps"`
 }
 
 // GetAccommodationIn is the input of get-accommodation.
@@ -129,6 +139,7 @@ type ListRestaurantsOut struct {
 func (t *tools) addCatalogTools(s *mcp.Server) {
 	addTool(s, t, readOnly(toolname.ListAccommodations, "Find places to stay",
 		"Lists the accommodations of a city that hold the guests and are free for every night of the stay, with the total price (nights × nightly price). "+
+			"Optional caps (maxNightlyPrice, maxTotalPrice) keep only the places that cost at most that, in the currency given, converted at rough rates. "+
 			"Dates run from today (UTC) to 730 days ahead; earlier dates fail with BAD_REQUEST. "+
 			"The result says which place the location was understood as; for a city the catalog does not cover it names the nearest covered cities. "+
 			"Use when: the user wants a hotel or a place to stay in a city for some dates. "+
@@ -182,12 +193,16 @@ func (t *tools) listAccommodations(ctx context.Context, _ string, in ListAccommo
 	if err != nil {
 		return ListAccommodationsOut{}, err
 	}
+	caps, err := priceCap(in.PriceCap)
+	if err != nil {
+		return ListAccommodationsOut{}, err
+	}
 	answer, city, err := t.city(ctx, place)
 	if err != nil {
 		return ListAccommodationsOut{}, err
 	}
 	out := ListAccommodationsOut{CityOut: answer, StartDate: in.StartDate, EndDate: in.EndDate, Nights: nights,
-		Guests: n, Accommodations: []AccommodationOut{}}
+		Guests: n, PriceCap: caps, Accommodations: []AccommodationOut{}}
 	if !answer.Covered {
 		return out, nil
 	}
@@ -196,12 +211,44 @@ func (t *tools) listAccommodations(ctx context.Context, _ string, in ListAccommo
 		return ListAccommodationsOut{}, err
 	}
 	for _, a := range list {
-		out.Accommodations = append(out.Accommodations, t.accommodation(a, nights))
+		if caps.keeps(a, nights) {
+			out.Accommodations = append(out.Accommodations, t.accommodation(a, nights))
+		}
 	}
-	if len(list) == 0 {
+	switch {
+	case len(list) == 0:
 		out.Message = fmt.Sprintf("no accommodation in %s holds %d guests and is free from %s to %s", city.Name, n, in.StartDate, in.EndDate)
+	case len(out.Accommodations) == 0:
+		out.Message = fmt.Sprintf("no accommodation in %s free from %s to %s for %d guests keeps to the price cap; %d cost more", city.Name, in.StartDate, in.EndDate, n, len(list))
 	}
 	return out, nil
+}
+
+// priceCap checks a price cap: no negative amount, a known currency.
+func priceCap(c PriceCap) (PriceCap, error) {
+	if c.MaxNightlyPrice < 0 || c.MaxTotalPrice < 0 {
+		return PriceCap{}, badRequest("a price cap cannot be negative")
+	}
+	c.Currency = strings.ToUpper(strings.TrimSpace(c.Currency))
+	if _, ok := tripdata.PerEuro(c.Currency); c.Currency != "" && !ok {
+		return PriceCap{}, badRequest("currency %q is not one the catalog knows; use an ISO 4217 code such as EUR, USD or BRL", c.Currency)
+	}
+	return c, nil
+}
+
+// keeps reports whether a place costs at most the caps for a stay of
+// nights: its prices are converted into the caps' currency, and compared
+// as they are when the caps name none.
+func (c PriceCap) keeps(a tripdata.Accommodation, nights int) bool {
+	nightly := a.NightlyPrice
+	if c.Currency != "" {
+		if v, ok := tripdata.Convert(nightly, a.Currency, c.Currency); ok {
+			nightly = v
+		}
+	}
+	const cent = 0.005 // rounding of the converted price
+	return (c.MaxNightlyPrice == 0 || nightly <= c.MaxNightlyPrice+cent) &&
+		(c.MaxTotalPrice == 0 || nightly*float64(nights) <= c.MaxTotalPrice+cent)
 }
 
 func (t *tools) getAccommodation(ctx context.Context, _ string, in GetAccommodationIn) (GetAccommodationOut, error) {

@@ -42,7 +42,7 @@ type CityOut struct {
 	Location string          `json:"location" jsonschema:"the catalog city's English name when covered, else the location as asked"`
 	Place    *PlaceOut       `json:"place,omitempty" jsonschema:"the place the location was understood as"`
 	Covered  bool            `json:"covered" jsonschema:"false when the catalog has no such city"`
-	Nearby   []NearbyCityOut `json:"nearby,omitempty" jsonschema:"when not covered: the covered cities nearest the place, nearest first"`
+	Nearby   []NearbyCityOut `json:"nearby,omitempty" jsonschema:"when not covered: the covered cities nearest the place, those of its country first, nearest first"`
 	Message  string          `json:"message,omitempty"`
 }
 
@@ -72,7 +72,7 @@ func (t *tools) city(ctx context.Context, location string) (CityOut, tripdata.Ci
 			return out, c, nil
 		}
 	}
-	out.Nearby = nearest(cities, p.Lat, p.Lng, nearbyCities)
+	out.Nearby = nearest(cities, p.Country, p.Lat, p.Lng, nearbyCities)
 	names := make([]string, len(out.Nearby))
 	for i, n := range out.Nearby {
 		names[i] = fmt.Sprintf("%s (%.0f km)", n.Name, n.DistanceKm)
@@ -114,14 +114,23 @@ func placeLabel(p PlaceOut) string {
 	return strings.Join(append(parts, p.CountryName), ", ")
 }
 
-// nearest returns the n cities closest to a point, closest first.
-func nearest(cities []tripdata.City, lat, lng float64, n int) []NearbyCityOut {
+// nearest returns the n cities closest to a point in a country: those of
+// the country first, closest first, then those abroad, closest first. A
+// traveller asking for Gramado wants Porto Alegre, not a city across a
+// border that happens to be nearer.
+func nearest(cities []tripdata.City, country string, lat, lng float64, n int) []NearbyCityOut {
 	out := make([]NearbyCityOut, len(cities))
 	for i, c := range cities {
 		out[i] = NearbyCityOut{Name: c.Name, Country: c.Country, DistanceKm: math.Round(distanceKm(lat, lng, c.Lat, c.Lng))}
 	}
+	abroad := func(c NearbyCityOut) int {
+		if c.Country == country {
+			return 0
+		}
+		return 1
+	}
 	slices.SortStableFunc(out, func(a, b NearbyCityOut) int {
-		return cmp.Or(cmp.Compare(a.DistanceKm, b.DistanceKm), strings.Compare(a.Name, b.Name))
+		return cmp.Or(cmp.Compare(abroad(a), abroad(b)), cmp.Compare(a.DistanceKm, b.DistanceKm), strings.Compare(a.Name, b.Name))
 	})
 	return out[:min(n, len(out))]
 }

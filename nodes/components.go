@@ -87,16 +87,25 @@ type NearbyCity struct {
 // AccommodationsListProps are the props of an accommodations-list.
 type AccommodationsListProps struct {
 	ToolProps
-	Location       string          `json:"location"`
-	Place          *Place          `json:"place,omitempty"`
-	Covered        bool            `json:"covered"`
-	Nearby         []NearbyCity    `json:"nearby,omitempty"`
-	Message        string          `json:"message,omitempty"`
-	StartDate      string          `json:"startDate,omitempty"`
-	EndDate        string          `json:"endDate,omitempty"`
-	Nights         int             `json:"nights,omitempty"`
-	Guests         int             `json:"guests,omitempty"`
+	Location  string       `json:"location"`
+	Place     *Place       `json:"place,omitempty"`
+	Covered   bool         `json:"covered"`
+	Nearby    []NearbyCity `json:"nearby,omitempty"`
+	Message   string       `json:"message,omitempty"`
+	StartDate string       `json:"startDate,omitempty"`
+	EndDate   string       `json:"endDate,omitempty"`
+	Nights    int          `json:"nights,omitempty"`
+	Guests    int          `json:"guests,omitempty"`
+	PriceCap
 	Accommodations []Accommodation `json:"accommodations"`
+}
+
+// PriceCap is the most the traveller pays that a stay search kept to:
+// per night, for the whole stay, in Currency (each place's own when "").
+type PriceCap struct {
+	MaxNightlyPrice float64 `json:"maxNightlyPrice,omitempty"`
+	MaxTotalPrice   float64 `json:"maxTotalPrice,omitempty"`
+	Currency        string  `json:"currency,omitempty"`
 }
 
 // Restaurant is one place to eat.

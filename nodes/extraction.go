@@ -50,6 +50,11 @@ func (p *planner) extraction(ctx context.Context, s State) (Update, error) {
 	if question == "" && validate.Struct(td) != nil {
 		question = reply(lang, "badDetails")
 	}
+	if question == "" && len(args.Unsure) > 0 {
+		// A guess (a misspelt place, a party counted two ways) is asked
+		// about before any search; the answer settles it.
+		question = confirmQuestion(args, td, lang)
+	}
 	if question != "" {
 		u.Messages = []Message{{ID: newID(), Type: AI, Content: question}}
 		return u, nil
@@ -96,6 +101,7 @@ func resolveTrip(a extractArgs, today time.Time, lang string) (TripDetails, stri
 	if td.NumberOfGuests <= 0 {
 		td.NumberOfGuests = defaultGuests
 	}
+	resolveLegs(a, &td)
 	switch td.Fault(today) {
 	case EndBeforeStart:
 		return td, reply(lang, string(EndBeforeStart), td.EndDate, td.StartDate)

@@ -167,7 +167,7 @@ func TestTripTurn(t *testing.T) {
 		t.Fatalf("nodes = %v", r.nodes)
 	}
 	want := TripDetails{Location: "Lisbon", Country: "Portugal", StartDate: "2027-05-03", EndDate: "2027-05-07", NumberOfGuests: 3}
-	if r.state.TripDetails == nil || *r.state.TripDetails != want {
+	if r.state.TripDetails == nil || !r.state.TripDetails.Equal(want) {
 		t.Fatalf("trip details = %+v, want %+v", r.state.TripDetails, want)
 	}
 	if !slices.Equal(r.ui, []string{ComponentTripDetails, ComponentAccommodations, ComponentRestaurants}) {

@@ -18,9 +18,13 @@ and call the extract tool with what the traveller has said about their trip:
 the destination city (its English name) and country, the start and end dates
 as YYYY-MM-DD, a number of nights if they gave a duration, and the number of
 guests. Leave out anything they did not say: never guess dates or guests.
-Later messages override earlier ones. Also give the intent (accommodations,
-restaurants, trip for both, photos for questions about their own photos and
-albums, other) and the language of the traveller (en or pt).`
+Later messages override earlier ones. For a trip of several cities ("Lisbon
+then Porto"), also give the legs in order, each with its city and the dates
+or nights said for it. List in unsure the fields you could only guess from
+the last message (a misspelt place, a party counted two ways). Also give the
+intent (accommodations, restaurants, trip for both, photos for questions
+about their own photos and albums, other) and the language of the traveller
+(en or pt).`
 
 const classifyPrompt = `You are the trip planner's relevance check. The planner already knows the
 trip details below. Call the classify tool: isRelevant is false if the
@@ -29,7 +33,8 @@ guests, and true otherwise (follow-up questions, thanks, photo questions).`
 
 const callToolsPrompt = `You are a friendly trip planner. Use the tools to answer the traveller's last
 message: list-accommodations for places to stay, list-restaurants for places to
-eat, both when they plan a trip without saying which. For questions about their
+eat, both when they plan a trip without saying which; for a trip with legs,
+search each leg with its own city and dates. For questions about their
 own photos and albums: searchPhotosAcrossAlbums when they do not name an album;
 getAlbumByName and then the album tools when they do; getUserAlbums to list
 albums. Use the trip details below for tool arguments. After the tools answer,
@@ -71,6 +76,26 @@ var extractSchema = map[string]any{
 		"numberOfGuests": map[string]any{"type": "integer", "description": "Number of people travelling. Omit if not said."},
 		"intent":         map[string]any{"type": "string", "enum": []string{"accommodations", "restaurants", "trip", "photos", "other"}},
 		"language":       map[string]any{"type": "string", "enum": locale.All},
+		"legs": map[string]any{
+			"type":        "array",
+			"description": "The cities of a trip of several, in order. Omit for one city.",
+			"items": map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"location":  map[string]any{"type": "string", "description": "City, English name."},
+					"country":   map[string]any{"type": "string"},
+					"startDate": map[string]any{"type": "string", "description": "YYYY-MM-DD, if said."},
+					"endDate":   map[string]any{"type": "string", "description": "YYYY-MM-DD, if said."},
+					"nights":    map[string]any{"type": "integer", "description": "Nights in this city, if said."},
+				},
+				"required": []string{"location"},
+			},
+		},
+		"unsure": map[string]any{
+			"type":        "array",
+			"description": "Fields guessed from the last message rather than read: location, numberOfGuests.",
+			"items":       map[string]any{"type": "string", "enum": []string{"location", "startDate", "endDate", "numberOfGuests"}},
+		},
 	},
 	"required": []string{"intent", "language"},
 }
@@ -86,14 +111,25 @@ var classifySchema = map[string]any{
 
 // extractArgs are the extract tool's arguments.
 type extractArgs struct {
-	Location       string `json:"location"`
-	Country        string `json:"country"`
-	StartDate      string `json:"startDate"`
-	EndDate        string `json:"endDate"`
-	Nights         int    `json:"nights"`
-	NumberOfGuests int    `json:"numberOfGuests"`
-	Intent         Intent `json:"intent"`
-	Language       string `json:"language"`
+	Location       string    `json:"location"`
+	Country        string    `json:"country"`
+	StartDate      string    `json:"startDate"`
+	EndDate        string    `json:"endDate"`
+	Nights         int       `json:"nights"`
+	NumberOfGuests int       `json:"numberOfGuests"`
+	Intent         Intent    `json:"intent"`
+	Language       string    `json:"language"`
+	Legs           []legArgs `json:"legs"`
+	Unsure         []string  `json:"unsure"`
+}
+
+// legArgs is one leg of a trip of several as the extract call gives it.
+type legArgs struct {
+	Location  string `json:"location"`
+	Country   string `json:"country"`
+	StartDate string `json:"startDate"`
+	EndDate   string `json:"endDate"`
+	Nights    int    `json:"nights"`
 }
 
 // Replies the planner writes itself, by language.
@@ -109,6 +145,7 @@ var replies = map[string]map[string]string{
 		"noAnswer":         "Here is what I found.",
 		"noTools":          "I can help you find places to stay, restaurants and your own travel photos. What would you like to do?",
 		"assumed":          "I assumed %s; tell me if that's wrong.",
+		"confirm":          "Just to check: %s?",
 		"booking.booked":   "Booked: the booking card shows your reference.",
 		"booking.declined": "All right, I did not book it.",
 		"booking.expired":  "The confirmation came too late, so I did not book it. Press Book again to start over.",
@@ -126,6 +163,7 @@ var replies = map[string]map[string]string{
 		"noAnswer":         "Aqui está o que encontrei.",
 		"noTools":          "Posso ajudar a encontrar hospedagem, restaurantes e suas fotos de viagem. O que você gostaria de fazer?",
 		"assumed":          "Considerei %s; me diga se não for isso.",
+		"confirm":          "Só para confirmar: %s?",
 		"booking.booked":   "Reservado: o cartão da reserva mostra o código.",
 		"booking.declined": "Tudo bem, não reservei.",
 		"booking.expired":  "A confirmação chegou tarde demais, então não reservei. Toque em Reservar de novo para recomeçar.",

@@ -30,13 +30,32 @@ type State struct {
 	BookingRequest *BookingRequest `json:"bookingRequest,omitempty"`
 }
 
-// TripDetails is what the planner knows of the trip.
+// TripDetails is what the planner knows of the trip. A trip of several
+// cities has legs, in order, each with its own dates; its Location is then
+// the first leg's city and its dates the whole trip's. Threads saved
+// before legs existed read as trips of one city.
 type TripDetails struct {
 	Location       string `json:"location" validate:"required,max=200"`
 	Country        string `json:"country,omitempty" validate:"max=100"`
 	StartDate      string `json:"startDate" validate:"required,datetime=2006-01-02"`
 	EndDate        string `json:"endDate" validate:"required,datetime=2006-01-02"`
 	NumberOfGuests int    `json:"numberOfGuests" validate:"required,min=1,max=20"` // tripdata.MaxGuests
+	Legs           []Leg  `json:"legs,omitempty" validate:"omitempty,min=2,max=10,dive"`
+}
+
+// Equal reports whether two trips are the same, legs included.
+func (td TripDetails) Equal(o TripDetails) bool {
+	return td.Location == o.Location && td.Country == o.Country && td.StartDate == o.StartDate &&
+		td.EndDate == o.EndDate && td.NumberOfGuests == o.NumberOfGuests && slices.Equal(td.Legs, o.Legs)
+}
+
+// Leg is one city of a trip of several, from the night of StartDate to the
+// morning of EndDate.
+type Leg struct {
+	Location  string `json:"location" validate:"required,max=200"`
+	Country   string `json:"country,omitempty" validate:"max=100"`
+	StartDate string `json:"startDate" validate:"required,datetime=2006-01-02"`
+	EndDate   string `json:"endDate" validate:"required,datetime=2006-01-02"`
 }
 
 // Intent is what the traveller asked for.
@@ -123,6 +142,7 @@ func Reduce(s State, u Update) State {
 	}
 	if u.TripDetails != nil {
 		td := *u.TripDetails
+		td.Legs = slices.Clone(td.Legs)
 		out.TripDetails = &td
 		out.Assumed = slices.Clone(u.Assumed)
 	}

@@ -38,7 +38,7 @@ func TestOnTheOpenAIWire(t *testing.T) {
 
 	first := runTurn(t, g, testThread, "4 nights in Lisbon from May 1st, 3 of us")
 	want := TripDetails{Location: "Lisbon", StartDate: "2027-05-01", EndDate: "2027-05-05", NumberOfGuests: 3}
-	if first.state.TripDetails == nil || *first.state.TripDetails != want {
+	if first.state.TripDetails == nil || !first.state.TripDetails.Equal(want) {
 		t.Fatalf("trip details = %+v, want %+v", first.state.TripDetails, want)
 	}
 	if first.tokens != "Here are places to stay in Lisbon." {

@@ -145,7 +145,7 @@ func sameTrip(a, b *nodes.TripDetails) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return *a == *b
+	return a.Equal(*b)
 }
 
 // sameJSON compares two JSON values, ignoring insignificant whitespace.

@@ -8,30 +8,12 @@ import (
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
-// currencies maps countries to the currency prices are shown in, and how
-// many units of it a euro is worth (roughly: this is demo data).
-var currencies = map[string]struct {
-	code string
-	rate float64
-}{
-	"US": {"USD", 1.1}, "GB": {"GBP", 0.85}, "BR": {"BRL", 5.5}, "JP": {"JPY", 160}, "CN": {"CNY", 7.8},
-	"IN": {"INR", 90}, "MX": {"MXN", 19}, "AR": {"ARS", 950}, "CA": {"CAD", 1.5}, "AU": {"AUD", 1.65},
-	"CH": {"CHF", 0.95}, "KR": {"KRW", 1450}, "TR": {"TRY", 35}, "ZA": {"ZAR", 20}, "RU": {"RUB", 100},
-	"ID": {"IDR", 17000}, "TH": {"THB", 38}, "EG": {"EGP", 52}, "NG": {"NGN", 1600}, "CO": {"COP", 4400},
-}
-
-var euro = map[string]bool{"PT": true, "ES": true, "FR": true, "IT": true, "DE": true, "NL": true, "BE": true,
-	"AT": true, "IE": true, "GR": true, "FI": true, "SK": true, "SI": true, "LT": true, "LV": true, "EE": true,
-	"LU": true, "MT": true, "CY": true, "HR": true}
-
+// currency is the currency of a country's prices and how many of its
+// units a euro is worth (tripdata's table: this is demo data).
 func currency(country string) (string, float64) {
-	if euro[country] {
-		return "EUR", 1
-	}
-	if c, ok := currencies[country]; ok {
-		return c.code, c.rate
-	}
-	return "USD", 1.1
+	code := tripdata.CurrencyOf(country)
+	rate, _ := tripdata.PerEuro(code)
+	return code, rate
 }
 
 // localCuisine is the cuisine a country's restaurants are most often.

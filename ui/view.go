@@ -29,6 +29,28 @@ func localPlace(ctx context.Context, city, country string) string {
 	return place(cityName(ctx, city), country)
 }
 
+// capCurrency is the currency of a stay search's price cap: its own, else
+// the places' (a cap with no currency is in theirs).
+func capCurrency(p nodes.AccommodationsListProps) string {
+	if p.Currency == "" && len(p.Accommodations) > 0 {
+		return p.Accommodations[0].Currency
+	}
+	return p.Currency
+}
+
+// destination names a trip's place: its city with the country, or the
+// cities of its legs in order ("Lisboa → Porto").
+func destination(ctx context.Context, td nodes.TripDetails) string {
+	if len(td.Legs) < 2 {
+		return localPlace(ctx, td.Location, td.Country)
+	}
+	names := make([]string, len(td.Legs))
+	for i, l := range td.Legs {
+		names[i] = cityName(ctx, l.Location)
+	}
+	return strings.Join(names, " → ")
+}
+
 // cityName is a city, given by its English name, named in the context's
 // language: "Lisboa" on a Portuguese page. The sentences that hold it
 // need no preposition, which Portuguese would contract with the name ("no

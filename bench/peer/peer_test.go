@@ -151,7 +151,7 @@ func TestExtractionDefaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != tc.want {
+			if !got.Equal(tc.want) {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/model/gazetteer"
@@ -58,6 +59,12 @@ func catalogCities(n int) []seed.City {
 			cities = append(cities, c)
 		}
 	}
+	for _, d := range smallerDestinations {
+		name, country, _ := strings.Cut(d, "|")
+		if c, ok := gazetteer.LookupIn(name, country); ok {
+			cities = append(cities, c)
+		}
+	}
 	var out []seed.City
 	seen := map[string]bool{}
 	for _, c := range cities {
@@ -93,4 +100,34 @@ var destinations = []string{
 	"Medellín", "Cartagena", "Cusco", "La Paz", "Caracas", "Panama City", "San Juan", "Cancún", "Marrakesh", "Tunis",
 	"Dakar", "Accra", "Kampala", "Zanzibar City", "Dubai", "Abu Dhabi", "Doha", "Tel Aviv", "Jerusalem", "Amman",
 	"Beirut", "Kathmandu", "Colombo", "Hanoi", "Phnom Penh", "Taipei", "Kyoto", "Busan", "Auckland", "Perth",
+}
+
+// smallerDestinations are the places travellers plan trips to in Brazil,
+// Portugal and elsewhere that the most populous cities leave out (Gramado,
+// Paraty, Sintra, Santorini…), as "name|country", so that a traveller
+// asking for them gets stays and restaurants there rather than the
+// nearest large city.
+var smallerDestinations = []string{
+	"Gramado|BR", "Canela|BR", "Paraty|BR", "Búzios|BR", "Ouro Preto|BR", "Tiradentes|BR", "Bonito|BR", "Jericoacoara|BR",
+	"Fernando de Noronha|BR", "Porto de Galinhas|BR", "Maragogi|BR", "Morro de São Paulo|BR", "Praia do Forte|BR",
+	"Porto Seguro|BR", "Ilhabela|BR", "Ubatuba|BR", "Campos do Jordão|BR", "Arraial do Cabo|BR", "Cabo Frio|BR",
+	"Angra dos Reis|BR", "Foz do Iguaçu|BR", "Natal|BR", "Maceió|BR", "João Pessoa|BR", "Olinda|BR", "Aracaju|BR",
+	"Belém|BR", "São Luís|BR", "Vitória|BR", "Balneário Camboriú|BR", "Petrópolis|BR", "Aparecida|BR",
+	"Poços de Caldas|BR", "Penedo|BR", "Campinas|BR", "Santos|BR", "Goiânia|BR", "Campo Grande|BR", "Cuiabá|BR",
+	"Teresina|BR", "Ilhéus|BR", "Guarujá|BR", "Imbituba|BR", "Blumenau|BR", "Joinville|BR", "Caldas Novas|BR", "Barreirinhas|BR",
+	"Sintra|PT", "Cascais|PT", "Coimbra|PT", "Faro|PT", "Lagos|PT", "Albufeira|PT", "Évora|PT", "Óbidos|PT", "Braga|PT",
+	"Guimarães|PT", "Aveiro|PT", "Funchal|PT", "Ponta Delgada|PT", "Nazaré|PT", "Tavira|PT", "Portimão|PT",
+	"Viana do Castelo|PT", "Setúbal|PT",
+	"Santorini|GR", "Mykonos|GR", "Zakynthos|GR", "Heraklion|GR", "Chania|GR", "Dubrovnik|HR", "Split|HR", "Nice|FR",
+	"Cannes|FR", "Bordeaux|FR", "Lyon|FR", "Marseille|FR", "Strasbourg|FR", "Positano|IT", "Capri|IT", "Sorrento|IT",
+	"Amalfi|IT", "Verona|IT", "Pisa|IT", "Siena|IT", "Bologna|IT", "Turin|IT", "Genoa|IT", "Bruges|BE", "Salzburg|AT",
+	"Innsbruck|AT", "Interlaken|CH", "Zermatt|CH", "Lucerne|CH", "Geneva|CH", "Reykjavik|IS", "Granada|ES", "Málaga|ES",
+	"Ibiza|ES", "Palma|ES", "Marbella|ES", "Bilbao|ES", "Santiago de Compostela|ES", "Toledo|ES", "Córdoba|ES",
+	"Cádiz|ES", "Alicante|ES", "Krakow|PL", "Tallinn|EE", "Riga|LV", "Vilnius|LT", "Ljubljana|SI", "Cologne|DE",
+	"Dresden|DE", "Nuremberg|DE", "Heidelberg|DE", "Bath|GB", "York|GB", "Oxford|GB", "Cambridge|GB", "Liverpool|GB",
+	"Cork|IE", "Honolulu|US", "Orlando|US", "Nashville|US", "Austin|US", "Denver|US", "Savannah|US", "Charleston|US",
+	"Napa|US", "Quebec City|CA", "Bali|ID", "Phuket|TH", "Koh Samui|TH", "Chiang Mai|TH", "Boracay|PH", "Punta Cana|DO",
+	"Bariloche|AR", "Mendoza|AR", "Colonia del Sacramento|UY", "Valparaíso|CL", "Arequipa|PE", "Santa Marta|CO",
+	"Oaxaca|MX", "Tulum|MX", "Playa del Carmen|MX", "Puerto Vallarta|MX", "Siem Reap|KH", "Hoi An|VN", "Da Nang|VN",
+	"Luang Prabang|LA", "Cairns|AU", "Gold Coast|AU", "Hobart|AU", "Fez|MA", "Luxor|EG", "Victoria Falls|ZW",
 }

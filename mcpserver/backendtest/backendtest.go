@@ -73,6 +73,7 @@ func Run(t *testing.T, newFixture func(t *testing.T) Fixture) {
 	f := newFixture(t)
 	s := &suite{f: f, user: Connect(t, Config(f.Backend, f.User)), other: Connect(t, Config(f.Backend, f.Other))}
 	t.Run("Accommodations", s.accommodations)
+	t.Run("PriceCaps", s.priceCaps)
 	t.Run("Places", s.places)
 	t.Run("Dates", s.dates)
 	t.Run("Restaurants", s.restaurants)

@@ -137,8 +137,9 @@ func (s *suite) places(t *testing.T) {
 			continue
 		}
 		for i := 1; i < len(near); i++ {
-			if num(near[i]["distanceKm"]) < num(near[i-1]["distanceKm"]) {
-				t.Errorf("%s: nearby cities not nearest first: %v", tc.location, near)
+			home, prevHome := near[i]["country"] == place["country"], near[i-1]["country"] == place["country"]
+			if home && !prevHome || home == prevHome && num(near[i]["distanceKm"]) < num(near[i-1]["distanceKm"]) {
+				t.Errorf("%s: nearby cities not those of its country first, nearest first: %v", tc.location, near)
 			}
 		}
 	}
@@ -282,4 +283,69 @@ func orNil(s string) any {
 		return nil
 	}
 	return s
+}
+
+// priceCaps checks that list-accommodations keeps to a price cap per night
+// or for the stay, in the places' currency or another, converted.
+func (s *suite) priceCaps(t *testing.T) {
+	all := list(Call(t, s.user, "list-accommodations", stay("Lisbon", 30, 3, 2)).Value, "accommodations")
+	if len(all) < 2 {
+		t.Fatalf("Lisbon has %d places, want 2 or more to cap", len(all))
+	}
+	prices := make([]float64, len(all))
+	for i, a := range all {
+		prices[i] = num(a["nightlyPrice"])
+	}
+	slices.Sort(prices)
+	capAt := prices[0] // only the cheapest (and those as cheap)
+	under := 0
+	for _, p := range prices {
+		if p <= capAt {
+			under++
+		}
+	}
+	cur, _ := all[0]["currency"].(string)
+	for _, tc := range []struct {
+		name string
+		cap  map[string]any
+		want int
+	}{
+		{"per night, in the places' currency", map[string]any{"maxNightlyPrice": capAt}, under},
+		{"per night, named", map[string]any{"maxNightlyPrice": capAt, "currency": cur}, under},
+		{"for the stay", map[string]any{"maxTotalPrice": capAt * 3}, under},
+		{"per night, in another currency", map[string]any{"maxNightlyPrice": math.Ceil(capAt*1.1*100) / 100, "currency": "USD"}, under},
+		{"below every place", map[string]any{"maxNightlyPrice": prices[0] / 2}, 0},
+		{"above every place", map[string]any{"maxNightlyPrice": prices[len(prices)-1] * 2}, len(all)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := stay("Lisbon", 30, 3, 2)
+			for k, v := range tc.cap {
+				args[k] = v
+			}
+			r := Call(t, s.user, "list-accommodations", args)
+			s.want(t, r, "")
+			got := list(r.Value, "accommodations")
+			if len(got) != tc.want {
+				t.Fatalf("%d places, want %d: %v", len(got), tc.want, r.Value)
+			}
+			if tc.want == 0 && !strings.Contains(fmt.Sprint(r.Value["message"]), "price cap") {
+				t.Errorf("message %q does not say the cap left nothing", r.Value["message"])
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name string
+		cap  map[string]any
+	}{
+		{"negative", map[string]any{"maxNightlyPrice": -1}},
+		{"unknown currency", map[string]any{"maxNightlyPrice": 100, "currency": "XYZ"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := stay("Lisbon", 30, 3, 2)
+			for k, v := range tc.cap {
+				args[k] = v
+			}
+			s.want(t, Call(t, s.user, "list-accommodations", args), errcode.BadRequest)
+		})
+	}
 }

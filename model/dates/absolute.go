@@ -12,6 +12,60 @@ type atom struct {
 	month     time.Month
 	linked    bool // joined to the previous atom by a connector
 	endOnly   bool // introduced by "until", "até": the end of the stay
+	event     bool // the day of an event, not the stay: "the wedding is on the 9th"
+}
+
+// eventWords name an event whose day may be given beside the stay's own.
+var eventWords = map[string]bool{
+	"wedding": true, "birthday": true, "conference": true, "concert": true, "show": true, "game": true, "match": true,
+	"festival": true, "graduation": true, "party": true, "event": true, "meeting": true,
+	"casamento": true, "aniversario": true, "congresso": true, "jogo": true, "formatura": true, "festa": true,
+	"evento": true, "reuniao": true, "concerto": true,
+}
+
+// eventBefore reports an event named in the few words before toks[i]:
+// "my sister's wedding is on Dec 12", "o aniversário dela é dia 5/12".
+func (p parser) eventBefore(i int) bool {
+	for j := i - 1; j >= max(0, i-5); j-- {
+		if p.toks[j+1].brk {
+			return false
+		}
+		if eventWords[p.word(j)] {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutEvents drops the days of events when the stay has days of its
+// own, after lending their month to the stay's days said without one
+// ("the wedding is on Dec 12, hotel from the 11th to the 13th").
+func withoutEvents(atoms []atom) []atom {
+	var ev *atom
+	own := 0
+	for i := range atoms {
+		switch {
+		case atoms[i].event && ev == nil:
+			ev = &atoms[i]
+		case !atoms[i].event && atoms[i].day != 0:
+			own++
+		}
+	}
+	if ev == nil || own == 0 || ev.month == 0 {
+		return atoms
+	}
+	out := make([]atom, 0, len(atoms))
+	lent := false
+	for _, a := range atoms {
+		if a.event {
+			continue
+		}
+		if a.month == 0 && !lent && !a.linked {
+			a.month, a.year, lent = ev.month, ev.year, true
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 type parser struct {
@@ -37,9 +91,11 @@ func (p parser) atoms() []atom {
 		}
 		a.linked, linked = linked, false
 		a.endOnly = p.endMarkerBefore(orig[i])
+		a.event = p.eventBefore(orig[i])
 		atoms = append(atoms, a)
 		i += n
 	}
+	atoms = withoutEvents(atoms)
 	full := fillMonths(slices.Clone(atoms))
 	if len(full) == 0 && len(atoms) >= 2 && atoms[1].linked && atoms[0].day != 0 {
 		return p.bareRange(atoms[0], atoms[1])

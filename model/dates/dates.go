@@ -22,6 +22,8 @@
 //     a long weekend (feriadão) 3, a fortnight 14.
 //   - With a start and a length, the end is start + nights; with a start and
 //     an end, nights is the difference.
+//   - A clause about a trip that was ("we went to Paris in May", "ano
+//     passado", "last summer") gives no dates.
 package dates
 
 import "time"
@@ -66,8 +68,25 @@ func Update(earlier Result, text, lang string, today time.Time) Result {
 // UpdateIn is Update for a destination in the southern hemisphere when
 // south is true: seasons are read for it.
 func UpdateIn(earlier Result, text, lang string, today time.Time, south bool) Result {
-	today = day(today)
-	p := parser{toks: lex(text), lang: lang, today: today, ref: earlier.Start, south: south}
+	p := parser{toks: withoutPast(lex(text)), lang: lang, today: day(today), ref: earlier.Start, south: south}
+	if earlier.HasStart() {
+		if r, ok := p.correction(earlier.complete()); ok {
+			return r.complete()
+		}
+	}
+	return Merge(earlier, p.own())
+}
+
+// ParseAfter reads the dates of one part of a message on their own, a
+// range of bare days falling in ref's month: the leg of a trip of several
+// cities ("Lisboa de 3 a 6 de outubro e Porto de 6 a 9").
+func ParseAfter(text, lang string, today, ref time.Time, south bool) Result {
+	p := parser{toks: withoutPast(lex(text)), lang: lang, today: day(today), ref: ref, south: south}
+	return p.own().complete()
+}
+
+// own reads what the text itself says of dates.
+func (p parser) own() Result {
 	atoms := p.atoms()
 	r := p.resolve(atoms)
 	soft := false // an end that a stated length replaces
@@ -88,7 +107,7 @@ func UpdateIn(earlier Result, text, lang string, today time.Time, south bool) Re
 			r.Nights = n
 		}
 	}
-	return Merge(earlier, r.complete())
+	return r.complete()
 }
 
 // dayIn reports whether any date read names its day.
@@ -153,4 +172,46 @@ func date(y int, m time.Month, d int) time.Time {
 // valid reports whether d is a real day of month m.
 func valid(m time.Month, d int) bool {
 	return m >= 1 && m <= 12 && d >= 1 && d <= date(2028, m+1, 0).Day()
+}
+
+// Alternatives reports a message that offers two dates to choose from
+// ("the 14th or the 15th", "dia 3 ou 4 de maio", "May 3 or May 10"): a
+// reading of it is a guess.
+func Alternatives(text, lang string, today time.Time) bool {
+	p := parser{toks: withoutPast(lex(text)), lang: lang, today: day(today)}
+	for i, t := range p.toks {
+		if t.kind != word || t.text != "or" && t.text != "ou" {
+			continue
+		}
+		if dateAround(p.toks, i-1, -1) && dateAround(p.toks, i+1, 1) {
+			return true
+		}
+	}
+	return false
+}
+
+// dateAround reports a day number or a month name at toks[i], or one
+// token further in the direction step ("the 14th", "dia 3").
+func dateAround(toks []token, i, step int) bool {
+	for k := 0; k < 3 && i >= 0 && i < len(toks); k, i = k+1, i+step {
+		t := toks[i]
+		if t.kind == num && t.n >= 1 && t.n <= 31 && t.digits <= 2 && !followedByCount(toks, i+1) && !ofUs(toks, i+1) {
+			return true
+		}
+		if t.kind == word {
+			if _, ok := months[t.text]; ok && (!weakMonths[t.text] || i+1 < len(toks) && toks[i+1].kind == num) {
+				return true
+			}
+			if !fillers[t.text] {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// ofUs reports "of us", "de nós" at toks[i]: the number before counts
+// people.
+func ofUs(toks []token, i int) bool {
+	return i+1 < len(toks) && (toks[i].text == "of" || toks[i].text == "de") && (toks[i+1].text == "us" || toks[i+1].text == "nos")
 }

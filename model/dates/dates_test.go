@@ -20,6 +20,10 @@ func TestParse(t *testing.T) {
 		nights                 int
 	}{
 		{"en", "4 nights in Lisbon from May 3 to 7", "2027-05-03", "2027-05-07", 4},
+		// A trip that was gives no dates.
+		{"en", "we went to Rome in June, now Paris in March", "2027-03-01", "", 0},
+		{"pt", "ano passado fomos em julho; agora queremos ir em maio", "2027-05-01", "", 0},
+		{"en", "last summer was great, this time 3 nights in April", "2027-04-01", "2027-04-04", 3},
 		{"en", "from 3rd to 7th of May", "2027-05-03", "2027-05-07", 4},
 		{"en", "May 28 - June 2", "2027-05-28", "2027-06-02", 5},
 		{"en", "dec 28 to jan 3", "2026-12-28", "2027-01-03", 6},

@@ -15,8 +15,8 @@ func (p parser) duration() int {
 				best = p.weekendLength(i)
 			}
 		case t.text == "feriadao":
-			if best == 0 {
-				best = 3
+			if best == 0 && !p.namesHoliday() {
+				best = 3 // a holiday named with it has its own span
 			}
 		}
 	}
@@ -28,6 +28,9 @@ func (p parser) duration() int {
 func (p parser) lengthAt(i int) int {
 	u := units[p.toks[i].text]
 	if u < 0 {
+		if p.ordinalAt(i-1, 1) || p.ordinalAt(i-1, 2) || p.word(i-1) == "primeira" || p.word(i-1) == "segunda" {
+			return 0 // "segunda quinzena de março" is a date
+		}
 		return -u * p.countBefore(i, 1)
 	}
 	j := i - 1
@@ -54,6 +57,9 @@ func (p parser) lengthAt(i int) int {
 	if p.word(i+1) == "ago" || p.word(i+1) == "atras" || p.word(i+1) == "from" && (p.word(i+2) == "today" || p.word(i+2) == "now") {
 		return 0
 	}
+	if laterWords[p.word(i+1)] != 0 && u != unitNight {
+		return 0 // "a day later" moves the stay
+	}
 	switch u {
 	case unitWeek:
 		return 7 * n
@@ -71,16 +77,25 @@ func (p parser) countBefore(i, def int) int {
 }
 
 // weekendLength is 3 for a long weekend, else 2, and 0 for the weekend of
-// a holiday ("Easter weekend"), whose own span counts.
+// a holiday ("Easter weekend", "Labor Day long weekend"), whose own span
+// counts.
 func (p parser) weekendLength(i int) int {
 	prev := p.word(i - 1)
-	for _, h := range holidays {
-		if i >= len(h.words) && p.wordsAt(i-len(h.words), h.words) {
-			return 0
-		}
+	if p.namesHoliday() {
+		return 0
 	}
 	if prev == "long" || p.word(i+3) == "prolongado" || p.word(i+1) == "prolongado" {
 		return 3
 	}
 	return 2
+}
+
+// namesHoliday reports whether the text names a holiday.
+func (p parser) namesHoliday() bool {
+	for i := range p.toks {
+		if _, _, ok := p.holidayAt(i); ok {
+			return true
+		}
+	}
+	return false
 }

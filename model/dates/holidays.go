@@ -9,81 +9,109 @@ import "time"
 type holiday struct {
 	words []string // folded words that name it, in order
 	span  func(year int) (time.Time, int)
+	day   func(year int) time.Time // the day of a one-day holiday, nil for periods
 }
 
 // holidays are the ones of Brazil, Portugal, the United States and the
 // United Kingdom that people travel for. Longer names come before the
 // shorter ones they contain ("christmas week" before "christmas").
 var holidays = []holiday{
-	{[]string{"christmas", "week"}, fixedSpan(time.December, 24, 7)},
-	{[]string{"semana", "do", "natal"}, fixedSpan(time.December, 24, 7)},
-	{[]string{"semana", "de", "natal"}, fixedSpan(time.December, 24, 7)},
-	{[]string{"christmas"}, fixedSpan(time.December, 24, 2)},
-	{[]string{"xmas"}, fixedSpan(time.December, 24, 2)},
-	{[]string{"boxing", "day"}, oneDay(time.December, 26)},
-	{[]string{"new", "year", "s", "eve"}, fixedSpan(time.December, 30, 3)},
-	{[]string{"new", "years", "eve"}, fixedSpan(time.December, 30, 3)},
-	{[]string{"new", "year"}, fixedSpan(time.December, 30, 3)},
-	{[]string{"new", "years"}, fixedSpan(time.December, 30, 3)},
-	{[]string{"nye"}, fixedSpan(time.December, 30, 3)},
-	{[]string{"hogmanay"}, fixedSpan(time.December, 30, 3)},
-	{[]string{"reveillon"}, fixedSpan(time.December, 30, 3)},
-	{[]string{"virada", "do", "ano"}, fixedSpan(time.December, 30, 3)},
-	{[]string{"passagem", "de", "ano"}, fixedSpan(time.December, 30, 3)},
-	{[]string{"ano", "novo"}, fixedSpan(time.December, 30, 3)},
-	{[]string{"semana", "santa"}, easterSpan(-7, 7)},
-	{[]string{"holy", "week"}, easterSpan(-7, 7)},
-	{[]string{"easter"}, easterSpan(-2, 3)},
-	{[]string{"pascoa"}, easterSpan(-2, 3)},
-	{[]string{"good", "friday"}, easterSpan(-2, 3)},
-	{[]string{"sexta", "feira", "santa"}, easterSpan(-2, 3)},
-	{[]string{"sexta", "santa"}, easterSpan(-2, 3)},
-	{[]string{"carnaval"}, easterSpan(-50, 4)},
-	{[]string{"carnival"}, easterSpan(-50, 4)},
-	{[]string{"mardi", "gras"}, easterSpan(-50, 4)},
-	{[]string{"corpus", "christi"}, easterSpan(60, 3)},
-	{[]string{"thanksgiving"}, nthWeekdaySpan(time.November, time.Thursday, 4, 0, 3)},
-	{[]string{"acao", "de", "gracas"}, nthWeekdaySpan(time.November, time.Thursday, 4, 0, 3)},
-	{[]string{"memorial", "day"}, lastMondaySpan(time.May)},
-	{[]string{"spring", "bank", "holiday"}, lastMondaySpan(time.May)},
-	{[]string{"summer", "bank", "holiday"}, lastMondaySpan(time.August)},
-	{[]string{"august", "bank", "holiday"}, lastMondaySpan(time.August)},
-	{[]string{"early", "may", "bank", "holiday"}, nthWeekdaySpan(time.May, time.Monday, 1, -2, 2)},
-	{[]string{"may", "day", "bank", "holiday"}, nthWeekdaySpan(time.May, time.Monday, 1, -2, 2)},
-	{[]string{"labor", "day"}, nthWeekdaySpan(time.September, time.Monday, 1, -2, 2)},
-	{[]string{"labour", "day"}, nthWeekdaySpan(time.September, time.Monday, 1, -2, 2)},
-	{[]string{"4th", "of", "july"}, oneDay(time.July, 4)},
-	{[]string{"fourth", "of", "july"}, oneDay(time.July, 4)},
-	{[]string{"july", "4th"}, oneDay(time.July, 4)},
-	{[]string{"independence", "day"}, oneDay(time.July, 4)},
-	{[]string{"halloween"}, oneDay(time.October, 31)},
-	{[]string{"st", "patrick"}, oneDay(time.March, 17)},
-	{[]string{"saint", "patrick"}, oneDay(time.March, 17)},
-	{[]string{"tiradentes"}, oneDay(time.April, 21)},
-	{[]string{"dia", "do", "trabalho"}, oneDay(time.May, 1)},
-	{[]string{"dia", "do", "trabalhador"}, oneDay(time.May, 1)},
-	{[]string{"25", "de", "abril"}, oneDay(time.April, 25)},
-	{[]string{"dia", "da", "liberdade"}, oneDay(time.April, 25)},
-	{[]string{"dia", "de", "portugal"}, oneDay(time.June, 10)},
-	{[]string{"santo", "antonio"}, oneDay(time.June, 13)},
-	{[]string{"sao", "joao"}, oneDay(time.June, 24)},
-	{[]string{"festa", "junina"}, oneDay(time.June, 24)},
-	{[]string{"festas", "juninas"}, oneDay(time.June, 24)},
-	{[]string{"independencia"}, oneDay(time.September, 7)},
-	{[]string{"7", "de", "setembro"}, oneDay(time.September, 7)},
-	{[]string{"nossa", "senhora", "aparecida"}, oneDay(time.October, 12)},
-	{[]string{"finados"}, oneDay(time.November, 2)},
-	{[]string{"proclamacao", "da", "republica"}, oneDay(time.November, 15)},
-	{[]string{"implantacao", "da", "republica"}, oneDay(time.October, 5)},
-	{[]string{"todos", "os", "santos"}, oneDay(time.November, 1)},
-	{[]string{"dia", "dos", "namorados"}, oneDay(time.June, 12)},
-	{[]string{"valentine", "s", "day"}, oneDay(time.February, 14)},
-	{[]string{"valentines", "day"}, oneDay(time.February, 14)},
+	{[]string{"christmas", "week"}, fixedSpan(time.December, 24, 7), nil},
+	{[]string{"semana", "do", "natal"}, fixedSpan(time.December, 24, 7), nil},
+	{[]string{"semana", "de", "natal"}, fixedSpan(time.December, 24, 7), nil},
+	{[]string{"christmas"}, fixedSpan(time.December, 24, 2), nil},
+	{[]string{"xmas"}, fixedSpan(time.December, 24, 2), nil},
+	{[]string{"boxing", "day"}, oneDay(time.December, 26), onDay(time.December, 26)},
+	{[]string{"new", "year", "s", "eve"}, fixedSpan(time.December, 30, 3), nil},
+	{[]string{"new", "years", "eve"}, fixedSpan(time.December, 30, 3), nil},
+	{[]string{"new", "year"}, fixedSpan(time.December, 30, 3), nil},
+	{[]string{"new", "years"}, fixedSpan(time.December, 30, 3), nil},
+	{[]string{"nye"}, fixedSpan(time.December, 30, 3), nil},
+	{[]string{"hogmanay"}, fixedSpan(time.December, 30, 3), nil},
+	{[]string{"reveillon"}, fixedSpan(time.December, 30, 3), nil},
+	{[]string{"virada", "do", "ano"}, fixedSpan(time.December, 30, 3), nil},
+	{[]string{"passagem", "de", "ano"}, fixedSpan(time.December, 30, 3), nil},
+	{[]string{"ano", "novo"}, fixedSpan(time.December, 30, 3), nil},
+	{[]string{"week", "after", "easter"}, easterSpan(1, 7), nil},
+	{[]string{"semana", "depois", "da", "pascoa"}, easterSpan(1, 7), nil},
+	{[]string{"semana", "apos", "a", "pascoa"}, easterSpan(1, 7), nil},
+	{[]string{"semana", "seguinte", "a", "pascoa"}, easterSpan(1, 7), nil},
+	{[]string{"semana", "santa"}, easterSpan(-7, 7), nil},
+	{[]string{"holy", "week"}, easterSpan(-7, 7), nil},
+	{[]string{"easter"}, easterSpan(-2, 3), nil},
+	{[]string{"pascoa"}, easterSpan(-2, 3), nil},
+	{[]string{"good", "friday"}, easterSpan(-2, 3), nil},
+	{[]string{"sexta", "feira", "santa"}, easterSpan(-2, 3), nil},
+	{[]string{"sexta", "santa"}, easterSpan(-2, 3), nil},
+	{[]string{"carnaval"}, easterSpan(-50, 4), nil},
+	{[]string{"carnival"}, easterSpan(-50, 4), nil},
+	{[]string{"mardi", "gras"}, easterSpan(-50, 4), nil},
+	{[]string{"corpus", "christi"}, easterSpan(60, 3), nil},
+	{[]string{"thanksgiving"}, nthWeekdaySpan(time.November, time.Thursday, 4, 0, 3), nil},
+	{[]string{"acao", "de", "gracas"}, nthWeekdaySpan(time.November, time.Thursday, 4, 0, 3), nil},
+	{[]string{"memorial", "day"}, lastMondaySpan(time.May), nil},
+	{[]string{"spring", "bank", "holiday"}, lastMondaySpan(time.May), nil},
+	{[]string{"summer", "bank", "holiday"}, lastMondaySpan(time.August), nil},
+	{[]string{"august", "bank", "holiday"}, lastMondaySpan(time.August), nil},
+	{[]string{"early", "may", "bank", "holiday"}, nthWeekdaySpan(time.May, time.Monday, 1, -2, 2), nil},
+	{[]string{"may", "day", "bank", "holiday"}, nthWeekdaySpan(time.May, time.Monday, 1, -2, 2), nil},
+	{[]string{"labor", "day"}, nthWeekdaySpan(time.September, time.Monday, 1, -2, 2), nil},
+	{[]string{"labour", "day"}, nthWeekdaySpan(time.September, time.Monday, 1, -2, 2), nil},
+	{[]string{"4th", "of", "july"}, oneDay(time.July, 4), onDay(time.July, 4)},
+	{[]string{"fourth", "of", "july"}, oneDay(time.July, 4), onDay(time.July, 4)},
+	{[]string{"july", "4th"}, oneDay(time.July, 4), onDay(time.July, 4)},
+	{[]string{"independence", "day"}, oneDay(time.July, 4), onDay(time.July, 4)},
+	{[]string{"halloween"}, oneDay(time.October, 31), onDay(time.October, 31)},
+	{[]string{"st", "patrick"}, oneDay(time.March, 17), onDay(time.March, 17)},
+	{[]string{"saint", "patrick"}, oneDay(time.March, 17), onDay(time.March, 17)},
+	{[]string{"tiradentes"}, oneDay(time.April, 21), onDay(time.April, 21)},
+	{[]string{"dia", "do", "trabalho"}, oneDay(time.May, 1), onDay(time.May, 1)},
+	{[]string{"dia", "do", "trabalhador"}, oneDay(time.May, 1), onDay(time.May, 1)},
+	{[]string{"25", "de", "abril"}, oneDay(time.April, 25), onDay(time.April, 25)},
+	{[]string{"dia", "da", "liberdade"}, oneDay(time.April, 25), onDay(time.April, 25)},
+	{[]string{"dia", "de", "portugal"}, oneDay(time.June, 10), onDay(time.June, 10)},
+	{[]string{"santo", "antonio"}, oneDay(time.June, 13), onDay(time.June, 13)},
+	{[]string{"sao", "joao"}, oneDay(time.June, 24), onDay(time.June, 24)},
+	{[]string{"festa", "junina"}, oneDay(time.June, 24), onDay(time.June, 24)},
+	{[]string{"festas", "juninas"}, oneDay(time.June, 24), onDay(time.June, 24)},
+	{[]string{"independencia"}, oneDay(time.September, 7), onDay(time.September, 7)},
+	{[]string{"7", "de", "setembro"}, oneDay(time.September, 7), onDay(time.September, 7)},
+	{[]string{"nossa", "senhora", "aparecida"}, oneDay(time.October, 12), onDay(time.October, 12)},
+	{[]string{"finados"}, oneDay(time.November, 2), onDay(time.November, 2)},
+	{[]string{"proclamacao", "da", "republica"}, oneDay(time.November, 15), onDay(time.November, 15)},
+	{[]string{"implantacao", "da", "republica"}, oneDay(time.October, 5), onDay(time.October, 5)},
+	{[]string{"todos", "os", "santos"}, oneDay(time.November, 1), onDay(time.November, 1)},
+	{[]string{"dia", "dos", "namorados"}, oneDay(time.June, 12), onDay(time.June, 12)},
+	{[]string{"valentine", "s", "day"}, oneDay(time.February, 14), onDay(time.February, 14)},
+	{[]string{"valentines", "day"}, oneDay(time.February, 14), onDay(time.February, 14)},
+}
+
+// datedHolidays are holidays named by their date ("feriado de 15 de
+// novembro"): the date is a holiday only next to a word for one, else it
+// is a plain date; and with a length of stay ("feriado de 15 de novembro,
+// 3 noites") the stay starts on it, unless its long weekend is named.
+var datedHolidays = []holiday{
+	{[]string{"1", "de", "janeiro"}, oneDay(time.January, 1), onDay(time.January, 1)},
+	{[]string{"21", "de", "abril"}, oneDay(time.April, 21), onDay(time.April, 21)},
+	{[]string{"1", "de", "maio"}, oneDay(time.May, 1), onDay(time.May, 1)},
+	{[]string{"10", "de", "junho"}, oneDay(time.June, 10), onDay(time.June, 10)},
+	{[]string{"5", "de", "outubro"}, oneDay(time.October, 5), onDay(time.October, 5)},
+	{[]string{"12", "de", "outubro"}, oneDay(time.October, 12), onDay(time.October, 12)},
+	{[]string{"2", "de", "novembro"}, oneDay(time.November, 2), onDay(time.November, 2)},
+	{[]string{"15", "de", "novembro"}, oneDay(time.November, 15), onDay(time.November, 15)},
+	{[]string{"20", "de", "novembro"}, oneDay(time.November, 20), onDay(time.November, 20)},
+	{[]string{"1", "de", "dezembro"}, oneDay(time.December, 1), onDay(time.December, 1)},
+	{[]string{"8", "de", "dezembro"}, oneDay(time.December, 8), onDay(time.December, 8)},
 }
 
 // fixedSpan is a period that starts on the same day every year.
 func fixedSpan(m time.Month, d, nights int) func(int) (time.Time, int) {
 	return func(y int) (time.Time, int) { return date(y, m, d), nights }
+}
+
+// onDay is the day of a one-day holiday.
+func onDay(m time.Month, d int) func(int) time.Time {
+	return func(y int) time.Time { return date(y, m, d) }
 }
 
 // oneDay is a one-day holiday, with the stay around it.
@@ -138,10 +166,19 @@ func Easter(y int) time.Time {
 }
 
 // holidayAt reads a holiday named at toks[i]: the next one not yet begun.
+// A one-day holiday named with its long weekend ("feriadão de 7 de
+// setembro") is the days off it makes with the weekend.
 func (p parser) holidayAt(i int) (Result, int, bool) {
-	for _, h := range holidays {
+	list := holidays
+	if p.holidayWordBefore(i) && (p.longWeekendNear(i, 3) || !p.statesLength()) {
+		list = append(datedHolidays[:len(datedHolidays):len(datedHolidays)], holidays...)
+	}
+	for _, h := range list {
 		if !p.wordsAt(i, h.words) {
 			continue
+		}
+		if h.day != nil && p.longWeekendNear(i, len(h.words)) {
+			return p.holidayOf(longWeekend(h.day)), len(h.words), true
 		}
 		return p.holidayOf(h.span), len(h.words), true
 	}
@@ -149,6 +186,72 @@ func (p parser) holidayAt(i int) (Result, int, bool) {
 		return p.holidayOf(fixedSpan(time.December, 24, 2)), 1, true
 	}
 	return Result{}, 0, false
+}
+
+// longWeekend is the stay of a holiday's long weekend: from the first day
+// off to the last, a working day between the holiday and the weekend
+// bridged (a Tuesday's long weekend starts on Saturday, a Thursday's ends
+// on Sunday). A holiday on a Wednesday makes none: the stay is around it.
+func longWeekend(day func(int) time.Time) func(int) (time.Time, int) {
+	return func(y int) (time.Time, int) {
+		d := day(y)
+		switch d.Weekday() {
+		case time.Monday:
+			return d.AddDate(0, 0, -2), 2
+		case time.Tuesday:
+			return d.AddDate(0, 0, -3), 3
+		case time.Thursday:
+			return d, 3
+		case time.Friday:
+			return d, 2
+		case time.Saturday:
+			return d.AddDate(0, 0, -1), 2
+		case time.Sunday:
+			return d.AddDate(0, 0, -2), 2
+		}
+		return around(d)
+	}
+}
+
+// statesLength reports a length of stay written as a count and a unit
+// ("3 noites", "a week").
+func (p parser) statesLength() bool {
+	for i, t := range p.toks {
+		if t.kind == word && units[t.text] > 0 && i > 0 {
+			if _, ok := p.count(i - 1); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// holidayWordBefore reports a word for a holiday just before toks[i]:
+// "feriado de 15 de novembro", "holiday on".
+func (p parser) holidayWordBefore(i int) bool {
+	for j := i - 1; j >= max(0, i-3); j-- {
+		switch p.word(j) {
+		case "feriado", "feriadao", "holiday", "prolongado":
+			return true
+		}
+	}
+	return false
+}
+
+// longWeekendNear reports words that make a holiday's long weekend near
+// toks[i:i+n]: "feriadão", "feriado prolongado", "long weekend".
+func (p parser) longWeekendNear(i, n int) bool {
+	for j := max(0, i-3); j < min(len(p.toks), i+n+3); j++ {
+		switch p.word(j) {
+		case "feriadao", "prolongado", "emenda":
+			return true
+		case "long":
+			if p.word(j+1) == "weekend" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // holidayOf is the next occurrence of a holiday that has not begun.

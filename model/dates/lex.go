@@ -69,6 +69,63 @@ func lex(text string) []token {
 	return dropCityMonths(toks)
 }
 
+// pastWords put a clause in a trip that was: its dates are not the
+// trip's ("we went to Paris in May, now Rome in October").
+var pastWords = map[string]bool{
+	"went": true, "been": true, "visited": true, "stayed": true, "loved": true,
+	"fomos": true, "fui": true, "fiquei": true, "ficamos": true, "estive": true, "estivemos": true,
+	"visitei": true, "visitamos": true, "passei": true, "passamos": true, "adoramos": true, "amamos": true,
+}
+
+// pastNouns make "last …" and "… passado" past: "last summer", "ano
+// passado", "da última vez".
+var pastNouns = map[string]bool{
+	"year": true, "summer": true, "winter": true, "spring": true, "autumn": true, "fall": true, "time": true, "trip": true,
+	"ano": true, "verao": true, "inverno": true, "vez": true, "mes": true, "outono": true, "primavera": true,
+}
+
+// turnWords begin a clause about something else: "…, but this time",
+// "mas agora", "esse ano".
+var turnWords = map[string]bool{"but": true, "mas": true, "now": true, "agora": true, "this": true, "esse": true, "este": true, "then": true}
+
+// withoutPast removes the clauses about a trip that was. A clause ends at
+// punctuation or at a word that turns to something else.
+func withoutPast(toks []token) []token {
+	out := toks[:0:0]
+	for start := 0; start < len(toks); {
+		end := start + 1
+		for end < len(toks) && !toks[end].brk && !(toks[end].kind == word && turnWords[toks[end].text]) {
+			end++
+		}
+		if !pastClause(toks[start:end]) {
+			out = append(out, toks[start:end]...)
+		}
+		start = end
+	}
+	return out
+}
+
+func pastClause(toks []token) bool {
+	for i, t := range toks {
+		if t.kind != word {
+			continue
+		}
+		next := ""
+		if i+1 < len(toks) {
+			next = toks[i+1].text
+		}
+		switch {
+		case pastWords[t.text]:
+			return true
+		case (t.text == "last" || t.text == "ultima") && pastNouns[next]:
+			return true
+		case pastNouns[t.text] && (next == "passado" || next == "passada" || next == "ago" || next == "atras"):
+			return true
+		}
+	}
+	return false
+}
+
 // dropCityMonths removes month names that are part of a city's name: the
 // "janeiro" of "Rio de Janeiro".
 func dropCityMonths(toks []token) []token {

@@ -18,6 +18,9 @@ func (p parser) periodAt(i int) (period, bool) {
 		}
 		return period{r: r, ownsDay: own}, true
 	}
+	if r, ok := p.halfOfMonth(i); ok {
+		return period{r: r}, true
+	}
 	if r, ok := p.weekOfMonth(i); ok {
 		return period{r: r}, true
 	}
@@ -96,15 +99,69 @@ func (p parser) partOfMonth(i int) (Result, bool) {
 	if w := p.word(j); w == "of" || w == "de" || w == "do" {
 		j++
 	}
-	m, ok := months[p.word(j)]
+	m, y, ok := p.monthAt(j)
 	if !ok {
 		return Result{}, false
 	}
-	start := date(p.yearOfMonth(m), m, d)
+	start := date(y, m, d)
 	if start.Before(p.today) {
 		start = p.today
 	}
 	return Result{Start: start}, true
+}
+
+// monthAt reads a month at toks[j]: its name ("May", "maio"), or "next
+// month", "this month", "o mês que vem", "o próximo mês", "deste mês".
+func (p parser) monthAt(j int) (time.Month, int, bool) {
+	if w := p.word(j); w == "the" || w == "o" {
+		j++
+	}
+	if m, ok := months[p.word(j)]; ok {
+		return m, p.yearOfMonth(m), true
+	}
+	next := p.today.AddDate(0, 1, 1-p.today.Day())
+	switch w := p.word(j); {
+	case w == "next" && p.word(j+1) == "month", w == "proximo" && p.word(j+1) == "mes", w == "mes" && p.word(j+1) == "que" && p.word(j+2) == "vem":
+		return next.Month(), next.Year(), true
+	case w == "this" && p.word(j+1) == "month", w == "mes" && (p.word(j-1) == "deste" || p.word(j-1) == "desse"), (w == "deste" || w == "desse") && p.word(j+1) == "mes":
+		return p.today.Month(), p.today.Year(), true
+	}
+	return 0, 0, false
+}
+
+// halfOfMonth reads "the first half of January", "segunda quinzena de
+// dezembro", "2ª quinzena de março": the 1st to the 15th, or the 16th to
+// the month's last day.
+func (p parser) halfOfMonth(i int) (Result, bool) {
+	var half int
+	switch w := p.word(i); {
+	case w == "first" || w == "primeira" || p.ordinalAt(i, 1):
+		half = 1
+	case w == "second" || w == "segunda" || p.ordinalAt(i, 2):
+		half = 2
+	default:
+		return Result{}, false
+	}
+	if w := p.word(i + 1); w != "half" && w != "quinzena" && w != "metade" {
+		return Result{}, false
+	}
+	j := i + 2
+	if w := p.word(j); w == "of" || w == "de" || w == "do" || w == "in" || w == "em" {
+		j++
+	}
+	m, y, ok := p.monthAt(j)
+	if !ok {
+		return Result{}, false
+	}
+	if half == 1 {
+		return Result{Start: date(y, m, 1), End: date(y, m, 15)}, true
+	}
+	return Result{Start: date(y, m, 16), End: date(y, m+1, 0)}, true
+}
+
+// ordinalAt reports the ordinal number n at toks[i] ("2ª", "2nd", "1a").
+func (p parser) ordinalAt(i, n int) bool {
+	return i < len(p.toks) && p.toks[i].kind == num && p.toks[i].ordinal && p.toks[i].n == n
 }
 
 // yearOfMonth is the year of the next such month, this one included.
@@ -152,6 +209,16 @@ func (p parser) season(i int) (Result, bool) {
 	return Result{Start: start}, true
 }
 
+// dayOnOrAfter is the first day of the month numbered n not before from:
+// in from's month, else the next.
+func (p parser) dayOnOrAfter(n int, from time.Time) time.Time {
+	d := date(from.Year(), from.Month(), 1)
+	if n < from.Day() {
+		d = d.AddDate(0, 1, 0)
+	}
+	return d.AddDate(0, 0, min(n, date(d.Year(), d.Month()+1, 0).Day())-1)
+}
+
 // bareDay reads a day of the month said without its month: "from the
 // 20th", "a partir do dia 5" (a start) or "until the 30th", "até o dia 30"
 // (an end). It is in this month if still to come, else in the next.
@@ -164,19 +231,21 @@ func (p parser) bareDay() (Result, bool) {
 			continue
 		}
 		j := i - 1
-		for p.word(j) == "the" || p.word(j) == "o" || p.word(j) == "dia" || p.word(j) == "do" || p.word(j) == "on" && p.word(j-1) == "out" {
+		for p.word(j) == "the" || p.word(j) == "o" || p.word(j) == "dia" || p.word(j) == "do" || p.word(j) == "on" {
 			j--
 		}
-		d := date(p.today.Year(), p.today.Month(), 1)
-		if t.n < p.today.Day() {
-			d = d.AddDate(0, 1, 0)
-		}
-		d = d.AddDate(0, 0, min(t.n, date(d.Year(), d.Month()+1, 0).Day())-1)
 		switch p.word(j) {
 		case "from", "starting", "since", "desde", "partir", "comecando":
-			return Result{Start: d}, true
+			return Result{Start: p.dayOnOrAfter(t.n, p.today)}, true
 		case "until", "till", "til", "ate", "through", "out":
-			return Result{End: d}, true
+			return Result{End: p.dayOnOrAfter(t.n, p.today)}, true
+		case "back", "return", "returning", "volto", "voltamos", "voltando", "saio", "saimos", "checkout":
+			// A return: after the start stated before, if any.
+			from := p.today
+			if !p.ref.IsZero() {
+				from = p.ref
+			}
+			return Result{End: p.dayOnOrAfter(t.n, from)}, true
 		}
 	}
 	return Result{}, false

@@ -21,8 +21,17 @@ func (p parser) relativeAt(i int) (Result, bool) {
 			return Result{Start: p.today.AddDate(0, 0, 2)}, true
 		}
 		return Result{Start: p.today.AddDate(0, 0, 1)}, true
-	case "today", "hoje", "tonight":
+	case "tonight":
+		return p.tonight(), true
+	case "today", "hoje":
+		if w == "hoje" && p.word(i+1) == "a" && p.word(i+2) == "noite" {
+			return p.tonight(), true // "hoje à noite"
+		}
 		return Result{Start: p.today}, true
+	case "noite":
+		if prev := p.word(i - 1); prev == "esta" || prev == "essa" || prev == "nesta" || prev == "nessa" {
+			return p.tonight(), true
+		}
 	case "weekend", "wknd", "fds":
 		return p.weekend(i, i)
 	case "fim":
@@ -43,8 +52,16 @@ func (p parser) relativeAt(i int) (Result, bool) {
 	}
 	if wd, ok := weekdays[w]; ok && p.weekdayUsed(i) {
 		r := p.weekdayRange(i, wd)
-		if prev := p.word(i - 1); (prev == "until" || prev == "till" || prev == "ate") && !r.HasEnd() {
+		prev := p.word(i - 1)
+		if prev == "on" || prev == "no" || prev == "na" {
+			prev = p.word(i - 2)
+		}
+		switch {
+		case r.HasEnd():
+		case prev == "until" || prev == "till" || prev == "ate":
 			return Result{End: r.Start}, true // "até sexta"
+		case returnWords[prev] && !p.ref.IsZero():
+			return Result{End: p.weekdayAfter(p.ref, wd)}, true // "back on Tuesday"
 		}
 		return r, true
 	}
@@ -58,12 +75,20 @@ func (p parser) word(i int) string {
 	return p.toks[i].text
 }
 
-// weekend reads "this weekend" / "next weekend" around toks[from:to+1]. A
-// weekend without "this" or "next" is a length, not a date.
+// tonight is one night from today.
+func (p parser) tonight() Result {
+	return Result{Start: p.today, End: p.today.AddDate(0, 0, 1)}
+}
+
+// weekend reads "this weekend" / "next weekend" / "the weekend after
+// next" around toks[from:to+1]. A weekend without them is a length, not a
+// date.
 func (p parser) weekend(from, to int) (Result, bool) {
 	prev, prev2 := p.word(from-1), p.word(from-2)
 	next := p.word(to + 1)
 	switch {
+	case next == "after" && p.word(to+2) == "next", next == "depois" && p.word(to+2) == "do" && (p.word(to+3) == "proximo" || p.word(to+3) == "que"):
+		return p.weekendOf(2), true
 	case prev == "next" || prev == "proximo" || next == "que" && p.word(to+2) == "vem" || prev == "following" || prev == "seguinte":
 		return p.weekendOf(1), true
 	case prev == "this" || prev == "este" || prev == "esse" || prev == "neste" || prev == "nesse" || prev2 == "this":
@@ -143,6 +168,18 @@ func (p parser) count(i int) (int, bool) {
 	return n, ok
 }
 
+// returnWords introduce the day the traveller leaves.
+var returnWords = map[string]bool{"back": true, "return": true, "returning": true, "volto": true, "voltamos": true, "voltando": true, "saio": true}
+
+// weekdayAfter is the first such weekday after from.
+func (p parser) weekdayAfter(from time.Time, wd time.Weekday) time.Time {
+	ahead := (int(wd) - int(from.Weekday()) + 7) % 7
+	if ahead == 0 {
+		ahead = 7
+	}
+	return from.AddDate(0, 0, ahead)
+}
+
 // weekdayUsed reports whether a weekday name is meant as a day: English
 // names always, Portuguese ones ("segunda" is also "second") after "na",
 // "nesta", "próxima", "de", "a", "até" or before "feira".
@@ -155,7 +192,8 @@ func (p parser) weekdayUsed(i int) bool {
 		return true
 	}
 	switch p.word(i - 1) {
-	case "na", "nesta", "proxima", "de", "a", "ate", "no", "neste", "proximo", "essa", "esta":
+	case "na", "nesta", "proxima", "de", "a", "ate", "no", "neste", "proximo", "essa", "esta",
+		"vou", "vamos", "volto", "voltamos", "chego", "chegamos", "saio", "saimos", "partimos":
 		return true
 	}
 	return false

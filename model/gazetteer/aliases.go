@@ -6,10 +6,10 @@ import "strings"
 // name shown for them when it differs ("-" when it does not), then other
 // names people type: "GeoName|CC|English|alias|alias…". Names are matched
 // folded, so "Sao Paulo" needs no alias; exonyms and short forms do.
-const aliasTable = `Lisbon|PT|-|Lisboa
+const aliasTable = `Lisbon|PT|-|Lisboa|Lx|Alfama|Chiado|Bairro Alto|Baixa Pombalina
 Porto|PT|-|Oporto
-New York City|US|New York|New York|Nova York|Nova Iorque|NYC|Manhattan
-London|GB|-|Londres
+New York City|US|New York|New York|Nova York|Nova Iorque|NYC|Manhattan|NY
+London|GB|-|Londres|Notting Hill|Covent Garden|Camden Town|Shoreditch
 Munich|DE|-|Munique|München|Muenchen
 Köln|DE|Cologne|Cologne|Colônia|Colonia
 Berlin|DE|-|Berlim
@@ -17,11 +17,11 @@ Hamburg|DE|-|Hamburgo
 Frankfurt am Main|DE|Frankfurt|Frankfurt|Francoforte
 Nürnberg|DE|Nuremberg|Nuremberg|Nuremberga
 Dresden|DE|-|Dresda
-Rome|IT|-|Roma
+Rome|IT|-|Roma|Trastevere
 Florence|IT|-|Florença|Firenze
 Venice|IT|-|Veneza|Venezia
 Milan|IT|-|Milão|Milano
-Naples|IT|-|Nápoles|Napoli
+Naples|IT|-|Nápoles|Napoli|Napoles
 Turin|IT|-|Turim|Torino
 Genoa|IT|-|Gênova|Genova
 Bologna|IT|-|Bolonha
@@ -35,7 +35,7 @@ Moscow|RU|-|Moscou|Moscovo
 Saint Petersburg|RU|-|São Petersburgo|St Petersburg|Sao Petersburgo
 Beijing|CN|-|Pequim|Peking
 Shanghai|CN|-|Xangai
-Tokyo|JP|-|Tóquio
+Tokyo|JP|-|Tóquio|Shibuya|Shinjuku|Asakusa|Ginza
 Kyoto|JP|-|Quioto
 Nara-shi|JP|Nara|Nara
 Hiroshima|JP|-|Hiroxima
@@ -61,11 +61,11 @@ New Delhi|IN|-|Nova Délhi|Nova Deli
 Mumbai|IN|-|Bombay|Bombaim
 Kolkata|IN|-|Calcutta|Calcutá
 Bengaluru|IN|-|Bangalore
-Philadelphia|US|-|Filadélfia
-New Orleans|US|-|Nova Orleans
-Los Angeles|US|-|L.A.
-San Francisco|US|-|São Francisco
-Washington|US|-|Washington DC|Washington D.C.
+Philadelphia|US|-|Filadélfia|Philly
+New Orleans|US|-|Nova Orleans|NOLA
+Los Angeles|US|-|L.A.|LA
+San Francisco|US|-|São Francisco|SF|San Fran
+Washington, D.C.|US|Washington|Washington|Washington DC|Washington D.C.|DC|D.C.
 Las Vegas|US|-|Vegas
 Havana|CU|-|Habana|La Habana
 Marrakesh|MA|-|Marraquexe|Marrakech|Marraqueche
@@ -95,23 +95,19 @@ Singapore|SG|-|Singapura
 Bangkok|TH|-|Banguecoque|Bangcoc
 Jerusalem|IL|-|Jerusalém
 Beirut|LB|-|Beirute
-Buenos Aires|AR|-|Baires
+Buenos Aires|AR|-|Baires|Bs As|BsAs
 San Carlos de Bariloche|AR|Bariloche|Bariloche
 Armação de Búzios|BR|Búzios|Búzios|Buzios
 Bogotá|CO|Bogota|Bogota
 Medellín|CO|Medellin|Medellin
-Rio de Janeiro|BR|-|Rio|Ipanema|Copacabana|Leblon|Barra da Tijuca|Botafogo|Arpoador|Lapa
+Rio de Janeiro|BR|-|Rio|Ipanema|Copacabana|Leblon|Barra da Tijuca|Botafogo|Arpoador|Lapa|RJ
 Paris|FR|-|Montmartre|Le Marais|Marais|Saint-Germain-des-Prés|Champs-Élysées|Quartier Latin
-Rome|IT|-|Trastevere
-Lisbon|PT|-|Alfama|Chiado|Bairro Alto|Baixa Pombalina
 Honolulu|US|-|Waikiki|Waikiki Beach
 Miami Beach|US|-|South Beach
-Tokyo|JP|-|Shibuya|Shinjuku|Asakusa|Ginza
-Sydney|AU|-|Bondi|Bondi Beach
-Florianópolis|BR|-|Jurerê|Jurerê Internacional|Lagoa da Conceição
-Salvador|BR|-|Pelourinho
+Sydney|AU|-|Bondi|Bondi Beach|Sidney
+Florianópolis|BR|-|Jurerê|Jurerê Internacional|Lagoa da Conceição|Floripa|Floripa City
+Salvador|BR|-|Pelourinho|Salvador da Bahia|SSA
 Barcelona|ES|-|Barceloneta|Gothic Quarter|Bairro Gótico
-London|GB|-|Notting Hill|Covent Garden|Camden Town|Shoreditch
 Santorini|GR|-|Thira|Thera|Fira
 Zakynthos|GR|-|Zante|Zákynthos
 Jericoacoara|BR|-|Jeri
@@ -120,11 +116,15 @@ Chaniá|GR|Chania|Chania
 Fernando de Noronha|BR|-|Noronha
 Koh Samui|TH|-|Ko Samui|Samui
 Bali|ID|-|Ubud|Seminyak|Kuta
-Belo Horizonte|BR|-|BH|Beagá
-São Paulo|BR|-|Sampa
-Florianópolis|BR|-|Floripa
-Salvador|BR|-|Salvador da Bahia
-Brasília|BR|-|Brasilia
+Belo Horizonte|BR|-|BH|Beagá|Belzonte
+São Paulo|BR|-|Sampa|SP|Sampa City
+Porto Alegre|BR|-|POA|Portinho
+Curitiba|BR|-|CWB|Ctba
+João Pessoa|BR|-|Jampa
+Fortaleza|BR|-|Fortal
+Paraty|BR|-|Parati
+Porto Seguro|BR|-|Trancoso|Arraial d'Ajuda|Arraial da Ajuda
+Brasília|BR|-|Brasilia|BSB
 Foz do Iguaçu|BR|-|Foz|Iguaçu
 Hong Kong|HK|-|Hongkong
 Ho Chi Minh City|VN|-|Saigon|Ho Chi Minh
@@ -137,7 +137,6 @@ Montevideo|UY|-|Montevidéu
 Asunción|PY|Asuncion|Assunção
 Panamá|PA|Panama City|Panama City|Cidade do Panamá
 Cartagena|CO|-|Cartagena das Índias|Cartagena de Indias
-Sydney|AU|-|Sidney
 Nairobi|KE|-|Nairóbi
 Tunis|TN|-|Túnis
 Algiers|DZ|-|Argel
@@ -145,7 +144,6 @@ Kathmandu|NP|-|Katmandu
 Jakarta|ID|-|Jacarta
 Taipei|TW|-|Taipé
 Mykonos|GR|-|Míconos
-Naples|IT|-|Napoles
 `
 
 // ambiguous lists folded names that are also common words in English or

@@ -52,7 +52,11 @@ type index struct {
 	countries map[string]string  // folded country name → ISO code
 	states    map[string]string  // folded US state name → admin1 code
 	names     map[string][2]string
-	maxWords  int
+	longest   map[string]int // first word of a name → the most words of a name it begins
+
+	supplementFrom int            // index of the first city of the supplement
+	aliased        map[int32]bool // cities with an alias
+	fuzzy          fuzzyIndex
 }
 
 var (
@@ -88,6 +92,8 @@ func build() (*index, error) {
 		countries: map[string]string{},
 		states:    map[string]string{},
 		names:     map[string][2]string{},
+		aliased:   map[int32]bool{},
+		longest:   make(map[string]int, 24000),
 	}
 	if err := x.readCities(); err != nil {
 		return nil, fmt.Errorf("loading gazetteer: %w", err)
@@ -96,6 +102,7 @@ func build() (*index, error) {
 	if err := x.readAliases(); err != nil {
 		return nil, fmt.Errorf("loading gazetteer aliases: %w", err)
 	}
+	x.buildFuzzy()
 	return x, nil
 }
 
@@ -117,6 +124,7 @@ func (x *index) readCities() error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
+	x.supplementFrom = len(x.cities)
 	for _, line := range splitLines(supplement) {
 		c, err := parseCity(line)
 		if err != nil {
@@ -172,8 +180,10 @@ func (x *index) addName(name string, i int32) {
 }
 
 func (x *index) noteWords(key string) {
-	if n := strings.Count(key, " ") + 1; n > x.maxWords {
-		x.maxWords = n
+	n := strings.Count(key, " ") + 1
+	first, _, _ := strings.Cut(key, " ")
+	if n > x.longest[first] {
+		x.longest[first] = n
 	}
 }
 
@@ -184,6 +194,7 @@ func (x *index) readCountries() {
 		for _, n := range f[1:] {
 			if k := textnorm.Key(n); k != "" && x.countries[k] == "" {
 				x.countries[k] = f[0]
+				x.noteWords(k)
 			}
 		}
 		// A two-letter code is a country only in capitals ("US", "UK").
@@ -209,6 +220,7 @@ func (x *index) readAliases() error {
 		if f[2] != "-" {
 			x.cities[i].Name = f[2]
 		}
+		x.aliased[i] = true
 		for _, a := range append([]string{f[0]}, f[3:]...) {
 			k := textnorm.Key(a)
 			x.alias[k] = i
@@ -252,6 +264,22 @@ func Lookup(name string) (City, bool) {
 	}
 	if c := x.byName[k]; len(c) > 0 {
 		return x.cities[c[0]], true
+	}
+	return City{}, false
+}
+
+// LookupIn returns the most populous city of a name in a country (ISO
+// code): "Lagos" in Portugal rather than the one in Nigeria.
+func LookupIn(name, country string) (City, bool) {
+	x, err := load()
+	if err != nil {
+		return City{}, false
+	}
+	if i, ok := x.alias[textnorm.Key(name)]; ok && x.cities[i].Country == country {
+		return x.cities[i], true
+	}
+	if i, ok := x.find(name, country); ok {
+		return x.cities[i], true
 	}
 	return City{}, false
 }

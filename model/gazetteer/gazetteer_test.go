@@ -70,6 +70,16 @@ func TestDestination(t *testing.T) {
 		{"Bath for the weekend", "Bath", "GB"},
 		{"Reading is fun, Lisbon in May", "Lisbon", "PT"},
 		{"hotel em Lisboa no Natal", "Lisbon", "PT"},
+		// The destination among places named in passing.
+		{"we went to Madrid in 2019, now thinking Lisbon", "Lisbon", "PT"},
+		{"fomos pra Recife ano passado, agora queremos Natal", "Natal", "BR"},
+		{"my friend Florence loves Rome", "Rome", "IT"},
+		{"moro em Campinas e quero ir pra Santos", "Santos", "BR"},
+		{"stopover in Doha then Bangkok", "Bangkok", "TH"},
+		{"Porto, no, I mean Faro", "Faro", "PT"},
+		{"Lisbon instead of Porto", "Lisbon", "PT"},
+		{"quero Maceió e não Recife", "Maceió", "BR"},
+		{"how long did I stay in Berlin?", "Berlin", "DE"},
 	}
 	for _, tt := range tests {
 		m := Find(tt.text)
@@ -149,5 +159,16 @@ func TestLargest(t *testing.T) {
 	}
 	if got := Largest(0); len(got) != 0 {
 		t.Fatalf("Largest(0) returned %d cities", len(got))
+	}
+}
+
+func TestLookupIn(t *testing.T) {
+	for _, tt := range []struct{ name, country string }{{"Lagos", "PT"}, {"Lagos", "NG"}, {"Toledo", "ES"}, {"Lisboa", "PT"}} {
+		if c, ok := LookupIn(tt.name, tt.country); !ok || c.Country != tt.country {
+			t.Errorf("LookupIn(%q, %q) = %+v, %v", tt.name, tt.country, c, ok)
+		}
+	}
+	if _, ok := LookupIn("Lisbon", "BR"); ok {
+		t.Error("LookupIn(Lisbon, BR) found a city")
 	}
 }

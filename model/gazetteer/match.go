@@ -1,6 +1,7 @@
 package gazetteer
 
 import (
+	"math"
 	"strings"
 
 	"github.com/tripgraph/tripgraph/model/internal/textnorm"
@@ -12,6 +13,8 @@ type Match struct {
 	Start, End int  // byte offsets of the name (and its qualifier) in the text
 	Origin     bool // introduced as a starting point ("from", "saindo de")
 	Dest       bool // introduced as a destination ("to", "para", "visit")
+	Fuzzy      bool // misspelt: the name nearest to what was written
+	Role       Role // what the place is to the trip
 }
 
 // Mention is what a text says about places: the cities it names, in order,
@@ -20,6 +23,14 @@ type Mention struct {
 	Cities    []Match
 	Countries []string // ISO codes, in order
 }
+
+// months are the month names that follow a city in "Natal em janeiro".
+var months = wordSet(`janeiro fevereiro marco abril maio junho julho agosto setembro outubro
+novembro dezembro january february march april may june july august september october november december`)
+
+// capitalsOnly are nicknames that are words in lower case: "LA" is Los
+// Angeles, "la" an article.
+var capitalsOnly = wordSet(`la ny`)
 
 // placeWords introduce a place; they make an ambiguous name a city.
 var placeWords = wordSet(`in to at near around visit visiting visit from into
@@ -38,10 +49,14 @@ func Find(text string) Mention {
 		return Mention{}
 	}
 	words := textnorm.Words(text)
+	known := make([]bool, len(words))
+	for i, w := range words {
+		known[i] = knownWord(w.Fold)
+	}
 	var m Mention
 	var key strings.Builder
 	for i := 0; i < len(words); {
-		n := x.matchAt(text, words, i, &key, &m)
+		n := x.matchAt(text, words, known, i, &key, &m)
 		if n == 0 {
 			n = 1
 		}
@@ -53,25 +68,93 @@ func Find(text string) Mention {
 
 // matchAt tries the longest name starting at words[i] and records it in m.
 // It returns the number of words consumed, 0 when nothing matched.
-func (x *index) matchAt(text string, words []word, i int, key *strings.Builder, m *Mention) int {
-	max := min(x.maxWords, len(words)-i)
-	for n := max; n >= 1; n-- {
+func (x *index) matchAt(text string, words []word, known []bool, i int, key *strings.Builder, m *Mention) int {
+	// Only names beginning with this word, or a misspelt one of a few words.
+	most := x.longest[words[i].Fold]
+	if !known[i] || nameStarts[words[i].Fold] {
+		most = max(most, maxFuzzyWords)
+	}
+	for n := min(most, len(words)-i); n >= 1; n-- {
 		k := joinFolds(words[i:i+n], key)
 		if cc, ok := x.countries[k]; ok && x.isCountry(words[i:i+n], k, cc) {
 			m.Countries = append(m.Countries, cc)
 			return n
 		}
 		c, alias, ok := x.candidate(k)
+		fuzzy := false
 		if !ok || !x.accept(text, words, i, n, k, c, alias) {
-			continue
+			if n > maxFuzzyWords || known[i+n-1] {
+				continue // a misspelt name ends in a word no reader knows
+			}
+			near, found := x.fuzzyName(text, words, known[i:i+n], i, n, k)
+			if !found {
+				continue
+			}
+			k, fuzzy = near, true
+			c, alias, _ = x.candidate(k)
 		}
 		q, qn := x.qualify(words, i+n, k, c, alias)
-		match := Match{City: x.cities[q], Start: words[i].Start, End: words[i+n+qn-1].End}
+		match := Match{City: x.cities[q], Start: words[i].Start, End: words[i+n+qn-1].End, Fuzzy: fuzzy}
 		match.Origin, match.Dest = roleOf(words, i)
+		match.Role = roleAt(text, words, i, n)
 		m.Cities = append(m.Cities, match)
 		return n + qn
 	}
 	return 0
+}
+
+// fuzzyName returns the name words[i:i+n] misspell, if they are written
+// where a place goes and no reader of the model knows them as words.
+func (x *index) fuzzyName(text string, words []word, known []bool, i, n int, k string) (string, bool) {
+	if !unknownWords(words[i:i+n], known) {
+		return "", false
+	}
+	ctx := i > 0 && placeWords[words[i-1].Fold]
+	if !ctx && !words[i].Cap && !sentenceStart(text, words, i) && !placeFollows(text, words, i+n) {
+		return "", false
+	}
+	near, _, ok := x.nearest(k, !ctx)
+	return near, ok
+}
+
+// nameStarts are known words that begin names ("new", "são", "porto").
+var nameStarts = wordSet(`new san santa saint st la las los le el sao porto rio belo buenos
+nova cidade ciudad ho`)
+
+// unknownWords reports whether a run of words may misspell a name: its
+// last word, at least, is no word the model knows, and the others are
+// unknown too or begin names.
+func unknownWords(ws []word, known []bool) bool {
+	for j, w := range ws {
+		if j == len(ws)-1 && (known[j] || len(w.Fold) < 3) {
+			return false
+		}
+		if known[j] && !(j == 0 && nameStarts[w.Fold]) && !(j > 0 && nameJoins[w.Fold]) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxFuzzyWords is the most words a misspelt name is read in ("morro de
+// sao paolo" is not).
+const maxFuzzyWords = 3
+
+// nameJoins join the words of a name: "belo horizonte", "rio de janeiro".
+var nameJoins = wordSet(`de do da dos das del di e y`)
+
+// knownWord reports a word the model reads as something other than a
+// place: a stop word, travel vocabulary, a number, a country.
+func knownWord(w string) bool {
+	if stopNames[w] || commonWords[w] || looksLikeWord(w) {
+		return true
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return true // digits, and letters folding cannot make plain
+		}
+	}
+	return false
 }
 
 // word is a word of a text; see textnorm.Word.
@@ -119,6 +202,9 @@ func (x *index) candidate(k string) (i int32, alias, ok bool) {
 // accept decides whether words[i:i+n] name a city here, using the
 // stoplists, capitalisation and the word before.
 func (x *index) accept(text string, words []word, i, n int, k string, c int32, alias bool) bool {
+	if n == 1 && capitalsOnly[k] {
+		return words[i].Raw == strings.ToUpper(words[i].Raw) // "LA", not "la"
+	}
 	if n == 1 && stopNames[k] {
 		return false
 	}
@@ -129,6 +215,10 @@ func (x *index) accept(text string, words []word, i, n int, k string, c int32, a
 			return false // "no Natal" is Christmas
 		case "de":
 			ctx = false // "feriado de Natal", but "saindo de Natal"
+		}
+		if !ctx && i+1 < len(words) && (words[i+1].Fold == "em" || words[i+1].Fold == "com" || words[i+1].Fold == "na" || words[i+1].Fold == "no") &&
+			!(i+2 < len(words) && months[words[i+2].Fold]) {
+			return false // "Natal em Gramado", "Natal com a família" is Christmas; "Natal em janeiro" the city
 		}
 	}
 	capital := words[i].Cap
@@ -237,15 +327,21 @@ func (x *index) preferMentionedCountries(m *Mention) {
 	}
 }
 
-// Destination returns the city a text is most likely asking about: the
-// one named most often, then one introduced as a destination ("to",
-// "para"), then the last one that is not a starting point.
+// Destination returns the city a text is most likely asking about: one
+// picked or corrected to ("I meant Nice"), then the one named most often,
+// then one introduced as a destination ("to", "para"), then the last one
+// that is not a starting point. Places named in passing (a starting
+// point, a past trip, a layover) count only when no other is named;
+// places not wanted, or people's names, never.
 func (m Mention) Destination() (Match, bool) {
-	best, bestScore := -1, -1
+	best, bestScore := -1, math.MinInt
 	for j, c := range m.Cities {
+		if c.Role == Negated {
+			continue
+		}
 		score := 0
 		for _, o := range m.Cities {
-			if o.City == c.City {
+			if o.City == c.City && o.Role != Negated {
 				score += 4
 			}
 		}
@@ -254,6 +350,12 @@ func (m Mention) Destination() (Match, bool) {
 		}
 		if !c.Origin {
 			score++
+		}
+		switch {
+		case c.Role == Chosen:
+			score += 16
+		case c.Role.Passing():
+			score -= 32
 		}
 		if score >= bestScore && !(score == bestScore && best >= 0 && m.Cities[best].Dest && !c.Dest) {
 			best, bestScore = j, score

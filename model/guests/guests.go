@@ -21,9 +21,13 @@ var numberWords = map[string]int{
 // people are nouns counted by the number before them.
 var people = wordSet(`people persons person guests guest adults adult pax travelers
 travellers kids kid children child teens teenagers friends babies baby
+toddlers toddler infants infant twins siblings cousins sisters brothers
 pessoas pessoa hospedes hospede adultos adulto criancas crianca filhos filho
 filhas filha amigos amigas viajantes bebes bebe adolescentes guys girls
-caras meninas meninos`)
+caras meninas meninos gemeos gemeas irmas irmaos primos primas sobrinhos`)
+
+// couples are counted two by two: "3 couples", "dois casais".
+var couples = wordSet(`couples casais`)
 
 // companions are one person each ("my wife"), pairs are two ("my parents").
 var (
@@ -31,10 +35,12 @@ var (
 friend mom mum mother dad father sister brother son daughter boss colleague
 esposa marido namorada namorado noiva noivo parceiro parceira amigo amiga mae pai
 irma irmao filho filha mulher companheira companheiro sogra sogro chefe colega
-mother-in-law avo baby bebe`)
-	pairs   = wordSet(`parents pais grandparents avos in-laws sogros`)
+mother-in-law avo baby bebe grandma grandpa granny grandmother grandfather cousin
+uncle aunt niece nephew toddler cunhado cunhada sobrinho sobrinha primo prima tio tia
+neto neta`)
+	pairs   = wordSet(`parents pais grandparents avos in-laws inlaws sogros`)
 	plurals = wordSet(`kids children filhos filhas friends amigos amigas sisters
-brothers irmaos irmas`)
+brothers irmaos irmas twins gemeos gemeas siblings cousins primos primas`)
 )
 
 // Count returns the number of travellers a message states, or 0.
@@ -92,6 +98,12 @@ func number(s string) (int, bool) {
 func explicit(w []string) int {
 	total := 0
 	for i := 1; i < len(w); i++ {
+		if couples[w[i]] {
+			if n, ok := number(w[i-1]); ok {
+				total += 2 * n // "3 couples"
+			}
+			continue
+		}
 		if !people[w[i]] {
 			continue
 		}
@@ -122,7 +134,11 @@ func explicit(w []string) int {
 func withCount(w []string) bool {
 	for i := 0; i+2 < len(w); i++ {
 		if w[i] == "with" || w[i] == "com" {
-			if _, ok := number(w[i+1]); ok && people[w[i+2]] {
+			j := i + 1
+			if owner(w[j]) {
+				j++ // "com minhas três primas"
+			}
+			if _, ok := number(word(w, j)); ok && people[word(w, j+1)] {
 				return true
 			}
 		}
@@ -132,16 +148,40 @@ func withCount(w []string) bool {
 
 func singular(s string) bool {
 	switch s {
-	case "kid", "child", "baby", "adult", "person", "guest", "friend", "crianca", "pessoa", "adulto", "bebe", "hospede", "filho", "filha", "amigo", "amiga", "teen":
+	case "toddler", "infant", "kid", "child", "baby", "adult", "person", "guest", "friend", "crianca", "pessoa", "adulto", "bebe", "hospede", "filho", "filha", "amigo", "amiga", "teen":
 		return true
 	}
 	return false
 }
 
-// grouped reads "3 of us", "somos 3", "family of five", "for 4".
+// grouped reads "3 of us", "somos 3", "family of five", "for 4", "nós
+// 4", "eu e mais 5", and whoever is added after the count ("family of 4
+// plus grandma").
 func grouped(w []string) int {
+	if n := strongGrouped(w); n > 0 {
+		return n
+	}
+	return bareFor(w)
+}
+
+// strongGrouped is grouped without the bare "for 4".
+func strongGrouped(w []string) int {
 	for i := range w {
 		switch w[i] {
+		case "nos", "we":
+			if n, ok := number(word(w, i+1)); ok && word(w, i+1) != "a" && !unitAfter(w, i+2) && !people[word(w, i+2)] && word(w, i-1) != "de" && word(w, i-1) != "of" {
+				return n + addedAfter(w, i+2) // "nós 4"
+			}
+		case "eu", "me", "i":
+			j := i + 1
+			for word(w, j) == "e" || word(w, j) == "and" || word(w, j) == "plus" || word(w, j) == "mais" {
+				j++
+			}
+			if n, ok := number(word(w, j)); ok && (j > i+1 || w[i] == "eu" && word(w, j) != "um" && word(w, j) != "uma") {
+				if !unitAfter(w, j+1) && !people[word(w, j+1)] && word(w, j+1) != "of" && word(w, j+1) != "de" {
+					return n + 1 // "eu e mais 5", "me plus 3", "eu + 4"
+				}
+			}
 		case "of", "de":
 			if word(w, i+1) == "us" || word(w, i+1) == "we" || w[i] == "de" && word(w, i+1) == "nos" {
 				if n, ok := number(word(w, i-1)); ok {
@@ -162,7 +202,7 @@ func grouped(w []string) int {
 				j++
 			}
 			if n, ok := number(word(w, j)); ok && !unitAfter(w, j+1) && word(w, j) != "a" && word(w, j) != "um" {
-				return n
+				return n + addedAfter(w, j+1)
 			}
 		case "are", "re":
 			if word(w, i-1) == "we" || word(w, i-1) == "there" {
@@ -170,6 +210,16 @@ func grouped(w []string) int {
 					return n
 				}
 			}
+		}
+	}
+	return 0
+}
+
+// bareFor reads "for 4", "pra 2": the weakest sign of a party, read when
+// no other says it ("NYC for 4 nights then Boston for 2, family of 4").
+func bareFor(w []string) int {
+	for i := range w {
+		switch w[i] {
 		case "for", "para", "pra":
 			if n, ok := number(word(w, i+1)); ok && word(w, i+1) != "a" && word(w, i+1) != "um" && word(w, i+1) != "uma" && endOfCount(w, i+2) {
 				return n
@@ -177,6 +227,34 @@ func grouped(w []string) int {
 		}
 	}
 	return 0
+}
+
+// addedAfter counts the people added after a count: "plus grandma",
+// "mais a avó", "+ my parents".
+func addedAfter(w []string, i int) int {
+	n := 0
+	for j := i; j < len(w) && j < i+4; j++ {
+		switch {
+		case companions[w[j]] && !onlyTalks(w, j):
+			n++
+		case pairs[w[j]]:
+			n += 2
+		case w[j] == "plus" || w[j] == "mais" || w[j] == "and" || w[j] == "e" || owner(w[j]):
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// owner reports a word that makes the next a companion: "my", "minha",
+// "the", "as".
+func owner(s string) bool {
+	switch s {
+	case "my", "our", "his", "her", "their", "minha", "meu", "meus", "minhas", "nossa", "nosso", "nossos", "nossas", "the", "a", "o", "as", "os":
+		return true
+	}
+	return false
 }
 
 // endOfCount reports whether a bare number ("for 4") ends there: nothing
@@ -203,8 +281,14 @@ func unitAfter(w []string, i int) bool {
 func company(w []string) int {
 	n := 0
 	for i, s := range w {
+		if onlyTalks(w, i) {
+			continue // "my friend Florence says…", "meu chefe foi pra Cancún"
+		}
 		prev := word(w, i-1)
-		owned := prev == "my" || prev == "our" || prev == "his" || prev == "her" || prev == "their" || prev == "minha" || prev == "meu" || prev == "meus" || prev == "minhas" || prev == "nossa" || prev == "nosso" || prev == "the" || prev == "a" || prev == "o"
+		if s == "laws" && prev == "in" {
+			s, prev = "in-laws", word(w, i-2) // "my in-laws"
+		}
+		owned := owner(prev)
 		switch {
 		case companions[s] && owned:
 			n++
@@ -220,6 +304,29 @@ func company(w []string) int {
 		return 0
 	}
 	return n + 1
+}
+
+// talkVerbs say what someone else said or did: a person they follow does
+// not travel ("my colleague Austin recommended Denver").
+var talkVerbs = wordSet(`says said recommended recommends told tells suggested loved went
+diz disse indicou indica recomendou recomenda falou sugeriu amou adorou foi
+foram viajou`)
+
+// onlyTalks reports a companion word followed, within two words, by one
+// of talkVerbs.
+func onlyTalks(w []string, i int) bool {
+	if !companions[w[i]] && !pairs[w[i]] {
+		return false
+	}
+	for j := i + 1; j <= i+2 && j < len(w); j++ {
+		if talkVerbs[w[j]] {
+			return true
+		}
+		if w[j] == "," {
+			return false
+		}
+	}
+	return false
 }
 
 // fixed reads words that imply a number: "couple", "casal", "sozinho".
@@ -306,6 +413,19 @@ func Change(text string) int {
 			}
 		}
 	}
+	for i, s := range w {
+		if s == "laws" && word(w, i-1) == "in" {
+			s = "in-laws"
+		}
+		if (companions[s] || pairs[s]) && owner(word(w, i-1)) || s == "in-laws" {
+			if dropsOut(w, i+1) {
+				if pairs[s] || s == "in-laws" {
+					return -2 // "my parents can't come"
+				}
+				return -1 // "my sister can't come", "meu cunhado desistiu"
+			}
+		}
+	}
 	if joins(w) {
 		if n := company(w); n > 1 {
 			return n - 1
@@ -323,7 +443,7 @@ func dropsOut(w []string, i int) bool {
 	for j := i; j < min(i+4, len(w)); j++ {
 		switch w[j] {
 		case "cant", "can", "cannot", "isn", "isnt", "won", "wont", "not", "nao", "desistiu", "desistiram", "dropped", "cancelled", "canceled":
-			return true
+			return word(w, j+1) != "wait" && word(w, j+2) != "wait" // "can't wait" is eager
 		}
 	}
 	return false
@@ -334,7 +454,7 @@ func dropsOut(w []string, i int) bool {
 func joins(w []string) bool {
 	for i, s := range w {
 		switch s {
-		case "joining", "join", "joins":
+		case "joining", "join", "joins", "bringing", "bring", "levar", "levando", "levaremos", "trazer", "trazendo":
 			return true
 		case "too", "also", "tambem", "junto", "juntos":
 			for j := max(0, i-3); j < min(i+3, len(w)); j++ {
@@ -346,4 +466,12 @@ func joins(w []string) bool {
 		}
 	}
 	return false
+}
+
+// Conflict reports a message that counts its party two ways that do not
+// agree: "somos 4, eu e minha esposa", "3 of us: me and my husband".
+func Conflict(text string) bool {
+	w := folds(text)
+	g, c := strongGrouped(w), company(w)
+	return g > 0 && c > 0 && g != c
 }

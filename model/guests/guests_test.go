@@ -8,6 +8,8 @@ func TestCount(t *testing.T) {
 		want int
 	}{
 		{"hotel for 4 people", 4},
+		{"my boss said Rome is great", 0},
+		{"meu marido disse que Lisboa é linda", 0},
 		{"3 of us going to Lisbon", 3},
 		{"somos 3", 3},
 		{"me and my wife", 2},

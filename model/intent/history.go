@@ -22,7 +22,8 @@ var (
 	pastWords = set(`did was were went been gone visited took taken spent travelled
 traveled stayed photographed shot viajei viajamos fui fomos estive estivemos
 visitei visitamos tirei tiramos fotografei fotografamos fiz fizemos durou
-duraram passei passamos fiquei ficamos conheci conhecemos foi foram`)
+duraram passei passamos fiquei ficamos conheci conhecemos foi foram andei
+andamos rodei rodamos ever`)
 	askWords = set(`how when where what which list show tell quanto quanta quantos
 quantas quando onde quais qual que mostra mostre lista liste diga`)
 	// futureWords make a message about a trip to come, whatever else it says.
@@ -164,5 +165,5 @@ func offTopic(w []string) bool {
 // OffTopic reports whether a message asks something none of the trip
 // tools can serve (the weather, general knowledge, a joke).
 func OffTopic(text string) bool {
-	return Detect(text) == Other && offTopic(words(text))
+	return ReadTalk(text) == Unrelated
 }

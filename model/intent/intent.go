@@ -79,7 +79,7 @@ func Detect(text string) Intent {
 	if !stay && !food && History(text) != NoAsk {
 		photo = true
 	}
-	if !stay && !food && !photo && !book && !trip && offTopic(w) {
+	if !stay && !food && !photo && !book && !trip && (offTopic(w) || offTopicQuestion(w) || identity(w) || howAreYou(w) || greeting(w)) {
 		return Other
 	}
 	switch {

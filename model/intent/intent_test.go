@@ -69,10 +69,14 @@ func TestParsePhoto(t *testing.T) {
 		text string
 		want PhotoRequest
 	}{
-		{"me mostre fotos do aniversário da Vivi", PhotoRequest{Kind: SearchAll, Query: "aniversário da Vivi"}},
-		{"fotos da praia", PhotoRequest{Kind: SearchAll, Query: "praia"}},
-		{"photos from the beach", PhotoRequest{Kind: SearchAll, Query: "beach"}},
-		{"show me beach photos", PhotoRequest{Kind: SearchAll, Query: "beach"}},
+		{"me mostre fotos do aniversário da Vivi", PhotoRequest{Kind: SearchAll, Query: "aniversário da Vivi", Asked: "aniversário da Vivi"}},
+		{"fotos da praia", PhotoRequest{Kind: SearchAll, Query: "praia", Asked: "praia"}},
+		{"fotos das praias", PhotoRequest{Kind: SearchAll, Query: "praia", Asked: "praias"}},
+		{"penguin pictures", PhotoRequest{Kind: SearchAll, Query: "pingui", Asked: "penguin"}},
+		{"fotos dos pinguins", PhotoRequest{Kind: SearchAll, Query: "pingui", Asked: "pinguins"}},
+		{"photos of the flowers", PhotoRequest{Kind: SearchAll, Query: "flor", Asked: "flowers"}},
+		{"photos from the beach", PhotoRequest{Kind: SearchAll, Query: "praia", Asked: "beach"}},
+		{"show me beach photos", PhotoRequest{Kind: SearchAll, Query: "praia", Asked: "beach"}},
 		{"which albums do I have?", PhotoRequest{Kind: ListAlbums}},
 		{"meus álbuns", PhotoRequest{Kind: ListAlbums}},
 		{"photos from my Japan album", PhotoRequest{Kind: Album, Album: "Japan"}},
@@ -81,15 +85,15 @@ func TestParsePhoto(t *testing.T) {
 		{"photos from my Japan album in Kyoto", PhotoRequest{Kind: Album, Album: "Japan", Query: "Kyoto"}},
 		{"fotos do álbum Japão em Quioto", PhotoRequest{Kind: Album, Album: "Japão", Query: "Quioto"}},
 		{"quantas fotos tem no álbum Lisboa 2023?", PhotoRequest{Kind: Album, Album: "Lisboa 2023", Stats: true}},
-		{"pictures of the Eiffel Tower please", PhotoRequest{Kind: SearchAll, Query: "Eiffel Tower"}},
+		{"pictures of the Eiffel Tower please", PhotoRequest{Kind: SearchAll, Query: "Eiffel Tower", Asked: "Eiffel Tower"}},
 		{"show my Rio de Janeiro album", PhotoRequest{Kind: Album, Album: "Rio de Janeiro"}},
 		{"show my Porto e Douro album", PhotoRequest{Kind: Album, Album: "Porto e Douro"}},
 		{"show me the Paris em família album", PhotoRequest{Kind: Album, Album: "Paris em família"}},
 		{"mostra o álbum Porto e Douro", PhotoRequest{Kind: Album, Album: "Porto e Douro"}},
 		{"abre o álbum Rio de Janeiro", PhotoRequest{Kind: Album, Album: "Rio de Janeiro"}},
-		{"show me the photos from Vivi's birthday", PhotoRequest{Kind: SearchAll, Query: "aniversário da Vivi"}},
-		{"photos of Ana’s wedding", PhotoRequest{Kind: SearchAll, Query: "casamento da Ana"}},
-		{"photos of the birthday cake", PhotoRequest{Kind: SearchAll, Query: "birthday cake"}},
+		{"show me the photos from Vivi's birthday", PhotoRequest{Kind: SearchAll, Query: "aniversário da Vivi", Asked: "aniversário da Vivi"}},
+		{"photos of Ana’s wedding", PhotoRequest{Kind: SearchAll, Query: "casamento da Ana", Asked: "casamento da Ana"}},
+		{"photos of the birthday cake", PhotoRequest{Kind: SearchAll, Query: "birthday cake", Asked: "birthday cake"}},
 	}
 	for _, tt := range tests {
 		if got := ParsePhoto(tt.text); got != tt.want {

@@ -11,14 +11,17 @@ quais qual tenho obrigado obrigada oi ola proximo proxima fim esposa marido
 barato barata perto pousada hospedagem ferias albuns amanha julho maio junho
 agosto janeiro fevereiro marco abril setembro outubro novembro dezembro
 valeu vlw obg brigado brigada blz beleza mano tchau conta piada fala
-voce vc tudo bem legal massa show ta tá entao quem como porque esta sao tem isso aquilo`)
+voce vc tudo bem legal massa show ta tá entao quem como porque esta sao tem isso aquilo
+bom dia boa tarde engracado robo celular melhor comprar ajuda licao casa`)
 	enWords = set(`the and for with in to my of we i me you please want need
 looking find show photos photo pictures nights night people week days month
 from hotel hotels restaurants restaurant trip where stay eat are is our us
 what which how can could would like next this weekend thanks thank hi hello
 cheap near wife husband kids family albums tomorrow july may june august
 january february march april september october november december some any
-thx ty tysm cool lol bye yeah yes nope okay tell joke weather`)
+thx ty tysm cool lol bye yeah yes nope okay tell joke weather
+good morning evening afternoon robot phone buy best series homework math going day
+now an act just only instead`)
 )
 
 // Language returns "pt" or "en" for a message, or "" when it cannot tell.

@@ -24,6 +24,7 @@ type PhotoRequest struct {
 	Kind  PhotoKind
 	Album string // album name, for Album
 	Query string // search term: across albums, or a place within the album
+	Asked string // the search term as the traveller put it, for replies ("" when Query is)
 	Stats bool   // trip statistics rather than photos
 }
 
@@ -53,7 +54,8 @@ func ParsePhoto(text string) PhotoRequest {
 		r.Kind = ListAlbums
 		return r
 	}
-	r.Query = inCaptions(searchTerm(text, ws))
+	r.Asked = inCaptions(searchTerm(text, ws))
+	r.Query = SearchForm(r.Asked)
 	if r.Query == "" {
 		r.Kind = ListAlbums
 	}
@@ -118,7 +120,9 @@ func albumName(text string, ws []textnorm.Word) (string, []textnorm.Word, []text
 				return span(text, ws[s:e]), ws[:i], ws[e:], true
 			}
 		case "trip", "vacation", "holiday", "holidays":
-			if s, e := nameBefore(text, ws, i); s < e {
+			// "my Japan trip" names an album; "our anniversary trip to
+			// Paris" does not: the place it names does.
+			if s, e := nameBefore(text, ws, i); s < e && capitalised(text, ws[s]) {
 				return span(text, ws[s:e]), ws[:s], ws[i+1:], true
 			}
 		case "viagem", "ferias":
@@ -311,4 +315,83 @@ func inCaptions(term string) string {
 		return term
 	}
 	return ev + " da " + term[ws[0].Start:ws[0].End]
+}
+
+// captionWordsPT are English words for what travellers photograph, in the
+// Portuguese the albums' captions mostly use.
+var captionWordsPT = map[string]string{
+	"beach": "praia", "beaches": "praia", "penguin": "pinguim", "penguins": "pinguim", "mountain": "montanha",
+	"mountains": "montanha", "waterfall": "cachoeira", "waterfalls": "cachoeira", "cake": "bolo", "cakes": "bolo",
+	"snow": "neve", "boat": "barco", "boats": "barco", "sea": "mar", "lake": "lago", "lakes": "lago",
+	"castle": "castelo", "castles": "castelo", "church": "igreja", "churches": "igreja", "museum": "museu",
+	"museums": "museu", "wine": "vinho", "forest": "floresta", "river": "rio", "bridge": "ponte", "bridges": "ponte",
+	"market": "mercado", "markets": "mercado", "dog": "cachorro", "dogs": "cachorro", "cat": "gato", "cats": "gato",
+	"flower": "flor", "flowers": "flor", "bird": "passaro", "birds": "passaro", "whale": "baleia", "whales": "baleia",
+	"turtle": "tartaruga", "turtles": "tartaruga", "monkey": "macaco", "monkeys": "macaco", "dolphin": "golfinho",
+	"dolphins": "golfinho", "desert": "deserto", "garden": "jardim", "gardens": "jardim", "island": "ilha",
+	"islands": "ilha", "dunes": "duna", "dune": "duna", "pool": "piscina", "lighthouse": "farol", "square": "praca",
+	"street": "rua", "streets": "rua", "party": "festa", "dinner": "jantar", "lunch": "almoco", "breakfast": "cafe",
+	"food": "comida", "sunrise": "nascer do sol", "fireworks": "fogos",
+}
+
+// SearchForm is the term to search photos with for what the traveller
+// asked: English words for what is photographed in the Portuguese of the
+// captions ("penguins" → "pinguim"), and each word cut to what its
+// singular and plural share, so that the search, which matches at the
+// start of a word, finds both ("pinguim" and "pinguins" → "pingui",
+// "praias" → "praia", "flores" → "flor"). Names (capitalised words) are
+// left as written.
+func SearchForm(term string) string {
+	ws := textnorm.Words(term)
+	if len(ws) == 0 {
+		return term
+	}
+	// Translated only when every word but names and links is known:
+	// "birthday cake" stays English rather than half Portuguese.
+	translate := true
+	for _, w := range ws {
+		_, known := captionWordsPT[w.Fold]
+		translate = translate && (known || w.Cap || preps[w.Fold] || determiners[w.Fold])
+	}
+	var b strings.Builder
+	last := 0
+	for _, w := range ws {
+		b.WriteString(term[last:w.Start])
+		last = w.End
+		if w.Cap {
+			b.WriteString(w.Raw)
+			continue
+		}
+		word := w.Raw
+		if pt, ok := captionWordsPT[w.Fold]; ok && translate {
+			word = pt
+		}
+		b.WriteString(stem(word))
+	}
+	b.WriteString(term[last:])
+	return b.String()
+}
+
+// stem cuts a word to what its singular and plural forms share, in
+// Portuguese and English: "pinguins", "pinguim" → "pingui"; "praias" →
+// "praia"; "flores" → "flor"; "beaches" → "beach"; "animais" → "anima".
+// Short words, and words of several (nascer do sol), are left alone.
+func stem(w string) string {
+	f := textnorm.Fold(w)
+	if len(f) < 5 || f != strings.ToLower(w) && len(f) != len(w) {
+		return w // accented words keep their accents: cut only plain ones
+	}
+	switch {
+	case strings.HasSuffix(f, "ns"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(f, "m") && !strings.HasSuffix(f, "um"):
+		return w[:len(w)-1]
+	case strings.HasSuffix(f, "ais"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(f, "ches") || strings.HasSuffix(f, "shes") || strings.HasSuffix(f, "res") || strings.HasSuffix(f, "zes") || strings.HasSuffix(f, "ses"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(f, "s") && !strings.HasSuffix(f, "ss"):
+		return w[:len(w)-1]
+	}
+	return w
 }

@@ -32,14 +32,24 @@ func BenchmarkUnderstand(b *testing.B) {
 // BenchmarkCorpusLatency runs the extract call over 10,000 requests drawn
 // in turn from the corpus and reports the median and 99th percentile.
 func BenchmarkCorpusLatency(b *testing.B) {
+	latency(b, "../../testdata/requests.jsonl", corpusToday)
+}
+
+// BenchmarkTypedLatency does the same over the typed blind set: messages
+// as travellers type them, many misspelt, which the fuzzy gazetteer reads.
+func BenchmarkTypedLatency(b *testing.B) {
+	latency(b, "testdata/typed.jsonl", typedToday)
+}
+
+func latency(b *testing.B, path, today string) {
 	m, err := New()
 	if err != nil {
 		b.Fatal(err)
 	}
-	cases := loadCases(b, "../../testdata/requests.jsonl")
+	cases := loadCases(b, path)
 	convs := make([][]llms.MessageContent, len(cases))
 	for i, c := range cases {
-		convs[i] = conversationOf("Extract the trip details.\nToday: 2026-11-21", c.Turns)
+		convs[i] = conversationOf("Extract the trip details.\nToday: "+today, c.Turns)
 	}
 	ctx := context.Background()
 	const n = 10000

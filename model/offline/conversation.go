@@ -6,15 +6,40 @@ import (
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
+	"github.com/tripgraph/tripgraph/model/internal/chatwords"
 )
 
 // TripDetails is the "Trip details:" line of a callTools system prompt.
+// A trip of several cities has legs; its location and dates are then the
+// first leg's city and the whole trip's.
 type TripDetails struct {
-	Location       string `json:"location"`
-	Country        string `json:"country,omitempty"`
-	StartDate      string `json:"startDate"`
-	EndDate        string `json:"endDate"`
-	NumberOfGuests int    `json:"numberOfGuests"`
+	Location       string    `json:"location"`
+	Country        string    `json:"country,omitempty"`
+	StartDate      string    `json:"startDate"`
+	EndDate        string    `json:"endDate"`
+	NumberOfGuests int       `json:"numberOfGuests"`
+	Legs           []TripLeg `json:"legs,omitempty"`
+}
+
+// TripLeg is one city of a trip of several, with its dates.
+type TripLeg struct {
+	Location  string `json:"location"`
+	Country   string `json:"country,omitempty"`
+	StartDate string `json:"startDate"`
+	EndDate   string `json:"endDate"`
+}
+
+// stops are the places a trip's catalog searches are for: each leg of a
+// trip of several cities, else the trip itself.
+func (td TripDetails) stops() []TripDetails {
+	if len(td.Legs) < 2 {
+		return []TripDetails{td}
+	}
+	out := make([]TripDetails, len(td.Legs))
+	for i, l := range td.Legs {
+		out[i] = TripDetails{Location: l.Location, Country: l.Country, StartDate: l.StartDate, EndDate: l.EndDate, NumberOfGuests: td.NumberOfGuests}
+	}
+	return out
 }
 
 // conversation is a request to the model, taken apart.
@@ -22,7 +47,7 @@ type conversation struct {
 	system  string
 	today   time.Time
 	trip    *TripDetails
-	users   []string // the user's messages, oldest first
+	users   []string // the user's messages, oldest first, chat words written out
 	calls   []llms.ToolCall
 	results map[string]string // tool name → result, after the last user message
 	answers map[string]string // callKey of a call → its result, after the last user message
@@ -55,7 +80,7 @@ func (c *conversation) read(m llms.MessageContent) {
 		c.system += textOf(m) + "\n"
 	case llms.ChatMessageTypeHuman, llms.ChatMessageTypeGeneric:
 		if t := strings.TrimSpace(textOf(m)); t != "" {
-			c.users = append(c.users, t)
+			c.users = append(c.users, chatwords.Expand(t))
 			c.calls, c.results, c.answers = nil, map[string]string{}, map[string]string{}
 		}
 	case llms.ChatMessageTypeAI:

@@ -12,18 +12,40 @@ import (
 
 // extractArgs are the arguments of the extract tool call.
 type extractArgsJSON struct {
-	Location       string `json:"location,omitempty"`
-	Country        string `json:"country,omitempty"`
-	StartDate      string `json:"startDate,omitempty"`
-	EndDate        string `json:"endDate,omitempty"`
-	Nights         int    `json:"nights,omitempty"`
-	NumberOfGuests int    `json:"numberOfGuests,omitempty"`
-	Intent         string `json:"intent"`
-	Language       string `json:"language"`
+	Location       string    `json:"location,omitempty"`
+	Country        string    `json:"country,omitempty"`
+	StartDate      string    `json:"startDate,omitempty"`
+	EndDate        string    `json:"endDate,omitempty"`
+	Nights         int       `json:"nights,omitempty"`
+	NumberOfGuests int       `json:"numberOfGuests,omitempty"`
+	Intent         string    `json:"intent"`
+	Language       string    `json:"language"`
+	Legs           []legJSON `json:"legs,omitempty"`
+	Unsure         []string  `json:"unsure,omitempty"`
+}
+
+// legJSON is one leg of a trip of several in the extract call: its city,
+// and its dates when known.
+type legJSON struct {
+	Location  string `json:"location"`
+	Country   string `json:"country,omitempty"`
+	StartDate string `json:"startDate,omitempty"`
+	EndDate   string `json:"endDate,omitempty"`
+	Nights    int    `json:"nights,omitempty"`
+}
+
+func legsJSON(legs []Leg) []legJSON {
+	var out []legJSON
+	for _, l := range legs {
+		out = append(out, legJSON{Location: l.Location, Country: l.Country, StartDate: isoDate(l.Start), EndDate: isoDate(l.End), Nights: l.Nights})
+	}
+	return out
 }
 
 func extractArgs(e Extraction) extractArgsJSON {
 	return extractArgsJSON{
+		Legs:           legsJSON(e.Legs),
+		Unsure:         e.Unsure,
 		Location:       e.Location,
 		Country:        e.Country,
 		StartDate:      isoDate(e.Dates.Start),
@@ -57,8 +79,8 @@ func relevant(users []string, today time.Time) bool {
 		return true
 	}
 	last := users[len(users)-1]
-	if intent.Detect(last) == intent.Photos {
-		return true
+	if intent.Detect(last) == intent.Photos || intent.InjectionIn(users) {
+		return true // the trip stands; the reply answers the message
 	}
 	before := Understand(users[:len(users)-1], today)
 	lang := intent.Language(last)

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"cmp"
 	"strings"
 	"time"
 
@@ -63,7 +64,7 @@ func (e *Extraction) narrow(t, lang string, today time.Time) {
 			e.Photo.Query, e.Photo.Stats, e.PhotoDay = term, false, time.Time{}
 			return
 		}
-		e.Within = e.Photo.Query
+		e.Within = cmp.Or(e.Photo.Asked, e.Photo.Query)
 		e.Photo = intent.PhotoRequest{Kind: intent.SearchAll, Query: term}
 		return
 	}

@@ -1,8 +1,10 @@
 package offline
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,24 +26,86 @@ func say(lang, en, pt string) string {
 	return en
 }
 
-func summariseTrip(c conversation, e Extraction, want []string) string {
+func summariseTrip(c conversation, e Extraction, want []string, stops []TripDetails) string {
 	var parts []string
-	for _, name := range want {
-		res, ok := c.results[name]
-		if !ok {
-			continue
+	for _, td := range stops {
+		for _, name := range want {
+			res, ok := c.resultOf(name, tripArgs(name, td, e), len(stops) == 1)
+			if !ok {
+				continue
+			}
+			// Both catalog tools say the same of a city they do not cover: say it once.
+			if part := summariseList(c, e, td, name, parseResult(res)); !slices.Contains(parts, part) {
+				parts = append(parts, part)
+			}
 		}
-		// Both catalog tools say the same of a city they do not cover: say it once.
-		if part := summariseList(c, e, name, parseResult(res)); !slices.Contains(parts, part) {
-			parts = append(parts, part)
-		}
+	}
+	if len(e.Wishes) > 0 && slices.Contains(want, toolAccommodations) && len(parts) > 0 {
+		parts = append(parts, unfiltered(e))
 	}
 	return strings.Join(parts, " ")
 }
 
-func summariseList(c conversation, e Extraction, name string, p parsed) string {
-	td := tripOf(c, e)
-	td.Location = placeName(c, td.Location, e.Language)
+// wishNames name each wish the catalog cannot filter by, in English and
+// Portuguese.
+var wishNames = map[string][2]string{
+	"pool": {"a pool", "piscina"}, "pets": {"pets", "aceitar animais (pets)"}, "kitchen": {"a kitchen", "cozinha"},
+	"parking": {"parking", "estacionamento"}, "beach": {"being near the beach", "ficar perto da praia"},
+	"breakfast": {"breakfast", "café da manhã"}, "wifi": {"Wi-Fi", "Wi-Fi"}, "gym": {"a gym", "academia"},
+	"spa": {"a spa", "spa"}, "accessible": {"accessibility", "acessibilidade"},
+}
+
+// unfiltered says honestly which wishes the search could not filter by.
+func unfiltered(e Extraction) string {
+	var names []string
+	for _, w := range e.Wishes {
+		n := wishNames[w]
+		names = append(names, say(e.Language, n[0], n[1]))
+	}
+	return say(e.Language,
+		"I can't filter places to stay by "+andList(names, "en")+", so please check each place's details.",
+		"Não consigo filtrar hospedagens por "+andList(names, "pt")+"; confira os detalhes de cada lugar.")
+}
+
+// andList joins names with commas and a last "and" ("e").
+func andList(names []string, lang string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + say(lang, " and ", " e ") + names[len(names)-1]
+}
+
+// capPhrase says a price cap: "up to €120 a night", "até R$ 400 no total".
+func capPhrase(c intent.PriceCap, lang string) string {
+	amount := money(c.Amount, c.Currency)
+	if c.Total {
+		return say(lang, "up to "+amount+" in total", "até "+amount+" no total")
+	}
+	return say(lang, "up to "+amount+" a night", "até "+amount+" por noite")
+}
+
+// money writes an amount with its currency's sign, or its code.
+func money(v float64, code string) string {
+	n := strconv.FormatFloat(v, 'f', -1, 64)
+	switch code {
+	case "EUR":
+		return "€" + n
+	case "USD":
+		return "$" + n
+	case "GBP":
+		return "£" + n
+	case "BRL":
+		return "R$ " + n
+	case "JPY":
+		return "¥" + n
+	case "":
+		return n
+	}
+	return n + " " + code
+}
+
+func summariseList(c conversation, e Extraction, td TripDetails, name string, p parsed) string {
+	td.Location = placeName(td.Location, e.Language)
 	in := say(e.Language, "in "+td.Location, inPT(td.Location))
 	if p.err != "" {
 		return failed(e.Language, p)
@@ -61,9 +125,13 @@ func summariseList(c conversation, e Extraction, name string, p parsed) string {
 		return say(e.Language, "I couldn't find places to stay "+in+" for those dates.", "Não encontrei hospedagem "+in+" para essas datas.")
 	}
 	g := td.NumberOfGuests
+	capped := ""
+	if e.PriceCap.Amount > 0 {
+		capped = ", " + capPhrase(e.PriceCap, e.Language)
+	}
 	return say(e.Language,
-		fmt.Sprintf("Found %d %s %s for %d %s, %s.", p.total, plural(p.total, "place to stay", "places to stay"), in, g, plural(g, "guest", "guests"), dateSpan(td, "en")),
-		fmt.Sprintf("Encontrei %d %s de hospedagem %s para %d %s, %s.", p.total, plural(p.total, "opção", "opções"), in, g, plural(g, "hóspede", "hóspedes"), dateSpan(td, "pt")))
+		fmt.Sprintf("Found %d %s %s for %d %s, %s%s.", p.total, plural(p.total, "place to stay", "places to stay"), in, g, plural(g, "guest", "guests"), dateSpan(td, "en"), capped),
+		fmt.Sprintf("Encontrei %d %s de hospedagem %s para %d %s, %s%s.", p.total, plural(p.total, "opção", "opções"), in, g, plural(g, "hóspede", "hóspedes"), dateSpan(td, "pt"), capped))
 }
 
 // summariseRestaurants names what was found; when nothing of the cuisine
@@ -122,11 +190,17 @@ func inPT(place string) string {
 	return "em " + place
 }
 
+// tripOf is the trip the Trip details line gives, else the one the
+// conversation tells.
 func tripOf(c conversation, e Extraction) TripDetails {
 	if c.trip != nil {
 		return *c.trip
 	}
-	return TripDetails{Location: e.Location, StartDate: isoDate(e.Dates.Start), EndDate: isoDate(e.Dates.End), NumberOfGuests: e.Guests}
+	td := TripDetails{Location: e.Location, Country: e.Country, StartDate: isoDate(e.Dates.Start), EndDate: isoDate(e.Dates.End), NumberOfGuests: e.Guests}
+	for _, l := range e.Legs {
+		td.Legs = append(td.Legs, TripLeg{Location: l.Location, Country: l.Country, StartDate: isoDate(l.Start), EndDate: isoDate(l.End)})
+	}
+	return td
 }
 
 var ptMonths = [...]string{"", "janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"}
@@ -160,7 +234,7 @@ func failed(lang string, p parsed) string {
 
 func summarisePhotoSearch(e Extraction, res string) string {
 	p := parseResult(res)
-	q := e.Photo.Query
+	q := cmp.Or(e.Photo.Asked, e.Photo.Query)
 	switch {
 	case p.err != "":
 		return failed(e.Language, p)

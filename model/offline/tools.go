@@ -24,38 +24,55 @@ const (
 )
 
 // useTools answers a callTools request: the next tool calls, or a summary
-// once every tool wanted has answered.
+// once every tool wanted has answered. A trip of several cities is
+// searched leg by leg.
 func (m *Model) useTools(c conversation) *llms.ContentChoice {
 	e := Understand(c.users, c.today)
 	if e.Intent == intent.Photos && c.offersAlbums() {
 		return m.photoStep(c, e)
 	}
 	want := tripTools(e.Intent)
+	stops := tripOf(c, e).stops()
 	var calls []llms.ToolCall
 	answered := 0
-	for _, name := range want {
-		if !c.tools[name] {
-			continue
-		}
-		if res, done := c.results[name]; done {
-			if name == toolRestaurants && c.needsCuisines(e, res) {
-				args := tripArgs(name, c, e)
-				delete(args, "cuisine")
-				calls = append(calls, m.call(name, args)) // to say which cuisines there are
+	for _, td := range stops {
+		for _, name := range want {
+			if !c.tools[name] {
 				continue
 			}
-			answered++
-			continue
+			args := tripArgs(name, td, e)
+			if res, done := c.resultOf(name, args, len(stops) == 1); done {
+				if name == toolRestaurants && c.needsCuisines(e, res) {
+					delete(args, "cuisine")
+					calls = append(calls, m.call(name, args)) // to say which cuisines there are
+					continue
+				}
+				answered++
+				continue
+			}
+			calls = append(calls, m.call(name, args))
 		}
-		calls = append(calls, m.call(name, tripArgs(name, c, e)))
 	}
 	switch {
 	case len(calls) > 0:
 		return m.withCalls("", calls...)
 	case answered > 0:
-		return textChoice(summariseTrip(c, e, want))
+		return textChoice(summariseTrip(c, e, want, stops))
 	}
 	return textChoice(smallTalk(c, e))
+}
+
+// resultOf is the answer to this turn's call of a tool with these
+// arguments; for a trip of one city, any answer of the tool.
+func (c conversation) resultOf(name string, args map[string]any, byName bool) (string, bool) {
+	if res, ok := c.answer(name, args); ok {
+		return res, true
+	}
+	if byName {
+		res, ok := c.results[name]
+		return res, ok
+	}
+	return "", false
 }
 
 // needsCuisines reports a first restaurant search for a cuisine that
@@ -97,13 +114,10 @@ func tripTools(it intent.Intent) []string {
 	return nil
 }
 
-// tripArgs builds list-accommodations and list-restaurants arguments from
-// the Trip details line, or from the conversation when it is missing.
-func tripArgs(name string, c conversation, e Extraction) map[string]any {
-	td := TripDetails{Location: e.Location, Country: e.Country, StartDate: isoDate(e.Dates.Start), EndDate: isoDate(e.Dates.End), NumberOfGuests: e.Guests}
-	if c.trip != nil {
-		td = *c.trip
-	}
+// tripArgs builds list-accommodations and list-restaurants arguments for
+// one stop of the trip: the Trip details line's, or the conversation's
+// when it is missing.
+func tripArgs(name string, td TripDetails, e Extraction) map[string]any {
 	// The country tells the tool which of the places of that name is meant
 	// ("Paris" in the United States is not the one in France).
 	location := td.Location
@@ -120,7 +134,18 @@ func tripArgs(name string, c conversation, e Extraction) map[string]any {
 		}
 		return args
 	}
-	return map[string]any{"location": location, "startDate": td.StartDate, "endDate": td.EndDate, "guests": td.NumberOfGuests}
+	args := map[string]any{"location": location, "startDate": td.StartDate, "endDate": td.EndDate, "guests": td.NumberOfGuests}
+	if c := e.PriceCap; c.Amount > 0 {
+		key := "maxNightlyPrice"
+		if c.Total {
+			key = "maxTotalPrice"
+		}
+		args[key] = c.Amount
+		if c.Currency != "" {
+			args["currency"] = c.Currency
+		}
+	}
+	return args
 }
 
 // photoStep is the album tool flow of one photo request.

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"cmp"
+	"slices"
 	"strings"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/model/guests"
 	"github.com/tripgraph/tripgraph/model/intent"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 // Extraction is what the offline model understands from the user's side
@@ -28,6 +30,26 @@ type Extraction struct {
 	Within     string              // an earlier search term a narrower search keeps to
 	Cuisine    string
 	PriceRange string
+
+	Legs     []Leg // the cities of a trip of several, in order; nil for one city
+	legTotal int   // the trip's nights, to share among legs without their own
+
+	PriceCap intent.PriceCap // the most the traveller pays for a stay, if said
+	Wishes   []string        // what they wish of a stay the catalog cannot filter by
+	cc       string          // ISO code of the destination's country
+
+	// Unsure lists the fields read by a guess from the last message: a
+	// misspelt place ("location"), two dates offered ("startDate"), a
+	// party counted two ways ("numberOfGuests").
+	// The planner asks before relying on them; the traveller's next
+	// message, whatever it says, settles them.
+	Unsure []string
+	fuzzy  bool // the destination is the nearest name to a misspelt one
+
+	// Injection is set when the last message tries to change or reveal
+	// the assistant's instructions (alone, or completing an attempt begun
+	// in the messages before it). Such messages add nothing to the trip.
+	Injection bool
 }
 
 // assumedGuests is the count a change applies to when none was stated:
@@ -41,46 +63,135 @@ func Understand(turns []string, today time.Time) Extraction {
 	e.Language = language(turns)
 	var last intent.Intent
 	places := make([]gazetteer.Mention, len(turns))
+	attempt := make([]bool, len(turns))
 	for i, t := range turns {
-		places[i] = gazetteer.Find(t)
+		if attempt[i] = intent.InjectionIn(turns[:i+1]); !attempt[i] {
+			places[i] = gazetteer.Find(t)
+		}
 	}
 	south := southern(places)
 	for i, t := range turns {
+		if attempt[i] {
+			continue // an attempt on the instructions tells nothing of the trip
+		}
+		e.fuzzy = false
 		lang := intent.Language(t)
 		if lang == "" {
 			lang = e.Language
 		}
 		it := intent.Detect(t)
-		e.readPlace(places[i])
+		planned := e.Location != "" || e.Country != "" || !e.Dates.Empty() || e.Guests > 0 // before this message
 		follow := last == intent.Photos && it == intent.None && followsUp(t, lang, today)
-		if it != intent.Photos && !follow {
+		added, appends := appendsLeg(t, places[i])
+		appends = appends && e.Location != "" && it != intent.Photos
+		switch {
+		case appends:
+			e.appendLeg(t, added, lang, today)
+		case it == intent.Other && planned && intent.ReadTalk(t) == intent.Unrelated:
+			// A question off the trip names no destination ("who is the
+			// president of France?").
+		case it != intent.Photos && !follow:
+			e.readPlace(places[i])
 			e.Dates = dates.UpdateIn(e.Dates, t, lang, today, south)
+			if !e.readLegs(t, places[i], lang, today, south) && len(places[i].Cities) > 0 && e.changesPlace(places[i]) {
+				e.Legs = nil // a new destination replaces the trip
+			}
+		default:
+			e.readPlace(places[i])
 		}
-		if d := guests.Change(t); d != 0 {
+		if it == intent.Photos || follow {
+			// A question about a past trip states no party ("our honeymoon").
+		} else if d := guests.Change(t); d != 0 && planned {
+			// A change of the party of a trip already told; before that,
+			// "eu e mais 3", "vou levar minha mãe" state the party.
 			e.Guests = max(1, cmp.Or(e.Guests, assumedGuests)+d)
 		} else if n := guests.Count(t); n > 0 {
 			e.Guests = n
 		}
-		if it == intent.Other && i < len(turns)-1 {
-			it = intent.None // a greeting before the request
+		if it == intent.Other && (i < len(turns)-1 || chat(t) && concrete(places[i], t, lang, today)) {
+			it = intent.None // a greeting before the request, or with it ("hi! Lisbon in May")
 		}
 		switch {
 		case follow:
 			e.narrow(t, lang, today)
-		case it == intent.None && (last == intent.Restaurants || last == intent.Trip):
-			if c := intent.CuisineFollowUp(t); c != "" {
+		case it == intent.None && (last == intent.Restaurants || last == intent.Trip || last == intent.Accommodations):
+			if c := intent.CuisineFollowUp(t); c != "" && last != intent.Accommodations {
 				e.Cuisine = c // "and italian ones?", "e italianos?"
 			}
-			if p := intent.PriceRange(t); p != "" {
+			if p := intent.PriceRange(t); p != "" && last != intent.Accommodations {
 				e.PriceRange = p
 			}
+			e.readWishes(t) // "cheaper, under 100 a night"
 		case it != intent.None:
 			last = it
 			e.readDetails(t, it, lang, today)
 		}
 	}
+	e.settleLegs()
 	e.Intent = e.settle(last)
+	if e.Injection = len(turns) > 0 && attempt[len(turns)-1]; e.Injection {
+		e.Intent = intent.Other
+	}
+	if n := len(turns); n > 0 && !e.Injection && e.Intent != intent.Photos && e.Intent != intent.Other {
+		if e.fuzzy || e.legsFuzzy(places[n-1]) {
+			e.Unsure = append(e.Unsure, "location")
+		}
+		if dates.Alternatives(turns[n-1], e.Language, today) {
+			e.Unsure = append(e.Unsure, "startDate") // "the 14th or the 15th"
+		}
+		if guests.Conflict(turns[n-1]) {
+			e.Unsure = append(e.Unsure, "numberOfGuests")
+		}
+	}
+	if e.PriceCap.Amount > 0 && e.PriceCap.Currency == "" && e.cc != "" {
+		e.PriceCap.Currency = tripdata.CurrencyOf(e.cc) // "até 350 por noite" in São Paulo: reais
+	}
 	return e
+}
+
+// legsFuzzy reports a leg of the trip read from a misspelt name in m.
+func (e *Extraction) legsFuzzy(m gazetteer.Mention) bool {
+	for _, c := range m.Cities {
+		if !c.Fuzzy {
+			continue
+		}
+		for _, l := range e.Legs {
+			if l.Location == c.Name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// changesPlace reports whether a message names a destination other than
+// the trip's cities.
+func (e *Extraction) changesPlace(m gazetteer.Mention) bool {
+	c, ok := m.Destination()
+	if !ok || c.Role.Passing() {
+		return false
+	}
+	for _, l := range e.Legs {
+		if l.Location == c.Name {
+			return false
+		}
+	}
+	return true
+}
+
+// chat reports small talk that may come with a request: a greeting,
+// thanks, laughter.
+func chat(t string) bool {
+	switch intent.ReadTalk(t) {
+	case intent.Greeting, intent.Thanks, intent.Laugh:
+		return true
+	}
+	return false
+}
+
+// concrete reports a message that states a place, dates or a party.
+func concrete(m gazetteer.Mention, t, lang string, today time.Time) bool {
+	return len(m.Cities) > 0 || len(m.Countries) > 0 || !dates.Parse(t, lang, today).Empty() || guests.Count(t) > 0
 }
 
 // settle decides the intent when the messages named none: a trip when
@@ -109,8 +220,8 @@ func southern(places []gazetteer.Mention) bool {
 }
 
 func (e *Extraction) readPlace(m gazetteer.Mention) {
-	if c, ok := m.Destination(); ok {
-		e.Location, e.Country = c.Name, c.CountryName()
+	if c, ok := m.Destination(); ok && !(c.Role.Passing() && e.Location != "") {
+		e.Location, e.Country, e.cc, e.fuzzy = c.Name, c.CountryName(), c.City.Country, c.Fuzzy
 		return
 	}
 	if len(m.Countries) > 0 {
@@ -128,6 +239,22 @@ func (e *Extraction) readDetails(t string, it intent.Intent, lang string, today 
 		}
 		if p := intent.PriceRange(t); p != "" {
 			e.PriceRange = p
+		}
+	}
+	if it == intent.Accommodations || it == intent.Trip {
+		e.readWishes(t)
+	}
+}
+
+// readWishes reads a price cap and what the traveller wishes of the stay
+// that the catalog cannot filter by; a later cap replaces an earlier one.
+func (e *Extraction) readWishes(t string) {
+	if c, ok := intent.ReadPriceCap(t); ok {
+		e.PriceCap = c
+	}
+	for _, w := range intent.Wishes(t) {
+		if !slices.Contains(e.Wishes, w) {
+			e.Wishes = append(e.Wishes, w)
 		}
 	}
 }

@@ -1,0 +1,272 @@
+package gazetteer
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// Misspelt places. Travellers drop, double, swap and mistype letters and
+// leave out accents ("barcleona", "amsterdan", "sao paolo", "bariloxe").
+// A name no exact match takes is compared with the gazetteer's names by
+// edit distance (optimal string alignment: one insertion, deletion,
+// substitution or swap of neighbours is one edit) and by a phonetic key
+// that sounds alike what is spelt differently ("ch" and "x", "ss" and
+// "z", "y" and "i"). To keep false matches rare a fuzzy match needs
+//
+//   - a word no reader of the model uses (not a stop word, not travel
+//     vocabulary) of at least five letters;
+//   - a place: after a word that introduces one ("in", "em", "pra"), at
+//     the start of a sentence, capitalised, or before what follows a
+//     destination ("barcleona in May");
+//   - a known destination: a city of at least minFuzzyPop inhabitants,
+//     or one travellers name by another name (the aliases and the
+//     supplement);
+//   - one edit for names of five to seven letters, two for longer names
+//     when their phonetic keys agree;
+//   - without a word introducing a place, a city of 100,000 or more, or
+//     one known by other names; for a word of five letters, 100,000
+//     after such a word and a million without.
+//
+// Find marks such matches Fuzzy: the reading is a guess, and the planner
+// asks before relying on it.
+
+const (
+	minFuzzyPop  = 25_000
+	minFuzzyLen  = 5
+	bigFuzzyPop  = 100_000
+	hugeFuzzyPop = 1_000_000
+	longFuzzyLen = 8
+)
+
+// fuzzyIndex finds names near a misspelt one: every eligible name under
+// itself and under each form with one letter deleted (a symmetric
+// deletion index: two strings one edit apart share such a form), and
+// under its phonetic key.
+type fuzzyIndex struct {
+	names    []string           // the names indexed
+	deletes  []deletion         // sorted by hash
+	phonetic map[string][]int32 // phonetic key → names
+}
+
+// deletion is the hash of a name, or of it less one letter, and the name.
+type deletion struct {
+	hash uint64
+	name int32
+}
+
+// buildFuzzy indexes the names of destinations a traveller may misspell.
+// The deletion forms are kept as hashes: a collision only adds a
+// candidate, which the edit distance then rules out.
+func (x *index) buildFuzzy() {
+	f := fuzzyIndex{deletes: make([]deletion, 0, 1<<17), phonetic: make(map[string][]int32, 1<<14)}
+	add := func(k string, i int32) {
+		if len(compact(k)) < minFuzzyLen || !x.fuzzyTarget(i) {
+			return
+		}
+		n := int32(len(f.names))
+		f.names = append(f.names, k)
+		eachDeletion(k, func(h uint64) { f.deletes = append(f.deletes, deletion{h, n}) })
+		p := phoneticKey(k)
+		f.phonetic[p] = append(f.phonetic[p], n)
+	}
+	for k, list := range x.byName {
+		add(k, list[0])
+	}
+	for k, i := range x.alias {
+		add(k, i)
+	}
+	slices.SortFunc(f.deletes, func(a, b deletion) int { return cmp.Compare(a.hash, b.hash) })
+	x.fuzzy = f
+}
+
+// withDeletion calls f with each name indexed under the hash h.
+func (f *fuzzyIndex) withDeletion(h uint64, fn func(string)) {
+	i, _ := slices.BinarySearchFunc(f.deletes, h, func(d deletion, h uint64) int { return cmp.Compare(d.hash, h) })
+	for ; i < len(f.deletes) && f.deletes[i].hash == h; i++ {
+		fn(f.names[f.deletes[i].name])
+	}
+}
+
+// knownEnough reports whether a city is known enough to be what a word
+// of n letters misspells: any destination after a word that introduces a
+// place, a large or famous one otherwise, and for five letters a larger
+// one still.
+func (x *index) knownEnough(c int32, n int, weak bool) bool {
+	pop := x.cities[c].Population
+	switch {
+	case n == minFuzzyLen && weak:
+		return pop >= hugeFuzzyPop
+	case n == minFuzzyLen, weak:
+		return pop >= bigFuzzyPop || x.famous(c)
+	}
+	return true
+}
+
+// famous reports a destination travellers name by other names, or one
+// the gazetteer adds by hand.
+func (x *index) famous(i int32) bool {
+	return int(i) >= x.supplementFrom || x.aliased[i]
+}
+
+// fuzzyTarget reports whether a city is a destination worth guessing.
+func (x *index) fuzzyTarget(i int32) bool {
+	return x.cities[i].Population >= minFuzzyPop || x.famous(i)
+}
+
+// eachDeletion calls f with the FNV-1a hash of s and of every form of s
+// with one byte deleted.
+func eachDeletion(s string, f func(uint64)) {
+	for skip := -1; skip < len(s); skip++ {
+		h := uint64(14695981039346656037)
+		for i := 0; i < len(s); i++ {
+			if i != skip {
+				h = (h ^ uint64(s[i])) * 1099511628211
+			}
+		}
+		f(h)
+	}
+}
+
+// nearest returns the indexed name closest to k and its distance, or ok
+// false when none is close enough. Without a word that introduces a
+// place before it (weak), only a well-known destination of six letters
+// or more is taken.
+func (x *index) nearest(k string, weak bool) (name string, dist int, ok bool) {
+	n := len(compact(k))
+	if n < minFuzzyLen {
+		return "", 0, false
+	}
+	best, bestDist, bestPop := "", 3, -1
+	consider := func(cand string, limit int) {
+		d := osa(k, cand, limit)
+		if d > limit {
+			return
+		}
+		c, _, _ := x.candidate(cand)
+		pop := x.cities[c].Population
+		if !x.knownEnough(c, n, weak) {
+			return
+		}
+		if d < bestDist || d == bestDist && pop > bestPop {
+			best, bestDist, bestPop = cand, d, pop
+		}
+	}
+	eachDeletion(k, func(h uint64) {
+		x.fuzzy.withDeletion(h, func(name string) { consider(name, 1) })
+	})
+	if bestDist > 1 && n >= longFuzzyLen-1 {
+		for _, c := range x.fuzzy.phonetic[phoneticKey(k)] {
+			consider(x.fuzzy.names[c], 2)
+		}
+	}
+	if best == "" || best == k {
+		return "", 0, false
+	}
+	return best, bestDist, true
+}
+
+// compact is a name without its spaces.
+func compact(k string) string { return strings.ReplaceAll(k, " ", "") }
+
+// osa is the optimal string alignment distance of a and b (bytes of
+// folded text), or limit+1 as soon as it must exceed limit.
+func osa(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	var rows [3][64]int
+	if len(b) >= 63 {
+		return limit + 1
+	}
+	prev2, prev, cur := rows[0][:len(b)+1], rows[1][:len(b)+1], rows[2][:len(b)+1]
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		low := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			low = min(low, v)
+		}
+		if low > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// phoneticKey writes a folded name as it sounds, roughly, in Portuguese,
+// Spanish and English spelling alike: the first letter, then its
+// consonants with those that sound alike merged and doubled ones once,
+// vowels and spaces left out ("bariloche" and "bariloxe" are "brlx",
+// "sao paulo" and "sao paolo" "spl").
+func phoneticKey(k string) string {
+	s := compact(k)
+	var b strings.Builder
+	last := byte(0)
+	emit := func(c byte) {
+		if c != last {
+			b.WriteByte(c)
+		}
+		last = c
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		next := byte(0)
+		if i+1 < len(s) {
+			next = s[i+1]
+		}
+		soft := next == 'e' || next == 'i' || next == 'y'
+		switch {
+		case i == 0 && isVowel(c):
+			emit('a')
+		case isVowel(c) || c == 'h' || c == 'w' && i > 0:
+			if isVowel(c) {
+				last = 0 // "ana" keeps both n's apart
+			}
+		case (c == 'c' || c == 's') && next == 'h', c == 'x':
+			emit('x')
+			if next == 'h' {
+				i++
+			}
+		case c == 'p' && next == 'h':
+			emit('f')
+			i++
+		case (c == 'l' || c == 'n') && next == 'h':
+			emit(c)
+			i++
+		case c == 'c' && soft, c == 'z', c == 's':
+			emit('s')
+		case c == 'c', c == 'q', c == 'k':
+			emit('k')
+		case c == 'g' && soft, c == 'j':
+			emit('j')
+		case c == 'v', c == 'w':
+			emit('v')
+		case c == 'm' && (i+1 == len(s) || !isVowel(next)):
+			emit('n') // "amsterdan", "amsterdam"
+		default:
+			emit(c)
+		}
+	}
+	return b.String()
+}
+
+func isVowel(c byte) bool {
+	switch c {
+	case 'a', 'e', 'i', 'o', 'u', 'y':
+		return true
+	}
+	return false
+}
