@@ -6,6 +6,8 @@ package archtest
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,14 +18,21 @@ import (
 
 const module = "github.com/tripgraph/tripgraph"
 
+var update = flag.Bool("update", false, "rewrite docs/architecture.md's imports block from go list")
+
 // TestImportPictureIsTrue compares the imports block of
 // docs/architecture.md with `go list`: every package of the product (all
 // but benchmarks, end-to-end and interop tests, and the packages that
 // exist for tests, whose names end in "test") and the packages of ours it
 // imports, outside its tests.
 func TestImportPictureIsTrue(t *testing.T) {
-	documented := documentedImports(t, filepath.Join("..", "..", "docs", "architecture.md"))
+	doc := filepath.Join("..", "..", "docs", "architecture.md")
 	actual := actualImports(t)
+	if *update {
+		rewrite(t, doc, actual)
+		return
+	}
+	documented := documentedImports(t, doc)
 	for pkg, want := range actual {
 		got, ok := documented[pkg]
 		switch {
@@ -120,4 +129,31 @@ func product(pkg string) bool {
 	}
 	return !strings.HasSuffix(filepath.Base(pkg), "test") && !strings.Contains(pkg, "/internal/durable") &&
 		!strings.HasSuffix(pkg, "/internal/gen")
+}
+
+// rewrite replaces the imports block of the document at path with imports.
+func rewrite(t *testing.T, path string, imports map[string][]string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	start := strings.Index(text, "```imports\n")
+	if start < 0 {
+		t.Fatalf("%s has no ```imports block", path)
+	}
+	start += len("```imports\n")
+	end := strings.Index(text[start:], "```")
+	if end < 0 {
+		t.Fatalf("%s: the imports block does not end", path)
+	}
+	var b strings.Builder
+	for _, pkg := range slices.Sorted(maps.Keys(imports)) {
+		b.WriteString(strings.TrimSpace(pkg+": "+strings.Join(imports[pkg], " ")) + "\n")
+	}
+	text = text[:start] + b.String() + text[start+end:]
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

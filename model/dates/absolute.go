@@ -3,6 +3,8 @@ package dates
 import (
 	"slices"
 	"time"
+
+	"github.com/tripgraph/tripgraph/locale"
 )
 
 // atom is one date the text names, possibly partial: a day whose month is
@@ -289,7 +291,7 @@ func (p parser) numericDate(ft []token, i int) (atom, int) {
 	}
 	a, b := ft[i].n, ft[i+2].n
 	d, m := a, b
-	if p.lang == "en" && a <= 12 && b <= 31 {
+	if p.lang == locale.English && a <= 12 && b <= 31 {
 		d, m = b, a
 	}
 	at := atom{day: d, month: time.Month(m)}

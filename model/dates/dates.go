@@ -43,7 +43,7 @@ func (r Result) HasEnd() bool { return !r.End.IsZero() }
 // Empty reports whether the text said nothing about dates.
 func (r Result) Empty() bool { return !r.HasStart() && !r.HasEnd() && r.Nights == 0 }
 
-// Parse reads the dates of one message. lang is "en" or "pt" and decides
+// Parse reads the dates of one message. lang is one of locale.All and decides
 // how numeric dates are read; today is the clock relative dates use.
 func Parse(text, lang string, today time.Time) Result {
 	return Update(Result{}, text, lang, today)

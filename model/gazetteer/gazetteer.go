@@ -26,6 +26,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tripgraph/tripgraph/locale"
+
 	"github.com/tripgraph/tripgraph/model/internal/textnorm"
 )
 
@@ -43,7 +45,7 @@ type City struct {
 }
 
 // CountryName is the English name of the city's country.
-func (c City) CountryName() string { return CountryName(c.Country, "en") }
+func (c City) CountryName() string { return CountryName(c.Country, locale.English) }
 
 type index struct {
 	cities    []City
@@ -285,7 +287,7 @@ func LookupIn(name, country string) (City, bool) {
 }
 
 // CountryName returns the name of the country with ISO code cc in English
-// (lang "en") or Portuguese ("pt"); the code itself when it is unknown.
+// (locale.English) or Portuguese (locale.Portuguese); the code itself when it is unknown.
 func CountryName(cc, lang string) string {
 	x, err := load()
 	if err != nil {
@@ -295,7 +297,7 @@ func CountryName(cc, lang string) string {
 	if !ok {
 		return cc
 	}
-	if lang == "pt" {
+	if lang == locale.Portuguese {
 		return n[1]
 	}
 	return n[0]

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tripgraph/tripgraph/locale"
+
 	"github.com/tripgraph/tripgraph/model/internal/textnorm"
 )
 
@@ -62,7 +64,7 @@ func (x *index) cityPlace(i int32, start, end int) Place {
 	if c.Country == "US" {
 		region = c.Admin1
 	}
-	return Place{Name: c.Name, Region: region, Country: c.Country, CountryName: CountryName(c.Country, "en"),
+	return Place{Name: c.Name, Region: region, Country: c.Country, CountryName: CountryName(c.Country, locale.English),
 		Lat: c.Lat, Lng: c.Lon, Names: x.cityNames(i), Start: start, End: end}
 }
 
@@ -74,7 +76,7 @@ func (x *index) countryIn(text string) (Place, bool) {
 		for n := min(3, len(words)-i); n >= 1; n-- {
 			k := joinFolds(words[i:i+n], &key)
 			if cc, ok := x.countries[k]; ok && x.isCountry(words[i:i+n], k, cc) {
-				return Place{Name: CountryName(cc, "en"), Country: cc, CountryName: CountryName(cc, "en"),
+				return Place{Name: CountryName(cc, locale.English), Country: cc, CountryName: CountryName(cc, locale.English),
 					Names: x.countryNames(cc), IsCountry: true, Start: words[i].Start, End: words[i+n-1].End}, true
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tripgraph/tripgraph/locale"
+
 	"github.com/tripgraph/tripgraph/model/internal/textnorm"
 )
 
@@ -36,10 +38,10 @@ var portugueseCities = map[string]string{
 }
 
 // CityName returns the name of a city, given by its English name, in lang
-// ("en" or "pt"): the Portuguese exonym where Portuguese has one, else the
+// (one of locale.All): the Portuguese exonym where Portuguese has one, else the
 // name as given. It needs no city data, so it is cheap to call.
 func CityName(name, lang string) string {
-	if lang == "pt" {
+	if lang == locale.Portuguese {
 		if pt, ok := portugueseCities[name]; ok {
 			return pt
 		}
@@ -53,7 +55,7 @@ var (
 )
 
 // CountryNameIn returns the name of a country, given by any of its names
-// or its ISO code, in lang ("en" or "pt"); the name as given when no
+// or its ISO code, in lang (one of locale.All); the name as given when no
 // country has it. It reads the country table alone, not the cities.
 func CountryNameIn(name, lang string) string {
 	countryNamesOnce.Do(func() {
@@ -73,7 +75,7 @@ func CountryNameIn(name, lang string) string {
 	switch {
 	case !ok:
 		return name
-	case lang == "pt":
+	case lang == locale.Portuguese:
 		return n[1]
 	}
 	return n[0]

@@ -1,6 +1,10 @@
 package intent
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tripgraph/tripgraph/locale"
+)
 
 // cuisines maps folded words to the cuisine passed to list-restaurants.
 var cuisines = map[string]string{
@@ -114,7 +118,7 @@ var cuisinesPT = map[string]string{
 // A cuisine without a Portuguese name keeps its English one.
 func CuisineName(c, lang string) string {
 	k := strings.ToLower(c)
-	if lang == "pt" {
+	if lang == locale.Portuguese {
 		if n, ok := cuisinesPT[k]; ok {
 			return n
 		}

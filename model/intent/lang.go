@@ -1,6 +1,10 @@
 package intent
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tripgraph/tripgraph/locale"
+)
 
 var (
 	ptWords = set(`de da do das dos em no na nos nas que para pra pro com uma um
@@ -24,7 +28,7 @@ good morning evening afternoon robot phone buy best series homework math going d
 now an act just only instead`)
 )
 
-// Language returns "pt" or "en" for a message, or "" when it cannot tell.
+// Language returns one of locale.All for a message, or "" when it cannot tell.
 // Portuguese letters (ã, ç, õ) and common words decide.
 func Language(text string) string {
 	pt, en := 0, 0
@@ -48,9 +52,9 @@ func Language(text string) string {
 	}
 	switch {
 	case pt > en:
-		return "pt"
+		return locale.Portuguese
 	case en > pt:
-		return "en"
+		return locale.English
 	}
 	return ""
 }

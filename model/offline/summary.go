@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tripgraph/tripgraph/locale"
+
 	"github.com/tripgraph/tripgraph/model/intent"
 	"github.com/tripgraph/tripgraph/model/internal/textnorm"
 
@@ -20,7 +22,7 @@ func textChoice(text string) *llms.ContentChoice {
 
 // say picks the English or Portuguese text.
 func say(lang, en, pt string) string {
-	if lang == "pt" {
+	if lang == locale.Portuguese {
 		return pt
 	}
 	return en
@@ -63,8 +65,8 @@ func unfiltered(e Extraction) string {
 		names = append(names, say(e.Language, n[0], n[1]))
 	}
 	return say(e.Language,
-		"I can't filter places to stay by "+andList(names, "en")+", so please check each place's details.",
-		"Não consigo filtrar hospedagens por "+andList(names, "pt")+"; confira os detalhes de cada lugar.")
+		"I can't filter places to stay by "+andList(names, locale.English)+", so please check each place's details.",
+		"Não consigo filtrar hospedagens por "+andList(names, locale.Portuguese)+"; confira os detalhes de cada lugar.")
 }
 
 // andList joins names with commas and a last "and" ("e").
@@ -130,8 +132,8 @@ func summariseList(c conversation, e Extraction, td TripDetails, name string, p 
 		capped = ", " + capPhrase(e.PriceCap, e.Language)
 	}
 	return say(e.Language,
-		fmt.Sprintf("Found %d %s %s for %d %s, %s%s.", p.total, plural(p.total, "place to stay", "places to stay"), in, g, plural(g, "guest", "guests"), dateSpan(td, "en"), capped),
-		fmt.Sprintf("Encontrei %d %s de hospedagem %s para %d %s, %s%s.", p.total, plural(p.total, "opção", "opções"), in, g, plural(g, "hóspede", "hóspedes"), dateSpan(td, "pt"), capped))
+		fmt.Sprintf("Found %d %s %s for %d %s, %s%s.", p.total, plural(p.total, "place to stay", "places to stay"), in, g, plural(g, "guest", "guests"), dateSpan(td, locale.English), capped),
+		fmt.Sprintf("Encontrei %d %s de hospedagem %s para %d %s, %s%s.", p.total, plural(p.total, "opção", "opções"), in, g, plural(g, "hóspede", "hóspedes"), dateSpan(td, locale.Portuguese), capped))
 }
 
 // summariseRestaurants names what was found; when nothing of the cuisine
@@ -212,7 +214,7 @@ func dateSpan(td TripDetails, lang string) string {
 	if err1 != nil || err2 != nil {
 		return say(lang, "on your dates", "nas suas datas")
 	}
-	if lang == "pt" {
+	if lang == locale.Portuguese {
 		if s.Month() == e.Month() {
 			return fmt.Sprintf("de %d a %d de %s", s.Day(), e.Day(), ptMonths[s.Month()])
 		}
@@ -355,14 +357,14 @@ func summariseAlbum(e Extraction, a album, tool, res string) string {
 		fmt.Sprintf("%s %d %s from “%s”", plural(p.total, "Here is", "Here are"), p.total, plural(p.total, "photo", "photos"), a.Name),
 		fmt.Sprintf("%s %d %s de “%s”", plural(p.total, "Aqui está", "Aqui estão"), p.total, plural(p.total, "foto", "fotos"), a.Name))
 	if tool == toolPhotosByDate {
-		text += say(e.Language, ", taken on "+dayName(e.PhotoDay, "en"), ", tiradas em "+dayName(e.PhotoDay, "pt"))
+		text += say(e.Language, ", taken on "+dayName(e.PhotoDay, locale.English), ", tiradas em "+dayName(e.PhotoDay, locale.Portuguese))
 	}
 	return text + "."
 }
 
 // dayName writes "February 13, 2025" or "13 de fevereiro de 2025".
 func dayName(d time.Time, lang string) string {
-	if lang == "pt" {
+	if lang == locale.Portuguese {
 		return fmt.Sprintf("%d de %s de %d", d.Day(), ptMonths[d.Month()], d.Year())
 	}
 	return d.Format("January 2, 2006")
@@ -386,7 +388,7 @@ func summariseStats(e Extraction, a album, p parsed) string {
 	if start != "" && end != "" {
 		td := TripDetails{StartDate: start, EndDate: end}
 		days, _ := number(obj, "days")
-		text += say(e.Language, ", taken "+dateSpan(td, "en"), ", tiradas "+dateSpan(td, "pt"))
+		text += say(e.Language, ", taken "+dateSpan(td, locale.English), ", tiradas "+dateSpan(td, locale.Portuguese))
 		if days > 0 {
 			text += say(e.Language, fmt.Sprintf(" (%d %s)", days, plural(days, "day", "days")), fmt.Sprintf(" (%d %s)", days, plural(days, "dia", "dias")))
 		}
@@ -435,7 +437,7 @@ func noAlbumOn(e Extraction, res string) string {
 	if p.err != "" {
 		return failed(e.Language, p)
 	}
-	en, pt := dayName(e.PhotoDay, "en"), dayName(e.PhotoDay, "pt")
+	en, pt := dayName(e.PhotoDay, locale.English), dayName(e.PhotoDay, locale.Portuguese)
 	if p.total == 1 {
 		return say(e.Language, "Your album has no photos from "+en+".", "Seu álbum não tem fotos de "+pt+".")
 	}
@@ -447,13 +449,13 @@ func noAlbumOn(e Extraction, res string) string {
 // noneOfCuisine says no restaurant serves the cuisine asked for, and
 // which cuisines there are, named in the reply's language.
 func noneOfCuisine(e Extraction, in string, kinds []string) string {
-	if e.Language != "pt" {
+	if e.Language != locale.Portuguese {
 		return fmt.Sprintf("I found no %s restaurants %s. There are %s ones.", e.Cuisine, in, strings.Join(kinds, ", "))
 	}
 	pt := make([]string, len(kinds))
 	for i, k := range kinds {
-		pt[i] = intent.CuisineName(k, "pt")
+		pt[i] = intent.CuisineName(k, locale.Portuguese)
 	}
 	return fmt.Sprintf("Não encontrei restaurantes de cozinha %s %s. Há restaurantes destas cozinhas: %s.",
-		intent.CuisineName(e.Cuisine, "pt"), in, strings.Join(pt, ", "))
+		intent.CuisineName(e.Cuisine, locale.Portuguese), in, strings.Join(pt, ", "))
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tripgraph/tripgraph/locale"
+
 	"github.com/tripgraph/tripgraph/model/dates"
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/model/guests"
@@ -21,7 +23,7 @@ type Extraction struct {
 	Dates    dates.Result
 	Guests   int
 	Intent   intent.Intent
-	Language string // "en" or "pt"
+	Language string // one of locale.All
 
 	Photo      intent.PhotoRequest // when Intent is Photos
 	PhotoDay   time.Time           // a day asked for in a photo request
@@ -225,7 +227,7 @@ func (e *Extraction) readPlace(m gazetteer.Mention) {
 		return
 	}
 	if len(m.Countries) > 0 {
-		e.Location, e.Country = "", gazetteer.CountryName(m.Countries[0], "en")
+		e.Location, e.Country = "", gazetteer.CountryName(m.Countries[0], locale.English)
 	}
 }
 
@@ -270,7 +272,7 @@ func language(turns []string) string {
 	if l := intent.Language(strings.Join(turns, " ")); l != "" {
 		return l
 	}
-	return "en"
+	return locale.English
 }
 
 // withoutAlbumName is a photo request without the album's name, whose
