@@ -178,3 +178,30 @@ func TestBodyDeadlineDoesNotCancelTheHandler(t *testing.T) {
 		})
 	}
 }
+
+// A handler that panics is answered 500 with the usual INTERNAL body, the
+// panic is logged once as JSON with the request id and the stack, and the
+// server goes on serving.
+func TestPanicIsRecovered(t *testing.T) {
+	h := newHarness(t, testLimits())
+	h.srv.echo.Add(http.MethodGet, "/panics", func(echo.Context) error { panic("a bug in a handler") })
+	req, _ := http.NewRequest(http.MethodGet, h.url+"/panics", nil)
+	req.Header.Set(httpx.RequestIDHeader, "panic-1")
+	r := h.send(req)
+	if r.status != http.StatusInternalServerError || r.errorCode(t) != "INTERNAL" || strings.Contains(string(r.body), "a bug") {
+		t.Fatalf("a panicking handler answered %d %s", r.status, r.body)
+	}
+	var logged int
+	for line := range strings.Lines(h.logs.String()) {
+		if strings.Contains(line, "a bug in a handler") {
+			logged++
+			if !strings.Contains(line, `"request_id":"panic-1"`) || !strings.Contains(line, "goroutine") {
+				t.Errorf("the panic's log line lacks the request id or the stack: %s", line)
+			}
+		}
+	}
+	if logged != 1 {
+		t.Errorf("the panic is logged %d times, want once:\n%s", logged, h.logs.String())
+	}
+	h.must(http.StatusOK, http.MethodGet, "/healthz", "", "")
+}

@@ -10,6 +10,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"time"
@@ -94,6 +95,7 @@ func New(cfg Config) (*Server, error) {
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
+	e.Logger.SetOutput(io.Discard) // every error goes through ErrorHandler, which logs it with slog
 	e.HTTPErrorHandler = httpx.ErrorHandler(cfg.Logger)
 	e.Use(httpx.RequestIDs(), httpx.Observe(s.metrics, cfg.Logger), httpx.Recover())
 	s.echo = e
