@@ -153,7 +153,7 @@ func newAPI(ctx context.Context, cfg config.Config, env *serving, publicURL stri
 		return api{}, err
 	}
 	cps := env.st.Checkpoints
-	planner, bridge, err := newPlanner(m, env, reg, cps, publicURL, log)
+	planner, bridge, err := newPlanner(ctx, m, env, reg, cps, publicURL, log)
 	if err != nil {
 		return api{}, err
 	}
