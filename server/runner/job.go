@@ -74,3 +74,16 @@ func (j Job) config(threadID, runID string, resumed bool) graph.RunConfig[nodes.
 func (j Job) parts() wire.Parts {
 	return wire.Parts{Graph: nodes.GraphID, Debug: j.Debug, Events: j.Events}
 }
+
+// added are the messages the job adds to its thread: its input's, and its
+// command's state update's.
+func (j Job) added() []nodes.Message {
+	var out []nodes.Message
+	if j.Input != nil {
+		out = append(out, j.Input.Messages...)
+	}
+	if j.Command != nil && j.Command.Update != nil {
+		out = append(out, j.Command.Update.Messages...)
+	}
+	return out
+}
