@@ -49,9 +49,7 @@ func fillThread(t *testing.T, s *Store, owner, thread string, at []time.Time, ru
 			t.Fatal(err)
 		}
 		for range 3 {
-			if _, err := s.ForOwner(owner).AppendRunEvent(ctx, r.ID, "values", []byte(`{}`)); err != nil {
-				t.Fatal(err)
-			}
+			appendEvent(t, s, r.ID, "values", []byte(`{}`))
 		}
 		if i < runs-1 || !active {
 			if _, err := s.ForOwner(owner).CancelRun(ctx, r.ID); err != nil {

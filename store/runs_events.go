@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -26,22 +27,26 @@ type RunEvent struct {
 	CreatedAt time.Time
 }
 
-// AppendRunEvent adds an event to the stream of a run on one of the owner's
-// threads and notifies RunEventsChannel.
-func (o Owner) AppendRunEvent(ctx context.Context, runID, event string, data []byte) (RunEvent, error) {
+// AppendRunEvent adds an event to the stream of the run the lease holds,
+// and notifies RunEventsChannel, in one statement that appends only while
+// the lease still holds the run: a worker that lost its run to another
+// (its lease expired and the run was handed on, or it ended) gets
+// ErrLeaseLost and appends nothing, so the run's stream has only the
+// output of the attempt that holds it.
+func (s *Store) AppendRunEvent(ctx context.Context, l Lease, event string, data []byte) (RunEvent, error) {
 	if data == nil {
 		data = []byte{}
 	}
-	rows, err := o.s.Pool.Query(ctx, `
+	rows, err := s.Pool.Query(ctx, `
 		WITH e AS (
 			INSERT INTO run_events (run_id, event, data)
-			SELECT r.id, $3, $4 FROM runs r JOIN threads t ON t.id = r.thread_id
-			WHERE r.id = $1 AND t.owner_id = $2
+			SELECT r.id, $4, $5 FROM runs r
+			WHERE r.id = $1 AND r.worker_id = $2 AND r.attempts = $3 AND r.status = 'running'
 			RETURNING run_id, seq, event, data, created_at)
-		SELECT e.*, pg_notify($5, e.run_id::text || ':' || e.seq) IS NULL FROM e`,
-		runID, o.id, event, data, RunEventsChannel)
+		SELECT e.*, pg_notify($6, e.run_id::text || ':' || e.seq) IS NULL FROM e`,
+		l.RunID, l.WorkerID, l.Attempt, event, data, RunEventsChannel)
 	if err != nil {
-		return RunEvent{}, notFoundAs(fmt.Errorf("appending an event to run %s: %w", runID, err), "no run %s", runID)
+		return RunEvent{}, fmt.Errorf("appending an event to run %s: %w", l.RunID, err)
 	}
 	e, err := pgx.CollectExactlyOneRow(rows, func(row pgx.CollectableRow) (RunEvent, error) {
 		var e RunEvent
@@ -49,8 +54,11 @@ func (o Owner) AppendRunEvent(ctx context.Context, runID, event string, data []b
 		err := row.Scan(&e.RunID, &e.Seq, &e.Event, &e.Data, &e.CreatedAt, &ignored)
 		return e, err
 	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return RunEvent{}, leaseLost(l)
+	}
 	if err != nil {
-		return RunEvent{}, notFoundAs(fmt.Errorf("appending an event to run %s: %w", runID, err), "no run %s", runID)
+		return RunEvent{}, fmt.Errorf("appending an event to run %s: %w", l.RunID, err)
 	}
 	return e, nil
 }

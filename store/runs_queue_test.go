@@ -429,3 +429,33 @@ func TestReclaimExpiredConcurrently(t *testing.T) {
 		t.Errorf("%d runs reclaimed, want %d", len(seen), n)
 	}
 }
+
+// A worker whose lease was taken over appends nothing to the run's stream;
+// the worker that holds the run now does.
+func TestAppendIsFencedByTheLease(t *testing.T) {
+	ctx := context.Background()
+	s := openQueueStores(t, 1)[0]
+	owner, thread := newThread(t, s, "fenced-events")
+	mustCreate(t, s, owner, thread, "")
+	first := mustClaim(t, s, "w1")
+	if _, err := s.AppendRunEvent(ctx, first.Lease(), "values", []byte(`{"by":"w1"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Pool.Exec(ctx, `UPDATE runs SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, first.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ReclaimExpired(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	second := mustClaim(t, s, "w2")
+	if _, err := s.AppendRunEvent(ctx, first.Lease(), "values", []byte(`{"by":"w1, late"}`)); !errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("the old worker's append: %v, want ErrLeaseLost", err)
+	}
+	if _, err := s.AppendRunEvent(ctx, second.Lease(), "values", []byte(`{"by":"w2"}`)); err != nil {
+		t.Fatal(err)
+	}
+	events, err := s.ForOwner(owner).RunEvents(ctx, first.ID, 0, 0)
+	if err != nil || len(events) != 2 || string(events[1].Data) != `{"by":"w2"}` {
+		t.Fatalf("the run's stream: %+v, %v; want w1's then w2's", events, err)
+	}
+}

@@ -37,7 +37,7 @@ func TestRunLifecycle(t *testing.T) {
 	}
 
 	for i, ev := range []string{"metadata", "values", "updates", "end"} {
-		e, err := s.ForOwner(owner).AppendRunEvent(ctx, run.ID, ev, []byte(`{"i":1}`))
+		e, err := s.AppendRunEvent(ctx, claimed.Lease(), ev, []byte(`{"i":1}`))
 		if err != nil || e.Event != ev {
 			t.Fatalf("event %d: %+v, %v", i, e, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tripgraph/tripgraph/errcode"
@@ -19,6 +20,7 @@ import (
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/checkpoint"
 )
 
 // DefaultWorkers is how many runs a process executes at once when the
@@ -47,6 +49,7 @@ type Queue interface {
 	ReleaseRun(ctx context.Context, l store.Lease) (store.Run, error)
 	ReclaimExpired(ctx context.Context, maxAttempts int) ([]store.Run, error)
 	WatchCancel(ctx context.Context, runID string) (watched context.Context, stop context.CancelFunc, err error)
+	AppendRunEvent(ctx context.Context, l store.Lease, event string, data []byte) (store.RunEvent, error)
 	RunOwner(ctx context.Context, runID string) (string, error)
 }
 
@@ -83,6 +86,7 @@ type Runner struct {
 	claims               context.Context
 	stopClaims, stopRuns context.CancelFunc
 	wg                   sync.WaitGroup
+	executing            atomic.Int64 // runs this process executes now
 }
 
 // New builds a Runner; Start starts its workers.
@@ -227,6 +231,8 @@ func (r *Runner) sweep(ctx context.Context) {
 // pending, for a worker of any process to claim at once and resume from
 // its thread's last checkpoint.
 func (r *Runner) execute(ctx context.Context, run store.Run) {
+	r.executing.Add(1)
+	defer r.executing.Add(-1)
 	log := r.log.With("run_id", run.ID, "thread_id", run.ThreadID, "worker", run.WorkerID)
 	l := run.Lease()
 	status, msg := r.runOn(ctx, run, log)
@@ -273,17 +279,18 @@ func (r *Runner) runOn(ctx context.Context, run store.Run, log *slog.Logger) (st
 	defer cancel(nil)
 	stopRenew := r.renew(runCtx, run.Lease(), cancel, log)
 	defer stopRenew()
-	status, err = r.runGraph(mcpbridge.WithUser(runCtx, owner), t, run)
+	fenced := checkpoint.WithFence(mcpbridge.WithUser(runCtx, owner), checkpoint.Fence{RunID: run.ID, WorkerID: run.WorkerID, Attempt: run.Attempts})
+	status, err = r.runGraph(fenced, t, run)
 	switch cause := context.Cause(runCtx); {
-	case errors.Is(cause, errLeaseLost):
-		return "", ""
+	case errors.Is(cause, errLeaseLost), errors.Is(err, store.ErrLeaseLost), errors.Is(err, checkpoint.ErrFenced):
+		return "", "" // another worker holds the run: this one wrote nothing since it lost it
 	case errors.Is(cause, store.ErrRunCancelled):
 		return store.RunCancelled, ""
 	case ctx.Err() != nil:
 		return released, ""
 	case err != nil:
 		log.Error("a run failed", "err", err)
-		r.appendError(context.WithoutCancel(ctx), t, run.ID)
+		r.appendError(context.WithoutCancel(ctx), run)
 		return store.RunError, runFailed
 	}
 	return status, ""
@@ -363,7 +370,7 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 			return "", err
 		}
 		for _, part := range parts {
-			if _, err := t.AppendRunEvent(appendCtx, run.ID, part.Event, part.Data); err != nil {
+			if _, err := r.queue.AppendRunEvent(appendCtx, run.Lease(), part.Event, part.Data); err != nil {
 				return "", err
 			}
 		}
@@ -375,9 +382,9 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 }
 
 // appendError adds an error event to a run's stream.
-func (r *Runner) appendError(ctx context.Context, t tenant.Tenant, runID string) {
+func (r *Runner) appendError(ctx context.Context, run store.Run) {
 	data, _ := json.Marshal(wire.StreamError{Error: string(errcode.Internal), Message: runFailed})
-	if _, err := t.AppendRunEvent(ctx, runID, wire.EventError, data); err != nil {
-		r.log.Error("recording a run's failure", "run_id", runID, "err", err)
+	if _, err := r.queue.AppendRunEvent(ctx, run.Lease(), wire.EventError, data); err != nil {
+		r.log.Error("recording a run's failure", "run_id", run.ID, "err", err)
 	}
 }
