@@ -317,11 +317,39 @@ func TestCSRF(t *testing.T) {
 		{"no token", url.Values{}, nil, http.StatusForbidden},
 		{"wrong token", url.Values{"csrf_token": {wrongToken(b.csrf)}}, nil, http.StatusForbidden},
 		{"another session's token", url.Values{"csrf_token": {h.browser().login(h.bobKey).csrf}}, nil, http.StatusForbidden},
+		{"an htmx request without a token", url.Values{}, []string{"HX-Request", "true"}, http.StatusForbidden},
+		{"the token from another site", url.Values{"csrf_token": {b.csrf}}, []string{"Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site"}, http.StatusForbidden},
 		{"header", url.Values{}, []string{"X-CSRF-Token", b.csrf}, http.StatusSeeOther},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := b.post("/logout", c.form, c.header...)
+			mustStatus(t, r, c.want)
+		})
+	}
+	t.Run("the token in the query string", func(t *testing.T) {
+		b := h.browser().login(h.aliceKey)
+		mustStatus(t, b.post("/logout?csrf_token="+url.QueryEscape(b.csrf), url.Values{}), http.StatusForbidden)
+	})
+}
+
+// The forms before a session are refused when the browser says they come
+// from elsewhere, an origin of "null" (a sandboxed frame, a data: page)
+// included.
+func TestPublicFormsRefuseOtherOrigins(t *testing.T) {
+	h := newHarness(t, testLimits())
+	for _, c := range []struct {
+		name   string
+		header []string
+		want   int
+	}{
+		{"another site", []string{"Origin", "https://evil.example"}, http.StatusForbidden},
+		{"a null origin", []string{"Origin", "null"}, http.StatusForbidden},
+		{"another site by fetch metadata", []string{"Sec-Fetch-Site", "cross-site"}, http.StatusForbidden},
+		{"this site", []string{"Sec-Fetch-Site", "same-origin"}, http.StatusSeeOther},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := h.browser().post("/login", url.Values{"api_key": {h.aliceKey}}, c.header...)
 			mustStatus(t, r, c.want)
 		})
 	}
