@@ -97,7 +97,7 @@ func New(cfg Config) (*Server, error) {
 	e.HideBanner, e.HidePort = true, true
 	e.Logger.SetOutput(io.Discard) // every error goes through ErrorHandler, which logs it with slog
 	e.HTTPErrorHandler = httpx.ErrorHandler(cfg.Logger)
-	e.Use(httpx.RequestIDs(), httpx.Observe(s.metrics, cfg.Logger), httpx.Recover())
+	e.Use(httpx.RequestIDs(), httpx.Observe(s.metrics, cfg.Logger), httpx.Recover(), httpx.NoSniff)
 	s.echo = e
 	ops := s.operations()
 	for i := range ops {

@@ -100,7 +100,7 @@ func (s *API) Routes() []httpx.Route {
 		{Method: http.MethodGet, Path: "/tool-outputs/:output_id", Summary: "Get the full copy of a tool result too large to give the model whole", Handler: s.getToolOutput, Response: wire.ToolOutput{}},
 	}
 	for i := range routes {
-		routes[i].Middleware = []echo.MiddlewareFunc{httpx.Bounded(s.limits, routes[i].Long), s.authenticate}
+		routes[i].Middleware = []echo.MiddlewareFunc{httpx.Bounded(s.limits, routes[i].Long), s.authenticate, httpx.Text}
 	}
 	return routes
 }

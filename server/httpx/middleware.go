@@ -177,3 +177,12 @@ func Logger(c echo.Context, log *slog.Logger) *slog.Logger {
 
 // Ctx is a request's context.
 func Ctx(c echo.Context) context.Context { return c.Request().Context() }
+
+// NoSniff tells browsers to take every answer as the type it says it is,
+// so that no JSON body is ever run as a script or a page.
+func NoSniff(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Response().Header().Set("X-Content-Type-Options", "nosniff")
+		return next(c)
+	}
+}

@@ -99,7 +99,7 @@ func (s *App) Routes() []httpx.Route {
 	}
 	sameOrigin := crossOrigin()
 	for i, r := range routes {
-		mw := []echo.MiddlewareFunc{httpx.Bounded(s.limits, r.Long), s.pageErrors, sameOrigin}
+		mw := []echo.MiddlewareFunc{httpx.Bounded(s.limits, r.Long), s.pageErrors, httpx.Text, sameOrigin}
 		if r.Public {
 			mw = append(mw, s.optionalSession)
 		} else {
