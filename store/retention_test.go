@@ -83,7 +83,7 @@ func TestPruneThreads(t *testing.T) {
 		owner   string
 		at      []time.Time // checkpoint times
 		runs    int
-		active  string // the last run's status when it is active
+		active  string    // the last run's status when it is active
 		created time.Time // when set, the thread's creation time
 		expired bool
 	}
