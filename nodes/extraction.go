@@ -43,7 +43,7 @@ func (p *planner) extraction(ctx context.Context, s State) (Update, error) {
 		return u, nil // answered in callTools, with no destination needed
 	}
 	if strings.TrimSpace(args.Location) == "" {
-		u.Messages = []Message{{ID: newID(), Type: AI, Content: reply(lang, "askLocation")}}
+		u.Messages = []Message{{ID: messageID(ctx), Type: AI, Content: reply(lang, "askLocation")}}
 		return u, nil
 	}
 	td, question := resolveTrip(args, today, lang)
@@ -56,7 +56,7 @@ func (p *planner) extraction(ctx context.Context, s State) (Update, error) {
 		question = confirmQuestion(args, td, lang)
 	}
 	if question != "" {
-		u.Messages = []Message{{ID: newID(), Type: AI, Content: question}}
+		u.Messages = []Message{{ID: messageID(ctx), Type: AI, Content: question}}
 		return u, nil
 	}
 	u.TripDetails, u.Assumed = &td, assumedFields(args)
