@@ -46,15 +46,16 @@ func DecodeJob(raw json.RawMessage) (Job, error) {
 	return j, nil
 }
 
-// config is the run configuration of j on a thread. A resumed run (one
+// config is the run configuration of j on a thread. A recovered run (one
 // whose thread's newest checkpoint it wrote itself, before its worker
-// stopped) continues from that checkpoint instead of starting again.
-func (j Job) config(threadID, runID string, resumed bool) graph.RunConfig[nodes.Update] {
+// stopped) goes on from that checkpoint instead of starting again, and
+// stops again where it had stopped (graph.RunConfig.Recover).
+func (j Job) config(threadID, runID string, recovered bool) graph.RunConfig[nodes.Update] {
 	cfg := graph.RunConfig[nodes.Update]{ThreadID: threadID, RunID: runID, StepLimit: j.StepLimit,
 		CheckpointID: j.CheckpointID, Durability: j.Durability, InterruptBefore: j.InterruptBefore, InterruptAfter: j.InterruptAfter}
 	switch {
-	case resumed:
-		cfg.Resume, cfg.CheckpointID = true, ""
+	case recovered:
+		cfg.Recover, cfg.CheckpointID = true, ""
 	case j.Command != nil:
 		cmd := &graph.Command[nodes.Update]{Update: j.Command.Update, Goto: j.Command.Goto}
 		if len(j.Command.Resume) > 0 {

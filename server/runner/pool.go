@@ -49,7 +49,7 @@ type Queue interface {
 	ReleaseRun(ctx context.Context, l store.Lease) (store.Run, error)
 	ReclaimExpired(ctx context.Context, maxAttempts int) ([]store.Run, error)
 	WatchCancel(ctx context.Context, runID string) (watched context.Context, stop context.CancelFunc, err error)
-	AppendRunEvent(ctx context.Context, l store.Lease, event string, data []byte) (store.RunEvent, error)
+	AppendRunEvents(ctx context.Context, l store.Lease, events []store.NewRunEvent) ([]store.RunEvent, error)
 	RunOwner(ctx context.Context, runID string) (string, error)
 }
 
@@ -180,9 +180,12 @@ func (r *Runner) nudge() {
 func (r *Runner) work(claims, runs context.Context, workerID string) {
 	defer r.wg.Done()
 	for claims.Err() == nil {
-		// The claim itself runs under runs: a claim cut off halfway could
-		// leave a run held by a worker that does not know it has it.
-		run, ok, err := r.queue.ClaimRun(runs, workerID, r.timing.lease)
+		// The claim is not cut off when the pool stops: one cut off
+		// halfway could leave a run held by a worker that does not know it
+		// has it, until its lease lapsed.
+		claimCtx, cancel := context.WithTimeout(context.WithoutCancel(runs), r.timing.lease)
+		run, ok, err := r.queue.ClaimRun(claimCtx, workerID, r.timing.lease)
+		cancel()
 		if err != nil && runs.Err() == nil {
 			r.log.Error("claiming a run", "worker", workerID, "err", err)
 		}
@@ -236,8 +239,6 @@ func (r *Runner) execute(ctx context.Context, run store.Run) {
 	log := r.log.With("run_id", run.ID, "thread_id", run.ThreadID, "worker", run.WorkerID)
 	l := run.Lease()
 	status, msg := r.runOn(ctx, run, log)
-	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
 	switch {
 	case status == "":
 		return // the lease was lost: the run is someone else's now
@@ -245,19 +246,51 @@ func (r *Runner) execute(ctx context.Context, run store.Run) {
 		r.handBack(ctx, run)
 		return
 	}
-	if _, err := r.queue.FinishRun(after, l, status, msg); err != nil {
+	if err := r.settle(ctx, func(ctx context.Context) error {
+		_, err := r.queue.FinishRun(ctx, l, status, msg)
+		return err
+	}); err != nil {
 		log.Error("ending a run", "status", status, "err", err)
 	}
 }
 
 // handBack puts a run this pool holds back in the queue, pending.
 func (r *Runner) handBack(ctx context.Context, run store.Run) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	if _, err := r.queue.ReleaseRun(ctx, run.Lease()); err != nil {
+	if err := r.settle(ctx, func(ctx context.Context) error {
+		_, err := r.queue.ReleaseRun(ctx, run.Lease())
+		return err
+	}); err != nil {
 		r.log.Error("handing a run back to the queue", "run_id", run.ID, "worker", run.WorkerID, "err", err)
 	}
 }
+
+// settle records how a run ended, or hands it back, with record; while the
+// database cannot be reached it tries again, for up to a lease, since a
+// run recorded late is better than one left to wait for its lease to
+// lapse. It goes on when ctx ends (the pool stopping) but not past that.
+func (r *Runner) settle(ctx context.Context, record func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timing.lease)
+	defer cancel()
+	pause := settlePause
+	for {
+		err := record(ctx)
+		if err == nil || !store.Unreachable(err) {
+			return err
+		}
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+			return err
+		}
+		pause = min(2*pause, maxSettlePause)
+	}
+}
+
+// settlePause and maxSettlePause space settle's tries.
+const (
+	settlePause    = 100 * time.Millisecond
+	maxSettlePause = 2 * time.Second
+)
 
 // runOn executes run under its lease and a cancel watch, as its thread's
 // owner, and returns its final status and error message: "" when the lease
@@ -265,14 +298,12 @@ func (r *Runner) handBack(ctx context.Context, run store.Run) {
 func (r *Runner) runOn(ctx context.Context, run store.Run, log *slog.Logger) (status, msg string) {
 	owner, err := r.queue.RunOwner(ctx, run.ID)
 	if err != nil {
-		log.Error("reading a run's owner", "err", err)
-		return store.RunError, runFailed
+		return r.failedBy(ctx, run, log, fmt.Errorf("reading the run's owner: %w", err))
 	}
 	t := r.tenants.For(owner)
 	watched, stopWatch, err := r.queue.WatchCancel(ctx, run.ID)
 	if err != nil {
-		log.Error("watching a run for cancellation", "err", err)
-		return store.RunError, runFailed
+		return r.failedBy(ctx, run, log, fmt.Errorf("watching the run for cancellation: %w", err))
 	}
 	defer stopWatch()
 	runCtx, cancel := context.WithCancelCause(watched)
@@ -289,15 +320,32 @@ func (r *Runner) runOn(ctx context.Context, run store.Run, log *slog.Logger) (st
 	case ctx.Err() != nil:
 		return released, ""
 	case err != nil:
-		log.Error("a run failed", "err", err)
-		r.appendError(context.WithoutCancel(ctx), run)
-		return store.RunError, runFailed
+		return r.failedBy(ctx, run, log, err)
 	}
 	return status, ""
 }
 
-// released is runOn's status for a run the pool stopped before its end:
-// it goes back to the queue.
+// failedBy is how a run that err stopped ends. When the database could not
+// be reached, the run is handed back at once (released): its worker is
+// fine, and the run goes on from its last checkpoint once the database is
+// back, rather than waiting for its lease to lapse; so is a run the pool
+// stopped (ctx ended). Otherwise it ends in error, with an error event in
+// its stream.
+func (r *Runner) failedBy(ctx context.Context, run store.Run, log *slog.Logger, err error) (status, msg string) {
+	if ctx.Err() != nil {
+		return released, "" // the pool is stopping: err is what that cut short
+	}
+	if store.Unreachable(err) {
+		log.Warn("the database failed a run: handing it back to the queue", "err", err)
+		return released, ""
+	}
+	log.Error("a run failed", "err", err)
+	r.appendError(context.WithoutCancel(ctx), run)
+	return store.RunError, runFailed
+}
+
+// released is runOn's status for a run that goes back to the queue: the
+// pool stopped before its end, or the database failed it.
 const released = "released"
 
 // runFailed is the message a failed run shows: what went wrong is logged,
@@ -344,23 +392,36 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 	if err != nil {
 		return "", err
 	}
-	resumed := false
+	recovered := false
 	if run.Attempts > 1 {
 		head, err := Head(ctx, t, run.ThreadID)
 		if err != nil {
 			return "", err
 		}
-		resumed = head != nil && head.Metadata.RunID == run.ID
+		recovered = head != nil && head.Metadata.RunID == run.ID
 	}
 	if run.MultitaskStrategy == store.MultitaskRollback && run.Replaces != "" && j.CheckpointID == "" {
 		if j.CheckpointID, err = before(ctx, t, run.ThreadID, run.Replaces); err != nil {
 			return "", err
 		}
 	}
-	appendCtx := context.WithoutCancel(ctx)
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	out := startOutbox(context.WithoutCancel(ctx), r.queue, run.Lease(), stop)
+	status, err := r.runEvents(ctx, t, j, run, recovered, out)
+	if werr := out.close(); werr != nil {
+		return "", werr
+	}
+	return status, err
+}
+
+// runEvents runs the graph and puts the parts of its events in out. It
+// returns the run's final status when the graph ended on its own, or the
+// graph's error.
+func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, j Job, run store.Run, recovered bool, out *outbox) (string, error) {
 	status := store.RunSuccess
 	timer := r.metrics.NodeTimer()
-	for ev, err := range t.Planner.Run(ctx, j.config(run.ThreadID, run.ID, resumed)) {
+	for ev, err := range t.Planner.Run(ctx, j.config(run.ThreadID, run.ID, recovered)) {
 		if err != nil {
 			return "", err
 		}
@@ -369,11 +430,7 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 		if err != nil {
 			return "", err
 		}
-		for _, part := range parts {
-			if _, err := r.queue.AppendRunEvent(appendCtx, run.Lease(), part.Event, part.Data); err != nil {
-				return "", err
-			}
-		}
+		out.put(ev, parts)
 		if ev.Kind == graph.Interrupted { // a node asked a person, or a breakpoint stopped the run
 			status = store.RunInterrupted
 		}
@@ -384,7 +441,7 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 // appendError adds an error event to a run's stream.
 func (r *Runner) appendError(ctx context.Context, run store.Run) {
 	data, _ := json.Marshal(wire.StreamError{Error: string(errcode.Internal), Message: runFailed})
-	if _, err := r.queue.AppendRunEvent(ctx, run.Lease(), wire.EventError, data); err != nil {
+	if _, err := r.queue.AppendRunEvents(ctx, run.Lease(), []store.NewRunEvent{{Event: wire.EventError, Data: data}}); err != nil {
 		r.log.Error("recording a run's failure", "run_id", run.ID, "err", err)
 	}
 }

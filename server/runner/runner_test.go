@@ -51,7 +51,13 @@ func migratedStore(t testing.TB) *store.Store {
 func testRunner(t *testing.T, gate *plannertest.Gate) (*Runner, *store.Store) {
 	t.Helper()
 	st := migratedStore(t)
-	planner := plannertest.Planner(t, gate, st.Checkpoints)
+	return runnerOn(t, st, plannertest.Planner(t, gate, st.Checkpoints)), st
+}
+
+// runnerOn is a runner of the planner on st, paced for tests, drained
+// when the test ends.
+func runnerOn(t *testing.T, st *store.Store, planner *nodes.Graph) *Runner {
+	t.Helper()
 	r, err := New(Config{Queue: st, Tenants: tenant.Factory{Store: st, Planner: planner, Servers: mcpservers.Registry{Pool: st.Pool}},
 		Metrics: metrics.New(st, slog.Default()), Workers: 2, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -59,7 +65,7 @@ func testRunner(t *testing.T, gate *plannertest.Gate) (*Runner, *store.Store) {
 	}
 	r.timing = timing{lease: 3 * time.Second, poll: 20 * time.Millisecond, reclaim: 20 * time.Millisecond, maxAttempts: 3}
 	t.Cleanup(func() { stopNow(r) })
-	return r, st
+	return r
 }
 
 // stopNow drains the runner with no grace: its runs go back to the queue.
@@ -374,12 +380,14 @@ func TestWorkerThatLostItsLeaseWritesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var seq int64
-	if err := st.Pool.QueryRow(ctx, `SELECT coalesce(max(seq), 0) FROM run_events WHERE run_id = $1`, run.ID).Scan(&seq); err != nil {
+	// Another worker takes the run over, as after the lease lapsed. What
+	// the old worker appended before is in the stream by then: an append
+	// holds the run's row until it commits.
+	if _, err := st.Pool.Exec(ctx, `UPDATE runs SET worker_id = 'thief', attempts = attempts + 1 WHERE id = $1`, run.ID); err != nil {
 		t.Fatal(err)
 	}
-	// Another worker takes the run over, as after the lease lapsed.
-	if _, err := st.Pool.Exec(ctx, `UPDATE runs SET worker_id = 'thief', attempts = attempts + 1 WHERE id = $1`, run.ID); err != nil {
+	var seq int64
+	if err := st.Pool.QueryRow(ctx, `SELECT coalesce(max(seq), 0) FROM run_events WHERE run_id = $1`, run.ID).Scan(&seq); err != nil {
 		t.Fatal(err)
 	}
 	close(gate.Release) // the old worker's step goes on and tries to write

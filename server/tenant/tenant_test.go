@@ -56,7 +56,7 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 	if err != nil || !ok || claimed.ID != run.ID {
 		t.Fatalf("claiming ana's run: %+v, %v, %v", claimed, ok, err)
 	}
-	if _, err := st.AppendRunEvent(ctx, claimed.Lease(), "values", []byte(`{}`)); err != nil {
+	if _, err := st.AppendRunEvents(ctx, claimed.Lease(), []store.NewRunEvent{{Event: "values", Data: []byte(`{}`)}}); err != nil {
 		t.Fatal(err)
 	}
 	output, err := st.SaveToolOutput(ctx, ana, "crm", "list", json.RawMessage(`[1]`))
