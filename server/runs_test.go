@@ -14,6 +14,7 @@ import (
 	"github.com/tripgraph/tripgraph/internal/plannertest"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/httpx"
+	"github.com/tripgraph/tripgraph/store"
 )
 
 // runHarness is a server with its runner started, on tools from gate.
@@ -26,6 +27,13 @@ func runHarness(t *testing.T, gate *plannertest.Gate) *harness {
 func runHarnessLimited(t *testing.T, gate *plannertest.Gate, limits httpx.Limits) *harness {
 	t.Helper()
 	st := migratedStore(t)
+	return runHarnessOn(t, st, plannertest.Planner(t, gate, st.Checkpoints), func(cfg *Config) { cfg.Limits = limits })
+}
+
+// runHarnessOn is a server on st with its runner started, running planner,
+// configured as newServerOn does and then by tune.
+func runHarnessOn(t *testing.T, st *store.Store, planner *nodes.Graph, tune func(*Config)) *harness {
+	t.Helper()
 	h := &harness{t: t, st: st, logs: &syncBuffer{}}
 	// The database is shared by the package's tests: once this server has
 	// stopped, the runs it leaves unfinished must not be taken up by the
@@ -35,8 +43,7 @@ func runHarnessLimited(t *testing.T, gate *plannertest.Gate, limits httpx.Limits
 			t.Errorf("deleting the test's threads: %v", err)
 		}
 	})
-	planner := plannertest.Planner(t, gate, st.Checkpoints)
-	h.srv, h.planner = newServerWith(t, st, planner, limits, h.logs), planner
+	h.srv, h.planner = newServerTuned(t, st, planner, h.logs, tune), planner
 	h.srv.Start()
 	ts := httptest.NewServer(h.srv.Handler())
 	t.Cleanup(ts.Close)

@@ -19,9 +19,10 @@ import (
 // (RunEventsChannel, RunCancelChannel and MCPServersChannel), kept up by
 // pgxlisten, which reconnects it when it fails. It fans run notifications
 // out to the subscribers of each run, so a thousand followers cost one
-// connection, not a thousand, and server changes to the watchers. A subscriber is only woken: it reads what changed from
-// the tables, so a notification lost while the connection was down costs
-// nothing, as everyone is woken when it comes back.
+// connection, not a thousand, and server changes to the watchers. A
+// subscriber is only woken: it reads what changed from the tables, so a
+// notification lost while the connection was down costs nothing, as
+// everyone is woken when it comes back.
 type hub struct {
 	stop context.CancelFunc
 	done chan struct{}
