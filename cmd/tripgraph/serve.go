@@ -160,7 +160,7 @@ func newAPI(ctx context.Context, cfg config.Config, env *serving, publicURL stri
 	l := cfg.Limits
 	srv, err := server.New(server.Config{Store: env.st, Planner: planner, Servers: reg, Logger: log,
 		Limits: httpx.Limits{MaxBodyBytes: l.MaxBodyBytes, BodyTimeout: l.BodyTimeout, WriteTimeout: l.WriteTimeout,
-			RatePerSec: l.RatePerSec, RateBurst: l.RateBurst},
+			RatePerSec: l.RatePerSec, RateBurst: l.RateBurst, MaxStreams: l.MaxStreams},
 		Workers: cfg.Runner.Workers, RunLease: cfg.Runner.Lease, SessionTTL: l.SessionTTL})
 	if err != nil {
 		bridge.Close()

@@ -47,10 +47,10 @@ func InvalidField(field, message string) error {
 	return Invalid(wire.FieldError{Field: field, Message: message})
 }
 
-// TooMany is a 429 saying when to retry.
+// TooMany is a 429 TOO_MANY_REQUESTS saying when to retry.
 func TooMany(retryAfterSeconds int, message string) error {
 	return &StatusError{Status: http.StatusTooManyRequests, RetryAfter: retryAfterSeconds,
-		Err: errcode.New(errcode.Unavailable, "%s", message)}
+		Err: errcode.New(errcode.TooManyRequests, "%s", message)}
 }
 
 // Prefixed puts prefix before the field names of a 422; any other error
@@ -174,6 +174,8 @@ func codeOfStatus(status int) errcode.Code {
 		return errcode.Forbidden
 	case status == http.StatusUnsupportedMediaType:
 		return errcode.UnsupportedMedia
+	case status == http.StatusTooManyRequests:
+		return errcode.TooManyRequests
 	case status == http.StatusServiceUnavailable:
 		return errcode.Unavailable
 	case status < 500:
