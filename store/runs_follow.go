@@ -7,6 +7,8 @@ import (
 	"iter"
 	"log/slog"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // ErrRunCancelled is the cause of a context that WatchCancel cancelled
@@ -34,7 +36,7 @@ func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64
 		defer unsubscribe()
 		var outage time.Time // when reads began to fail as Unreachable
 		for {
-			run, events, err := o.runAndEvents(ctx, runID, afterSeq)
+			final, events, err := o.runAndEvents(ctx, runID, afterSeq)
 			if Unreachable(err) && ctx.Err() == nil {
 				if outage.IsZero() {
 					outage = time.Now()
@@ -59,7 +61,7 @@ func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64
 			if len(events) == runEventsPage {
 				continue
 			}
-			if run.Final() {
+			if final {
 				return
 			}
 			if err := sub.wait(ctx); err != nil {
@@ -79,16 +81,47 @@ const (
 	followRetry    = 250 * time.Millisecond
 )
 
-// runAndEvents reads a run and a page of its events after afterSeq: the
-// status first, as once it is final every event of the run is committed,
-// and the read that follows sees them all.
-func (o Owner) runAndEvents(ctx context.Context, runID string, afterSeq int64) (Run, []RunEvent, error) {
-	run, err := o.Run(ctx, runID)
+// runAndEvents reads whether a run has ended and a page of its events
+// after afterSeq, in one statement: so in one snapshot, where a final
+// status means that every event of the run is there to read.
+func (o Owner) runAndEvents(ctx context.Context, runID string, afterSeq int64) (final bool, events []RunEvent, err error) {
+	rows, err := o.s.Pool.Query(ctx, `
+		SELECT r.status, e.seq, e.event, e.data, e.created_at
+		FROM runs r JOIN threads t ON t.id = r.thread_id
+		LEFT JOIN LATERAL (
+			SELECT seq, event, data, created_at FROM run_events
+			WHERE run_id = r.id AND seq > $3 ORDER BY seq LIMIT $4) e ON true
+		WHERE r.id = $1 AND t.owner_id = $2
+		ORDER BY e.seq`, runID, o.id, afterSeq, runEventsPage)
 	if err != nil {
-		return Run{}, nil, err
+		return false, nil, notFoundAs(fmt.Errorf("reading the events of run %s: %w", runID, err), "no run %s", runID)
 	}
-	events, err := o.RunEvents(ctx, runID, afterSeq, runEventsPage)
-	return run, events, err
+	defer rows.Close()
+	found := false
+	for rows.Next() {
+		var status string
+		var seq *int64
+		var event *string
+		var data []byte
+		var created *time.Time
+		if err := rows.Scan(&status, &seq, &event, &data, &created); err != nil {
+			return false, nil, fmt.Errorf("reading the events of run %s: %w", runID, err)
+		}
+		found, final = true, Run{Status: status}.Final()
+		if seq != nil {
+			events = append(events, RunEvent{RunID: runID, Seq: *seq, Event: *event, Data: data, CreatedAt: *created})
+		}
+	}
+	switch {
+	case rows.Err() != nil:
+		err = fmt.Errorf("reading the events of run %s: %w", runID, rows.Err())
+	case !found:
+		err = pgx.ErrNoRows
+	}
+	if err != nil {
+		return false, nil, notFoundAs(err, "no run %s", runID)
+	}
+	return final, events, nil
 }
 
 // sleep pauses for d, or until ctx ends (its cause).
