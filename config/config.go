@@ -103,19 +103,20 @@ type Limits struct {
 
 // Runner sizes and paces the workers that execute runs.
 type Runner struct {
-	Workers       int           `env:"TRIPGRAPH_WORKERS" validate:"gt=0" help:"runs one «serve» process executes at once, claimed from the queue all processes on the database share"`
+	Workers       int           `env:"TRIPGRAPH_WORKERS" shown:"8 per CPU, 16 to 32" validate:"gte=0" help:"runs one «serve» process executes at once, claimed from the queue all processes on the database share; «0» sizes it from the machine"`
 	Lease         time.Duration `env:"TRIPGRAPH_RUN_LEASE" validate:"gte=1s" help:"how long a worker's claim on a run lasts (at least «1s»); it is renewed every third of it, and a run whose process died is taken over by another process within about one and a half leases"`
 	ShutdownGrace time.Duration `env:"TRIPGRAPH_SHUTDOWN_GRACE" validate:"gte=0" help:"on SIGTERM or Ctrl-C, «serve» stops taking runs and new connections, lets its runs go on this long, hands the unfinished ones back to the queue (another process resumes them from their last checkpoint at once), then ends open streams with an «UNAVAILABLE» error frame telling clients to join again with «Last-Event-ID»; requests still going get 10 s more"`
 }
 
-// DBPool is the size of serve's database pool: Database.Pool when set,
-// else two connections per worker (a checkpoint or event write and a
-// lease renewal may overlap) and eight for what runs beside the workers.
-func (c Config) DBPool() int32 {
+// DBPool is the size of serve's database pool for its number of workers:
+// Database.Pool when set, else two connections per worker (a checkpoint
+// or event write and a lease renewal may overlap) and eight for what runs
+// beside the workers.
+func (c Config) DBPool(workers int) int32 {
 	if c.Database.Pool > 0 {
 		return int32(c.Database.Pool)
 	}
-	return int32(2*c.Runner.Workers + 8)
+	return int32(2*workers + 8)
 }
 
 // Load reads the configuration: the defaults, then the variables of the

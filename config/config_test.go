@@ -91,8 +91,8 @@ func TestValues(t *testing.T) {
 		{"TRIPGRAPH_RATE_LIMIT", c.Limits.RatePerSec, 2.5},
 		{"TRIPGRAPH_SHUTDOWN_GRACE", c.Runner.ShutdownGrace, time.Duration(0)},
 		{"TRIPGRAPH_THREAD_TTL", c.Storage.ThreadTTL, 720 * time.Hour},
-		{"DBPool", c.DBPool(), int32(32)},
-		{"DBPool by default", Default().DBPool(), int32(2*Default().Runner.Workers + 8)},
+		{"DBPool", c.DBPool(7), int32(32)},
+		{"DBPool by default", Default().DBPool(16), int32(2*16 + 8)},
 	} {
 		if check.got != check.want {
 			t.Errorf("%s = %v, want %v", check.what, check.got, check.want)
@@ -103,7 +103,7 @@ func TestValues(t *testing.T) {
 // Every bad value is reported at once, each naming its variable.
 func TestBadValuesNameTheirVariables(t *testing.T) {
 	bad := map[string]string{
-		"TRIPGRAPH_WORKERS":                "0",
+		"TRIPGRAPH_WORKERS":                "-1",
 		"TRIPGRAPH_RUN_LEASE":              "500ms",
 		"TRIPGRAPH_SHUTDOWN_GRACE":         "-1s",
 		"TRIPGRAPH_SESSION_TTL":            "-1h",

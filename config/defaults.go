@@ -14,6 +14,6 @@ func Default() Config {
 		Storage: Storage{CheckpointCache: 8 << 20},
 		Limits: Limits{MaxBodyBytes: 1 << 20, BodyTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
 			RatePerSec: 500, RateBurst: 2000, MaxStreams: 1000, SessionTTL: 7 * 24 * time.Hour},
-		Runner: Runner{Workers: 4, Lease: 30 * time.Second, ShutdownGrace: 20 * time.Second},
+		Runner: Runner{Lease: 30 * time.Second, ShutdownGrace: 20 * time.Second},
 	}
 }

@@ -16,7 +16,8 @@ import (
 )
 
 // hub is a process's one LISTEN connection for the store's channels
-// (RunEventsChannel, RunCancelChannel and MCPServersChannel), kept up by
+// (RunEventsChannel, RunCancelChannel, RunQueueChannel and
+// MCPServersChannel), kept up by
 // pgxlisten, which reconnects it when it fails. It fans run notifications
 // out to the subscribers of each run, so a thousand followers cost one
 // connection, not a thousand, and server changes to the watchers. A
@@ -37,8 +38,12 @@ type hub struct {
 // announced, with the user's id (a trigger on mcp_servers sends it).
 const MCPServersChannel = "mcp_servers"
 
+// RunQueueChannel is where a run that becomes pending is announced (a
+// trigger on runs sends it), with no payload.
+const RunQueueChannel = "run_queue"
+
 // hubChannels are the channels the hub listens on.
-var hubChannels = []string{RunEventsChannel, RunCancelChannel, MCPServersChannel}
+var hubChannels = []string{RunEventsChannel, RunCancelChannel, RunQueueChannel, MCPServersChannel}
 
 // reconnectDelay is how long the hub waits before reconnecting a failed
 // listener.
@@ -222,4 +227,17 @@ func (s *Store) WatchMCPServers(ctx context.Context, changed func(userID string)
 	case <-ctx.Done():
 		return fmt.Errorf("watching MCP servers: %w", context.Cause(ctx))
 	}
+}
+
+// WatchQueue returns a channel that receives, from the store's listener,
+// when a run may have become pending in any process sharing the database:
+// after each announcement, and after the listener reconnected, as some
+// may have been missed. Wakes coalesce. It returns once the listener is
+// in place. Call stop when done watching.
+func (s *Store) WatchQueue(ctx context.Context) (pending <-chan struct{}, stop func(), err error) {
+	sub, unsubscribe, err := s.runHub().subscribe(ctx, RunQueueChannel, "")
+	if err != nil {
+		return nil, nil, fmt.Errorf("watching the run queue: %w", err)
+	}
+	return sub.wake, unsubscribe, nil
 }

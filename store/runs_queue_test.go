@@ -507,3 +507,43 @@ func TestEventPositionsAreAppendedOnce(t *testing.T) {
 		t.Errorf("the first attempt's event was replaced: %s", stream[0].Data)
 	}
 }
+
+// A run that becomes pending in one process wakes the queue's watchers in
+// another: when it is created, when it is handed back, and when it is
+// promoted from behind its thread's run.
+func TestWatchQueueHearsPendingRunsFromAnyProcess(t *testing.T) {
+	ctx := context.Background()
+	stores := openQueueStores(t, 2)
+	a, b := stores[0], stores[1]
+	pending, stop, err := b.WatchQueue(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	heard := func(what string) {
+		t.Helper()
+		select {
+		case <-pending:
+		case <-time.After(10 * time.Second): // a bound, so that the test fails rather than hangs
+			t.Fatalf("no announcement of %s", what)
+		}
+	}
+	select { // the listener's first connection may wake the watcher once
+	case <-pending:
+	default:
+	}
+	owner, thread := newThread(t, a, "queue-watch")
+	mustCreate(t, a, owner, thread, "")
+	heard("a new run")
+	held := mustClaim(t, a, "a")
+	if _, err := a.ReleaseRun(ctx, held.Lease()); err != nil {
+		t.Fatal(err)
+	}
+	heard("a run handed back")
+	held = mustClaim(t, a, "a")
+	mustCreate(t, a, owner, thread, "enqueue") // queued: not announced until its turn
+	if _, err := a.FinishRun(ctx, held.Lease(), RunSuccess, ""); err != nil {
+		t.Fatal(err)
+	}
+	heard("a queued run whose turn came")
+}

@@ -52,7 +52,7 @@ func TestConfigDefaultsAreThePackagesDefaults(t *testing.T) {
 		{"TRIPGRAPH_RATE_BURST", d.Limits.RateBurst, httpx.DefaultLimits.RateBurst},
 		{"TRIPGRAPH_MAX_STREAMS", d.Limits.MaxStreams, httpx.DefaultLimits.MaxStreams},
 		{"TRIPGRAPH_SESSION_TTL", d.Limits.SessionTTL, web.DefaultSessionTTL},
-		{"TRIPGRAPH_WORKERS", d.Runner.Workers, runner.DefaultWorkers},
+		{"TRIPGRAPH_WORKERS", d.Runner.Workers, 0}, // the runner's DefaultWorkers()
 		{"TRIPGRAPH_RUN_LEASE", d.Runner.Lease, runner.DefaultLease},
 		{"TRIPGRAPH_SHUTDOWN_GRACE", d.Runner.ShutdownGrace, runner.DefaultShutdownGrace},
 	} {

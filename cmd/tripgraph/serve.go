@@ -16,6 +16,7 @@ import (
 	"github.com/tripgraph/tripgraph/seed"
 	"github.com/tripgraph/tripgraph/server"
 	"github.com/tripgraph/tripgraph/server/httpx"
+	"github.com/tripgraph/tripgraph/server/runner"
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/store/checkpoint"
 )
@@ -50,7 +51,10 @@ func runServe(ctx context.Context, cfg config.Config, args []string) error {
 		return err
 	}
 	log := slog.Default() // JSON lines: see servingLog
-	env, err := openServing(ctx, cfg, log, cfg.DBPool())
+	if cfg.Runner.Workers == 0 {
+		cfg.Runner.Workers = runner.DefaultWorkers()
+	}
+	env, err := openServing(ctx, cfg, log, cfg.DBPool(cfg.Runner.Workers))
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,8 +25,13 @@ import (
 )
 
 // DefaultWorkers is how many runs a process executes at once when the
-// configuration does not say.
-const DefaultWorkers = 4
+// configuration does not say: 8 per CPU the Go scheduler may use, between
+// 16 and 32. A run mostly waits (on the database, MCP servers, a model),
+// so a worker per CPU would leave runs queued behind idle CPUs; each
+// worker may hold two database connections, which bounds the top.
+func DefaultWorkers() int {
+	return min(max(8*runtime.GOMAXPROCS(0), 16), 32)
+}
 
 // DefaultLease is how long a worker's claim on a run lasts, renewed as it
 // goes, when the configuration does not say. A run whose process died is
@@ -51,6 +57,7 @@ type Queue interface {
 	WatchCancel(ctx context.Context, runID string) (watched context.Context, stop context.CancelFunc, err error)
 	AppendRunEvents(ctx context.Context, l store.Lease, events []store.NewRunEvent) ([]store.RunEvent, error)
 	RunOwner(ctx context.Context, runID string) (string, error)
+	WatchQueue(ctx context.Context) (pending <-chan struct{}, stop func(), err error)
 }
 
 // Config is what a Runner needs.
@@ -60,7 +67,7 @@ type Config struct {
 	Metrics *metrics.Metrics
 	Logger  *slog.Logger
 	// Workers is how many runs this process executes at once, once Start
-	// is called; DefaultWorkers when 0.
+	// is called; DefaultWorkers() when 0.
 	Workers int
 	// Lease is how long a worker's claim on a run lasts; it is renewed
 	// every third of it, and a run whose process died is taken over once
@@ -98,7 +105,7 @@ func New(cfg Config) (*Runner, error) {
 		cfg.Logger = slog.Default()
 	}
 	if cfg.Workers <= 0 {
-		cfg.Workers = DefaultWorkers
+		cfg.Workers = DefaultWorkers()
 	}
 	if cfg.Lease == 0 {
 		cfg.Lease = DefaultLease
@@ -117,7 +124,7 @@ func New(cfg Config) (*Runner, error) {
 // timing is how the worker pool paces itself.
 type timing struct {
 	lease       time.Duration // a claim's length; renewed every third of it
-	poll        time.Duration // how often an idle worker looks for a run
+	poll        time.Duration // how often an idle worker looks for a run unasked
 	reclaim     time.Duration // how often expired leases are dealt with
 	maxAttempts int           // claims of one run before it ends in error
 }
@@ -126,7 +133,7 @@ type timing struct {
 // looked for twice per lease, so a dead worker's run waits at most one and
 // a half leases before it is handed on.
 func timingFor(lease time.Duration) timing {
-	return timing{lease: lease, poll: time.Second, reclaim: lease / 2, maxAttempts: 3}
+	return timing{lease: lease, poll: 5 * time.Second, reclaim: lease / 2, maxAttempts: 3}
 }
 
 // errLeaseLost is the cause of a run's context when its worker lost the
@@ -140,11 +147,36 @@ func (r *Runner) Start() {
 	claims, stopClaims := context.WithCancel(context.Background())
 	runs, stopRuns := context.WithCancel(context.Background())
 	r.claims, r.stopClaims, r.stopRuns = claims, stopClaims, stopRuns
-	r.wg.Add(r.n + 1)
+	r.wg.Add(r.n + 2)
 	for i := range r.n {
 		go r.work(claims, runs, fmt.Sprintf("%s-%d", r.id, i))
 	}
 	go r.sweep(claims)
+	go r.watchQueue(claims)
+}
+
+// watchQueue nudges a worker whenever a run becomes pending in any
+// process, so that runs are claimed at once rather than at a worker's next
+// look. Without the announcements (the listener cannot start) the workers
+// still look every poll.
+func (r *Runner) watchQueue(ctx context.Context) {
+	defer r.wg.Done()
+	pending, stop, err := r.queue.WatchQueue(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			r.log.Warn("watching the run queue; workers will only look for runs every "+r.timing.poll.String(), "err", err)
+		}
+		return
+	}
+	defer stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-pending:
+			r.nudge()
+		}
+	}
 }
 
 // Drain stops the workers claiming runs and lets the runs in progress go
@@ -168,7 +200,9 @@ func (r *Runner) Drain(ctx context.Context) {
 	r.stopRuns()
 }
 
-// nudge tells an idle worker that a run is waiting.
+// nudge tells an idle worker that a run may be waiting. A worker that
+// claims one nudges another in turn, so a burst of runs wakes as many
+// workers as it needs, one after another.
 func (r *Runner) nudge() {
 	select {
 	case r.wake <- struct{}{}:
@@ -194,6 +228,7 @@ func (r *Runner) work(claims, runs context.Context, workerID string) {
 			return
 		}
 		if ok {
+			r.nudge() // more may be waiting: another idle worker looks too
 			r.execute(runs, run)
 			continue
 		}
