@@ -7,6 +7,8 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -16,8 +18,37 @@ import (
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
-// Cities returns every city of the catalog, most populous first.
+// citiesFresh is how long Cities serves the cities it read before it reads
+// them again: the catalog changes only when it is seeded, and every tool
+// call that names a place needs all of them.
+const citiesFresh = time.Minute
+
+// Cities returns every city of the catalog, most populous first. It reads
+// them at most once per citiesFresh (and after AddCatalog in this
+// process), so cities another process adds show up within that. The
+// slice is shared: callers must not change it.
 func (s *Store) Cities(ctx context.Context) ([]tripdata.City, error) {
+	s.citiesMu.Lock()
+	defer s.citiesMu.Unlock()
+	if s.cities != nil && time.Since(s.citiesRead) < citiesFresh {
+		return s.cities, nil
+	}
+	cities, err := s.readCities(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.cities, s.citiesRead = cities, time.Now()
+	return cities, nil
+}
+
+// forgetCities makes the next Cities read them again.
+func (s *Store) forgetCities() {
+	s.citiesMu.Lock()
+	defer s.citiesMu.Unlock()
+	s.cities = nil
+}
+
+func (s *Store) readCities(ctx context.Context) ([]tripdata.City, error) {
 	rows, err := s.Pool.Query(ctx, `
 		SELECT id, name, geo_name, country, population, rank, lat, lng
 		FROM catalog_cities ORDER BY rank, id`)
@@ -171,6 +202,7 @@ func (s *Store) AddCatalog(ctx context.Context, c tripdata.Catalog) (int, error)
 	if err := tx.Commit(ctx); err != nil {
 		return 0, fmt.Errorf("committing the catalog: %w", err)
 	}
+	s.forgetCities()
 	return added, nil
 }
 
@@ -195,6 +227,10 @@ func (s *Store) PictureExists(ctx context.Context, kind, id string) (bool, error
 // Store is the catalog on a PostgreSQL pool. It is safe for concurrent use.
 type Store struct {
 	Pool *pgxpool.Pool
+
+	citiesMu   sync.Mutex
+	cities     []tripdata.City // as read at citiesRead; nil: not read
+	citiesRead time.Time
 }
 
 // New returns the catalog on pool.

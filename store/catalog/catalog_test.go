@@ -121,3 +121,22 @@ func TestCatalog(t *testing.T) {
 		}
 	}
 }
+
+// Cities keeps what it read, and reads again once this process adds to
+// the catalog.
+func TestCitiesAreReadAgainAfterAddCatalog(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	before, err := s.Cities(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	city := tripdata.City{ID: "test-porto-pt-" + uuid.NewString(), Name: "Porto", GeoName: "Porto", Country: "PT", Population: 200000, Rank: 99, Lat: 41.1, Lng: -8.6}
+	if _, err := s.AddCatalog(ctx, tripdata.Catalog{Cities: []tripdata.City{city}}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := s.Cities(ctx)
+	if err != nil || len(after) != len(before)+1 || !slices.ContainsFunc(after, func(c tripdata.City) bool { return c.ID == city.ID }) {
+		t.Errorf("after adding %s: %d cities (%v), want %d with it", city.ID, len(after), err, len(before)+1)
+	}
+}
