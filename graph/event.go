@@ -54,7 +54,7 @@ type Event[S, U any] struct {
 	Payload    any               // Custom: what the node emitted
 	Token      string            // Token: a piece of streamed text
 	MessageID  string            // Token: the id of the message the text belongs to
-	Checkpoint *Checkpoint       // CheckpointSaved
+	Checkpoint *Checkpoint       // CheckpointSaved; RunStarted: the checkpoint a run without input continues from, nil for a run with input
 	Interrupt  *PendingInterrupt // Interrupted: the pending interrupt; nil when a breakpoint stopped the run
 	Err        error             // RunFailed
 }

@@ -106,7 +106,6 @@ func (c *Compiled[S, U]) Run(ctx context.Context, cfg RunConfig[U]) iter.Seq2[Ev
 		if r.cfg.StepLimit <= 0 {
 			r.cfg.StepLimit = DefaultStepLimit
 		}
-		r.emit(Event[S, U]{Kind: RunStarted})
 		state, err := r.execute(ctx)
 		if ferr := r.flush(ctx); err == nil {
 			err = ferr
@@ -259,6 +258,12 @@ type run[S, U any] struct {
 
 func (r *run[S, U]) execute(ctx context.Context) (S, error) {
 	base, state, head, err := r.c.start(ctx, r.cfg.ThreadID, r.cfg.CheckpointID)
+	started := Event[S, U]{Kind: RunStarted}
+	if err == nil && (r.cfg.Resume || r.cfg.Command != nil) && base.ID != "" {
+		from := base
+		started.Checkpoint, started.Step = &from, base.Step
+	}
+	r.emit(started)
 	if err != nil {
 		return state, err
 	}

@@ -533,3 +533,33 @@ func TestNodeStartedCarriesTheNodesState(t *testing.T) {
 		t.Fatalf("%d nodes started, want 2", started)
 	}
 }
+
+// A run without input reports, as it starts, the checkpoint it continues
+// from; a run with input reports none.
+func TestRunStartedNamesWhereItContinues(t *testing.T) {
+	ctx := context.Background()
+	c := mustCompile(t, plannerGraph(), NewMemorySaver())
+	thread := newID()
+	first := func(cfg RunConfig[tupdate]) Event[tstate, tupdate] {
+		for ev, err := range c.Run(ctx, cfg) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Kind == RunStarted {
+				return ev
+			}
+		}
+		t.Fatal("no RunStarted event")
+		return Event[tstate, tupdate]{}
+	}
+	if ev := first(RunConfig[tupdate]{ThreadID: thread, Input: tupdate{Want: "classify"}}); ev.Checkpoint != nil {
+		t.Fatalf("a run with input started from %+v, want none", ev.Checkpoint)
+	}
+	cp, err := c.UpdateState(ctx, thread, "", tupdate{Want: "extraction"}, START)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev := first(RunConfig[tupdate]{ThreadID: thread, Resume: true}); ev.Checkpoint == nil || ev.Checkpoint.ID != cp.ID || ev.Step != cp.Step {
+		t.Fatalf("a resumed run started from %+v, want checkpoint %s at step %d", ev.Checkpoint, cp.ID, cp.Step)
+	}
+}
