@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/server/internal/metrics"
@@ -260,13 +259,13 @@ func (r *Runner) runOn(ctx context.Context, run store.Run, log *slog.Logger) (st
 	owner, err := r.queue.RunOwner(ctx, run.ID)
 	if err != nil {
 		log.Error("reading a run's owner", "err", err)
-		return store.RunError, runFailed
+		return store.RunError, notStarted
 	}
 	t := r.tenants.For(owner)
 	watched, stopWatch, err := r.queue.WatchCancel(ctx, run.ID)
 	if err != nil {
 		log.Error("watching a run for cancellation", "err", err)
-		return store.RunError, runFailed
+		return store.RunError, notStarted
 	}
 	defer stopWatch()
 	runCtx, cancel := context.WithCancelCause(watched)
@@ -283,8 +282,9 @@ func (r *Runner) runOn(ctx context.Context, run store.Run, log *slog.Logger) (st
 		return released, ""
 	case err != nil:
 		log.Error("a run failed", "err", err)
-		r.appendError(context.WithoutCancel(ctx), t, run.ID)
-		return store.RunError, runFailed
+		failure := wire.FailureOf(err)
+		r.appendError(context.WithoutCancel(ctx), t, run.ID, failure)
+		return store.RunError, failure.Message
 	}
 	return status, ""
 }
@@ -293,9 +293,9 @@ func (r *Runner) runOn(ctx context.Context, run store.Run, log *slog.Logger) (st
 // it goes back to the queue.
 const released = "released"
 
-// runFailed is the message a failed run shows: what went wrong is logged,
-// not shown.
-const runFailed = "the run failed"
+// notStarted is the message of a run that failed before it could start:
+// what went wrong is logged, not shown.
+const notStarted = "the run could not start; the server's log has the cause, under the run's id"
 
 // renew renews the run's lease every third of its length until stopped;
 // a lost lease or a cancel request cancels the run.
@@ -353,16 +353,17 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 	appendCtx := context.WithoutCancel(ctx)
 	status := store.RunSuccess
 	timer := r.metrics.NodeTimer()
+	parts := j.parts()
 	for ev, err := range t.Planner.Run(ctx, j.config(run.ThreadID, run.ID, resumed)) {
 		if err != nil {
 			return "", err
 		}
 		timer.See(ev.Kind, ev.Node, ev.Name, ev.Payload)
-		parts, err := j.parts().Of(ev)
+		made, err := parts.Of(ev)
 		if err != nil {
 			return "", err
 		}
-		for _, part := range parts {
+		for _, part := range made {
 			if _, err := t.AppendRunEvent(appendCtx, run.ID, part.Event, part.Data); err != nil {
 				return "", err
 			}
@@ -375,8 +376,8 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 }
 
 // appendError adds an error event to a run's stream.
-func (r *Runner) appendError(ctx context.Context, t tenant.Tenant, runID string) {
-	data, _ := json.Marshal(wire.StreamError{Error: string(errcode.Internal), Message: runFailed})
+func (r *Runner) appendError(ctx context.Context, t tenant.Tenant, runID string, failure wire.StreamError) {
+	data, _ := json.Marshal(failure)
 	if _, err := t.AppendRunEvent(ctx, runID, wire.EventError, data); err != nil {
 		r.log.Error("recording a run's failure", "run_id", runID, "err", err)
 	}
