@@ -370,20 +370,38 @@ func (s *API) getAssistantSubgraphs(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{})
 }
 
-// contains says whether every key of want has the same JSON value in have.
+// contains says whether have contains want as PostgreSQL's jsonb @> does,
+// which the stored filters use: every member of want is in have, objects
+// and lists contained in theirs, other values equal.
 func contains(have, want map[string]any) bool {
 	for k, w := range want {
 		h, ok := have[k]
-		if !ok || !sameJSON(h, w) {
+		if !ok || !containsJSON(h, w) {
 			return false
 		}
 	}
 	return true
 }
 
-func sameJSON(a, b any) bool {
-	x, err1 := json.Marshal(a)
-	y, err2 := json.Marshal(b)
+func containsJSON(have, want any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		h, ok := have.(map[string]any)
+		return ok && contains(h, w)
+	case []any:
+		h, ok := have.([]any)
+		if !ok {
+			return false
+		}
+		for _, item := range w {
+			if !slices.ContainsFunc(h, func(x any) bool { return containsJSON(x, item) }) {
+				return false
+			}
+		}
+		return true
+	}
+	x, err1 := json.Marshal(have)
+	y, err2 := json.Marshal(want)
 	return err1 == nil && err2 == nil && string(x) == string(y)
 }
 

@@ -171,6 +171,7 @@ func unsupported(in wire.RunCreate) []wire.FieldError {
 		{in.Webhook != "", "webhook", "webhooks are not supported: join or stream the run instead"},
 		{len(in.FeedbackKeys) > 0, "feedback_keys", "run feedback is not supported"},
 		{in.Config != nil && !httpx.EmptyJSON(in.Config.Callbacks), "config.callbacks", "callbacks run in the client, not here"},
+		{!httpx.EmptyJSON(in.LangsmithTracer), "langsmith_tracer", "runs are not traced to LangSmith here"},
 	} {
 		if u.sent {
 			out = append(out, wire.FieldError{Field: u.field, Message: u.because})

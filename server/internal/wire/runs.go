@@ -34,10 +34,14 @@ type RunCreate struct {
 	// run's error. The answer is the same either way (the error in
 	// __error__), so it changes nothing here.
 	RaiseError *bool `json:"raise_error"`
+	// StrictResume asks that a resume with nothing waiting for it be
+	// refused: here it always is (409), so it changes nothing.
+	StrictResume *bool `json:"strict_resume"`
 	// Refused unless empty: the server has no use for them (see the README).
-	Context      json.RawMessage `json:"context"`
-	Webhook      string          `json:"webhook"`
-	FeedbackKeys []string        `json:"feedback_keys"`
+	Context         json.RawMessage `json:"context"`
+	Webhook         string          `json:"webhook"`
+	FeedbackKeys    []string        `json:"feedback_keys"`
+	LangsmithTracer json.RawMessage `json:"langsmith_tracer"`
 }
 
 // RunInput is a run's input: the person's new messages, or a booking
