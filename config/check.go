@@ -41,6 +41,8 @@ func ruleText(fe validator.FieldError) string {
 		return "must be at least " + fe.Param() + " bytes long"
 	case "eq=0|gte=2":
 		return "must be at least 2 (or unset)"
+	case "http_url":
+		return "must be origins, such as http://localhost:3000"
 	}
 	return "breaks the rule " + fe.Tag()
 }

@@ -22,9 +22,9 @@ func TestDurabilityModes(t *testing.T) {
 		mode      Durability
 		wantSaved int // checkpoints stored by one run
 	}{
-		{"", 4},
-		{DurabilitySync, 4},
-		{DurabilityAsync, 4},
+		{"", 5},
+		{DurabilitySync, 5},
+		{DurabilityAsync, 5},
 		{DurabilityExit, 1},
 	}
 	for _, tt := range tests {
@@ -196,7 +196,7 @@ func TestAsyncWritesWhileTheNextStepRuns(t *testing.T) {
 	if _, err := mustCompile(t, g, saver).Invoke(context.Background(), RunConfig[tupdate]{ThreadID: thread, Durability: DurabilityAsync}); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(history(t, saver, thread)); n != 3 {
-		t.Fatalf("the thread holds %d checkpoints, want 3", n)
+	if n := len(history(t, saver, thread)); n != 4 {
+		t.Fatalf("the thread holds %d checkpoints, want 4", n)
 	}
 }

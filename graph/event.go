@@ -14,8 +14,8 @@ type EventKind uint8
 // Within a run, events come in this order: RunStarted; then for each step
 // NodeStarted, the node's Custom and Token events as it emits them,
 // NodeFinished, CheckpointSaved; then one of RunFinished, RunFailed or
-// Interrupted. A run's input checkpoint (when it has input) is saved right
-// after RunStarted. CheckpointSaved reports a checkpoint once it is stored:
+// Interrupted. A run with input saves two checkpoints right after
+// RunStarted: the input pending, then applied (no node runs for it). CheckpointSaved reports a checkpoint once it is stored:
 // with DurabilityAsync that may be some steps later, and with DurabilityExit
 // only the last checkpoint is reported, just before the final event.
 const (
@@ -54,7 +54,7 @@ type Event[S, U any] struct {
 	Payload    any               // Custom: what the node emitted
 	Token      string            // Token: a piece of streamed text
 	MessageID  string            // Token: the id of the message the text belongs to
-	Checkpoint *Checkpoint       // CheckpointSaved
+	Checkpoint *Checkpoint       // CheckpointSaved; RunStarted: the checkpoint a run without input continues from, nil for a run with input
 	Interrupt  *PendingInterrupt // Interrupted: the pending interrupt; nil when a breakpoint stopped the run
 	Err        error             // RunFailed
 }

@@ -44,10 +44,13 @@ import (
 	"slices"
 )
 
-// START and END are the graph's virtual entry and exit nodes.
+// START and END are the graph's virtual entry and exit nodes. INPUT is
+// what UpdateState names an input with: it is saved pending, with START due
+// to apply it.
 const (
 	START = "__start__"
 	END   = "__end__"
+	INPUT = "__input__"
 )
 
 // NodeFunc is a node: it reads the state and returns an update.
@@ -78,7 +81,7 @@ func New[S, U any](reduce func(S, U) S) *Graph[S, U] {
 // AddNode adds a node.
 func (g *Graph[S, U]) AddNode(name string, fn NodeFunc[S, U]) *Graph[S, U] {
 	switch {
-	case name == "" || name == START || name == END:
+	case name == "" || name == START || name == END || name == INPUT:
 		g.errs = append(g.errs, fmt.Errorf("node name %q is reserved or empty", name))
 	case fn == nil:
 		g.errs = append(g.errs, fmt.Errorf("node %q has a nil function", name))

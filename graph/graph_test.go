@@ -188,7 +188,7 @@ func TestEventOrder(t *testing.T) {
 		}
 		got = append(got, ev.Kind.String()+":"+ev.Node+ev.Name+ev.Token+ev.MessageID)
 	}
-	want := []string{"run_started:", "checkpoint_saved:", "node_started:talk", "custom:talkui",
+	want := []string{"run_started:", "checkpoint_saved:", "checkpoint_saved:", "node_started:talk", "custom:talkui",
 		"token:talkhelm1", "token:talklom1", "node_finished:talk", "checkpoint_saved:talk", "run_finished:"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("events\n got %v\nwant %v", got, want)

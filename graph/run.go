@@ -87,6 +87,11 @@ const (
 	DurabilityExit Durability = "exit"
 )
 
+// emptyStep is the step of a thread with no checkpoint: its first run's
+// input checkpoint is step -1 and the input applied step 0, as LangGraph
+// numbers them.
+const emptyStep = -2
+
 // saveTimeout bounds the checkpoint writes made after a run's context was
 // cancelled: a node that finished is saved all the same.
 const saveTimeout = 10 * time.Second
@@ -109,7 +114,6 @@ func (c *Compiled[S, U]) Run(ctx context.Context, cfg RunConfig[U]) iter.Seq2[Ev
 		if r.cfg.StepLimit <= 0 {
 			r.cfg.StepLimit = DefaultStepLimit
 		}
-		r.emit(Event[S, U]{Kind: RunStarted})
 		state, err := r.execute(ctx)
 		if ferr := r.flush(ctx); err == nil {
 			err = ferr
@@ -168,9 +172,12 @@ func (c *Compiled[S, U]) GetState(ctx context.Context, threadID, checkpointID st
 // UpdateState applies update to a thread's state at a checkpoint ("" for the
 // latest) as if node asNode had returned it, and saves the result as a new
 // checkpoint with source "update". Its next nodes are what asNode's edge
-// chooses. Use START as asNode to route the way a new input would.
+// chooses. Use START as asNode to route the way a new input would, and
+// INPUT to save update as a pending input (source "input", START due), as
+// a run's first checkpoint is: the state is unchanged until START applies
+// it.
 func (c *Compiled[S, U]) UpdateState(ctx context.Context, threadID, checkpointID string, update U, asNode string) (Checkpoint, error) {
-	if asNode != START && c.g.nodes[asNode] == nil {
+	if asNode != START && asNode != INPUT && c.g.nodes[asNode] == nil {
 		return Checkpoint{}, fmt.Errorf("updating state of thread %q: unknown node %q", threadID, asNode)
 	}
 	base, state, head, err := c.start(ctx, threadID, checkpointID)
@@ -178,6 +185,13 @@ func (c *Compiled[S, U]) UpdateState(ctx context.Context, threadID, checkpointID
 		return Checkpoint{}, err
 	}
 	r := &run[S, U]{c: c, cfg: RunConfig[U]{ThreadID: threadID, RunID: newID()}, head: head}
+	if asNode == INPUT { // an input, pending: the state is unchanged until START applies it
+		cp, err := r.checkpoint(base, START, SourceInput, state, update, []string{START})
+		if err != nil {
+			return cp, err
+		}
+		return cp, r.save(ctx, cp)
+	}
 	if state, err = r.reduce(asNode, state, update); err != nil {
 		return Checkpoint{}, err
 	}
@@ -191,7 +205,7 @@ func (c *Compiled[S, U]) start(ctx context.Context, threadID, checkpointID strin
 	var zero S
 	base, err := c.load(ctx, threadID, checkpointID)
 	if errors.Is(err, ErrNotFound) && checkpointID == "" {
-		return Checkpoint{ThreadID: threadID, Step: -1}, zero, "", nil
+		return Checkpoint{ThreadID: threadID, Step: emptyStep}, zero, "", nil
 	}
 	if err != nil {
 		return base, zero, "", err
@@ -245,18 +259,26 @@ type run[S, U any] struct {
 	paused   *PendingInterrupt // set when a node paused the run
 	pausedAt int               // the step of the checkpoint that records the pause
 
+	branching  bool        // the run starts from a checkpoint older than the thread's head
 	continuing bool        // the next node is the one the starting checkpoint left due: no breakpoint before it
 	stoppedAt  *Checkpoint // set when a breakpoint stopped the run: the checkpoint it stopped at
 }
 
 func (r *run[S, U]) execute(ctx context.Context) (S, error) {
 	base, state, head, err := r.c.start(ctx, r.cfg.ThreadID, r.cfg.CheckpointID)
+	started := Event[S, U]{Kind: RunStarted}
+	if err == nil && (r.cfg.Resume || r.cfg.Command != nil) && base.ID != "" {
+		from := base
+		started.Checkpoint, started.Step = &from, base.Step
+	}
+	r.emit(started)
 	if err != nil {
 		return state, err
 	}
 	if err := ctx.Err(); err != nil {
 		return state, fmt.Errorf("run cancelled before it started: %w", err)
 	}
+	r.branching = r.cfg.CheckpointID != "" && base.ID != head
 	if err := r.startWriter(ctx, head); err != nil {
 		return state, err
 	}
@@ -277,14 +299,7 @@ func (r *run[S, U]) execute(ctx context.Context) (S, error) {
 			return state, err
 		}
 	case !r.cfg.Resume:
-		source := SourceInput
-		if r.cfg.CheckpointID != "" {
-			source = SourceFork
-		}
-		if state, err = r.reduce(START, state, r.cfg.Input); err != nil {
-			return state, err
-		}
-		if base, err = r.step(ctx, base, START, source, state, r.cfg.Input); err != nil {
+		if base, state, err = r.input(ctx, base, state); err != nil {
 			return state, err
 		}
 	case base.ID == "":
@@ -313,6 +328,39 @@ func (r *run[S, U]) stoppedHere(base Checkpoint) bool {
 		return true
 	}
 	return false
+}
+
+// input saves the run's input in two checkpoints, as LangGraph does: the
+// state before it, with the input pending and START due (source input, or
+// fork when the run branches off an earlier checkpoint), then the state
+// with the input applied and the first node due (source loop).
+func (r *run[S, U]) input(ctx context.Context, base Checkpoint, state S) (Checkpoint, S, error) {
+	source := SourceInput
+	if r.branching {
+		source = SourceFork
+	}
+	pending, err := r.checkpoint(base, START, source, state, r.cfg.Input, []string{START})
+	if err != nil {
+		return base, state, err
+	}
+	if err := r.save(ctx, pending); err != nil {
+		return base, state, err
+	}
+	return r.applyInput(ctx, pending, state, r.cfg.Input)
+}
+
+// applyInput applies a pending input to the state, as START, and saves
+// the result: the input is the update of the checkpoint it was pending at.
+func (r *run[S, U]) applyInput(ctx context.Context, pending Checkpoint, state S, input U) (Checkpoint, S, error) {
+	next, err := r.reduce(START, state, input)
+	if err != nil {
+		return pending, state, err
+	}
+	cp, err := r.step(ctx, pending, START, SourceLoop, next, input)
+	if err != nil {
+		return pending, state, err
+	}
+	return cp, next, nil
 }
 
 // breakBefore stops the run at base when a breakpoint is set before the
@@ -347,9 +395,19 @@ func (c *Compiled[S, U]) checkBreakpoints(cfg RunConfig[U]) error {
 	return nil
 }
 
-// next runs the node that follows base and saves what it returned.
+// next runs the node that follows base and saves what it returned. When
+// START is due, base holds an input not applied yet (a run stopped between
+// its two input checkpoints, or an input written by UpdateState as
+// INPUT): it is applied, which runs no node.
 func (r *run[S, U]) next(ctx context.Context, base Checkpoint, state S) (Checkpoint, S, error) {
 	node := base.Next[0]
+	if node == START {
+		input, err := decode[U](base.Update)
+		if err != nil {
+			return base, state, fmt.Errorf("reading the input pending at checkpoint %q: %w", base.ID, err)
+		}
+		return r.applyInput(ctx, base, state, input)
+	}
 	if r.steps == r.cfg.StepLimit {
 		return base, state, &StepLimitError{Limit: r.cfg.StepLimit, Next: node}
 	}
@@ -458,7 +516,7 @@ func (r *run[S, U]) step(ctx context.Context, parent Checkpoint, node, source st
 	if err != nil {
 		return parent, err
 	}
-	if source == SourceLoop {
+	if source == SourceLoop && node != START {
 		r.emit(Event[S, U]{Kind: NodeFinished, Step: cp.Step, Node: node, Update: update, State: state})
 	}
 	if err := r.save(ctx, cp); err != nil {

@@ -45,16 +45,22 @@ func TestResumeStartsFromLatestCheckpoint(t *testing.T) {
 	}
 	// One unbroken chain: every checkpoint's parent is the one before it.
 	list := history(t, saver, tid)
-	if len(list) != 6 {
-		t.Fatalf("thread has %d checkpoints, want 6 (input + 2 nodes, twice)", len(list))
+	if len(list) != 8 {
+		t.Fatalf("thread has %d checkpoints, want 8 (the input pending, applied, and 2 nodes, twice)", len(list))
 	}
 	for i := 0; i+1 < len(list); i++ {
 		if list[i].ParentID != list[i+1].ID || list[i].Step != list[i+1].Step+1 {
 			t.Fatalf("checkpoint %d (step %d) does not follow %d (step %d)", i, list[i].Step, i+1, list[i+1].Step)
 		}
 	}
-	if src := list[2].Metadata.Source; src != SourceInput {
-		t.Fatalf("the second run's first checkpoint has source %q, want input", src)
+	if src := list[3].Metadata.Source; src != SourceInput || !slices.Equal(list[3].Next, []string{START}) {
+		t.Fatalf("the second run's first checkpoint has source %q and next %v, want input and START", src, list[3].Next)
+	}
+	if src := list[2].Metadata.Source; src != SourceLoop || list[2].Node != "" {
+		t.Fatalf("the second run's input was applied with source %q by %q, want loop by no node", src, list[2].Node)
+	}
+	if list[7].Step != -1 || list[6].Step != 0 {
+		t.Fatalf("the first run's input checkpoints are steps %d and %d, want -1 and 0", list[7].Step, list[6].Step)
 	}
 }
 
@@ -101,7 +107,7 @@ func TestForkKeepsHistory(t *testing.T) {
 		}
 	}
 	before := history(t, saver, tid)
-	forkPoint := before[3] // the end of the first run
+	forkPoint := before[4] // the end of the first run
 	s, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: tid, CheckpointID: forkPoint.ID,
 		Input: tupdate{Log: []string{"other"}, Want: "extraction"}})
 	if err != nil {
@@ -112,13 +118,13 @@ func TestForkKeepsHistory(t *testing.T) {
 		t.Fatalf("forked log = %v, want %v", s.Log, want)
 	}
 	after := history(t, saver, tid)
-	if len(after) != len(before)+3 {
-		t.Fatalf("after the fork the thread has %d checkpoints, want %d", len(after), len(before)+3)
+	if len(after) != len(before)+4 {
+		t.Fatalf("after the fork the thread has %d checkpoints, want %d", len(after), len(before)+4)
 	}
-	if !reflect.DeepEqual(after[3:], before) {
+	if !reflect.DeepEqual(after[4:], before) {
 		t.Fatal("forking changed the old branch")
 	}
-	forked := after[2]
+	forked := after[3] // the branch's input, pending
 	if forked.ParentID != forkPoint.ID || forked.Metadata.Source != SourceFork {
 		t.Fatalf("the branch starts with parent %s source %q, want parent %s source fork",
 			forked.ParentID, forked.Metadata.Source, forkPoint.ID)
@@ -175,6 +181,37 @@ func TestUpdateState(t *testing.T) {
 	}
 	if got := s.Log[len(s.Log)-2:]; !slices.Equal(got, []string{"extraction", "callTools"}) {
 		t.Fatalf("resumed after update ran %v", got)
+	}
+}
+
+// An input saved pending (UpdateState as INPUT, or a run stopped between
+// its two input checkpoints) leaves the state as it was, with START due; a
+// run resumed there applies it, routes and runs the nodes.
+func TestPendingInput(t *testing.T) {
+	ctx := context.Background()
+	saver := NewMemorySaver()
+	c := mustCompile(t, plannerGraph(), saver)
+	thread := newID()
+	cp, err := c.UpdateState(ctx, thread, "", tupdate{Log: []string{"in"}, Want: "extraction"}, INPUT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cp.Step != -1 || cp.Metadata.Source != SourceInput || !slices.Equal(cp.Next, []string{START}) {
+		t.Fatalf("pending input: step %d source %q next %v, want -1, input, [%s]", cp.Step, cp.Metadata.Source, cp.Next, START)
+	}
+	if s, _, _ := c.GetState(ctx, thread, cp.ID); len(s.Log) != 0 {
+		t.Fatalf("a pending input changed the state: %v", s.Log)
+	}
+	s, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: thread, Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"in", "extraction", "callTools"}; !slices.Equal(s.Log, want) {
+		t.Fatalf("resumed at a pending input: log %v, want %v", s.Log, want)
+	}
+	list := history(t, saver, thread)
+	if applied := list[len(list)-2]; applied.Step != 0 || applied.Metadata.Source != SourceLoop || !slices.Equal(applied.Next, []string{"extraction"}) {
+		t.Fatalf("the input applied: step %d source %q next %v, want 0, loop, [extraction]", applied.Step, applied.Metadata.Source, applied.Next)
 	}
 }
 
@@ -268,8 +305,8 @@ func TestCancel(t *testing.T) {
 			t.Fatal("Run returned before the node did")
 		}
 		list := history(t, saver, tid)
-		if len(list) != 2 || list[0].Node != "a" {
-			t.Fatalf("after stopping in node a the thread has %d checkpoints, the latest after %q; want 2, a's", len(list), list[0].Node)
+		if len(list) != 3 || list[0].Node != "a" {
+			t.Fatalf("after stopping in node a the thread has %d checkpoints, the latest after %q; want 3, a's", len(list), list[0].Node)
 		}
 	})
 }
@@ -494,5 +531,35 @@ func TestNodeStartedCarriesTheNodesState(t *testing.T) {
 	}
 	if started != 2 {
 		t.Fatalf("%d nodes started, want 2", started)
+	}
+}
+
+// A run without input reports, as it starts, the checkpoint it continues
+// from; a run with input reports none.
+func TestRunStartedNamesWhereItContinues(t *testing.T) {
+	ctx := context.Background()
+	c := mustCompile(t, plannerGraph(), NewMemorySaver())
+	thread := newID()
+	first := func(cfg RunConfig[tupdate]) Event[tstate, tupdate] {
+		for ev, err := range c.Run(ctx, cfg) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Kind == RunStarted {
+				return ev
+			}
+		}
+		t.Fatal("no RunStarted event")
+		return Event[tstate, tupdate]{}
+	}
+	if ev := first(RunConfig[tupdate]{ThreadID: thread, Input: tupdate{Want: "classify"}}); ev.Checkpoint != nil {
+		t.Fatalf("a run with input started from %+v, want none", ev.Checkpoint)
+	}
+	cp, err := c.UpdateState(ctx, thread, "", tupdate{Want: "extraction"}, START)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev := first(RunConfig[tupdate]{ThreadID: thread, Resume: true}); ev.Checkpoint == nil || ev.Checkpoint.ID != cp.ID || ev.Step != cp.Step {
+		t.Fatalf("a resumed run started from %+v, want checkpoint %s at step %d", ev.Checkpoint, cp.ID, cp.Step)
 	}
 }

@@ -101,7 +101,7 @@ type UIUpsert struct {
 
 // Update is what a node returns; Reduce folds it into the state.
 type Update struct {
-	Messages         []Message    `json:"messages,omitempty"` // appended
+	Messages         []Message    `json:"messages,omitempty"` // appended, or replacing the message with the same ID
 	UI               []UIUpsert   `json:"ui,omitempty"`       // upserted by ID
 	Timestamp        int64        `json:"timestamp,omitempty"`
 	TripDetails      *TripDetails `json:"tripDetails,omitempty"` // set when not nil
@@ -129,7 +129,7 @@ type BookingRequest struct {
 func Reduce(s State, u Update) State {
 	out := s
 	if len(u.Messages) > 0 {
-		out.Messages = slices.Concat(s.Messages, u.Messages)
+		out.Messages = addMessages(s.Messages, u.Messages)
 	}
 	if len(u.UI) > 0 {
 		out.UI = upsertUI(s.UI, u.UI)
@@ -161,6 +161,22 @@ func Reduce(s State, u Update) State {
 	if u.BookingRequest != nil {
 		r := *u.BookingRequest
 		out.BookingRequest = &r
+	}
+	return out
+}
+
+// addMessages returns a new list with each message added as LangGraph's
+// add_messages adds it: one whose ID is in the list already replaces that
+// message where it is, any other is appended.
+func addMessages(list, add []Message) []Message {
+	out := slices.Clone(list)
+	for _, m := range add {
+		i := slices.IndexFunc(out, func(o Message) bool { return m.ID != "" && o.ID == m.ID })
+		if i < 0 {
+			out = append(out, m)
+			continue
+		}
+		out[i] = m
 	}
 	return out
 }

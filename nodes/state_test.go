@@ -29,6 +29,14 @@ func TestReduce(t *testing.T) {
 				t.Fatalf("messages = %+v", s.Messages)
 			}
 		}},
+		{"a message with an id the state has replaces it in place", Update{Messages: []Message{{ID: "1", Type: Human, Content: "hello"}, {ID: "3", Type: AI, Content: "ok"}}}, func(t *testing.T, s State) {
+			if len(s.Messages) != 2 || s.Messages[0].Content != "hello" || s.Messages[1].ID != "3" {
+				t.Fatalf("messages = %+v", s.Messages)
+			}
+			if base.Messages[0].Content != "hi" {
+				t.Fatal("the replaced message was changed in the old state")
+			}
+		}},
 		{"a new component is added", Update{UI: []UIUpsert{{UIComponent: comp("b", `{}`)}}}, func(t *testing.T, s State) {
 			if len(s.UI) != 2 || s.UI[1].ID != "b" {
 				t.Fatalf("ui = %+v", s.UI)

@@ -60,8 +60,36 @@ func (c Change) Empty() bool {
 // Steps decodes checkpoints (newest first, as graph.Checkpointer.List
 // returns them) and returns them in the same order, each with what it
 // changed relative to its parent. A checkpoint whose parent is not in the
-// list and that has a parent gets an unknown change.
+// list and that has a parent gets an unknown change. A run's input
+// pending (the checkpoint before it is applied, START due) changes
+// nothing, so it is left out: the step that applies it shows the turn,
+// as a child of the pending input's parent.
 func Steps(cps []graph.Checkpoint) ([]Step, error) {
+	steps, err := decodeSteps(cps)
+	if err != nil {
+		return nil, err
+	}
+	skipped := map[string]string{} // a pending input's id: its parent's
+	for _, cp := range cps {
+		if slices.Equal(cp.Next, []string{graph.START}) {
+			skipped[cp.ID] = cp.ParentID
+		}
+	}
+	out := steps[:0]
+	for _, s := range steps {
+		if _, skip := skipped[s.CheckpointID]; skip {
+			continue
+		}
+		if parent, ok := skipped[s.ParentID]; ok {
+			s.ParentID = parent
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// decodeSteps decodes every checkpoint with what it changed.
+func decodeSteps(cps []graph.Checkpoint) ([]Step, error) {
 	states := make(map[string]nodes.State, len(cps))
 	out := make([]Step, len(cps))
 	for i, cp := range cps {

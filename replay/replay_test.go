@@ -128,6 +128,31 @@ func TestSteps(t *testing.T) {
 	}
 }
 
+// A run's input pending (START due) is not a step: the step that applies
+// it shows the message added, as a child of the pending input's parent.
+func TestStepsLeaveOutPendingInputs(t *testing.T) {
+	state := func(s nodes.State) json.RawMessage { data, _ := json.Marshal(s); return data }
+	list := []graph.Checkpoint{ // newest first: a second turn forked from the first's end
+		{ThreadID: "t", ID: "c3", ParentID: "p2", Step: 1, State: state(nodes.State{Messages: []nodes.Message{h1, a1}})},
+		{ThreadID: "t", ID: "p2", ParentID: "c1", Step: 0, State: state(nodes.State{Messages: []nodes.Message{h1}}), Next: []string{graph.START}},
+		{ThreadID: "t", ID: "c1", ParentID: "p0", Step: 0, State: state(nodes.State{Messages: []nodes.Message{h1}})},
+		{ThreadID: "t", ID: "p0", Step: -1, State: state(nodes.State{}), Next: []string{graph.START}},
+	}
+	steps, err := Steps(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(steps, func(s Step) string { return s.CheckpointID + "<" + s.ParentID }); !slices.Equal(got, []string{"c3<c1", "c1<"}) {
+		t.Fatalf("steps %v, want c3 (child of c1) and c1 (no parent)", got)
+	}
+	if c := steps[0].Change; !c.Known || len(c.MessagesAdded) != 1 || c.MessagesAdded[0].ID != a1.ID {
+		t.Errorf("the second turn's change = %+v, want a1 added", c)
+	}
+	if c := steps[1].Change; !c.Known || len(c.MessagesAdded) != 1 || c.MessagesAdded[0].ID != h1.ID {
+		t.Errorf("the first turn's change = %+v, want h1 added", c)
+	}
+}
+
 // TestPending reads the components a step paused on from its interrupts
 // and shows them with the step's state, without changing the state.
 func TestPending(t *testing.T) {

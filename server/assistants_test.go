@@ -1,9 +1,12 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/internal/plannertest"
 	"github.com/tripgraph/tripgraph/server/api"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 )
@@ -68,5 +71,79 @@ func TestAssistants(t *testing.T) {
 func TestAssistantIDIsStable(t *testing.T) {
 	if api.PlannerAssistantID != "a6fba709-f008-5742-9bf7-2e668095f295" {
 		t.Fatalf("the trip planner's assistant id changed to %q", api.PlannerAssistantID)
+	}
+}
+
+// A user's assistants: created, changed as new versions, made current
+// again, searched with the built-in one, run (the run names it and its
+// thread is stamped with it), and deleted with their threads; another
+// user sees none of them. A missing one answers LangGraph's text.
+func TestUserAssistants(t *testing.T) {
+	h := runHarness(t, &plannertest.Gate{})
+	var a wire.Assistant
+	h.must(http.StatusOK, http.MethodPost, "/assistants", h.aliceKey,
+		`{"graph_id":"trip-planner","config":{"recursion_limit":30},"metadata":{"team":"x"},"description":"mine"}`).decode(t, &a)
+	if a.Name != "Untitled" || a.Version != 1 || *a.Description != "mine" {
+		t.Fatalf("created %+v", a)
+	}
+	h.must(http.StatusConflict, http.MethodPost, "/assistants", h.aliceKey, `{"graph_id":"trip-planner","assistant_id":"`+a.AssistantID+`"}`)
+	h.must(http.StatusOK, http.MethodPost, "/assistants", h.aliceKey, `{"graph_id":"trip-planner","assistant_id":"`+a.AssistantID+`","if_exists":"do_nothing"}`)
+	if r := h.must(http.StatusNotFound, http.MethodPost, "/assistants", h.aliceKey, `{"graph_id":"agent"}`); !strings.HasPrefix(string(r.body), `Graph "agent" not found`) {
+		t.Fatalf("an unknown graph: %s", r.body)
+	}
+	h.must(http.StatusUnprocessableEntity, http.MethodPost, "/assistants", h.aliceKey, `{"graph_id":"trip-planner","context":{"tone":"x"}}`)
+
+	var b wire.Assistant
+	h.must(http.StatusOK, http.MethodPatch, "/assistants/"+a.AssistantID, h.aliceKey, `{"name":"woof","metadata":{"k":1}}`).decode(t, &b)
+	var meta map[string]any
+	json.Unmarshal(b.Metadata, &meta)
+	if b.Version != 2 || b.Name != "woof" || meta["k"] != float64(1) || meta["team"] != "x" {
+		t.Fatalf("patched %+v, metadata %s", b, b.Metadata)
+	}
+	var versions []wire.AssistantVersion
+	h.must(http.StatusOK, http.MethodPost, "/assistants/"+a.AssistantID+"/versions", h.aliceKey, `{}`).decode(t, &versions)
+	if len(versions) != 2 || versions[0].Version != 2 {
+		t.Fatalf("versions %+v", versions)
+	}
+	h.must(http.StatusOK, http.MethodPost, "/assistants/"+a.AssistantID+"/latest", h.aliceKey, `{"version":1}`).decode(t, &b)
+	if b.Version != 1 || b.Name != "Untitled" {
+		t.Fatalf("back to version 1: %+v", b)
+	}
+	h.must(http.StatusConflict, http.MethodPatch, "/assistants/trip-planner", h.aliceKey, `{}`)
+
+	r := h.must(http.StatusOK, http.MethodPost, "/assistants/search", h.aliceKey, `{"name":"TITLED","limit":1}`)
+	var found []wire.Assistant
+	r.decode(t, &found)
+	if len(found) != 1 || found[0].AssistantID != a.AssistantID || r.header.Get("X-Pagination-Total") != "1" {
+		t.Fatalf("search by a part of the name: %s (total %s)", r.body, r.header.Get("X-Pagination-Total"))
+	}
+	if r := h.must(http.StatusOK, http.MethodPost, "/assistants/count", h.aliceKey, `{}`); string(r.body) != "2\n" && string(r.body) != "2" {
+		t.Fatalf("count %q, want 2: the built-in and alice's", r.body)
+	}
+	if r := h.must(http.StatusNotFound, http.MethodGet, "/assistants/"+a.AssistantID, h.bobKey, ""); string(r.body) != "Assistant not found" {
+		t.Fatalf("another user's assistant: %q", r.body)
+	}
+
+	tid := h.thread(h.aliceKey, "")
+	var run runJSON
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.aliceKey,
+		`{"assistant_id":"`+a.AssistantID+`","input":{"messages":[{"role":"user","content":"hi"}]}}`).decode(t, &run)
+	if run.AssistantID != a.AssistantID {
+		t.Fatalf("the run is of assistant %s, want %s", run.AssistantID, a.AssistantID)
+	}
+	var th struct{ Metadata map[string]string }
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid, h.aliceKey, "").decode(t, &th)
+	if th.Metadata["assistant_id"] != a.AssistantID || th.Metadata["graph_id"] != "trip-planner" {
+		t.Fatalf("thread metadata after the run %v", th.Metadata)
+	}
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID+"/join", h.aliceKey, "")
+	if r := h.must(http.StatusNotFound, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, `{"assistant_id":"nobody","input":{"messages":[{"role":"user","content":"hi"}]}}`); !strings.HasPrefix(string(r.body), `No assistant found for "nobody"`) {
+		t.Fatalf("a run of no assistant: %s", r.body)
+	}
+
+	h.must(http.StatusOK, http.MethodDelete, "/assistants/"+a.AssistantID+"?delete_threads=true", h.aliceKey, "")
+	h.must(http.StatusNotFound, http.MethodGet, "/assistants/"+a.AssistantID, h.aliceKey, "")
+	if r := h.must(http.StatusNotFound, http.MethodGet, "/threads/"+tid, h.aliceKey, ""); string(r.body) != "Thread with ID "+tid+" not found" {
+		t.Fatalf("a thread deleted with its assistant: %q", r.body)
 	}
 }

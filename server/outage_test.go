@@ -102,8 +102,8 @@ func TestRunOutlivesADatabaseBlip(t *testing.T) {
 			}
 		}
 	}
-	if len(frames) == 0 || frames[len(frames)-1].event != "end" {
-		t.Fatalf("the stream did not end: %+v", frames)
+	if runID == "" || len(cards) == 0 { // the stream ends as the run does, with no frame of its own
+		t.Fatalf("the stream ended without the run's output: %+v", frames)
 	}
 	for id, n := range cards {
 		if n != 1 {

@@ -59,9 +59,10 @@ func runBody(text string) string {
 }
 
 type runJSON struct {
-	RunID    string `json:"run_id"`
-	ThreadID string `json:"thread_id"`
-	Status   string `json:"status"`
+	RunID       string `json:"run_id"`
+	ThreadID    string `json:"thread_id"`
+	AssistantID string `json:"assistant_id"`
+	Status      string `json:"status"`
 }
 
 func TestBackgroundRunJoinedAndListed(t *testing.T) {
@@ -125,7 +126,10 @@ func TestRunBodiesAreChecked(t *testing.T) {
 		{"an answer on another user's thread", tid, `{"assistant_id":"trip-planner","command":{"resume":{"confirmed":true,"key":"1.x"}}}`, h.bobKey, 404},
 		{"an answer on a missing thread", fresh, `{"assistant_id":"trip-planner","command":{"resume":{"confirmed":true,"key":"1.x"}},"if_not_exists":"create"}`, h.aliceKey, 404},
 		{"goto an unknown node", tid, `{"assistant_id":"trip-planner","command":{"goto":"nowhere"}}`, h.aliceKey, 422},
-		{"unknown stream mode", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"stream_mode":"tasks"}`, h.aliceKey, 422},
+		{"unknown stream mode", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"stream_mode":"thoughts"}`, h.aliceKey, 422},
+		{"a start from a checkpoint the thread has not", tid, fmt.Sprintf(`{"assistant_id":"trip-planner","checkpoint_id":%q,"input":{"messages":[{"role":"user","content":"hi"}]}}`, uuid.NewString()), h.aliceKey, 404},
+		{"a goto on a thread with no state", tid, `{"assistant_id":"trip-planner","command":{"goto":"extraction"}}`, h.aliceKey, 400},
+		{"content blocks that are not text", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"type":"human","content":[{"type":"image_url","image_url":"x"}]}]}}`, h.aliceKey, 422},
 		{"recursion limit out of range", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"config":{"recursion_limit":0.5}}`, h.aliceKey, 422},
 		{"another user's thread", tid, runBody("hi"), h.bobKey, 404},
 		{"missing thread", fresh, runBody("hi"), h.aliceKey, 404},
@@ -175,15 +179,21 @@ func TestCancelAndRejectWhileRunning(t *testing.T) {
 	}
 }
 
+// A failed run's wait answers its error object, named as LangGraph names
+// it, which the clients raise; the thread is then in error.
 func TestJoinedFailureIsAnErrorObject(t *testing.T) {
 	h := runHarness(t, &plannertest.Gate{})
 	tid := h.thread(h.aliceKey, "")
-	body := fmt.Sprintf(`{"assistant_id":"trip-planner","checkpoint_id":%q,"input":{"messages":[{"role":"user","content":"hi"}]}}`, uuid.NewString())
+	body := `{"assistant_id":"trip-planner","config":{"recursion_limit":1},"input":{"messages":[{"role":"user","content":"hi"}]}}`
 	r := h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, body)
 	var out map[string]json.RawMessage
 	r.decode(t, &out)
-	if string(out["__error__"]) != `{"error":"INTERNAL","message":"the run failed"}` {
+	if string(out["__error__"]) != `{"error":"GraphRecursionError","message":"Recursion limit of 1 reached without hitting a stop condition. You can increase the limit by setting the \"recursion_limit\" config key."}` {
 		t.Fatalf("failed run answered %s", r.body)
+	}
+	var th struct{ Status string }
+	if h.must(http.StatusOK, http.MethodGet, "/threads/"+tid, h.aliceKey, "").decode(t, &th); th.Status != "error" {
+		t.Fatalf("thread after a failed run is %s, want error", th.Status)
 	}
 }
 
@@ -275,10 +285,11 @@ func TestRunOptionsRefusedOrTaken(t *testing.T) {
 		{`,"context":{"user":"x"}`, "context"},
 		{`,"webhook":"https://example.com/hook"`, "webhook"},
 		{`,"feedback_keys":["stars"]`, "feedback_keys"},
-		{`,"after_seconds":5`, "after_seconds"},
+		{`,"after_seconds":-1`, "after_seconds"},
 		{`,"durability":"never"`, "durability"},
 		{`,"durability":"sync","checkpoint_during":false`, "checkpoint_during"},
-		{`,"stream_mode":"checkpoints"`, "stream_mode"},
+		{`,"stream_mode":"thoughts"`, "stream_mode"},
+		{`,"config":{"callbacks":[{"x":1}]}`, "config.callbacks"},
 	}
 	for _, tt := range refused {
 		t.Run("refused "+tt.field, func(t *testing.T) {
@@ -302,7 +313,9 @@ func TestRunOptionsRefusedOrTaken(t *testing.T) {
 		t.Fatalf("a stateless run refused for want of input left a thread: %d threads, were %d", len(after), len(threads))
 	}
 	for _, extra := range []string{`,"durability":"async","stream_subgraphs":true,"stream_resumable":true`,
-		`,"checkpoint_during":true,"context":{},"interrupt_before":[],"interrupt_after":null,"webhook":"","feedback_keys":[],"after_seconds":0`} {
+		`,"checkpoint_during":true,"context":{},"interrupt_before":[],"interrupt_after":null,"webhook":"","feedback_keys":[],"after_seconds":0`,
+		// what the official clients send: the Python client's raise_error, RemoteGraph's config
+		`,"raise_error":true,"config":{"tags":["t"],"metadata":{"from":"config"},"configurable":{"user_id":"1"},"recursion_limit":25,"run_name":"x","run_id":"` + uuid.NewString() + `","max_concurrency":2}`} {
 		h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, body(extra))
 	}
 }

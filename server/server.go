@@ -13,6 +13,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/stdlib"
@@ -46,6 +47,12 @@ type Config struct {
 	RunLease time.Duration
 	// SessionTTL is how long a browser session lasts (see web.Config).
 	SessionTTL time.Duration
+	// CORSOrigins are the browser origins whose pages may call the REST
+	// API with an API key (see httpx.CORS); none when empty.
+	CORSOrigins []string
+	// PublicURL is the server's base URL as browsers reach it: the
+	// generative UI's modules are loaded from there.
+	PublicURL string
 }
 
 // Server is the HTTP server. Build it with New, serve Handler, and Start
@@ -88,7 +95,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	rest := api.New(api.Config{Keys: cfg.Store.Accounts, Tenants: tenants, Runner: s.runner, Closing: s.closing,
-		Metrics: s.metrics, Limits: cfg.Limits, Logger: cfg.Logger})
+		Metrics: s.metrics, Limits: cfg.Limits, Logger: cfg.Logger, PublicURL: cfg.PublicURL})
 	s.web = web.New(web.Config{Sessions: cfg.Store.Accounts, Tenants: tenants, Runner: s.runner, Closing: s.closing,
 		Metrics: s.metrics, Limits: cfg.Limits, Logger: cfg.Logger, SessionTTL: cfg.SessionTTL})
 
@@ -97,6 +104,9 @@ func New(cfg Config) (*Server, error) {
 	e.Logger.SetOutput(io.Discard) // every error goes through ErrorHandler, which logs it with slog
 	e.HTTPErrorHandler = httpx.ErrorHandler(cfg.Logger)
 	e.Use(httpx.RequestIDs(), httpx.Observe(s.metrics, cfg.Logger), httpx.Recover(), httpx.NoSniff)
+	if len(cfg.CORSOrigins) > 0 {
+		e.Pre(httpx.CORS(cfg.CORSOrigins, servedBy(rest.Routes())))
+	}
 	s.echo = e
 	ops := s.operations()
 	for i := range ops {
@@ -106,6 +116,20 @@ func New(cfg Config) (*Server, error) {
 	httpx.Register(e, s.documented)
 	httpx.Register(e, s.web.Routes())
 	return s, nil
+}
+
+// servedBy matches the paths of routes: a path whose first segment is the
+// first segment of one of them.
+func servedBy(routes []httpx.Route) func(string) bool {
+	first := func(path string) string {
+		seg, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+		return seg
+	}
+	segs := map[string]bool{}
+	for _, r := range routes {
+		segs[first(r.Path)] = true
+	}
+	return func(path string) bool { return segs[first(path)] }
 }
 
 // Handler is the server's http.Handler.

@@ -76,12 +76,12 @@ func TestShutdownClosesStreams(t *testing.T) {
 	h.srv.Shutdown(graceOver)
 
 	got := within(t, frames, "the end of the LangGraph stream")
-	if n := len(got); n < 3 || got[0].event != "metadata" || got[n-2].event != "error" || got[n-1].event != "end" {
+	if n := len(got); n < 2 || got[0].event != "metadata" || got[n-1].event != "error" {
 		t.Fatalf("the LangGraph stream after Shutdown: %v", got)
 	}
 	var e struct{ Error, Message string }
-	if err := json.Unmarshal([]byte(got[len(got)-2].data), &e); err != nil || e.Error != "UNAVAILABLE" || e.Message != httpx.ErrShuttingDown.Message {
-		t.Errorf("its error frame: %s", got[len(got)-2].data)
+	if err := json.Unmarshal([]byte(got[len(got)-1].data), &e); err != nil || e.Error != "UNAVAILABLE" || e.Message != httpx.ErrShuttingDown.Message {
+		t.Errorf("its error frame: %s", got[len(got)-1].data)
 	}
 	c := within(t, chatDone, "the end of the chat stream")
 	if n := len(c.parts); !c.done || n < 3 || c.parts[n-2]["type"] != "error" || c.parts[n-2]["errorText"] != httpx.ErrShuttingDown.Message ||

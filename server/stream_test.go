@@ -98,8 +98,8 @@ func TestStreamRunInEveryMode(t *testing.T) {
 		streamBody(plannertest.Lisbon, `["values","updates","custom","messages-tuple"]`, ""), nil)
 	frames := readFrames(t, resp.Body)
 	resp.Body.Close()
-	if len(frames) < 3 || frames[0].event != "metadata" || frames[len(frames)-1].event != "end" {
-		t.Fatalf("frames %+v", frames)
+	if len(frames) < 3 || frames[0].event != "metadata" || frames[len(frames)-1].event != "values" {
+		t.Fatalf("frames %+v, want metadata first and the final values last, as LangGraph.js ends a stream", frames)
 	}
 	var meta struct {
 		RunID string `json:"run_id"`
@@ -114,7 +114,7 @@ func TestStreamRunInEveryMode(t *testing.T) {
 	var ui []string
 	var last int64
 	var values nodes.State
-	for _, f := range frames[1 : len(frames)-1] {
+	for _, f := range frames[1:] {
 		seen[f.event]++
 		id, err := strconv.ParseInt(f.id, 10, 64)
 		if err != nil || id <= last {
@@ -158,13 +158,13 @@ func TestStreamRunInEveryMode(t *testing.T) {
 	again := readFrames(t, resp.Body)
 	resp.Body.Close()
 	var want []frame
-	for _, f := range frames[3 : len(frames)-1] {
+	for _, f := range frames[3:] {
 		if f.event == "custom" || f.event == "values" {
 			want = append(want, f)
 		}
 	}
-	if len(again) != len(want)+2 || again[0].event != "metadata" || again[len(again)-1].event != "end" {
-		t.Fatalf("resumed stream has %d frames, want %d", len(again), len(want)+2)
+	if len(again) != len(want)+1 || again[0].event != "metadata" {
+		t.Fatalf("resumed stream has %d frames, want %d", len(again), len(want)+1)
 	}
 	for i, f := range want {
 		if again[i+1] != f {
@@ -176,28 +176,31 @@ func TestStreamRunInEveryMode(t *testing.T) {
 func TestStreamModesAreChecked(t *testing.T) {
 	h := runHarness(t, &plannertest.Gate{})
 	tid := h.thread(h.aliceKey, "")
-	for _, modes := range []string{`"tasks"`, `["values","checkpoints"]`, `3`} {
+	for _, modes := range []string{`"thoughts"`, `["values","tools"]`, `3`} {
 		h.must(http.StatusUnprocessableEntity, http.MethodPost, "/threads/"+tid+"/runs/stream", h.aliceKey, streamBody("hi", modes, ""))
 	}
 	resp := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody("hi", `"updates"`, ""), nil)
 	frames := readFrames(t, resp.Body)
 	resp.Body.Close()
-	for _, f := range frames[1 : len(frames)-1] {
+	for _, f := range frames[1:] {
 		if f.event != "updates" {
 			t.Fatalf("a %s frame in an updates stream", f.event)
 		}
 	}
 }
 
+// A run that fails ends its stream with an error frame in LangGraph's
+// words: GraphRecursionError for a run past its recursion limit.
 func TestStreamEndsWithAnErrorFrame(t *testing.T) {
 	h := runHarness(t, &plannertest.Gate{})
 	tid := h.thread(h.aliceKey, "")
 	resp := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
-		streamBody("hi", `"values"`, fmt.Sprintf(`,"checkpoint_id":%q`, uuid.NewString())), nil)
+		streamBody("hi", `"values"`, `,"config":{"recursion_limit":1}`), nil)
 	frames := readFrames(t, resp.Body)
 	resp.Body.Close()
 	n := len(frames)
-	if n < 3 || frames[n-2].event != "error" || frames[n-2].data != `{"error":"INTERNAL","message":"the run failed"}` || frames[n-1].event != "end" {
+	want := `{"error":"GraphRecursionError","message":"Recursion limit of 1 reached without hitting a stop condition. You can increase the limit by setting the \"recursion_limit\" config key."}`
+	if n < 2 || frames[n-1].event != "error" || frames[n-1].data != want {
 		t.Fatalf("frames of a failed run %+v", frames)
 	}
 }
@@ -244,7 +247,7 @@ func TestStreamHasNoWriteDeadline(t *testing.T) {
 	close(gate.Release)
 	frames := readFrames(t, resp.Body)
 	resp.Body.Close()
-	if len(frames) < 3 || frames[len(frames)-1].event != "end" {
+	if len(frames) < 3 || frames[len(frames)-1].event != "values" {
 		t.Fatalf("frames %+v", frames)
 	}
 }
@@ -266,7 +269,7 @@ func TestStreamKeepAlive(t *testing.T) {
 		t.Fatal(sc.Err())
 	}
 	close(gate.Release)
-	if frames := readFrames(t, resp.Body); len(frames) == 0 || frames[len(frames)-1].event != "end" {
+	if frames := readFrames(t, resp.Body); len(frames) == 0 || frames[len(frames)-1].event != "values" {
 		t.Fatalf("frames after the keep-alive %+v", frames)
 	}
 }
@@ -297,7 +300,7 @@ func TestStatelessRuns(t *testing.T) {
 		resp := h.openStream(context.Background(), http.MethodPost, "/runs/stream", streamBody(plannertest.Lisbon, `"values"`, extra), nil)
 		frames := readFrames(t, resp.Body)
 		resp.Body.Close()
-		if len(frames) < 3 || frames[0].event != "metadata" || frames[len(frames)-1].event != "end" {
+		if len(frames) < 3 || frames[0].event != "metadata" || frames[len(frames)-1].event != "values" {
 			t.Fatalf("stateless stream frames %+v", frames)
 		}
 		// The thread goes once the stream is over; wait for it.
@@ -331,7 +334,7 @@ func TestStreamAcrossProcesses(t *testing.T) {
 			ui = append(ui, m.Name)
 		}
 	}
-	if frames[len(frames)-1].event != "end" || len(ui) < 2 {
+	if frames[len(frames)-1].event != "values" || len(ui) < 2 {
 		t.Fatalf("frames through the idle process: %+v", frames)
 	}
 }
@@ -376,7 +379,7 @@ func TestStreamDebugAndEvents(t *testing.T) {
 	runID := strings.TrimPrefix(resp.Header.Get("Content-Location"), "/threads/"+tid+"/runs/")
 	var debug []debugFrame
 	var events []eventsFrame
-	for _, f := range frames[1 : len(frames)-1] {
+	for _, f := range frames[1:] {
 		switch f.event {
 		case "debug":
 			var d debugFrame
@@ -449,10 +452,14 @@ func TestStreamDebugAndEvents(t *testing.T) {
 		}
 	}
 
-	// A join that names no mode gets every stored one: values too, which
-	// every run stores; one naming debug gets the same debug frames.
+	// A join that names no mode gets the modes the run was created with,
+	// as LangGraph's does; one naming values gets them too, which every
+	// run stores.
 	resp = h.openStream(context.Background(), http.MethodGet, "/threads/"+tid+"/runs/"+runID+"/stream", "", nil)
 	all := readFrames(t, resp.Body)
+	resp.Body.Close()
+	resp = h.openStream(context.Background(), http.MethodGet, "/threads/"+tid+"/runs/"+runID+"/stream?stream_mode=values", "", nil)
+	all = append(all, readFrames(t, resp.Body)...)
 	resp.Body.Close()
 	count := func(fs []frame, event string) int {
 		n := 0

@@ -58,6 +58,8 @@ type Run struct {
 	Attempts        int        // times claimed; above 1 means resumed
 	CancelRequested bool       // a cancel was asked while it ran
 	Replaces        string     // the run an interrupt or rollback cancelled
+	NotBefore       *time.Time // a delayed run: no worker claims it before then
+	AssistantID     string     // the assistant it was created for, as the client named it
 }
 
 // Final reports whether the run has ended.
@@ -74,12 +76,20 @@ type NewRun struct {
 	Input             json.RawMessage // optional: any JSON value
 	Metadata          json.RawMessage // optional: a JSON object
 	MultitaskStrategy string          // "" means MultitaskReject
+	// Delay makes a delayed run: pending, so it holds its thread as an
+	// active run does, but claimed only once it has passed.
+	Delay       time.Duration
+	AssistantID string // the assistant the run is for, as the client named it
+	// ThreadMetadata, a JSON object, is merged into the thread's metadata
+	// as the run is created (LangGraph stamps a run's graph and assistant
+	// there).
+	ThreadMetadata json.RawMessage
 }
 
 const runColumns = `r.id, r.thread_id, r.status, r.multitask_strategy, r.input, r.metadata,
 	coalesce(r.error, ''), r.created_at, r.started_at, r.finished_at, r.updated_at,
 	coalesce(r.worker_id, ''), r.lease_expires_at, r.attempts, r.cancel_requested_at IS NOT NULL,
-	coalesce(r.replaces::text, '')`
+	coalesce(r.replaces::text, ''), r.not_before, coalesce(r.assistant_id, '')`
 
 // CreateRun creates a run on one of the owner's threads. With no active run
 // on the thread it is pending. Otherwise its multitask strategy decides:
@@ -98,19 +108,28 @@ func (o Owner) CreateRun(ctx context.Context, threadID string, nr NewRun) (Run, 
 		if err := lockThread(ctx, tx, o.id, threadID); err != nil {
 			return err
 		}
+		if len(nr.ThreadMetadata) > 0 {
+			stamp, err := metadataObject(nr.ThreadMetadata)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `UPDATE threads SET metadata = metadata || $2, updated_at = now() WHERE id = $1`, threadID, stamp); err != nil {
+				return fmt.Errorf("stamping the metadata of thread %s: %w", threadID, err)
+			}
+		}
 		status, replaces, err := makeRoom(ctx, tx, threadID, strategy)
 		if err != nil {
 			return err
 		}
 		run, err = oneRun(ctx, tx, "creating a run on thread "+threadID, `
 			WITH r AS (
-				INSERT INTO runs (thread_id, status, multitask_strategy, input, metadata, replaces)
-				VALUES ($1, $2, $3, $4, $5, nullif($6, '')::uuid)
+				INSERT INTO runs (thread_id, status, multitask_strategy, input, metadata, replaces, not_before, assistant_id)
+				VALUES ($1, $2, $3, $4, $5, nullif($6, '')::uuid, `+notBefore+`, nullif($8, ''))
 				RETURNING *)
-			SELECT `+runColumns+` FROM r`, threadID, status, strategy, input, meta, replaces)
+			SELECT `+runColumns+` FROM r`, threadID, status, strategy, input, meta, replaces, nr.Delay.Microseconds(), nr.AssistantID)
 		return err
 	})
-	return run, notFoundAs(err, "no thread %s", threadID)
+	return run, notFoundAs(err, "Thread with ID %s not found", threadID)
 }
 
 // CreateRunOnNewThread creates a thread of the owner's, as CreateThread
@@ -126,21 +145,29 @@ func (o Owner) CreateRunOnNewThread(ctx context.Context, nt NewThread, nr NewRun
 	if err != nil {
 		return Run{}, err
 	}
+	stamp, err := metadataObject(nr.ThreadMetadata)
+	if err != nil {
+		return Run{}, err
+	}
 	run, err := oneRun(ctx, o.s.Pool, "creating a run on a new thread", `
 		WITH t AS (
 			INSERT INTO threads (id, owner_id, metadata)
-			VALUES (coalesce($1::uuid, gen_random_uuid()), $2, $3)
+			VALUES (coalesce($1::uuid, gen_random_uuid()), $2, $3::jsonb || $9::jsonb)
 			RETURNING id),
 		r AS (
-			INSERT INTO runs (thread_id, status, multitask_strategy, input, metadata)
-			SELECT t.id, 'pending', $4, $5, $6 FROM t
+			INSERT INTO runs (thread_id, status, multitask_strategy, input, metadata, not_before, assistant_id)
+			SELECT t.id, 'pending', $4, $5, $6, `+notBefore+`, nullif($8, '') FROM t
 			RETURNING *)
-		SELECT `+runColumns+` FROM r`, nullable(nt.ID), o.id, threadMeta, strategy, input, meta)
+		SELECT `+runColumns+` FROM r`, nullable(nt.ID), o.id, threadMeta, strategy, input, meta, nr.Delay.Microseconds(), nr.AssistantID, stamp)
 	if err != nil {
 		return Run{}, threadError(err, "creating a run on a new thread", nt.ID)
 	}
 	return run, nil
 }
+
+// notBefore is the SQL of a new run's not_before from its delay in
+// microseconds, the seventh parameter: none when it is not delayed.
+const notBefore = `CASE WHEN $7::bigint > 0 THEN now() + $7::bigint * interval '1 microsecond' END`
 
 // columns checks a new run's strategy and metadata and returns them with
 // its input as the runs table stores them.
@@ -225,19 +252,20 @@ func (o Owner) ActiveRun(ctx context.Context, threadID string) (Run, error) {
 	return r, notFoundAs(err, "thread %s has no active run", threadID)
 }
 
-// ListRuns lists the runs of one of the owner's threads, newest first.
-func (o Owner) ListRuns(ctx context.Context, threadID string, limit, offset int) ([]Run, error) {
+// ListRuns lists the runs of one of the owner's threads, newest first;
+// with statuses, only the runs in one of them.
+func (o Owner) ListRuns(ctx context.Context, threadID string, limit, offset int, statuses ...string) ([]Run, error) {
 	limit, offset = page(limit, offset)
 	rows, err := o.s.Pool.Query(ctx, `
 		SELECT `+runColumns+` FROM runs r JOIN threads t ON t.id = r.thread_id
-		WHERE r.thread_id = $1 AND t.owner_id = $2
-		ORDER BY r.created_at DESC, r.id DESC LIMIT $3 OFFSET $4`, threadID, o.id, limit, offset)
+		WHERE r.thread_id = $1 AND t.owner_id = $2 AND ($5::text[] IS NULL OR r.status = ANY($5))
+		ORDER BY r.created_at DESC, r.id DESC LIMIT $3 OFFSET $4`, threadID, o.id, limit, offset, statuses)
 	if err != nil {
-		return nil, notFoundAs(fmt.Errorf("listing the runs of thread %s: %w", threadID, err), "no thread %s", threadID)
+		return nil, notFoundAs(fmt.Errorf("listing the runs of thread %s: %w", threadID, err), "Thread with ID %s not found", threadID)
 	}
 	list, err := pgx.CollectRows(rows, scanRun)
 	if err != nil {
-		return nil, notFoundAs(fmt.Errorf("listing the runs of thread %s: %w", threadID, err), "no thread %s", threadID)
+		return nil, notFoundAs(fmt.Errorf("listing the runs of thread %s: %w", threadID, err), "Thread with ID %s not found", threadID)
 	}
 	return list, nil
 }
@@ -265,7 +293,7 @@ func scanRun(row pgx.CollectableRow) (Run, error) {
 	var r Run
 	err := row.Scan(&r.ID, &r.ThreadID, &r.Status, &r.MultitaskStrategy, &r.Input, &r.Metadata,
 		&r.Error, &r.CreatedAt, &r.StartedAt, &r.FinishedAt, &r.UpdatedAt,
-		&r.WorkerID, &r.LeaseExpiresAt, &r.Attempts, &r.CancelRequested, &r.Replaces)
+		&r.WorkerID, &r.LeaseExpiresAt, &r.Attempts, &r.CancelRequested, &r.Replaces, &r.NotBefore, &r.AssistantID)
 	return r, err
 }
 

@@ -52,7 +52,8 @@ func (s *Store) ClaimRun(ctx context.Context, workerID string, lease time.Durati
 	r, err = oneRun(ctx, s.Pool, "claiming a run for worker "+workerID, `
 		WITH c AS (
 			SELECT r.id, r.thread_id FROM runs r JOIN threads t ON t.id = r.thread_id
-			WHERE r.status = 'pending' ORDER BY r.created_at, r.id LIMIT 1
+			WHERE r.status = 'pending' AND (r.not_before IS NULL OR r.not_before <= now())
+			ORDER BY r.created_at, r.id LIMIT 1
 			FOR NO KEY UPDATE OF r, t SKIP LOCKED),
 		th AS (UPDATE threads SET status = 'busy', updated_at = now() FROM c WHERE threads.id = c.thread_id),
 		r AS (
@@ -272,7 +273,7 @@ func lockThread(ctx context.Context, tx pgx.Tx, ownerID, threadID string) error 
 	err := tx.QueryRow(ctx, `SELECT id FROM threads WHERE id = $1 AND owner_id::text = $2 FOR NO KEY UPDATE`,
 		threadID, ownerID).Scan(&id)
 	if err != nil {
-		return notFoundAs(fmt.Errorf("locking thread %s: %w", threadID, err), "no thread %s", threadID)
+		return notFoundAs(fmt.Errorf("locking thread %s: %w", threadID, err), "Thread with ID %s not found", threadID)
 	}
 	return nil
 }

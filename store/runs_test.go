@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -187,5 +188,67 @@ func TestCreateRunOnNewThread(t *testing.T) {
 				t.Fatalf("runs on the thread: %d before, %d after (%v)", len(before), len(after), err)
 			}
 		})
+	}
+}
+
+// A delayed run holds its thread at once but is not claimed before its
+// delay has passed; a cancel ends it without a worker. A run names its
+// assistant and stamps the thread's metadata; runs are listed by status.
+func TestDelayedRunsAndRunFilters(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	owner, thread := newThread(t, s, "delayed")
+	o := s.ForOwner(owner)
+	claimQueued(t, s) // what other tests left in the shared queue
+	stamp := json.RawMessage(`{"graph_id":"trip-planner","assistant_id":"a1"}`)
+	later, err := o.CreateRun(ctx, thread, NewRun{Delay: time.Hour, AssistantID: "a1", ThreadMetadata: stamp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if later.Status != RunPending || later.NotBefore == nil || later.AssistantID != "a1" {
+		t.Fatalf("delayed run %+v", later)
+	}
+	if _, ok, err := s.ClaimRun(ctx, "w1", time.Minute); err != nil || ok {
+		t.Fatalf("a delayed run was claimed before its time: %v, %v", ok, err)
+	}
+	_, err = o.CreateRun(ctx, thread, NewRun{})
+	wantCode(t, "a run beside a delayed one", err, errcode.Conflict)
+	th, err := o.Thread(ctx, thread)
+	if err != nil || !bytes.Contains(th.Metadata, []byte(`"graph_id": "trip-planner"`)) || !bytes.Contains(th.Metadata, []byte(`"assistant_id": "a1"`)) {
+		t.Fatalf("thread metadata after a run: %s, %v", th.Metadata, err)
+	}
+	if _, err := o.CancelRun(ctx, later.ID); err != nil {
+		t.Fatal(err)
+	}
+	soon, err := o.CreateRun(ctx, thread, NewRun{Delay: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(5 * time.Millisecond) // past its delay
+	if claimed, ok, err := s.ClaimRun(ctx, "w1", time.Minute); err != nil || !ok || claimed.ID != soon.ID {
+		t.Fatalf("the run whose delay has passed was not claimed: %+v, %v, %v", claimed, ok, err)
+	}
+	for status, want := range map[string]int{RunCancelled: 1, RunRunning: 1, RunSuccess: 0} {
+		if list, err := o.ListRuns(ctx, thread, 10, 0, status); err != nil || len(list) != want {
+			t.Errorf("runs %s: %d, %v; want %d", status, len(list), err, want)
+		}
+	}
+	if list, _ := o.ListRuns(ctx, thread, 10, 0); len(list) != 2 {
+		t.Errorf("all runs: %d, want 2", len(list))
+	}
+}
+
+// claimQueued claims every run that may start now, so that a test's claims
+// meet only the runs it queues itself.
+func claimQueued(t *testing.T, s *Store) {
+	t.Helper()
+	for {
+		_, ok, err := s.ClaimRun(context.Background(), "drain", time.Minute)
+		if err != nil {
+			t.Fatalf("emptying the queue: %v", err)
+		}
+		if !ok {
+			return
+		}
 	}
 }

@@ -40,13 +40,21 @@ type NewThread struct {
 	Metadata json.RawMessage // optional: a JSON object
 }
 
-// ThreadQuery selects an owner's threads, newest first.
+// ThreadQuery selects an owner's threads, newest first unless it says
+// otherwise.
 type ThreadQuery struct {
-	Metadata json.RawMessage // only threads whose metadata contains this object
-	Status   string          // only threads with this status
-	Limit    int             // at most this many; 0 means 20, the most is 1000
-	Offset   int             // skip this many
+	Metadata  json.RawMessage // only threads whose metadata contains this object
+	Status    string          // only threads with this status
+	IDs       []string        // only these threads, when given
+	Limit     int             // at most this many; 0 means 20, the most is 1000
+	Offset    int             // skip this many
+	SortBy    string          // thread_id, status, created_at or updated_at; created_at when ""
+	SortOrder string          // asc or desc; desc when ""
 }
+
+// threadSorts are the columns threads sort by, by their API name.
+var threadSorts = map[string]string{"": "created_at", "thread_id": "id", "status": "status",
+	"created_at": "created_at", "updated_at": "updated_at"}
 
 const threadColumns = `id, owner_id, metadata, status, created_at, updated_at`
 
@@ -85,25 +93,28 @@ func (o Owner) Thread(ctx context.Context, id string) (Thread, error) {
 	return t, nil
 }
 
-// SearchThreads lists the owner's threads that match q, newest first.
+// SearchThreads lists the owner's threads that match q, in its order.
 func (o Owner) SearchThreads(ctx context.Context, q ThreadQuery) ([]Thread, error) {
-	args := []any{o.id}
-	sql := `SELECT ` + threadColumns + ` FROM threads WHERE owner_id = $1`
-	if len(q.Metadata) > 0 {
-		meta, err := metadataObject(q.Metadata)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, meta)
-		sql += ` AND metadata @> $` + strconv.Itoa(len(args))
+	where, args, err := o.threadFilter(q)
+	if err != nil {
+		return nil, err
 	}
-	if q.Status != "" {
-		args = append(args, q.Status)
-		sql += ` AND status = $` + strconv.Itoa(len(args))
+	col, ok := threadSorts[q.SortBy]
+	if !ok {
+		return nil, errcode.New(errcode.BadRequest, "threads cannot be sorted by %q", q.SortBy)
+	}
+	dir := "DESC"
+	switch q.SortOrder {
+	case "asc":
+		dir = "ASC"
+	case "", "desc":
+	default:
+		return nil, errcode.New(errcode.BadRequest, "%q is not a sort order: asc or desc", q.SortOrder)
 	}
 	limit, offset := page(q.Limit, q.Offset)
 	args = append(args, limit, offset)
-	sql += fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT $%d OFFSET $%d`, len(args)-1, len(args))
+	sql := fmt.Sprintf(`SELECT %s FROM threads WHERE %s ORDER BY %s %s, id %s LIMIT $%d OFFSET $%d`,
+		threadColumns, where, col, dir, dir, len(args)-1, len(args))
 	rows, err := o.s.Pool.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, fmt.Errorf("searching threads: %w", err)
@@ -113,6 +124,43 @@ func (o Owner) SearchThreads(ctx context.Context, q ThreadQuery) ([]Thread, erro
 		return nil, fmt.Errorf("searching threads: %w", err)
 	}
 	return list, nil
+}
+
+// CountThreads is how many of the owner's threads match q (its paging
+// aside).
+func (o Owner) CountThreads(ctx context.Context, q ThreadQuery) (int, error) {
+	where, args, err := o.threadFilter(q)
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	if err := o.s.Pool.QueryRow(ctx, `SELECT count(*) FROM threads WHERE `+where, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("counting threads: %w", err)
+	}
+	return n, nil
+}
+
+// threadFilter is the WHERE clause of q's filters, and its arguments.
+func (o Owner) threadFilter(q ThreadQuery) (string, []any, error) {
+	args := []any{o.id}
+	sql := `owner_id = $1`
+	if len(q.Metadata) > 0 {
+		meta, err := metadataObject(q.Metadata)
+		if err != nil {
+			return "", nil, err
+		}
+		args = append(args, meta)
+		sql += ` AND metadata @> $` + strconv.Itoa(len(args))
+	}
+	if q.Status != "" {
+		args = append(args, q.Status)
+		sql += ` AND status = $` + strconv.Itoa(len(args))
+	}
+	if q.IDs != nil {
+		args = append(args, q.IDs)
+		sql += ` AND id::text = ANY($` + strconv.Itoa(len(args)) + `)`
+	}
+	return sql, args, nil
 }
 
 // UpdateThreadMetadata merges patch, a JSON object, into the metadata of
@@ -144,9 +192,24 @@ func (o Owner) DeleteThread(ctx context.Context, id string) error {
 		return threadError(err, "deleting a thread", id)
 	}
 	if tag.RowsAffected() == 0 {
-		return errcode.New(errcode.NotFound, "no thread %s", id)
+		return errcode.New(errcode.NotFound, "Thread with ID %s not found", id)
 	}
 	return nil
+}
+
+// DeleteThreadsWhere deletes the owner's threads whose metadata contains
+// metadata, a JSON object, with their checkpoints, runs and events, and
+// returns how many it deleted.
+func (o Owner) DeleteThreadsWhere(ctx context.Context, metadata json.RawMessage) (int64, error) {
+	meta, err := metadataObject(metadata)
+	if err != nil {
+		return 0, err
+	}
+	tag, err := o.s.Pool.Exec(ctx, `DELETE FROM threads WHERE owner_id = $1 AND metadata @> $2`, o.id, meta)
+	if err != nil {
+		return 0, fmt.Errorf("deleting the threads with metadata %s: %w", meta, err)
+	}
+	return tag.RowsAffected(), nil
 }
 
 func scanThread(row pgx.CollectableRow) (Thread, error) {
@@ -160,9 +223,9 @@ func threadError(err error, doing, id string) error {
 	var pgErr *pgconn.PgError
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return errcode.New(errcode.NotFound, "no thread %s", id)
+		return errcode.New(errcode.NotFound, "Thread with ID %s not found", id)
 	case errors.As(err, &pgErr) && pgErr.Code == "22P02":
-		return errcode.New(errcode.NotFound, "no thread %q", id)
+		return errcode.New(errcode.NotFound, "Thread with ID %s not found", id)
 	case errors.As(err, &pgErr) && pgErr.Code == "23505":
 		return errcode.New(errcode.Conflict, "thread %s exists already", id)
 	case errors.As(err, &pgErr) && pgErr.Code == "23503":

@@ -53,6 +53,8 @@ func TestThreadsCreateSearchPage(t *testing.T) {
 		{"no match", ThreadQuery{Metadata: json.RawMessage(`{"trip":"oslo"}`)}, nil},
 		{"by status", ThreadQuery{Status: ThreadBusy}, nil},
 		{"all", ThreadQuery{Limit: 3}, []string{chosen, ids[6], ids[5]}},
+		{"oldest first", ThreadQuery{Limit: 2, SortBy: "created_at", SortOrder: "asc"}, []string{ids[0], ids[1]}},
+		{"by ids", ThreadQuery{IDs: []string{ids[1], ids[5], uuid.NewString()}}, []string{ids[5], ids[1]}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,6 +72,12 @@ func TestThreadsCreateSearchPage(t *testing.T) {
 		})
 	}
 
+	if n, err := s.ForOwner(u.ID).CountThreads(ctx, ThreadQuery{Metadata: json.RawMessage(`{"trip":"lisbon"}`), Limit: 1}); err != nil || n != 4 {
+		t.Fatalf("count of lisbon threads: %d, %v; want 4", n, err)
+	}
+	if _, err := s.ForOwner(u.ID).SearchThreads(ctx, ThreadQuery{SortBy: "mood"}); errcode.Of(err) != errcode.BadRequest {
+		t.Fatalf("sorting by an unknown column: %v, want BAD_REQUEST", err)
+	}
 	th, err := s.ForOwner(u.ID).UpdateThreadMetadata(ctx, ids[0], json.RawMessage(`{"title":"Lisbon in July"}`))
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +86,12 @@ func TestThreadsCreateSearchPage(t *testing.T) {
 	json.Unmarshal(th.Metadata, &meta)
 	if meta["title"] != "Lisbon in July" || meta["trip"] != "lisbon" {
 		t.Fatalf("merged metadata %s", th.Metadata)
+	}
+	if n, err := s.ForOwner(u.ID).DeleteThreadsWhere(ctx, json.RawMessage(`{"trip":"kyoto"}`)); err != nil || n != 3 {
+		t.Fatalf("deleting the kyoto threads: %d, %v; want 3", n, err)
+	}
+	if n, _ := s.ForOwner(u.ID).CountThreads(ctx, ThreadQuery{}); n != 5 {
+		t.Fatalf("threads left: %d, want 5", n)
 	}
 }
 

@@ -21,6 +21,9 @@ const (
 	SSEPath        = "vendor/sse.min.js"
 	// LiveScriptPath keeps the message box in step with the live stream.
 	LiveScriptPath = "live.js"
+	// GenerativeUIPath shows the components in front ends built on
+	// LangGraph's SDK (its generative UI), as the API's /ui routes answer.
+	GenerativeUIPath = "langgraph-ui.js"
 )
 
 // Assets is the file system of the static assets, to be served under

@@ -165,7 +165,8 @@ func newAPI(ctx context.Context, cfg config.Config, env *serving, publicURL stri
 	srv, err := server.New(server.Config{Store: env.st, Planner: planner, Servers: reg, Logger: log,
 		Limits: httpx.Limits{MaxBodyBytes: l.MaxBodyBytes, BodyTimeout: l.BodyTimeout, WriteTimeout: l.WriteTimeout,
 			RatePerSec: l.RatePerSec, RateBurst: l.RateBurst, MaxStreams: l.MaxStreams},
-		Workers: cfg.Runner.Workers, RunLease: cfg.Runner.Lease, SessionTTL: l.SessionTTL})
+		Workers: cfg.Runner.Workers, RunLease: cfg.Runner.Lease, SessionTTL: l.SessionTTL,
+		CORSOrigins: cfg.HTTP.CORSOrigins, PublicURL: publicURL})
 	if err != nil {
 		bridge.Close()
 		return api{}, err

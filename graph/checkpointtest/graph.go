@@ -93,8 +93,8 @@ func testGraph(t *testing.T, s graph.Checkpointer) {
 		t.Fatalf("%d of %d racing runs won, want exactly 1", won, Writers)
 	}
 	after := list(t, s, thread, graph.ListOptions{})
-	if len(after) != len(before)+3 || !slices.Equal(ids(after[3:]), before) {
-		t.Fatalf("after the race the thread holds %d checkpoints, want the old %d and the winner's 3", len(after), len(before))
+	if len(after) != len(before)+4 || !slices.Equal(ids(after[4:]), before) {
+		t.Fatalf("after the race the thread holds %d checkpoints, want the old %d and the winner's 4", len(after), len(before))
 	}
 	final, _, err := c.GetState(ctx, thread, "")
 	if err != nil {
@@ -105,7 +105,7 @@ func testGraph(t *testing.T, s graph.Checkpointer) {
 	}
 
 	// A fork and an update from an older checkpoint still work.
-	first := after[len(after)-1] // the first run's input checkpoint
+	first := after[len(after)-2] // the first run's input, applied
 	forked, err := c.Invoke(ctx, graph.RunConfig[update]{ThreadID: thread, CheckpointID: first.ID, Input: update{Log: []string{"fork"}}})
 	if err != nil {
 		t.Fatalf("forking from an older checkpoint: %v", err)
@@ -120,7 +120,7 @@ func testGraph(t *testing.T, s graph.Checkpointer) {
 	if latest, _ := s.Latest(ctx, thread); latest.ID != cp.ID || latest.ParentID != first.ID {
 		t.Fatalf("the update is not the head, or not a child of the older checkpoint")
 	}
-	if n := len(list(t, s, thread, graph.ListOptions{})); n != len(after)+4 {
-		t.Fatalf("after a fork and an update the thread holds %d checkpoints, want %d", n, len(after)+4)
+	if n := len(list(t, s, thread, graph.ListOptions{})); n != len(after)+5 {
+		t.Fatalf("after a fork and an update the thread holds %d checkpoints, want %d", n, len(after)+5)
 	}
 }

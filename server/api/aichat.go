@@ -32,8 +32,12 @@ func (s *API) chat(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	msgs, err := json.Marshal([]wire.ClientMessage{last})
+	if err != nil {
+		return fmt.Errorf("encoding a chat's message as a run's input: %w", err)
+	}
 	run, err := s.startRun(c, wire.RunCreate{AssistantID: PlannerAssistantID, IfNotExists: "create",
-		Input: &wire.RunInput{Messages: []wire.RunMessage{last}}}, ChatThread(tenantOf(c).ID(), in.ID))
+		Input: &wire.RunInput{Messages: msgs}}, ChatThread(tenantOf(c).ID(), in.ID))
 	if err != nil {
 		return err
 	}
@@ -72,7 +76,7 @@ func (s *API) chat(c echo.Context) error {
 // newestUserMessage converts a chat's UIMessages to chat input (their text,
 // user and assistant messages only), checks the conversation with
 // chatinput, and returns the newest user message as a run's input message.
-func newestUserMessage(msgs []wire.ChatMessage) (wire.RunMessage, error) {
+func newestUserMessage(msgs []wire.ChatMessage) (wire.ClientMessage, error) {
 	var conv []chatinput.Message
 	var ids []string
 	for _, m := range msgs {
@@ -84,14 +88,14 @@ func newestUserMessage(msgs []wire.ChatMessage) (wire.RunMessage, error) {
 	}
 	clean, err := chatinput.Clean(conv)
 	if err != nil {
-		return wire.RunMessage{}, err
+		return wire.ClientMessage{}, err
 	}
 	for i := len(clean) - 1; i >= 0; i-- {
 		if clean[i].Role == chatinput.RoleUser {
-			return wire.RunMessage{Role: chatinput.RoleUser, Content: clean[i].Content, ID: newestUserID(conv, ids)}, nil
+			return wire.ClientMessage{Role: chatinput.RoleUser, Content: wire.MessageContent(clean[i].Content), ID: newestUserID(conv, ids)}, nil
 		}
 	}
-	return wire.RunMessage{}, errcode.New(errcode.BadRequest, "the chat has no user message with text")
+	return wire.ClientMessage{}, errcode.New(errcode.BadRequest, "the chat has no user message with text")
 }
 
 // newestUserID is the id of the newest user message with text, if short

@@ -36,6 +36,9 @@ type Config struct {
 	Metrics *metrics.Metrics
 	Limits  httpx.Limits // including each key's rate and open streams
 	Logger  *slog.Logger
+	// PublicURL is the server's base URL as browsers reach it: the
+	// generative UI's stylesheet and script are loaded from there.
+	PublicURL string
 }
 
 // API is the REST API's handlers.
@@ -49,24 +52,36 @@ type API struct {
 	limiter *httpx.Limiter   // each key's rate
 	streams *httpx.StreamCap // each key's open streams and waits
 	log     *slog.Logger
+	// publicURL: see Config.PublicURL.
+	publicURL string
 }
 
 // New builds the API.
 func New(cfg Config) *API {
 	return &API{keys: cfg.Keys, tenants: cfg.Tenants, runner: cfg.Runner, closing: cfg.Closing,
-		metrics: cfg.Metrics, limits: cfg.Limits, log: cfg.Logger,
+		metrics: cfg.Metrics, limits: cfg.Limits, log: cfg.Logger, publicURL: cfg.PublicURL,
 		limiter: httpx.NewLimiter(cfg.Limits.RatePerSec, cfg.Limits.RateBurst), streams: httpx.NewStreamCap(cfg.Limits.MaxStreams)}
 }
 
 // Routes are the API's routes, each with its auth and bounds.
 func (s *API) Routes() []httpx.Route {
 	routes := []httpx.Route{
-		{Method: http.MethodPost, Path: "/assistants/search", Summary: "Search assistants", Handler: s.searchAssistants, Body: wire.AssistantSearch{}, Response: []wire.Assistant{}},
+		{Method: http.MethodGet, Path: "/info", Summary: "What this server is and does, as LangGraph's clients ask it", Handler: s.info, Public: true, Response: wire.Info{}},
+		{Method: http.MethodPost, Path: "/assistants", Summary: "Create an assistant: a named configuration of a graph, version 1", Handler: s.createAssistant, Body: wire.AssistantCreate{}, Response: wire.Assistant{}},
+		{Method: http.MethodPost, Path: "/assistants/search", Summary: "Search assistants, the built-in one with the user's; X-Pagination-Total counts all that match", Handler: s.searchAssistants, Body: wire.AssistantSearch{}, Response: []wire.Assistant{}},
+		{Method: http.MethodPost, Path: "/assistants/count", Summary: "Count the assistants matching the filters", Handler: s.countAssistants, Body: wire.AssistantSearch{}, Response: 0},
 		{Method: http.MethodGet, Path: "/assistants/:assistant_id", Summary: "Get an assistant by id or graph id", Handler: s.getAssistant, Response: wire.Assistant{}},
+		{Method: http.MethodPatch, Path: "/assistants/:assistant_id", Summary: "Change an assistant, as a new version (metadata is merged)", Handler: s.patchAssistant, Body: wire.AssistantPatch{}, Response: wire.Assistant{}},
+		{Method: http.MethodDelete, Path: "/assistants/:assistant_id", Summary: "Delete an assistant with its versions; delete_threads also deletes its threads", Handler: s.deleteAssistant, Response: []string{}, Query: []string{"delete_threads"}},
+		{Method: http.MethodPost, Path: "/assistants/:assistant_id/versions", Summary: "List an assistant's versions, newest first", Handler: s.assistantVersions, Body: wire.AssistantVersionsRequest{}, Response: []wire.AssistantVersion{}},
+		{Method: http.MethodPost, Path: "/assistants/:assistant_id/latest", Summary: "Make one of an assistant's versions its current one", Handler: s.setLatestVersion, Body: wire.AssistantLatest{}, Response: wire.Assistant{}},
 		{Method: http.MethodGet, Path: "/assistants/:assistant_id/graph", Summary: "Get the nodes and edges of an assistant's graph", Handler: s.getAssistantGraph, Response: wire.AssistantGraph{}, Query: []string{"xray"}},
+		{Method: http.MethodGet, Path: "/assistants/:assistant_id/schemas", Summary: "Get the JSON schemas of an assistant's graph: input, output, state, config", Handler: s.getAssistantSchemas, Response: wire.Schemas{}},
+		{Method: http.MethodGet, Path: "/assistants/:assistant_id/subgraphs", Summary: "Get an assistant's graph's subgraphs (the planner has none)", Handler: s.getAssistantSubgraphs, Response: map[string]any{}, Query: []string{"recurse", "namespace"}},
 
 		{Method: http.MethodPost, Path: "/threads", Summary: "Create a thread", Handler: s.createThread, Body: wire.ThreadCreate{}, Response: wire.Thread{}},
-		{Method: http.MethodPost, Path: "/threads/search", Summary: "Search the user's threads, newest first", Handler: s.searchThreads, Body: wire.ThreadSearch{}, Response: []wire.Thread{}},
+		{Method: http.MethodPost, Path: "/threads/search", Summary: "Search the user's threads, newest first unless sorted otherwise; X-Pagination-Total counts all that match", Handler: s.searchThreads, Body: wire.ThreadSearch{}, Response: []wire.Thread{}},
+		{Method: http.MethodPost, Path: "/threads/count", Summary: "Count the user's threads matching the filters", Handler: s.countThreads, Body: wire.ThreadSearch{}, Response: 0},
 		{Method: http.MethodGet, Path: "/threads/:thread_id", Summary: "Get a thread", Handler: s.getThread, Response: wire.Thread{}},
 		{Method: http.MethodPatch, Path: "/threads/:thread_id", Summary: "Merge metadata into a thread's", Handler: s.patchThread, Body: wire.ThreadPatch{}, Response: wire.Thread{}},
 		{Method: http.MethodDelete, Path: "/threads/:thread_id", Summary: "Delete a thread with its checkpoints and runs", Handler: s.deleteThread, Status: http.StatusNoContent},
@@ -74,13 +89,14 @@ func (s *API) Routes() []httpx.Route {
 
 		{Method: http.MethodGet, Path: "/threads/:thread_id/state", Summary: "Get a thread's current state", Handler: s.getState, Response: wire.ThreadState{}, Query: []string{"subgraphs"}},
 		{Method: http.MethodPost, Path: "/threads/:thread_id/state", Summary: "Update a thread's state as if a node had returned the values", Handler: s.updateState, Body: wire.StateUpdate{}, Response: wire.StateUpdateResult{}},
+		{Method: http.MethodPost, Path: "/threads/:thread_id/state/batch", Summary: "Write supersteps on a thread, a checkpoint each, as creating a thread with supersteps does", Handler: s.stateBatch, Body: wire.StateBatch{}, Response: wire.StateUpdateResult{}},
 		{Method: http.MethodGet, Path: "/threads/:thread_id/state/:checkpoint_id", Summary: "Get a thread's state at a checkpoint", Handler: s.getStateAt, Response: wire.ThreadState{}, Query: []string{"subgraphs"}},
 		{Method: http.MethodPost, Path: "/threads/:thread_id/state/checkpoint", Summary: "Get a thread's state at a checkpoint named in the body", Handler: s.getStateAtBody, Body: wire.StateCheckpointRequest{}, Response: wire.ThreadState{}},
 		{Method: http.MethodPost, Path: "/threads/:thread_id/history", Summary: "List a thread's states, newest first", Handler: s.postHistory, Body: wire.HistoryRequest{}, Response: []wire.ThreadState{}},
 		{Method: http.MethodGet, Path: "/threads/:thread_id/history", Summary: "List a thread's states, newest first", Handler: s.getHistory, Response: []wire.ThreadState{}, Query: []string{"limit", "before"}},
 
 		{Method: http.MethodPost, Path: "/threads/:thread_id/runs", Summary: "Create a background run on a thread", Handler: s.createRun, Body: wire.RunCreate{}, Response: wire.Run{}},
-		{Method: http.MethodGet, Path: "/threads/:thread_id/runs", Summary: "List a thread's runs, newest first", Handler: s.listRuns, Response: []wire.Run{}, Query: []string{"limit", "offset"}},
+		{Method: http.MethodGet, Path: "/threads/:thread_id/runs", Summary: "List a thread's runs, newest first", Handler: s.listRuns, Response: []wire.Run{}, Query: []string{"limit", "offset", "status"}},
 		{Method: http.MethodPost, Path: "/threads/:thread_id/runs/wait", Summary: "Create a run and answer with the thread's values when it ends", Handler: s.waitRun, Body: wire.RunCreate{}, Long: true},
 		{Method: http.MethodPost, Path: "/threads/:thread_id/runs/stream", Summary: "Create a run and stream its events (text/event-stream)", Handler: s.streamRun, Body: wire.RunCreate{}, Long: true},
 		{Method: http.MethodGet, Path: "/threads/:thread_id/runs/:run_id/stream", Summary: "Stream a run's events (text/event-stream), from after Last-Event-ID", Handler: s.joinStream, Long: true, Query: []string{"stream_mode", "cancel_on_disconnect"}},
@@ -90,6 +106,9 @@ func (s *API) Routes() []httpx.Route {
 		{Method: http.MethodPost, Path: "/threads/:thread_id/runs/:run_id/cancel", Summary: "Cancel a run wherever it executes", Handler: s.cancelRun, Status: http.StatusAccepted, Query: []string{"wait", "action"}},
 		{Method: http.MethodPost, Path: "/api/chat", Summary: "Run the newest user message of an AI SDK chat on the chat's thread and stream it as a UI message stream (text/event-stream)", Handler: s.chat, Body: wire.ChatRequest{}, Long: true},
 		{Method: http.MethodGet, Path: "/threads/:thread_id/runs/:run_id/join", Summary: "Wait for a run's end and answer with the thread's values", Handler: s.joinRun, Long: true},
+
+		{Method: http.MethodPost, Path: "/ui/:assistant_id", Summary: "The HTML that shows a UI component in a front end built on LangGraph's SDK (its generative UI): it loads tripgraph's stylesheet and a script that renders the component (text/html)", Handler: s.uiComponent, Body: wire.UIComponentRequest{}},
+		{Method: http.MethodPost, Path: "/ui/:assistant_id/render", Summary: "A UI component's HTML from its props, for the generative UI's script", Handler: s.renderUIComponent, Body: wire.UIRenderRequest{}, Response: wire.UIRendered{}},
 
 		{Method: http.MethodGet, Path: "/mcp-servers", Summary: "List the user's MCP servers by name; secrets are never shown, hasSecret says whether one is stored", Handler: s.listMCPServers, Response: []wire.MCPServer{}},
 		{Method: http.MethodPost, Path: "/mcp-servers", Summary: "Add an MCP server over HTTP; its URL must pass the SSRF guard, its secret is sealed and never shown again", Handler: s.createMCPServer, Body: wire.MCPServerCreate{}, Response: wire.MCPServer{}, Status: http.StatusCreated},
@@ -101,9 +120,16 @@ func (s *API) Routes() []httpx.Route {
 		{Method: http.MethodGet, Path: "/tool-outputs/:output_id", Summary: "Get the full copy of a tool result too large to give the model whole", Handler: s.getToolOutput, Response: wire.ToolOutput{}},
 	}
 	for i := range routes {
-		routes[i].Middleware = []echo.MiddlewareFunc{httpx.Bounded(s.limits, routes[i].Long), s.authenticate, httpx.Text}
-		if routes[i].Long {
+		routes[i].Middleware = []echo.MiddlewareFunc{httpx.Bounded(s.limits, routes[i].Long)}
+		if !routes[i].Public {
+			routes[i].Middleware = append(routes[i].Middleware, s.authenticate)
+		}
+		routes[i].Middleware = append(routes[i].Middleware, httpx.Text)
+		if routes[i].Long && !routes[i].Public {
 			routes[i].Middleware = append(routes[i].Middleware, s.capStreams)
+		}
+		if langGraphRoute(routes[i].Path) {
+			routes[i].Middleware = append(routes[i].Middleware, notFoundAsText)
 		}
 	}
 	return routes
@@ -119,6 +145,40 @@ func (s *API) capStreams(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		defer release()
 		return next(c)
+	}
+}
+
+// info says what this server is and does, in the shape of LangGraph's
+// /info: no crons, no LangSmith.
+func (s *API) info(c echo.Context) error {
+	return c.JSON(http.StatusOK, wire.Info{Version: "tripgraph", Context: "go",
+		Flags: map[string]bool{"assistants": true, "crons": false, "langsmith": false, "langsmith_tracing_replicas": false}})
+}
+
+// langGraphRoute reports whether a path is one of the LangGraph server
+// API's, rather than tripgraph's own.
+func langGraphRoute(path string) bool {
+	for _, prefix := range []string{"/assistants", "/threads", "/runs", "/ui"} {
+		if path == prefix || strings.HasPrefix(path, prefix+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// notFoundAsText answers a missing resource on a LangGraph route as
+// LangGraph.js's server does: its message alone, as text/plain
+// ("Assistant not found", "Thread with ID … not found"), which LangGraph's
+// JS client makes the error's message ("HTTP 404: Assistant not found")
+// and its tests and callers match. Every other error is the JSON error
+// body.
+func notFoundAsText(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		err := next(c)
+		if err == nil || errcode.Of(err) != errcode.NotFound || c.Response().Committed {
+			return err
+		}
+		return c.String(http.StatusNotFound, errcode.Message(err))
 	}
 }
 
@@ -142,6 +202,7 @@ func (s *API) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		tenant.Put(c, s.tenants.For(u.ID))
+		httpx.AllowTextJSON(c) // an API key is a header no cross-site form sends
 		return next(c)
 	}
 }

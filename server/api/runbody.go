@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
 	"github.com/tripgraph/tripgraph/graph"
@@ -28,9 +29,6 @@ func bindRun(c echo.Context) (wire.RunCreate, error) {
 	if in.AssistantID == "" {
 		return in, httpx.InvalidField("assistant_id", "is required")
 	}
-	if _, err := assistant(in.AssistantID); err != nil {
-		return in, err
-	}
 	_, err := modesOf(in.StreamMode, "stream_mode")
 	return in, err
 }
@@ -38,11 +36,15 @@ func bindRun(c echo.Context) (wire.RunCreate, error) {
 // jobOf is what a run body asks the planner to do: a new turn with the
 // input's messages, or a command, or neither: then the thread goes on with
 // the nodes its checkpoint left due, as after a breakpoint. The input is
-// checked as chat input.
+// checked as chat input. An empty input ({}, as clients send beside a
+// command) is none.
 func (s *API) jobOf(in wire.RunCreate) (runner.Job, error) {
 	var j runner.Job
 	base, err := checkpointBase(in.CheckpointID, in.Checkpoint)
 	if err != nil {
+		return j, err
+	}
+	if base, err = configuredCheckpoint(base, in.Config); err != nil {
 		return j, err
 	}
 	j.CheckpointID = base
@@ -52,11 +54,15 @@ func (s *API) jobOf(in wire.RunCreate) (runner.Job, error) {
 	if err := s.runOptions(in, &j); err != nil {
 		return j, err
 	}
+	input := in.Input
+	if input.Empty() {
+		input = nil
+	}
 	switch {
-	case in.Input != nil && in.Command != nil:
+	case input != nil && in.Command != nil:
 		return j, httpx.InvalidField("command", "cannot be sent with input")
-	case in.Input != nil:
-		u, err := inputUpdate(*in.Input)
+	case input != nil:
+		u, err := inputUpdate(*input)
 		j.Input = &u
 		return j, err
 	case in.Command != nil:
@@ -66,17 +72,57 @@ func (s *API) jobOf(in wire.RunCreate) (runner.Job, error) {
 	return j, nil // no input: the thread goes on from where it stopped
 }
 
+// configuredCheckpoint is the checkpoint a run starts from: the one the
+// body names, or else config.configurable.checkpoint_id, as LangGraph's
+// clients may send it; the two must agree.
+func configuredCheckpoint(base string, cfg *wire.RunConfig) (string, error) {
+	if cfg == nil || httpx.EmptyJSON(cfg.Configurable) {
+		return base, nil
+	}
+	var conf struct {
+		CheckpointID string `json:"checkpoint_id"`
+	}
+	if json.Unmarshal(cfg.Configurable, &conf) != nil || conf.CheckpointID == "" {
+		return base, nil
+	}
+	switch {
+	case uuid.Validate(conf.CheckpointID) != nil:
+		return "", httpx.InvalidField("config.configurable.checkpoint_id", "must be a UUID")
+	case base != "" && base != conf.CheckpointID:
+		return "", httpx.InvalidField("config.configurable.checkpoint_id", "names another checkpoint than checkpoint_id")
+	}
+	return conf.CheckpointID, nil
+}
+
+// runMetadata is the run's metadata: the body's, with config.metadata's
+// members joined in (the body's win).
+func runMetadata(in wire.RunCreate) (json.RawMessage, error) {
+	meta := httpx.Object(in.Metadata)
+	if in.Config == nil || httpx.EmptyJSON(in.Config.Metadata) {
+		return meta, nil
+	}
+	merged := map[string]json.RawMessage{}
+	for _, src := range []json.RawMessage{in.Config.Metadata, meta} {
+		if len(src) > 0 && json.Unmarshal(src, &merged) != nil {
+			return nil, httpx.InvalidField("metadata", "must be a JSON object")
+		}
+	}
+	return json.Marshal(merged)
+}
+
 // runOptions reads the members of a run body that say how it runs into j:
-// the stream modes it stores, its durability and its breakpoints. Members
-// that would make it do what this server does not do (a context, webhooks,
-// feedback, a delayed start) are refused, each with why, rather than
+// the stream modes it stores, its durability, its breakpoints and its
+// delay. Members that would make it do what this server does not do (a
+// context, webhooks, feedback) are refused, each with why, rather than
 // ignored.
 func (s *API) runOptions(in wire.RunCreate, j *runner.Job) error {
 	modes, err := modesOf(in.StreamMode, "stream_mode")
 	if err != nil {
 		return err
 	}
-	j.Debug, j.Events = modes[wire.ModeDebug], modes[wire.ModeEvents]
+	j.StreamModes = modeList(in.StreamMode)
+	j.Debug, j.Events, j.Tasks = modes[wire.ModeDebug], modes[wire.ModeEvents], modes[wire.ModeTasks]
+	j.Checkpoints, j.Messages = modes[wire.ModeCheckpoints], modes[wire.EventMessagesPartial]
 	var problems []wire.FieldError
 	if j.Durability, err = durabilityOf(in); err != nil {
 		problems = append(problems, wire.FieldError{Field: "checkpoint_during", Message: err.Error()})
@@ -124,7 +170,8 @@ func unsupported(in wire.RunCreate) []wire.FieldError {
 		{!httpx.EmptyJSON(in.Context), "context", "the trip planner takes no run context"},
 		{in.Webhook != "", "webhook", "webhooks are not supported: join or stream the run instead"},
 		{len(in.FeedbackKeys) > 0, "feedback_keys", "run feedback is not supported"},
-		{in.AfterSeconds != 0, "after_seconds", "delayed runs are not supported: a run is queued at once"},
+		{in.Config != nil && !httpx.EmptyJSON(in.Config.Callbacks), "config.callbacks", "callbacks run in the client, not here"},
+		{!httpx.EmptyJSON(in.LangsmithTracer), "langsmith_tracer", "runs are not traced to LangSmith here"},
 	} {
 		if u.sent {
 			out = append(out, wire.FieldError{Field: u.field, Message: u.because})
@@ -159,21 +206,44 @@ func (s *API) breakpoints(raw json.RawMessage) ([]string, error) {
 // inputUpdate is a run's input as a planner update: the person's messages,
 // with ids, cleaned by the chat input checks, and their booking request.
 func inputUpdate(in wire.RunInput) (nodes.Update, error) {
-	if len(in.Messages) == 0 && in.BookingRequest == nil {
+	list, err := wire.ClientMessages(in.Messages, "input.messages")
+	if err != nil {
+		return nodes.Update{}, invalid(err)
+	}
+	if list == nil && !httpx.EmptyJSON(in.Messages) {
+		return nodes.Update{}, httpx.InvalidField("input.messages", "must be a list of messages")
+	}
+	if len(list) == 0 && in.BookingRequest == nil {
 		return nodes.Update{}, httpx.InvalidField("input.messages", "is required unless a booking request is sent")
 	}
-	msgs := make([]nodes.Message, len(in.Messages))
-	for i, m := range in.Messages {
-		if m.Role == "" && m.Type == "" {
-			return nodes.Update{}, httpx.InvalidField(fmt.Sprintf("input.messages[%d].type", i), "must be human or user")
+	msgs := make([]nodes.Message, len(list))
+	for i, m := range list {
+		if m.Kind() != nodes.Human {
+			return nodes.Update{}, httpx.InvalidField(fmt.Sprintf("input.messages[%d].type", i), "must be human or user: a run's input is the person's")
 		}
-		msgs[i] = nodes.Message{ID: m.ID, Type: nodes.Human, Content: m.Content}
+		msgs[i] = nodes.Message{ID: m.ID, Type: nodes.Human, Content: string(m.Content)}
+		if len(m.ID) > 100 {
+			return nodes.Update{}, httpx.InvalidField(fmt.Sprintf("input.messages[%d].id", i), "must be at most 100 characters")
+		}
+	}
+	if len(msgs) > 20 {
+		return nodes.Update{}, httpx.InvalidField("input.messages", "must be at most 20")
 	}
 	u, err := runner.Turn(msgs, wire.ToBookingRequest(in.BookingRequest))
 	if errors.Is(err, runner.ErrEmptyMessage) {
 		return u, httpx.InvalidField("input.messages", "a message has no content")
 	}
 	return u, err
+}
+
+// invalid is a 422 for a value a client sent that wire refused; any other
+// error as it is.
+func invalid(err error) error {
+	var ve *wire.ValueError
+	if errors.As(err, &ve) {
+		return httpx.InvalidField(ve.Field, ve.Message)
+	}
+	return err
 }
 
 // commandOf checks a command: its update as a state update, its goto as a
@@ -184,7 +254,7 @@ func (s *API) commandOf(in wire.RunCommand) (*runner.Command, error) {
 		cmd.Resume = resume
 	}
 	if len(httpx.Object(in.Update)) > 0 {
-		u, err := decodeUpdate(in.Update)
+		u, err := decodeUpdate(in.Update, nil) // each message checked alone: the state it adds to is the run's
 		if err != nil {
 			return nil, httpx.Renamed(err, "values.", "command.update.")
 		}

@@ -29,7 +29,7 @@ func (s *API) createRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, wire.FromRun(run, PlannerAssistantID))
+	return c.JSON(http.StatusOK, fromRun(run))
 }
 
 // waitRun creates a run, waits for its end and answers with the thread's
@@ -61,7 +61,7 @@ func (s *API) getRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, wire.FromRun(run, PlannerAssistantID))
+	return c.JSON(http.StatusOK, fromRun(run))
 }
 
 // listRuns lists a thread's runs, newest first.
@@ -74,19 +74,26 @@ func (s *API) listRuns(c echo.Context) error {
 	if _, err := t.Thread(httpx.Ctx(c), threadID); err != nil { // a 404 rather than an empty list
 		return err
 	}
-	runs, err := t.ListRuns(httpx.Ctx(c), threadID, limit, offset)
+	var statuses []string
+	if status := c.QueryParam("status"); status != "" {
+		if statuses = wire.StoredStatuses(status); statuses == nil {
+			return httpx.InvalidField("status", "must be one of: pending, running, success, error, timeout, interrupted")
+		}
+	}
+	runs, err := t.ListRuns(httpx.Ctx(c), threadID, limit, offset, statuses...)
 	if err != nil {
 		return err
 	}
 	out := make([]wire.Run, 0, len(runs))
 	for _, r := range runs {
-		out = append(out, wire.FromRun(r, PlannerAssistantID))
+		out = append(out, fromRun(r))
 	}
 	return c.JSON(http.StatusOK, out)
 }
 
 // cancelRun asks a run to stop, wherever it executes: 202 at once, or
-// with wait=1, 204 once it has ended. With action=rollback it also waits,
+// with wait=1, 204 once it has ended. A run that has ended already stays
+// as it ended. A delayed run that has not started ends at once. With action=rollback it also waits,
 // then moves the thread back to the state before the run (see
 // runner.RollBack).
 func (s *API) cancelRun(c echo.Context) error {
@@ -101,8 +108,9 @@ func (s *API) cancelRun(c echo.Context) error {
 		return err
 	}
 	t := tenantOf(c)
-	if _, err := t.CancelRun(httpx.Ctx(c), run.ID); err != nil {
-		return err
+	_, err = t.CancelRun(httpx.Ctx(c), run.ID)
+	if err != nil && (errcode.Of(err) != errcode.Conflict || action == "rollback") {
+		return err // a run that has ended (CONFLICT) is left as it ended, as LangGraph does, but for a rollback
 	}
 	if action != "rollback" && !truthy(c.QueryParam("wait")) {
 		return c.NoContent(http.StatusAccepted)
@@ -161,21 +169,44 @@ func threadRun(c echo.Context) (store.Run, error) {
 // when if_not_exists says so. The answer carries the run's
 // Content-Location.
 func (s *API) startRun(c echo.Context, in wire.RunCreate, threadID string) (store.Run, error) {
+	t := tenantOf(c)
+	a, err := runAssistant(httpx.Ctx(c), t, in.AssistantID)
+	if err != nil {
+		return store.Run{}, err
+	}
 	j, err := s.jobOf(in)
 	if err != nil {
 		return store.Run{}, err
 	}
-	run, err := s.runner.Enqueue(httpx.Ctx(c), tenantOf(c), runner.Request{ThreadID: threadID,
-		CreateThread: in.IfNotExists == "create", Job: j, Metadata: httpx.Object(in.Metadata),
-		MultitaskStrategy: in.MultitaskStrategy})
+	if j.StepLimit == 0 {
+		j.StepLimit = configLimit(a)
+	}
+	meta, err := runMetadata(in)
+	if err != nil {
+		return store.Run{}, err
+	}
+	run, err := s.runner.Enqueue(httpx.Ctx(c), t, runner.Request{ThreadID: threadID,
+		CreateThread: in.IfNotExists == "create", Job: j, Metadata: meta,
+		MultitaskStrategy: in.MultitaskStrategy, Delay: time.Duration(in.AfterSeconds * float64(time.Second)),
+		AssistantID: a.AssistantID, GraphID: a.GraphID})
 	if errors.Is(err, runner.ErrNothingToGoOn) {
 		return run, httpx.InvalidField("input", "is required: the thread has no state to go on from")
 	}
 	if err != nil {
-		return run, err
+		return run, invalid(err)
 	}
 	c.Response().Header().Set("Content-Location", runPath(run))
 	return run, nil
+}
+
+// fromRun is the wire form of a run: of the assistant it was created for,
+// or the built-in one for runs created before runs named theirs.
+func fromRun(r store.Run) wire.Run {
+	id := r.AssistantID
+	if id == "" {
+		id = PlannerAssistantID
+	}
+	return wire.FromRun(r, id)
 }
 
 // runPath is where a run is found.
@@ -207,13 +238,17 @@ func (s *API) final(c echo.Context, run store.Run, cancel bool) (any, error) {
 		return nil, err
 	}
 	if done.Status == store.RunError {
-		return wire.RunError{Error: wire.StreamError{Error: string(errcode.Internal), Message: done.Error}}, nil
+		failure := wire.StreamError{Error: string(errcode.Internal), Message: done.Error}
+		if done.Failure != nil {
+			failure = *done.Failure
+		}
+		return wire.RunError{Error: failure}, nil
 	}
 	head, err := runner.Head(httpx.Ctx(c), t, done.ThreadID)
 	if err != nil || head == nil {
 		return json.RawMessage("{}"), err
 	}
-	return head.State, nil
+	return wire.Values(head.State), nil
 }
 
 // cancelLeft cancels a run whose client went away.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -140,7 +141,9 @@ func (s *API) answerHistory(c echo.Context, limit int, before string, filter map
 	return c.JSON(http.StatusOK, out)
 }
 
-// beforeID reads history's before: a checkpoint id, or a config naming one.
+// beforeID reads history's before: a checkpoint id, a config naming one,
+// or a checkpoint as the state routes name it (what the Python client
+// sends).
 func beforeID(raw json.RawMessage) (string, error) {
 	raw = httpx.Object(raw)
 	if len(raw) == 0 {
@@ -149,10 +152,15 @@ func beforeID(raw json.RawMessage) (string, error) {
 	var id string
 	if err := json.Unmarshal(raw, &id); err != nil {
 		var cfg wire.Config
-		if err := httpx.StrictUnmarshal(raw, &cfg); err != nil {
-			return "", httpx.InvalidField("before", "must be a checkpoint id or a config naming one")
+		var ref wire.CheckpointRef
+		switch {
+		case httpx.StrictUnmarshal(raw, &cfg) == nil:
+			id = cfg.Configurable.CheckpointID
+		case httpx.StrictUnmarshal(raw, &ref) == nil:
+			id = ref.CheckpointID
+		default:
+			return "", httpx.InvalidField("before", "must be a checkpoint id, a checkpoint, or a config naming one")
 		}
-		id = cfg.Configurable.CheckpointID
 	}
 	if uuid.Validate(id) != nil {
 		return "", httpx.InvalidField("before", "must name a checkpoint by its UUID")
@@ -173,11 +181,15 @@ func (s *API) updateState(c echo.Context) error {
 	if _, err := t.Thread(httpx.Ctx(c), threadID); err != nil { // UpdateState would create it
 		return err
 	}
-	update, err := decodeUpdate(in.Values)
+	checkpointID, err := checkpointBase(in.CheckpointID, in.Checkpoint)
 	if err != nil {
 		return err
 	}
-	checkpointID, err := checkpointBase(in.CheckpointID, in.Checkpoint)
+	earlier, err := conversation(httpx.Ctx(c), t, threadID, checkpointID)
+	if err != nil {
+		return err
+	}
+	update, err := decodeUpdate(in.Values, earlier)
 	if err != nil {
 		return err
 	}
@@ -188,9 +200,7 @@ func (s *API) updateState(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if run, err := t.ActiveRun(httpx.Ctx(c), threadID); err == nil {
-		return errcode.New(errcode.Conflict, "thread %s has an active run (%s); wait for it or cancel it", threadID, run.ID)
-	} else if errcode.Of(err) != errcode.NotFound {
+	if err := idle(httpx.Ctx(c), t, threadID); err != nil {
 		return err
 	}
 	cp, err := t.Planner.UpdateState(httpx.Ctx(c), threadID, checkpointID, update, asNode)
@@ -198,6 +208,19 @@ func (s *API) updateState(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, wire.StateUpdateResult{Checkpoint: *wire.CheckpointOf(threadID, cp.ID)})
+}
+
+// idle refuses (409) changing a thread's state while a run is active on
+// it, a delayed one included: in LangGraph's words, the thread is busy.
+func idle(ctx context.Context, t tenant.Tenant, threadID string) error {
+	run, err := t.ActiveRun(ctx, threadID)
+	if err == nil {
+		return errcode.New(errcode.Conflict, "Thread is busy: run %s is active on thread %s; wait for it or cancel it", run.ID, threadID)
+	}
+	if errcode.Of(err) != errcode.NotFound {
+		return err
+	}
+	return nil
 }
 
 // checkpointBase is the checkpoint an update or a run starts from:
@@ -221,7 +244,7 @@ func checkpointBase(id string, ref *wire.CheckpointRef) (string, error) {
 // the base checkpoint, as LangGraph does.
 func asNode(ctx context.Context, t tenant.Tenant, threadID, checkpointID, asked string) (string, error) {
 	if asked != "" {
-		if asked != graph.START && !slices.Contains(t.Planner.Shape().Nodes, asked) {
+		if asked != graph.START && asked != graph.INPUT && !slices.Contains(t.Planner.Shape().Nodes, asked) {
 			return "", httpx.InvalidField("as_node", fmt.Sprintf("%q is not a node of the graph", asked))
 		}
 		return asked, nil
@@ -236,15 +259,20 @@ func asNode(ctx context.Context, t tenant.Tenant, threadID, checkpointID, asked 
 	return base.Node, nil
 }
 
-// decodeUpdate reads the values of a state update as a planner update:
-// only its fields, of the right types; messages need a known type and
-// content, get an id when they have none, and pass the chat input checks;
-// trip details must be complete.
-func decodeUpdate(raw json.RawMessage) (nodes.Update, error) {
+// decodeUpdate reads the values of a state update as a planner update,
+// after wire.ClientValues has read them as clients send them: only its
+// fields, of the right types; messages need a known type and content, get
+// an id when they have none, and pass the chat input checks of messages
+// added to the earlier conversation; trip details must be complete.
+func decodeUpdate(raw json.RawMessage, earlier []nodes.Message) (nodes.Update, error) {
 	var u nodes.Update
 	raw = httpx.Object(raw)
 	if len(raw) == 0 || !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
 		return u, httpx.InvalidField("values", "must be an object")
+	}
+	raw, err := wire.ClientValues(raw)
+	if err != nil {
+		return u, httpx.Prefixed(invalid(err), "values.")
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
@@ -277,11 +305,37 @@ func decodeUpdate(raw json.RawMessage) (nodes.Update, error) {
 		msgs = append(msgs, chatinput.Message{Role: role, Content: m.Content})
 	}
 	if len(msgs) > 0 {
-		if _, err := chatinput.Clean(msgs); err != nil {
+		if _, err := chatinput.CheckAdded(chatMessages(earlier), msgs); err != nil {
 			return u, err
 		}
 	}
 	return u, nil
+}
+
+// conversation is the thread's messages at a checkpoint ("" for the
+// newest), which an update adds to; none on a thread with no checkpoint.
+func conversation(ctx context.Context, t tenant.Tenant, threadID, checkpointID string) ([]nodes.Message, error) {
+	s, _, err := t.Planner.GetState(ctx, threadID, checkpointID)
+	if errors.Is(err, graph.ErrNotFound) && checkpointID == "" {
+		return nil, nil
+	}
+	if err != nil && checkpointID != "" && errors.Is(err, graph.ErrNotFound) {
+		return nil, errcode.New(errcode.NotFound, "no checkpoint %s on thread %s", checkpointID, threadID)
+	}
+	return s.Messages, err
+}
+
+// chatMessages are planner messages as chatinput reads them.
+func chatMessages(msgs []nodes.Message) []chatinput.Message {
+	out := make([]chatinput.Message, len(msgs))
+	for i, m := range msgs {
+		role := chatinput.RoleAssistant
+		if m.Type == nodes.Human {
+			role = chatinput.RoleUser
+		}
+		out[i] = chatinput.Message{Role: role, Content: m.Content}
+	}
+	return out
 }
 
 // stayFits refuses the stays the planner refuses in a message (see

@@ -13,11 +13,13 @@ import (
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/server/internal/metrics"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/server/runner"
 	"github.com/tripgraph/tripgraph/store"
 )
 
 // streamModes are the stream modes a client may ask for.
-var streamModes = []string{wire.ModeValues, wire.ModeUpdates, wire.ModeCustom, wire.ModeMessagesTuple, wire.ModeEvents, wire.ModeDebug}
+var streamModes = []string{wire.ModeValues, wire.ModeUpdates, wire.ModeCustom, wire.ModeMessagesTuple,
+	wire.ModeMessages, wire.ModeTasks, wire.ModeCheckpoints, wire.ModeEvents, wire.ModeDebug}
 
 // streamRun creates a run and streams it. The run goes on when the client
 // goes away, unless on_disconnect is cancel.
@@ -44,13 +46,10 @@ func (s *API) streamStarted(c echo.Context, run store.Run, in wire.RunCreate) er
 }
 
 // joinStream streams a run that exists, from after the Last-Event-ID
-// header's event when it is sent. With cancel_on_disconnect, a client that
+// header's event when it is sent, in the modes asked for, or else the
+// modes the run was created with. With cancel_on_disconnect, a client that
 // goes away cancels the run.
 func (s *API) joinStream(c echo.Context) error {
-	events, err := queryModes(c.QueryParams()["stream_mode"])
-	if err != nil {
-		return err
-	}
 	after, err := httpx.LastEventID(c)
 	if err != nil {
 		return err
@@ -59,40 +58,63 @@ func (s *API) joinStream(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	created := streamModes // a run created before runs kept their modes
+	if j, err := runner.DecodeJob(run.Input); err == nil && len(j.StreamModes) > 0 {
+		created = j.StreamModes
+	}
+	events, err := queryModes(c.QueryParams()["stream_mode"], created)
+	if err != nil {
+		return err
+	}
 	return s.stream(c, run, events, after, truthy(c.QueryParam("cancel_on_disconnect")))
 }
 
-// modesOf reads stream_mode, a mode or a list of modes, as the SSE event
-// names to send; values alone when it is absent.
-func modesOf(raw json.RawMessage, field string) (map[string]bool, error) {
+// modeList reads stream_mode, a mode or a list of modes; values alone
+// when it is absent, nil when it is not one of those.
+func modeList(raw json.RawMessage) []string {
 	var list []string
 	if len(httpx.Object(raw)) > 0 {
 		var one string
 		if json.Unmarshal(raw, &one) == nil {
 			list = []string{one}
 		} else if json.Unmarshal(raw, &list) != nil {
-			return nil, httpx.InvalidField(field, "must be a stream mode or a list of them")
+			return nil
 		}
 	}
 	if len(list) == 0 {
 		list = []string{wire.ModeValues}
+	}
+	return list
+}
+
+// modesOf reads stream_mode, a mode or a list of modes, as the SSE event
+// names to send; values alone when it is absent.
+func modesOf(raw json.RawMessage, field string) (map[string]bool, error) {
+	list := modeList(raw)
+	if list == nil {
+		return nil, httpx.InvalidField(field, "must be a stream mode or a list of them")
 	}
 	events := map[string]bool{}
 	for _, m := range list {
 		if !slices.Contains(streamModes, m) {
 			return nil, httpx.InvalidField(field, fmt.Sprintf("%q is not supported; use %s", m, strings.Join(streamModes, ", ")))
 		}
-		events[wire.EventOfMode(m)] = true
+		for _, e := range wire.EventsOfMode(m) {
+			events[e] = true
+		}
 	}
 	return events, nil
 }
 
 // queryModes reads the stream_mode query parameters: each a mode or a JSON
 // list of modes, as the JS client sends a list. A joiner who names none
-// gets every mode.
-func queryModes(values []string) (map[string]bool, error) {
+// gets the modes in none.
+func queryModes(values, none []string) (map[string]bool, error) {
 	list := []string{}
 	for _, v := range values {
+		if v == "" { // the Python client sends stream_mode= for none
+			continue
+		}
 		if !strings.HasPrefix(v, "[") {
 			list = append(list, v)
 			continue
@@ -104,20 +126,21 @@ func queryModes(values []string) (map[string]bool, error) {
 		list = append(list, more...)
 	}
 	if len(list) == 0 {
-		list = streamModes
+		list = none
 	}
 	raw, _ := json.Marshal(list)
 	return modesOf(raw, "stream_mode")
 }
 
 // stream sends a run's events after seq after as SSE: metadata first, then
-// the events of the asked modes and errors, each with its seq as id, then
-// end. With cancel, a client that leaves before the run ends cancels it.
+// the events of the asked modes and errors, each with its seq as id. As
+// LangGraph.js's server, it sends nothing after the last: the body ends.
+// With cancel, a client that leaves before the run ends cancels it.
 func (s *API) stream(c echo.Context, run store.Run, events map[string]bool, after int64, cancel bool) error {
 	c.Response().Header().Set("Content-Location", runPath(run))
 	defer s.metrics.StreamOpened(metrics.LangGraph)()
 	w := httpx.OpenSSE(c)
-	meta, _ := json.Marshal(wire.RunMetadata{RunID: run.ID, ThreadID: run.ThreadID})
+	meta, _ := json.Marshal(wire.RunMetadata{RunID: run.ID, ThreadID: run.ThreadID, Attempt: max(run.Attempts, 1)})
 	if err := w.Event(0, wire.EventMetadata, meta); err != nil {
 		return nil
 	}
@@ -144,13 +167,15 @@ func (s *API) follow(c echo.Context, run store.Run, after int64, cancel bool, w 
 	}
 }
 
-// endStream writes an error event if following the run failed, then end.
+// endStream writes an error event if following the run failed. Nothing
+// else marks the end: LangGraph.js's server sends nothing after the last
+// event, its JS client would hand an end frame to its caller as one more
+// chunk, and its Python client ends cleanly without one.
 func (s *API) endStream(c echo.Context, w httpx.SSE, failed error) {
 	if failed != nil {
 		data, _ := json.Marshal(s.streamError(c, failed))
 		w.Event(0, wire.EventError, data)
 	}
-	w.Event(0, wire.EventEnd, []byte("null"))
 }
 
 // streamError is what a stream tells its client of an error that stopped

@@ -2,8 +2,11 @@ package api
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -32,11 +35,16 @@ func limitOr(limit *int) int {
 }
 
 // createThread creates a thread. With if_exists "do_nothing", an existing
-// thread of the same user is returned as it is.
+// thread of the same user is returned as it is. Supersteps, when sent,
+// write the new thread's history, a checkpoint each; a thread whose
+// supersteps fail is deleted.
 func (s *API) createThread(c echo.Context) error {
 	var in wire.ThreadCreate
 	if err := httpx.Bind(c, &in); err != nil {
 		return err
+	}
+	if !httpx.EmptyJSON(in.TTL) {
+		return httpx.InvalidField("ttl", "threads expire by the server's setting (TRIPGRAPH_THREAD_TTL), not by their own")
 	}
 	t := tenantOf(c)
 	th, err := t.CreateThread(httpx.Ctx(c), store.NewThread{ID: in.ThreadID, Metadata: httpx.Object(in.Metadata)})
@@ -48,7 +56,73 @@ func (s *API) createThread(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, wire.FromThread(th, nil))
+	if len(in.Supersteps) == 0 {
+		return c.JSON(http.StatusOK, wire.FromThread(th, nil))
+	}
+	if _, err := s.applySupersteps(httpx.Ctx(c), t, th.ID, in.Supersteps); err != nil {
+		if derr := t.DeleteThread(context.WithoutCancel(httpx.Ctx(c)), th.ID); derr != nil {
+			httpx.Logger(c, s.log).Error("deleting a thread whose supersteps failed", "thread_id", th.ID, "err", derr)
+		}
+		return httpx.Prefixed(err, "supersteps")
+	}
+	return answerThread(c, t, th)
+}
+
+// stateBatch writes supersteps on a thread that exists, a checkpoint
+// each, and answers with the last, as POST /state does. It is refused
+// (409) while a run is active on the thread.
+func (s *API) stateBatch(c echo.Context) error {
+	var in wire.StateBatch
+	if err := httpx.Bind(c, &in); err != nil {
+		return err
+	}
+	threadID, t := c.Param("thread_id"), tenantOf(c)
+	if _, err := t.Thread(httpx.Ctx(c), threadID); err != nil {
+		return err
+	}
+	if err := idle(httpx.Ctx(c), t, threadID); err != nil {
+		return err
+	}
+	cp, err := s.applySupersteps(httpx.Ctx(c), t, threadID, in.Supersteps)
+	if err != nil {
+		return httpx.Prefixed(err, "supersteps")
+	}
+	return c.JSON(http.StatusOK, wire.StateUpdateResult{Checkpoint: *wire.CheckpointOf(threadID, cp.ID)})
+}
+
+// applySupersteps writes each superstep on the thread's newest checkpoint,
+// as LangGraph's bulk update does: its one update applied as its as_node
+// (__input__ saves a run's input pending, __start__ applies an input), or
+// its command's update. It returns the last checkpoint written.
+func (s *API) applySupersteps(ctx context.Context, t tenant.Tenant, threadID string, steps []wire.Superstep) (graph.Checkpoint, error) {
+	var last graph.Checkpoint
+	for i, step := range steps {
+		at := fmt.Sprintf("[%d].updates[0].", i)
+		u := step.Updates[0]
+		values := u.Values
+		if u.Command != nil {
+			if u.Command.Goto != "" || len(httpx.Object(u.Command.Resume)) > 0 {
+				return last, httpx.InvalidField(at+"command", "only a command's update can be written as a superstep")
+			}
+			values = u.Command.Update
+		}
+		asNode, err := asNode(ctx, t, threadID, "", u.AsNode)
+		if err != nil {
+			return last, httpx.Prefixed(err, at)
+		}
+		earlier, err := conversation(ctx, t, threadID, "")
+		if err != nil {
+			return last, err
+		}
+		update, err := decodeUpdate(values, earlier)
+		if err != nil {
+			return last, httpx.Prefixed(err, at)
+		}
+		if last, err = t.Planner.UpdateState(ctx, threadID, "", update, asNode); err != nil {
+			return last, err
+		}
+	}
+	return last, nil
 }
 
 // getThread returns one of the user's threads with its current values.
@@ -84,27 +158,128 @@ func (s *API) deleteThread(c echo.Context) error {
 }
 
 // searchThreads lists the user's threads matching the filters, newest
-// first.
+// first unless sort_by and sort_order say otherwise. X-Pagination-Total
+// counts all that match. A values filter is checked on each thread's
+// newest checkpoint, here rather than in the database, which stores
+// states as deltas.
 func (s *API) searchThreads(c echo.Context) error {
 	var q wire.ThreadSearch
 	if err := httpx.Bind(c, &q); err != nil {
 		return err
 	}
 	t := tenantOf(c)
-	list, err := t.SearchThreads(httpx.Ctx(c), store.ThreadQuery{Metadata: httpx.Object(q.Metadata),
-		Status: q.Status, Limit: limitOr(q.Limit), Offset: q.Offset})
+	limit := limitOr(q.Limit)
+	page, total, err := s.threads(httpx.Ctx(c), t, q, limit)
 	if err != nil {
 		return err
 	}
+	c.Response().Header().Set("X-Pagination-Total", strconv.Itoa(total))
+	if next := q.Offset + limit; next < total {
+		c.Response().Header().Set("X-Pagination-Next", strconv.Itoa(next))
+	}
+	out := make([]any, len(page))
+	for i, th := range page {
+		if len(q.Extract) > 0 {
+			th.Extracted = wire.Extract(th, q.Extract)
+		}
+		out[i] = wire.Selected(th, append(slices.Clone(q.Select), selectExtracted(q)...))
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// selectExtracted keeps extracted in a selection, when extract was asked.
+func selectExtracted(q wire.ThreadSearch) []string {
+	if len(q.Select) > 0 && len(q.Extract) > 0 {
+		return []string{"extracted"}
+	}
+	return nil
+}
+
+// countThreads counts the user's threads matching the filters: a bare
+// number, as LangGraph answers.
+func (s *API) countThreads(c echo.Context) error {
+	var q wire.ThreadSearch
+	if err := httpx.Bind(c, &q); err != nil {
+		return err
+	}
+	if len(httpx.Object(q.Values)) == 0 {
+		n, err := tenantOf(c).CountThreads(httpx.Ctx(c), threadQuery(q, 0, 0))
+		return answerOr(c, n, err)
+	}
+	_, total, err := s.threads(httpx.Ctx(c), tenantOf(c), q, 1)
+	return answerOr(c, total, err)
+}
+
+// maxValuesScan bounds the threads a values filter reads.
+const maxValuesScan = 10000
+
+// threads is one page of the user's threads matching q, with their
+// values, and how many match.
+func (s *API) threads(ctx context.Context, t tenant.Tenant, q wire.ThreadSearch, limit int) ([]wire.Thread, int, error) {
+	values := httpx.Object(q.Values)
+	if len(values) == 0 {
+		total, err := t.CountThreads(ctx, threadQuery(q, 0, 0))
+		if err != nil {
+			return nil, 0, err
+		}
+		list, err := t.SearchThreads(ctx, threadQuery(q, limit, q.Offset))
+		if err != nil {
+			return nil, 0, err
+		}
+		out, err := withValues(ctx, t, list)
+		return out, total, err
+	}
+	var want map[string]any
+	if err := json.Unmarshal(values, &want); err != nil {
+		return nil, 0, httpx.InvalidField("values", "must be a JSON object")
+	}
+	var matched []wire.Thread
+	for offset := 0; offset < maxValuesScan; offset += 500 {
+		list, err := t.SearchThreads(ctx, threadQuery(q, 500, offset))
+		if err != nil {
+			return nil, 0, err
+		}
+		shown, err := withValues(ctx, t, list)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, th := range shown {
+			var have map[string]any
+			if json.Unmarshal(th.Values, &have) == nil && contains(have, want) {
+				matched = append(matched, th)
+			}
+		}
+		if len(list) < 500 {
+			break
+		}
+	}
+	if q.Offset >= len(matched) {
+		return []wire.Thread{}, len(matched), nil
+	}
+	return matched[q.Offset:min(len(matched), q.Offset+limit)], len(matched), nil
+}
+
+// threadQuery is the store's query for a search body, one page.
+func threadQuery(q wire.ThreadSearch, limit, offset int) store.ThreadQuery {
+	sortBy := q.SortBy
+	if sortBy == "state_updated_at" { // a thread's row is updated with its state
+		sortBy = "updated_at"
+	}
+	return store.ThreadQuery{Metadata: httpx.Object(q.Metadata), Status: q.Status, IDs: q.IDs,
+		Limit: limit, Offset: offset, SortBy: sortBy, SortOrder: q.SortOrder}
+}
+
+// withValues is each thread with its current values.
+func withValues(ctx context.Context, t tenant.Tenant, list []store.Thread) ([]wire.Thread, error) {
 	out := make([]wire.Thread, 0, len(list))
 	for _, th := range list {
-		head, err := runner.Head(httpx.Ctx(c), t, th.ID)
+		head, err := runner.Head(ctx, t, th.ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		out = append(out, wire.FromThread(th, head))
 	}
-	return c.JSON(http.StatusOK, out)
+	return out, nil
 }
 
 // copyThread makes a new thread of the user with the same metadata and a

@@ -46,7 +46,7 @@ func isJSONObject(fl validator.FieldLevel) bool {
 // failures; malformed JSON is a 400, a body over the cap a 413, and a body
 // that arrives too slowly a 408.
 func Bind(c echo.Context, dst any) error {
-	data, err := readBody(c.Request())
+	data, err := readBody(c.Request(), c.Get(textJSONKey) == true)
 	if err != nil || len(bytes.TrimSpace(data)) == 0 {
 		return err
 	}
@@ -82,14 +82,26 @@ func Check(v any) error {
 	return Invalid(problems...)
 }
 
+// textJSONKey marks a request whose JSON body may come as text/plain.
+const textJSONKey = "tripgraph.text_json"
+
+// AllowTextJSON lets a request's JSON body come as text/plain, as a
+// same-origin proxy in front of the API sends it (a fetch of a string).
+// Call it only for requests authenticated by a header a cross-site form
+// cannot send, such as an API key: a browser sends a cross-site text/plain
+// POST without asking first, with its cookies, so a cookie-authenticated
+// route that read one would be open to cross-site request forgery.
+func AllowTextJSON(c echo.Context) { c.Set(textJSONKey, true) }
+
 // readBody reads a JSON request body within the cap and deadline set by
-// the route's middleware.
-func readBody(r *http.Request) ([]byte, error) {
+// the route's middleware: application/json, or text/plain when textOK.
+func readBody(r *http.Request, textOK bool) ([]byte, error) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "" {
-		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !(textOK && mt == "text/plain")) {
 			return nil, errcode.New(errcode.UnsupportedMedia, "send the body as application/json")
 		}
 	}

@@ -175,10 +175,11 @@ func relay(ctx context.Context, w SSE, feed <-chan store.RunEvent, failed chan e
 }
 
 // LastEventID reads the Last-Event-ID header of a stream that resumes: the
-// id of the last event the client has, 0 when it sends none.
+// id of the last event the client has, 0 when it sends none or -1 (what
+// LangGraph's JS client sends to join a stream from its start).
 func LastEventID(c echo.Context) (int64, error) {
 	last := c.Request().Header.Get("Last-Event-ID")
-	if last == "" {
+	if last == "" || last == "-1" {
 		return 0, nil
 	}
 	after, err := strconv.ParseInt(last, 10, 64)

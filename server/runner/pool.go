@@ -14,7 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/server/internal/metrics"
@@ -365,7 +364,7 @@ func (r *Runner) runOn(ctx context.Context, run store.Run, log *slog.Logger) (st
 // fine, and the run goes on from its last checkpoint once the database is
 // back, rather than waiting for its lease to lapse; so is a run the pool
 // stopped (ctx ended). Otherwise it ends in error, with an error event in
-// its stream.
+// its stream that says what a client may know of the failure.
 func (r *Runner) failedBy(ctx context.Context, run store.Run, log *slog.Logger, err error) (status, msg string) {
 	if ctx.Err() != nil {
 		return released, "" // the pool is stopping: err is what that cut short
@@ -375,17 +374,14 @@ func (r *Runner) failedBy(ctx context.Context, run store.Run, log *slog.Logger, 
 		return released, ""
 	}
 	log.Error("a run failed", "err", err)
-	r.appendError(context.WithoutCancel(ctx), run)
-	return store.RunError, runFailed
+	failure := wire.FailureOf(err)
+	r.appendError(context.WithoutCancel(ctx), run, failure)
+	return store.RunError, failure.Message
 }
 
 // released is runOn's status for a run that goes back to the queue: the
 // pool stopped before its end, or the database failed it.
 const released = "released"
-
-// runFailed is the message a failed run shows: what went wrong is logged,
-// not shown.
-const runFailed = "the run failed"
 
 // renew renews the run's lease every third of its length until stopped;
 // a lost lease or a cancel request cancels the run.
@@ -456,16 +452,17 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, j Job, run store.Run, recovered bool, out *outbox) (string, error) {
 	status := store.RunSuccess
 	timer := r.metrics.NodeTimer()
+	parts := j.parts()
 	for ev, err := range t.Planner.Run(ctx, j.config(run.ThreadID, run.ID, recovered)) {
 		if err != nil {
 			return "", err
 		}
 		timer.See(ev.Kind, ev.Node, ev.Name, ev.Payload)
-		parts, err := j.parts().Of(ev)
+		made, err := parts.Of(ev)
 		if err != nil {
 			return "", err
 		}
-		out.put(ev, parts)
+		out.put(ev, made)
 		if ev.Kind == graph.Interrupted { // a node asked a person, or a breakpoint stopped the run
 			status = store.RunInterrupted
 		}
@@ -474,8 +471,8 @@ func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, j Job, run stor
 }
 
 // appendError adds an error event to a run's stream.
-func (r *Runner) appendError(ctx context.Context, run store.Run) {
-	data, _ := json.Marshal(wire.StreamError{Error: string(errcode.Internal), Message: runFailed})
+func (r *Runner) appendError(ctx context.Context, run store.Run, failure wire.StreamError) {
+	data, _ := json.Marshal(failure)
 	if _, err := r.queue.AppendRunEvents(ctx, run.Lease(), []store.NewRunEvent{{Event: wire.EventError, Data: data}}); err != nil {
 		r.log.Error("recording a run's failure", "run_id", run.ID, "err", err)
 	}

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"strings"
@@ -199,7 +200,11 @@ func TestWorkerCancelsARunningRun(t *testing.T) {
 	}
 }
 
-func TestWorkerReportsAFailureGenerically(t *testing.T) {
+// A run that fails ends in error with an error event that says what
+// failed in words meant to be shown: here, a start from a checkpoint the
+// thread does not have (which the API refuses before queueing, but a run
+// queued all the same fails on).
+func TestWorkerReportsAFailure(t *testing.T) {
 	r, st := testRunner(t, &plannertest.Gate{})
 	r.Start()
 	ctx := context.Background()
@@ -209,14 +214,16 @@ func TestWorkerReportsAFailureGenerically(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A fork from a checkpoint the thread does not have fails in the graph.
-	run := createJob(t, st, uid, th.ID, Job{CheckpointID: uuid.NewString(), Input: &nodes.Update{
+	missing := uuid.NewString()
+	run := createJob(t, st, uid, th.ID, Job{CheckpointID: missing, Input: &nodes.Update{
 		Messages: []nodes.Message{{ID: uuid.NewString(), Type: nodes.Human, Content: "hello"}}}})
 	events, done := storetest.Finish(t, st, uid, run.ID)
-	if done.Status != store.RunError || done.Error != runFailed {
+	said := fmt.Sprintf("no checkpoint %s in thread %s", missing, th.ID)
+	if done.Status != store.RunError || done.Error != said {
 		t.Fatalf("failed run ended %s (%q)", done.Status, done.Error)
 	}
 	if n := len(events); n == 0 || events[n-1].Event != "error" ||
-		string(events[n-1].Data) != `{"error":"INTERNAL","message":"the run failed"}` {
+		string(events[n-1].Data) != `{"error":"NOT_FOUND","message":"`+said+`"}` {
 		t.Fatalf("events of a failed run: %+v", events)
 	}
 }

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/server/internal/wire"
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store"
 )
@@ -25,6 +27,13 @@ type Request struct {
 	Job               Job
 	Metadata          json.RawMessage // a JSON object, or none
 	MultitaskStrategy string          // what to do with the thread's active run; reject when ""
+	// Delay makes a delayed run: it holds the thread at once, and starts
+	// once Delay has passed.
+	Delay time.Duration
+	// AssistantID is the assistant the run is for, as the client named it;
+	// GraphID its graph. Both are stamped into the thread's metadata, as
+	// LangGraph does, so that clients find a graph's threads.
+	AssistantID, GraphID string
 }
 
 // ErrNothingToGoOn refuses a run with neither input nor command on a
@@ -37,7 +46,7 @@ var ErrNothingToGoOn = errcode.New(errcode.BadRequest, "the thread has no state 
 // and messages that would inject instructions into the conversation (see
 // CheckAdded), before any thread is created.
 func (r *Runner) Enqueue(ctx context.Context, t tenant.Tenant, req Request) (store.Run, error) {
-	if err := canGoOn(ctx, t, req.Job, req.ThreadID); err != nil {
+	if err := canGoOn(ctx, t, &req.Job, req.ThreadID); err != nil {
 		return store.Run{}, err
 	}
 	if err := CheckAdded(ctx, t, req.ThreadID, req.Job.CheckpointID, req.Job.added()); err != nil {
@@ -47,7 +56,11 @@ func (r *Runner) Enqueue(ctx context.Context, t tenant.Tenant, req Request) (sto
 	if err != nil {
 		return store.Run{}, fmt.Errorf("encoding a run's job: %w", err)
 	}
-	nr := store.NewRun{Input: raw, Metadata: req.Metadata, MultitaskStrategy: req.MultitaskStrategy}
+	nr := store.NewRun{Input: raw, Metadata: req.Metadata, MultitaskStrategy: req.MultitaskStrategy,
+		Delay: req.Delay, AssistantID: req.AssistantID}
+	if req.GraphID != "" {
+		nr.ThreadMetadata, _ = json.Marshal(map[string]string{"graph_id": req.GraphID, "assistant_id": req.AssistantID})
+	}
 	var run store.Run
 	if req.ThreadID == "" {
 		run, err = t.CreateRunOnNewThread(ctx, store.NewThread{ID: uuid.Must(uuid.NewV7()).String()}, nr)
@@ -61,15 +74,27 @@ func (r *Runner) Enqueue(ctx context.Context, t tenant.Tenant, req Request) (sto
 	return run, nil
 }
 
-// canGoOn refuses a job with neither input nor command on a thread that
-// has no checkpoint to go on from: a new one, one that does not exist
-// (which CreateThread might create), or an empty one; and an answer when
-// nothing on the thread waits for one, such as a booking answered already.
-func canGoOn(ctx context.Context, t tenant.Tenant, j Job, threadID string) error {
-	if j.Command != nil && j.Command.Resume != nil && j.CheckpointID == "" {
-		return awaitsAnswer(ctx, t, threadID)
+// canGoOn refuses, before anything is stored, a run that could only fail:
+// one with neither input nor command on a thread that has no checkpoint to
+// go on from (a new one, one that does not exist, which CreateThread might
+// create, or an empty one); a command that is not an answer on such a
+// thread; a start from a checkpoint the thread does not have; and an answer
+// when nothing on the thread waits for one, such as a booking answered
+// already. An answer in the human-in-the-loop shape is read as the
+// planner's own here (wire.ResumeValue), against what the thread waits on.
+func canGoOn(ctx context.Context, t tenant.Tenant, j *Job, threadID string) error {
+	if j.CheckpointID != "" {
+		return hasCheckpoint(ctx, t, threadID, j.CheckpointID)
 	}
-	if j.Input != nil || j.Command != nil || j.CheckpointID != "" {
+	if j.Command != nil && j.Command.Resume != nil {
+		head, err := awaitsAnswer(ctx, t, threadID)
+		if err != nil {
+			return err
+		}
+		j.Command.Resume, err = wire.ResumeValue(j.Command.Resume, head.Interrupts)
+		return err
+	}
+	if j.Input != nil {
 		return nil
 	}
 	if graph.CheckID("thread id", threadID) == nil {
@@ -78,27 +103,47 @@ func canGoOn(ctx context.Context, t tenant.Tenant, j Job, threadID string) error
 			return err
 		}
 	}
+	if j.Command != nil {
+		return ErrCommandWithoutState
+	}
 	return ErrNothingToGoOn
 }
 
-// awaitsAnswer refuses with CONFLICT when the thread has no pending
-// interrupt at its newest checkpoint: the run would only fail. Another
-// user's thread, or a missing one, is not found.
-func awaitsAnswer(ctx context.Context, t tenant.Tenant, threadID string) error {
+// ErrCommandWithoutState refuses a command on a thread with no checkpoint:
+// a command continues a thread; an input starts one.
+var ErrCommandWithoutState = errcode.New(errcode.BadRequest, "the thread has no state for a command to continue (its goto or update): send an input to start it")
+
+// hasCheckpoint refuses a start from a checkpoint the thread does not
+// have (NOT_FOUND), before the run is queued.
+func hasCheckpoint(ctx context.Context, t tenant.Tenant, threadID, checkpointID string) error {
+	if threadID == "" || graph.CheckID("checkpoint id", checkpointID) != nil {
+		return errcode.New(errcode.NotFound, "no checkpoint %s on the thread", checkpointID)
+	}
+	_, _, err := t.Planner.GetState(ctx, threadID, checkpointID)
+	if errors.Is(err, graph.ErrNotFound) || errors.Is(err, graph.ErrInvalidID) {
+		return errcode.New(errcode.NotFound, "no checkpoint %s on thread %s", checkpointID, threadID)
+	}
+	return err
+}
+
+// awaitsAnswer returns the thread's newest checkpoint, or refuses with
+// CONFLICT when it has no pending interrupt: the run would only fail.
+// Another user's thread, or a missing one, is not found.
+func awaitsAnswer(ctx context.Context, t tenant.Tenant, threadID string) (*graph.Checkpoint, error) {
 	var head *graph.Checkpoint
 	if threadID != "" {
 		if _, err := t.Thread(ctx, threadID); err != nil {
-			return err
+			return nil, err
 		}
 		var err error
 		if head, err = Head(ctx, t, threadID); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if head == nil || len(head.Interrupts) == 0 {
-		return errcode.New(errcode.Conflict, "nothing on the thread is waiting for an answer: it was answered already, or never asked")
+		return nil, errcode.New(errcode.Conflict, "nothing on the thread is waiting for an answer: it was answered already, or never asked")
 	}
-	return nil
+	return head, nil
 }
 
 // ensureThread checks that the thread is the tenant's, and creates it when
@@ -130,15 +175,30 @@ func Head(ctx context.Context, t tenant.Tenant, threadID string) (*graph.Checkpo
 	return &cp, nil
 }
 
+// Ended is a run as it ended, with what its error event said when it
+// failed.
+type Ended struct {
+	store.Run
+	Failure *wire.StreamError
+}
+
 // Await follows a run's events, from any process, until it ends, and
 // returns it as it ended.
-func Await(ctx context.Context, t tenant.Tenant, runID string) (store.Run, error) {
-	for _, err := range t.FollowRunEvents(ctx, runID, 0) {
+func Await(ctx context.Context, t tenant.Tenant, runID string) (Ended, error) {
+	var failure *wire.StreamError
+	for e, err := range t.FollowRunEvents(ctx, runID, 0) {
 		if err != nil {
-			return store.Run{}, err
+			return Ended{}, err
+		}
+		if e.Event == wire.EventError {
+			var f wire.StreamError
+			if json.Unmarshal(e.Data, &f) == nil {
+				failure = &f
+			}
 		}
 	}
-	return t.Run(ctx, runID)
+	run, err := t.Run(ctx, runID)
+	return Ended{Run: run, Failure: failure}, err
 }
 
 // errStartedThread: a run that wrote a thread's first checkpoint has no

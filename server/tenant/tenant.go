@@ -1,5 +1,5 @@
 // Package tenant is what one request or one run may touch: one user's
-// threads, runs, checkpoints, tool outputs and MCP servers, and the trip
+// threads, runs, checkpoints, tool outputs, MCP servers and assistants, and the trip
 // planner on that user's checkpoints. A Tenant is built once, where the
 // user is known (a verified API key or browser session, or a run's
 // thread), and passed on, so that code past that point cannot reach
@@ -13,6 +13,7 @@ import (
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/assistants"
 	"github.com/tripgraph/tripgraph/store/mcpservers"
 )
 
@@ -23,6 +24,9 @@ type Tenant struct {
 	Planner *nodes.Graph
 	// Servers are the user's MCP servers and their settings.
 	Servers mcpservers.Owned
+	// Assistants are the user's assistants (the built-in one is not
+	// stored).
+	Assistants assistants.Owned
 }
 
 // Factory makes Tenants.
@@ -35,7 +39,8 @@ type Factory struct {
 // For is userID's Tenant.
 func (f Factory) For(userID string) Tenant {
 	o := f.Store.ForOwner(userID)
-	return Tenant{Owner: o, Planner: f.Planner.WithCheckpointer(o.Checkpoints()), Servers: f.Servers.ForOwner(userID)}
+	return Tenant{Owner: o, Planner: f.Planner.WithCheckpointer(o.Checkpoints()), Servers: f.Servers.ForOwner(userID),
+		Assistants: assistants.Store{Pool: f.Store.Pool}.ForOwner(userID)}
 }
 
 const key = "tripgraph.tenant"

@@ -199,8 +199,8 @@ func (v *liveView) interrupt(b *strings.Builder, data json.RawMessage) error {
 // whole with their components, and gives each message whose tokens were
 // streamed its final text.
 func (v *liveView) values(b *strings.Builder, data json.RawMessage) error {
-	var s nodes.State
-	if json.Unmarshal(data, &s) != nil {
+	s, err := wire.StateOf(data)
+	if err != nil {
 		return nil
 	}
 	if s.TripDetails != nil && s.TripDetails.Location != "" {

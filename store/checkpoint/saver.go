@@ -238,7 +238,7 @@ func (c *Saver) insert(ctx context.Context, row newRow) error {
 	case errors.As(err, &pgErr) && pgErr.Code == "23505":
 		return errcode.New(errcode.Conflict, "checkpoint %s of thread %s exists already", cp.ID, cp.ThreadID)
 	case errors.As(err, &pgErr) && pgErr.Code == "23503":
-		return notFound("no thread %s", cp.ThreadID)
+		return notFound("Thread with ID %s not found", cp.ThreadID)
 	case err != nil:
 		return fmt.Errorf("saving checkpoint %s of thread %s: %w", cp.ID, cp.ThreadID, err)
 	case tag.RowsAffected() == 0 && fenced && !c.holds(ctx, fence):
@@ -274,7 +274,7 @@ func (c *Saver) refused(ctx context.Context, threadID, id, expected string) erro
 	err := c.pool.QueryRow(ctx, `SELECT head FROM threads WHERE id = $1`+c.ownerCond("", 2), threadID, c.ownerArg()).Scan(&actual)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return notFound("no thread %s", threadID)
+		return notFound("Thread with ID %s not found", threadID)
 	case err != nil:
 		return fmt.Errorf("reading the head of thread %s: %w", threadID, err)
 	}

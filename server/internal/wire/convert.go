@@ -21,10 +21,10 @@ var emptyValues = json.RawMessage("{}")
 // FromThread is the wire form of a thread whose newest checkpoint is head
 // (nil when it has none).
 func FromThread(t store.Thread, head *graph.Checkpoint) Thread {
-	out := Thread{ThreadID: t.ID, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt, Metadata: t.Metadata,
-		Status: t.Status, Values: emptyValues, Interrupts: map[string][]Interrupt{}}
+	out := Thread{ThreadID: t.ID, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt, StateUpdatedAt: t.CreatedAt,
+		Metadata: t.Metadata, Status: t.Status, Values: emptyValues, Interrupts: map[string][]Interrupt{}}
 	if head != nil {
-		out.Values = head.State
+		out.Values, out.StateUpdatedAt = Values(head.State), head.CreatedAt
 		for _, task := range tasks(*head) {
 			if len(task.Interrupts) > 0 {
 				out.Interrupts[task.ID] = task.Interrupts
@@ -37,14 +37,14 @@ func FromThread(t store.Thread, head *graph.Checkpoint) Thread {
 // FromCheckpoint is the wire form of a thread's state at cp.
 func FromCheckpoint(cp graph.Checkpoint) ThreadState {
 	created := cp.CreatedAt
-	meta := map[string]any{"source": cp.Metadata.Source, "step": cp.Step, "thread_id": cp.ThreadID}
+	meta := map[string]any{"source": cp.Metadata.Source, "step": cp.Step, "thread_id": cp.ThreadID, "parents": map[string]any{}}
 	if cp.Metadata.RunID != "" {
 		meta["run_id"] = cp.Metadata.RunID
 	}
 	if cp.Node != "" {
 		meta["writes"] = map[string]json.RawMessage{cp.Node: cp.Update}
 	}
-	st := ThreadState{Values: cp.State, Next: nonNil(cp.Next), Tasks: tasks(cp),
+	st := ThreadState{Values: Values(cp.State), Next: nonNil(cp.Next), Tasks: tasks(cp),
 		Checkpoint: CheckpointOf(cp.ThreadID, cp.ID), Metadata: meta, CreatedAt: &created}
 	if cp.ParentID != "" {
 		st.ParentCheckpoint = CheckpointOf(cp.ThreadID, cp.ParentID)
@@ -67,29 +67,16 @@ func CheckpointOf(threadID, checkpointID string) *Checkpoint {
 func tasks(cp graph.Checkpoint) []Task {
 	out := make([]Task, 0, len(cp.Next))
 	for _, node := range cp.Next {
-		t := Task{ID: uuid.NewSHA1(taskSpace, []byte(cp.ID+"/"+node)).String(), Name: node,
-			Interrupts: []Interrupt{}, State: json.RawMessage("null")}
+		t := Task{ID: uuid.NewSHA1(taskSpace, []byte(cp.ID+"/"+node)).String(), Name: node, Path: []string{"__pregel_pull", node},
+			Interrupts: []Interrupt{}, State: json.RawMessage("null"), Result: json.RawMessage("null")}
 		for _, in := range cp.Interrupts {
 			if in.Node == node {
-				t.Interrupts = append(t.Interrupts, Interrupt{ID: in.ID, Value: in.Payload})
+				t.Interrupts = append(t.Interrupts, interruptOf(in))
 			}
 		}
 		out = append(out, t)
 	}
 	return out
-}
-
-// FromShape is the wire drawing of a graph.
-func FromShape(s graph.Shape) AssistantGraph {
-	g := AssistantGraph{Nodes: []GraphNode{{ID: graph.START, Type: "schema", Data: graph.START}}}
-	for _, n := range s.Nodes {
-		g.Nodes = append(g.Nodes, GraphNode{ID: n, Type: "runnable", Data: n})
-	}
-	g.Nodes = append(g.Nodes, GraphNode{ID: graph.END, Type: "schema", Data: graph.END})
-	for _, e := range s.Edges {
-		g.Edges = append(g.Edges, GraphEdge{Source: e.From, Target: e.To, Conditional: e.Conditional})
-	}
-	return g
 }
 
 func nonNil(s []string) []string {

@@ -7,7 +7,9 @@ import (
 	"github.com/tripgraph/tripgraph/store"
 )
 
-// RunCreate is the body of the routes that create a run on a thread.
+// RunCreate is the body of the routes that create a run on a thread:
+// every member LangGraph's run bodies have that its official clients
+// send. A few are refused unless sent empty (see the README).
 type RunCreate struct {
 	AssistantID       string          `json:"assistant_id" validate:"required,max=200"`
 	Input             *RunInput       `json:"input"`
@@ -27,18 +29,33 @@ type RunCreate struct {
 	InterruptAfter    json.RawMessage `json:"interrupt_after"`   // "*" or node names
 	StreamSubgraphs   bool            `json:"stream_subgraphs"`
 	StreamResumable   bool            `json:"stream_resumable"`
+	AfterSeconds      float64         `json:"after_seconds" validate:"min=0,max=86400"` // a delayed run: it starts this long after it is created
+	// RaiseError is the Python client's: whether its wait raises a failed
+	// run's error. The answer is the same either way (the error in
+	// __error__), so it changes nothing here.
+	RaiseError *bool `json:"raise_error"`
+	// StrictResume asks that a resume with nothing waiting for it be
+	// refused: here it always is (409), so it changes nothing.
+	StrictResume *bool `json:"strict_resume"`
 	// Refused unless empty: the server has no use for them (see the README).
-	Context      json.RawMessage `json:"context"`
-	Webhook      string          `json:"webhook"`
-	FeedbackKeys []string        `json:"feedback_keys"`
-	AfterSeconds float64         `json:"after_seconds"`
+	Context         json.RawMessage `json:"context"`
+	Webhook         string          `json:"webhook"`
+	FeedbackKeys    []string        `json:"feedback_keys"`
+	LangsmithTracer json.RawMessage `json:"langsmith_tracer"`
 }
 
 // RunInput is a run's input: the person's new messages, or a booking
-// they asked for directly (say with a Book button), or both.
+// they asked for directly (say with a Book button), or both. Messages are
+// ClientMessages, read by ClientMessages.
 type RunInput struct {
-	Messages       []RunMessage    `json:"messages" validate:"max=20,dive"`
+	Messages       json.RawMessage `json:"messages"`
 	BookingRequest *BookingRequest `json:"bookingRequest"`
+}
+
+// Empty reports whether the input says nothing: {} or null, as the
+// clients send beside a command.
+func (in *RunInput) Empty() bool {
+	return in == nil || (emptyJSON(in.Messages) && in.BookingRequest == nil)
 }
 
 // BookingRequest asks to book one stay: the planner asks the person to
@@ -51,15 +68,6 @@ type BookingRequest struct {
 	Guests    int    `json:"guests" validate:"required,min=1,max=20"`
 }
 
-// RunMessage is a message of a run's input. Role and type are synonyms,
-// as clients send one or the other: human or user.
-type RunMessage struct {
-	ID      string `json:"id" validate:"omitempty,max=100"`
-	Role    string `json:"role" validate:"omitempty,oneof=human user"`
-	Type    string `json:"type" validate:"omitempty,oneof=human user"`
-	Content string `json:"content"`
-}
-
 // RunCommand continues a thread that paused: resume answers its interrupt,
 // update changes the state first, goto names the next node.
 type RunCommand struct {
@@ -68,11 +76,20 @@ type RunCommand struct {
 	Goto   string          `json:"goto" validate:"max=100"`
 }
 
-// RunConfig is a run's configuration; recursion_limit bounds its steps.
+// RunConfig is a run's configuration, as LangGraph's clients send it:
+// recursion_limit bounds its steps; metadata joins the run's; configurable
+// may name the checkpoint to start from. Tags, run_name, run_id,
+// max_concurrency and callbacks change nothing here: the run's name and id
+// are the server's, and the planner runs one node at a time.
 type RunConfig struct {
 	RecursionLimit int             `json:"recursion_limit" validate:"omitempty,min=1,max=1000"`
-	Configurable   json.RawMessage `json:"configurable"`
+	Configurable   json.RawMessage `json:"configurable" validate:"omitempty,object"`
 	Tags           []string        `json:"tags" validate:"max=20"`
+	Metadata       json.RawMessage `json:"metadata" validate:"omitempty,object"`
+	RunName        string          `json:"run_name" validate:"max=200"`
+	RunID          string          `json:"run_id" validate:"omitempty,uuid"`
+	MaxConcurrency *int            `json:"max_concurrency" validate:"omitempty,min=1"`
+	Callbacks      json.RawMessage `json:"callbacks"`
 }
 
 // Run is one execution of the assistant on a thread.
@@ -102,6 +119,23 @@ func RunStatus(stored string) string {
 		return s
 	}
 	return stored
+}
+
+// StoredStatuses are the stored run statuses LangGraph's status names:
+// none for a name that is not one of its statuses. No run of ours times
+// out: timeout names itself, which no run has.
+func StoredStatuses(name string) []string {
+	if name == "timeout" {
+		return []string{name}
+	}
+	var out []string
+	for _, stored := range []string{store.RunQueued, store.RunPending, store.RunRunning, store.RunSuccess,
+		store.RunError, store.RunInterrupted, store.RunCancelled} {
+		if RunStatus(stored) == name {
+			out = append(out, stored)
+		}
+	}
+	return out
 }
 
 // FromRun is the wire form of a run of assistantID, its status named as

@@ -21,15 +21,33 @@ const (
 	ModeUpdates       = "updates"
 	ModeCustom        = "custom"
 	ModeMessagesTuple = "messages-tuple"
+	ModeMessages      = "messages" // whole messages: messages/metadata, messages/partial, messages/complete
+	ModeTasks         = "tasks"
+	ModeCheckpoints   = "checkpoints"
 	ModeEvents        = "events"
 	ModeDebug         = "debug"
 )
+
+// SSE event names of the messages stream mode.
+const (
+	EventMessagesMetadata = "messages/metadata"
+	EventMessagesPartial  = "messages/partial"
+	EventMessagesComplete = "messages/complete"
+)
+
+// EventsOfMode are the SSE event names a stream mode's parts go out
+// under.
+func EventsOfMode(mode string) []string {
+	if mode == ModeMessages {
+		return []string{EventMessagesMetadata, EventMessagesPartial, EventMessagesComplete}
+	}
+	return []string{EventOfMode(mode)}
+}
 
 // SSE event names that belong to no stream mode.
 const (
 	EventMetadata = "metadata"
 	EventError    = "error"
-	EventEnd      = "end"
 	EventMessages = "messages"
 )
 
@@ -57,16 +75,7 @@ type StreamError struct {
 type RunMetadata struct {
 	RunID    string `json:"run_id"`
 	ThreadID string `json:"thread_id"`
-}
-
-// UIMessage is a UI component as LangGraph's generative UI streams it in
-// custom events.
-type UIMessage struct {
-	Type     string          `json:"type"` // "ui"
-	ID       string          `json:"id"`
-	Name     string          `json:"name"`
-	Props    json.RawMessage `json:"props"`
-	Metadata map[string]any  `json:"metadata"`
+	Attempt  int    `json:"attempt"` // the run's attempt: above 1 when a worker resumed it
 }
 
 // MessageChunk is a piece of a streamed AI message in messages-tuple mode.
@@ -76,7 +85,8 @@ type MessageChunk struct {
 	Content string `json:"content"`
 }
 
-// messageMeta is the second member of a messages-tuple part.
+// messageMeta is the second member of a messages-tuple part, and the
+// metadata of a message in messages mode.
 type messageMeta struct {
 	Node     string `json:"langgraph_node"`
 	Step     int    `json:"langgraph_step"`
@@ -84,45 +94,67 @@ type messageMeta struct {
 	ThreadID string `json:"thread_id"`
 }
 
-// interruptKey is where updates mode reports a pause, as LangGraph does.
+// Message is a whole message as messages mode and events mode show it.
+type Message struct {
+	Type    string `json:"type"` // human or ai
+	ID      string `json:"id"`
+	Content string `json:"content"`
+}
+
+func messageOf(m nodes.Message) Message { return Message{Type: m.Type, ID: m.ID, Content: m.Content} }
+
+// interruptKey is where updates and values report a pause, as LangGraph
+// does.
 const interruptKey = "__interrupt__"
 
-// StreamParts converts one planner event into the stream parts it makes in
-// each mode: values after each saved checkpoint, a node's update, custom
-// events (UI components as UIMessage), streamed tokens as messages-tuple
-// parts, and a pause as an update under "__interrupt__". Other events make
-// none.
+// StreamParts converts one planner event into the stream parts every run
+// stores: values after each saved checkpoint (but an input still pending,
+// which changes nothing), a node's update, custom events (UI components as
+// UIMessage), streamed tokens as messages-tuple parts, and a pause as an
+// update and a values part under "__interrupt__". Other events make none.
 func StreamParts(ev graph.Event[nodes.State, nodes.Update]) ([]StreamPart, error) {
-	var v any
-	mode := ""
+	var parts []StreamPart
+	add := func(mode string, v any) error {
+		data, ok := v.(json.RawMessage)
+		if !ok {
+			var err error
+			if data, err = json.Marshal(v); err != nil {
+				return fmt.Errorf("encoding a %s event of run %s: %w", ev.Kind, ev.RunID, err)
+			}
+		}
+		parts = append(parts, StreamPart{Event: mode, Data: data})
+		return nil
+	}
+	var err error
 	switch ev.Kind {
 	case graph.CheckpointSaved:
-		if ev.Checkpoint == nil {
-			return nil, nil
+		if ev.Checkpoint != nil && !pendingInput(*ev.Checkpoint) {
+			err = add(ModeValues, Values(ev.Checkpoint.State))
 		}
-		return []StreamPart{{Event: ModeValues, Data: ev.Checkpoint.State}}, nil
 	case graph.NodeFinished:
-		mode, v = ModeUpdates, map[string]nodes.Update{ev.Node: ev.Update}
+		err = add(ModeUpdates, map[string]json.RawMessage{ev.Node: UpdateJSON(ev.Update)})
 	case graph.Custom:
-		mode, v = ModeCustom, customData(ev)
+		err = add(ModeCustom, customData(ev))
 	case graph.Token:
-		mode = EventMessages
-		v = []any{MessageChunk{Type: "AIMessageChunk", ID: ev.MessageID, Content: ev.Token},
-			messageMeta{Node: ev.Node, Step: ev.Step, RunID: ev.RunID, ThreadID: ev.ThreadID}}
+		err = add(EventMessages, []any{MessageChunk{Type: "AIMessageChunk", ID: ev.MessageID, Content: ev.Token}, metaOf(ev)})
 	case graph.Interrupted:
-		if ev.Interrupt == nil {
-			return nil, nil
+		if ev.Interrupt != nil {
+			pause := map[string][]Interrupt{interruptKey: {interruptOf(*ev.Interrupt)}}
+			if err = add(ModeUpdates, pause); err == nil {
+				err = add(ModeValues, pause)
+			}
 		}
-		mode = ModeUpdates
-		v = map[string][]Interrupt{interruptKey: {{ID: ev.Interrupt.ID, Value: ev.Interrupt.Payload}}}
-	default:
-		return nil, nil
 	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("encoding a %s event of run %s: %w", ev.Kind, ev.RunID, err)
-	}
-	return []StreamPart{{Event: mode, Data: data}}, nil
+	return parts, err
+}
+
+func metaOf(ev graph.Event[nodes.State, nodes.Update]) messageMeta {
+	return messageMeta{Node: ev.Node, Step: ev.Step, RunID: ev.RunID, ThreadID: ev.ThreadID}
+}
+
+// pendingInput reports whether cp holds a run's input not applied yet.
+func pendingInput(cp graph.Checkpoint) bool {
+	return slices.Equal(cp.Next, []string{graph.START})
 }
 
 // customData is what a custom event carries: a UI component as LangGraph's
@@ -132,53 +164,139 @@ func customData(ev graph.Event[nodes.State, nodes.Update]) any {
 	if !ok {
 		return ev.Payload
 	}
-	return UIMessage{Type: "ui", ID: comp.ID, Name: comp.Name, Props: comp.Props,
-		Metadata: map[string]any{"message_id": comp.MessageID, "run_id": ev.RunID}}
+	return uiMessage(comp, map[string]any{"run_id": ev.RunID})
 }
 
-// Parts makes the stored stream parts of a run's events. Every run stores
-// the parts of values, updates, custom and messages-tuple (StreamParts);
-// those of debug and events, which repeat the state at each step, only
-// when the run was asked for them. Each part is stored once, under its
-// mode's SSE event name, and a stream sends the ones of the modes its
-// client asks for.
+// Parts makes the stored stream parts of one run's events, in order; it
+// keeps what it has seen of the run (the messages streamed so far), so a
+// run makes its parts with one Parts. Every run stores the parts of
+// values, updates, custom and messages-tuple (StreamParts); those of the
+// modes that repeat the state or a message's text at each step (debug,
+// tasks, checkpoints, messages, events) only when the run was asked for
+// them. Each part is stored once, under its mode's SSE event name, and a
+// stream sends the ones of the modes its client asks for.
 type Parts struct {
-	Graph  string           // the graph's name: the whole run's name in events mode
-	Debug  bool             // make debug parts (DebugFrame)
-	Events bool             // make events parts (RunnableEvent)
-	Now    func() time.Time // the time of task frames; time.Now when nil
+	Graph       string           // the graph's name: the whole run's name in events mode
+	Debug       bool             // make debug parts (DebugFrame)
+	Events      bool             // make events parts (RunnableEvent)
+	Tasks       bool             // make tasks parts (DebugTask, DebugTaskResult)
+	Checkpoints bool             // make checkpoints parts (DebugCheckpoint)
+	Messages    bool             // make messages mode parts
+	Now         func() time.Time // the time of task frames; time.Now when nil
+
+	streamed  map[string]string // a message streamed: its text so far
+	nodeInput []Message         // the messages the running node was given
 }
 
 // Of converts one event into its parts, in the order: StreamParts', then
-// debug, then events.
-func (p Parts) Of(ev graph.Event[nodes.State, nodes.Update]) ([]StreamPart, error) {
+// messages, tasks, checkpoints, debug, then events.
+func (p *Parts) Of(ev graph.Event[nodes.State, nodes.Update]) ([]StreamPart, error) {
 	parts, err := StreamParts(ev)
 	if err != nil {
 		return nil, err
 	}
-	var frames []any
+	var frames []namedFrame
+	if p.Messages {
+		frames = append(frames, p.messageFrames(ev)...)
+	}
+	if p.Tasks {
+		if t := p.task(ev); t != nil {
+			frames = append(frames, namedFrame{ModeTasks, t})
+		}
+	}
+	if p.Checkpoints {
+		if cp := checkpointOf(ev); cp != nil {
+			frames = append(frames, namedFrame{ModeCheckpoints, debugCheckpoint(*cp)})
+		}
+	}
 	if p.Debug {
 		if f := p.debugFrame(ev); f != nil {
-			frames = append(frames, f)
+			frames = append(frames, namedFrame{ModeDebug, f})
 		}
 	}
 	if p.Events {
 		for _, e := range p.runnableEvents(ev) {
-			frames = append(frames, e)
+			frames = append(frames, namedFrame{ModeEvents, e})
 		}
 	}
+	p.see(ev)
 	for _, f := range frames {
-		mode := ModeEvents
-		if _, ok := f.(*DebugFrame); ok {
-			mode = ModeDebug
-		}
-		data, err := json.Marshal(f)
+		data, err := json.Marshal(f.v)
 		if err != nil {
-			return nil, fmt.Errorf("encoding a %s part of a %s event of run %s: %w", mode, ev.Kind, ev.RunID, err)
+			return nil, fmt.Errorf("encoding a %s part of a %s event of run %s: %w", f.event, ev.Kind, ev.RunID, err)
 		}
-		parts = append(parts, StreamPart{Event: mode, Data: data})
+		parts = append(parts, StreamPart{Event: f.event, Data: data})
 	}
 	return parts, nil
+}
+
+// see keeps what later events need: the text of each streamed message and
+// the messages the running node was given.
+func (p *Parts) see(ev graph.Event[nodes.State, nodes.Update]) {
+	switch ev.Kind {
+	case graph.NodeStarted:
+		p.nodeInput = make([]Message, len(ev.State.Messages))
+		for i, m := range ev.State.Messages {
+			p.nodeInput[i] = messageOf(m)
+		}
+	case graph.Token:
+		if p.streamed == nil {
+			p.streamed = map[string]string{}
+		}
+		p.streamed[ev.MessageID] += ev.Token
+	}
+}
+
+// checkpointOf is the checkpoint an event reports: a saved one, or the one
+// a run without input continues from.
+func checkpointOf(ev graph.Event[nodes.State, nodes.Update]) *graph.Checkpoint {
+	if ev.Kind == graph.CheckpointSaved || ev.Kind == graph.RunStarted {
+		return ev.Checkpoint
+	}
+	return nil
+}
+
+// namedFrame is the data of a part before it is encoded, with its SSE
+// event name.
+type namedFrame struct {
+	event string
+	v     any
+}
+
+// messageFrames are the messages mode parts of ev: a streamed message's
+// metadata before its first token, then the message with its whole text
+// so far at each token, and every message a node or the input added,
+// whole, once it is complete.
+func (p *Parts) messageFrames(ev graph.Event[nodes.State, nodes.Update]) []namedFrame {
+	switch ev.Kind {
+	case graph.Token:
+		var out []namedFrame
+		if _, seen := p.streamed[ev.MessageID]; !seen {
+			out = append(out, namedFrame{EventMessagesMetadata, map[string]any{ev.MessageID: map[string]any{"metadata": metaOf(ev)}}})
+		}
+		text := p.streamed[ev.MessageID] + ev.Token
+		return append(out, namedFrame{EventMessagesPartial, []Message{{Type: nodes.AI, ID: ev.MessageID, Content: text}}})
+	case graph.NodeFinished:
+		return completeFrames(ev.Update.Messages)
+	case graph.CheckpointSaved:
+		if ev.Checkpoint == nil || ev.Checkpoint.Node != "" || pendingInput(*ev.Checkpoint) {
+			return nil
+		}
+		var u nodes.Update
+		if json.Unmarshal(ev.Checkpoint.Update, &u) != nil {
+			return nil
+		}
+		return completeFrames(u.Messages)
+	}
+	return nil
+}
+
+func completeFrames(msgs []nodes.Message) []namedFrame {
+	out := make([]namedFrame, 0, len(msgs))
+	for _, m := range msgs {
+		out = append(out, namedFrame{EventMessagesComplete, []Message{messageOf(m)}})
+	}
+	return out
 }
 
 // DebugFrame is the data of a debug part, as LangGraph's debug mode sends
@@ -191,27 +309,34 @@ type DebugFrame struct {
 	Payload   any       `json:"payload"`
 }
 
-// DebugCheckpoint is the payload of a checkpoint frame.
+// DebugCheckpoint is the payload of a checkpoint frame, and the data of a
+// checkpoints part: the state as the thread's state routes answer it,
+// with the checkpoint and its parent named both as configs and as
+// checkpoints.
 type DebugCheckpoint struct {
-	Config       Config          `json:"config"`
-	ParentConfig *Config         `json:"parent_config"`
-	Values       json.RawMessage `json:"values"`
-	Metadata     map[string]any  `json:"metadata"`
-	Next         []string        `json:"next"`
-	Tasks        []Task          `json:"tasks"`
+	Config           Config          `json:"config"`
+	ParentConfig     *Config         `json:"parent_config"`
+	Values           json.RawMessage `json:"values"`
+	Metadata         map[string]any  `json:"metadata"`
+	Next             []string        `json:"next"`
+	Tasks            []Task          `json:"tasks"`
+	Checkpoint       *Checkpoint     `json:"checkpoint"`
+	ParentCheckpoint *Checkpoint     `json:"parent_checkpoint"`
 }
 
-// DebugTask is the payload of a task frame: the node and the state it is
-// given.
+// DebugTask is the payload of a task frame, and a tasks part when a node
+// starts: the node and the state it is given.
 type DebugTask struct {
-	ID       string   `json:"id"`
-	Name     string   `json:"name"`
-	Input    any      `json:"input"`
-	Triggers []string `json:"triggers"`
+	ID         string      `json:"id"`
+	Name       string      `json:"name"`
+	Input      any         `json:"input"`
+	Triggers   []string    `json:"triggers"`
+	Interrupts []Interrupt `json:"interrupts"`
 }
 
-// DebugTaskResult is the payload of a task_result frame: the node's update
-// as [field, value] pairs, or the interrupts it paused on.
+// DebugTaskResult is the payload of a task_result frame, and a tasks part
+// when a node ends: the node's update as [field, value] pairs, or the
+// interrupts it paused on.
 type DebugTaskResult struct {
 	ID         string      `json:"id"`
 	Name       string      `json:"name"`
@@ -220,34 +345,44 @@ type DebugTaskResult struct {
 	Interrupts []Interrupt `json:"interrupts"`
 }
 
-// debugFrame is the debug frame of ev, nil for an event that makes none. A
-// failed node makes no task_result: the run's error event says it failed.
-func (p Parts) debugFrame(ev graph.Event[nodes.State, nodes.Update]) *DebugFrame {
+// task is the tasks part of ev: a node starting, ending or pausing; nil
+// for other events. A failed node makes none: the run's error event says
+// it failed.
+func (p *Parts) task(ev graph.Event[nodes.State, nodes.Update]) any {
 	switch ev.Kind {
-	case graph.CheckpointSaved:
-		if ev.Checkpoint == nil {
-			return nil
-		}
-		return &DebugFrame{Type: "checkpoint", Timestamp: ev.Checkpoint.CreatedAt, Step: ev.Checkpoint.Step,
-			Payload: debugCheckpoint(*ev.Checkpoint)}
 	case graph.NodeStarted:
-		return &DebugFrame{Type: "task", Timestamp: p.now(), Step: ev.Step,
-			Payload: DebugTask{ID: runTaskID(ev), Name: ev.Node, Input: ev.State, Triggers: []string{}}}
+		return DebugTask{ID: runTaskID(ev), Name: ev.Node, Input: json.RawMessage(Values(mustMarshal(ev.State))),
+			Triggers: []string{"branch:to:" + ev.Node}, Interrupts: []Interrupt{}}
 	case graph.NodeFinished:
-		return &DebugFrame{Type: "task_result", Timestamp: p.now(), Step: ev.Step,
-			Payload: DebugTaskResult{ID: runTaskID(ev), Name: ev.Node, Result: fieldPairs(ev.Update), Interrupts: []Interrupt{}}}
+		return DebugTaskResult{ID: runTaskID(ev), Name: ev.Node, Result: fieldPairs(ev.Update), Interrupts: []Interrupt{}}
 	case graph.Interrupted:
 		if ev.Interrupt == nil {
 			return nil
 		}
-		return &DebugFrame{Type: "task_result", Timestamp: p.now(), Step: ev.Step,
-			Payload: DebugTaskResult{ID: runTaskID(ev), Name: ev.Node, Result: [][2]any{},
-				Interrupts: []Interrupt{{ID: ev.Interrupt.ID, Value: ev.Interrupt.Payload}}}}
+		return DebugTaskResult{ID: runTaskID(ev), Name: ev.Node, Result: [][2]any{}, Interrupts: []Interrupt{interruptOf(*ev.Interrupt)}}
 	}
 	return nil
 }
 
-func (p Parts) now() time.Time {
+// debugFrame is the debug frame of ev, nil for an event that makes none:
+// a checkpoint (a saved one, or the one a run without input continues
+// from, first, as LangGraph sends it), or a task.
+func (p *Parts) debugFrame(ev graph.Event[nodes.State, nodes.Update]) *DebugFrame {
+	if cp := checkpointOf(ev); cp != nil {
+		return &DebugFrame{Type: "checkpoint", Timestamp: cp.CreatedAt, Step: cp.Step, Payload: debugCheckpoint(*cp)}
+	}
+	t := p.task(ev)
+	if t == nil {
+		return nil
+	}
+	kind := "task_result"
+	if _, ok := t.(DebugTask); ok {
+		kind = "task"
+	}
+	return &DebugFrame{Type: kind, Timestamp: p.now(), Step: ev.Step, Payload: t}
+}
+
+func (p *Parts) now() time.Time {
 	if p.Now != nil {
 		return p.Now().UTC()
 	}
@@ -259,7 +394,7 @@ func (p Parts) now() time.Time {
 func debugCheckpoint(cp graph.Checkpoint) DebugCheckpoint {
 	st := FromCheckpoint(cp)
 	out := DebugCheckpoint{Config: configOf(cp.ThreadID, cp.ID), Values: st.Values, Metadata: st.Metadata,
-		Next: st.Next, Tasks: st.Tasks}
+		Next: st.Next, Tasks: st.Tasks, Checkpoint: st.Checkpoint, ParentCheckpoint: st.ParentCheckpoint}
 	if cp.ParentID != "" {
 		parent := configOf(cp.ThreadID, cp.ParentID)
 		out.ParentConfig = &parent
@@ -284,7 +419,7 @@ func runTaskID(ev graph.Event[nodes.State, nodes.Update]) string {
 // name: the members its JSON form has.
 func fieldPairs(u nodes.Update) [][2]any {
 	var fields map[string]json.RawMessage
-	if data, err := json.Marshal(u); err != nil || json.Unmarshal(data, &fields) != nil {
+	if json.Unmarshal(UpdateJSON(u), &fields) != nil {
 		return [][2]any{}
 	}
 	out := make([][2]any, 0, len(fields))
@@ -294,12 +429,22 @@ func fieldPairs(u nodes.Update) [][2]any {
 	return out
 }
 
+// mustMarshal encodes a value that always encodes, such as a state.
+func mustMarshal(v any) json.RawMessage {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return json.RawMessage("null")
+	}
+	return data
+}
+
 // RunnableEvent is the data of an events part, shaped as LangChain's
 // stream events (version 2) are: the whole run is a chain named after the
-// graph, each node a chain inside it, tokens come from a chat model
-// inside their node, and custom events from their node.
+// graph, each node a chain inside it, each message a node streams comes
+// from a chat model inside it (start, stream, end), and custom events
+// from their node.
 type RunnableEvent struct {
-	Event     string         `json:"event"` // on_chain_start, on_chain_stream, on_chain_end, on_chat_model_stream, on_custom_event
+	Event     string         `json:"event"` // on_chain_start, on_chain_stream, on_chain_end, on_chat_model_start, on_chat_model_stream, on_chat_model_end, on_custom_event
 	Name      string         `json:"name"`
 	RunID     string         `json:"run_id"`
 	Tags      []string       `json:"tags"`
@@ -314,7 +459,7 @@ const chatModelName = "model"
 
 // runnableEvents are the events of ev in events mode: none for a saved
 // checkpoint or a failure (the run's error event says it failed).
-func (p Parts) runnableEvents(ev graph.Event[nodes.State, nodes.Update]) []RunnableEvent {
+func (p *Parts) runnableEvents(ev graph.Event[nodes.State, nodes.Update]) []RunnableEvent {
 	root := RunnableEvent{Name: p.Graph, RunID: ev.RunID, Tags: []string{}, ParentIDs: []string{},
 		Metadata: map[string]any{"graph_id": p.Graph, "thread_id": ev.ThreadID, "run_id": ev.RunID}}
 	inNode := func(event, name, id string, data any) RunnableEvent {
@@ -326,29 +471,49 @@ func (p Parts) runnableEvents(ev graph.Event[nodes.State, nodes.Update]) []Runna
 		}
 		return RunnableEvent{Event: event, Name: name, RunID: id, Tags: []string{}, Metadata: meta, ParentIDs: parents, Data: data}
 	}
+	model := func(messageID string) string {
+		return uuid.NewSHA1(taskSpace, []byte(ev.RunID+"/message/"+messageID)).String()
+	}
+	modelInput := map[string]any{"messages": [][]Message{nonNilMessages(p.nodeInput)}}
 	with := func(e RunnableEvent, event string, data any) RunnableEvent { e.Event, e.Data = event, data; return e }
 	switch ev.Kind {
 	case graph.RunStarted:
 		return []RunnableEvent{with(root, "on_chain_start", map[string]any{})}
 	case graph.NodeStarted:
-		return []RunnableEvent{inNode("on_chain_start", ev.Node, runTaskID(ev), map[string]any{"input": ev.State})}
+		return []RunnableEvent{inNode("on_chain_start", ev.Node, runTaskID(ev), map[string]any{"input": Values(mustMarshal(ev.State))})}
 	case graph.NodeFinished:
-		return []RunnableEvent{inNode("on_chain_end", ev.Node, runTaskID(ev), map[string]any{"output": ev.Update})}
+		var out []RunnableEvent
+		for _, m := range ev.Update.Messages {
+			if _, streamed := p.streamed[m.ID]; streamed {
+				out = append(out, inNode("on_chat_model_end", chatModelName, model(m.ID), map[string]any{"output": messageOf(m), "input": modelInput}))
+			}
+		}
+		return append(out, inNode("on_chain_end", ev.Node, runTaskID(ev), map[string]any{"output": UpdateJSON(ev.Update)}))
 	case graph.Custom:
 		return []RunnableEvent{inNode("on_custom_event", ev.Name, runTaskID(ev), customData(ev))}
 	case graph.Token:
-		model := uuid.NewSHA1(taskSpace, []byte(ev.RunID+"/message/"+ev.MessageID)).String()
-		return []RunnableEvent{inNode("on_chat_model_stream", chatModelName, model,
-			map[string]any{"chunk": MessageChunk{Type: "AIMessageChunk", ID: ev.MessageID, Content: ev.Token}})}
+		var out []RunnableEvent
+		if _, seen := p.streamed[ev.MessageID]; !seen {
+			out = append(out, inNode("on_chat_model_start", chatModelName, model(ev.MessageID), map[string]any{"input": modelInput}))
+		}
+		return append(out, inNode("on_chat_model_stream", chatModelName, model(ev.MessageID),
+			map[string]any{"chunk": MessageChunk{Type: "AIMessageChunk", ID: ev.MessageID, Content: ev.Token}}))
 	case graph.Interrupted:
-		end := with(root, "on_chain_end", map[string]any{"output": ev.State})
+		end := with(root, "on_chain_end", map[string]any{"output": Values(mustMarshal(ev.State))})
 		if ev.Interrupt == nil { // a breakpoint stopped the run
 			return []RunnableEvent{end}
 		}
-		pause := map[string][]Interrupt{interruptKey: {{ID: ev.Interrupt.ID, Value: ev.Interrupt.Payload}}}
+		pause := map[string][]Interrupt{interruptKey: {interruptOf(*ev.Interrupt)}}
 		return []RunnableEvent{with(root, "on_chain_stream", map[string]any{"chunk": pause}), end}
 	case graph.RunFinished:
-		return []RunnableEvent{with(root, "on_chain_end", map[string]any{"output": ev.State})}
+		return []RunnableEvent{with(root, "on_chain_end", map[string]any{"output": Values(mustMarshal(ev.State))})}
 	}
 	return nil
+}
+
+func nonNilMessages(m []Message) []Message {
+	if m == nil {
+		return []Message{}
+	}
+	return m
 }

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 
@@ -15,25 +16,27 @@ func TestStreamParts(t *testing.T) {
 	type ev = graph.Event[nodes.State, nodes.Update]
 	comp := nodes.UIComponent{ID: "u1", Name: nodes.ComponentTripDetails, Props: json.RawMessage(`{"location":"Lisbon"}`), MessageID: "m1"}
 	tests := []struct {
-		name      string
-		in        ev
-		wantEvent string
-		wantData  string
+		name string
+		in   ev
+		want []string // event: data
 	}{
-		{"checkpoint is values", ev{Kind: graph.CheckpointSaved, Checkpoint: &graph.Checkpoint{State: json.RawMessage(`{"messages":[]}`)}},
-			"values", `{"messages":[]}`},
+		{"checkpoint is values", ev{Kind: graph.CheckpointSaved, Checkpoint: &graph.Checkpoint{State: json.RawMessage(`{"messages":null,"ui":[{"id":"u1","name":"trip-details","props":{},"messageId":"m1"}]}`)}},
+			[]string{`values: {"messages":[],"ui":[{"type":"ui","id":"u1","name":"trip-details","props":{},"metadata":{"message_id":"m1"}}]}`}},
+		{"an input still pending makes no values", ev{Kind: graph.CheckpointSaved, Checkpoint: &graph.Checkpoint{State: json.RawMessage(`{}`), Next: []string{graph.START}}}, nil},
 		{"node update", ev{Kind: graph.NodeFinished, Node: "classify", Update: nodes.Update{Intent: nodes.IntentTrip}},
-			"updates", `{"classify":{"intent":"trip"}}`},
+			[]string{`updates: {"classify":{"intent":"trip"}}`}},
+		{"node update with components", ev{Kind: graph.NodeFinished, Node: "callTools", Update: nodes.Update{UI: []nodes.UIUpsert{{UIComponent: comp, Merge: true}}}},
+			[]string{`updates: {"callTools":{"ui":[{"type":"ui","id":"u1","name":"trip-details","props":{"location":"Lisbon"},"metadata":{"merge":true,"message_id":"m1"}}]}}`}},
 		{"ui component", ev{Kind: graph.Custom, RunID: "r1", Name: "ui", Payload: comp},
-			"custom", `{"type":"ui","id":"u1","name":"trip-details","props":{"location":"Lisbon"},"metadata":{"message_id":"m1","run_id":"r1"}}`},
+			[]string{`custom: {"type":"ui","id":"u1","name":"trip-details","props":{"location":"Lisbon"},"metadata":{"message_id":"m1","run_id":"r1"}}`}},
 		{"other custom payload", ev{Kind: graph.Custom, Name: "progress", Payload: map[string]int{"done": 2}},
-			"custom", `{"done":2}`},
+			[]string{`custom: {"done":2}`}},
 		{"token", ev{Kind: graph.Token, RunID: "r1", ThreadID: "t1", Node: "callTools", Step: 3, Token: "Hel", MessageID: "m2"},
-			"messages", `[{"type":"AIMessageChunk","id":"m2","content":"Hel"},{"langgraph_node":"callTools","langgraph_step":3,"run_id":"r1","thread_id":"t1"}]`},
-		{"interrupt", ev{Kind: graph.Interrupted, Interrupt: &graph.PendingInterrupt{ID: "i1", Node: "callTools", Payload: json.RawMessage(`{"confirm":true}`)}},
-			"updates", `{"__interrupt__":[{"id":"i1","value":{"confirm":true}}]}`},
-		{"run started", ev{Kind: graph.RunStarted}, "", ""},
-		{"node started", ev{Kind: graph.NodeStarted, Node: "classify"}, "", ""},
+			[]string{`messages: [{"type":"AIMessageChunk","id":"m2","content":"Hel"},{"langgraph_node":"callTools","langgraph_step":3,"run_id":"r1","thread_id":"t1"}]`}},
+		{"interrupt, in updates and in values", ev{Kind: graph.Interrupted, Interrupt: &graph.PendingInterrupt{ID: "i1", Node: "callTools", Payload: json.RawMessage(`{"confirm":true}`)}},
+			[]string{`updates: {"__interrupt__":[{"id":"i1","value":{"confirm":true}}]}`, `values: {"__interrupt__":[{"id":"i1","value":{"confirm":true}}]}`}},
+		{"run started", ev{Kind: graph.RunStarted}, nil},
+		{"node started", ev{Kind: graph.NodeStarted, Node: "classify"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -41,14 +44,12 @@ func TestStreamParts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tt.wantEvent == "" {
-				if len(parts) != 0 {
-					t.Fatalf("parts %+v, want none", parts)
-				}
-				return
+			var got []string
+			for _, p := range parts {
+				got = append(got, p.Event+": "+string(p.Data))
 			}
-			if len(parts) != 1 || parts[0].Event != tt.wantEvent || string(parts[0].Data) != tt.wantData {
-				t.Fatalf("parts %s %s, want %s %s", parts[0].Event, parts[0].Data, tt.wantEvent, tt.wantData)
+			if !slices.Equal(got, tt.want) {
+				t.Fatalf("parts\n got %q\nwant %q", got, tt.want)
 			}
 		})
 	}
@@ -75,26 +76,28 @@ func TestPartsDebugAndEvents(t *testing.T) {
 		{"run started", ev{Kind: graph.RunStarted, RunID: "r1", ThreadID: "t1"}, []string{
 			`events: {"event":"on_chain_start","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{}}`}},
 		{"node started", ev{Kind: graph.NodeStarted, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", State: nodes.State{Language: "pt"}}, []string{
-			`debug: {"type":"task","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"id":"` + task + `","name":"classify","input":{"messages":null,"ui":null,"timestamp":0,"language":"pt"},"triggers":[]}}`,
-			`events: {"event":"on_chain_start","name":"classify","run_id":"` + task + `","tags":[],` + nodeMeta + `,"parent_ids":["r1"],"data":{"input":{"messages":null,"ui":null,"timestamp":0,"language":"pt"}}}`}},
+			`debug: {"type":"task","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"id":"` + task + `","name":"classify","input":{"language":"pt","messages":[],"timestamp":0,"ui":[]},"triggers":["branch:to:classify"],"interrupts":[]}}`,
+			`events: {"event":"on_chain_start","name":"classify","run_id":"` + task + `","tags":[],` + nodeMeta + `,"parent_ids":["r1"],"data":{"input":{"language":"pt","messages":[],"timestamp":0,"ui":[]}}}`}},
 		{"node finished", ev{Kind: graph.NodeFinished, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", Update: nodes.Update{Intent: nodes.IntentTrip, Language: "pt"}}, []string{
 			`debug: {"type":"task_result","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"id":"` + task + `","name":"classify","error":null,"result":[["intent","trip"],["language","pt"]],"interrupts":[]}}`,
 			`events: {"event":"on_chain_end","name":"classify","run_id":"` + task + `","tags":[],` + nodeMeta + `,"parent_ids":["r1"],"data":{"output":{"intent":"trip","language":"pt"}}}`}},
 		{"checkpoint", ev{Kind: graph.CheckpointSaved, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", Checkpoint: cp}, []string{
-			`debug: {"type":"checkpoint","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"config":{"configurable":{"thread_id":"t1","checkpoint_id":"c2"}},"parent_config":{"configurable":{"thread_id":"t1","checkpoint_id":"c1"}},"values":{"messages":[]},"metadata":{"run_id":"r1","source":"loop","step":2,"thread_id":"t1","writes":{"classify":{"intent":"trip"}}},"next":["callTools"],"tasks":[{"id":"` +
-				uuid.NewSHA1(taskSpace, []byte("c2/callTools")).String() + `","name":"callTools","error":null,"interrupts":[],"checkpoint":null,"state":null}]}}`}},
+			`debug: {"type":"checkpoint","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"config":{"configurable":{"thread_id":"t1","checkpoint_id":"c2"}},"parent_config":{"configurable":{"thread_id":"t1","checkpoint_id":"c1"}},"values":{"messages":[]},"metadata":{"parents":{},"run_id":"r1","source":"loop","step":2,"thread_id":"t1","writes":{"classify":{"intent":"trip"}}},"next":["callTools"],"tasks":[{"id":"` +
+				uuid.NewSHA1(taskSpace, []byte("c2/callTools")).String() + `","name":"callTools","path":["__pregel_pull","callTools"],"error":null,"interrupts":[],"checkpoint":null,"state":null,"result":null}],` +
+				`"checkpoint":{"thread_id":"t1","checkpoint_ns":"","checkpoint_id":"c2","checkpoint_map":null},"parent_checkpoint":{"thread_id":"t1","checkpoint_ns":"","checkpoint_id":"c1","checkpoint_map":null}}}`}},
 		{"token", ev{Kind: graph.Token, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", Token: "Ol", MessageID: "m2"}, []string{
+			`events: {"event":"on_chat_model_start","name":"model","run_id":"` + model + `","tags":[],` + nodeMeta + `,"parent_ids":["r1","` + task + `"],"data":{"input":{"messages":[[]]}}}`,
 			`events: {"event":"on_chat_model_stream","name":"model","run_id":"` + model + `","tags":[],` + nodeMeta + `,"parent_ids":["r1","` + task + `"],"data":{"chunk":{"type":"AIMessageChunk","id":"m2","content":"Ol"}}}`}},
 		{"custom", ev{Kind: graph.Custom, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", Name: "progress", Payload: map[string]int{"done": 1}}, []string{
 			`events: {"event":"on_custom_event","name":"progress","run_id":"` + task + `","tags":[],` + nodeMeta + `,"parent_ids":["r1"],"data":{"done":1}}`}},
 		{"interrupted", ev{Kind: graph.Interrupted, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", Interrupt: &graph.PendingInterrupt{ID: "i1", Node: "classify", Payload: json.RawMessage(`{"confirm":true}`)}}, []string{
 			`debug: {"type":"task_result","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"id":"` + task + `","name":"classify","error":null,"result":[],"interrupts":[{"id":"i1","value":{"confirm":true}}]}}`,
 			`events: {"event":"on_chain_stream","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"chunk":{"__interrupt__":[{"id":"i1","value":{"confirm":true}}]}}}`,
-			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":null,"ui":null,"timestamp":0}}}`}},
+			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":[],"timestamp":0,"ui":[]}}}`}},
 		{"stopped by a breakpoint", ev{Kind: graph.Interrupted, RunID: "r1", ThreadID: "t1", Step: 2, Node: "callTools"}, []string{
-			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":null,"ui":null,"timestamp":0}}}`}},
+			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":[],"timestamp":0,"ui":[]}}}`}},
 		{"finished", ev{Kind: graph.RunFinished, RunID: "r1", ThreadID: "t1"}, []string{
-			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":null,"ui":null,"timestamp":0}}}`}},
+			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":[],"timestamp":0,"ui":[]}}}`}},
 		{"failed", ev{Kind: graph.RunFailed, RunID: "r1", ThreadID: "t1"}, nil},
 	}
 	for _, tt := range tests {

@@ -21,67 +21,51 @@ type FieldError struct {
 	Message string `json:"message"`
 }
 
-// Assistant is a configured graph clients run.
-type Assistant struct {
-	AssistantID string         `json:"assistant_id"`
-	GraphID     string         `json:"graph_id"`
-	Name        string         `json:"name"`
-	Description string         `json:"description"`
-	Config      map[string]any `json:"config"`
-	Context     map[string]any `json:"context"`
-	Metadata    map[string]any `json:"metadata"`
-	Version     int            `json:"version"`
-	CreatedAt   time.Time      `json:"created_at"`
-	UpdatedAt   time.Time      `json:"updated_at"`
-}
-
-// AssistantSearch is the body of POST /assistants/search.
-type AssistantSearch struct {
-	GraphID   string         `json:"graph_id" validate:"max=200"`
-	Name      string         `json:"name" validate:"max=200"`
-	Metadata  map[string]any `json:"metadata"`
-	Limit     *int           `json:"limit" validate:"omitempty,min=1,max=1000"`
-	Offset    int            `json:"offset" validate:"min=0"`
-	SortBy    string         `json:"sort_by" validate:"omitempty,oneof=assistant_id graph_id name created_at updated_at"`
-	SortOrder string         `json:"sort_order" validate:"omitempty,oneof=asc desc"`
-}
-
-// AssistantGraph is a graph's drawing: its nodes and edges.
-type AssistantGraph struct {
-	Nodes []GraphNode `json:"nodes"`
-	Edges []GraphEdge `json:"edges"`
-}
-
-// GraphNode is one node of an AssistantGraph.
-type GraphNode struct {
-	ID   string `json:"id"`
-	Type string `json:"type"`
-	Data string `json:"data"`
-}
-
-// GraphEdge is one edge of an AssistantGraph.
-type GraphEdge struct {
-	Source      string `json:"source"`
-	Target      string `json:"target"`
-	Conditional bool   `json:"conditional"`
-}
-
-// Thread is a conversation and its current state.
+// Thread is a conversation and its current state. StateUpdatedAt is when
+// its newest checkpoint was saved (its creation, when it has none);
+// Extracted is only in search answers that asked for it.
 type Thread struct {
-	ThreadID   string                 `json:"thread_id"`
-	CreatedAt  time.Time              `json:"created_at"`
-	UpdatedAt  time.Time              `json:"updated_at"`
-	Metadata   json.RawMessage        `json:"metadata"`
-	Status     string                 `json:"status"`
-	Values     json.RawMessage        `json:"values"`
-	Interrupts map[string][]Interrupt `json:"interrupts"`
+	ThreadID       string                 `json:"thread_id"`
+	CreatedAt      time.Time              `json:"created_at"`
+	UpdatedAt      time.Time              `json:"updated_at"`
+	StateUpdatedAt time.Time              `json:"state_updated_at"`
+	Metadata       json.RawMessage        `json:"metadata"`
+	Status         string                 `json:"status"`
+	Values         json.RawMessage        `json:"values"`
+	Interrupts     map[string][]Interrupt `json:"interrupts"`
+	Extracted      map[string]any         `json:"extracted,omitempty"`
 }
 
-// ThreadCreate is the body of POST /threads.
+// ThreadCreate is the body of POST /threads. Supersteps rebuild a
+// thread's history, each superstep one checkpoint. TTL is refused unless
+// sent empty: threads expire by the server's setting only.
 type ThreadCreate struct {
-	ThreadID string          `json:"thread_id" validate:"omitempty,uuid"`
-	Metadata json.RawMessage `json:"metadata" validate:"omitempty,object"`
-	IfExists string          `json:"if_exists" validate:"omitempty,oneof=raise do_nothing"`
+	ThreadID   string          `json:"thread_id" validate:"omitempty,uuid"`
+	Metadata   json.RawMessage `json:"metadata" validate:"omitempty,object"`
+	IfExists   string          `json:"if_exists" validate:"omitempty,oneof=raise do_nothing"`
+	Supersteps []Superstep     `json:"supersteps" validate:"max=200,dive"`
+	TTL        json.RawMessage `json:"ttl"`
+}
+
+// StateBatch is the body of POST /threads/{id}/state/batch: supersteps
+// written on a thread that exists, each one checkpoint.
+type StateBatch struct {
+	Supersteps []Superstep `json:"supersteps" validate:"required,min=1,max=200,dive"`
+}
+
+// Superstep is one step of a thread's history to write: its updates,
+// each applied as the node it names.
+type Superstep struct {
+	Updates []SuperstepUpdate `json:"updates" validate:"required,min=1,max=1,dive"`
+}
+
+// SuperstepUpdate is one update of a superstep: values (or a command's
+// update) applied as as_node would have returned them; __input__ saves
+// them as a run's pending input, __start__ applies them as input.
+type SuperstepUpdate struct {
+	Values  json.RawMessage `json:"values"`
+	Command *RunCommand     `json:"command"`
+	AsNode  string          `json:"as_node" validate:"required,max=100"`
 }
 
 // ThreadPatch is the body of PATCH /threads/{id}.
@@ -89,18 +73,22 @@ type ThreadPatch struct {
 	Metadata json.RawMessage `json:"metadata" validate:"required,object"`
 }
 
-// ThreadSearch is the body of POST /threads/search.
+// ThreadSearch is the body of POST /threads/search, and of POST
+// /threads/count (which reads its filters only). Values keeps the threads
+// whose current values contain it; select names the members to answer
+// with; extract names values to pick out of each thread, by path
+// (values.messages[-1].content), answered in extracted.
 type ThreadSearch struct {
-	Metadata json.RawMessage `json:"metadata" validate:"omitempty,object"`
-	Status   string          `json:"status" validate:"omitempty,oneof=idle busy interrupted error"`
-	Limit    *int            `json:"limit" validate:"omitempty,min=1,max=1000"`
-	Offset   int             `json:"offset" validate:"min=0"`
-}
-
-// Interrupt is a pause waiting for a person's answer.
-type Interrupt struct {
-	ID    string          `json:"id"`
-	Value json.RawMessage `json:"value"`
+	Metadata  json.RawMessage   `json:"metadata" validate:"omitempty,object"`
+	Values    json.RawMessage   `json:"values" validate:"omitempty,object"`
+	IDs       []string          `json:"ids" validate:"max=1000,dive,uuid"`
+	Status    string            `json:"status" validate:"omitempty,oneof=idle busy interrupted error"`
+	Limit     *int              `json:"limit" validate:"omitempty,min=1,max=1000"`
+	Offset    int               `json:"offset" validate:"min=0"`
+	SortBy    string            `json:"sort_by" validate:"omitempty,oneof=thread_id status created_at updated_at state_updated_at"`
+	SortOrder string            `json:"sort_order" validate:"omitempty,oneof=asc desc"`
+	Select    []string          `json:"select" validate:"max=20,dive,oneof=thread_id created_at updated_at state_updated_at metadata config context status values interrupts"`
+	Extract   map[string]string `json:"extract" validate:"max=20"`
 }
 
 // Checkpoint names one saved step of a thread.
@@ -131,14 +119,17 @@ type ThreadState struct {
 }
 
 // Task is a node due to run next from a checkpoint, with the interrupts it
-// is waiting on.
+// is waiting on. Path is LangGraph's: a node due by an edge is a pull
+// task. Result is null: a due task has not run.
 type Task struct {
 	ID         string          `json:"id"`
 	Name       string          `json:"name"`
+	Path       []string        `json:"path"`
 	Error      *string         `json:"error"`
 	Interrupts []Interrupt     `json:"interrupts"`
 	Checkpoint *Checkpoint     `json:"checkpoint"`
 	State      json.RawMessage `json:"state"`
+	Result     json.RawMessage `json:"result"`
 }
 
 // StateCheckpointRequest is the body of POST /threads/{id}/state/checkpoint.
@@ -176,6 +167,32 @@ type Config struct {
 		CheckpointNS string `json:"checkpoint_ns,omitempty"`
 		CheckpointID string `json:"checkpoint_id"`
 	} `json:"configurable"`
+}
+
+// UIComponentRequest is the body of POST /ui/{assistant}: the component
+// whose code LangGraph's SDK asks for.
+type UIComponentRequest struct {
+	Name string `json:"name" validate:"required,max=100"`
+}
+
+// UIRenderRequest is the body of POST /ui/{assistant}/render: a
+// component's name and props, and the page's language.
+type UIRenderRequest struct {
+	Name  string          `json:"name" validate:"required,max=100"`
+	Props json.RawMessage `json:"props" validate:"required"`
+	Lang  string          `json:"lang" validate:"max=100"`
+}
+
+// UIRendered answers POST /ui/{assistant}/render: the component's HTML.
+type UIRendered struct {
+	HTML string `json:"html"`
+}
+
+// Info answers GET /info, in the shape of LangGraph's.
+type Info struct {
+	Version string          `json:"version"`
+	Context string          `json:"context"`
+	Flags   map[string]bool `json:"flags"`
 }
 
 // Health answers /healthz and /readyz.
