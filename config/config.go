@@ -59,6 +59,7 @@ type HTTP struct {
 	PublicURL      string   `env:"TRIPGRAPH_PUBLIC_URL" shown:"«http://ADDR»" help:"base of photo and picture URLs in tool results"`
 	MediaRoot      string   `env:"TRIPGRAPH_MEDIA_ROOT" help:"photo files; generated ones are drawn there on first request"`
 	AllowedOrigins []string `env:"TRIPGRAPH_ALLOWED_ORIGINS" shown:"loopback origins only" help:"comma-separated browser origins allowed to call «/mcp» («*» for any)"`
+	PprofAddr      string   `env:"TRIPGRAPH_PPROF_ADDR" shown:"off" help:"a loopback address (such as «127.0.0.1:6060») where «serve» serves Go's profiles under «/debug/pprof/», apart from the API; any other address is refused"`
 	CORSOrigins    []string `env:"TRIPGRAPH_CORS_ORIGINS" shown:"none" validate:"dive,http_url" help:"comma-separated browser origins (such as «http://localhost:3000») whose pages may call the REST API with an API key (CORS: the headers «x-api-key», «authorization», «content-type» and «last-event-id», never cookies); empty, no page of another origin may"`
 }
 

@@ -60,6 +60,11 @@ func runServe(ctx context.Context, cfg config.Config, args []string) error {
 	}
 	defer env.st.Close()
 	defer logPoolStats(env.st, log)
+	_, stopProfiling, err := startProfiling(cfg.HTTP.PprofAddr, log)
+	if err != nil {
+		return err
+	}
+	defer stopProfiling()
 	stopSweeper := startSweeper(ctx, env.st, cfg.Storage.ThreadTTL, log)
 	defer stopSweeper()
 	if err := seedIfEmpty(ctx, env.st, log); err != nil {
