@@ -230,7 +230,7 @@ func (c *Saver) insert(ctx context.Context, row newRow) error {
 			state, delta, update_json, created_at, interrupts)
 		SELECT t.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $14, $16 FROM t`
 	args := []any{cp.ThreadID, cp.ID, nullable(cp.ParentID), row.baseID, cp.Step, cp.Node, next,
-		cp.Metadata.Source, nullable(cp.Metadata.RunID), row.state, row.delta, nilIfEmptyBytes(cp.Update),
+		cp.Metadata.Source, nullable(cp.Metadata.RunID), packed(row.state), packed(row.delta), packed(nilIfEmptyBytes(cp.Update)),
 		c.ownerArg(), created, nullable(row.head), row.interrupts, nullable(fence.RunID), fence.WorkerID, fence.Attempt}
 	tag, err := c.pool.Exec(ctx, q, args...)
 	var pgErr *pgconn.PgError
@@ -371,7 +371,10 @@ func (c *Saver) read(ctx context.Context, threadID, id, before string, limit int
 		var r cpRow
 		err := row.Scan(&r.id, &r.parentID, &r.step, &r.node, &r.next, &r.source, &r.runID,
 			&r.state, &r.delta, &r.update, &r.createdAt, &r.interrupts, &r.wanted)
-		return r, err
+		if err != nil {
+			return r, err
+		}
+		return r, r.unpack()
 	})
 	if err != nil {
 		return nil, readError(err, threadID)
