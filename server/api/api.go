@@ -1,7 +1,7 @@
 // Package api is tripgraph's REST API for programs: the LangGraph server
 // API that LangGraph's official clients drive (assistants, threads, state,
-// history, runs and their SSE streams), the AI SDK's chat stream, and the
-// user's MCP servers and large tool outputs. Every route but the public
+// history, runs and their SSE streams, the long-term store), the AI SDK's
+// chat stream, and the user's MCP servers and large tool outputs. Every route but the public
 // ones takes an API key, and acts through the key's tenant.
 package api
 
@@ -98,6 +98,12 @@ func (s *API) Routes() []httpx.Route {
 		{Method: http.MethodPatch, Path: "/mcp-servers/:server_id", Summary: "Change the members of an MCP server's config the body sends; an absent secret keeps the stored one", Handler: s.patchMCPServer, Body: wire.MCPServerPatch{}, Response: wire.MCPServer{}},
 		{Method: http.MethodDelete, Path: "/mcp-servers/:server_id", Summary: "Remove an MCP server, and its id from the tool_mcp setting", Handler: s.deleteMCPServer, Status: http.StatusNoContent},
 		{Method: http.MethodGet, Path: "/tool-outputs/:output_id", Summary: "Get the full copy of a tool result too large to give the model whole", Handler: s.getToolOutput, Response: wire.ToolOutput{}},
+
+		{Method: http.MethodPut, Path: "/store/items", Summary: "Store an item of the user's long-term store, or replace the one with its namespace and key", Handler: s.putItem, Body: wire.StorePut{}, Status: http.StatusNoContent},
+		{Method: http.MethodGet, Path: "/store/items", Summary: "Get an item by namespace (labels joined by periods) and key; null when there is none", Handler: s.getItem, Response: wire.StoreItem{}, Query: []string{"namespace", "key", "refresh_ttl"}},
+		{Method: http.MethodDelete, Path: "/store/items", Summary: "Delete an item", Handler: s.deleteItem, Body: wire.StoreDelete{}, Status: http.StatusNoContent},
+		{Method: http.MethodPost, Path: "/store/items/search", Summary: "Search items under a namespace prefix by filter and full-text query", Handler: s.searchItems, Body: wire.StoreSearch{}, Response: wire.StoreSearchResult{}},
+		{Method: http.MethodPost, Path: "/store/namespaces", Summary: "List the namespaces that hold items, by prefix, suffix and depth", Handler: s.listNamespaces, Body: wire.StoreNamespaces{}, Response: wire.StoreNamespaceList{}},
 	}
 	for i := range routes {
 		routes[i].Middleware = []echo.MiddlewareFunc{httpx.Bounded(s.limits, routes[i].Long), s.authenticate}

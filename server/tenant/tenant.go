@@ -1,6 +1,6 @@
 // Package tenant is what one request or one run may touch: one user's
-// threads, runs, checkpoints, tool outputs and MCP servers, and the trip
-// planner on that user's checkpoints. A Tenant is built once, where the
+// threads, runs, checkpoints, tool outputs, long-term store items and MCP
+// servers, and the trip planner on that user's checkpoints. A Tenant is built once, where the
 // user is known (a verified API key or browser session, or a run's
 // thread), and passed on, so that code past that point cannot reach
 // another user's data even by mistake: every id of another user is
@@ -13,6 +13,7 @@ import (
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/items"
 	"github.com/tripgraph/tripgraph/store/mcpservers"
 )
 
@@ -23,6 +24,8 @@ type Tenant struct {
 	Planner *nodes.Graph
 	// Servers are the user's MCP servers and their settings.
 	Servers mcpservers.Owned
+	// Items are the user's items of the long-term store.
+	Items items.Owned
 }
 
 // Factory makes Tenants.
@@ -35,7 +38,8 @@ type Factory struct {
 // For is userID's Tenant.
 func (f Factory) For(userID string) Tenant {
 	o := f.Store.ForOwner(userID)
-	return Tenant{Owner: o, Planner: f.Planner.WithCheckpointer(o.Checkpoints()), Servers: f.Servers.ForOwner(userID)}
+	return Tenant{Owner: o, Planner: f.Planner.WithCheckpointer(o.Checkpoints()), Servers: f.Servers.ForOwner(userID),
+		Items: f.Store.Items.ForOwner(userID)}
 }
 
 const key = "tripgraph.tenant"
