@@ -5,8 +5,8 @@
 // run, so they cannot race), tool outputs and retention. Its sub-packages
 // hold the other areas, each on the same pool: accounts (users, keys and
 // browser sessions), catalog (what the MCP tools read), checkpoint (the
-// graph's checkpointer), items (the long-term store) and mcpservers (the
-// servers users add).
+// graph's checkpointer), items (the long-term store), crons (scheduled runs)
+// and mcpservers (the servers users add).
 //
 // What a user may touch is reached through Owner (ForOwner), which sees
 // that user's rows only; the queue's worker calls (ClaimRun and the lease
@@ -23,6 +23,7 @@ import (
 	"github.com/tripgraph/tripgraph/store/accounts"
 	"github.com/tripgraph/tripgraph/store/catalog"
 	"github.com/tripgraph/tripgraph/store/checkpoint"
+	"github.com/tripgraph/tripgraph/store/crons"
 	"github.com/tripgraph/tripgraph/store/items"
 )
 
@@ -39,6 +40,8 @@ type Store struct {
 	// Items are the long-term store's items of every user; ForOwner's are
 	// one user's.
 	Items *items.Store
+	// Crons are the scheduled runs of every user.
+	Crons *crons.Store
 
 	hubMu sync.Mutex
 	hub   *hub // the LISTEN connection, started on first use
@@ -81,7 +84,7 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 		return nil, fmt.Errorf("connecting to the database: %w", err)
 	}
 	return &Store{Pool: pool, Accounts: accounts.New(pool), Catalog: catalog.New(pool),
-		Checkpoints: checkpoint.New(pool, o.Checkpoints), Items: items.New(pool)}, nil
+		Checkpoints: checkpoint.New(pool, o.Checkpoints), Items: items.New(pool), Crons: crons.New(pool)}, nil
 }
 
 // Close stops listening for run notifications and releases the pool's

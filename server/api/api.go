@@ -103,6 +103,12 @@ func (s *API) Routes() []httpx.Route {
 		{Method: http.MethodGet, Path: "/store/items", Summary: "Get an item by namespace (labels joined by periods) and key; null when there is none", Handler: s.getItem, Response: wire.StoreItem{}, Query: []string{"namespace", "key", "refresh_ttl"}},
 		{Method: http.MethodDelete, Path: "/store/items", Summary: "Delete an item", Handler: s.deleteItem, Body: wire.StoreDelete{}, Status: http.StatusNoContent},
 		{Method: http.MethodPost, Path: "/store/items/search", Summary: "Search items under a namespace prefix by filter and full-text query", Handler: s.searchItems, Body: wire.StoreSearch{}, Response: wire.StoreSearchResult{}},
+		{Method: http.MethodPost, Path: "/runs/crons", Summary: "Create a cron: a run on a new thread each time the schedule is due, in its time zone, until its end time", Handler: s.createCron, Body: wire.CronCreate{}, Response: wire.Cron{}},
+		{Method: http.MethodPost, Path: "/threads/:thread_id/runs/crons", Summary: "Create a cron that runs on the thread each time the schedule is due", Handler: s.createThreadCron, Body: wire.CronCreate{}, Response: wire.Cron{}},
+		{Method: http.MethodPost, Path: "/runs/crons/search", Summary: "Search the user's crons", Handler: s.searchCrons, Body: wire.CronSearch{}, Response: []wire.Cron{}},
+		{Method: http.MethodPost, Path: "/runs/crons/count", Summary: "Count the user's crons", Handler: s.countCrons, Body: wire.CronCount{}},
+		{Method: http.MethodPatch, Path: "/runs/crons/:cron_id", Summary: "Change a cron's schedule, time zone, end time, run or whether it is enabled", Handler: s.patchCron, Body: wire.CronPatch{}, Response: wire.Cron{}},
+		{Method: http.MethodDelete, Path: "/runs/crons/:cron_id", Summary: "Delete a cron", Handler: s.deleteCron, Status: http.StatusNoContent},
 		{Method: http.MethodPost, Path: "/store/namespaces", Summary: "List the namespaces that hold items, by prefix, suffix and depth", Handler: s.listNamespaces, Body: wire.StoreNamespaces{}, Response: wire.StoreNamespaceList{}},
 	}
 	for i := range routes {

@@ -48,6 +48,7 @@ type Queue interface {
 	ReclaimExpired(ctx context.Context, maxAttempts int) ([]store.Run, error)
 	WatchCancel(ctx context.Context, runID string) (watched context.Context, stop context.CancelFunc, err error)
 	RunOwner(ctx context.Context, runID string) (string, error)
+	DeleteRunThread(ctx context.Context, runID string) error
 }
 
 // Config is what a Runner needs.
@@ -63,6 +64,9 @@ type Config struct {
 	// every third of it, and a run whose process died is taken over once
 	// it lapses. DefaultLease when 0; at least MinLease.
 	Lease time.Duration
+	// Crons, when set, are fired by this process once Start is called:
+	// each due time starts one run, whichever process fires it.
+	Crons Crons
 }
 
 // Runner queues runs and executes them: its workers claim the pending runs
@@ -70,6 +74,7 @@ type Config struct {
 // planner on each as its thread's owner.
 type Runner struct {
 	queue   Queue
+	crons   Crons
 	tenants tenant.Factory
 	metrics *metrics.Metrics
 	log     *slog.Logger
@@ -105,7 +110,7 @@ func New(cfg Config) (*Runner, error) {
 	var b [6]byte
 	rand.Read(b[:])
 	host, _ := os.Hostname()
-	return &Runner{queue: cfg.Queue, tenants: cfg.Tenants, metrics: cfg.Metrics, log: cfg.Logger,
+	return &Runner{queue: cfg.Queue, crons: cfg.Crons, tenants: cfg.Tenants, metrics: cfg.Metrics, log: cfg.Logger,
 		id: host + "-" + hex.EncodeToString(b[:]), n: cfg.Workers, timing: timingFor(cfg.Lease),
 		wake: make(chan struct{}, 1)}, nil
 }
@@ -129,9 +134,9 @@ func timingFor(lease time.Duration) timing {
 // run to another.
 var errLeaseLost = errors.New("the worker lost its lease on the run")
 
-// Start starts the workers that execute the runs of every owner, and a
-// sweeper of expired leases. Drain stops them and hands the runs they held
-// back to the queue.
+// Start starts the workers that execute the runs of every owner, a
+// sweeper of expired leases and, with Crons, the scheduler that fires due
+// crons. Drain stops them and hands the runs they held back to the queue.
 func (r *Runner) Start() {
 	claims, stopClaims := context.WithCancel(context.Background())
 	runs, stopRuns := context.WithCancel(context.Background())
@@ -141,6 +146,10 @@ func (r *Runner) Start() {
 		go r.work(claims, runs, fmt.Sprintf("%s-%d", r.id, i))
 	}
 	go r.sweep(claims)
+	if r.crons != nil {
+		r.wg.Add(1)
+		go r.schedule(claims)
+	}
 }
 
 // Drain stops the workers claiming runs and lets the runs in progress go
@@ -241,6 +250,12 @@ func (r *Runner) execute(ctx context.Context, run store.Run) {
 	}
 	if _, err := r.queue.FinishRun(after, l, status, msg); err != nil {
 		log.Error("ending a run", "status", status, "err", err)
+		return
+	}
+	if j, err := DecodeJob(run.Input); err == nil && j.DeleteThread {
+		if err := r.queue.DeleteRunThread(after, run.ID); err != nil {
+			log.Error("deleting the thread of a cron's run", "err", err)
+		}
 	}
 }
 

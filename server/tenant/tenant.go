@@ -1,6 +1,6 @@
 // Package tenant is what one request or one run may touch: one user's
-// threads, runs, checkpoints, tool outputs, long-term store items and MCP
-// servers, and the trip planner on that user's checkpoints. A Tenant is built once, where the
+// threads, runs, checkpoints, tool outputs, long-term store items, crons
+// and MCP servers, and the trip planner on that user's checkpoints. A Tenant is built once, where the
 // user is known (a verified API key or browser session, or a run's
 // thread), and passed on, so that code past that point cannot reach
 // another user's data even by mistake: every id of another user is
@@ -13,6 +13,7 @@ import (
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/crons"
 	"github.com/tripgraph/tripgraph/store/items"
 	"github.com/tripgraph/tripgraph/store/mcpservers"
 )
@@ -26,6 +27,8 @@ type Tenant struct {
 	Servers mcpservers.Owned
 	// Items are the user's items of the long-term store.
 	Items items.Owned
+	// Crons are the user's scheduled runs.
+	Crons crons.Owned
 }
 
 // Factory makes Tenants.
@@ -39,7 +42,7 @@ type Factory struct {
 func (f Factory) For(userID string) Tenant {
 	o := f.Store.ForOwner(userID)
 	return Tenant{Owner: o, Planner: f.Planner.WithCheckpointer(o.Checkpoints()), Servers: f.Servers.ForOwner(userID),
-		Items: f.Store.Items.ForOwner(userID)}
+		Items: f.Store.Items.ForOwner(userID), Crons: f.Store.Crons.ForOwner(userID)}
 }
 
 const key = "tripgraph.tenant"
