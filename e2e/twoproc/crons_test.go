@@ -1,0 +1,103 @@
+package twoproc
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/internal/servetest"
+)
+
+// atMinute waits for a real minute boundary instead of moving the crons'
+// due time to a few seconds ahead: the long form of the test below (up to
+// a minute more).
+var atMinute = flag.Bool("crons.minute", false, "in TestCronsFireOnceAcrossProcesses, wait for the crons' real minute instead of making them due in a few seconds")
+
+// Fifty crons due at the same minute, on two serve processes sharing the
+// database, one of which is SIGKILLed as they come due: each cron starts
+// exactly one run, and every run ends.
+func TestCronsFireOnceAcrossProcesses(t *testing.T) {
+	pgtest.Skip(t)
+	const n = 50
+	key := servetest.Prepare(t, testURL, "twoproc-crons")[0]
+	bin := servetest.Build(t)
+	env := []string{"TRIPGRAPH_WORKERS=2", "TRIPGRAPH_RUN_LEASE=2s", "TRIPGRAPH_RATE_LIMIT=1000", "TRIPGRAPH_RATE_BURST=1000"}
+	addrA, addrB := servetest.FreeAddr(t), servetest.FreeAddr(t)
+	a := servetest.Serve(t, bin, addrA, testURL, env...)
+	servetest.Serve(t, bin, addrB, testURL, env...)
+
+	// Each cron on a thread of its own, every minute, ending after the
+	// first minute it is due: one due time each.
+	first := time.Now().UTC().Truncate(time.Minute).Add(time.Minute)
+	if time.Until(first) < 10*time.Second {
+		first = first.Add(time.Minute) // room to create them all before it
+	}
+	end := first.Add(30 * time.Second).Format(time.RFC3339)
+	ids := make([]string, n)
+	for i := range ids {
+		tid := servetest.PostJSON(t, addrA, key, "/threads", `{}`)["thread_id"].(string)
+		body := fmt.Sprintf(`{"assistant_id":"trip-planner","schedule":"* * * * *","end_time":%q,"input":{"messages":[{"role":"user","content":"2 nights in Lisbon in May, 2 of us"}]}}`, end)
+		c := servetest.PostJSON(t, addrB, key, "/threads/"+tid+"/runs/crons", body)
+		ids[i] = c["cron_id"].(string)
+		if due, _ := time.Parse(time.RFC3339, c["next_run_date"].(string)); !due.Equal(first) {
+			t.Fatalf("cron %d is first due at %s, want %s", i, due, first)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, testURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	due := first
+	if !*atMinute { // the same minute, a few seconds from now
+		due = time.Now().Add(3 * time.Second)
+		if _, err := conn.Exec(ctx, `UPDATE crons SET next_run_at = $1, end_time = $1 WHERE id = ANY($2::uuid[])`, due, ids); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Kill A as the crons come due: it may be claiming some, starting their
+	// runs or executing them.
+	time.Sleep(time.Until(due) + 200*time.Millisecond)
+	if err := a.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	killedAt := time.Now()
+
+	var runs, crons, ended, taken int
+	for {
+		err := conn.QueryRow(ctx, `SELECT count(*), count(DISTINCT metadata->>'cron_id'),
+				count(*) FILTER (WHERE status = 'success'), count(*) FILTER (WHERE attempts > 1)
+			FROM runs WHERE metadata->>'cron_id' = ANY($1)`, ids).Scan(&runs, &crons, &ended, &taken)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if runs > n {
+			t.Fatalf("%d runs for %d crons: a due time started more than one", runs, crons)
+		}
+		if ended == n {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%d runs of %d crons, %d ended, when the time ran out", runs, crons, ended)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	var late int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM crons WHERE id = ANY($1::uuid[]) AND next_run_at IS NOT NULL`, ids).Scan(&late); err != nil {
+		t.Fatal(err)
+	}
+	if runs != n || crons != n || late != 0 {
+		t.Errorf("%d runs for %d crons, %d crons still due; want %d runs, one per cron, none due", runs, crons, late, n)
+	}
+	t.Logf("%d crons, %d runs, all ended %s after A was killed; %d runs taken over from A", crons, runs,
+		time.Since(killedAt).Round(100*time.Millisecond), taken)
+}
