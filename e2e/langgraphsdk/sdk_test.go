@@ -1,5 +1,7 @@
 // Package langgraphsdk drives tripgraph's REST API with the official
-// LangGraph JavaScript client, against a `tripgraph serve` the test starts.
+// LangGraph JavaScript client, against a `tripgraph serve` the test starts:
+// threads, state and runs (client.mjs), the long-term store and crons
+// (memory.mjs).
 // It needs node and npm; the npm packages are installed from
 // package-lock.json on first use.
 package langgraphsdk
@@ -33,11 +35,15 @@ func TestOfficialClient(t *testing.T) {
 
 	t.Run("mounted routes keep their handlers", func(t *testing.T) { mountedRoutes(t, addr, key) })
 
-	cmd := exec.Command("node", "client.mjs")
-	cmd.Env = append(os.Environ(), "TRIPGRAPH_URL=http://"+addr, "TRIPGRAPH_API_KEY="+key, "TRIPGRAPH_OTHER_KEY="+otherKey)
-	out, err := cmd.CombinedOutput()
-	if err != nil || strings.TrimSpace(string(out)) != "ok" {
-		t.Fatalf("the LangGraph client script failed (%v):\n%s", err, out)
+	for _, script := range []string{"client.mjs", "memory.mjs"} {
+		t.Run(script, func(t *testing.T) {
+			cmd := exec.Command("node", script)
+			cmd.Env = append(os.Environ(), "TRIPGRAPH_URL=http://"+addr, "TRIPGRAPH_API_KEY="+key, "TRIPGRAPH_OTHER_KEY="+otherKey)
+			out, err := cmd.CombinedOutput()
+			if err != nil || strings.TrimSpace(string(out)) != "ok" {
+				t.Fatalf("the LangGraph client script %s failed (%v):\n%s", script, err, out)
+			}
+		})
 	}
 }
 
