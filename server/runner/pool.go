@@ -15,6 +15,7 @@ import (
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/mcpbridge"
+	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/internal/metrics"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 	"github.com/tripgraph/tripgraph/server/tenant"
@@ -288,7 +289,7 @@ func (r *Runner) runOn(ctx context.Context, run store.Run, log *slog.Logger) (st
 	defer cancel(nil)
 	stopRenew := r.renew(runCtx, run.Lease(), cancel, log)
 	defer stopRenew()
-	status, err = r.runGraph(mcpbridge.WithUser(runCtx, owner), t, run)
+	status, err = r.runGraph(nodes.WithMemory(mcpbridge.WithUser(runCtx, owner), t.Memory()), t, run)
 	switch cause := context.Cause(runCtx); {
 	case errors.Is(cause, errLeaseLost):
 		return "", ""
