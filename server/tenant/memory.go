@@ -56,6 +56,17 @@ func (m Memory) SetConsent(ctx context.Context, remember bool) error {
 	return nil
 }
 
+// DefaultConsent records a consent for a traveller who never gave or
+// refused one (the demo user's, on in the demo); one already recorded
+// stays.
+func (m Memory) DefaultConsent(ctx context.Context, remember bool) error {
+	var v map[string]any
+	if ok, err := m.read(ctx, SettingsNamespace, consentKey, &v); ok || err != nil {
+		return err
+	}
+	return m.SetConsent(ctx, remember)
+}
+
 // Profile is what is remembered, whether or not the planner may use it now.
 func (m Memory) Profile(ctx context.Context) (nodes.Profile, error) {
 	var p nodes.Profile
