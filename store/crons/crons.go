@@ -369,8 +369,13 @@ func (s *Store) Fire(ctx context.Context, limit int, start Start) ([]Fired, erro
 
 // PruneEnded deletes, of every owner, the crons that will never be due
 // again (past their end time) and ended before cutoff, and returns how
-// many.
-func (s *Store) PruneEnded(ctx context.Context, cutoff time.Time) (int64, error) {
+// many; with dryRun it only counts them.
+func (s *Store) PruneEnded(ctx context.Context, cutoff time.Time, dryRun bool) (int64, error) {
+	if dryRun {
+		var n int64
+		err := s.pool.QueryRow(ctx, `SELECT count(*) FROM crons WHERE next_run_at IS NULL AND end_time < $1`, cutoff).Scan(&n)
+		return n, err
+	}
 	tag, err := s.pool.Exec(ctx, `DELETE FROM crons WHERE next_run_at IS NULL AND end_time < $1`, cutoff)
 	if err != nil {
 		return 0, fmt.Errorf("deleting ended crons: %w", err)

@@ -302,8 +302,13 @@ func (o Owned) Namespaces(ctx context.Context, q NamespaceQuery) ([][]string, er
 }
 
 // PruneExpired deletes, of every user, the items whose time to live ran
-// out, and returns how many.
-func (s *Store) PruneExpired(ctx context.Context) (int64, error) {
+// out, and returns how many; with dryRun it only counts them.
+func (s *Store) PruneExpired(ctx context.Context, dryRun bool) (int64, error) {
+	if dryRun {
+		var n int64
+		err := s.pool.QueryRow(ctx, `SELECT count(*) FROM store_items WHERE expires_at <= now()`).Scan(&n)
+		return n, err
+	}
 	tag, err := s.pool.Exec(ctx, `DELETE FROM store_items WHERE expires_at <= now()`)
 	if err != nil {
 		return 0, fmt.Errorf("deleting expired store items: %w", err)

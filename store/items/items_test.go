@@ -261,7 +261,10 @@ func TestTTL(t *testing.T) {
 	if got, _ := ana.Search(ctx, Query{Prefix: []string{"t"}}); slices.Contains(keys(got), "unread") {
 		t.Error("an expired item is still found")
 	}
-	n, err := s.PruneExpired(ctx)
+	if n, err := s.PruneExpired(ctx, true); err != nil || n != 1 {
+		t.Errorf("a dry run counts %d (%v), want 1", n, err)
+	}
+	n, err := s.PruneExpired(ctx, false)
 	if err != nil || n != 1 {
 		t.Errorf("pruned %d (%v), want 1", n, err)
 	}
