@@ -186,9 +186,12 @@ func (r *Runner) nudge() {
 func (r *Runner) work(claims, runs context.Context, workerID string) {
 	defer r.wg.Done()
 	for claims.Err() == nil {
-		// The claim itself runs under runs: a claim cut off halfway could
-		// leave a run held by a worker that does not know it has it.
-		run, ok, err := r.queue.ClaimRun(runs, workerID, r.timing.lease)
+		// The claim itself is never cut off, not even by stopping the
+		// runs: a claim cut off after its commit would leave a run held by
+		// a worker that does not know it has it, until its lease lapsed.
+		claimCtx, cancel := context.WithTimeout(context.WithoutCancel(runs), 10*time.Second)
+		run, ok, err := r.queue.ClaimRun(claimCtx, workerID, r.timing.lease)
+		cancel()
 		if err != nil && runs.Err() == nil {
 			r.log.Error("claiming a run", "worker", workerID, "err", err)
 		}
@@ -274,12 +277,18 @@ func (r *Runner) handBack(ctx context.Context, run store.Run) {
 // was lost, released when the pool is stopping.
 func (r *Runner) runOn(ctx context.Context, run store.Run, log *slog.Logger) (status, msg string) {
 	owner, err := r.queue.RunOwner(ctx, run.ID)
+	if err != nil && ctx.Err() != nil {
+		return released, "" // the pool stopped as the run began
+	}
 	if err != nil {
 		log.Error("reading a run's owner", "err", err)
 		return store.RunError, runFailed
 	}
 	t := r.tenants.For(owner)
 	watched, stopWatch, err := r.queue.WatchCancel(ctx, run.ID)
+	if err != nil && ctx.Err() != nil {
+		return released, ""
+	}
 	if err != nil {
 		log.Error("watching a run for cancellation", "err", err)
 		return store.RunError, runFailed
