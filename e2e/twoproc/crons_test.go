@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -20,8 +21,8 @@ import (
 var atMinute = flag.Bool("crons.minute", false, "in TestCronsFireOnceAcrossProcesses, wait for the crons' real minute instead of making them due in a few seconds")
 
 // Fifty crons due at the same minute, on two serve processes sharing the
-// database, one of which is SIGKILLed as they come due: each cron starts
-// exactly one run, and every run ends.
+// database, one of which is SIGKILLed while it executes one of their runs:
+// each cron starts exactly one run, and every run ends.
 func TestCronsFireOnceAcrossProcesses(t *testing.T) {
 	pgtest.Skip(t)
 	const n = 50
@@ -30,6 +31,7 @@ func TestCronsFireOnceAcrossProcesses(t *testing.T) {
 	env := []string{"TRIPGRAPH_WORKERS=2", "TRIPGRAPH_RUN_LEASE=2s", "TRIPGRAPH_RATE_LIMIT=1000", "TRIPGRAPH_RATE_BURST=1000"}
 	addrA, addrB := servetest.FreeAddr(t), servetest.FreeAddr(t)
 	a := servetest.Serve(t, bin, addrA, testURL, env...)
+	workersA := workersOf(t, addrA, key) // before B starts: A alone can claim the run
 	servetest.Serve(t, bin, addrB, testURL, env...)
 
 	// Each cron on a thread of its own, every minute, ending after the
@@ -67,9 +69,16 @@ func TestCronsFireOnceAcrossProcesses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Kill A as the crons come due: it may be claiming some, starting their
-	// runs or executing them.
-	time.Sleep(time.Until(due) + 200*time.Millisecond)
+	// Kill A once the crons are due and one of A's workers is executing one
+	// of their runs (or 5 seconds after, if none of A's ever does).
+	time.Sleep(time.Until(due))
+	busy := 0
+	for deadline := time.Now().Add(5 * time.Second); busy == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if err := conn.QueryRow(ctx, `SELECT count(*) FROM runs WHERE metadata->>'cron_id' = ANY($1)
+				AND status = 'running' AND starts_with(worker_id, $2)`, ids, workersA).Scan(&busy); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := a.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -102,6 +111,23 @@ func TestCronsFireOnceAcrossProcesses(t *testing.T) {
 	if runs != n || crons != n || late != 0 {
 		t.Errorf("%d runs for %d crons, %d crons still due; want %d runs, one per cron, none due", runs, crons, late, n)
 	}
-	t.Logf("%d crons, %d runs, all ended %s after A was killed; %d runs taken over from A", crons, runs,
-		time.Since(killedAt).Round(100*time.Millisecond), taken)
+	t.Logf("%d crons, %d runs, all ended %s after A was killed %s after they were due, executing %d of them; %d runs taken over from A",
+		crons, runs, time.Since(killedAt).Round(100*time.Millisecond), killedAt.Sub(due).Round(10*time.Millisecond), busy, taken)
+}
+
+// workersOf is the prefix of the worker ids of the only serve process on
+// addr: that of the worker that executes a run started through it.
+func workersOf(t *testing.T, addr, key string) string {
+	t.Helper()
+	tid := servetest.PostJSON(t, addr, key, "/threads", `{}`)["thread_id"].(string)
+	servetest.PostJSON(t, addr, key, "/threads/"+tid+"/runs/wait", `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hello"}]}}`)
+	var worker string
+	if err := servetest.QueryRow(testURL, `SELECT worker_id FROM runs WHERE thread_id = $1`, tid, &worker); err != nil {
+		t.Fatal(err)
+	}
+	i := strings.LastIndexByte(worker, '-') // a process's workers are <its id>-<n>
+	if i < 0 {
+		t.Fatalf("worker id %q has no process part", worker)
+	}
+	return worker[:i+1]
 }
