@@ -96,7 +96,8 @@ type Limits struct {
 	BodyTimeout  time.Duration `env:"TRIPGRAPH_BODY_TIMEOUT" validate:"gt=0" help:"a REST request body must arrive within this, else 408"`
 	WriteTimeout time.Duration `env:"TRIPGRAPH_WRITE_TIMEOUT" validate:"gt=0" help:"a non-streaming REST answer must be written within this"`
 	RatePerSec   float64       `env:"TRIPGRAPH_RATE_LIMIT" validate:"gt=0" help:"REST requests per second per API key, on average (a token bucket per key, in each process's memory)"`
-	RateBurst    int           `env:"TRIPGRAPH_RATE_BURST" validate:"gt=0" help:"REST requests an API key may send at once; over the limit the answer is 429 with «Retry-After»"`
+	RateBurst    int           `env:"TRIPGRAPH_RATE_BURST" validate:"gt=0" help:"REST requests an API key may send at once; over the limit the answer is 429 «TOO_MANY_REQUESTS» with «Retry-After». The defaults suit one backend key serving all of an app's travellers; for keys handed to people directly, 10 a second and bursts of 40 are tighter"`
+	MaxStreams   int           `env:"TRIPGRAPH_MAX_STREAMS" validate:"gt=0" help:"run streams and waits an API key may hold open at once in one «serve» process; one more is refused with 429 «TOO_MANY_REQUESTS»"`
 	SessionTTL   time.Duration `env:"TRIPGRAPH_SESSION_TTL" validate:"gt=0" help:"how long a browser session lasts after signing in (a Go duration); sessions live in PostgreSQL, so every «serve» on the database knows them"`
 }
 

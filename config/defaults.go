@@ -13,7 +13,7 @@ func Default() Config {
 			MaxBatch: 20, MaxBatchResultBytes: 4 << 20, MaxRequestBytes: 4 << 20, RequestBodyTimeout: 10 * time.Second},
 		Storage: Storage{CheckpointCache: 8 << 20},
 		Limits: Limits{MaxBodyBytes: 1 << 20, BodyTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
-			RatePerSec: 10, RateBurst: 40, SessionTTL: 7 * 24 * time.Hour},
+			RatePerSec: 500, RateBurst: 2000, MaxStreams: 1000, SessionTTL: 7 * 24 * time.Hour},
 		Runner: Runner{Workers: 4, Lease: 30 * time.Second, ShutdownGrace: 20 * time.Second},
 	}
 }

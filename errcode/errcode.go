@@ -22,6 +22,7 @@ const (
 	NotFound         Code = "NOT_FOUND"
 	Conflict         Code = "CONFLICT"
 	UnsupportedMedia Code = "UNSUPPORTED_MEDIA"
+	TooManyRequests  Code = "TOO_MANY_REQUESTS"
 	Unavailable      Code = "UNAVAILABLE"
 	Internal         Code = "INTERNAL"
 )
@@ -116,6 +117,8 @@ func HTTPStatus(code Code) int {
 		return http.StatusConflict
 	case UnsupportedMedia:
 		return http.StatusUnsupportedMediaType
+	case TooManyRequests:
+		return http.StatusTooManyRequests
 	case Unavailable:
 		return http.StatusServiceUnavailable
 	}

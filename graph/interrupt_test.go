@@ -296,3 +296,69 @@ func TestBreakpointAtAnUnknownNode(t *testing.T) {
 		t.Fatalf("a breakpoint at an unknown node: %s, %v", last.Kind, err)
 	}
 }
+
+// A recovered run (its worker died after it wrote the thread's latest
+// checkpoint) stops again where it had stopped, reporting the same stop,
+// and otherwise goes on from there without running a node twice.
+func TestRecover(t *testing.T) {
+	ctx := context.Background()
+	t.Run("paused: the same interrupt, the node not run again", func(t *testing.T) {
+		ran := 0
+		c := mustCompile(t, askGraph(&ran), nil)
+		cfg := RunConfig[tupdate]{ThreadID: newID(), RunID: newID(), Input: tupdate{Log: []string{"hi"}}}
+		first, _ := runUntilEnd(c, cfg)
+		recovered, err := runUntilEnd(c, RunConfig[tupdate]{ThreadID: cfg.ThreadID, RunID: cfg.RunID, Recover: true})
+		if err != nil || recovered.Kind != Interrupted || recovered.Interrupt == nil {
+			t.Fatalf("recovered run ended with %v %v, want Interrupted", recovered.Kind, err)
+		}
+		if recovered.Interrupt.ID != first.Interrupt.ID || recovered.Step != first.Step || recovered.Node != first.Node {
+			t.Errorf("recovered stop %+v, want %+v", recovered, first)
+		}
+		if ran != 1 {
+			t.Errorf("the paused node ran %d times, want 1", ran)
+		}
+		if p := pending(t, c, cfg.ThreadID); len(p) != 1 || p[0].ID != first.Interrupt.ID {
+			t.Errorf("pending interrupts %+v", p)
+		}
+	})
+	for _, tc := range []struct {
+		name          string
+		before, after []string // the run's breakpoints
+		cutAfter      string   // where the first attempt stopped, if not at a breakpoint
+		wantKind      EventKind
+		wantLog       []string
+	}{
+		{name: "at a breakpoint after a node", after: []string{"a"}, wantKind: Interrupted, wantLog: []string{"a"}},
+		{name: "at a breakpoint before a node", before: []string{"b"}, wantKind: Interrupted, wantLog: []string{"a"}},
+		{name: "cut off between nodes", cutAfter: "a", wantKind: RunFinished, wantLog: []string{"a", "b", "c"}},
+		{name: "cut off, a breakpoint further on", cutAfter: "a", after: []string{"b"}, wantKind: Interrupted, wantLog: []string{"a", "b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := mustCompile(t, chainGraph(), nil)
+			cfg := RunConfig[tupdate]{ThreadID: newID(), RunID: newID(), InterruptBefore: tc.before, InterruptAfter: tc.after}
+			first := cfg
+			if tc.cutAfter != "" { // the first attempt stops there, as if its process died
+				first.InterruptAfter = []string{tc.cutAfter}
+			}
+			stop, _ := runUntilEnd(c, first)
+			cfg.Recover = true
+			ev, err := runUntilEnd(c, cfg)
+			if err != nil || ev.Kind != tc.wantKind {
+				t.Fatalf("recovered run ended with %v %v, want %v", ev.Kind, err, tc.wantKind)
+			}
+			if tc.cutAfter == "" && (ev.Step != stop.Step || ev.Node != stop.Node) {
+				t.Errorf("recovered stop at step %d before %q, want step %d before %q", ev.Step, ev.Node, stop.Step, stop.Node)
+			}
+			state, _, err := c.GetState(ctx, cfg.ThreadID, "")
+			if err != nil || !slices.Equal(state.Log, tc.wantLog) {
+				t.Errorf("log %v (%v), want %v", state.Log, err, tc.wantLog)
+			}
+		})
+	}
+	t.Run("a thread with no checkpoint", func(t *testing.T) {
+		c := mustCompile(t, chainGraph(), nil)
+		if _, err := runUntilEnd(c, RunConfig[tupdate]{ThreadID: newID(), RunID: newID(), Recover: true}); err == nil {
+			t.Error("recovering on an empty thread did not fail")
+		}
+	})
+}

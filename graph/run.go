@@ -30,6 +30,14 @@ type RunConfig[U any] struct {
 	// Resume ignores Input and continues with the starting checkpoint's next
 	// nodes: for a run that stopped part-way.
 	Resume bool
+	// Recover continues this same run (RunID) from the thread's latest
+	// checkpoint, which it wrote itself before it was cut off (its process
+	// died): unlike Resume, the run stops again where it had stopped. A
+	// checkpoint that it paused at ends it at once with the same
+	// Interrupted event; one at a breakpoint it had reached, likewise; and
+	// its breakpoints hold for the nodes that follow. Nothing it did is
+	// done twice.
+	Recover bool
 	// Command ignores Input and continues from the starting checkpoint: it
 	// answers a pending interrupt, and may update the state or choose the
 	// next node first.
@@ -257,6 +265,13 @@ func (r *run[S, U]) execute(ctx context.Context) (S, error) {
 	}
 	r.continuing = r.cfg.Command != nil || r.cfg.Resume
 	switch {
+	case r.cfg.Recover:
+		if base.ID == "" {
+			return state, fmt.Errorf("recovering run %q on thread %q: the thread has no checkpoint", r.cfg.RunID, r.cfg.ThreadID)
+		}
+		if r.stoppedHere(base) {
+			return state, nil
+		}
 	case r.cfg.Command != nil:
 		if base, state, err = r.command(ctx, base, state); err != nil {
 			return state, err
@@ -284,6 +299,20 @@ func (r *run[S, U]) execute(ctx context.Context) (S, error) {
 		}
 	}
 	return state, nil
+}
+
+// stoppedHere reports whether a recovered run had already stopped at base,
+// its latest checkpoint: paused there, or at a breakpoint after base's
+// node. It records the stop, which the run then reports again.
+func (r *run[S, U]) stoppedHere(base Checkpoint) bool {
+	switch {
+	case len(base.Interrupts) > 0:
+		r.paused, r.pausedAt = &base.Interrupts[0], base.Step
+		return true
+	case base.Node != "" && r.breakAfter(base):
+		return true
+	}
+	return false
 }
 
 // breakBefore stops the run at base when a breakpoint is set before the

@@ -455,9 +455,29 @@ func (b *Bridge) forgetCatalog(user string) {
 	b.mu.Unlock()
 }
 
-// Forget drops what the bridge cached for a user: call it when the user's
-// servers change.
-func (b *Bridge) Forget(userID string) { b.forgetCatalog(userID) }
+// Forget drops what the bridge holds for a user's own servers, because
+// they changed: the user's tool catalog, and the idle sessions to their
+// servers (one in use ends with its call). An empty userID forgets every
+// user's. The next run reads the user's servers afresh.
+func (b *Bridge) Forget(userID string) {
+	var idle []*session
+	b.mu.Lock()
+	if userID == "" {
+		clear(b.catalogs)
+	} else {
+		delete(b.catalogs, userID)
+	}
+	for key, s := range b.sessions {
+		if (userID == "" || key.user == userID) && !s.cfg.Builtin && !s.cfg.fromOperator && s.busy == 0 {
+			idle = append(idle, s)
+			delete(b.sessions, key)
+		}
+	}
+	b.mu.Unlock()
+	for _, s := range idle {
+		s.close()
+	}
+}
 
 // Close closes every session.
 func (b *Bridge) Close() error {

@@ -53,6 +53,9 @@ func (h *Handler) Register(mux *http.ServeMux) {
 func (h *Handler) servePhoto(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	owner, path, err := h.Photos.PhotoFile(r.Context(), id)
+	if errcode.Of(err) == errcode.NotFound {
+		err = noPhoto(r, id)
+	}
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -101,16 +104,26 @@ func (h *Handler) authorize(r *http.Request, photoID, owner string) error {
 		if validSignature(h.Secret, photoID, owner, q.Get("exp"), sig, time.Now()) {
 			return nil
 		}
-		return errcode.New(errcode.Forbidden, "the photo link is invalid or has expired")
+		return noPhoto(r, photoID)
 	}
 	user, err := h.user(r)
 	if err != nil {
 		return err
 	}
 	if user != owner {
-		return errcode.New(errcode.NotFound, "no photo with id %q", photoID)
+		return noPhoto(r, photoID)
 	}
 	return nil
+}
+
+// noPhoto is the answer for a photo that is missing, another user's, or
+// behind a link that is invalid or expired: the same for all, so that it
+// tells nobody whether the photo exists.
+func noPhoto(r *http.Request, photoID string) error {
+	if r.URL.Query().Get("sig") != "" {
+		return errcode.New(errcode.NotFound, "no photo at this link, or the link has expired")
+	}
+	return errcode.New(errcode.NotFound, "no photo with id %q", photoID)
 }
 
 // user is the user a request's bearer credential, else its browser

@@ -75,9 +75,9 @@ func TestHandler(t *testing.T) {
 		{"another user's key", srv.URL + "/media/photos/a", "key-bob", 404, "application/json"},
 		{"a bad key", srv.URL + "/media/photos/a", "nope", 401, "application/json"},
 		{"the key cannot be checked", srv.URL + "/media/photos/a", "broken-store", 503, "application/json"},
-		{"expired link", expired.PhotoURL("a", "ana", "full"), "", 403, "application/json"},
-		{"forged link", forged.PhotoURL("a", "ana", "full"), "", 403, "application/json"},
-		{"a link signed for another owner", urls.PhotoURL("bobs", "ana", "full"), "", 403, "application/json"},
+		{"expired link", expired.PhotoURL("a", "ana", "full"), "", 404, "application/json"},
+		{"forged link", forged.PhotoURL("a", "ana", "full"), "", 404, "application/json"},
+		{"a link signed for another owner", urls.PhotoURL("bobs", "ana", "full"), "", 404, "application/json"},
 		{"not an image", urls.PhotoURL("text", "ana", "full"), "", 415, "application/json"},
 		{"a path escaping the root", urls.PhotoURL("escape", "ana", "full"), "", 403, "application/json"},
 		{"no such photo", urls.PhotoURL("zzz", "ana", "full"), "", 404, "application/json"},
@@ -110,6 +110,20 @@ func TestHandler(t *testing.T) {
 				t.Error("401 without a WWW-Authenticate challenge")
 			}
 		})
+	}
+
+	// A bad link to a photo that exists says what one to none says.
+	answer := func(url string) string {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.Status + " " + string(body)
+	}
+	if exists, none := answer(forged.PhotoURL("a", "ana", "full")), answer(forged.PhotoURL("zzz", "ana", "full")); exists != none {
+		t.Errorf("a forged link to a photo answers %q, to no photo %q: it tells the photo exists", exists, none)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -34,7 +35,7 @@ func TestAssumedFieldsAreRecordedAndSaid(t *testing.T) {
 			var toolCalls []string
 			m := &scripted{replies: []llms.ContentChoice{calls("extract", tt.extract), text(tt.answer)}}
 			g := newPlanner(t, m, testTools(&toolCalls))
-			thread := newID()
+			thread := uuid.NewString()
 			r := runTurn(t, g, thread, "quero ir a Paris")
 			if !slices.Equal(r.state.Assumed, tt.assumed) {
 				t.Fatalf("state assumed = %v, want %v", r.state.Assumed, tt.assumed)
@@ -64,7 +65,7 @@ func TestOffTopicNeedsNoDestination(t *testing.T) {
 		calls("extract", `{"intent":"other","language":"pt"}`),
 		text("Desculpe, com isso eu não consigo ajudar."),
 	}}
-	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), newID(), "quem pintou a Mona Lisa?")
+	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), uuid.NewString(), "quem pintou a Mona Lisa?")
 	if !slices.Equal(r.nodes, []string{NodeExtraction, NodeCallTools}) || len(toolCalls) != 0 {
 		t.Fatalf("nodes %v, tool calls %v", r.nodes, toolCalls)
 	}

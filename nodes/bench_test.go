@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/model/offline"
 )
@@ -52,7 +53,7 @@ func BenchmarkOfflineTurn(b *testing.B) {
 	for b.Loop() {
 		i++
 		start := time.Now()
-		s, err := g.Invoke(ctx, graph.RunConfig[Update]{ThreadID: newID(),
+		s, err := g.Invoke(ctx, graph.RunConfig[Update]{ThreadID: uuid.NewString(),
 			Input: Update{Messages: []Message{{ID: "m", Type: Human, Content: "4 nights in Lisbon in May, 3 of us"}}}})
 		took = append(took, time.Since(start))
 		if err != nil || len(s.UI) != 3 {

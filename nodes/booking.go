@@ -104,8 +104,9 @@ func (t *turn) requestedBooking(ctx context.Context, lang string) (Update, error
 	}, nil
 }
 
-// bookingSummary looks the place up and works out the stay. Bad arguments
-// and a failed lookup come back as a ToolError.
+// bookingSummary looks the place up and works out the stay. Bad arguments,
+// a party larger than the place holds and a failed lookup come back as a
+// ToolError, before the traveller is asked to confirm.
 func (t *turn) bookingSummary(ctx context.Context, raw json.RawMessage) (BookingConfirmationProps, *ToolError) {
 	props := BookingConfirmationProps{ToolProps: ToolProps{Tool: toolBook, TripDetails: t.state.TripDetails}, Status: BookingPending}
 	var args bookArgs
@@ -127,9 +128,14 @@ func (t *turn) bookingSummary(ctx context.Context, raw json.RawMessage) (Booking
 		City         string  `json:"city"`
 		NightlyPrice float64 `json:"nightlyPrice"`
 		Currency     string  `json:"currency"`
+		Capacity     int     `json:"capacity"`
 	}
 	if err := json.Unmarshal(res.Full, &place); err != nil {
 		return props, toolError(ctx, toolGetAccommodation, fmt.Errorf("reading the accommodation %s: %w", args.ID, err))
+	}
+	if place.Capacity > 0 && args.Guests > place.Capacity { // refused now, not after the traveller confirms
+		return props, &ToolError{Code: string(errcode.BadRequest),
+			Message: fmt.Sprintf("%s holds %d guests, not %d: choose a larger place, or book for fewer guests", place.Name, place.Capacity, args.Guests)}
 	}
 	props.AccommodationID, props.Name, props.City = args.ID, place.Name, place.City
 	props.StartDate, props.EndDate, props.Nights, props.Guests = args.StartDate, args.EndDate, nights, args.Guests

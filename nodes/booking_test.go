@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/tmc/langchaingo/llms"
 
 	"github.com/tripgraph/tripgraph/errcode"
@@ -79,8 +80,8 @@ func TestBookingIsConfirmedFirst(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			thread := newID()
-			input := Update{Messages: []Message{{ID: newID(), Type: Human, Content: "book Casa Azul"}}}
+			thread := uuid.NewString()
+			input := Update{Messages: []Message{{ID: uuid.NewString(), Type: Human, Content: "book Casa Azul"}}}
 			ev, _ := bookingRun(t, g, graph.RunConfig[Update]{ThreadID: thread, Input: input})
 			if ev.Kind != graph.Interrupted || len(booked) != 0 {
 				t.Fatalf("the run ended with %v after %d bookings, want a pause before any", ev.Kind, len(booked))
@@ -136,14 +137,36 @@ func TestBookingOfAnUnknownPlace(t *testing.T) {
 	}}
 	var booked []json.RawMessage
 	g := newPlanner(t, m, bookingTools(&booked))
-	ev, s := bookingRun(t, g, graph.RunConfig[Update]{ThreadID: newID(),
-		Input: Update{Messages: []Message{{ID: newID(), Type: Human, Content: "book it"}}}})
+	ev, s := bookingRun(t, g, graph.RunConfig[Update]{ThreadID: uuid.NewString(),
+		Input: Update{Messages: []Message{{ID: uuid.NewString(), Type: Human, Content: "book it"}}}})
 	if ev.Kind != graph.RunFinished || len(booked) != 0 {
 		t.Fatalf("run ended with %v after %d bookings", ev.Kind, len(booked))
 	}
 	var outcome BookingConfirmationProps
 	json.Unmarshal(s.UI[len(s.UI)-1].Props, &outcome)
 	if outcome.Status != BookingFailed || outcome.Error == nil || outcome.Error.Code != "NOT_FOUND" {
+		t.Fatalf("outcome = %+v", outcome)
+	}
+}
+
+// A booking for more guests than the place holds is refused before the
+// traveller is asked to confirm it, saying why.
+func TestBookingForTooManyGuests(t *testing.T) {
+	m := &scripted{replies: []llms.ContentChoice{
+		calls("extract", `{"location":"Lisbon","startDate":"2027-05-03","nights":4,"numberOfGuests":6,"intent":"accommodations","language":"en"}`),
+		calls(toolBook, strings.Replace(bookCall, `"guests":3`, `"guests":6`, 1)),
+		text("That place is too small."),
+	}}
+	var booked []json.RawMessage
+	g := newPlanner(t, m, bookingTools(&booked))
+	ev, s := bookingRun(t, g, graph.RunConfig[Update]{ThreadID: uuid.NewString(),
+		Input: Update{Messages: []Message{{ID: uuid.NewString(), Type: Human, Content: "book it for 6"}}}})
+	if ev.Kind != graph.RunFinished || len(booked) != 0 {
+		t.Fatalf("run ended with %v after %d bookings, want finished without asking or booking", ev.Kind, len(booked))
+	}
+	var outcome BookingConfirmationProps
+	json.Unmarshal(s.UI[len(s.UI)-1].Props, &outcome)
+	if outcome.Status != BookingFailed || outcome.Error == nil || outcome.Error.Code != "BAD_REQUEST" || !strings.Contains(outcome.Error.Message, "holds 4 guests, not 6") {
 		t.Fatalf("outcome = %+v", outcome)
 	}
 }
@@ -165,10 +188,10 @@ func TestBookingRequest(t *testing.T) {
 			m := &scripted{} // any model call fails the run
 			var booked []json.RawMessage
 			g := newPlanner(t, m, bookingTools(&booked))
-			thread := newID()
+			thread := uuid.NewString()
 			req := &BookingRequest{AccommodationID: "h1", StartDate: "2027-05-03", EndDate: "2027-05-07", Guests: 3}
 			ev, _ := bookingRun(t, g, graph.RunConfig[Update]{ThreadID: thread, Input: Update{
-				Messages:       []Message{{ID: newID(), Type: Human, Content: "Book Casa Azul"}},
+				Messages:       []Message{{ID: uuid.NewString(), Type: Human, Content: "Book Casa Azul"}},
 				BookingRequest: req,
 			}})
 			if ev.Kind != graph.Interrupted || len(booked) != 0 {

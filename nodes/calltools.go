@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 
 	"github.com/tmc/langchaingo/llms"
@@ -31,7 +32,7 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 		return Update{}, fmt.Errorf("listing tools: %w", err)
 	}
 	lang := orDefault(s.Language, locale.Default)
-	t := turn{planner: p, state: s, msgID: newID()}
+	t := turn{planner: p, state: s, msgID: messageID(ctx)}
 	if s.BookingRequest != nil {
 		return t.requestedBooking(ctx, lang)
 	}
@@ -206,8 +207,15 @@ func (t *turn) component(tc llms.ToolCall, result json.RawMessage, toolErr *Tool
 	if err != nil {
 		return UIComponent{}, false
 	}
-	return UIComponent{ID: tc.ID, Name: name, Props: data, MessageID: t.msgID}, true
+	return UIComponent{ID: t.componentID(), Name: name, Props: data, MessageID: t.msgID}, true
 }
+
+// componentID is the id of the component of the turn's current tool call:
+// its message's and the call's rank in the turn. The model's own call ids
+// differ each time it is asked, while these are the same when the step
+// runs again (its worker died before the step was saved), so that a card
+// already streamed is the one the saved state holds.
+func (t *turn) componentID() string { return t.msgID + "-" + strconv.Itoa(t.calls) }
 
 // llmTools describes tools to the model.
 func llmTools(tools []Tool) []llms.Tool {

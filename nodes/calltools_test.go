@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/tmc/langchaingo/llms"
 
 	"github.com/tripgraph/tripgraph/graph"
@@ -36,10 +37,10 @@ func TestInternalToolErrorIsHidden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	thread, runID := newID(), newID()
+	thread, runID := uuid.NewString(), uuid.NewString()
 	var seen strings.Builder // everything the run's consumer was given
 	for ev, err := range g.Run(context.Background(), graph.RunConfig[Update]{ThreadID: thread, RunID: runID,
-		Input: Update{Messages: []Message{{ID: newID(), Type: Human, Content: "my Japan album"}}}}) {
+		Input: Update{Messages: []Message{{ID: uuid.NewString(), Type: Human, Content: "my Japan album"}}}}) {
 		if err != nil {
 			t.Fatal(err)
 		}

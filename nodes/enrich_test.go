@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/tmc/langchaingo/llms"
 
 	"github.com/tripgraph/tripgraph/graph"
@@ -36,7 +37,7 @@ func runStreamed(t *testing.T, g *Graph, thread, msg string) (State, []string) {
 	t.Helper()
 	var state State
 	var seen []string
-	input := Update{Messages: []Message{{ID: newID(), Type: Human, Content: msg}}}
+	input := Update{Messages: []Message{{ID: uuid.NewString(), Type: Human, Content: msg}}}
 	for ev, err := range g.Run(context.Background(), graph.RunConfig[Update]{ThreadID: thread, Input: input}) {
 		if err != nil {
 			t.Fatal(err)
@@ -76,7 +77,7 @@ func TestEnrichmentReachesThePromptTheStreamAndTheState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	thread := newID()
+	thread := uuid.NewString()
 	state, seen := runStreamed(t, g, thread, "2 nights in Lisbon from May 3 for two, hotels")
 
 	// The enricher was asked with the message and what extraction found.
@@ -178,7 +179,7 @@ func TestFailingEnrichmentIsSkipped(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			state, _ := runStreamed(t, g, newID(), "beach photos")
+			state, _ := runStreamed(t, g, uuid.NewString(), "beach photos")
 			if lastAI(state) != "Found them." || len(toolCalls) != 1 {
 				t.Fatalf("the run did not go on: answer %q, tool calls %v", lastAI(state), toolCalls)
 			}
@@ -202,7 +203,7 @@ func TestNoEnricherNoEnrichment(t *testing.T) {
 		calls("extract", `{"intent":"photos","language":"en"}`),
 		text("Nothing to show."),
 	}}
-	state, _ := runStreamed(t, newPlanner(t, m, testTools(&toolCalls)), newID(), "my photos")
+	state, _ := runStreamed(t, newPlanner(t, m, testTools(&toolCalls)), uuid.NewString(), "my photos")
 	if len(state.Enrichments) != 0 || strings.Contains(systemPrompt(m.asked[1]), enrichmentHeader) {
 		t.Fatal("a planner without an enricher enriched")
 	}

@@ -50,7 +50,7 @@ func (p *planner) extraction(ctx context.Context, s State) (Update, error) {
 		return u, nil // answered in callTools, with no destination needed
 	}
 	if strings.TrimSpace(args.Location) == "" {
-		u.Messages = []Message{{ID: newID(), Type: AI, Content: reply(lang, "askLocation")}}
+		u.Messages = []Message{{ID: messageID(ctx), Type: AI, Content: reply(lang, "askLocation")}}
 		return u, nil
 	}
 	recalled := recallDefaults(&args, prof)
@@ -65,7 +65,7 @@ func (p *planner) extraction(ctx context.Context, s State) (Update, error) {
 		question = confirmQuestion(args, td, lang)
 	}
 	if question != "" {
-		u.Messages = []Message{{ID: newID(), Type: AI, Content: question}}
+		u.Messages = []Message{{ID: messageID(ctx), Type: AI, Content: question}}
 		return u, nil
 	}
 	u.TripDetails, u.Assumed, u.Recalled = &td, assumed, recalled
@@ -87,7 +87,7 @@ func (p *planner) forget(ctx context.Context, u Update, lang string) (Update, er
 		}
 	}
 	u.Forgotten = true
-	u.Messages = []Message{{ID: newID(), Type: AI, Content: reply(lang, "forgot")}}
+	u.Messages = []Message{{ID: messageID(ctx), Type: AI, Content: reply(lang, "forgot")}}
 	return u, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/tmc/langchaingo/llms"
 
 	"github.com/tripgraph/tripgraph/model/offline"
@@ -102,7 +103,7 @@ func TestUnsureIsAsked(t *testing.T) {
 	for _, tt := range tests {
 		var toolCalls []string
 		m := &scripted{replies: []llms.ContentChoice{calls("extract", tt.extract)}}
-		r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), newID(), "a trip")
+		r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), uuid.NewString(), "a trip")
 		if got := lastAI(r.state); got != tt.want {
 			t.Errorf("question = %q, want %q", got, tt.want)
 		}
@@ -122,7 +123,7 @@ func TestOfflineLegsAndGuess(t *testing.T) {
 	}
 	var toolCalls []string
 	g := newPlanner(t, m, testTools(&toolCalls))
-	r := runTurn(t, g, newID(), "hotels in Lisbon then Porto, May 3-9, 2 of us")
+	r := runTurn(t, g, uuid.NewString(), "hotels in Lisbon then Porto, May 3-9, 2 of us")
 	want := []Leg{{Location: "Lisbon", Country: "Portugal", StartDate: "2027-05-03", EndDate: "2027-05-06"}, {Location: "Porto", Country: "Portugal", StartDate: "2027-05-06", EndDate: "2027-05-09"}}
 	if r.state.TripDetails == nil || !slices.Equal(r.state.TripDetails.Legs, want) {
 		t.Fatalf("trip = %+v, want legs %+v", r.state.TripDetails, want)
@@ -132,7 +133,7 @@ func TestOfflineLegsAndGuess(t *testing.T) {
 	}
 
 	toolCalls = nil
-	thread := newID()
+	thread := uuid.NewString()
 	r = runTurn(t, g, thread, "hotel in florance May 3-7 for 2")
 	if got := lastAI(r.state); got != "Just to check: Florence, 3–7 May, 2 of you?" || len(toolCalls) != 0 {
 		t.Fatalf("first answer %q, tool calls %v", got, toolCalls)

@@ -141,4 +141,18 @@ func (p *planner) forcedCall(ctx context.Context, msgs []llms.MessageContent, na
 	return "", fmt.Errorf("the model did not call %s", name)
 }
 
-func newID() string { return uuid.Must(uuid.NewV7()).String() }
+// messageID is the id of the message a node writes in its step. Within a
+// run it is derived from the run, the step and the node, so that a step
+// run again (its worker died before the step was saved) writes the same
+// message, which a stream that already carried part of it shows once;
+// outside a run it is random.
+func messageID(ctx context.Context) string {
+	info, ok := graph.Info(ctx)
+	if !ok || info.RunID == "" {
+		return uuid.Must(uuid.NewV7()).String()
+	}
+	return uuid.NewSHA1(messageIDSpace, fmt.Appendf(nil, "%s/%d/%s", info.RunID, info.Step, info.Node)).String()
+}
+
+// messageIDSpace is the UUID namespace of messageID's ids.
+var messageIDSpace = uuid.MustParse("5c0e7a52-3f1d-4d8e-9a57-6b1f0c2d9e41")

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/tmc/langchaingo/llms"
 
 	"github.com/tripgraph/tripgraph/errcode"
@@ -120,9 +121,15 @@ type turnResult struct {
 
 func runTurn(t *testing.T, g *Graph, thread, msg string) turnResult {
 	t.Helper()
+	return runTurnAs(t, g, thread, "", msg)
+}
+
+// runTurnAs is runTurn as the run runID ("" for a new one).
+func runTurnAs(t *testing.T, g *Graph, thread, runID, msg string) turnResult {
+	t.Helper()
 	var r turnResult
-	input := Update{Messages: []Message{{ID: newID(), Type: Human, Content: msg}}}
-	for ev, err := range g.Run(context.Background(), graph.RunConfig[Update]{ThreadID: thread, Input: input}) {
+	input := Update{Messages: []Message{{ID: uuid.NewString(), Type: Human, Content: msg}}}
+	for ev, err := range g.Run(context.Background(), graph.RunConfig[Update]{ThreadID: thread, RunID: runID, Input: input}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,6 +210,31 @@ func TestTripTurn(t *testing.T) {
 	last := m.asked[2].messages[len(m.asked[2].messages)-1]
 	if resp, ok := last.Parts[0].(llms.ToolCallResponse); !ok || !strings.Contains(resp.Content, "Casa Azul") {
 		t.Fatalf("the model was not given the tool result: %+v", last)
+	}
+}
+
+// The messages a run writes have ids derived from the run, the step and
+// the node: the same step run again writes the same message (so a stream
+// that carried part of it shows it once), and another run another one.
+func TestMessageIDsFollowTheRunAndStep(t *testing.T) {
+	turn := func(runID string) []string {
+		m := &scripted{replies: []llms.ContentChoice{
+			calls("extract", `{"location":"Lisbon","startDate":"2027-05-03","nights":4,"numberOfGuests":3,"intent":"trip","language":"en"}`),
+			text("Here are places to stay in Lisbon."),
+		}}
+		var ids []string
+		for _, msg := range runTurnAs(t, newPlanner(t, m, testTools(new([]string))), uuid.NewString(), runID, "4 nights in Lisbon").state.Messages[1:] {
+			ids = append(ids, msg.ID)
+		}
+		return ids
+	}
+	run := uuid.NewString()
+	first, again, other := turn(run), turn(run), turn(uuid.NewString())
+	if len(first) == 0 || !slices.Equal(first, again) {
+		t.Errorf("the same run's messages have ids %v, then %v", first, again)
+	}
+	if slices.Equal(first, other) {
+		t.Errorf("two runs' messages share ids %v", first)
 	}
 }
 
@@ -342,4 +374,4 @@ func TestBuildNeedsModelAndTools(t *testing.T) {
 }
 
 // testThread is the thread the tests' conversations run on.
-var testThread = newID()
+var testThread = uuid.NewString()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -28,7 +29,7 @@ func TestFullResultToTheUIReducedToTheModel(t *testing.T) {
 		calls("list-accommodations", `{"location":"Lisbon","startDate":"2027-05-03","endDate":"2027-05-07","guests":3}`),
 		text("Here they are."),
 	}}
-	r := runTurn(t, newPlanner(t, m, reducing{testTools(&toolCalls)}), newID(), "4 nights in Lisbon from May 3, 3 of us")
+	r := runTurn(t, newPlanner(t, m, reducing{testTools(&toolCalls)}), uuid.NewString(), "4 nights in Lisbon from May 3, 3 of us")
 	var acc AccommodationsListProps
 	if err := json.Unmarshal(r.state.UI[1].Props, &acc); err != nil || len(acc.Accommodations) != 1 || acc.Accommodations[0].Name != "Casa Azul" {
 		t.Fatalf("the component lacks the full result: %+v, %v", acc, err)

@@ -1,10 +1,16 @@
 package server
 
 import (
+	"context"
+	"io"
 	"net/http"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/tripgraph/tripgraph/internal/plannertest"
 )
 
 func TestAuthentication(t *testing.T) {
@@ -70,8 +76,8 @@ func TestRateLimit(t *testing.T) {
 		_ = i
 	}
 	r := h.must(http.StatusTooManyRequests, http.MethodGet, "/assistants/trip-planner", h.aliceKey, "")
-	if code := r.errorCode(t); code != "UNAVAILABLE" {
-		t.Errorf("error %q, want UNAVAILABLE", code)
+	if code := r.errorCode(t); code != "TOO_MANY_REQUESTS" {
+		t.Errorf("error %q, want TOO_MANY_REQUESTS", code)
 	}
 	secs, err := strconv.Atoi(r.header.Get("Retry-After"))
 	if err != nil || secs < 1 || time.Duration(secs)*time.Second > time.Hour+time.Second {
@@ -79,4 +85,57 @@ func TestRateLimit(t *testing.T) {
 	}
 	// Another key has its own bucket.
 	h.must(http.StatusOK, http.MethodGet, "/assistants/trip-planner", h.bobKey, "")
+}
+
+// A key may hold MaxStreams streams and waits open at once in a process;
+// one more is refused with 429 until one ends. Other keys have their own.
+func TestOpenStreamsArePerKeyAndCapped(t *testing.T) {
+	limits := testLimits()
+	limits.MaxStreams = 2
+	gate := &plannertest.Gate{Started: make(chan string, 8), Release: make(chan struct{})}
+	h := runHarnessLimited(t, gate, limits)
+	release := sync.OnceFunc(func() { close(gate.Release) })
+	defer release() // also when the test fails, so that its runs end
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stream := func(ctx context.Context) *http.Response {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, h.url+"/threads/"+h.thread(h.aliceKey, "")+"/runs/stream",
+			strings.NewReader(streamBody(plannertest.Lisbon, `"values"`, "")))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Api-Key", h.aliceKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	first := stream(ctx)
+	waited := make(chan response, 1)
+	go func() {
+		waited <- h.do(http.MethodPost, "/threads/"+h.thread(h.aliceKey, "")+"/runs/wait", h.aliceKey, runBody(plannertest.Lisbon))
+	}()
+	within(t, gate.Started, "the streamed run's tool call")
+	within(t, gate.Started, "the waited run's tool call")
+
+	// Without a cap the third stream would wait on the gate: bound it, so
+	// that the test fails rather than hangs.
+	bounded, stop := context.WithTimeout(ctx, 30*time.Second)
+	defer stop()
+	third := stream(bounded)
+	body, _ := io.ReadAll(io.LimitReader(third.Body, 1<<10))
+	third.Body.Close()
+	if third.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(body), "TOO_MANY_REQUESTS") || third.Header.Get("Retry-After") == "" {
+		t.Fatalf("a third open request = %d %s, want 429 with Retry-After", third.StatusCode, body)
+	}
+	tid := h.thread(h.aliceKey, "") // short requests are not counted
+	bobs := h.thread(h.bobKey, "")
+	req, _ := http.NewRequest(http.MethodGet, h.url+"/threads/"+bobs+"/runs", nil)
+	req.Header.Set("X-Api-Key", h.bobKey)
+	if got := h.send(req); got.status != http.StatusOK {
+		t.Errorf("another key's request = %d", got.status)
+	}
+	release()
+	streamClosed(t, first)
+	within(t, waited, "the wait's answer")
+	h.must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.aliceKey, runBody(plannertest.Lisbon))
 }

@@ -41,6 +41,10 @@ func TestRequestBodies(t *testing.T) {
 		{"metadata not an object", "application/json", `{"metadata":[1]}`, http.StatusUnprocessableEntity, "BAD_REQUEST", []string{"metadata"}},
 		{"metadata a number", "application/json", `{"metadata":5}`, http.StatusUnprocessableEntity, "BAD_REQUEST", []string{"metadata"}},
 		{"metadata null", "application/json", `{"metadata":null}`, http.StatusOK, "", nil},
+		{"NUL in metadata", "application/json", `{"metadata":{"a":"x\u0000"}}`, http.StatusUnprocessableEntity, "BAD_REQUEST", []string{"metadata"}},
+		{"invalid UTF-8 in metadata", "application/json", "{\"metadata\":{\"a\":\"\xff\"}}", http.StatusUnprocessableEntity, "BAD_REQUEST", []string{"metadata"}},
+		{"lone surrogate in metadata", "application/json", `{"metadata":{"\ud800":1}}`, http.StatusUnprocessableEntity, "BAD_REQUEST", []string{"metadata"}},
+		{"NUL in a thread id", "application/json", `{"thread_id":"\u0000"}`, http.StatusUnprocessableEntity, "BAD_REQUEST", []string{"thread_id"}},
 		{"empty body", "", ``, http.StatusOK, "", nil},
 	}
 	for _, c := range cases {
@@ -152,6 +156,39 @@ func TestUnknownRoutes(t *testing.T) {
 	r = h.must(http.StatusMethodNotAllowed, http.MethodPut, "/threads/search", h.aliceKey, "")
 	if r.errorCode(t) != "BAD_REQUEST" {
 		t.Errorf("body %s", r.body)
+	}
+}
+
+// Path and query parameters that are not text, or not whole numbers where
+// numbers are asked for, are refused naming the parameter, never 500 or a
+// misleading 404; every answer tells browsers not to sniff its type.
+func TestParametersAreChecked(t *testing.T) {
+	h := newHarness(t, testLimits())
+	tid := h.thread(h.aliceKey, "")
+	for _, c := range []struct{ path, field string }{
+		{"/threads/%00", "thread_id"},
+		{"/threads/%ff%fe", "thread_id"},
+		{"/threads/%ED%A0%80", "thread_id"}, // a lone surrogate, encoded
+		{"/threads/" + tid + "/runs/%01", "run_id"},
+		{"/threads/" + tid + "/runs?limit=0x10", "limit"},
+		{"/threads/" + tid + "/runs?offset=1%20junk", "offset"},
+		{"/threads/" + tid + "/runs?limit=0", "limit"},
+		{"/threads/" + tid + "/runs?limit=+5", "limit"},
+	} {
+		r := h.with(t).do(http.MethodGet, c.path, h.aliceKey, "")
+		var e wire.Error
+		r.decode(t, &e)
+		if r.status != http.StatusUnprocessableEntity || len(e.Fields) != 1 || e.Fields[0].Field != c.field {
+			t.Errorf("GET %s = %d %s, want 422 naming %s", c.path, r.status, r.body, c.field)
+		}
+	}
+	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs?limit=5&offset=0", h.aliceKey, "")
+	h.must(http.StatusNotFound, http.MethodGet, "/threads/not-a-thread", h.aliceKey, "")
+	for _, path := range []string{"/threads/" + tid, "/nowhere", "/ok"} {
+		r := h.do(http.MethodGet, path, h.aliceKey, "")
+		if got := r.header.Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("GET %s: X-Content-Type-Options %q, want nosniff", path, got)
+		}
 	}
 }
 

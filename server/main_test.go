@@ -122,6 +122,14 @@ func newServer(t testing.TB, st *store.Store, limits httpx.Limits, logs io.Write
 // for its users' MCP servers (testBoxKey).
 func newServerWith(t testing.TB, st *store.Store, planner *nodes.Graph, limits httpx.Limits, logs io.Writer) *Server {
 	t.Helper()
+	return newServerTuned(t, st, planner, logs, func(cfg *Config) { cfg.Limits = limits })
+}
+
+// newServerTuned is a server on st with the planner given, a secret box
+// for its users' MCP servers (testBoxKey) and the test limits, configured
+// then by tune.
+func newServerTuned(t testing.TB, st *store.Store, planner *nodes.Graph, logs io.Writer, tune func(*Config)) *Server {
+	t.Helper()
 	box, err := secretbox.New(testBoxKey)
 	if err != nil {
 		t.Fatal(err)
@@ -130,15 +138,10 @@ func newServerWith(t testing.TB, st *store.Store, planner *nodes.Graph, limits h
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newServerOn(t, st, planner, limits, logs, mcpservers.Registry{Pool: st.Pool, Guard: guard, Box: box})
-}
-
-// newServerOn is a server on st with the planner and the MCP server
-// registry given.
-func newServerOn(t testing.TB, st *store.Store, planner *nodes.Graph, limits httpx.Limits, logs io.Writer, servers mcpservers.Registry) *Server {
-	t.Helper()
-	srv, err := New(Config{Store: st, Planner: planner, Servers: servers,
-		Limits: limits, Logger: slog.New(slog.NewJSONHandler(logs, nil))})
+	cfg := Config{Store: st, Planner: planner, Servers: mcpservers.Registry{Pool: st.Pool, Guard: guard, Box: box},
+		Limits: testLimits(), Logger: slog.New(slog.NewJSONHandler(logs, nil))}
+	tune(&cfg)
+	srv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -114,7 +114,7 @@ func TestMCPServerWithoutKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	noBox := newServerOn(t, h.st, h.planner, testLimits(), io.Discard, mcpservers.Registry{Pool: h.st.Pool, Guard: guard})
+	noBox := newServerTuned(t, h.st, h.planner, io.Discard, func(cfg *Config) { cfg.Servers = mcpservers.Registry{Pool: h.st.Pool, Guard: guard} })
 	ts := httptest.NewServer(noBox.Handler())
 	t.Cleanup(ts.Close)
 	h.url = ts.URL

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"github.com/tripgraph/tripgraph/internal/plannertest"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/httpx"
+	"github.com/tripgraph/tripgraph/store"
 )
 
 // runHarness is a server with its runner started, on tools from gate.
@@ -25,13 +27,27 @@ func runHarness(t *testing.T, gate *plannertest.Gate) *harness {
 func runHarnessLimited(t *testing.T, gate *plannertest.Gate, limits httpx.Limits) *harness {
 	t.Helper()
 	st := migratedStore(t)
-	logs := &syncBuffer{}
-	planner := plannertest.Planner(t, gate, st.Checkpoints)
-	srv := newServerWith(t, st, planner, limits, logs)
-	srv.Start()
-	ts := httptest.NewServer(srv.Handler())
+	return runHarnessOn(t, st, plannertest.Planner(t, gate, st.Checkpoints), func(cfg *Config) { cfg.Limits = limits })
+}
+
+// runHarnessOn is a server on st with its runner started, running planner,
+// configured as newServerOn does and then by tune.
+func runHarnessOn(t *testing.T, st *store.Store, planner *nodes.Graph, tune func(*Config)) *harness {
+	t.Helper()
+	h := &harness{t: t, st: st, logs: &syncBuffer{}}
+	// The database is shared by the package's tests: once this server has
+	// stopped, the runs it leaves unfinished must not be taken up by the
+	// next test's workers, so its users' threads go with it.
+	t.Cleanup(func() {
+		if _, err := st.Pool.Exec(context.Background(), `DELETE FROM threads WHERE owner_id = ANY($1::uuid[])`, []string{h.alice.ID, h.bob.ID}); err != nil {
+			t.Errorf("deleting the test's threads: %v", err)
+		}
+	})
+	h.srv, h.planner = newServerTuned(t, st, planner, h.logs, tune), planner
+	h.srv.Start()
+	ts := httptest.NewServer(h.srv.Handler())
 	t.Cleanup(ts.Close)
-	h := &harness{t: t, srv: srv, planner: planner, url: ts.URL, st: st, logs: logs}
+	h.url = ts.URL
 	h.alice, h.aliceKey = newUser(t, st)
 	h.bob, h.bobKey = newUser(t, st)
 	return h

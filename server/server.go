@@ -75,7 +75,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Limits == (httpx.Limits{}) {
 		cfg.Limits = httpx.DefaultLimits
 	}
-	if cfg.Limits.RateBurst < 1 || cfg.Limits.RatePerSec <= 0 || cfg.Limits.MaxBodyBytes <= 0 {
+	if cfg.Limits.RateBurst < 1 || cfg.Limits.RatePerSec <= 0 || cfg.Limits.MaxBodyBytes <= 0 || cfg.Limits.MaxStreams < 1 {
 		return nil, errors.New("building the HTTP server: limits must be above 0")
 	}
 	s := &Server{store: cfg.Store, log: cfg.Logger, metrics: metrics.New(cfg.Store, cfg.Logger),
@@ -87,17 +87,16 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	limiter := httpx.NewLimiter(cfg.Limits.RatePerSec, cfg.Limits.RateBurst)
 	rest := api.New(api.Config{Keys: cfg.Store.Accounts, Tenants: tenants, Runner: s.runner, Closing: s.closing,
-		Metrics: s.metrics, Limits: cfg.Limits, Limiter: limiter, Logger: cfg.Logger})
+		Metrics: s.metrics, Limits: cfg.Limits, Logger: cfg.Logger})
 	s.web = web.New(web.Config{Sessions: cfg.Store.Accounts, Tenants: tenants, Runner: s.runner, Closing: s.closing,
-		Metrics: s.metrics, Limits: cfg.Limits, Limiter: limiter, Logger: cfg.Logger, SessionTTL: cfg.SessionTTL})
+		Metrics: s.metrics, Limits: cfg.Limits, Logger: cfg.Logger, SessionTTL: cfg.SessionTTL})
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.Logger.SetOutput(io.Discard) // every error goes through ErrorHandler, which logs it with slog
 	e.HTTPErrorHandler = httpx.ErrorHandler(cfg.Logger)
-	e.Use(httpx.RequestIDs(), httpx.Observe(s.metrics, cfg.Logger), httpx.Recover())
+	e.Use(httpx.RequestIDs(), httpx.Observe(s.metrics, cfg.Logger), httpx.Recover(), httpx.NoSniff)
 	s.echo = e
 	ops := s.operations()
 	for i := range ops {

@@ -104,7 +104,7 @@ func TestShutdownClosesStreams(t *testing.T) {
 	}
 	for _, r := range runs {
 		if r.Status != store.RunPending {
-			t.Errorf("run %s is %s after Shutdown, want pending", r.RunID, r.Status)
+			t.Errorf("run %s is %s after Shutdown, want pending\n%s", r.RunID, r.Status, h.logs.String())
 		}
 		if _, err := h.st.ForOwner(h.alice.ID).CancelRun(context.Background(), r.RunID); err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -317,11 +318,39 @@ func TestCSRF(t *testing.T) {
 		{"no token", url.Values{}, nil, http.StatusForbidden},
 		{"wrong token", url.Values{"csrf_token": {wrongToken(b.csrf)}}, nil, http.StatusForbidden},
 		{"another session's token", url.Values{"csrf_token": {h.browser().login(h.bobKey).csrf}}, nil, http.StatusForbidden},
+		{"an htmx request without a token", url.Values{}, []string{"HX-Request", "true"}, http.StatusForbidden},
+		{"the token from another site", url.Values{"csrf_token": {b.csrf}}, []string{"Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site"}, http.StatusForbidden},
 		{"header", url.Values{}, []string{"X-CSRF-Token", b.csrf}, http.StatusSeeOther},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := b.post("/logout", c.form, c.header...)
+			mustStatus(t, r, c.want)
+		})
+	}
+	t.Run("the token in the query string", func(t *testing.T) {
+		b := h.browser().login(h.aliceKey)
+		mustStatus(t, b.post("/logout?csrf_token="+url.QueryEscape(b.csrf), url.Values{}), http.StatusForbidden)
+	})
+}
+
+// The forms before a session are refused when the browser says they come
+// from elsewhere, an origin of "null" (a sandboxed frame, a data: page)
+// included.
+func TestPublicFormsRefuseOtherOrigins(t *testing.T) {
+	h := newHarness(t, testLimits())
+	for _, c := range []struct {
+		name   string
+		header []string
+		want   int
+	}{
+		{"another site", []string{"Origin", "https://evil.example"}, http.StatusForbidden},
+		{"a null origin", []string{"Origin", "null"}, http.StatusForbidden},
+		{"another site by fetch metadata", []string{"Sec-Fetch-Site", "cross-site"}, http.StatusForbidden},
+		{"this site", []string{"Sec-Fetch-Site", "same-origin"}, http.StatusSeeOther},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := h.browser().post("/login", url.Values{"api_key": {h.aliceKey}}, c.header...)
 			mustStatus(t, r, c.want)
 		})
 	}
@@ -400,13 +429,15 @@ func TestLanguage(t *testing.T) {
 // TestAttemptsAreLimited checks that logins and signups from one address
 // take tokens from that address's bucket: past the burst, a 429.
 func TestAttemptsAreLimited(t *testing.T) {
-	limits := testLimits()
-	limits.RatePerSec, limits.RateBurst = 0.001, 3
-	h := newHarness(t, limits)
+	h := newHarness(t, testLimits()) // the API's limits do not apply to sign-ins
 	b := h.browser()
-	mustStatus(t, b.post("/login", url.Values{"api_key": {"tg_guess1"}}), http.StatusUnauthorized)
-	mustStatus(t, b.post("/login", url.Values{"api_key": {"tg_guess2"}}), http.StatusUnauthorized)
-	mustStatus(t, b.post("/signup", url.Values{"name": {"Bad Name"}}), http.StatusBadRequest)
+	for i := range web.AttemptsBurst {
+		if i%2 == 0 {
+			mustStatus(t, b.post("/login", url.Values{"api_key": {fmt.Sprintf("tg_guess%d", i)}}), http.StatusUnauthorized)
+		} else {
+			mustStatus(t, b.post("/signup", url.Values{"name": {"Bad Name"}}), http.StatusBadRequest)
+		}
+	}
 	for _, r := range []response{b.post("/login", url.Values{"api_key": {h.aliceKey}}), b.post("/signup", url.Values{"name": {"fine-name"}})} {
 		mustStatus(t, r, http.StatusTooManyRequests)
 		if r.header.Get("Retry-After") == "" {

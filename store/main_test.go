@@ -86,3 +86,14 @@ func wantCode(t *testing.T, what string, err error, code errcode.Code) {
 		t.Fatalf("%s: %v, want %s", what, err, code)
 	}
 }
+
+// appendEvent adds an event to a run's stream and announces it, as a
+// worker holding the run does, for tests that hold no lease.
+func appendEvent(t testing.TB, s *Store, runID, event string, data []byte) {
+	t.Helper()
+	_, err := s.Pool.Exec(context.Background(), `WITH e AS (INSERT INTO run_events (run_id, event, data) VALUES ($1, $2, $3)
+		RETURNING run_id, seq) SELECT pg_notify($4, e.run_id::text || ':' || e.seq) FROM e`, runID, event, data, RunEventsChannel)
+	if err != nil {
+		t.Error(err)
+	}
+}

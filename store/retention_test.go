@@ -28,9 +28,9 @@ func countRows(t *testing.T, s *Store, thread string) rowCounts {
 	return c
 }
 
-// fillThread gives a thread checkpoints created at the given times (in
-// order), and runs with events; the last run stays active when active is set.
-func fillThread(t *testing.T, s *Store, owner, thread string, at []time.Time, runs int, active bool) {
+// fillThread writes checkpoints at the times given, and runs, each with
+// events; the last run stays active when active is "pending" or "running".
+func fillThread(t *testing.T, s *Store, owner, thread string, at []time.Time, runs int, active string) {
 	t.Helper()
 	ctx := context.Background()
 	cp := s.Checkpoints
@@ -49,12 +49,16 @@ func fillThread(t *testing.T, s *Store, owner, thread string, at []time.Time, ru
 			t.Fatal(err)
 		}
 		for range 3 {
-			if _, err := s.ForOwner(owner).AppendRunEvent(ctx, r.ID, "values", []byte(`{}`)); err != nil {
+			appendEvent(t, s, r.ID, "values", []byte(`{}`))
+		}
+		switch {
+		case i < runs-1 || active == "":
+			if _, err := s.ForOwner(owner).CancelRun(ctx, r.ID); err != nil {
 				t.Fatal(err)
 			}
-		}
-		if i < runs-1 || !active {
-			if _, err := s.ForOwner(owner).CancelRun(ctx, r.ID); err != nil {
+		case active == RunRunning:
+			if _, err := s.Pool.Exec(ctx, `UPDATE runs SET status = 'running', worker_id = 'w', attempts = 1,
+				lease_expires_at = now() + interval '1 hour', started_at = now() WHERE id = $1`, r.ID); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -79,7 +83,7 @@ func TestPruneThreads(t *testing.T) {
 		owner   string
 		at      []time.Time // checkpoint times
 		runs    int
-		active  bool
+		active  string    // the last run's status when it is active
 		created time.Time // when set, the thread's creation time
 		expired bool
 	}
@@ -88,7 +92,8 @@ func TestPruneThreads(t *testing.T) {
 		{name: "another owner's old one", owner: ownerB, at: []time.Time{old, old, old}, runs: 1, expired: true},
 		{name: "never written, created long ago", owner: ownerA, created: older, expired: true},
 		{name: "old with many checkpoints", owner: ownerB, at: repeat(older, 30), expired: true},
-		{name: "old but running", owner: ownerA, at: []time.Time{old}, runs: 2, active: true},
+		{name: "old but with a pending run", owner: ownerA, at: []time.Time{old}, runs: 2, active: RunPending},
+		{name: "old but with a running run", owner: ownerB, at: []time.Time{older}, runs: 1, active: RunRunning},
 		{name: "old history, recent head", owner: ownerA, at: []time.Time{older, old, recent}, runs: 1},
 		{name: "recent", owner: ownerB, at: []time.Time{recent}, runs: 2},
 		{name: "never written, new", owner: ownerB},

@@ -8,8 +8,8 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// RunEventsChannel is the PostgreSQL NOTIFY channel on which AppendRunEvent
-// announces each event as "<run id>:<seq>", and the end of a run as
+// RunEventsChannel is the PostgreSQL NOTIFY channel on which
+// AppendRunEvents announces new events as "<run id>:<last seq>", and the end of a run as
 // "<run id>:<final status>", so that a stream can be joined from another
 // connection or process (see FollowRunEvents).
 const RunEventsChannel = "run_events"
@@ -26,33 +26,93 @@ type RunEvent struct {
 	CreatedAt time.Time
 }
 
-// AppendRunEvent adds an event to the stream of a run on one of the owner's
-// threads and notifies RunEventsChannel.
-func (o Owner) AppendRunEvent(ctx context.Context, runID, event string, data []byte) (RunEvent, error) {
-	if data == nil {
-		data = []byte{}
+// NewRunEvent is an event a worker appends to its run's stream.
+type NewRunEvent struct {
+	Event string
+	Data  []byte
+	// Position names the event's place in the run's output, the same in
+	// every attempt of the run (its step, its kind and its rank there):
+	// an event whose position the stream already holds, because an
+	// earlier attempt appended it before its worker stopped, is not
+	// appended again. "" for an event that has no such place.
+	Position string
+}
+
+// AppendRunEvents adds events, in order, to the stream of the run the
+// lease holds, and notifies RunEventsChannel once, in one statement that
+// appends only while the lease still holds the run: a worker that lost its
+// run to another (its lease expired and the run was handed on, or it
+// ended) gets ErrLeaseLost and appends nothing, so the run's stream has
+// only the output of the attempt that holds it. It returns the events
+// appended, without those whose position the stream already held.
+func (s *Store) AppendRunEvents(ctx context.Context, l Lease, events []NewRunEvent) ([]RunEvent, error) {
+	names, data, positions := make([]string, len(events)), make([][]byte, len(events)), make([]*string, len(events))
+	for i, e := range events {
+		names[i], data[i] = e.Event, e.Data
+		if data[i] == nil {
+			data[i] = []byte{}
+		}
+		if e.Position != "" {
+			positions[i] = &events[i].Position
+		}
 	}
-	rows, err := o.s.Pool.Query(ctx, `
-		WITH e AS (
-			INSERT INTO run_events (run_id, event, data)
-			SELECT r.id, $3, $4 FROM runs r JOIN threads t ON t.id = r.thread_id
-			WHERE r.id = $1 AND t.owner_id = $2
-			RETURNING run_id, seq, event, data, created_at)
-		SELECT e.*, pg_notify($5, e.run_id::text || ':' || e.seq) IS NULL FROM e`,
-		runID, o.id, event, data, RunEventsChannel)
+	// FOR SHARE holds the run's row until the events are in: a takeover
+	// (which updates the row) waits for them, or, once it has committed,
+	// leaves this statement no row to append for. The aggregate row comes
+	// back even when nothing was appended.
+	var held int
+	var seqs []int64
+	var created []time.Time
+	var placed []*string
+	err := s.Pool.QueryRow(ctx, `
+		WITH r AS (
+			SELECT id FROM runs
+			WHERE id = $1 AND worker_id = $2 AND attempts = $3 AND status = 'running'
+			FOR SHARE),
+		e AS (
+			INSERT INTO run_events (run_id, event, data, position)
+			SELECT r.id, x.event, x.data, x.position
+			FROM r, unnest($4::text[], $5::bytea[], $6::text[]) WITH ORDINALITY AS x(event, data, position, n)
+			ORDER BY x.n
+			ON CONFLICT (run_id, position) WHERE position IS NOT NULL DO NOTHING
+			RETURNING seq, created_at, position)
+		SELECT (SELECT count(*) FROM r),
+			coalesce(array_agg(seq ORDER BY seq), '{}'), coalesce(array_agg(created_at ORDER BY seq), '{}'),
+			coalesce(array_agg(position ORDER BY seq), '{}'),
+			CASE WHEN count(*) > 0 THEN pg_notify($7, $1::text || ':' || max(seq)) END IS NULL
+		FROM e`,
+		l.RunID, l.WorkerID, l.Attempt, names, data, positions, RunEventsChannel).Scan(&held, &seqs, &created, &placed, new(bool))
 	if err != nil {
-		return RunEvent{}, notFoundAs(fmt.Errorf("appending an event to run %s: %w", runID, err), "no run %s", runID)
+		return nil, fmt.Errorf("appending events to run %s: %w", l.RunID, err)
 	}
-	e, err := pgx.CollectExactlyOneRow(rows, func(row pgx.CollectableRow) (RunEvent, error) {
-		var e RunEvent
-		var ignored bool
-		err := row.Scan(&e.RunID, &e.Seq, &e.Event, &e.Data, &e.CreatedAt, &ignored)
-		return e, err
-	})
-	if err != nil {
-		return RunEvent{}, notFoundAs(fmt.Errorf("appending an event to run %s: %w", runID, err), "no run %s", runID)
+	if held == 0 {
+		return nil, leaseLost(l)
 	}
-	return e, nil
+	return appendedOf(l.RunID, events, seqs, created, placed), nil
+}
+
+// appendedOf pairs the events given to AppendRunEvents with the seqs and
+// times of those that were appended: all those without a position, and
+// those whose position was placed. Both are in the order given.
+func appendedOf(runID string, events []NewRunEvent, seqs []int64, created []time.Time, placed []*string) []RunEvent {
+	isPlaced := make(map[string]bool, len(placed))
+	for _, p := range placed {
+		if p != nil {
+			isPlaced[*p] = true
+		}
+	}
+	out := make([]RunEvent, 0, len(seqs))
+	for _, e := range events {
+		if e.Position != "" {
+			if !isPlaced[e.Position] {
+				continue
+			}
+			delete(isPlaced, e.Position) // a position given twice is placed once
+		}
+		i := len(out)
+		out = append(out, RunEvent{RunID: runID, Seq: seqs[i], Event: e.Event, Data: e.Data, CreatedAt: created[i]})
+	}
+	return out
 }
 
 // RunEvents returns the events of a run on one of the owner's threads that

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"log/slog"
+	"time"
 )
 
 // ErrRunCancelled is the cause of a context that WatchCancel cancelled
@@ -21,7 +22,8 @@ var ErrRunCancelled = errors.New("the run was cancelled")
 //
 // It subscribes before it reads, so an event appended between a read and
 // the next wait still wakes it. It relies on a run's events being appended
-// one after another, as the run's one worker does.
+// one after another, as the run's one worker does. While the database
+// cannot be reached it reads again, for up to followPatience.
 func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64) iter.Seq2[RunEvent, error] {
 	return func(yield func(RunEvent, error) bool) {
 		sub, unsubscribe, err := o.s.runHub().subscribe(ctx, RunEventsChannel, runID)
@@ -30,19 +32,24 @@ func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64
 			return
 		}
 		defer unsubscribe()
+		var outage time.Time // when reads began to fail as Unreachable
 		for {
-			// The status first: once it is final, every event of the run
-			// is committed, and the read that follows sees them all.
-			run, err := o.Run(ctx, runID)
+			run, events, err := o.runAndEvents(ctx, runID, afterSeq)
+			if Unreachable(err) && ctx.Err() == nil {
+				if outage.IsZero() {
+					outage = time.Now()
+				}
+				if time.Since(outage) < followPatience {
+					if sleep(ctx, followRetry) == nil {
+						continue
+					}
+				}
+			}
 			if err != nil {
 				yield(RunEvent{}, err)
 				return
 			}
-			events, err := o.RunEvents(ctx, runID, afterSeq, runEventsPage)
-			if err != nil {
-				yield(RunEvent{}, err)
-				return
-			}
+			outage = time.Time{}
 			for _, e := range events {
 				if !yield(e, nil) {
 					return
@@ -60,6 +67,39 @@ func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64
 				return
 			}
 		}
+	}
+}
+
+// followPatience is how long a follower keeps reading again while the
+// database cannot be reached, before it gives up with the error; a
+// follower that comes through misses nothing, as it reads from where it
+// was. followRetry is the pause between its tries.
+const (
+	followPatience = 20 * time.Second
+	followRetry    = 250 * time.Millisecond
+)
+
+// runAndEvents reads a run and a page of its events after afterSeq: the
+// status first, as once it is final every event of the run is committed,
+// and the read that follows sees them all.
+func (o Owner) runAndEvents(ctx context.Context, runID string, afterSeq int64) (Run, []RunEvent, error) {
+	run, err := o.Run(ctx, runID)
+	if err != nil {
+		return Run{}, nil, err
+	}
+	events, err := o.RunEvents(ctx, runID, afterSeq, runEventsPage)
+	return run, events, err
+}
+
+// sleep pauses for d, or until ctx ends (its cause).
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
 	}
 }
 

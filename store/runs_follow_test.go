@@ -34,10 +34,7 @@ func listening(t *testing.T, s *Store) {
 func appendEvents(t *testing.T, s *Store, owner, runID string, from, to int) {
 	t.Helper()
 	for i := from; i <= to; i++ {
-		if _, err := s.ForOwner(owner).AppendRunEvent(context.Background(), runID, "values", fmt.Appendf(nil, `{"i":%d}`, i)); err != nil {
-			t.Error(err)
-			return
-		}
+		appendEvent(t, s, runID, "values", fmt.Appendf(nil, `{"i":%d}`, i))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -427,5 +428,82 @@ func TestReclaimExpiredConcurrently(t *testing.T) {
 	}
 	if len(seen) != n {
 		t.Errorf("%d runs reclaimed, want %d", len(seen), n)
+	}
+}
+
+// A worker whose lease was taken over appends nothing to the run's stream;
+// the worker that holds the run now does.
+func TestAppendIsFencedByTheLease(t *testing.T) {
+	ctx := context.Background()
+	s := openQueueStores(t, 1)[0]
+	owner, thread := newThread(t, s, "fenced-events")
+	mustCreate(t, s, owner, thread, "")
+	first := mustClaim(t, s, "w1")
+	if _, err := s.AppendRunEvents(ctx, first.Lease(), []NewRunEvent{{Event: "values", Data: []byte(`{"by":"w1"}`)}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Pool.Exec(ctx, `UPDATE runs SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, first.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ReclaimExpired(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	second := mustClaim(t, s, "w2")
+	if _, err := s.AppendRunEvents(ctx, first.Lease(), []NewRunEvent{{Event: "values", Data: []byte(`{"by":"w1, late"}`)}}); !errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("the old worker's append: %v, want ErrLeaseLost", err)
+	}
+	if _, err := s.AppendRunEvents(ctx, second.Lease(), []NewRunEvent{{Event: "values", Data: []byte(`{"by":"w2"}`)}}); err != nil {
+		t.Fatal(err)
+	}
+	events, err := s.ForOwner(owner).RunEvents(ctx, first.ID, 0, 0)
+	if err != nil || len(events) != 2 || string(events[1].Data) != `{"by":"w2"}` {
+		t.Fatalf("the run's stream: %+v, %v; want w1's then w2's", events, err)
+	}
+}
+
+// Events with a position already in the run's stream (an earlier attempt
+// appended them before its worker stopped) are not appended again; those
+// without one always are, and a batch that adds nothing new is no error.
+func TestEventPositionsAreAppendedOnce(t *testing.T) {
+	ctx := context.Background()
+	s := openQueueStores(t, 1)[0]
+	owner, thread := newThread(t, s, "positions")
+	mustCreate(t, s, owner, thread, "")
+	first := mustClaim(t, s, "w1")
+	ev := func(name, position string) NewRunEvent {
+		return NewRunEvent{Event: name, Data: []byte(`"` + name + `"`), Position: position}
+	}
+	names := func(events []RunEvent) []string {
+		var out []string
+		for _, e := range events {
+			out = append(out, e.Event)
+		}
+		return out
+	}
+	got, err := s.AppendRunEvents(ctx, first.Lease(), []NewRunEvent{ev("a", "1.a"), ev("b", "1.b"), ev("c", ""), ev("b again", "1.b")})
+	if err != nil || !slices.Equal(names(got), []string{"a", "b", "c"}) {
+		t.Fatalf("first attempt appended %v, %v", names(got), err)
+	}
+	if _, err := s.Pool.Exec(ctx, `UPDATE runs SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, first.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ReclaimExpired(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	second := mustClaim(t, s, "w2")
+	got, err = s.AppendRunEvents(ctx, second.Lease(), []NewRunEvent{ev("a2", "1.a"), ev("b2", "1.b")})
+	if err != nil || len(got) != 0 {
+		t.Fatalf("a batch already in the stream: appended %v, %v", names(got), err)
+	}
+	got, err = s.AppendRunEvents(ctx, second.Lease(), []NewRunEvent{ev("d", "2.a"), ev("e", "")})
+	if err != nil || !slices.Equal(names(got), []string{"d", "e"}) || got[0].Seq >= got[1].Seq {
+		t.Fatalf("second attempt appended %+v, %v", got, err)
+	}
+	stream, err := s.ForOwner(owner).RunEvents(ctx, first.ID, 0, 0)
+	if err != nil || !slices.Equal(names(stream), []string{"a", "b", "c", "d", "e"}) {
+		t.Fatalf("the run's stream: %v, %v", names(stream), err)
+	}
+	if string(stream[0].Data) != `"a"` {
+		t.Errorf("the first attempt's event was replaced: %s", stream[0].Data)
 	}
 }

@@ -37,8 +37,8 @@ func TestRunLifecycle(t *testing.T) {
 	}
 
 	for i, ev := range []string{"metadata", "values", "updates", "end"} {
-		e, err := s.ForOwner(owner).AppendRunEvent(ctx, run.ID, ev, []byte(`{"i":1}`))
-		if err != nil || e.Event != ev {
+		e, err := s.AppendRunEvents(ctx, claimed.Lease(), []NewRunEvent{{Event: ev, Data: []byte(`{"i":1}`)}})
+		if err != nil || len(e) != 1 || e[0].Event != ev {
 			t.Fatalf("event %d: %+v, %v", i, e, err)
 		}
 	}

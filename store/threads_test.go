@@ -107,7 +107,6 @@ func TestThreadsAreScopedByOwner(t *testing.T) {
 		{"read the run", second(s.ForOwner(b.ID).Run(ctx, run.ID))},
 		{"active run", second(s.ForOwner(b.ID).ActiveRun(ctx, th.ID))},
 		{"cancel the run", second(s.ForOwner(b.ID).CancelRun(ctx, run.ID))},
-		{"append an event", second(s.ForOwner(b.ID).AppendRunEvent(ctx, run.ID, "values", []byte(`{}`)))},
 		{"read checkpoints", second(s.Checkpoints.ForOwner(b.ID).Latest(ctx, th.ID))},
 	}
 	for _, tt := range notFound {
@@ -147,9 +146,7 @@ func TestDeleteThreadCascades(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.ForOwner(owner).AppendRunEvent(ctx, run.ID, "values", []byte(`{}`)); err != nil {
-		t.Fatal(err)
-	}
+	appendEvent(t, s, run.ID, "values", []byte(`{}`))
 	if err := s.ForOwner(owner).DeleteThread(ctx, thread); err != nil {
 		t.Fatal(err)
 	}

@@ -117,6 +117,7 @@ var catalog = map[string]map[string]string{
 	"error.what.NOT_FOUND":         {English: "This was not found.", Portuguese: "Isto não foi encontrado."},
 	"error.what.CONFLICT":          {English: "This clashes with a change made in the meantime.", Portuguese: "Isto esbarra em uma mudança feita nesse meio-tempo."},
 	"error.what.UNSUPPORTED_MEDIA": {English: "This kind of content is not accepted.", Portuguese: "Esse tipo de conteúdo não é aceito."},
+	"error.what.TOO_MANY_REQUESTS": {English: "Too many requests at once; wait a moment and try again.", Portuguese: "Pedidos demais de uma vez; espere um pouco e tente de novo."},
 	"error.what.UNAVAILABLE":       {English: "The service is unavailable right now.", Portuguese: "O serviço está indisponível agora."},
 	"error.what.INTERNAL":          {English: "Something failed on our side.", Portuguese: "Algo falhou do nosso lado."},
 	"error.fields":                 {English: "Check %s and send the form again.", Portuguese: "Confira %s e envie o formulário de novo."},

@@ -132,7 +132,7 @@ func TestEnrichmentOnTheUsersOwnServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := &promptRecorder{Model: off}
-	g, bridge, err := newPlanner(m, &serving{st: st, mediaRoot: t.TempDir()}, reg, st.Checkpoints, "http://127.0.0.1:1", slog.New(slog.DiscardHandler))
+	g, bridge, err := newPlanner(ctx, m, &serving{st: st, mediaRoot: t.TempDir()}, reg, st.Checkpoints, "http://127.0.0.1:1", slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

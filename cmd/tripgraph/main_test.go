@@ -50,6 +50,7 @@ func TestConfigDefaultsAreThePackagesDefaults(t *testing.T) {
 		{"TRIPGRAPH_WRITE_TIMEOUT", d.Limits.WriteTimeout, httpx.DefaultLimits.WriteTimeout},
 		{"TRIPGRAPH_RATE_LIMIT", d.Limits.RatePerSec, httpx.DefaultLimits.RatePerSec},
 		{"TRIPGRAPH_RATE_BURST", d.Limits.RateBurst, httpx.DefaultLimits.RateBurst},
+		{"TRIPGRAPH_MAX_STREAMS", d.Limits.MaxStreams, httpx.DefaultLimits.MaxStreams},
 		{"TRIPGRAPH_SESSION_TTL", d.Limits.SessionTTL, web.DefaultSessionTTL},
 		{"TRIPGRAPH_WORKERS", d.Runner.Workers, runner.DefaultWorkers},
 		{"TRIPGRAPH_RUN_LEASE", d.Runner.Lease, runner.DefaultLease},

@@ -39,7 +39,11 @@ func ourServer(cfg mcpserver.Config) mcpbridge.ServerConfig {
 // tools come through the MCP bridge: our own server on the store, and each
 // user's own servers from the registry, dialled through the SSRF guard.
 // Large results are kept in the store's tool outputs.
-func newPlanner(m llms.Model, env *serving, reg mcpservers.Registry, cp graph.Checkpointer, publicURL string, log *slog.Logger) (*nodes.Graph, *mcpbridge.Bridge, error) {
+//
+// A change to a user's servers in any process sharing the database makes
+// the bridge forget what it holds of that user's servers (the store's
+// listener announces it), so the next run reads them afresh.
+func newPlanner(ctx context.Context, m llms.Model, env *serving, reg mcpservers.Registry, cp graph.Checkpointer, publicURL string, log *slog.Logger) (*nodes.Graph, *mcpbridge.Bridge, error) {
 	bridge, err := mcpbridge.New(mcpbridge.Options{
 		Servers:  []mcpbridge.ServerConfig{ourServer(env.mcpConfig(publicURL, log))},
 		Registry: userServers{reg},
@@ -49,6 +53,10 @@ func newPlanner(m llms.Model, env *serving, reg mcpservers.Registry, cp graph.Ch
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting the MCP bridge: %w", err)
+	}
+	if err := env.st.WatchMCPServers(ctx, bridge.Forget); err != nil {
+		bridge.Close()
+		return nil, nil, err
 	}
 	enricher := mcpbridge.Enricher{Bridge: bridge, Settings: userSettings{reg}}
 	return buildPlanner(nodes.Deps{Model: m, Tools: bridge, Enricher: enricher}, bridge, cp)

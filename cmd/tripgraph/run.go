@@ -159,7 +159,7 @@ func dbPlanner(ctx context.Context, cfg config.Config, m llms.Model, threadID st
 	if err != nil {
 		return fail(err)
 	}
-	g, bridge, err := newPlanner(m, env, reg, env.st.Checkpoints, orDefault(cfg.HTTP.PublicURL, "http://"+cfg.HTTP.Addr), log)
+	g, bridge, err := newPlanner(ctx, m, env, reg, env.st.Checkpoints, orDefault(cfg.HTTP.PublicURL, "http://"+cfg.HTTP.Addr), log)
 	if err != nil {
 		return fail(err)
 	}

@@ -157,14 +157,14 @@ func newAPI(ctx context.Context, cfg config.Config, env *serving, publicURL stri
 		return api{}, err
 	}
 	cps := env.st.Checkpoints
-	planner, bridge, err := newPlanner(m, env, reg, cps, publicURL, log)
+	planner, bridge, err := newPlanner(ctx, m, env, reg, cps, publicURL, log)
 	if err != nil {
 		return api{}, err
 	}
 	l := cfg.Limits
 	srv, err := server.New(server.Config{Store: env.st, Planner: planner, Servers: reg, Logger: log,
 		Limits: httpx.Limits{MaxBodyBytes: l.MaxBodyBytes, BodyTimeout: l.BodyTimeout, WriteTimeout: l.WriteTimeout,
-			RatePerSec: l.RatePerSec, RateBurst: l.RateBurst},
+			RatePerSec: l.RatePerSec, RateBurst: l.RateBurst, MaxStreams: l.MaxStreams},
 		Workers: cfg.Runner.Workers, RunLease: cfg.Runner.Lease, SessionTTL: l.SessionTTL})
 	if err != nil {
 		bridge.Close()

@@ -34,8 +34,7 @@ type Config struct {
 	Runner  *runner.Runner
 	Closing *httpx.Closing // ends streams and waits when the server shuts down
 	Metrics *metrics.Metrics
-	Limits  httpx.Limits
-	Limiter *httpx.Limiter // per API key
+	Limits  httpx.Limits // including each key's rate and open streams
 	Logger  *slog.Logger
 }
 
@@ -47,14 +46,16 @@ type API struct {
 	closing *httpx.Closing
 	metrics *metrics.Metrics
 	limits  httpx.Limits
-	limiter *httpx.Limiter
+	limiter *httpx.Limiter   // each key's rate
+	streams *httpx.StreamCap // each key's open streams and waits
 	log     *slog.Logger
 }
 
 // New builds the API.
 func New(cfg Config) *API {
 	return &API{keys: cfg.Keys, tenants: cfg.Tenants, runner: cfg.Runner, closing: cfg.Closing,
-		metrics: cfg.Metrics, limits: cfg.Limits, limiter: cfg.Limiter, log: cfg.Logger}
+		metrics: cfg.Metrics, limits: cfg.Limits, log: cfg.Logger,
+		limiter: httpx.NewLimiter(cfg.Limits.RatePerSec, cfg.Limits.RateBurst), streams: httpx.NewStreamCap(cfg.Limits.MaxStreams)}
 }
 
 // Routes are the API's routes, each with its auth and bounds.
@@ -112,9 +113,25 @@ func (s *API) Routes() []httpx.Route {
 		{Method: http.MethodPost, Path: "/store/namespaces", Summary: "List the namespaces that hold items, by prefix, suffix and depth", Handler: s.listNamespaces, Body: wire.StoreNamespaces{}, Response: wire.StoreNamespaceList{}},
 	}
 	for i := range routes {
-		routes[i].Middleware = []echo.MiddlewareFunc{httpx.Bounded(s.limits, routes[i].Long), s.authenticate}
+		routes[i].Middleware = []echo.MiddlewareFunc{httpx.Bounded(s.limits, routes[i].Long), s.authenticate, httpx.Text}
+		if routes[i].Long {
+			routes[i].Middleware = append(routes[i].Middleware, s.capStreams)
+		}
 	}
 	return routes
+}
+
+// capStreams holds one of the key's open streams for the request, or
+// refuses it with a 429 when the key has its most open already.
+func (s *API) capStreams(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		release, err := s.streams.Hold(APIKey(c.Request()))
+		if err != nil {
+			return err
+		}
+		defer release()
+		return next(c)
+	}
 }
 
 // authenticate lets a request through with the tenant of the user its API

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -120,21 +121,22 @@ func (s *API) cancelRun(c echo.Context) error {
 // truthy reads a boolean query parameter as the clients send it.
 func truthy(v string) bool { return v == "1" || v == "true" }
 
-// pageQuery reads limit (default 10, at most 1000) and offset.
+// pageQuery reads limit (defaultLimit unless given, at most maxLimit) and
+// offset from the query string, as decimal whole numbers.
 func pageQuery(c echo.Context) (limit, offset int, err error) {
 	limit = defaultLimit
 	for _, p := range []struct {
-		name string
-		dst  *int
-		max  int
-	}{{"limit", &limit, 1000}, {"offset", &offset, 1 << 30}} {
+		name     string
+		dst      *int
+		min, max int
+	}{{"limit", &limit, 1, maxLimit}, {"offset", &offset, 0, 1 << 30}} {
 		v := c.QueryParam(p.name)
 		if v == "" {
 			continue
 		}
-		n := 0
-		if _, err := fmt.Sscan(v, &n); err != nil || n < 0 || n > p.max || (p.name == "limit" && n == 0) {
-			return 0, 0, httpx.InvalidField(p.name, "is out of range")
+		n, err := strconv.Atoi(v) // decimal digits only: no 0x10, no "1 junk"
+		if err != nil || n < p.min || n > p.max {
+			return 0, 0, httpx.InvalidField(p.name, fmt.Sprintf("must be a whole number from %d to %d", p.min, p.max))
 		}
 		*p.dst = n
 	}

@@ -181,6 +181,9 @@ func (s *API) updateState(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := runner.CheckAdded(httpx.Ctx(c), t, threadID, checkpointID, update.Messages); err != nil {
+		return err
+	}
 	asNode, err := asNode(httpx.Ctx(c), t, threadID, checkpointID, in.AsNode)
 	if err != nil {
 		return err

@@ -20,6 +20,10 @@ import (
 // does not say, as the LangGraph API does.
 const defaultLimit = 10
 
+// maxLimit is the most a page holds; the wire types' validate tags say the
+// same for limits given in a body.
+const maxLimit = 1000
+
 func limitOr(limit *int) int {
 	if limit == nil {
 		return defaultLimit

@@ -8,10 +8,14 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/go-playground/validator/v10"
 	"github.com/labstack/echo/v4"
@@ -136,6 +140,10 @@ func DecodeFields(fields map[string]json.RawMessage, dst any) []wire.FieldError 
 			problems = append(problems, wire.FieldError{Field: name, Message: "unknown field"})
 			continue
 		}
+		if msg := TextProblem(fields[name]); msg != "" {
+			problems = append(problems, wire.FieldError{Field: name, Message: msg})
+			continue
+		}
 		if err := StrictUnmarshal(fields[name], v.Field(i).Addr().Interface()); err != nil {
 			problems = append(problems, wire.FieldError{Field: name, Message: typeMessage(err)})
 		}
@@ -250,4 +258,83 @@ func SortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// TextProblem says what in a raw JSON value PostgreSQL cannot store as
+// text or jsonb: bytes that are not UTF-8, a NUL (\u0000), or a lone
+// surrogate escape; "" when there is nothing.
+func TextProblem(raw []byte) string {
+	if !utf8.Valid(raw) {
+		return "must be valid UTF-8"
+	}
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' || i+1 >= len(raw) {
+			continue
+		}
+		i++ // the escaped character
+		if raw[i] != 'u' || i+4 >= len(raw) {
+			continue
+		}
+		code, err := strconv.ParseUint(string(raw[i+1:i+5]), 16, 16)
+		if err != nil {
+			continue
+		}
+		i += 4
+		switch {
+		case code == 0:
+			return "must not contain NUL characters (\\u0000)"
+		case code >= 0xDC00 && code <= 0xDFFF:
+			return "must not contain a lone surrogate"
+		case code >= 0xD800 && code <= 0xDBFF:
+			if i+6 >= len(raw) || raw[i+1] != '\\' || raw[i+2] != 'u' {
+				return "must not contain a lone surrogate"
+			}
+			low, err := strconv.ParseUint(string(raw[i+3:i+7]), 16, 16)
+			if err != nil || low < 0xDC00 || low > 0xDFFF {
+				return "must not contain a lone surrogate"
+			}
+			i += 6
+		}
+	}
+	return ""
+}
+
+// Text checks the path parameters of a route: each must be text a person
+// could type, so that no NUL, invalid UTF-8 or control character reaches
+// a query (an id that is text but names nothing is then NOT_FOUND). The
+// router leaves parameters escaped when the path was sent with escapes Go
+// would have written differently (%ff rather than %FF); Text unescapes
+// them, so that handlers always see the value the client meant.
+func Text(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		values := slices.Clone(c.ParamValues())
+		for i, name := range c.ParamNames() {
+			v := values[i]
+			if c.Request().URL.RawPath != "" {
+				var err error
+				if v, err = url.PathUnescape(v); err != nil {
+					return InvalidField(name, "is not a well-formed escaped path segment")
+				}
+			}
+			if !printable(v) {
+				return InvalidField(name, "must be printable UTF-8 text")
+			}
+			values[i] = v
+		}
+		c.SetParamValues(values...)
+		return next(c)
+	}
+}
+
+// printable reports whether s is valid UTF-8 with no control character.
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
 }

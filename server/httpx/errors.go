@@ -19,6 +19,7 @@ import (
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/store"
 )
 
 // StatusError is a coded error answered with a status other than its
@@ -46,10 +47,10 @@ func InvalidField(field, message string) error {
 	return Invalid(wire.FieldError{Field: field, Message: message})
 }
 
-// TooMany is a 429 saying when to retry.
+// TooMany is a 429 TOO_MANY_REQUESTS saying when to retry.
 func TooMany(retryAfterSeconds int, message string) error {
 	return &StatusError{Status: http.StatusTooManyRequests, RetryAfter: retryAfterSeconds,
-		Err: errcode.New(errcode.Unavailable, "%s", message)}
+		Err: errcode.New(errcode.TooManyRequests, "%s", message)}
 }
 
 // Prefixed puts prefix before the field names of a 422; any other error
@@ -87,8 +88,12 @@ func ErrorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 // WriteError writes err as an error response: see ErrorHandler.
 func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	status, body, retryAfter := Describe(err)
-	if status == http.StatusInternalServerError {
+	switch {
+	case status == http.StatusInternalServerError:
 		log.ErrorContext(r.Context(), "internal error", "request_id", RequestID(r.Context()),
+			"method", r.Method, "path", r.URL.Path, "err", err)
+	case body.Message == ErrDatabaseUnreachable.Message:
+		log.WarnContext(r.Context(), "the database could not be reached", "request_id", RequestID(r.Context()),
 			"method", r.Method, "path", r.URL.Path, "err", err)
 	}
 	if retryAfter > 0 {
@@ -102,6 +107,15 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	json.NewEncoder(w).Encode(body)
 }
 
+// ErrDatabaseUnreachable is what a request or a stream that the database
+// failed, for a moment, tells its client.
+var ErrDatabaseUnreachable = errcode.New(errcode.Unavailable,
+	"the database cannot be reached right now: try again in a moment; a run already started goes on, join it again from the Last-Event-ID of the last event received")
+
+// databaseRetryAfter is the Retry-After, in seconds, of a request the
+// database failed.
+const databaseRetryAfter = 2
+
 // Describe turns any error into a status, a safe body and a Retry-After.
 func Describe(err error) (int, wire.Error, int) {
 	var se *StatusError
@@ -111,6 +125,9 @@ func Describe(err error) (int, wire.Error, int) {
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		return he.Code, wire.Error{Error: string(codeOfStatus(he.Code)), Message: http.StatusText(he.Code)}, 0
+	}
+	if store.Unreachable(err) && errcode.Of(err) == errcode.Internal {
+		return http.StatusServiceUnavailable, wire.Error{Error: string(errcode.Unavailable), Message: ErrDatabaseUnreachable.Message}, databaseRetryAfter
 	}
 	err = FromGraph(err)
 	code, msg := errcode.Of(err), errcode.Message(err)
@@ -157,6 +174,8 @@ func codeOfStatus(status int) errcode.Code {
 		return errcode.Forbidden
 	case status == http.StatusUnsupportedMediaType:
 		return errcode.UnsupportedMedia
+	case status == http.StatusTooManyRequests:
+		return errcode.TooManyRequests
 	case status == http.StatusServiceUnavailable:
 		return errcode.Unavailable
 	case status < 500:

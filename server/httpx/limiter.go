@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"math"
 	"sync"
 	"time"
@@ -68,4 +69,36 @@ func (l *Limiter) dropFull(now time.Time) {
 			delete(l.keys, h)
 		}
 	}
+}
+
+// StreamCap bounds the requests each key holds open at once (streams, and
+// waits for a run's end), in this process's memory.
+type StreamCap struct {
+	max  int
+	mu   sync.Mutex
+	open map[[32]byte]int
+}
+
+// NewStreamCap allows each key max open requests.
+func NewStreamCap(max int) *StreamCap {
+	return &StreamCap{max: max, open: map[[32]byte]int{}}
+}
+
+// Hold counts one more open request of key, or refuses with a 429 when key
+// has max open already. Call release when the request ends.
+func (s *StreamCap) Hold(key string) (release func(), err error) {
+	h := sha256.Sum256([]byte(key))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.open[h] >= s.max {
+		return nil, TooMany(1, fmt.Sprintf("this API key has %d streams open already, the most it may; close one, or retry later", s.max))
+	}
+	s.open[h]++
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.open[h]--; s.open[h] == 0 {
+			delete(s.open, h)
+		}
+	}, nil
 }

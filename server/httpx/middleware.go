@@ -26,11 +26,15 @@ type Limits struct {
 	WriteTimeout time.Duration // a non-streaming answer must be written within this
 	RatePerSec   float64       // requests per second per API key, on average
 	RateBurst    int           // requests an API key may send at once
+	MaxStreams   int           // streams and waits an API key may hold open at once, in one process
 }
 
-// DefaultLimits are the limits when nothing is configured.
+// DefaultLimits are the limits when nothing is configured. They fit the
+// usual set-up, one backend key for all of an app's travellers: the rate
+// guards against a runaway client, not against a busy app. Keys handed to
+// people directly deserve tighter ones (10 a second, bursts of 40).
 var DefaultLimits = Limits{MaxBodyBytes: 1 << 20, BodyTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
-	RatePerSec: 10, RateBurst: 40}
+	RatePerSec: 500, RateBurst: 2000, MaxStreams: 1000}
 
 // RequestIDHeader carries a request's id, in both directions.
 const RequestIDHeader = "X-Request-Id"
@@ -177,3 +181,12 @@ func Logger(c echo.Context, log *slog.Logger) *slog.Logger {
 
 // Ctx is a request's context.
 func Ctx(c echo.Context) context.Context { return c.Request().Context() }
+
+// NoSniff tells browsers to take every answer as the type it says it is,
+// so that no JSON body is ever run as a script or a page.
+func NoSniff(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Response().Header().Set("X-Content-Type-Options", "nosniff")
+		return next(c)
+	}
+}

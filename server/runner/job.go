@@ -49,15 +49,16 @@ func DecodeJob(raw json.RawMessage) (Job, error) {
 	return j, nil
 }
 
-// config is the run configuration of j on a thread. A resumed run (one
+// config is the run configuration of j on a thread. A recovered run (one
 // whose thread's newest checkpoint it wrote itself, before its worker
-// stopped) continues from that checkpoint instead of starting again.
-func (j Job) config(threadID, runID string, resumed bool) graph.RunConfig[nodes.Update] {
+// stopped) goes on from that checkpoint instead of starting again, and
+// stops again where it had stopped (graph.RunConfig.Recover).
+func (j Job) config(threadID, runID string, recovered bool) graph.RunConfig[nodes.Update] {
 	cfg := graph.RunConfig[nodes.Update]{ThreadID: threadID, RunID: runID, StepLimit: j.StepLimit,
 		CheckpointID: j.CheckpointID, Durability: j.Durability, InterruptBefore: j.InterruptBefore, InterruptAfter: j.InterruptAfter}
 	switch {
-	case resumed:
-		cfg.Resume, cfg.CheckpointID = true, ""
+	case recovered:
+		cfg.Recover, cfg.CheckpointID = true, ""
 	case j.Command != nil:
 		cmd := &graph.Command[nodes.Update]{Update: j.Command.Update, Goto: j.Command.Goto}
 		if len(j.Command.Resume) > 0 {
@@ -76,4 +77,17 @@ func (j Job) config(threadID, runID string, resumed bool) graph.RunConfig[nodes.
 // debug and events only when the run was asked for them.
 func (j Job) parts() wire.Parts {
 	return wire.Parts{Graph: nodes.GraphID, Debug: j.Debug, Events: j.Events}
+}
+
+// added are the messages the job adds to its thread: its input's, and its
+// command's state update's.
+func (j Job) added() []nodes.Message {
+	var out []nodes.Message
+	if j.Input != nil {
+		out = append(out, j.Input.Messages...)
+	}
+	if j.Command != nil && j.Command.Update != nil {
+		out = append(out, j.Command.Update.Messages...)
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tripgraph/tripgraph/errcode"
@@ -20,6 +21,7 @@ import (
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/checkpoint"
 )
 
 // DefaultWorkers is how many runs a process executes at once when the
@@ -48,6 +50,7 @@ type Queue interface {
 	ReleaseRun(ctx context.Context, l store.Lease) (store.Run, error)
 	ReclaimExpired(ctx context.Context, maxAttempts int) ([]store.Run, error)
 	WatchCancel(ctx context.Context, runID string) (watched context.Context, stop context.CancelFunc, err error)
+	AppendRunEvents(ctx context.Context, l store.Lease, events []store.NewRunEvent) ([]store.RunEvent, error)
 	RunOwner(ctx context.Context, runID string) (string, error)
 	DeleteRunThread(ctx context.Context, runID string) error
 }
@@ -89,6 +92,7 @@ type Runner struct {
 	claims               context.Context
 	stopClaims, stopRuns context.CancelFunc
 	wg                   sync.WaitGroup
+	executing            atomic.Int64 // runs this process executes now
 }
 
 // New builds a Runner; Start starts its workers.
@@ -186,10 +190,10 @@ func (r *Runner) nudge() {
 func (r *Runner) work(claims, runs context.Context, workerID string) {
 	defer r.wg.Done()
 	for claims.Err() == nil {
-		// The claim itself is never cut off, not even by stopping the
-		// runs: a claim cut off after its commit would leave a run held by
-		// a worker that does not know it has it, until its lease lapsed.
-		claimCtx, cancel := context.WithTimeout(context.WithoutCancel(runs), 10*time.Second)
+		// The claim is not cut off when the pool stops: one cut off
+		// halfway could leave a run held by a worker that does not know it
+		// has it, until its lease lapsed.
+		claimCtx, cancel := context.WithTimeout(context.WithoutCancel(runs), r.timing.lease)
 		run, ok, err := r.queue.ClaimRun(claimCtx, workerID, r.timing.lease)
 		cancel()
 		if err != nil && runs.Err() == nil {
@@ -240,11 +244,11 @@ func (r *Runner) sweep(ctx context.Context) {
 // pending, for a worker of any process to claim at once and resume from
 // its thread's last checkpoint.
 func (r *Runner) execute(ctx context.Context, run store.Run) {
+	r.executing.Add(1)
+	defer r.executing.Add(-1)
 	log := r.log.With("run_id", run.ID, "thread_id", run.ThreadID, "worker", run.WorkerID)
 	l := run.Lease()
 	status, msg := r.runOn(ctx, run, log)
-	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
 	switch {
 	case status == "":
 		return // the lease was lost: the run is someone else's now
@@ -252,12 +256,15 @@ func (r *Runner) execute(ctx context.Context, run store.Run) {
 		r.handBack(ctx, run)
 		return
 	}
-	if _, err := r.queue.FinishRun(after, l, status, msg); err != nil {
+	if err := r.settle(ctx, func(ctx context.Context) error {
+		_, err := r.queue.FinishRun(ctx, l, status, msg)
+		return err
+	}); err != nil {
 		log.Error("ending a run", "status", status, "err", err)
 		return
 	}
 	if j, err := DecodeJob(run.Input); err == nil && j.DeleteThread {
-		if err := r.queue.DeleteRunThread(after, run.ID); err != nil {
+		if err := r.settle(ctx, func(ctx context.Context) error { return r.queue.DeleteRunThread(ctx, run.ID) }); err != nil {
 			log.Error("deleting the thread of a cron's run", "err", err)
 		}
 	}
@@ -265,57 +272,97 @@ func (r *Runner) execute(ctx context.Context, run store.Run) {
 
 // handBack puts a run this pool holds back in the queue, pending.
 func (r *Runner) handBack(ctx context.Context, run store.Run) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	if _, err := r.queue.ReleaseRun(ctx, run.Lease()); err != nil {
+	if err := r.settle(ctx, func(ctx context.Context) error {
+		_, err := r.queue.ReleaseRun(ctx, run.Lease())
+		return err
+	}); err != nil {
 		r.log.Error("handing a run back to the queue", "run_id", run.ID, "worker", run.WorkerID, "err", err)
 	}
 }
+
+// settle records how a run ended, or hands it back, with record; while the
+// database cannot be reached it tries again, for up to a lease, since a
+// run recorded late is better than one left to wait for its lease to
+// lapse. It goes on when ctx ends (the pool stopping) but not past that.
+func (r *Runner) settle(ctx context.Context, record func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timing.lease)
+	defer cancel()
+	pause := settlePause
+	for {
+		err := record(ctx)
+		if err == nil || !store.Unreachable(err) {
+			return err
+		}
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+			return err
+		}
+		pause = min(2*pause, maxSettlePause)
+	}
+}
+
+// settlePause and maxSettlePause space settle's tries.
+const (
+	settlePause    = 100 * time.Millisecond
+	maxSettlePause = 2 * time.Second
+)
 
 // runOn executes run under its lease and a cancel watch, as its thread's
 // owner, and returns its final status and error message: "" when the lease
 // was lost, released when the pool is stopping.
 func (r *Runner) runOn(ctx context.Context, run store.Run, log *slog.Logger) (status, msg string) {
 	owner, err := r.queue.RunOwner(ctx, run.ID)
-	if err != nil && ctx.Err() != nil {
-		return released, "" // the pool stopped as the run began
-	}
 	if err != nil {
-		log.Error("reading a run's owner", "err", err)
-		return store.RunError, runFailed
+		return r.failedBy(ctx, run, log, fmt.Errorf("reading the run's owner: %w", err))
 	}
 	t := r.tenants.For(owner)
 	watched, stopWatch, err := r.queue.WatchCancel(ctx, run.ID)
-	if err != nil && ctx.Err() != nil {
-		return released, ""
-	}
 	if err != nil {
-		log.Error("watching a run for cancellation", "err", err)
-		return store.RunError, runFailed
+		return r.failedBy(ctx, run, log, fmt.Errorf("watching the run for cancellation: %w", err))
 	}
 	defer stopWatch()
 	runCtx, cancel := context.WithCancelCause(watched)
 	defer cancel(nil)
 	stopRenew := r.renew(runCtx, run.Lease(), cancel, log)
 	defer stopRenew()
-	status, err = r.runGraph(nodes.WithMemory(mcpbridge.WithUser(runCtx, owner), t.Memory()), t, run)
+	withUser := nodes.WithMemory(mcpbridge.WithUser(runCtx, owner), t.Memory())
+	fenced := checkpoint.WithFence(withUser, checkpoint.Fence{RunID: run.ID, WorkerID: run.WorkerID, Attempt: run.Attempts})
+	status, err = r.runGraph(fenced, t, run)
 	switch cause := context.Cause(runCtx); {
-	case errors.Is(cause, errLeaseLost):
-		return "", ""
+	case errors.Is(cause, errLeaseLost), errors.Is(err, store.ErrLeaseLost), errors.Is(err, checkpoint.ErrFenced):
+		return "", "" // another worker holds the run: this one wrote nothing since it lost it
 	case errors.Is(cause, store.ErrRunCancelled):
 		return store.RunCancelled, ""
 	case ctx.Err() != nil:
 		return released, ""
 	case err != nil:
-		log.Error("a run failed", "err", err)
-		r.appendError(context.WithoutCancel(ctx), t, run.ID)
-		return store.RunError, runFailed
+		return r.failedBy(ctx, run, log, err)
 	}
 	return status, ""
 }
 
-// released is runOn's status for a run the pool stopped before its end:
-// it goes back to the queue.
+// failedBy is how a run that err stopped ends. When the database could not
+// be reached, the run is handed back at once (released): its worker is
+// fine, and the run goes on from its last checkpoint once the database is
+// back, rather than waiting for its lease to lapse; so is a run the pool
+// stopped (ctx ended). Otherwise it ends in error, with an error event in
+// its stream.
+func (r *Runner) failedBy(ctx context.Context, run store.Run, log *slog.Logger, err error) (status, msg string) {
+	if ctx.Err() != nil {
+		return released, "" // the pool is stopping: err is what that cut short
+	}
+	if store.Unreachable(err) {
+		log.Warn("the database failed a run: handing it back to the queue", "err", err)
+		return released, ""
+	}
+	log.Error("a run failed", "err", err)
+	r.appendError(context.WithoutCancel(ctx), run)
+	return store.RunError, runFailed
+}
+
+// released is runOn's status for a run that goes back to the queue: the
+// pool stopped before its end, or the database failed it.
 const released = "released"
 
 // runFailed is the message a failed run shows: what went wrong is logged,
@@ -362,23 +409,36 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 	if err != nil {
 		return "", err
 	}
-	resumed := false
+	recovered := false
 	if run.Attempts > 1 {
 		head, err := Head(ctx, t, run.ThreadID)
 		if err != nil {
 			return "", err
 		}
-		resumed = head != nil && head.Metadata.RunID == run.ID
+		recovered = head != nil && head.Metadata.RunID == run.ID
 	}
 	if run.MultitaskStrategy == store.MultitaskRollback && run.Replaces != "" && j.CheckpointID == "" {
 		if j.CheckpointID, err = before(ctx, t, run.ThreadID, run.Replaces); err != nil {
 			return "", err
 		}
 	}
-	appendCtx := context.WithoutCancel(ctx)
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	out := startOutbox(context.WithoutCancel(ctx), r.queue, run.Lease(), stop)
+	status, err := r.runEvents(ctx, t, j, run, recovered, out)
+	if werr := out.close(); werr != nil {
+		return "", werr
+	}
+	return status, err
+}
+
+// runEvents runs the graph and puts the parts of its events in out. It
+// returns the run's final status when the graph ended on its own, or the
+// graph's error.
+func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, j Job, run store.Run, recovered bool, out *outbox) (string, error) {
 	status := store.RunSuccess
 	timer := r.metrics.NodeTimer()
-	for ev, err := range t.Planner.Run(ctx, j.config(run.ThreadID, run.ID, resumed)) {
+	for ev, err := range t.Planner.Run(ctx, j.config(run.ThreadID, run.ID, recovered)) {
 		if err != nil {
 			return "", err
 		}
@@ -387,11 +447,7 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 		if err != nil {
 			return "", err
 		}
-		for _, part := range parts {
-			if _, err := t.AppendRunEvent(appendCtx, run.ID, part.Event, part.Data); err != nil {
-				return "", err
-			}
-		}
+		out.put(ev, parts)
 		if ev.Kind == graph.Interrupted { // a node asked a person, or a breakpoint stopped the run
 			status = store.RunInterrupted
 		}
@@ -400,9 +456,9 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 }
 
 // appendError adds an error event to a run's stream.
-func (r *Runner) appendError(ctx context.Context, t tenant.Tenant, runID string) {
+func (r *Runner) appendError(ctx context.Context, run store.Run) {
 	data, _ := json.Marshal(wire.StreamError{Error: string(errcode.Internal), Message: runFailed})
-	if _, err := t.AppendRunEvent(ctx, runID, wire.EventError, data); err != nil {
-		r.log.Error("recording a run's failure", "run_id", runID, "err", err)
+	if _, err := r.queue.AppendRunEvents(ctx, run.Lease(), []store.NewRunEvent{{Event: wire.EventError, Data: data}}); err != nil {
+		r.log.Error("recording a run's failure", "run_id", run.ID, "err", err)
 	}
 }

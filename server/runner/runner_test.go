@@ -51,7 +51,13 @@ func migratedStore(t testing.TB) *store.Store {
 func testRunner(t *testing.T, gate *plannertest.Gate) (*Runner, *store.Store) {
 	t.Helper()
 	st := migratedStore(t)
-	planner := plannertest.Planner(t, gate, st.Checkpoints)
+	return runnerOn(t, st, plannertest.Planner(t, gate, st.Checkpoints)), st
+}
+
+// runnerOn is a runner of the planner on st, paced for tests, drained
+// when the test ends.
+func runnerOn(t *testing.T, st *store.Store, planner *nodes.Graph) *Runner {
+	t.Helper()
 	r, err := New(Config{Queue: st, Tenants: tenant.Factory{Store: st, Planner: planner, Servers: mcpservers.Registry{Pool: st.Pool}},
 		Metrics: metrics.New(st, slog.Default()), Workers: 2, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -59,7 +65,7 @@ func testRunner(t *testing.T, gate *plannertest.Gate) (*Runner, *store.Store) {
 	}
 	r.timing = timing{lease: 3 * time.Second, poll: 20 * time.Millisecond, reclaim: 20 * time.Millisecond, maxAttempts: 3}
 	t.Cleanup(func() { stopNow(r) })
-	return r, st
+	return r
 }
 
 // stopNow drains the runner with no grace: its runs go back to the queue.
@@ -355,5 +361,60 @@ func TestLeaseIsRenewed(t *testing.T) {
 	close(gate.Release)
 	if _, done := storetest.Finish(t, st, owner, run.ID); done.Status != store.RunSuccess || done.Attempts != 1 {
 		t.Fatalf("run ended %s after %d attempts", done.Status, done.Attempts)
+	}
+}
+
+// A worker that lost its run to another, before it noticed (its lease is
+// long, so no renewal tells it), writes nothing more: neither the
+// checkpoint nor the events of the step it was in, and it does not end the
+// run the other worker now holds.
+func TestWorkerThatLostItsLeaseWritesNothing(t *testing.T) {
+	ctx := context.Background()
+	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	r, st := testRunner(t, gate)
+	r.timing.lease = time.Hour // no renewal will tell the worker
+	r.Start()
+	owner, run := queueTurn(t, st, plannertest.Lisbon)
+	within(t, gate.Started, "the run's tool call")
+	before, err := st.Checkpoints.Latest(ctx, run.ThreadID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another worker takes the run over, as after the lease lapsed. What
+	// the old worker appended before is in the stream by then: an append
+	// holds the run's row until it commits.
+	if _, err := st.Pool.Exec(ctx, `UPDATE runs SET worker_id = 'thief', attempts = attempts + 1 WHERE id = $1`, run.ID); err != nil {
+		t.Fatal(err)
+	}
+	var seq int64
+	if err := st.Pool.QueryRow(ctx, `SELECT coalesce(max(seq), 0) FROM run_events WHERE run_id = $1`, run.ID).Scan(&seq); err != nil {
+		t.Fatal(err)
+	}
+	close(gate.Release) // the old worker's step goes on and tries to write
+	waitFor(t, "the old worker to give the run up", func() bool { return r.executing.Load() == 0 })
+	if after, err := st.Checkpoints.Latest(ctx, run.ThreadID); err != nil || after.ID != before.ID {
+		t.Errorf("the thread's head moved to %s (%v) after the worker lost the run; want %s", after.ID, err, before.ID)
+	}
+	var late int
+	if err := st.Pool.QueryRow(ctx, `SELECT count(*) FROM run_events WHERE run_id = $1 AND seq > $2`, run.ID, seq).Scan(&late); err != nil || late != 0 {
+		t.Errorf("the old worker appended %d events after losing the run (%v)", late, err)
+	}
+	got, err := st.ForOwner(owner).Run(ctx, run.ID)
+	if err != nil || got.Status != store.RunRunning || got.WorkerID != "thief" {
+		t.Errorf("the run is %s under %q (%v), want still running under the worker that took it", got.Status, got.WorkerID, err)
+	}
+	if _, err := st.Pool.Exec(ctx, `UPDATE runs SET status = 'cancelled', finished_at = now() WHERE id = $1`, run.ID); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitFor polls cond until it holds; the minute is a bound on a hang, not a
+// timing assertion.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: it did not happen within a minute", what)
+		}
 	}
 }

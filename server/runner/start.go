@@ -32,11 +32,15 @@ type Request struct {
 var ErrNothingToGoOn = errcode.New(errcode.BadRequest, "the thread has no state to go on from: send an input")
 
 // Enqueue checks that req can run and queues it for a worker of any
-// process. A run with nothing to do is refused (ErrNothingToGoOn), and an
+// process. A run with nothing to do is refused (ErrNothingToGoOn), an
 // answer (a Command with Resume) when nothing on the thread waits for one,
-// before any thread is created.
+// and messages that would inject instructions into the conversation (see
+// CheckAdded), before any thread is created.
 func (r *Runner) Enqueue(ctx context.Context, t tenant.Tenant, req Request) (store.Run, error) {
 	if err := canGoOn(ctx, t, req.Job, req.ThreadID); err != nil {
+		return store.Run{}, err
+	}
+	if err := CheckAdded(ctx, t, req.ThreadID, req.Job.CheckpointID, req.Job.added()); err != nil {
 		return store.Run{}, err
 	}
 	raw, err := json.Marshal(req.Job)

@@ -1,13 +1,18 @@
 package runner
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/tripgraph/tripgraph/chatinput"
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/server/tenant"
 )
 
 // ErrEmptyMessage refuses a turn with a message that has no content once
@@ -42,4 +47,40 @@ func Turn(msgs []nodes.Message, booking *nodes.BookingRequest) (nodes.Update, er
 		u.Messages = append(u.Messages, nodes.Message{ID: id, Type: nodes.Human, Content: m.Content})
 	}
 	return u, nil
+}
+
+// CheckAdded checks the messages a run or a state update adds to a thread
+// against the conversation they join (chatinput.CheckAdded): every added
+// message alone, and the end of the conversation with them, so that an
+// attack split across turns, or put first with a harmless message after
+// it, is refused before anything is stored. The conversation is the
+// thread's state at checkpointID (its newest when ""; none for a new
+// thread).
+func CheckAdded(ctx context.Context, t tenant.Tenant, threadID, checkpointID string, added []nodes.Message) error {
+	if len(added) == 0 {
+		return nil
+	}
+	var earlier []chatinput.Message
+	if threadID != "" {
+		state, _, err := t.Planner.GetState(ctx, threadID, checkpointID)
+		if err != nil && !errors.Is(err, graph.ErrNotFound) {
+			return fmt.Errorf("reading the conversation a message joins: %w", err)
+		}
+		earlier = chatMessages(state.Messages)
+	}
+	_, err := chatinput.CheckAdded(earlier, chatMessages(added))
+	return err
+}
+
+// chatMessages are the planner's messages as chatinput reads them.
+func chatMessages(msgs []nodes.Message) []chatinput.Message {
+	out := make([]chatinput.Message, len(msgs))
+	for i, m := range msgs {
+		role := chatinput.RoleUser
+		if m.Type == nodes.AI {
+			role = chatinput.RoleAssistant
+		}
+		out[i] = chatinput.Message{Role: role, Content: m.Content}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -53,7 +54,11 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.AppendRunEvent(ctx, run.ID, "values", []byte(`{}`)); err != nil {
+	claimed, ok, err := st.ClaimRun(ctx, "tenant-worker", time.Minute)
+	if err != nil || !ok || claimed.ID != run.ID {
+		t.Fatalf("claiming ana's run: %+v, %v, %v", claimed, ok, err)
+	}
+	if _, err := st.AppendRunEvents(ctx, claimed.Lease(), []store.NewRunEvent{{Event: "values", Data: []byte(`{}`)}}); err != nil {
 		t.Fatal(err)
 	}
 	output, err := st.SaveToolOutput(ctx, ana, "crm", "list", json.RawMessage(`[1]`))
@@ -86,7 +91,6 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 		{"run", second(b.Run(ctx, run.ID))},
 		{"runs of the thread", second(b.CreateRun(ctx, thread, store.NewRun{}))},
 		{"run cancellation", second(b.CancelRun(ctx, run.ID))},
-		{"run event append", second(b.AppendRunEvent(ctx, run.ID, "values", []byte(`{}`)))},
 		{"state through the planner", third(b.Planner.GetState(ctx, thread, ""))},
 		{"state at a checkpoint", third(b.Planner.GetState(ctx, thread, head.ID))},
 		{"checkpoint", second(b.Checkpoints().Get(ctx, thread, head.ID))},

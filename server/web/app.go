@@ -41,7 +41,6 @@ type Config struct {
 	Closing  *httpx.Closing // ends live streams when the server shuts down
 	Metrics  *metrics.Metrics
 	Limits   httpx.Limits
-	Limiter  *httpx.Limiter // per client address and per key, for sign-in
 	Logger   *slog.Logger
 	// SessionTTL is how long a browser session lasts; DefaultSessionTTL
 	// when 0.
@@ -56,7 +55,7 @@ type App struct {
 	closing    *httpx.Closing
 	metrics    *metrics.Metrics
 	limits     httpx.Limits
-	limiter    *httpx.Limiter
+	attempts   *httpx.Limiter // sign-ins and sign-ups, per client address and per key
 	log        *slog.Logger
 	sessionTTL time.Duration
 }
@@ -67,7 +66,8 @@ func New(cfg Config) *App {
 		cfg.SessionTTL = DefaultSessionTTL
 	}
 	return &App{sessions: cfg.Sessions, tenants: cfg.Tenants, runner: cfg.Runner, closing: cfg.Closing,
-		metrics: cfg.Metrics, limits: cfg.Limits, limiter: cfg.Limiter, log: cfg.Logger, sessionTTL: cfg.SessionTTL}
+		metrics: cfg.Metrics, limits: cfg.Limits, log: cfg.Logger, sessionTTL: cfg.SessionTTL,
+		attempts: httpx.NewLimiter(AttemptsPerSecond, AttemptsBurst)}
 }
 
 // Routes are the app's routes: HTML pages, rendered by ui, the forms they
@@ -102,7 +102,7 @@ func (s *App) Routes() []httpx.Route {
 	}
 	sameOrigin := crossOrigin()
 	for i, r := range routes {
-		mw := []echo.MiddlewareFunc{httpx.Bounded(s.limits, r.Long), s.pageErrors, sameOrigin}
+		mw := []echo.MiddlewareFunc{httpx.Bounded(s.limits, r.Long), s.pageErrors, httpx.Text, sameOrigin}
 		if r.Public {
 			mw = append(mw, s.optionalSession)
 		} else {

@@ -95,9 +95,16 @@ func (s *App) login(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, localPath(c.FormValue("next"), "/app"))
 }
 
-// allowAttempt takes a token from the bucket of the client's address and,
-// when key is set, from the key's own, as the API does: guessing keys or
-// making accounts costs the same rate as calling the API.
+// Sign-ins and sign-ups from one client address (and with one key) may
+// come AttemptsBurst at once, then AttemptsPerSecond on average: enough for
+// people, too few to guess keys or to make accounts in bulk.
+const (
+	AttemptsPerSecond = 0.5
+	AttemptsBurst     = 20
+)
+
+// allowAttempt takes a token from the attempts bucket of the client's
+// address and, when key is set, from the key's own.
 func (s *App) allowAttempt(c echo.Context, key string) error {
 	host, _, err := net.SplitHostPort(c.Request().RemoteAddr)
 	if err != nil {
@@ -107,7 +114,7 @@ func (s *App) allowAttempt(c echo.Context, key string) error {
 		if bucket == "" {
 			continue
 		}
-		if err := s.limiter.Allow(bucket, "too many attempts; retry later"); err != nil {
+		if err := s.attempts.Allow(bucket, "too many attempts; retry later"); err != nil {
 			return err
 		}
 	}

@@ -103,8 +103,9 @@ func unsafe(method string) bool {
 	return false
 }
 
-// checkCSRF refuses an unsafe request whose csrf_token field (or
-// X-CSRF-Token header) is not its session's token.
+// checkCSRF refuses an unsafe request whose csrf_token field in the body
+// (or X-CSRF-Token header) is not its session's token. A token in the URL
+// is not read: it would leak into logs and Referer headers.
 func (s *App) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if !unsafe(c.Request().Method) {
@@ -112,7 +113,7 @@ func (s *App) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		sent := c.Request().Header.Get(csrfHeader)
 		if sent == "" {
-			sent = c.FormValue(csrfField)
+			sent = c.Request().PostFormValue(csrfField) // the body only: a token in a URL leaks into logs and Referer
 		}
 		want := s.csrfToken(c)
 		if want == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(want)) != 1 {

@@ -224,13 +224,14 @@ func (c *Saver) insert(ctx context.Context, row newRow) error {
 	if err != nil {
 		return err
 	}
+	fence, fenced := fenceOf(ctx)
 	q := `WITH t AS (` + c.moveHeadSQL(row.head) + `)
 		INSERT INTO checkpoints (thread_id, id, parent_id, base_id, step, node, next, source, run_id,
 			state, delta, update_json, created_at, interrupts)
 		SELECT t.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $14, $16 FROM t`
 	args := []any{cp.ThreadID, cp.ID, nullable(cp.ParentID), row.baseID, cp.Step, cp.Node, next,
 		cp.Metadata.Source, nullable(cp.Metadata.RunID), row.state, row.delta, nilIfEmptyBytes(cp.Update),
-		c.ownerArg(), created, nullable(row.head), row.interrupts}
+		c.ownerArg(), created, nullable(row.head), row.interrupts, nullable(fence.RunID), fence.WorkerID, fence.Attempt}
 	tag, err := c.pool.Exec(ctx, q, args...)
 	var pgErr *pgconn.PgError
 	switch {
@@ -240,6 +241,8 @@ func (c *Saver) insert(ctx context.Context, row newRow) error {
 		return notFound("no thread %s", cp.ThreadID)
 	case err != nil:
 		return fmt.Errorf("saving checkpoint %s of thread %s: %w", cp.ID, cp.ThreadID, err)
+	case tag.RowsAffected() == 0 && fenced && !c.holds(ctx, fence):
+		return fence.lost()
 	case tag.RowsAffected() == 0:
 		return c.refused(ctx, cp.ThreadID, cp.ID, row.head)
 	}
@@ -254,12 +257,12 @@ func (c *Saver) moveHeadSQL(head string) string {
 	if c.owner != nil && head == "" {
 		return `INSERT INTO threads AS th (id, owner_id, head, head_at) VALUES ($1, $13, $2, $14)
 			ON CONFLICT (id) DO UPDATE SET head = excluded.head, head_at = excluded.head_at, updated_at = now()
-			WHERE th.owner_id = $13 AND th.head IS NULL AND $15::uuid IS NULL
+			WHERE th.owner_id = $13 AND th.head IS NULL AND $15::uuid IS NULL` + fenceCond + `
 			RETURNING th.id`
 	}
 	return `UPDATE threads SET head = $2, head_at = $14, updated_at = now()
 		WHERE id = $1 AND head IS NOT DISTINCT FROM $15::uuid
-			AND ($15::uuid IS NULL OR $2::uuid > $15::uuid)` + c.ownerCond("", 13) + `
+			AND ($15::uuid IS NULL OR $2::uuid > $15::uuid)` + c.ownerCond("", 13) + fenceCond + `
 		RETURNING id`
 }
 

@@ -319,3 +319,40 @@ func reversed(from, to int) []int {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// A checkpoint written under a fence is refused once the fence's worker no
+// longer holds its run, and the thread's head stays where the run's new
+// holder left it.
+func TestFencedPut(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	_, thread := newThread(t, s, "fenced")
+	var runID string
+	if err := s.Pool.QueryRow(ctx, `INSERT INTO runs (thread_id, status, worker_id, attempts) VALUES ($1, 'running', 'w1', 1)
+		RETURNING id`, thread).Scan(&runID); err != nil {
+		t.Fatal(err)
+	}
+	saver := New(s.Pool, Options{})
+	first := graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{"n":1}`)}
+	held := WithFence(ctx, Fence{RunID: runID, WorkerID: "w1", Attempt: 1})
+	if err := saver.Put(held, first, ""); err != nil {
+		t.Fatalf("a write under a held lease: %v", err)
+	}
+	if _, err := s.Pool.Exec(ctx, `UPDATE runs SET worker_id = 'w2', attempts = 2 WHERE id = $1`, runID); err != nil {
+		t.Fatal(err)
+	}
+	late := graph.Checkpoint{ThreadID: thread, ID: newID(), ParentID: first.ID, State: []byte(`{"n":2}`)}
+	if err := saver.Put(held, late, first.ID); !errors.Is(err, ErrFenced) || errcode.Of(err) != errcode.Conflict {
+		t.Fatalf("a write after the lease was lost: %v, want ErrFenced", err)
+	}
+	if head, err := saver.Latest(ctx, thread); err != nil || head.ID != first.ID {
+		t.Fatalf("the head is %s (%v), want the checkpoint before the lease was lost", head.ID, err)
+	}
+	taken := WithFence(ctx, Fence{RunID: runID, WorkerID: "w2", Attempt: 2})
+	if err := saver.Put(taken, late, first.ID); err != nil {
+		t.Fatalf("the new holder's write: %v", err)
+	}
+	if err := saver.Put(ctx, graph.Checkpoint{ThreadID: thread, ID: newID(), ParentID: late.ID, State: []byte(`{}`)}, late.ID); err != nil {
+		t.Fatalf("an unfenced write: %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,12 +16,13 @@ import (
 )
 
 // hub is a process's one LISTEN connection for the store's channels
-// (RunEventsChannel and RunCancelChannel), kept up by pgxlisten, which
-// reconnects it when it fails. It fans notifications out to the
-// subscribers of each run, so a thousand followers cost one connection,
-// not a thousand. A subscriber is only woken: it reads what changed from
-// the tables, so a notification lost while the connection was down costs
-// nothing, as everyone is woken when it comes back.
+// (RunEventsChannel, RunCancelChannel and MCPServersChannel), kept up by
+// pgxlisten, which reconnects it when it fails. It fans run notifications
+// out to the subscribers of each run, so a thousand followers cost one
+// connection, not a thousand, and server changes to the watchers. A
+// subscriber is only woken: it reads what changed from the tables, so a
+// notification lost while the connection was down costs nothing, as
+// everyone is woken when it comes back.
 type hub struct {
 	stop context.CancelFunc
 	done chan struct{}
@@ -28,10 +30,15 @@ type hub struct {
 	mu        sync.Mutex
 	subs      map[subKey]map[*subscription]struct{}
 	listening map[string]chan struct{} // by channel: closed once its first LISTEN is in place
+	watchers  []func(userID string)    // told of MCPServersChannel's notifications
 }
 
+// MCPServersChannel is where every change to a user's MCP servers is
+// announced, with the user's id (a trigger on mcp_servers sends it).
+const MCPServersChannel = "mcp_servers"
+
 // hubChannels are the channels the hub listens on.
-var hubChannels = []string{RunEventsChannel, RunCancelChannel}
+var hubChannels = []string{RunEventsChannel, RunCancelChannel, MCPServersChannel}
 
 // reconnectDelay is how long the hub waits before reconnecting a failed
 // listener.
@@ -112,9 +119,14 @@ func startHub(connect func(context.Context) (*pgx.Conn, error)) *hub {
 	return h
 }
 
-// HandleNotification wakes the subscribers of the notification's run: its
-// payload starts with the run's id.
+// HandleNotification wakes the subscribers of the notification's run (its
+// payload starts with the run's id), or tells the watchers whose servers
+// changed.
 func (h *hub) HandleNotification(_ context.Context, n *pgconn.Notification, _ *pgx.Conn) error {
+	if n.Channel == MCPServersChannel {
+		h.tellWatchers(n.Payload)
+		return nil
+	}
 	runID, _, _ := strings.Cut(n.Payload, ":")
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -126,8 +138,12 @@ func (h *hub) HandleNotification(_ context.Context, n *pgconn.Notification, _ *p
 
 // HandleBacklog runs once the channel is listened on, after each
 // (re)connection: it wakes every subscriber of the channel, who may have
-// missed notifications, and lets the first subscriptions return.
+// missed notifications, tells the watchers that any user's servers may
+// have changed, and lets the first subscriptions return.
 func (h *hub) HandleBacklog(_ context.Context, channel string, _ *pgx.Conn) error {
+	if channel == MCPServersChannel {
+		h.tellWatchers("")
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	select {
@@ -174,5 +190,36 @@ func (h *hub) subscribe(ctx context.Context, channel, runID string) (*subscripti
 	case <-ctx.Done():
 		unsubscribe()
 		return nil, nil, fmt.Errorf("subscribing to run notifications: %w", context.Cause(ctx))
+	}
+}
+
+// tellWatchers tells every watcher that userID's servers changed ("" for
+// any user's).
+func (h *hub) tellWatchers(userID string) {
+	h.mu.Lock()
+	watchers := slices.Clone(h.watchers)
+	h.mu.Unlock()
+	for _, w := range watchers {
+		w(userID)
+	}
+}
+
+// WatchMCPServers calls changed, from the store's listener, whenever a
+// user's MCP servers change in any process sharing the database, with the
+// user's id; "" when notifications may have been missed (the listener
+// reconnected) and any user's may have changed. It returns once the
+// listener is in place, so that every change committed after it is seen.
+func (s *Store) WatchMCPServers(ctx context.Context, changed func(userID string)) error {
+	h := s.runHub()
+	h.mu.Lock()
+	h.watchers = append(h.watchers, changed)
+	h.mu.Unlock()
+	select {
+	case <-h.listening[MCPServersChannel]:
+		return nil
+	case <-h.done:
+		return errors.New("watching MCP servers: the store is closed")
+	case <-ctx.Done():
+		return fmt.Errorf("watching MCP servers: %w", context.Cause(ctx))
 	}
 }
