@@ -9,6 +9,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/server/runner"
 	"github.com/tripgraph/tripgraph/store/crons"
 )
 
@@ -37,7 +38,7 @@ func (s *API) newCron(c echo.Context, threadID string) error {
 			return err
 		}
 	}
-	job, err := s.cronJob(rc)
+	job, err := s.cronJob(c, threadID, rc)
 	if err != nil {
 		return err
 	}
@@ -52,8 +53,10 @@ func (s *API) newCron(c echo.Context, threadID string) error {
 }
 
 // cronJob checks a cron's run members as a run body and returns the job
-// each of its runs executes. A cron's runs need an input.
-func (s *API) cronJob(rc wire.RunCreate) (json.RawMessage, error) {
+// each of its runs executes. A cron's runs need an input, and its messages
+// are checked as a run's are, with the conversation of the cron's thread
+// (threadID, "" for a new thread each run).
+func (s *API) cronJob(c echo.Context, threadID string, rc wire.RunCreate) (json.RawMessage, error) {
 	if rc.AssistantID == "" {
 		return nil, httpx.InvalidField("assistant_id", "is required")
 	}
@@ -66,6 +69,11 @@ func (s *API) cronJob(rc wire.RunCreate) (json.RawMessage, error) {
 	j, err := s.jobOf(rc)
 	if err != nil {
 		return nil, err
+	}
+	if j.Input != nil {
+		if err := runner.CheckAdded(httpx.Ctx(c), tenantOf(c), threadID, "", j.Input.Messages); err != nil {
+			return nil, err
+		}
 	}
 	return json.Marshal(j)
 }
@@ -145,7 +153,7 @@ func (s *API) patchCron(c echo.Context) error {
 		if err := decodeRun(merged, &run); err != nil {
 			return err
 		}
-		if ch.Job, err = s.cronJob(run); err != nil {
+		if ch.Job, err = s.cronJob(c, cur.ThreadID, run); err != nil {
 			return err
 		}
 		raw, _ := json.Marshal(merged)
