@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -323,8 +324,9 @@ func scanItem(row pgx.CollectableRow) (Item, error) {
 }
 
 // CheckNamespace refuses a namespace the store does not keep: empty, too
-// deep, or with a label that is empty, too long or has a period (the
-// clients join labels with periods in a query string).
+// deep, or with a label that is empty, too long, not text PostgreSQL can
+// store, or has a period (the clients join labels with periods in a query
+// string).
 func CheckNamespace(ns []string, field string) error {
 	switch {
 	case len(ns) == 0:
@@ -338,6 +340,8 @@ func CheckNamespace(ns []string, field string) error {
 			return errcode.New(errcode.BadRequest, "%s has an empty label", field)
 		case len(l) > MaxLabelLen:
 			return errcode.New(errcode.BadRequest, "a label of %s is longer than %d bytes", field, MaxLabelLen)
+		case !storable(l):
+			return errcode.New(errcode.BadRequest, "a label of %s is not UTF-8 text without NUL characters", field)
 		case strings.Contains(l, "."):
 			return errcode.New(errcode.BadRequest, "the label %q of %s has a period, which labels cannot have", l, field)
 		}
@@ -349,8 +353,16 @@ func checkKey(key string) error {
 	if key == "" || len(key) > MaxKeyLen {
 		return errcode.New(errcode.BadRequest, "an item's key must have 1 to %d bytes", MaxKeyLen)
 	}
+	if !storable(key) {
+		return errcode.New(errcode.BadRequest, "an item's key must be UTF-8 text without NUL characters")
+	}
 	return nil
 }
+
+// storable reports whether PostgreSQL can keep s as text: valid UTF-8
+// without NUL. Bodies are checked when they are read; query strings reach
+// the store as they came.
+func storable(s string) bool { return utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
 
 // page checks a page's bounds and returns its limit.
 func page(limit, offset int) (int, error) {

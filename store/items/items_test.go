@@ -98,10 +98,20 @@ func TestRefusals(t *testing.T) {
 		{"no key", PutItem{Namespace: []string{"a"}, Value: json.RawMessage(`{}`)}},
 		{"array value", PutItem{Namespace: []string{"a"}, Key: "k", Value: json.RawMessage(`[1]`)}},
 		{"string value", PutItem{Namespace: []string{"a"}, Key: "k", Value: json.RawMessage(`"x"`)}},
+		{"NUL in a key", PutItem{Namespace: []string{"a"}, Key: "k\x00", Value: json.RawMessage(`{}`)}},
+		{"NUL in a label", PutItem{Namespace: []string{"a\x00"}, Key: "k", Value: json.RawMessage(`{}`)}},
+		{"a key not UTF-8", PutItem{Namespace: []string{"a"}, Key: "k\xff", Value: json.RawMessage(`{}`)}},
 	} {
 		if err := o[0].Put(ctx, c.in); errcode.Of(err) != errcode.BadRequest {
 			t.Errorf("%s: %v, want BAD_REQUEST", c.name, err)
 		}
+	}
+	// A query string reaches Get and Delete unchecked.
+	if _, _, err := o[0].Get(ctx, []string{"a"}, "k\x00", false); errcode.Of(err) != errcode.BadRequest {
+		t.Errorf("get with NUL in the key: %v, want BAD_REQUEST", err)
+	}
+	if _, _, err := o[0].Get(ctx, []string{"a\x00"}, "k", false); errcode.Of(err) != errcode.BadRequest {
+		t.Errorf("get with NUL in a label: %v, want BAD_REQUEST", err)
 	}
 }
 
