@@ -37,7 +37,7 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 		return t.requestedBooking(ctx, lang)
 	}
 	enriched := p.enrich(ctx, s, t.msgID)
-	msgs := conversation(system(callToolsPrompt, todayLine(p.today()), tripLine(s.TripDetails), enrichmentLines(enriched)), s)
+	msgs := conversation(system(callToolsPrompt, todayLine(p.today()), tripLine(s.TripDetails), profileLines(recall(ctx)), enrichmentLines(enriched)), s)
 	text := ""
 	for step := 0; step < MaxToolSteps; step++ {
 		choice, err := p.generate(ctx, msgs, llmTools(tools), t.msgID)
@@ -60,9 +60,11 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 			text = reply(lang, "noTools")
 		}
 	}
-	if note := assumptionNote(s, lang); note != "" {
-		text += " " + note
-		graph.EmitToken(ctx, t.msgID, " "+note)
+	for _, note := range []string{recalledNote(s, lang), assumptionNote(s, lang)} {
+		if note != "" {
+			text += " " + note
+			graph.EmitToken(ctx, t.msgID, " "+note)
+		}
 	}
 	return Update{
 		Messages:    []Message{{ID: t.msgID, Type: AI, Content: text}},

@@ -25,7 +25,8 @@ const (
 // one question and the run ends.
 func (p *planner) extraction(ctx context.Context, s State) (Update, error) {
 	today := p.today()
-	raw, err := p.forcedCall(ctx, conversation(system(extractionPrompt, todayLine(today)), s),
+	prof := recall(ctx)
+	raw, err := p.forcedCall(ctx, conversation(system(extractionPrompt, todayLine(today), profileLines(prof)), s),
 		"extract", "Record the trip details the traveller gave.", extractSchema)
 	if err != nil {
 		return Update{}, err
@@ -39,6 +40,12 @@ func (p *planner) extraction(ctx context.Context, s State) (Update, error) {
 		lang = orDefault(s.Language, locale.Default)
 	}
 	u := Update{Timestamp: p.stamp(), Intent: args.Intent, Language: lang}
+	if args.Intent == IntentForget {
+		return p.forget(ctx, u, lang)
+	}
+	if !s.Forgotten {
+		remember(ctx, stated(args, lang))
+	}
 	if args.Intent == IntentPhotos || args.Intent == IntentOther {
 		return u, nil // answered in callTools, with no destination needed
 	}
@@ -46,6 +53,8 @@ func (p *planner) extraction(ctx context.Context, s State) (Update, error) {
 		u.Messages = []Message{{ID: messageID(ctx), Type: AI, Content: reply(lang, "askLocation")}}
 		return u, nil
 	}
+	recalled := recallDefaults(&args, prof)
+	assumed := assumedFields(args)
 	td, question := resolveTrip(args, today, lang)
 	if question == "" && validate.Struct(td) != nil {
 		question = reply(lang, "badDetails")
@@ -59,13 +68,26 @@ func (p *planner) extraction(ctx context.Context, s State) (Update, error) {
 		u.Messages = []Message{{ID: messageID(ctx), Type: AI, Content: question}}
 		return u, nil
 	}
-	u.TripDetails, u.Assumed = &td, assumedFields(args)
+	u.TripDetails, u.Assumed, u.Recalled = &td, assumed, recalled
 	comp, err := tripDetailsComponent(td, u.Assumed, s)
 	if err != nil {
 		return Update{}, err
 	}
 	u.UI = []UIUpsert{{UIComponent: comp}}
 	graph.Emit(ctx, "ui", comp)
+	return u, nil
+}
+
+// forget deletes what is remembered of the traveller and says so; the
+// conversation is not remembered from then on.
+func (p *planner) forget(ctx context.Context, u Update, lang string) (Update, error) {
+	if m := memoryOf(ctx); m != nil {
+		if err := m.Forget(ctx); err != nil {
+			return Update{}, fmt.Errorf("forgetting the traveller's profile: %w", err)
+		}
+	}
+	u.Forgotten = true
+	u.Messages = []Message{{ID: messageID(ctx), Type: AI, Content: reply(lang, "forgot")}}
 	return u, nil
 }
 

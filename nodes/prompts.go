@@ -24,12 +24,14 @@ or nights said for it. List in unsure the fields you could only guess from
 the last message (a misspelt place, a party counted two ways). Also give the
 intent (accommodations, restaurants, trip for both, photos for questions
 about their own photos and albums, other) and the language of the traveller
-(en or pt).`
+(en or pt). Also give what the traveller says of themselves: where they live
+(homeCity), their children's ages, diets, and the budget they state. When
+they ask you to forget what you know about them, the intent is forget.`
 
 const classifyPrompt = `You are the trip planner's relevance check. The planner already knows the
 trip details below. Call the classify tool: isRelevant is false if the
 traveller's last message changes the destination, the dates or the number of
-guests, and true otherwise (follow-up questions, thanks, photo questions).`
+guests, or asks you to forget what you know about them, and true otherwise (follow-up questions, thanks, photo questions).`
 
 const callToolsPrompt = `You are a friendly trip planner. Use the tools to answer the traveller's last
 message: list-accommodations for places to stay, list-restaurants for places to
@@ -74,7 +76,7 @@ var extractSchema = map[string]any{
 		"endDate":        map[string]any{"type": "string", "description": "Last day, YYYY-MM-DD. Omit if not said."},
 		"nights":         map[string]any{"type": "integer", "description": "Length of stay in nights, if given as a duration."},
 		"numberOfGuests": map[string]any{"type": "integer", "description": "Number of people travelling. Omit if not said."},
-		"intent":         map[string]any{"type": "string", "enum": []string{"accommodations", "restaurants", "trip", "photos", "other"}},
+		"intent":         map[string]any{"type": "string", "enum": []string{"accommodations", "restaurants", "trip", "photos", "other", "forget"}},
 		"language":       map[string]any{"type": "string", "enum": locale.All},
 		"legs": map[string]any{
 			"type":        "array",
@@ -90,6 +92,20 @@ var extractSchema = map[string]any{
 				},
 				"required": []string{"location"},
 			},
+		},
+		"homeCity":     map[string]any{"type": "string", "description": "The city the traveller lives in or leaves from, English name, if they said."},
+		"homeCountry":  map[string]any{"type": "string", "description": "The country of homeCity."},
+		"childrenAges": map[string]any{"type": "array", "items": map[string]any{"type": "integer"}, "description": "Ages of the children travelling, if said."},
+		"diet":         map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Diets someone in the party keeps: vegetarian, vegan, gluten-free, lactose-free, halal, kosher."},
+		"budget": map[string]any{
+			"type":        "object",
+			"description": "The most they said they pay for a stay, if they did.",
+			"properties": map[string]any{
+				"amount":   map[string]any{"type": "number"},
+				"currency": map[string]any{"type": "string", "description": "ISO 4217 code."},
+				"total":    map[string]any{"type": "boolean", "description": "For the whole stay rather than a night."},
+			},
+			"required": []string{"amount"},
 		},
 		"unsure": map[string]any{
 			"type":        "array",
@@ -121,6 +137,12 @@ type extractArgs struct {
 	Language       string    `json:"language"`
 	Legs           []legArgs `json:"legs"`
 	Unsure         []string  `json:"unsure"`
+	// What the traveller said of themselves, for their profile.
+	HomeCity     string   `json:"homeCity"`
+	HomeCountry  string   `json:"homeCountry"`
+	ChildrenAges []int    `json:"childrenAges"`
+	Diet         []string `json:"diet"`
+	Budget       *Budget  `json:"budget"`
 }
 
 // legArgs is one leg of a trip of several as the extract call gives it.
@@ -145,6 +167,8 @@ var replies = map[string]map[string]string{
 		"noAnswer":         "Here is what I found.",
 		"noTools":          "I can help you find places to stay, restaurants and your own travel photos. What would you like to do?",
 		"assumed":          "I assumed %s; tell me if that's wrong.",
+		"recalled":         "%s? I remembered that from before; tell me if it has changed.",
+		"forgot":           "Done: I have forgotten what I knew about you, and I will not remember this conversation either.",
 		"confirm":          "Just to check: %s?",
 		"booking.booked":   "Booked: the booking card shows your reference.",
 		"booking.declined": "All right, I did not book it.",
@@ -163,6 +187,8 @@ var replies = map[string]map[string]string{
 		"noAnswer":         "Aqui está o que encontrei.",
 		"noTools":          "Posso ajudar a encontrar hospedagem, restaurantes e suas fotos de viagem. O que você gostaria de fazer?",
 		"assumed":          "Considerei %s; me diga se não for isso.",
+		"recalled":         "%s? Lembrei da última vez; me diga se mudou.",
+		"forgot":           "Pronto: esqueci o que sabia sobre você, e também não vou guardar esta conversa.",
 		"confirm":          "Só para confirmar: %s?",
 		"booking.booked":   "Reservado: o cartão da reserva mostra o código.",
 		"booking.declined": "Tudo bem, não reservei.",

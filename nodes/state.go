@@ -21,6 +21,11 @@ type State struct {
 	Intent      Intent        `json:"intent,omitempty"`   // what the last extraction understood
 	Language    string        `json:"language,omitempty"` // one of locale.All: the traveller's language
 	Assumed     []string      `json:"assumed,omitempty"`  // trip fields filled in by default, not stated (Field*)
+	// Recalled is what the trip took from the traveller's profile.
+	Recalled *Recalled `json:"recalled,omitempty"`
+	// Forgotten: the traveller asked to be forgotten in this conversation,
+	// which is not remembered from then on.
+	Forgotten bool `json:"forgotten,omitempty"`
 
 	// Enrichments are the results of the traveller's own tools fetched
 	// before answering, each with the message it informed.
@@ -68,6 +73,7 @@ const (
 	IntentTrip           Intent = "trip" // both accommodations and restaurants
 	IntentPhotos         Intent = "photos"
 	IntentOther          Intent = "other"
+	IntentForget         Intent = "forget" // forget what is remembered of the traveller
 )
 
 // Message roles, named as LangGraph names them.
@@ -106,6 +112,8 @@ type Update struct {
 	Timestamp        int64        `json:"timestamp,omitempty"`
 	TripDetails      *TripDetails `json:"tripDetails,omitempty"` // set when not nil
 	Assumed          []string     `json:"assumed,omitempty"`     // set with TripDetails
+	Recalled         *Recalled    `json:"recalled,omitempty"`    // set with TripDetails
+	Forgotten        bool         `json:"forgotten,omitempty"`   // sets Forgotten
 	ClearTripDetails bool         `json:"clearTripDetails,omitempty"`
 	Intent           Intent       `json:"intent,omitempty"` // set when not empty
 	Language         string       `json:"language,omitempty"`
@@ -138,13 +146,21 @@ func Reduce(s State, u Update) State {
 		out.Timestamp = u.Timestamp
 	}
 	if u.ClearTripDetails {
-		out.TripDetails, out.Assumed = nil, nil
+		out.TripDetails, out.Assumed, out.Recalled = nil, nil, nil
 	}
 	if u.TripDetails != nil {
 		td := *u.TripDetails
 		td.Legs = slices.Clone(td.Legs)
 		out.TripDetails = &td
 		out.Assumed = slices.Clone(u.Assumed)
+		out.Recalled = nil
+		if u.Recalled != nil {
+			r := *u.Recalled
+			out.Recalled = &r
+		}
+	}
+	if u.Forgotten {
+		out.Forgotten = true
 	}
 	if u.Intent != "" {
 		out.Intent = u.Intent

@@ -89,7 +89,7 @@ func New(cfg Config) (*Server, error) {
 		db: stdlib.OpenDBFromPool(cfg.Store.Pool), closing: httpx.NewClosing()}
 	tenants := tenant.Factory{Store: cfg.Store, Planner: cfg.Planner, Servers: cfg.Servers}
 	var err error
-	s.runner, err = runner.New(runner.Config{Queue: cfg.Store, Tenants: tenants, Metrics: s.metrics,
+	s.runner, err = runner.New(runner.Config{Queue: cfg.Store, Crons: cfg.Store.Crons, Tenants: tenants, Metrics: s.metrics,
 		Logger: cfg.Logger, Workers: cfg.Workers, Lease: cfg.RunLease})
 	if err != nil {
 		return nil, err

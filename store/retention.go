@@ -57,3 +57,24 @@ func (s *Store) PruneThreads(ctx context.Context, cutoff time.Time, opts PruneOp
 		}
 	}
 }
+
+// Pruned is what PruneMemory deleted (or, in a dry run, would delete).
+type Pruned struct {
+	Items int64 // store items whose time to live ran out
+	Crons int64 // crons past their end time
+}
+
+// PruneMemory deletes, of every owner, the long-term store's items whose
+// time to live ran out and the crons that ended before cutoff (past their
+// end time, never due again). What a deleted user had, and the crons of a
+// deleted thread, the database deletes with them (ON DELETE CASCADE):
+// PruneThreads and a deleted account leave nothing behind.
+func (s *Store) PruneMemory(ctx context.Context, cutoff time.Time, dryRun bool) (Pruned, error) {
+	var p Pruned
+	var err error
+	if p.Items, err = s.Items.PruneExpired(ctx, dryRun); err != nil {
+		return p, err
+	}
+	p.Crons, err = s.Crons.PruneEnded(ctx, cutoff, dryRun)
+	return p, err
+}

@@ -99,37 +99,43 @@ const runColumns = `r.id, r.thread_id, r.status, r.multitask_strategy, r.input, 
 // by a cancel request when running) and create it pending, or queued until
 // the running one ends. All of it is one transaction.
 func (o Owner) CreateRun(ctx context.Context, threadID string, nr NewRun) (Run, error) {
+	var run Run
+	err := pgx.BeginFunc(ctx, o.s.Pool, func(tx pgx.Tx) (err error) {
+		run, err = o.CreateRunIn(ctx, tx, threadID, nr)
+		return err
+	})
+	return run, notFoundAs(err, "Thread with ID %s not found", threadID)
+}
+
+// CreateRunIn is CreateRun within tx, for a caller that commits the run
+// together with its own changes (a cron's next due time).
+func (o Owner) CreateRunIn(ctx context.Context, tx pgx.Tx, threadID string, nr NewRun) (Run, error) {
 	strategy, input, meta, err := nr.columns()
 	if err != nil {
 		return Run{}, err
 	}
-	var run Run
-	err = pgx.BeginFunc(ctx, o.s.Pool, func(tx pgx.Tx) error {
-		if err := lockThread(ctx, tx, o.id, threadID); err != nil {
-			return err
-		}
-		if len(nr.ThreadMetadata) > 0 {
-			stamp, err := metadataObject(nr.ThreadMetadata)
-			if err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, `UPDATE threads SET metadata = metadata || $2, updated_at = now() WHERE id = $1`, threadID, stamp); err != nil {
-				return fmt.Errorf("stamping the metadata of thread %s: %w", threadID, err)
-			}
-		}
-		status, replaces, err := makeRoom(ctx, tx, threadID, strategy)
+	if err := lockThread(ctx, tx, o.id, threadID); err != nil {
+		return Run{}, err
+	}
+	if len(nr.ThreadMetadata) > 0 {
+		stamp, err := metadataObject(nr.ThreadMetadata)
 		if err != nil {
-			return err
+			return Run{}, err
 		}
-		run, err = oneRun(ctx, tx, "creating a run on thread "+threadID, `
-			WITH r AS (
-				INSERT INTO runs (thread_id, status, multitask_strategy, input, metadata, replaces, not_before, assistant_id)
-				VALUES ($1, $2, $3, $4, $5, nullif($6, '')::uuid, `+notBefore+`, nullif($8, ''))
-				RETURNING *)
-			SELECT `+runColumns+` FROM r`, threadID, status, strategy, input, meta, replaces, nr.Delay.Microseconds(), nr.AssistantID)
-		return err
-	})
-	return run, notFoundAs(err, "Thread with ID %s not found", threadID)
+		if _, err := tx.Exec(ctx, `UPDATE threads SET metadata = metadata || $2, updated_at = now() WHERE id = $1`, threadID, stamp); err != nil {
+			return Run{}, fmt.Errorf("stamping the metadata of thread %s: %w", threadID, err)
+		}
+	}
+	status, replaces, err := makeRoom(ctx, tx, threadID, strategy)
+	if err != nil {
+		return Run{}, err
+	}
+	return oneRun(ctx, tx, "creating a run on thread "+threadID, `
+		WITH r AS (
+			INSERT INTO runs (thread_id, status, multitask_strategy, input, metadata, replaces, not_before, assistant_id)
+			VALUES ($1, $2, $3, $4, $5, nullif($6, '')::uuid, `+notBefore+`, nullif($8, ''))
+			RETURNING *)
+		SELECT `+runColumns+` FROM r`, threadID, status, strategy, input, meta, replaces, nr.Delay.Microseconds(), nr.AssistantID)
 }
 
 // CreateRunOnNewThread creates a thread of the owner's, as CreateThread
@@ -137,6 +143,15 @@ func (o Owner) CreateRun(ctx context.Context, threadID string, nr NewRun) (Run, 
 // commit, where CreateThread then CreateRun take two commits and a
 // transaction of five statements. A stateless run starts this way.
 func (o Owner) CreateRunOnNewThread(ctx context.Context, nt NewThread, nr NewRun) (Run, error) {
+	return o.createRunOnNewThread(ctx, o.s.Pool, nt, nr)
+}
+
+// CreateRunOnNewThreadIn is CreateRunOnNewThread within tx.
+func (o Owner) CreateRunOnNewThreadIn(ctx context.Context, tx pgx.Tx, nt NewThread, nr NewRun) (Run, error) {
+	return o.createRunOnNewThread(ctx, tx, nt, nr)
+}
+
+func (o Owner) createRunOnNewThread(ctx context.Context, q querier, nt NewThread, nr NewRun) (Run, error) {
 	strategy, input, meta, err := nr.columns()
 	if err != nil {
 		return Run{}, err
@@ -149,7 +164,7 @@ func (o Owner) CreateRunOnNewThread(ctx context.Context, nt NewThread, nr NewRun
 	if err != nil {
 		return Run{}, err
 	}
-	run, err := oneRun(ctx, o.s.Pool, "creating a run on a new thread", `
+	run, err := oneRun(ctx, q, "creating a run on a new thread", `
 		WITH t AS (
 			INSERT INTO threads (id, owner_id, metadata)
 			VALUES (coalesce($1::uuid, gen_random_uuid()), $2, $3::jsonb || $9::jsonb)
@@ -322,4 +337,19 @@ func (s *Store) RunOwner(ctx context.Context, runID string) (string, error) {
 		return "", notFoundAs(fmt.Errorf("reading the owner of run %s: %w", runID, err), "no run %s", runID)
 	}
 	return owner, nil
+}
+
+// DeleteRunThread deletes the thread of an ended run, with its runs,
+// checkpoints and events: a worker's call, for runs that asked for it (a
+// cron's run on a thread of its own). A thread with another run still
+// active is kept.
+func (s *Store) DeleteRunThread(ctx context.Context, runID string) error {
+	_, err := s.Pool.Exec(ctx, `
+		DELETE FROM threads t USING runs r
+		WHERE r.id = $1 AND t.id = r.thread_id AND r.status NOT IN ('queued', 'pending', 'running')
+			AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.thread_id = t.id AND o.status IN ('queued', 'pending', 'running'))`, runID)
+	if err != nil {
+		return fmt.Errorf("deleting the thread of run %s: %w", runID, err)
+	}
+	return nil
 }

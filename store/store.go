@@ -5,7 +5,8 @@
 // run, so they cannot race), tool outputs and retention. Its sub-packages
 // hold the other areas, each on the same pool: accounts (users, keys and
 // browser sessions), catalog (what the MCP tools read), checkpoint (the
-// graph's checkpointer) and mcpservers (the servers users add).
+// graph's checkpointer), items (the long-term store), crons (scheduled runs)
+// and mcpservers (the servers users add).
 //
 // What a user may touch is reached through Owner (ForOwner), which sees
 // that user's rows only; the queue's worker calls (ClaimRun and the lease
@@ -22,6 +23,8 @@ import (
 	"github.com/tripgraph/tripgraph/store/accounts"
 	"github.com/tripgraph/tripgraph/store/catalog"
 	"github.com/tripgraph/tripgraph/store/checkpoint"
+	"github.com/tripgraph/tripgraph/store/crons"
+	"github.com/tripgraph/tripgraph/store/items"
 )
 
 // Store is a handle on the database. It is safe for concurrent use.
@@ -34,6 +37,11 @@ type Store struct {
 	// Checkpoints is the graph's checkpointer over every thread, for the
 	// commands that are not acting for one user; ForOwner's is scoped.
 	Checkpoints *checkpoint.Saver
+	// Items are the long-term store's items of every user; ForOwner's are
+	// one user's.
+	Items *items.Store
+	// Crons are the scheduled runs of every user.
+	Crons *crons.Store
 
 	hubMu sync.Mutex
 	hub   *hub // the LISTEN connection, started on first use
@@ -76,7 +84,7 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 		return nil, fmt.Errorf("connecting to the database: %w", err)
 	}
 	return &Store{Pool: pool, Accounts: accounts.New(pool), Catalog: catalog.New(pool),
-		Checkpoints: checkpoint.New(pool, o.Checkpoints)}, nil
+		Checkpoints: checkpoint.New(pool, o.Checkpoints), Items: items.New(pool), Crons: crons.New(pool)}, nil
 }
 
 // Close stops listening for run notifications and releases the pool's

@@ -30,6 +30,7 @@ type Page struct {
 	TimelineURL string
 	Language    LanguageSwitch // the language switch; none without an Action
 	LogoutURL   string         // the sign-out form's action
+	ProfileURL  string         // the page of what the planner remembers of the traveller
 	// LiveURL, when set, is a run's live stream (see LiveRun): the page
 	// connects to it on load, so that a reload rejoins a run still going.
 	LiveURL string

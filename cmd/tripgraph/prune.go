@@ -18,7 +18,7 @@ import (
 func init() {
 	register(command{
 		name:    "prune",
-		summary: "delete threads idle longer than TRIPGRAPH_THREAD_TTL (--ttl), with their checkpoints, runs and events",
+		summary: "delete threads idle longer than TRIPGRAPH_THREAD_TTL (--ttl), with their checkpoints, runs, events and crons, and expired store items and ended crons",
 		run: func(ctx context.Context, cfg config.Config, args []string) error {
 			return runPrune(ctx, cfg, args, os.Stdout)
 		},
@@ -50,11 +50,16 @@ func runPrune(ctx context.Context, cfg config.Config, args []string, out io.Writ
 	if err != nil {
 		return err
 	}
+	m, err := st.PruneMemory(ctx, cutoff, *dryRun)
+	if err != nil {
+		return err
+	}
 	verb := "deleted"
 	if *dryRun {
 		verb = "would delete"
 	}
-	fmt.Fprintf(out, "%s %d threads idle since %s\n", verb, n, cutoff.UTC().Format(time.RFC3339))
+	fmt.Fprintf(out, "%s %d threads idle since %s, %d expired store items and %d crons ended before then\n",
+		verb, n, cutoff.UTC().Format(time.RFC3339), m.Items, m.Crons)
 	return nil
 }
 
@@ -84,12 +89,20 @@ func sweepInterval(ttl time.Duration) time.Duration {
 
 func sweep(ctx context.Context, st *store.Store, ttl time.Duration, log *slog.Logger) {
 	for {
-		n, err := st.PruneThreads(ctx, time.Now().Add(-ttl), store.PruneOptions{})
+		cutoff := time.Now().Add(-ttl)
+		n, err := st.PruneThreads(ctx, cutoff, store.PruneOptions{})
 		switch {
 		case err != nil && ctx.Err() == nil:
 			log.Error("deleting idle threads", "err", err)
 		case n > 0:
 			log.Info("deleted idle threads", "threads", n, "ttl", ttl.String())
+		}
+		m, err := st.PruneMemory(ctx, cutoff, false)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Error("deleting expired store items and ended crons", "err", err)
+		case m.Items > 0 || m.Crons > 0:
+			log.Info("deleted expired store items and ended crons", "items", m.Items, "crons", m.Crons)
 		}
 		select {
 		case <-ctx.Done():

@@ -68,7 +68,7 @@ func TestPruneCommand(t *testing.T) {
 		{"no TTL", 0, nil, "no TTL", "", true},
 		{"a negative TTL", 0, []string{"--ttl", "-5h"}, "want a positive duration", "", true},
 		{"a zero TTL", 72 * time.Hour, []string{"--ttl", "0s"}, "want a positive duration", "", true},
-		{"a dry run", 0, []string{"--ttl", "24h", "--dry-run"}, "", "would delete 1 threads", true},
+		{"a dry run", 0, []string{"--ttl", "24h", "--dry-run"}, "", "would delete 1 threads idle since", true},
 		{"a TTL longer than the idle time", 72 * time.Hour, nil, "", "deleted 0 threads", true},
 		{"the flag overrides the configuration", 72 * time.Hour, []string{"--ttl=24h"}, "", "deleted 1 threads", false},
 	}

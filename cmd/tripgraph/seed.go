@@ -12,6 +12,8 @@ import (
 	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/seed"
+	"github.com/tripgraph/tripgraph/server/tenant"
+	"github.com/tripgraph/tripgraph/store"
 )
 
 func init() {
@@ -36,12 +38,27 @@ func runSeed(ctx context.Context, cfg config.Config, args []string) error {
 	}
 	defer st.Close()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	return seed.Run(ctx, st, seed.Options{
+	err = seed.Run(ctx, st, seed.Options{
 		Cities:   catalogCities(*cities),
 		DemoUser: *user,
 		Photos:   *photos,
 		Progress: func(format string, args ...any) { log.Info(fmt.Sprintf(format, args...)) },
 	})
+	if err != nil {
+		return err
+	}
+	return rememberDemo(ctx, st, *user)
+}
+
+// rememberDemo turns memory on for the demo user, unless they have said
+// otherwise: in the demo the planner remembers the traveller across
+// conversations.
+func rememberDemo(ctx context.Context, st *store.Store, name string) error {
+	u, err := st.Accounts.UserByName(ctx, name)
+	if err != nil {
+		return fmt.Errorf("finding the demo user to turn memory on: %w", err)
+	}
+	return tenant.Tenant{Items: st.Items.ForOwner(u.ID)}.Memory().DefaultConsent(ctx, true)
 }
 
 // catalogCities returns the catalog's cities, most populous first: the n

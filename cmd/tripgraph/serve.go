@@ -38,8 +38,12 @@ func seedIfEmpty(ctx context.Context, st *store.Store, log *slog.Logger) error {
 		return err
 	}
 	log.Info("the catalog is empty: seeding it")
-	return seed.Run(ctx, st, seed.Options{Cities: catalogCities(catalogSize), DemoUser: demoUser,
+	err = seed.Run(ctx, st, seed.Options{Cities: catalogCities(catalogSize), DemoUser: demoUser,
 		Progress: func(format string, args ...any) { log.Info(fmt.Sprintf(format, args...)) }})
+	if err != nil {
+		return err
+	}
+	return rememberDemo(ctx, st, demoUser)
 }
 
 func runServe(ctx context.Context, cfg config.Config, args []string) error {

@@ -50,13 +50,14 @@ const runEnded = `document.getElementById('live') === null && document.querySele
 var threadPath = regexp.MustCompile(`^/app/threads/[^/?#]+$`)
 
 // TestServeInBrowser drives the pages of one real serve: a traveller's
-// whole visit, then the Portuguese interface.
+// whole visit, the Portuguese interface, and memory across conversations.
 func TestServeInBrowser(t *testing.T) {
 	pgtest.Skip(t)
 	browser(t) // before the server, which takes a while to start
 	s := startSite(t)
 	t.Run("traveller", func(t *testing.T) { traveller(t, s) })
 	t.Run("Portuguese", func(t *testing.T) { portuguese(t, s) })
+	t.Run("memory", func(t *testing.T) { memory(t, s) })
 }
 
 // traveller follows a traveller through the pages, in one tab: log in

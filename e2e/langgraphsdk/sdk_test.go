@@ -1,5 +1,7 @@
 // Package langgraphsdk drives tripgraph's REST API with the official
-// LangGraph JavaScript client, against a `tripgraph serve` the test starts.
+// LangGraph JavaScript client, against a `tripgraph serve` the test starts:
+// threads, state and runs (client.mjs), the long-term store and crons
+// (memory.mjs).
 // It needs node and npm; the npm packages are installed from
 // package-lock.json on first use.
 package langgraphsdk
@@ -26,7 +28,7 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, "langgraphsdk", &testURL)) }
 func TestOfficialClient(t *testing.T) {
 	pgtest.Skip(t)
 	npmtest.Install(t, ".")
-	keys := servetest.Prepare(t, testURL, "sdk-traveller", "sdk-other", "compat-traveller", "compat-other")
+	keys := servetest.Prepare(t, testURL, "sdk-traveller", "sdk-other", "compat-traveller", "compat-other", "memory-traveller", "memory-other")
 	addr := servetest.FreeAddr(t)
 	// The scripts send requests as fast as they can, streams among them,
 	// which the client does not send again after a 429.
@@ -35,8 +37,9 @@ func TestOfficialClient(t *testing.T) {
 	t.Run("mounted routes keep their handlers", func(t *testing.T) { mountedRoutes(t, addr, keys[0]) })
 	// client.mjs drives the API as a trip planner's client would;
 	// compat.mjs checks what LangGraph's own clients and test suite rely
-	// on. Each acts as users of its own: both count what their users have.
-	for i, script := range []string{"client.mjs", "compat.mjs"} {
+	// on; memory.mjs, the long-term store and crons. Each acts as users of
+	// its own: they count what their users have.
+	for i, script := range []string{"client.mjs", "compat.mjs", "memory.mjs"} {
 		t.Run(script, func(t *testing.T) {
 			cmd := exec.Command("node", script)
 			cmd.Env = append(os.Environ(), "TRIPGRAPH_URL=http://"+addr, "TRIPGRAPH_API_KEY="+keys[2*i], "TRIPGRAPH_OTHER_KEY="+keys[2*i+1])

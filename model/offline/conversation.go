@@ -47,6 +47,7 @@ type conversation struct {
 	system  string
 	today   time.Time
 	trip    *TripDetails
+	profile *Profile // what the planner remembers of the traveller, if anything
 	users   []string // the user's messages, oldest first, chat words written out
 	calls   []llms.ToolCall
 	results map[string]string // tool name → result, after the last user message
@@ -62,6 +63,7 @@ func readConversation(msgs []llms.MessageContent, opts llms.CallOptions, now fun
 	}
 	c.today = todayFrom(c.system, now)
 	c.trip = tripFrom(c.system)
+	c.profile = profileFrom(c.system)
 	for _, t := range opts.Tools {
 		if t.Function != nil {
 			c.tools[t.Function.Name] = true

@@ -22,6 +22,18 @@ type extractArgsJSON struct {
 	Language       string    `json:"language"`
 	Legs           []legJSON `json:"legs,omitempty"`
 	Unsure         []string  `json:"unsure,omitempty"`
+	HomeCity       string    `json:"homeCity,omitempty"`
+	HomeCountry    string    `json:"homeCountry,omitempty"`
+	ChildrenAges   []int     `json:"childrenAges,omitempty"`
+	Diet           []string  `json:"diet,omitempty"`
+	Budget         *budget   `json:"budget,omitempty"`
+}
+
+// budget is a price cap the traveller stated, as the extract call gives it.
+type budget struct {
+	Amount   float64 `json:"amount"`
+	Currency string  `json:"currency,omitempty"`
+	Total    bool    `json:"total,omitempty"`
 }
 
 // legJSON is one leg of a trip of several in the extract call: its city,
@@ -43,7 +55,7 @@ func legsJSON(legs []Leg) []legJSON {
 }
 
 func extractArgs(e Extraction) extractArgsJSON {
-	return extractArgsJSON{
+	out := extractArgsJSON{
 		Legs:           legsJSON(e.Legs),
 		Unsure:         e.Unsure,
 		Location:       e.Location,
@@ -54,7 +66,18 @@ func extractArgs(e Extraction) extractArgsJSON {
 		NumberOfGuests: e.Guests,
 		Intent:         string(e.Intent),
 		Language:       e.Language,
+		HomeCity:       e.HomeCity,
+		HomeCountry:    e.HomeCountry,
+		ChildrenAges:   e.ChildrenAges,
+		Diet:           e.Diets,
 	}
+	if e.Forget {
+		out.Intent = "forget"
+	}
+	if c := e.PriceCap; c.Amount > 0 {
+		out.Budget = &budget{Amount: c.Amount, Currency: c.Currency, Total: c.Total}
+	}
+	return out
 }
 
 func isoDate(t time.Time) string {
@@ -79,6 +102,9 @@ func relevant(users []string, today time.Time) bool {
 		return true
 	}
 	last := users[len(users)-1]
+	if intent.Forget(last) && !intent.InjectionIn(users) {
+		return false // extraction answers it
+	}
 	if intent.Detect(last) == intent.Photos || intent.InjectionIn(users) {
 		return true // the trip stands; the reply answers the message
 	}

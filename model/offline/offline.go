@@ -117,7 +117,10 @@ func (m *Model) GenerateContent(ctx context.Context, msgs []llms.MessageContent,
 func (m *Model) respond(c conversation) *llms.ContentChoice {
 	switch {
 	case c.wants("extract"):
-		return m.withCalls("", m.call("extract", extractArgs(Understand(c.users, c.today))))
+		e := Understand(c.users, c.today)
+		args := extractArgs(e.withProfile(c.profile, c.users))
+		args.Budget = extractArgs(e).Budget // what the messages stated, not what the profile remembers
+		return m.withCalls("", m.call("extract", args))
 	case c.wants("classify"):
 		return m.withCalls("", m.call("classify", map[string]bool{"isRelevant": relevant(c.users, c.today)}))
 	case len(c.tools) > 0:

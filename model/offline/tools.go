@@ -27,7 +27,7 @@ const (
 // once every tool wanted has answered. A trip of several cities is
 // searched leg by leg.
 func (m *Model) useTools(c conversation) *llms.ContentChoice {
-	e := Understand(c.users, c.today)
+	e := Understand(c.users, c.today).withProfile(c.profile, c.users)
 	if e.Intent == intent.Photos && c.offersAlbums() {
 		return m.photoStep(c, e)
 	}

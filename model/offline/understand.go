@@ -48,6 +48,14 @@ type Extraction struct {
 	Unsure []string
 	fuzzy  bool // the destination is the nearest name to a misspelt one
 
+	// What the traveller tells of themselves, for the planner's profile:
+	// where they live, their children's ages, the diets they keep; and
+	// whether the last message asks to forget all that.
+	HomeCity, HomeCountry string
+	ChildrenAges          []int
+	Diets                 []string
+	Forget                bool
+
 	// Injection is set when the last message tries to change or reveal
 	// the assistant's instructions (alone, or completing an attempt begun
 	// in the messages before it). Such messages add nothing to the trip.
@@ -101,6 +109,7 @@ func Understand(turns []string, today time.Time) Extraction {
 		default:
 			e.readPlace(places[i])
 		}
+		e.readSelf(t, places[i])
 		if it == intent.Photos || follow {
 			// A question about a past trip states no party ("our honeymoon").
 		} else if d := guests.Change(t); d != 0 && planned {
@@ -131,6 +140,9 @@ func Understand(turns []string, today time.Time) Extraction {
 	}
 	e.settleLegs()
 	e.Intent = e.settle(last)
+	if n := len(turns); n > 0 && !attempt[n-1] && intent.Forget(turns[n-1]) {
+		e.Forget, e.Intent = true, intent.Other
+	}
 	if e.Injection = len(turns) > 0 && attempt[len(turns)-1]; e.Injection {
 		e.Intent = intent.Other
 	}

@@ -1,7 +1,7 @@
 // Package api is tripgraph's REST API for programs: the LangGraph server
 // API that LangGraph's official clients drive (assistants, threads, state,
-// history, runs and their SSE streams), the AI SDK's chat stream, and the
-// user's MCP servers and large tool outputs. Every route but the public
+// history, runs and their SSE streams, the long-term store), the AI SDK's
+// chat stream, and the user's MCP servers and large tool outputs. Every route but the public
 // ones takes an API key, and acts through the key's tenant.
 package api
 
@@ -118,6 +118,18 @@ func (s *API) Routes() []httpx.Route {
 		{Method: http.MethodPatch, Path: "/mcp-servers/:server_id", Summary: "Change the members of an MCP server's config the body sends; an absent secret keeps the stored one", Handler: s.patchMCPServer, Body: wire.MCPServerPatch{}, Response: wire.MCPServer{}},
 		{Method: http.MethodDelete, Path: "/mcp-servers/:server_id", Summary: "Remove an MCP server, and its id from the tool_mcp setting", Handler: s.deleteMCPServer, Status: http.StatusNoContent},
 		{Method: http.MethodGet, Path: "/tool-outputs/:output_id", Summary: "Get the full copy of a tool result too large to give the model whole", Handler: s.getToolOutput, Response: wire.ToolOutput{}},
+
+		{Method: http.MethodPut, Path: "/store/items", Summary: "Store an item of the user's long-term store, or replace the one with its namespace and key", Handler: s.putItem, Body: wire.StorePut{}, Status: http.StatusNoContent},
+		{Method: http.MethodGet, Path: "/store/items", Summary: "Get an item by namespace (labels joined by periods) and key; null when there is none", Handler: s.getItem, Response: wire.StoreItem{}, Query: []string{"namespace", "key", "refresh_ttl"}},
+		{Method: http.MethodDelete, Path: "/store/items", Summary: "Delete an item", Handler: s.deleteItem, Body: wire.StoreDelete{}, Status: http.StatusNoContent},
+		{Method: http.MethodPost, Path: "/store/items/search", Summary: "Search items under a namespace prefix by filter and full-text query", Handler: s.searchItems, Body: wire.StoreSearch{}, Response: wire.StoreSearchResult{}},
+		{Method: http.MethodPost, Path: "/runs/crons", Summary: "Create a cron: a run on a new thread each time the schedule is due, in its time zone, until its end time", Handler: s.createCron, Body: wire.CronCreate{}, Response: wire.Cron{}},
+		{Method: http.MethodPost, Path: "/threads/:thread_id/runs/crons", Summary: "Create a cron that runs on the thread each time the schedule is due", Handler: s.createThreadCron, Body: wire.CronCreate{}, Response: wire.Cron{}},
+		{Method: http.MethodPost, Path: "/runs/crons/search", Summary: "Search the user's crons", Handler: s.searchCrons, Body: wire.CronSearch{}, Response: []wire.Cron{}},
+		{Method: http.MethodPost, Path: "/runs/crons/count", Summary: "Count the user's crons", Handler: s.countCrons, Body: wire.CronCount{}},
+		{Method: http.MethodPatch, Path: "/runs/crons/:cron_id", Summary: "Change a cron's schedule, time zone, end time, run or whether it is enabled", Handler: s.patchCron, Body: wire.CronPatch{}, Response: wire.Cron{}},
+		{Method: http.MethodDelete, Path: "/runs/crons/:cron_id", Summary: "Delete a cron", Handler: s.deleteCron, Status: http.StatusNoContent},
+		{Method: http.MethodPost, Path: "/store/namespaces", Summary: "List the namespaces that hold items, by prefix, suffix and depth", Handler: s.listNamespaces, Body: wire.StoreNamespaces{}, Response: wire.StoreNamespaceList{}},
 	}
 	for i := range routes {
 		routes[i].Middleware = []echo.MiddlewareFunc{httpx.Bounded(s.limits, routes[i].Long)}
@@ -149,10 +161,10 @@ func (s *API) capStreams(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // info says what this server is and does, in the shape of LangGraph's
-// /info: no crons, no LangSmith.
+// /info: no LangSmith.
 func (s *API) info(c echo.Context) error {
 	return c.JSON(http.StatusOK, wire.Info{Version: "tripgraph", Context: "go",
-		Flags: map[string]bool{"assistants": true, "crons": false, "langsmith": false, "langsmith_tracing_replicas": false}})
+		Flags: map[string]bool{"assistants": true, "crons": true, "langsmith": false, "langsmith_tracing_replicas": false}})
 }
 
 // langGraphRoute reports whether a path is one of the LangGraph server

@@ -46,22 +46,36 @@ func isJSONObject(fl validator.FieldLevel) bool {
 // failures; malformed JSON is a 400, a body over the cap a 413, and a body
 // that arrives too slowly a 408.
 func Bind(c echo.Context, dst any) error {
-	data, err := readBody(c.Request(), c.Get(textJSONKey) == true)
-	if err != nil || len(bytes.TrimSpace(data)) == 0 {
+	fields, err := BindMembers(c)
+	if err != nil || fields == nil {
 		return err
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return InvalidField("(body)", "must be a JSON object")
-		}
-		return errcode.New(errcode.BadRequest, "the body is not valid JSON")
 	}
 	if problems := DecodeFields(fields, dst); len(problems) > 0 {
 		return Invalid(problems...)
 	}
 	return Check(dst)
+}
+
+// BindMembers reads a JSON object request body as its members, for a
+// handler that splits them between types; nil for an empty body. Errors
+// are Bind's.
+func BindMembers(c echo.Context) (map[string]json.RawMessage, error) {
+	data, err := readBody(c.Request(), c.Get(textJSONKey) == true)
+	if err != nil || len(bytes.TrimSpace(data)) == 0 {
+		return nil, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, InvalidField("(body)", "must be a JSON object")
+		}
+		return nil, errcode.New(errcode.BadRequest, "the body is not valid JSON")
+	}
+	if fields == nil { // the body was null
+		fields = map[string]json.RawMessage{}
+	}
+	return fields, nil
 }
 
 // Check runs the validate tags of v and reports each failure by field.

@@ -33,6 +33,9 @@ type Job struct {
 	// Breakpoints: the nodes the run stops before or after.
 	InterruptBefore []string `json:"interrupt_before,omitempty"`
 	InterruptAfter  []string `json:"interrupt_after,omitempty"`
+	// DeleteThread: the run's thread is deleted once the run ends (a
+	// cron's run on a thread of its own).
+	DeleteThread bool `json:"delete_thread,omitempty"`
 }
 
 // Command is a graph.Command as a Job stores it.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/mcpbridge"
+	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/internal/metrics"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 	"github.com/tripgraph/tripgraph/server/tenant"
@@ -57,6 +58,7 @@ type Queue interface {
 	AppendRunEvents(ctx context.Context, l store.Lease, events []store.NewRunEvent) ([]store.RunEvent, error)
 	RunOwner(ctx context.Context, runID string) (string, error)
 	WatchQueue(ctx context.Context) (pending <-chan struct{}, stop func(), err error)
+	DeleteRunThread(ctx context.Context, runID string) error
 }
 
 // Config is what a Runner needs.
@@ -72,6 +74,9 @@ type Config struct {
 	// every third of it, and a run whose process died is taken over once
 	// it lapses. DefaultLease when 0; at least MinLease.
 	Lease time.Duration
+	// Crons, when set, are fired by this process once Start is called:
+	// each due time starts one run, whichever process fires it.
+	Crons Crons
 }
 
 // Runner queues runs and executes them: its workers claim the pending runs
@@ -79,6 +84,7 @@ type Config struct {
 // planner on each as its thread's owner.
 type Runner struct {
 	queue   Queue
+	crons   Crons
 	tenants tenant.Factory
 	metrics *metrics.Metrics
 	log     *slog.Logger
@@ -115,7 +121,7 @@ func New(cfg Config) (*Runner, error) {
 	var b [6]byte
 	rand.Read(b[:])
 	host, _ := os.Hostname()
-	return &Runner{queue: cfg.Queue, tenants: cfg.Tenants, metrics: cfg.Metrics, log: cfg.Logger,
+	return &Runner{queue: cfg.Queue, crons: cfg.Crons, tenants: cfg.Tenants, metrics: cfg.Metrics, log: cfg.Logger,
 		id: host + "-" + hex.EncodeToString(b[:]), n: cfg.Workers, timing: timingFor(cfg.Lease),
 		wake: make(chan struct{}, 1)}, nil
 }
@@ -139,9 +145,9 @@ func timingFor(lease time.Duration) timing {
 // run to another.
 var errLeaseLost = errors.New("the worker lost its lease on the run")
 
-// Start starts the workers that execute the runs of every owner, and a
-// sweeper of expired leases. Drain stops them and hands the runs they held
-// back to the queue.
+// Start starts the workers that execute the runs of every owner, a
+// sweeper of expired leases and, with Crons, the scheduler that fires due
+// crons. Drain stops them and hands the runs they held back to the queue.
 func (r *Runner) Start() {
 	claims, stopClaims := context.WithCancel(context.Background())
 	runs, stopRuns := context.WithCancel(context.Background())
@@ -152,6 +158,10 @@ func (r *Runner) Start() {
 	}
 	go r.sweep(claims)
 	go r.watchQueue(claims)
+	if r.crons != nil {
+		r.wg.Add(1)
+		go r.schedule(claims)
+	}
 }
 
 // watchQueue nudges a worker whenever a run becomes pending in any
@@ -285,6 +295,12 @@ func (r *Runner) execute(ctx context.Context, run store.Run) {
 		return err
 	}); err != nil {
 		log.Error("ending a run", "status", status, "err", err)
+		return
+	}
+	if j, err := DecodeJob(run.Input); err == nil && j.DeleteThread {
+		if err := r.settle(ctx, func(ctx context.Context) error { return r.queue.DeleteRunThread(ctx, run.ID) }); err != nil {
+			log.Error("deleting the thread of a cron's run", "err", err)
+		}
 	}
 }
 
@@ -344,7 +360,8 @@ func (r *Runner) runOn(ctx context.Context, run store.Run, log *slog.Logger) (st
 	defer cancel(nil)
 	stopRenew := r.renew(runCtx, run.Lease(), cancel, log)
 	defer stopRenew()
-	fenced := checkpoint.WithFence(mcpbridge.WithUser(runCtx, owner), checkpoint.Fence{RunID: run.ID, WorkerID: run.WorkerID, Attempt: run.Attempts})
+	withUser := nodes.WithMemory(mcpbridge.WithUser(runCtx, owner), t.Memory())
+	fenced := checkpoint.WithFence(withUser, checkpoint.Fence{RunID: run.ID, WorkerID: run.WorkerID, Attempt: run.Attempts})
 	status, err = r.runGraph(fenced, t, run)
 	switch cause := context.Cause(runCtx); {
 	case errors.Is(cause, errLeaseLost), errors.Is(err, store.ErrLeaseLost), errors.Is(err, checkpoint.ErrFenced):

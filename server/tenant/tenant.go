@@ -1,6 +1,7 @@
 // Package tenant is what one request or one run may touch: one user's
-// threads, runs, checkpoints, tool outputs, MCP servers and assistants, and the trip
-// planner on that user's checkpoints. A Tenant is built once, where the
+// threads, runs, checkpoints, tool outputs, MCP servers, assistants,
+// long-term store items and crons, and the trip planner on that user's
+// checkpoints. A Tenant is built once, where the
 // user is known (a verified API key or browser session, or a run's
 // thread), and passed on, so that code past that point cannot reach
 // another user's data even by mistake: every id of another user is
@@ -14,6 +15,8 @@ import (
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/store/assistants"
+	"github.com/tripgraph/tripgraph/store/crons"
+	"github.com/tripgraph/tripgraph/store/items"
 	"github.com/tripgraph/tripgraph/store/mcpservers"
 )
 
@@ -27,6 +30,10 @@ type Tenant struct {
 	// Assistants are the user's assistants (the built-in one is not
 	// stored).
 	Assistants assistants.Owned
+	// Items are the user's items of the long-term store.
+	Items items.Owned
+	// Crons are the user's scheduled runs.
+	Crons crons.Owned
 }
 
 // Factory makes Tenants.
@@ -40,7 +47,8 @@ type Factory struct {
 func (f Factory) For(userID string) Tenant {
 	o := f.Store.ForOwner(userID)
 	return Tenant{Owner: o, Planner: f.Planner.WithCheckpointer(o.Checkpoints()), Servers: f.Servers.ForOwner(userID),
-		Assistants: assistants.Store{Pool: f.Store.Pool}.ForOwner(userID)}
+		Assistants: assistants.Store{Pool: f.Store.Pool}.ForOwner(userID),
+		Items:      f.Store.Items.ForOwner(userID), Crons: f.Store.Crons.ForOwner(userID)}
 }
 
 const key = "tripgraph.tenant"

@@ -16,14 +16,16 @@ import (
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/crons"
+	"github.com/tripgraph/tripgraph/store/items"
 	"github.com/tripgraph/tripgraph/store/mcpservers"
 )
 
 // Everything one user has is NOT_FOUND through another user's tenant, and
 // every list of it is empty:
 // threads, runs and their events, checkpoints (read and written, by the
-// checkpointer and by the planner), tool outputs, and MCP servers and
-// settings. Each read goes through the tenant itself, with no check before
+// checkpointer and by the planner), tool outputs, MCP servers and
+// settings, crons and store items. Each read goes through the tenant itself, with no check before
 // it, as the handlers and the runner use it.
 func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 	ctx := context.Background()
@@ -71,6 +73,13 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cron, err := a.Crons.Create(ctx, crons.NewCron{ThreadID: thread, AssistantID: nodes.GraphID, Schedule: "@daily", Job: json.RawMessage(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Items.Put(ctx, items.PutItem{Namespace: []string{"notes"}, Key: "k", Value: json.RawMessage(`{"v":"ana's"}`)}); err != nil {
+		t.Fatal(err)
+	}
 
 	for _, c := range []struct {
 		resource string
@@ -95,6 +104,10 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 		}))},
 		{"MCP server deletion", b.Servers.Delete(ctx, server.ID)},
 		{"MCP settings naming the server", b.Servers.SetSettings(ctx, mcpservers.Settings{ToolMCP: true, ToolMCPServers: []string{server.ID}})},
+		{"cron", second(b.Crons.Get(ctx, cron.ID))},
+		{"cron change", second(b.Crons.Update(ctx, cron.ID, crons.Change{}))},
+		{"cron deletion", b.Crons.Delete(ctx, cron.ID)},
+		{"cron on the thread", second(b.Crons.Create(ctx, crons.NewCron{ThreadID: thread, AssistantID: nodes.GraphID, Schedule: "@daily", Job: json.RawMessage(`{}`)}))},
 	} {
 		if errcode.Of(c.err) != errcode.NotFound {
 			t.Errorf("%s: another user's id gave %v, want NOT_FOUND", c.resource, c.err)
@@ -108,6 +121,15 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 	}
 	if list, err := b.Servers.List(ctx); err != nil || len(list) != 0 {
 		t.Errorf("another user lists %d MCP servers (%v)", len(list), err)
+	}
+	if _, ok, err := b.Items.Get(ctx, []string{"notes"}, "k", true); ok || err != nil {
+		t.Errorf("another user reads the item (%v)", err)
+	}
+	if list, err := b.Items.Search(ctx, items.Query{}); err != nil || len(list) != 0 {
+		t.Errorf("another user finds %d items (%v)", len(list), err)
+	}
+	if list, err := b.Crons.Search(ctx, crons.Query{}); err != nil || len(list) != 0 {
+		t.Errorf("another user finds %d crons (%v)", len(list), err)
 	}
 	if _, err := a.Thread(ctx, thread); err != nil {
 		t.Errorf("the owner lost the thread: %v", err)

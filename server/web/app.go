@@ -95,6 +95,9 @@ func (s *App) Routes() []httpx.Route {
 		{Method: http.MethodPost, Path: "/app/threads/:thread_id/booking", Handler: s.pageForm(s.answerBooking)},
 		{Method: http.MethodPost, Path: "/app/threads/:thread_id/trip", Handler: s.pageForm(s.editTrip)},
 		{Method: http.MethodGet, Path: "/app/threads/:thread_id/runs/:run_id/live", Handler: s.live, Long: true},
+		{Method: http.MethodGet, Path: profileURL, Handler: s.profilePage},
+		{Method: http.MethodPost, Path: profileURL, Handler: s.saveProfile},
+		{Method: http.MethodPost, Path: profileURL + "/forget", Handler: s.forgetProfile},
 		{Method: http.MethodGet, Path: assetsURL + "/*", Handler: echo.WrapHandler(http.StripPrefix(assetsURL, http.FileServerFS(ui.Assets()))), Public: true},
 	}
 	sameOrigin := crossOrigin()

@@ -221,7 +221,7 @@ func (s *App) page(c echo.Context, current string) (ui.Page, error) {
 	}
 	return ui.Page{Title: "tripgraph", AssetsURL: assetsURL, Threads: links, NewURL: "/app",
 		CSRFToken: s.csrfToken(c), Language: s.languageSwitch(c, c.Request().URL.RequestURI()),
-		LogoutURL: "/logout"}, nil
+		LogoutURL: "/logout", ProfileURL: profileURL}, nil
 }
 
 // threadTitle is a thread's metadata title or, without one, its first

@@ -1,0 +1,220 @@
+package nodes
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/locale"
+)
+
+// Profile is what the planner remembers of a traveller across
+// conversations, with their consent: where they live, the party they
+// usually travel with, their children's ages, the diets they keep, the
+// budget they usually give and their language.
+type Profile struct {
+	HomeCity     string   `json:"homeCity,omitempty"`
+	HomeCountry  string   `json:"homeCountry,omitempty"`
+	Currency     string   `json:"currency,omitempty"` // ISO 4217
+	PartySize    int      `json:"partySize,omitempty"`
+	ChildrenAges []int    `json:"childrenAges,omitempty"`
+	Diet         []string `json:"diet,omitempty"`
+	Budget       *Budget  `json:"budget,omitempty"`
+	Language     string   `json:"language,omitempty"`
+}
+
+// Budget is the most a traveller pays for a stay: a night's price, or the
+// whole stay's with Total.
+type Budget struct {
+	Amount   float64 `json:"amount"`
+	Currency string  `json:"currency,omitempty"`
+	Total    bool    `json:"total,omitempty"`
+}
+
+// Empty reports a profile that remembers nothing.
+func (p Profile) Empty() bool {
+	return p.HomeCity == "" && p.HomeCountry == "" && p.Currency == "" && p.PartySize == 0 && len(p.ChildrenAges) == 0 &&
+		len(p.Diet) == 0 && p.Budget == nil && p.Language == ""
+}
+
+// Merge is p with what newer says over it; diets add up.
+func (p Profile) Merge(newer Profile) Profile {
+	out := p
+	if newer.HomeCity != "" {
+		out.HomeCity, out.HomeCountry = newer.HomeCity, newer.HomeCountry
+	}
+	if newer.Currency != "" {
+		out.Currency = newer.Currency
+	}
+	if newer.PartySize > 0 {
+		out.PartySize = newer.PartySize
+	}
+	if len(newer.ChildrenAges) > 0 {
+		out.ChildrenAges = slices.Clone(newer.ChildrenAges)
+	}
+	for _, d := range newer.Diet {
+		if !slices.Contains(out.Diet, d) {
+			out.Diet = append(slices.Clone(out.Diet), d)
+		}
+	}
+	if newer.Budget != nil {
+		b := *newer.Budget
+		out.Budget = &b
+	}
+	if newer.Language != "" {
+		out.Language = newer.Language
+	}
+	return out
+}
+
+// Memory keeps one traveller's profile: the traveller a run is for. Recall
+// is the zero Profile when nothing is remembered, or when the traveller has
+// not agreed to be remembered; Remember then keeps nothing.
+type Memory interface {
+	Recall(ctx context.Context) (Profile, error)
+	Remember(ctx context.Context, p Profile) error
+	Forget(ctx context.Context) error
+}
+
+type memoryKey struct{}
+
+// WithMemory gives the planner the memory of the traveller a run is for:
+// the runner puts the run's owner's there.
+func WithMemory(ctx context.Context, m Memory) context.Context {
+	return context.WithValue(ctx, memoryKey{}, m)
+}
+
+// memoryOf is the run's memory, nil when it has none.
+func memoryOf(ctx context.Context) Memory {
+	m, _ := ctx.Value(memoryKey{}).(Memory)
+	return m
+}
+
+// recall is what the run's memory holds; a failure to read it is logged
+// and the turn goes on without it.
+func recall(ctx context.Context) Profile {
+	m := memoryOf(ctx)
+	if m == nil {
+		return Profile{}
+	}
+	p, err := m.Recall(ctx)
+	if err != nil {
+		info, _ := graph.Info(ctx)
+		slog.WarnContext(ctx, "reading the traveller's profile failed; going on without it", "run_id", info.RunID, "err", err)
+		return Profile{}
+	}
+	return p
+}
+
+// remember keeps what the traveller stated of themselves in this
+// conversation; a failure is logged.
+func remember(ctx context.Context, p Profile) {
+	m := memoryOf(ctx)
+	if m == nil || p.Empty() {
+		return
+	}
+	if err := m.Remember(ctx, p); err != nil {
+		info, _ := graph.Info(ctx)
+		slog.WarnContext(ctx, "keeping the traveller's profile failed", "run_id", info.RunID, "err", err)
+	}
+}
+
+// profileLines tell the model what is remembered, on the line the offline
+// model reads; "" when nothing is.
+func profileLines(p Profile) string {
+	if p.Empty() {
+		return ""
+	}
+	data, _ := json.Marshal(p)
+	return profileNote + "\nTraveller profile: " + string(data)
+}
+
+const profileNote = `What you remember of the traveller from earlier conversations, with their
+consent, is below. Use its budget as the stays' price cap and its language
+when their messages state none; their messages always win.`
+
+// stated is the profile a turn's extraction read: what the traveller said
+// of themselves in this conversation.
+func stated(a extractArgs, lang string) Profile {
+	p := Profile{HomeCity: a.HomeCity, HomeCountry: a.HomeCountry, PartySize: a.NumberOfGuests,
+		ChildrenAges: a.ChildrenAges, Diet: a.Diet, Language: lang}
+	if a.Budget != nil && a.Budget.Amount > 0 {
+		b := *a.Budget
+		p.Budget, p.Currency = &b, b.Currency
+	}
+	if p.PartySize > 0 && len(a.Legs) == 0 && a.Location == "" {
+		p.PartySize = 0 // a count with no trip ("we are 3 friends") is not yet a party
+	}
+	return p
+}
+
+// Recalled is what a trip took from the traveller's profile rather than
+// from what they said: shown to them so that they can correct it.
+type Recalled struct {
+	Guests   int     `json:"guests,omitempty"`
+	HomeCity string  `json:"homeCity,omitempty"`
+	Budget   *Budget `json:"budget,omitempty"`
+}
+
+// recallDefaults fills what the extraction left unsaid from the profile:
+// the party and, for stays, the budget. It returns what it took.
+func recallDefaults(a *extractArgs, p Profile) *Recalled {
+	r := &Recalled{}
+	if a.NumberOfGuests <= 0 && p.PartySize > 0 {
+		a.NumberOfGuests, r.Guests = p.PartySize, p.PartySize
+	}
+	if a.Budget == nil && p.Budget != nil && (a.Intent == IntentAccommodations || a.Intent == IntentTrip) {
+		b := *p.Budget
+		r.Budget = &b
+	}
+	if r.Guests == 0 && r.Budget == nil {
+		return nil
+	}
+	if a.HomeCity == "" {
+		r.HomeCity = p.HomeCity
+	}
+	return r
+}
+
+// recalledNote says what a trip took from the profile, as a question:
+// "4 of you again, from São Paulo, up to 500 BRL a night? I remembered
+// that from before; tell me if it has changed." "" when it took nothing
+// or the trip was not read from this turn.
+func recalledNote(s State, lang string) string {
+	r := s.Recalled
+	if r == nil || s.TripDetails == nil || !detailsOfThisTurn(s) {
+		return ""
+	}
+	pt := lang == locale.Portuguese
+	var parts []string
+	if r.Guests > 0 {
+		parts = append(parts, map[bool]string{true: fmt.Sprintf("%d pessoas de novo", r.Guests), false: fmt.Sprintf("%d of you again", r.Guests)}[pt])
+	}
+	if r.HomeCity != "" {
+		parts = append(parts, map[bool]string{true: "saindo de " + r.HomeCity, false: "from " + r.HomeCity}[pt])
+	}
+	if b := r.Budget; b != nil {
+		amount := strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", b.Amount), "0"), ".")
+		if b.Currency != "" {
+			amount += " " + b.Currency
+		}
+		switch {
+		case pt && b.Total:
+			parts = append(parts, "até "+amount+" no total")
+		case pt:
+			parts = append(parts, "até "+amount+" por noite")
+		case b.Total:
+			parts = append(parts, "up to "+amount+" in all")
+		default:
+			parts = append(parts, "up to "+amount+" a night")
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return reply(lang, "recalled", strings.Join(parts, ", "))
+}

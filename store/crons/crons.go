@@ -1,0 +1,412 @@
+// Package crons keeps scheduled runs, as LangGraph's clients call them
+// (/runs/crons): a cron expression in a time zone, an optional end time,
+// the run to start each time it is due, on a thread or on a new thread
+// each time. Each user's crons are apart: Owned reaches one user's only.
+//
+// Firing is Fire: any number of processes may call it at once, and each
+// due time of a cron starts exactly one run, because the claim of a due
+// cron (FOR NO KEY UPDATE SKIP LOCKED), the run it starts and its next due
+// time commit in one transaction. A process that dies mid-way starts
+// nothing: its transaction rolls back and the cron is due still.
+package crons
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/robfig/cron/v3"
+
+	"github.com/tripgraph/tripgraph/errcode"
+)
+
+// What to do with a thread made for one run of a cron without a thread.
+const (
+	OnCompletedDelete = "delete"
+	OnCompletedKeep   = "keep"
+)
+
+// Cron is a scheduled run.
+type Cron struct {
+	ID          string
+	UserID      string
+	ThreadID    string // "" for a new thread each run
+	AssistantID string
+	Schedule    string
+	Timezone    string // an IANA zone; the schedule's times are read there
+	Payload     json.RawMessage
+	Job         json.RawMessage // what each run executes, as the runner stores it
+	Metadata    json.RawMessage
+	Enabled     bool
+	OnCompleted string
+	EndTime     *time.Time
+	NextRunAt   *time.Time // nil: never again
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+// parser reads the five-field cron expressions LangGraph takes, and the
+// descriptors (@hourly, @daily, @every 1h…).
+var parser = cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
+
+// Next is the first time after after at which a schedule in a zone is due,
+// or nil when that is past end (or never). It refuses a schedule or a zone
+// it cannot read.
+func Next(schedule, zone string, after time.Time, end *time.Time) (*time.Time, error) {
+	sched, loc, err := parse(schedule, zone)
+	if err != nil {
+		return nil, err
+	}
+	next := sched.Next(after.In(loc))
+	if next.IsZero() || end != nil && next.After(*end) {
+		return nil, nil
+	}
+	next = next.UTC()
+	return &next, nil
+}
+
+func parse(schedule, zone string) (cron.Schedule, *time.Location, error) {
+	if zone == "" {
+		zone = "UTC"
+	}
+	loc, err := time.LoadLocation(zone)
+	if err != nil || zone == "Local" {
+		return nil, nil, errcode.New(errcode.BadRequest, "%q is not a time zone (say one such as Europe/Lisbon or UTC)", zone)
+	}
+	sched, err := parser.Parse(schedule)
+	if err != nil {
+		return nil, nil, errcode.New(errcode.BadRequest, "%q is not a cron schedule: %s", schedule, err.Error())
+	}
+	return sched, loc, nil
+}
+
+// Store is the crons of every user; ForOwner is one user's part.
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+// New is the store on pool.
+func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+
+// Owned is one user's crons: every method reaches that user's only, and
+// another user's cron is NOT_FOUND.
+type Owned struct {
+	s      *Store
+	userID string
+}
+
+// ForOwner is userID's part of the store.
+func (s *Store) ForOwner(userID string) Owned { return Owned{s: s, userID: userID} }
+
+const columns = `id::text, user_id::text, coalesce(thread_id::text, ''), assistant_id, schedule, timezone, payload, job,
+	metadata, enabled, on_run_completed, end_time, next_run_at, created_at, updated_at`
+
+func scan(row pgx.CollectableRow) (Cron, error) {
+	var c Cron
+	err := row.Scan(&c.ID, &c.UserID, &c.ThreadID, &c.AssistantID, &c.Schedule, &c.Timezone, &c.Payload, &c.Job,
+		&c.Metadata, &c.Enabled, &c.OnCompleted, &c.EndTime, &c.NextRunAt, &c.CreatedAt, &c.UpdatedAt)
+	return c, err
+}
+
+// NewCron is a cron to create.
+type NewCron struct {
+	ThreadID    string // "": a new thread each run
+	AssistantID string
+	Schedule    string
+	Timezone    string // "" is UTC
+	Payload     json.RawMessage
+	Job         json.RawMessage
+	Metadata    json.RawMessage
+	Enabled     bool
+	OnCompleted string // OnCompletedDelete when ""
+	EndTime     *time.Time
+}
+
+// Create stores a cron, first due at the schedule's next time after now.
+// A thread must be the owner's.
+func (o Owned) Create(ctx context.Context, nc NewCron) (Cron, error) {
+	if nc.Timezone == "" {
+		nc.Timezone = "UTC"
+	}
+	if nc.OnCompleted == "" {
+		nc.OnCompleted = OnCompletedDelete
+	}
+	if nc.OnCompleted != OnCompletedDelete && nc.OnCompleted != OnCompletedKeep {
+		return Cron{}, errcode.New(errcode.BadRequest, "on_run_completed must be delete or keep")
+	}
+	next, err := Next(nc.Schedule, nc.Timezone, time.Now(), nc.EndTime)
+	if err != nil {
+		return Cron{}, err
+	}
+	rows, err := o.s.pool.Query(ctx, `
+		INSERT INTO crons (id, user_id, thread_id, assistant_id, schedule, timezone, payload, job, metadata,
+			enabled, on_run_completed, end_time, next_run_at)
+		SELECT $1::uuid, $2::uuid, t.id, $4, $5, $6, coalesce($7::jsonb, '{}'), $8::jsonb, coalesce($9::jsonb, '{}'), $10::boolean, $11, $12::timestamptz, $13::timestamptz
+		FROM (SELECT NULL) one LEFT JOIN threads t ON t.id::text = $3 AND t.owner_id = $2
+		WHERE $3 = '' OR t.id IS NOT NULL
+		RETURNING `+columns,
+		uuid.Must(uuid.NewV7()).String(), o.userID, nc.ThreadID, nc.AssistantID, nc.Schedule, nc.Timezone,
+		raw(nc.Payload), raw(nc.Job), raw(nc.Metadata), nc.Enabled, nc.OnCompleted, nc.EndTime, next)
+	if err != nil {
+		return Cron{}, fmt.Errorf("creating a cron: %w", err)
+	}
+	c, err := pgx.CollectExactlyOneRow(rows, scan)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Cron{}, errcode.New(errcode.NotFound, "no thread %s", nc.ThreadID)
+	}
+	if err != nil {
+		return Cron{}, writeError(err, "creating a cron")
+	}
+	return c, nil
+}
+
+// Get is one of the owner's crons.
+func (o Owned) Get(ctx context.Context, id string) (Cron, error) {
+	rows, err := o.s.pool.Query(ctx, `SELECT `+columns+` FROM crons WHERE id::text = $1 AND user_id = $2`, id, o.userID)
+	if err != nil {
+		return Cron{}, fmt.Errorf("reading cron %s: %w", id, err)
+	}
+	return one(rows, id)
+}
+
+// Change is what an update of a cron changes: the members set.
+type Change struct {
+	Schedule    *string
+	Timezone    *string
+	EndTime     *time.Time
+	Payload     json.RawMessage // replaces the stored payload when set
+	Job         json.RawMessage // and the job it makes
+	Metadata    json.RawMessage // merged into the stored metadata
+	Enabled     *bool
+	OnCompleted *string
+}
+
+// Update changes a cron and works out its next due time again, in one
+// transaction.
+func (o Owned) Update(ctx context.Context, id string, ch Change) (Cron, error) {
+	var out Cron
+	err := pgx.BeginFunc(ctx, o.s.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT `+columns+` FROM crons WHERE id::text = $1 AND user_id = $2 FOR UPDATE`, id, o.userID)
+		if err != nil {
+			return fmt.Errorf("reading cron %s: %w", id, err)
+		}
+		c, err := one(rows, id)
+		if err != nil {
+			return err
+		}
+		if ch.Schedule != nil {
+			c.Schedule = *ch.Schedule
+		}
+		if ch.Timezone != nil {
+			c.Timezone = *ch.Timezone
+		}
+		if ch.EndTime != nil {
+			c.EndTime = ch.EndTime
+		}
+		if ch.Enabled != nil {
+			c.Enabled = *ch.Enabled
+		}
+		if ch.OnCompleted != nil {
+			if *ch.OnCompleted != OnCompletedDelete && *ch.OnCompleted != OnCompletedKeep {
+				return errcode.New(errcode.BadRequest, "on_run_completed must be delete or keep")
+			}
+			c.OnCompleted = *ch.OnCompleted
+		}
+		if len(ch.Payload) > 0 {
+			c.Payload, c.Job = ch.Payload, ch.Job
+		}
+		next, err := Next(c.Schedule, c.Timezone, time.Now(), c.EndTime)
+		if err != nil {
+			return err
+		}
+		rows, err = tx.Query(ctx, `
+			UPDATE crons SET schedule = $3, timezone = $4, end_time = $5, enabled = $6, on_run_completed = $7,
+				payload = $8, job = $9, metadata = metadata || coalesce($10::jsonb, '{}'), next_run_at = $11, updated_at = now()
+			WHERE id::text = $1 AND user_id = $2
+			RETURNING `+columns,
+			id, o.userID, c.Schedule, c.Timezone, c.EndTime, c.Enabled, c.OnCompleted, raw(c.Payload), raw(c.Job),
+			raw(ch.Metadata), next)
+		if err != nil {
+			return fmt.Errorf("updating cron %s: %w", id, err)
+		}
+		out, err = one(rows, id)
+		return writeError(err, "updating a cron")
+	})
+	return out, err
+}
+
+// Delete removes one of the owner's crons.
+func (o Owned) Delete(ctx context.Context, id string) error {
+	tag, err := o.s.pool.Exec(ctx, `DELETE FROM crons WHERE id::text = $1 AND user_id = $2`, id, o.userID)
+	if err != nil {
+		return fmt.Errorf("deleting cron %s: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return errcode.New(errcode.NotFound, "no cron %s", id)
+	}
+	return nil
+}
+
+// Query is a search of crons.
+type Query struct {
+	AssistantID string
+	ThreadID    string
+	Enabled     *bool
+	SortBy      string // a column of SortColumns; created_at when ""
+	Ascending   bool
+	Limit       int // 10 when 0
+	Offset      int
+}
+
+// SortColumns are what a search may sort by.
+var SortColumns = []string{"cron_id", "assistant_id", "thread_id", "created_at", "updated_at", "next_run_date", "end_time"}
+
+var sortSQL = map[string]string{"cron_id": "id", "assistant_id": "assistant_id", "thread_id": "thread_id",
+	"created_at": "created_at", "updated_at": "updated_at", "next_run_date": "next_run_at", "end_time": "end_time"}
+
+// Search lists the owner's crons.
+func (o Owned) Search(ctx context.Context, q Query) ([]Cron, error) {
+	col, ok := sortSQL[q.SortBy]
+	if q.SortBy == "" {
+		col, ok = "created_at", true
+	}
+	if !ok {
+		return nil, errcode.New(errcode.BadRequest, "sort_by %q is not one of the columns crons sort by", q.SortBy)
+	}
+	dir := "DESC"
+	if q.Ascending {
+		dir = "ASC"
+	}
+	if q.Limit == 0 {
+		q.Limit = 10
+	}
+	rows, err := o.s.pool.Query(ctx, `SELECT `+columns+` FROM crons
+		WHERE user_id = $1 AND ($2 = '' OR assistant_id = $2) AND ($3 = '' OR thread_id::text = $3)
+			AND ($4::boolean IS NULL OR enabled = $4)
+		ORDER BY `+col+` `+dir+` NULLS LAST, id `+dir+` LIMIT $5 OFFSET $6`,
+		o.userID, q.AssistantID, q.ThreadID, q.Enabled, q.Limit, q.Offset)
+	if err != nil {
+		return nil, fmt.Errorf("searching crons: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, scan)
+	if err != nil {
+		return nil, fmt.Errorf("searching crons: %w", err)
+	}
+	return list, nil
+}
+
+// Count counts the owner's crons of an assistant or thread ("": any).
+func (o Owned) Count(ctx context.Context, assistantID, threadID string) (int, error) {
+	var n int
+	err := o.s.pool.QueryRow(ctx, `SELECT count(*) FROM crons
+		WHERE user_id = $1 AND ($2 = '' OR assistant_id = $2) AND ($3 = '' OR thread_id::text = $3)`,
+		o.userID, assistantID, threadID).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("counting crons: %w", err)
+	}
+	return n, nil
+}
+
+// Start starts the run of a due cron within tx, as the cron's owner. An
+// error skips this due time of the cron (the caller is told which).
+type Start func(ctx context.Context, tx pgx.Tx, c Cron, due time.Time) error
+
+// Fired is what Fire did with one due cron.
+type Fired struct {
+	Cron Cron
+	Due  time.Time
+	Err  error // the run was not started for this due time
+}
+
+// Fire claims up to limit enabled crons due at now, of any owner, that no
+// other transaction holds, starts each one's run with start in the same
+// transaction, and moves its next due time to the schedule's first time
+// after now (so a process that was down for several due times starts one
+// run, not one per missed time). A start that fails skips that due time:
+// it is rolled back alone and reported. Everything else commits together.
+func (s *Store) Fire(ctx context.Context, limit int, start Start) ([]Fired, error) {
+	var out []Fired
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		out = nil
+		rows, err := tx.Query(ctx, `SELECT `+columns+`, now() FROM crons
+			WHERE enabled AND next_run_at <= now()
+			ORDER BY next_run_at LIMIT $1 FOR NO KEY UPDATE SKIP LOCKED`, limit)
+		if err != nil {
+			return fmt.Errorf("claiming due crons: %w", err)
+		}
+		var now time.Time
+		due, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Cron, error) {
+			var c Cron
+			err := row.Scan(&c.ID, &c.UserID, &c.ThreadID, &c.AssistantID, &c.Schedule, &c.Timezone, &c.Payload, &c.Job,
+				&c.Metadata, &c.Enabled, &c.OnCompleted, &c.EndTime, &c.NextRunAt, &c.CreatedAt, &c.UpdatedAt, &now)
+			return c, err
+		})
+		if err != nil {
+			return fmt.Errorf("claiming due crons: %w", err)
+		}
+		for _, c := range due {
+			f := Fired{Cron: c, Due: *c.NextRunAt}
+			f.Err = pgx.BeginFunc(ctx, tx, func(sp pgx.Tx) error { return start(ctx, sp, c, f.Due) })
+			next, err := Next(c.Schedule, c.Timezone, now, c.EndTime)
+			if err != nil { // stored before a rule changed: stop it rather than fire it again and again
+				next, f.Err = nil, errors.Join(f.Err, err)
+			}
+			if _, err := tx.Exec(ctx, `UPDATE crons SET next_run_at = $2 WHERE id = $1`, c.ID, next); err != nil {
+				return fmt.Errorf("moving cron %s to its next due time: %w", c.ID, err)
+			}
+			out = append(out, f)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// PruneEnded deletes, of every owner, the crons that will never be due
+// again (past their end time) and ended before cutoff, and returns how
+// many; with dryRun it only counts them.
+func (s *Store) PruneEnded(ctx context.Context, cutoff time.Time, dryRun bool) (int64, error) {
+	if dryRun {
+		var n int64
+		err := s.pool.QueryRow(ctx, `SELECT count(*) FROM crons WHERE next_run_at IS NULL AND end_time < $1`, cutoff).Scan(&n)
+		return n, err
+	}
+	tag, err := s.pool.Exec(ctx, `DELETE FROM crons WHERE next_run_at IS NULL AND end_time < $1`, cutoff)
+	if err != nil {
+		return 0, fmt.Errorf("deleting ended crons: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+func one(rows pgx.Rows, id string) (Cron, error) {
+	c, err := pgx.CollectExactlyOneRow(rows, scan)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Cron{}, errcode.New(errcode.NotFound, "no cron %s", id)
+	}
+	if err != nil {
+		return Cron{}, fmt.Errorf("reading cron %s: %w", id, err)
+	}
+	return c, nil
+}
+
+// raw is a JSON member as a query argument: NULL when absent.
+func raw(m json.RawMessage) any {
+	if len(m) == 0 {
+		return nil
+	}
+	return []byte(m)
+}
+
+// writeError names what a failed write broke.
+func writeError(err error, doing string) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "23514" {
+		return errcode.New(errcode.BadRequest, "%s: a value is out of its range (%s)", doing, pe.ConstraintName)
+	}
+	return err
+}

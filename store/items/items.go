@@ -1,0 +1,493 @@
+// Package items is the long-term store that LangGraph's clients call
+// /store/items: JSON objects kept across conversations, each under a
+// namespace (a path of labels) and a key, with an optional time to live
+// that reads refresh. Each user's items are apart: every method of Owned
+// reaches its user's items only, so another user's are neither read,
+// listed, searched nor overwritten.
+//
+// Queries are full-text searches with PostgreSQL's own text search over
+// the folded strings of each value (see Put), ranked by ts_rank.
+package items
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/textfold"
+)
+
+// Bounds of what the store keeps.
+const (
+	MaxDepth     = 20   // labels in a namespace
+	MaxLabelLen  = 256  // bytes of one label
+	MaxKeyLen    = 1024 // bytes of a key
+	MaxPageSize  = 1000 // items or namespaces in one answer
+	MaxQueryLen  = 500  // bytes of a search query
+	MaxFilterLen = 20   // members of a search filter
+)
+
+// Item is one stored object.
+type Item struct {
+	Namespace []string
+	Key       string
+	Value     json.RawMessage // a JSON object
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	// Score is the item's rank for a search's query; nil without one.
+	Score *float64
+}
+
+// Store is the items of every user; ForOwner is one user's part.
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+// New is the store on pool.
+func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+
+// Owned is one user's items: every method reaches that user's only.
+type Owned struct {
+	s      *Store
+	userID string
+}
+
+// ForOwner is userID's part of the store.
+func (s *Store) ForOwner(userID string) Owned { return Owned{s: s, userID: userID} }
+
+// PutItem is an item to store, replacing any with its namespace and key.
+type PutItem struct {
+	Namespace []string
+	Key       string
+	Value     json.RawMessage // a JSON object
+	// Index lists the fields whose strings full-text queries find, as
+	// dotted paths ("title", "address.city"); nil indexes every string of
+	// the value, NoIndex none.
+	Index   []string
+	NoIndex bool
+	// TTL, when above 0, is how long the item lives after it is written or
+	// last read with a refresh.
+	TTL time.Duration
+}
+
+// live keeps items whose time to live has not run out.
+const live = `(expires_at IS NULL OR expires_at > now())`
+
+// Put stores an item, or replaces the one with its namespace and key (whose
+// creation time it keeps). Its updated_at always moves forward, by at least
+// a millisecond, so that clients that compare times at that precision see
+// the change.
+func (o Owned) Put(ctx context.Context, in PutItem) error {
+	if err := CheckNamespace(in.Namespace, "namespace"); err != nil {
+		return err
+	}
+	if err := checkKey(in.Key); err != nil {
+		return err
+	}
+	var value map[string]any
+	if err := json.Unmarshal(in.Value, &value); err != nil || value == nil {
+		return errcode.New(errcode.BadRequest, "an item's value must be a JSON object")
+	}
+	var text *string
+	if !in.NoIndex {
+		t := indexText(value, in.Index)
+		text = &t
+	}
+	var ttl *time.Duration
+	if in.TTL > 0 {
+		ttl = &in.TTL
+	}
+	_, err := o.s.pool.Exec(ctx, `
+		INSERT INTO store_items AS i (user_id, namespace, key, value, search, ttl, expires_at)
+		VALUES ($1, $2, $3, $4, to_tsvector('simple', $5), $6, now() + $6)
+		ON CONFLICT (user_id, namespace, key) DO UPDATE SET
+			value = EXCLUDED.value, search = EXCLUDED.search, ttl = EXCLUDED.ttl, expires_at = EXCLUDED.expires_at,
+			created_at = CASE WHEN i.expires_at IS NULL OR i.expires_at > now() THEN i.created_at ELSE now() END,
+			updated_at = greatest(now(), i.updated_at + interval '1 millisecond')`,
+		o.userID, in.Namespace, in.Key, in.Value, text, ttl)
+	if err != nil {
+		return fmt.Errorf("storing item %q: %w", in.Key, err)
+	}
+	return nil
+}
+
+// Get is the item with this namespace and key; ok is false when there is
+// none (or its time ran out). With refresh, its time to live starts again.
+func (o Owned) Get(ctx context.Context, namespace []string, key string, refresh bool) (it Item, ok bool, err error) {
+	if err := CheckNamespace(namespace, "namespace"); err != nil {
+		return it, false, err
+	}
+	if err := checkKey(key); err != nil {
+		return it, false, err
+	}
+	query := `SELECT namespace, key, value, created_at, updated_at, NULL::float8 FROM store_items
+		WHERE user_id = $1 AND namespace = $2 AND key = $3 AND ` + live
+	if refresh { // items without a time to live are not written to
+		query = `WITH touched AS (UPDATE store_items SET expires_at = now() + ttl
+			WHERE user_id = $1 AND namespace = $2 AND key = $3 AND ttl IS NOT NULL AND ` + live + `)
+			` + query
+	}
+	rows, err := o.s.pool.Query(ctx, query, o.userID, namespace, key)
+	if err != nil {
+		return it, false, fmt.Errorf("reading item %q: %w", key, err)
+	}
+	list, err := pgx.CollectRows(rows, scanItem)
+	if err != nil {
+		return it, false, fmt.Errorf("reading item %q: %w", key, err)
+	}
+	if len(list) == 0 {
+		return it, false, nil
+	}
+	return list[0], true, nil
+}
+
+// Delete removes the item with this namespace and key; deleting a missing
+// item is not an error.
+func (o Owned) Delete(ctx context.Context, namespace []string, key string) error {
+	if err := CheckNamespace(namespace, "namespace"); err != nil {
+		return err
+	}
+	if err := checkKey(key); err != nil {
+		return err
+	}
+	if _, err := o.s.pool.Exec(ctx, `DELETE FROM store_items WHERE user_id = $1 AND namespace = $2 AND key = $3`,
+		o.userID, namespace, key); err != nil {
+		return fmt.Errorf("deleting item %q: %w", key, err)
+	}
+	return nil
+}
+
+// DeleteNamespace removes every item whose namespace starts with prefix,
+// and returns how many.
+func (o Owned) DeleteNamespace(ctx context.Context, prefix []string) (int64, error) {
+	if err := CheckNamespace(prefix, "namespace"); err != nil {
+		return 0, err
+	}
+	tag, err := o.s.pool.Exec(ctx, `DELETE FROM store_items WHERE user_id = $1 AND namespace[1:cardinality($2::text[])] = $2`,
+		o.userID, prefix)
+	if err != nil {
+		return 0, fmt.Errorf("deleting the items under %s: %w", strings.Join(prefix, "."), err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+// Query is a search of items.
+type Query struct {
+	Prefix []string // the namespaces searched start with it; empty: all
+	// Filter keeps items whose value's top-level members match: a value
+	// equal to the member's, or an object of operators ($eq, $ne, $gt,
+	// $gte, $lt, $lte) and operands.
+	Filter map[string]json.RawMessage
+	// Text, when set, keeps the items whose indexed strings have any of its
+	// words (or words they begin), best ranked first.
+	Text    string
+	Limit   int // 10 when 0
+	Offset  int
+	Refresh bool // the items found start their time to live again
+}
+
+// Search finds items: with a text, best ranked first; without, the most
+// recently updated first.
+func (o Owned) Search(ctx context.Context, q Query) ([]Item, error) {
+	if len(q.Prefix) > 0 {
+		if err := CheckNamespace(q.Prefix, "namespace_prefix"); err != nil {
+			return nil, err
+		}
+	}
+	limit, err := page(q.Limit, q.Offset)
+	if err != nil {
+		return nil, err
+	}
+	args := []any{o.userID, nonNil(q.Prefix)}
+	where := []string{"user_id = $1", live, "($2::text[] = '{}' OR namespace[1:cardinality($2::text[])] = $2)"}
+	filters, err := filterSQL(q.Filter, &args)
+	if err != nil {
+		return nil, err
+	}
+	where = append(where, filters...)
+	score, order := "NULL::float8", "updated_at DESC, namespace, key"
+	if tsq := tsQuery(q.Text); tsq != "" {
+		args = append(args, tsq)
+		n := len(args)
+		where = append(where, fmt.Sprintf("search @@ to_tsquery('simple', $%d)", n))
+		score = fmt.Sprintf("ts_rank(search, to_tsquery('simple', $%d))::float8", n)
+		order = "score DESC, updated_at DESC, namespace, key"
+	} else if strings.TrimSpace(q.Text) != "" {
+		return []Item{}, nil // a query of no words finds nothing
+	}
+	args = append(args, limit, q.Offset)
+	query := fmt.Sprintf(`SELECT namespace, key, value, created_at, updated_at, %s AS score FROM store_items
+		WHERE %s ORDER BY %s LIMIT $%d OFFSET $%d`, score, strings.Join(where, " AND "), order, len(args)-1, len(args))
+	if q.Refresh {
+		query = fmt.Sprintf(`WITH found AS (%s),
+			touched AS (UPDATE store_items i SET expires_at = now() + i.ttl FROM found f
+				WHERE i.user_id = $1 AND i.namespace = f.namespace AND i.key = f.key AND i.ttl IS NOT NULL)
+			SELECT * FROM found ORDER BY %s`, query, strings.ReplaceAll(order, "updated_at", "found.updated_at"))
+	}
+	rows, err := o.s.pool.Query(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("searching items: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, scanItem)
+	if err != nil {
+		return nil, fmt.Errorf("searching items: %w", err)
+	}
+	return list, nil
+}
+
+// NamespaceQuery lists namespaces.
+type NamespaceQuery struct {
+	// Prefix and Suffix are the labels a namespace starts and ends with; a
+	// label "*" matches any label.
+	Prefix, Suffix []string
+	// MaxDepth, when above 0, cuts longer namespaces to that many labels
+	// (and lists each cut one once).
+	MaxDepth int
+	Limit    int // 100 when 0
+	Offset   int
+}
+
+// Namespaces lists the namespaces that hold items, in order.
+func (o Owned) Namespaces(ctx context.Context, q NamespaceQuery) ([][]string, error) {
+	if q.Limit == 0 {
+		q.Limit = 100
+	}
+	limit, err := page(q.Limit, q.Offset)
+	if err != nil {
+		return nil, err
+	}
+	if q.MaxDepth < 0 {
+		return nil, errcode.New(errcode.BadRequest, "max_depth must be at least 1")
+	}
+	for _, m := range []struct {
+		labels []string
+		field  string
+	}{{q.Prefix, "prefix"}, {q.Suffix, "suffix"}} {
+		if len(m.labels) > 0 {
+			if err := CheckNamespace(m.labels, m.field); err != nil {
+				return nil, err
+			}
+		}
+	}
+	depth := any(nil)
+	if q.MaxDepth > 0 {
+		depth = q.MaxDepth
+	}
+	rows, err := o.s.pool.Query(ctx, `
+		SELECT DISTINCT CASE WHEN $4::int IS NULL THEN namespace ELSE namespace[1:$4] END AS ns
+		FROM store_items
+		WHERE user_id = $1 AND `+live+`
+			AND cardinality(namespace) >= cardinality($2::text[]) AND cardinality(namespace) >= cardinality($3::text[])
+			AND NOT EXISTS (SELECT 1 FROM unnest($2::text[]) WITH ORDINALITY p(label, n)
+				WHERE p.label <> '*' AND p.label IS DISTINCT FROM namespace[p.n])
+			AND NOT EXISTS (SELECT 1 FROM unnest($3::text[]) WITH ORDINALITY s(label, n)
+				WHERE s.label <> '*' AND s.label IS DISTINCT FROM namespace[cardinality(namespace) - cardinality($3::text[]) + s.n])
+		ORDER BY ns LIMIT $5 OFFSET $6`,
+		o.userID, nonNil(q.Prefix), nonNil(q.Suffix), depth, limit, q.Offset)
+	if err != nil {
+		return nil, fmt.Errorf("listing namespaces: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, pgx.RowTo[[]string])
+	if err != nil {
+		return nil, fmt.Errorf("listing namespaces: %w", err)
+	}
+	return list, nil
+}
+
+// PruneExpired deletes, of every user, the items whose time to live ran
+// out, and returns how many; with dryRun it only counts them.
+func (s *Store) PruneExpired(ctx context.Context, dryRun bool) (int64, error) {
+	if dryRun {
+		var n int64
+		err := s.pool.QueryRow(ctx, `SELECT count(*) FROM store_items WHERE expires_at <= now()`).Scan(&n)
+		return n, err
+	}
+	tag, err := s.pool.Exec(ctx, `DELETE FROM store_items WHERE expires_at <= now()`)
+	if err != nil {
+		return 0, fmt.Errorf("deleting expired store items: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+func scanItem(row pgx.CollectableRow) (Item, error) {
+	var it Item
+	err := row.Scan(&it.Namespace, &it.Key, &it.Value, &it.CreatedAt, &it.UpdatedAt, &it.Score)
+	return it, err
+}
+
+// CheckNamespace refuses a namespace the store does not keep: empty, too
+// deep, or with a label that is empty, too long, not text PostgreSQL can
+// store, or has a period (the clients join labels with periods in a query
+// string).
+func CheckNamespace(ns []string, field string) error {
+	switch {
+	case len(ns) == 0:
+		return errcode.New(errcode.BadRequest, "%s must have at least one label", field)
+	case len(ns) > MaxDepth:
+		return errcode.New(errcode.BadRequest, "%s has more than %d labels", field, MaxDepth)
+	}
+	for _, l := range ns {
+		switch {
+		case l == "":
+			return errcode.New(errcode.BadRequest, "%s has an empty label", field)
+		case len(l) > MaxLabelLen:
+			return errcode.New(errcode.BadRequest, "a label of %s is longer than %d bytes", field, MaxLabelLen)
+		case !storable(l):
+			return errcode.New(errcode.BadRequest, "a label of %s is not UTF-8 text without NUL characters", field)
+		case strings.Contains(l, "."):
+			return errcode.New(errcode.BadRequest, "the label %q of %s has a period, which labels cannot have", l, field)
+		}
+	}
+	return nil
+}
+
+func checkKey(key string) error {
+	if key == "" || len(key) > MaxKeyLen {
+		return errcode.New(errcode.BadRequest, "an item's key must have 1 to %d bytes", MaxKeyLen)
+	}
+	if !storable(key) {
+		return errcode.New(errcode.BadRequest, "an item's key must be UTF-8 text without NUL characters")
+	}
+	return nil
+}
+
+// storable reports whether PostgreSQL can keep s as text: valid UTF-8
+// without NUL. Bodies are checked when they are read; query strings reach
+// the store as they came.
+func storable(s string) bool { return utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
+
+// page checks a page's bounds and returns its limit.
+func page(limit, offset int) (int, error) {
+	if limit == 0 {
+		limit = 10
+	}
+	if limit < 1 || limit > MaxPageSize {
+		return 0, errcode.New(errcode.BadRequest, "limit must be between 1 and %d", MaxPageSize)
+	}
+	if offset < 0 {
+		return 0, errcode.New(errcode.BadRequest, "offset must be at least 0")
+	}
+	return limit, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// operators are the comparisons a filter may ask for, as SQL.
+var operators = map[string]string{"$eq": "=", "$ne": "<>", "$gt": ">", "$gte": ">=", "$lt": "<", "$lte": "<="}
+
+// filterSQL turns a filter into conditions on value, adding their
+// operands to args.
+func filterSQL(filter map[string]json.RawMessage, args *[]any) ([]string, error) {
+	if len(filter) > MaxFilterLen {
+		return nil, errcode.New(errcode.BadRequest, "a filter may have at most %d members", MaxFilterLen)
+	}
+	var out []string
+	add := func(field, op string, operand json.RawMessage) {
+		*args = append(*args, field, string(operand))
+		n := len(*args)
+		out = append(out, fmt.Sprintf("value -> $%d %s $%d::jsonb", n-1, op, n))
+	}
+	for _, field := range sortedKeys(filter) {
+		raw := filter[field]
+		if !json.Valid(raw) {
+			return nil, errcode.New(errcode.BadRequest, "filter.%s is not JSON", field)
+		}
+		var ops map[string]json.RawMessage
+		if json.Unmarshal(raw, &ops) != nil || !allOperators(ops) {
+			add(field, "=", raw)
+			continue
+		}
+		for _, name := range sortedKeys(ops) {
+			add(field, operators[name], ops[name])
+		}
+	}
+	return out, nil
+}
+
+// allOperators reports an object whose members are all operators.
+func allOperators(m map[string]json.RawMessage) bool {
+	if len(m) == 0 {
+		return false
+	}
+	for k := range m {
+		if _, ok := operators[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// indexText is the folded text of the strings a query may find in value:
+// every string in it, or those under the given dotted paths.
+func indexText(value map[string]any, paths []string) string {
+	var b strings.Builder
+	if paths == nil {
+		appendStrings(&b, value)
+	}
+	for _, p := range paths {
+		var v any = value
+		for _, part := range strings.Split(p, ".") {
+			m, ok := v.(map[string]any)
+			if !ok {
+				v = nil
+				break
+			}
+			v = m[part]
+		}
+		appendStrings(&b, v)
+	}
+	return textfold.Fold(b.String())
+}
+
+func appendStrings(b *strings.Builder, v any) {
+	switch v := v.(type) {
+	case string:
+		b.WriteString(v)
+		b.WriteByte(' ')
+	case []any:
+		for _, e := range v {
+			appendStrings(b, e)
+		}
+	case map[string]any:
+		for _, k := range sortedKeys(v) {
+			appendStrings(b, v[k])
+		}
+	}
+}
+
+// tsQuery is a text search query that matches an item with any word of
+// text, or a word that begins with one ("vegetarian" finds "vegetarians"),
+// folded as the indexed text is; "" when text has no words.
+func tsQuery(text string) string {
+	words := textfold.Words(text)
+	if len(words) == 0 {
+		return ""
+	}
+	terms := make([]string, 0, len(words))
+	for _, w := range words {
+		terms = append(terms, "'"+strings.ReplaceAll(w, "'", "''")+"':*")
+	}
+	return strings.Join(terms, " | ")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
