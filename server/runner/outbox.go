@@ -20,11 +20,18 @@ type outbox struct {
 	queue Queue
 	lease store.Lease
 	fail  func(error) // stops the run: its stream can no longer be written
-	in    chan []store.NewRunEvent
+	in    chan outboxItem
 	done  chan struct{}
 	err   error // the first append error; read after done is closed
 
 	ranks map[rankKey]int // events of each kind so far, in each step
+}
+
+// outboxItem is what put and flush send the writer: parts to write, or a
+// channel to close once everything sent before it is written.
+type outboxItem struct {
+	parts   []store.NewRunEvent
+	flushed chan struct{}
 }
 
 // rankKey counts a kind of event within one step.
@@ -40,7 +47,7 @@ const maxBatch = 256
 // the run the lease holds. ctx bounds the appends; fail is called once, with
 // the error, if one fails (and only the first).
 func startOutbox(ctx context.Context, q Queue, l store.Lease, fail func(error)) *outbox {
-	o := &outbox{queue: q, lease: l, fail: fail, in: make(chan []store.NewRunEvent, maxBatch),
+	o := &outbox{queue: q, lease: l, fail: fail, in: make(chan outboxItem, maxBatch),
 		done: make(chan struct{}), ranks: map[rankKey]int{}}
 	go o.write(ctx)
 	return o
@@ -61,7 +68,16 @@ func (o *outbox) put(ev graph.Event[nodes.State, nodes.Update], parts []wire.Str
 	for i, p := range parts {
 		batch[i] = store.NewRunEvent{Event: p.Event, Data: p.Data, Position: fmt.Sprintf("%d.%s.%d.%d", ev.Step, ev.Kind, rank, i)}
 	}
-	o.in <- batch
+	o.in <- outboxItem{parts: batch}
+}
+
+// flush waits until every part put so far is written, or writing failed.
+// The runner flushes before a step's checkpoint is saved, so that a run
+// taken over from that checkpoint on has its steps' output in its stream.
+func (o *outbox) flush() {
+	flushed := make(chan struct{})
+	o.in <- outboxItem{flushed: flushed}
+	<-flushed
 }
 
 // close waits until every part put is written, or writing failed, and
@@ -77,30 +93,39 @@ func (o *outbox) close() error {
 func (o *outbox) write(ctx context.Context) {
 	defer close(o.done)
 	for first := range o.in {
-		batch := o.gather(first)
-		if o.err != nil {
-			continue
+		batch, flushed := o.gather(first)
+		if o.err == nil && len(batch) > 0 {
+			if _, err := o.queue.AppendRunEvents(ctx, o.lease, batch); err != nil {
+				o.err = err
+				o.fail(err)
+			}
 		}
-		if _, err := o.queue.AppendRunEvents(ctx, o.lease, batch); err != nil {
-			o.err = err
-			o.fail(err)
+		for _, f := range flushed {
+			close(f)
 		}
 	}
 }
 
-// gather adds to first what else is already queued, up to maxBatch parts.
-func (o *outbox) gather(first []store.NewRunEvent) []store.NewRunEvent {
-	batch := first
+// gather adds to first's parts what else is already queued, up to
+// maxBatch parts, and returns them with the flushes waiting on them.
+func (o *outbox) gather(first outboxItem) (batch []store.NewRunEvent, flushed []chan struct{}) {
+	take := func(it outboxItem) {
+		batch = append(batch, it.parts...)
+		if it.flushed != nil {
+			flushed = append(flushed, it.flushed)
+		}
+	}
+	take(first)
 	for len(batch) < maxBatch {
 		select {
 		case more, ok := <-o.in:
 			if !ok {
-				return batch
+				return batch, flushed
 			}
-			batch = append(batch, more...)
+			take(more)
 		default:
-			return batch
+			return batch, flushed
 		}
 	}
-	return batch
+	return batch, flushed
 }

@@ -470,6 +470,11 @@ func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, j Job, run stor
 	status := store.RunSuccess
 	timer := r.metrics.NodeTimer()
 	parts := j.parts()
+	if recovered {
+		if err := resendSaved(ctx, t, run, parts, out); err != nil {
+			return "", err
+		}
+	}
 	for ev, err := range t.Planner.Run(ctx, j.config(run.ThreadID, run.ID, recovered)) {
 		if err != nil {
 			return "", err
@@ -480,6 +485,12 @@ func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, j Job, run stor
 			return "", err
 		}
 		out.put(ev, made)
+		if ev.Kind == graph.NodeFinished {
+			// The step's checkpoint is saved once this returns: its output
+			// is in the stream first, so a takeover from that checkpoint
+			// loses none of it.
+			out.flush()
+		}
 		if ev.Kind == graph.Interrupted { // a node asked a person, or a breakpoint stopped the run
 			status = store.RunInterrupted
 		}
@@ -494,3 +505,35 @@ func (r *Runner) appendError(ctx context.Context, run store.Run, failure wire.St
 		r.log.Error("recording a run's failure", "run_id", run.ID, "err", err)
 	}
 }
+
+// resendSaved puts in out the state of each step the run's earlier
+// attempts saved: an attempt that ended between saving a step's
+// checkpoint and writing that state to the stream would otherwise leave
+// it out, since the run goes on after the checkpoint. Each part carries
+// the position it had then, so what the stream holds already is not
+// written again.
+func resendSaved(ctx context.Context, t tenant.Tenant, run store.Run, parts *wire.Parts, out *outbox) error {
+	list, err := t.Checkpoints().List(ctx, run.ThreadID, graph.ListOptions{Limit: maxResent})
+	if err != nil {
+		return fmt.Errorf("reading the checkpoints run %s saved: %w", run.ID, err)
+	}
+	n := 0
+	for n < len(list) && list[n].Metadata.RunID == run.ID {
+		n++
+	}
+	for i := n - 1; i >= 0; i-- { // oldest first
+		cp := list[i]
+		ev := graph.Event[nodes.State, nodes.Update]{Kind: graph.CheckpointSaved, RunID: run.ID, ThreadID: run.ThreadID,
+			Step: cp.Step, Node: cp.Node, Checkpoint: &cp}
+		made, err := parts.Of(ev)
+		if err != nil {
+			return err
+		}
+		out.put(ev, made)
+	}
+	return nil
+}
+
+// maxResent is the most saved steps resendSaved looks back at: more than
+// a run of the planner takes.
+const maxResent = 64

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/tripgraph/tripgraph/internal/plannertest"
 	"github.com/tripgraph/tripgraph/internal/storetest"
 	"github.com/tripgraph/tripgraph/model"
@@ -185,4 +186,60 @@ func TestTakenOverRunStopsWhereItHadStopped(t *testing.T) {
 	if after, err := st.Checkpoints.Latest(ctx, th); err != nil || after.ID != head.ID {
 		t.Errorf("the thread's head moved from %s to %s (%v)", head.ID, after.ID, err)
 	}
+}
+
+// A worker that died after saving a step's checkpoint but before that
+// step's state reached the stream leaves the stream short; the worker
+// that takes the run over writes what is missing, once, before it goes
+// on.
+func TestTakenOverRunStreamsEveryStepItSaved(t *testing.T) {
+	ctx := context.Background()
+	st := migratedStore(t)
+	r := runnerOn(t, st, plannerWith(t, st, tripTools(false, nil)))
+	r.Start()
+	owner, run := queueTurn(t, st, plannertest.Lisbon)
+	if _, done := storetest.Finish(t, st, owner, run.ID); done.Status != store.RunSuccess {
+		t.Fatalf("run ended %s", done.Status)
+	}
+	stopNow(r)
+	steps := valuesSteps(t, st, run.ID)
+	if len(steps) < 3 {
+		t.Fatalf("values of steps %v, want the input's and each node's", steps)
+	}
+	// The last step's state never reached the stream, and the worker died.
+	last := steps[len(steps)-1]
+	if _, err := st.Pool.Exec(ctx, `DELETE FROM run_events WHERE run_id = $1 AND event = 'values' AND position LIKE $2`,
+		run.ID, last+".%"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Pool.Exec(ctx, `UPDATE runs SET status = 'running', finished_at = NULL, worker_id = 'gone',
+		lease_expires_at = now() - interval '1 second' WHERE id = $1`, run.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.ReclaimExpired(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	runnerOn(t, st, plannerWith(t, st, tripTools(false, nil))).Start()
+	if _, done := storetest.Finish(t, st, owner, run.ID); done.Status != store.RunSuccess || done.Attempts != 2 {
+		t.Fatalf("run ended %s after %d attempts, want success after 2", done.Status, done.Attempts)
+	}
+	if got := valuesSteps(t, st, run.ID); !slices.Equal(got, steps) {
+		t.Errorf("values of steps %v after the takeover, want %v", got, steps)
+	}
+}
+
+// valuesSteps are the steps of a run's values events, from their
+// positions, in stream order.
+func valuesSteps(t *testing.T, st *store.Store, runID string) []string {
+	t.Helper()
+	rows, err := st.Pool.Query(context.Background(),
+		`SELECT split_part(position, '.', 1) FROM run_events WHERE run_id = $1 AND event = 'values' ORDER BY seq`, runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return steps
 }
