@@ -101,6 +101,26 @@ type findings struct {
 	Bookings      []string // bookings not made exactly once for a confirmation
 	Followed      []string // runs a client could not start or follow to their end
 	InputTwice    []string // threads whose state holds a message twice
+
+	checked map[*[]string]int // how many things each invariant was checked on
+}
+
+// check counts one thing the invariant whose violations go in list was
+// checked on.
+func (f *findings) check(list *[]string) {
+	if f.checked == nil {
+		f.checked = map[*[]string]int{}
+	}
+	f.checked[list]++
+}
+
+// checks is how many checks the invariants made in all.
+func (f *findings) checks() int {
+	n := 0
+	for _, c := range f.checked {
+		n += c
+	}
+	return n
 }
 
 // failed reports whether any invariant broke.
@@ -136,11 +156,16 @@ func (f *findings) lists() []findingList {
 // saw is in the database.
 func checkRuns(f *findings, s *stored, recs []*runRecord) {
 	for _, r := range s.runs {
+		f.check(&f.Lost)
 		if !final(r.Status) {
 			f.Lost = append(f.Lost, fmt.Sprintf("run %s on thread %s is %s after %d attempts", r.ID, r.Thread, r.Status, r.Attempts))
 		}
 	}
 	for _, rec := range recs {
+		f.check(&f.Followed)
+		if rec.Run != "" {
+			f.check(&f.Lost)
+		}
 		switch {
 		case rec.Run == "" && rec.Refused == "":
 			f.Followed = append(f.Followed, fmt.Sprintf("client %d, thread %s, %s: %s", rec.Client, rec.Thread, rec.Kind, rec.GaveUp))
@@ -167,6 +192,9 @@ func checkStream(f *findings, rec *runRecord, events []storedEvent) {
 		got = append(got, fr.ID)
 	}
 	dup, order, missing, unknown := compareSeqs(got, want)
+	f.check(&f.StreamDup)
+	f.check(&f.StreamOrder)
+	f.check(&f.StreamMissing)
 	where := fmt.Sprintf("client %d, run %s (%d drops, %d rejoins; streams: %s)", rec.Client, rec.Run, rec.Drops, rec.Rejoins,
 		strings.Join(rec.Streams, "; "))
 	if rec.EarlyEnds > 0 {
@@ -220,6 +248,7 @@ func compareSeqs(got, want []int64) (dup, order, missing, unknown int) {
 // twice with the same content, no reply streamed twice.
 func checkOnce(f *findings, run storedRun, events []storedEvent, cps []storedCheckpoint) {
 	where := fmt.Sprintf("run %s (%d attempts)", run.ID, run.Attempts)
+	f.check(&f.TwiceDone)
 	steps := map[int]int{}
 	for _, c := range cps {
 		if c.Source == "loop" {
@@ -322,6 +351,7 @@ func checkChains(f *findings, cps []storedCheckpoint) {
 		}
 	}
 	for _, c := range cps {
+		f.check(&f.Forked)
 		if c.Parent != "" && !ids[c.Thread+"/"+c.Parent] {
 			f.Forked = append(f.Forked, fmt.Sprintf("thread %s: checkpoint %s has no parent %s", c.Thread, c.ID, c.Parent))
 		}
@@ -351,6 +381,7 @@ func checkBookings(f *findings, s *stored, recs []*runRecord) (confirmed, booked
 			continue
 		}
 		asked[rec.Key] = true
+		f.check(&f.Bookings)
 		rows := byKey[rec.Key]
 		where := fmt.Sprintf("client %d, %s run %s (%s), key %s", rec.Client, rec.Kind, rec.Run, s.runs[rec.Run].Status, rec.Key)
 		if len(rows) > 1 {
@@ -374,6 +405,7 @@ func checkBookings(f *findings, s *stored, recs []*runRecord) (confirmed, booked
 		}
 	}
 	for key, rows := range byKey {
+		f.check(&f.Bookings)
 		if !asked[key] {
 			f.Bookings = append(f.Bookings, fmt.Sprintf("key %s: %d bookings no confirmation of the campaign asked for", key, len(rows)))
 		}
@@ -384,6 +416,7 @@ func checkBookings(f *findings, s *stored, recs []*runRecord) (confirmed, booked
 // checkState checks a thread's final state for a message held twice, and
 // for more of the person's messages than runs that carried one.
 func checkState(f *findings, thread string, state threadState, messageRuns int) {
+	f.check(&f.InputTwice)
 	ids := map[string]int{}
 	humans := 0
 	for _, m := range state.Values.Messages {
@@ -410,4 +443,13 @@ type threadState struct {
 			Type string `json:"type"`
 		} `json:"messages"`
 	} `json:"values"`
+}
+
+// broken is how many violations the invariants found in all.
+func (f *findings) broken() int {
+	n := 0
+	for _, l := range f.lists() {
+		n += len(*l.items)
+	}
+	return n
 }

@@ -109,9 +109,9 @@ func (r report) print(w io.Writer) {
 	row("serve starts", strings.Join(starts, ", "))
 	row("ERROR lines in the serve logs", r.logErrors)
 
-	fmt.Fprintln(w, "\ninvariants")
+	fmt.Fprintf(w, "\ninvariants (%d checks; broken / checked)\n", r.f.checks())
 	for _, l := range r.f.lists() {
-		row(l.name, len(*l.items))
+		row(l.name, fmt.Sprintf("%d / %d", len(*l.items), r.f.checked[l.items]))
 	}
 	row("panics or races in the serve logs", len(r.fatal))
 	for _, l := range r.f.lists() {
@@ -128,7 +128,9 @@ func (r report) print(w io.Writer) {
 		fmt.Fprintf(w, "    %s\n", line)
 	}
 
-	fmt.Fprintf(w, "\ntime: set-up %.0fs, faults %s, settle %.0fs, checks %.0fs, in all %.0fs\n",
+	fmt.Fprintf(w, "\nsummary: seed %d, %d runs, %d faults, %d checks, %d broken, %.0fs\n",
+		r.o.seed, len(r.s.runs), len(r.faults), r.f.checks(), r.f.broken()+len(r.fatal), r.total.Seconds())
+	fmt.Fprintf(w, "time: set-up %.0fs, faults %s, settle %.0fs, checks %.0fs, in all %.0fs\n",
 		r.setup.Seconds(), r.o.duration, r.settle.Seconds(), r.check.Seconds(), r.total.Seconds())
 	if r.f.failed() || len(r.fatal) > 0 {
 		fmt.Fprintf(w, "FAIL (replay the draw with -seed %d)\n", r.o.seed)
