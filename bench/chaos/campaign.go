@@ -169,6 +169,7 @@ func campaign(ctx context.Context, o options) (bool, error) {
 	}
 	for id, r := range s.runs {
 		checkOnce(fd, r, s.events[id], byRun[id])
+		checkStreamed(fd, r, s.events[id], byRun[id])
 	}
 	checkChains(fd, s.checkpoints)
 	confirmed, booked := checkBookings(fd, s, recs)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -97,6 +98,7 @@ type findings struct {
 	StreamDup     []string // rejoined streams that carried an event twice
 	StreamOrder   []string // rejoined streams out of order
 	StreamMissing []string // streams that lacked stored events, or carried events not stored
+	Unstreamed    []string // runs whose stream lacks the state of a step they checkpointed
 	Forked        []string // checkpoints with two children, or whose parent is missing
 	Bookings      []string // bookings not made exactly once for a confirmation
 	Followed      []string // runs a client could not start or follow to their end
@@ -146,6 +148,7 @@ func (f *findings) lists() []findingList {
 		{"duplicated events in a stream", &f.StreamDup},
 		{"out-of-order events in a stream", &f.StreamOrder},
 		{"missing or unknown events in a stream", &f.StreamMissing},
+		{"checkpointed steps missing from the run's stream", &f.Unstreamed},
 		{"non-linear checkpoint chains", &f.Forked},
 		{"bookings not exactly once", &f.Bookings},
 		{"runs clients could not start or follow", &f.Followed},
@@ -262,6 +265,28 @@ func checkOnce(f *findings, run storedRun, events []storedEvent, cps []storedChe
 	}
 	for _, d := range twiceInStream(events) {
 		f.TwiceDone = append(f.TwiceDone, where+": "+d)
+	}
+}
+
+// checkStreamed checks that a run's stored stream holds the state of
+// every step the run checkpointed: one values event per checkpoint (the
+// clients ask for values). A stream with fewer lost the output of a step
+// the thread holds, which no client streaming the run will ever see.
+func checkStreamed(f *findings, run storedRun, events []storedEvent, cps []storedCheckpoint) {
+	f.check(&f.Unstreamed)
+	values := 0
+	for _, e := range events {
+		if e.Event == "values" {
+			values++
+		}
+	}
+	if values < len(cps) {
+		steps := make([]string, 0, len(cps))
+		for _, c := range cps {
+			steps = append(steps, fmt.Sprintf("%d %s", c.Step, cmp.Or(c.Node, c.Source)))
+		}
+		f.Unstreamed = append(f.Unstreamed, fmt.Sprintf("run %s (%s, %d attempts): %d checkpoints (%s), %d values events in its stream",
+			run.ID, run.Status, run.Attempts, len(cps), strings.Join(steps, ", "), values))
 	}
 }
 

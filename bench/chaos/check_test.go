@@ -93,3 +93,27 @@ func TestCheckBookings(t *testing.T) {
 			f.Bookings, confirmed, booked)
 	}
 }
+
+func TestCheckStreamed(t *testing.T) {
+	cps := []storedCheckpoint{{Step: 0, Source: "input"}, {Step: 1, Source: "loop", Node: "extraction"}, {Step: 2, Source: "loop", Node: "callTools"}}
+	values := storedEvent{Event: "values"}
+	custom := storedEvent{Event: "custom"}
+	tests := []struct {
+		name   string
+		events []storedEvent
+		broken int
+	}{
+		{"each checkpoint streamed", []storedEvent{values, custom, values, custom, values}, 0},
+		{"the last step's state never streamed", []storedEvent{values, custom, values, custom}, 1},
+		{"nothing streamed", nil, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &findings{}
+			checkStreamed(f, storedRun{ID: "r", Status: "success", Attempts: 2}, tt.events, cps)
+			if len(f.Unstreamed) != tt.broken {
+				t.Errorf("checkStreamed: %v; want %d findings", f.Unstreamed, tt.broken)
+			}
+		})
+	}
+}
