@@ -179,12 +179,14 @@ func campaign(ctx context.Context, o options) (bool, error) {
 	var logErrors int
 	var fatal []string
 	for _, p := range serves {
-		n, lines, err := p.logFindings()
+		n, lines, plain, err := p.logFindings()
 		if err != nil {
 			return false, err
 		}
 		logErrors += n
 		fatal = append(fatal, lines...)
+		fd.PlainLog = append(fd.PlainLog, plain...)
+		fd.check(&fd.PlainLog)
 	}
 	r := report{o: o, dir: dir, s: s, recs: recs, clients: clients, faults: f.done, serves: serves, f: fd,
 		confirmed: confirmed, booked: booked, logErrors: logErrors, fatal: fatal,

@@ -103,6 +103,7 @@ type findings struct {
 	Bookings      []string // bookings not made exactly once for a confirmation
 	Followed      []string // runs a client could not start or follow to their end
 	InputTwice    []string // threads whose state holds a message twice
+	PlainLog      []string // serve log lines that are not JSON records
 
 	checked map[*[]string]int // how many things each invariant was checked on
 }
@@ -152,6 +153,7 @@ func (f *findings) lists() []findingList {
 		{"non-linear checkpoint chains", &f.Forked},
 		{"bookings not exactly once", &f.Bookings},
 		{"runs clients could not start or follow", &f.Followed},
+		{"serve log lines that are not JSON (checked per process)", &f.PlainLog},
 	}
 }
 

@@ -127,9 +127,10 @@ func (p *serveProc) stop() {
 	}
 }
 
-// logFindings reads every log of the process: its error lines and any
-// panic or data race it wrote.
-func (p *serveProc) logFindings() (errorLines int, fatal []string, err error) {
+// logFindings reads every log of the process: its error lines, any
+// panic or data race it wrote, and any other line that is not a JSON
+// record (every log line must be one).
+func (p *serveProc) logFindings() (errorLines int, fatal, plain []string, err error) {
 	p.mu.Lock()
 	logs := append([]string(nil), p.logs...)
 	p.mu.Unlock()
@@ -148,9 +149,11 @@ func (p *serveProc) logFindings() (errorLines int, fatal []string, err error) {
 				errorLines++
 			case strings.HasPrefix(line, "panic:"), strings.HasPrefix(line, "fatal error:"), strings.Contains(line, "DATA RACE"):
 				fatal = append(fatal, filepath.Base(name)+": "+line)
+			case line != "" && !strings.HasPrefix(line, "{"):
+				plain = append(plain, filepath.Base(name)+": "+line)
 			}
 		}
 		f.Close()
 	}
-	return errorLines, fatal, err
+	return errorLines, fatal, plain, err
 }
