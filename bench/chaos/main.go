@@ -18,9 +18,11 @@
 // -settle) for every run to end. Then it checks, from the database and
 // from what the clients received: every run final, none lost, none that
 // executed a step, a card or a reply twice, every stream (joined again or
-// not) carrying each stored event once and in order, checkpoint chains
-// linear, bookings made exactly once per confirmation. It prints a
-// summary, and exits 1 when an invariant broke.
+// not) carrying each stored event once and in order, each run's stream
+// holding the state of every step it checkpointed, checkpoint chains
+// linear, bookings made exactly once per confirmation, every serve log
+// line a JSON record. It prints a summary, and exits 1 when an invariant
+// broke.
 //
 // The seed is printed; -seed replays the same draw of faults, gaps and
 // client choices (the timing of processes is not replayed).
