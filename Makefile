@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/tripgraph
 PKGS    := ./...
 
-.PHONY: build assets generate run test chromium test-race bench bench-peer bench-load bench-server-peer lint db db-stop db-reset clean
+.PHONY: build assets generate run test chromium test-race bench bench-peer bench-load bench-server-peer chaos lint db db-stop db-reset clean
 
 build: assets
 	$(GO) build -o $(BIN) ./cmd/tripgraph
@@ -84,6 +84,14 @@ bench-server-peer: build $(SERVERPEER_JS)/node_modules/.package-lock.json
 
 $(SERVERPEER_JS)/node_modules/.package-lock.json: $(SERVERPEER_JS)/package-lock.json
 	cd $(SERVERPEER_JS) && npm ci --no-audit --no-fund
+
+# A bounded fault campaign (bench/chaos, bench/README.md "Chaos"): its own
+# cluster under .data/chaos, two serve processes on one database, 20 clients
+# and a seeded deck of faults for 4 minutes, then the invariants; exits 1 when
+# one broke. Not part of make test. CHAOS_FLAGS='-seed 7' replays a draw.
+chaos: build
+	$(GO) build -o bin/chaos ./bench/chaos
+	./bin/chaos -bin ./$(BIN) $(CHAOS_FLAGS)
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
