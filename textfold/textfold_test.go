@@ -251,6 +251,7 @@ func TestWords(t *testing.T) {
 // ends.
 func migratedConn(t testing.TB, url string) *pgx.Conn {
 	t.Helper()
+	pgtest.Skip(t)
 	ctx := context.Background()
 	if err := migrations.Up(ctx, url); err != nil {
 		t.Fatal(err)
