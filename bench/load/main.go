@@ -182,8 +182,7 @@ func startServer(ctx context.Context, c config, dbURL string) (*server, error) {
 	}
 	defer logFile.Close()
 	s.cmd = exec.Command(c.bin, "serve", "--welcome", "--addr", "127.0.0.1:"+strconv.Itoa(port))
-	s.cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "TRIPGRAPH_MODEL=offline",
-		"TRIPGRAPH_RATE_LIMIT=100000", "TRIPGRAPH_RATE_BURST=100000")
+	s.cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "TRIPGRAPH_MODEL=offline") // its limits as they are by default
 	if c.workers > 0 {
 		s.cmd.Env = append(s.cmd.Env, "TRIPGRAPH_WORKERS="+strconv.Itoa(c.workers))
 	}

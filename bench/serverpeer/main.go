@@ -32,19 +32,18 @@ import (
 )
 
 type config struct {
-	bin           string
-	js            string
-	clients       []int
-	rounds        int
-	seconds       int
-	warmupRuns    int
-	servers       []string
-	defaultLimits bool
-	out           string
-	perfClients   int
-	statements    int
-	check         bool
-	report        string
+	bin         string
+	js          string
+	clients     []int
+	rounds      int
+	seconds     int
+	warmupRuns  int
+	servers     []string
+	out         string
+	perfClients int
+	statements  int
+	check       bool
+	report      string
 }
 
 func main() {
@@ -57,7 +56,6 @@ func main() {
 	flag.IntVar(&c.seconds, "seconds", 20, "seconds that clients start runs in a round")
 	flag.IntVar(&c.warmupRuns, "warmup-runs", 50, "runs streamed by up to 10 clients before a round's timed part")
 	flag.StringVar(&servers, "servers", strings.Join([]string{tripgraph, langgraph, langgraphPG}, ","), "servers to measure, comma-separated")
-	flag.BoolVar(&c.defaultLimits, "default-limits", false, "run tripgraph with its default per-key rate limit (and no other server)")
 	flag.StringVar(&c.out, "out", "", "a directory for every round's figures (JSON), the servers' logs and perf data (default: a temporary one, removed)")
 	flag.IntVar(&c.perfClients, "perf", 0, "record the CPU of serve and of its PostgreSQL processes with perf during tripgraph rounds at this number of clients (needs -out)")
 	flag.IntVar(&c.statements, "statements", 12, "how many of tripgraph's statements to print, by total time")
@@ -75,9 +73,6 @@ func main() {
 		fail(err)
 	}
 	c.servers = strings.Split(servers, ",")
-	if c.defaultLimits {
-		c.servers = []string{tripgraph}
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, c); err != nil {
@@ -142,7 +137,7 @@ func run(ctx context.Context, c config) error {
 		return err
 	}
 	defer cl.remove()
-	env := roundEnv{bin: c.bin, js: c.js, cl: cl, logDir: out, defaultLimits: c.defaultLimits}
+	env := roundEnv{bin: c.bin, js: c.js, cl: cl, logDir: out}
 	if err := prepareTemplate(ctx, env); err != nil {
 		return err
 	}
@@ -173,16 +168,15 @@ func run(ctx context.Context, c config) error {
 
 // roundResult is everything one round measured.
 type roundResult struct {
-	Server        string        `json:"server"`
-	Clients       int           `json:"clients"`
-	Round         int           `json:"round"`
-	DefaultLimits bool          `json:"defaultLimits,omitempty"`
-	LoadAverage   string        `json:"loadAverage"`
-	Load          loadResult    `json:"load"`
-	ServerCPU     time.Duration `json:"serverCpuNs"`
-	DBCPU         time.Duration `json:"dbCpuNs"`
-	PeakRSS       int64         `json:"peakRssBytes"`
-	DB            *dbStats      `json:"db,omitempty"`
+	Server      string        `json:"server"`
+	Clients     int           `json:"clients"`
+	Round       int           `json:"round"`
+	LoadAverage string        `json:"loadAverage"`
+	Load        loadResult    `json:"load"`
+	ServerCPU   time.Duration `json:"serverCpuNs"`
+	DBCPU       time.Duration `json:"dbCpuNs"`
+	PeakRSS     int64         `json:"peakRssBytes"`
+	DB          *dbStats      `json:"db,omitempty"`
 }
 
 // loadResult is what js/load.mjs prints.
@@ -218,7 +212,7 @@ func (l loadResult) errorCount() int {
 }
 
 func runRound(ctx context.Context, c config, env roundEnv, name string, clients, round int) (roundResult, error) {
-	res := roundResult{Server: name, Clients: clients, Round: round, DefaultLimits: c.defaultLimits, LoadAverage: loadAverage()}
+	res := roundResult{Server: name, Clients: clients, Round: round, LoadAverage: loadAverage()}
 	label := fmt.Sprintf("%s-%d-%d", name, clients, round)
 	db := strings.ReplaceAll(fmt.Sprintf("serverpeer_%s_%d_%d", name, clients, round), "-", "_")
 	var (

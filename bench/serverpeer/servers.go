@@ -40,11 +40,10 @@ type server struct {
 
 // roundEnv is what starting a server needs.
 type roundEnv struct {
-	bin           string // the tripgraph binary
-	js            string // bench/serverpeer/js
-	cl            *cluster
-	logDir        string
-	defaultLimits bool // tripgraph with its default rate limit
+	bin    string // the tripgraph binary
+	js     string // bench/serverpeer/js
+	cl     *cluster
+	logDir string
 }
 
 func freePort() (int, error) {
@@ -72,13 +71,10 @@ func prepareTemplate(ctx context.Context, env roundEnv) error {
 }
 
 // tripgraphEnv is the environment serve runs with: the offline model, and
-// the per-key rate limit raised unless the round measures the defaults.
-func tripgraphEnv(env roundEnv, dbURL string) []string {
-	e := append(os.Environ(), "DATABASE_URL="+dbURL, "TRIPGRAPH_MODEL=offline")
-	if !env.defaultLimits {
-		e = append(e, "TRIPGRAPH_RATE_LIMIT=100000", "TRIPGRAPH_RATE_BURST=100000")
-	}
-	return e
+// its defaults otherwise (the per-key limits included: every client
+// shares the demo user's key, as an app's backend does).
+func tripgraphEnv(dbURL string) []string {
+	return append(os.Environ(), "DATABASE_URL="+dbURL, "TRIPGRAPH_MODEL=offline")
 }
 
 func startTripgraph(ctx context.Context, env roundEnv, db, label string) (*server, error) {
@@ -88,7 +84,7 @@ func startTripgraph(ctx context.Context, env roundEnv, db, label string) (*serve
 	}
 	s := &server{url: "http://127.0.0.1:" + strconv.Itoa(port), db: db}
 	s.cmd = exec.Command(env.bin, "serve", "--welcome", "--addr", "127.0.0.1:"+strconv.Itoa(port))
-	s.cmd.Env = tripgraphEnv(env, env.cl.dbURL(db))
+	s.cmd.Env = tripgraphEnv(env.cl.dbURL(db))
 	key, err := s.start(ctx, env, label, keyPrefix)
 	if err != nil {
 		return nil, err
