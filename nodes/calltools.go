@@ -128,7 +128,7 @@ func (t *turn) call(ctx context.Context, tc llms.ToolCall) (string, error) {
 	name := tc.FunctionCall.Name
 	args := json.RawMessage(orDefault(tc.FunctionCall.Arguments, "{}"))
 	if name == toolBook {
-		return t.book(ctx, tc.ID, args)
+		return t.book(ctx, card{ID: tc.ID, MessageID: t.msgID}, args)
 	}
 	res, toolErr := t.run(ctx, name, args)
 	if comp, ok := t.component(tc, res.Full, toolErr); ok {

@@ -151,6 +151,8 @@ var replies = map[string]map[string]string{
 		"booking.expired":  "The confirmation came too late, so I did not book it. Press Book again to start over.",
 		"booking.changed":  "That answer was for another booking, so I did not book anything. Press Book again to start over.",
 		"booking.failed":   "I could not make that booking; the booking card says why.",
+		"booking.unavailable": "That place is already booked for some of those nights, so nothing was booked. " +
+			"Choose another place or other dates.",
 	},
 	locale.Portuguese: {
 		"askLocation":      "Para onde você gostaria de ir?",
@@ -169,6 +171,8 @@ var replies = map[string]map[string]string{
 		"booking.expired":  "A confirmação chegou tarde demais, então não reservei. Toque em Reservar de novo para recomeçar.",
 		"booking.changed":  "Essa resposta era de outra reserva, então não reservei nada. Toque em Reservar de novo para recomeçar.",
 		"booking.failed":   "Não consegui fazer essa reserva; o cartão da reserva diz por quê.",
+		"booking.unavailable": "Essa hospedagem já está reservada em algumas dessas noites, então nada foi reservado. " +
+			"Escolha outra hospedagem ou outras datas.",
 	},
 }
 
