@@ -1,6 +1,10 @@
 package nodes
 
-import "github.com/tripgraph/tripgraph/toolname"
+import (
+	"encoding/json"
+
+	"github.com/tripgraph/tripgraph/toolname"
+)
 
 // Names of the UI components. Each is one templ component and one props type
 // below.
@@ -40,10 +44,13 @@ type TripDetailsProps struct {
 
 // ToolProps is what every tool-result component carries besides its data.
 type ToolProps struct {
-	ToolCallID  string       `json:"toolCallId"`
-	Tool        string       `json:"tool"`
-	TripDetails *TripDetails `json:"tripDetails,omitempty"`
-	Error       *ToolError   `json:"error,omitempty"`
+	ToolCallID string `json:"toolCallId"`
+	Tool       string `json:"tool"`
+	// Args are the call's arguments, keys sorted: a later call with the
+	// same ones repeats this search.
+	Args        json.RawMessage `json:"args,omitempty"`
+	TripDetails *TripDetails    `json:"tripDetails,omitempty"`
+	Error       *ToolError      `json:"error,omitempty"`
 }
 
 // ToolError is a tool's failure, as the tool reported it.

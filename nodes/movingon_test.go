@@ -216,6 +216,68 @@ func TestOfflineConversationMovesOnFromABooking(t *testing.T) {
 	}
 }
 
+// A message that is not a follow-up of the last search is not answered
+// by repeating it: no tool is called again, no card is added, and the
+// reply is not the search's summary. A real change searches again.
+func TestNotAFollowUpDoesNotRepeatTheSearch(t *testing.T) {
+	m, err := offline.New(offline.WithClock(fixedNow))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var record []string
+	g := newPlanner(t, m, testTools(&record))
+	thread := newID()
+	first := runTurn(t, g, thread, "4 nights in Lisbon in May, 3 of us")
+	summary := lastAI(first.state)
+	for _, msg := range []string{"🙂", "<script>alert(1)</script>", "how do I get from the airport?", "thanks!", "???"} {
+		record = nil
+		r := runTurn(t, g, thread, msg)
+		if len(record) != 0 || len(r.ui) != 0 || len(r.state.UI) != len(first.state.UI) || lastAI(r.state) == summary {
+			t.Errorf("%q: tools %v, cards %v, reply %q: the search was repeated", msg, record, r.ui, lastAI(r.state))
+		}
+	}
+	record = nil
+	runTurn(t, g, thread, "and in Porto?")
+	if len(record) == 0 || !strings.Contains(record[0], "Porto") {
+		t.Fatalf("a change of city called %v, want a search of Porto", record)
+	}
+}
+
+// The rule itself: a call repeats the tool's latest card with the same
+// arguments, in any key order, and nothing else.
+func TestRepeats(t *testing.T) {
+	card := func(id, msg, tool, args string, failed bool) UIComponent {
+		p := ToolProps{Tool: tool, Args: json.RawMessage(args)}
+		if failed {
+			p.Error = &ToolError{Code: "UNAVAILABLE"}
+		}
+		return UIComponent{ID: id, Name: ComponentForTool(tool), MessageID: msg, Props: mustJSON(p)}
+	}
+	lisbon, porto := `{"guests":3,"location":"Lisbon"}`, `{"guests":3,"location":"Porto"}`
+	s := State{UI: []UIComponent{
+		card("1", "a1", "list-accommodations", lisbon, false),
+		card("2", "a2", "list-accommodations", porto, false),
+		card("3", "a2", "list-restaurants", porto, true),
+	}}
+	tests := []struct {
+		name, tool, args string
+		want             bool
+	}{
+		{"the latest card, keys in another order", "list-accommodations", `{"location":"Porto", "guests":3}`, true},
+		{"an older card is not the latest", "list-accommodations", lisbon, false},
+		{"other arguments", "list-accommodations", `{"guests":4,"location":"Porto"}`, false},
+		{"a failed call", "list-restaurants", porto, false},
+		{"a tool never called", "searchPhotosAcrossAlbums", `{}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, got := repeats(s, tt.tool, json.RawMessage(tt.args)); got != tt.want {
+				t.Fatalf("repeats = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
 // Booking a stay this conversation booked already warns before the
 // confirmation, and the catalog's refusal says so in plain words.
 func TestSameStayTwiceWarnsAndFailsPlainly(t *testing.T) {
