@@ -89,6 +89,7 @@ type BookAccommodationIn struct {
 // BookingOut is a stored booking.
 type BookingOut struct {
 	ID              string  `json:"id"`
+	Reference       string  `json:"reference" jsonschema:"the booking's reference as a person reads it aloud (K7QM-4X2D): give the user this, not the id"`
 	AccommodationID string  `json:"accommodationId"`
 	StartDate       string  `json:"startDate"`
 	EndDate         string  `json:"endDate"`
@@ -313,7 +314,7 @@ func (t *tools) bookAccommodation(ctx context.Context, user string, in BookAccom
 }
 
 func bookingOut(b tripdata.Booking) BookingOut {
-	return BookingOut{ID: b.ID, AccommodationID: b.AccommodationID,
+	return BookingOut{ID: b.ID, Reference: tripdata.BookingReference(b.ID), AccommodationID: b.AccommodationID,
 		StartDate: dateString(b.StartDate), EndDate: dateString(b.EndDate), Nights: int(b.EndDate.Sub(b.StartDate).Hours() / 24),
 		Guests: b.Guests, NightlyPrice: b.NightlyPrice, TotalPrice: b.TotalPrice, Currency: b.Currency,
 		IdempotencyKey: b.IdempotencyKey, CreatedAt: b.CreatedAt.UTC().Format(time.RFC3339)}

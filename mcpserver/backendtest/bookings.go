@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 // book books place id from days after Today for nights.
@@ -32,7 +33,8 @@ func (s *suite) bookings(t *testing.T) {
 	b := booking(first)
 	if first.Value["replayed"] != false || b["accommodationId"] != id || b["nights"] != 3.0 || b["guests"] != 2.0 ||
 		b["startDate"] != day(100) || b["endDate"] != day(103) || b["currency"] != place["currency"] ||
-		b["totalPrice"] != math.Round(num(place["nightlyPrice"])*3*100)/100 || b["id"] == "" {
+		b["totalPrice"] != math.Round(num(place["nightlyPrice"])*3*100)/100 || b["id"] == "" ||
+		b["reference"] != tripdata.BookingReference(fmt.Sprint(b["id"])) || b["reference"] == "" {
 		t.Errorf("booking = %v for place %v", first.Value, place)
 	}
 	for _, tc := range []struct {
