@@ -28,6 +28,9 @@ func booking(r Result) map[string]any {
 func (s *suite) bookings(t *testing.T) {
 	id := s.placeIn(t, "Porto", 2)
 	place := Call(t, s.user, "get-accommodation", map[string]any{"id": id}).Value
+	if listed := s.listed(t, "Porto", id); place["area"] != listed["area"] || place["centreKm"] != listed["centreKm"] || place["area"] == "" {
+		t.Errorf("get-accommodation places %v in %v (%v km), list-accommodations in %v (%v km)", id, place["area"], place["centreKm"], listed["area"], listed["centreKm"])
+	}
 	first := book(t, s.user, id, 100, 3, 2, "porto-1")
 	s.want(t, first, "")
 	b := booking(first)
