@@ -144,14 +144,37 @@ func (t *turn) call(ctx context.Context, tc llms.ToolCall) (content string, repe
 		content, err = t.book(ctx, card{ID: tc.ID, MessageID: t.msgID}, args)
 		return content, false, err
 	}
+	args = withPhotoPage(name, args)
 	if shown, ok := repeats(t.state, name, args); ok {
 		return string(shown), true, nil
 	}
 	res, toolErr := t.run(ctx, name, args)
-	if comp, ok := t.component(tc, res.Full, toolErr); ok {
+	if comp, ok := t.component(tc, args, res.Full, toolErr); ok {
 		t.show(ctx, comp)
 	}
 	return string(res.ModelView()), false, nil
+}
+
+// PhotoPage is how many photos the planner asks a photo tool for when the
+// model names no limit: the photo grid shows them all, the first ones at
+// once and the rest behind "show more" (the tools' own default is 50).
+const PhotoPage = 200
+
+// withPhotoPage gives a call of a photo tool a limit of PhotoPage when it
+// has none; other calls are returned as they are.
+func withPhotoPage(tool string, args json.RawMessage) json.RawMessage {
+	if componentForTool[tool] != ComponentPhotos {
+		return args
+	}
+	var m map[string]any
+	if json.Unmarshal(args, &m) != nil || m == nil {
+		return args
+	}
+	if _, ok := m["limit"]; ok {
+		return args
+	}
+	m["limit"] = PhotoPage
+	return mustJSON(m)
 }
 
 // repeats reports whether a call of the tool with these arguments repeats
@@ -228,16 +251,16 @@ func toolError(ctx context.Context, tool string, err error) *ToolError {
 	return &ToolError{Code: string(errcode.Internal), Message: toolFailed}
 }
 
-// component turns a tool's result into its typed UI component. Tools with
+// component turns a tool's result into its typed UI component, with the
+// arguments the call was made with. Tools with
 // no component, and results that do not fit the component's props, show
 // nothing.
-func (t *turn) component(tc llms.ToolCall, result json.RawMessage, toolErr *ToolError) (UIComponent, bool) {
+func (t *turn) component(tc llms.ToolCall, args, result json.RawMessage, toolErr *ToolError) (UIComponent, bool) {
 	name, ok := componentForTool[tc.FunctionCall.Name]
 	if !ok {
 		return UIComponent{}, false
 	}
-	base := ToolProps{ToolCallID: tc.ID, Tool: tc.FunctionCall.Name, Args: canonicalArgs(json.RawMessage(orDefault(tc.FunctionCall.Arguments, "{}"))),
-		TripDetails: t.state.TripDetails, Error: toolErr}
+	base := ToolProps{ToolCallID: tc.ID, Tool: tc.FunctionCall.Name, Args: canonicalArgs(args), TripDetails: t.state.TripDetails, Error: toolErr}
 	var props any
 	switch name {
 	case ComponentAccommodations:

@@ -72,6 +72,10 @@ type Accommodation struct {
 	Capacity     int     `json:"capacity"`
 	Lat          float64 `json:"lat"`
 	Lng          float64 `json:"lng"`
+	// CentreKm and Area say where it is in its city: Area is "centre", or
+	// the direction from the centre ("north-east"); "" when unknown.
+	CentreKm float64 `json:"centreKm,omitempty"`
+	Area     string  `json:"area,omitempty"`
 }
 
 // Place is the place a catalog tool understood a location as.
