@@ -47,7 +47,8 @@
     if (!box || !counter) { return; }
     var max = Number(counter.dataset.max), n = Array.from(box.value).length;
     var near = n >= max * 0.8;
-    counter.textContent = near ? counter.dataset.of.replace("{n}", n.toLocaleString()).replace("{max}", max.toLocaleString()) : "";
+    var lang = document.documentElement.lang || undefined;
+    counter.textContent = near ? counter.dataset.of.replace("{n}", n.toLocaleString(lang)).replace("{max}", max.toLocaleString(lang)) : "";
     counter.classList.toggle("near", near);
     counter.classList.toggle("full", n >= max);
   }
