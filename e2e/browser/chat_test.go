@@ -410,13 +410,20 @@ func phone(t *testing.T, s *site) {
 	})
 }
 
-// portugueseChat checks the new parts of the pages in Portuguese: a
-// booking set aside, a warning, the timeline, with axe-core.
+// portugueseChat checks the new parts of the pages in Portuguese: the
+// counter, a booking set aside, a warning, the timeline, with axe-core.
 func portugueseChat(t *testing.T, s *site) {
 	p := newTab(t)
 	p.acceptLanguage("pt-BR,pt;q=0.9")
 	p.login(s)
 	step := steps(t, p)
+	step("the counter writes numbers in Portuguese", func(p *tab) {
+		said := eval[string](p, `(b => { b.value = 'a'.repeat(3500); b.dispatchEvent(new Event('input', {bubbles: true}));
+			const said = document.getElementById('message-count').textContent; b.value = ''; b.dispatchEvent(new Event('input', {bubbles: true})); return said; })(document.getElementById('message'))`)
+		if said != "3.500 de 4.000 caracteres" {
+			p.t.Errorf("with 3500 characters the counter says %q", said)
+		}
+	})
 	step("a trip and a booking set aside, in Portuguese", func(p *tab) {
 		p.send("quero ir para Lisboa de 3 a 7 de maio, somos 3")
 		p.wait("the reply", runEnded+` && document.querySelector('#conversation .component.accommodations .card')`)
