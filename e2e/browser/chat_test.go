@@ -57,6 +57,11 @@ type shown struct {
 	Humans   int `json:"humans"`
 }
 
+// settled is true once htmx has given every swapped card its own classes:
+// a card replaced in place keeps the old one's classes until it settles,
+// which can be just after the stream ends.
+const settled = `document.querySelector('#conversation .htmx-added') === null`
+
 // lastReply is the text of the newest assistant message.
 const lastReply = `[...document.querySelectorAll('#conversation article.message.ai .body')].map(b => b.textContent).pop() || ''`
 
@@ -98,7 +103,7 @@ func neverStuck(t *testing.T, s *site) {
 	step("a message while the confirmation waits is answered, and the booking set aside", func(p *tab) {
 		before = eval[shown](p, counts)
 		p.send("what about restaurants with fish?")
-		p.wait("the reply", runEnded)
+		p.wait("the reply, its cards settled", runEnded+` && `+settled)
 		after := eval[shown](p, counts)
 		if after.Bookings != 1 || after.Pending != 0 || after.Answers != 0 {
 			p.t.Errorf("the conversation shows %d booking cards, %d pending, %d forms to answer; want the one card, set aside", after.Bookings, after.Pending, after.Answers)
@@ -430,7 +435,7 @@ func portugueseChat(t *testing.T, s *site) {
 		bookFirstStay(p)
 		checkAccessibility(p)
 		p.send("e restaurantes?")
-		p.wait("the reply", runEnded)
+		p.wait("the reply, its cards settled", runEnded+` && `+settled)
 		said := eval[string](p, `document.querySelector('#conversation .component.booking-set-aside').innerText`)
 		if !strings.Contains(said, "Reserva deixada de lado") || !strings.Contains(said, "nada foi reservado") {
 			p.t.Errorf("the set-aside card says %q", said)
