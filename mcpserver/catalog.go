@@ -29,6 +29,8 @@ type AccommodationOut struct {
 	Capacity     int     `json:"capacity" jsonschema:"how many guests it holds"`
 	Lat          float64 `json:"lat"`
 	Lng          float64 `json:"lng"`
+	CentreKm     float64 `json:"centreKm" jsonschema:"how far it is from the city centre, in km, to 0.1"`
+	Area         string  `json:"area" jsonschema:"where it is: centre (within 1 km of the centre), or north, north-east, east, south-east, south, south-west, west or north-west of it"`
 }
 
 // ListAccommodationsIn is the input of list-accommodations.
@@ -89,6 +91,7 @@ type BookAccommodationIn struct {
 // BookingOut is a stored booking.
 type BookingOut struct {
 	ID              string  `json:"id"`
+	Reference       string  `json:"reference" jsonschema:"the booking's reference as a person reads it aloud (K7QM-4X2D): give the user this, not the id"`
 	AccommodationID string  `json:"accommodationId"`
 	StartDate       string  `json:"startDate"`
 	EndDate         string  `json:"endDate"`
@@ -165,10 +168,11 @@ func (t *tools) addCatalogTools(s *mcp.Server) {
 		t.listRestaurants)
 }
 
-func (t *tools) accommodation(a tripdata.Accommodation, nights int) AccommodationOut {
+func (t *tools) accommodation(a tripdata.Accommodation, city tripdata.City, nights int) AccommodationOut {
 	out := AccommodationOut{ID: a.ID, Name: a.Name, City: a.City, Kind: a.Kind, NightlyPrice: a.NightlyPrice,
 		Currency: a.Currency, Rating: a.Rating, ImageURL: t.cfg.URLs.PictureURL("accommodation", a.ID),
 		Capacity: a.Capacity, Lat: a.Lat, Lng: a.Lng}
+	out.CentreKm, out.Area = whereInCity(city, a.Lat, a.Lng)
 	if nights > 0 {
 		out.TotalPrice = price(a.NightlyPrice, nights)
 	}
@@ -212,7 +216,7 @@ func (t *tools) listAccommodations(ctx context.Context, _ string, in ListAccommo
 	}
 	for _, a := range list {
 		if caps.keeps(a, nights) {
-			out.Accommodations = append(out.Accommodations, t.accommodation(a, nights))
+			out.Accommodations = append(out.Accommodations, t.accommodation(a, city, nights))
 		}
 	}
 	switch {
@@ -264,7 +268,11 @@ func (t *tools) getAccommodation(ctx context.Context, _ string, in GetAccommodat
 	if err != nil {
 		return GetAccommodationOut{}, err
 	}
-	out := GetAccommodationOut{AccommodationOut: t.accommodation(a, nights)}
+	city, err := t.cityByID(ctx, a.CityID)
+	if err != nil {
+		return GetAccommodationOut{}, err
+	}
+	out := GetAccommodationOut{AccommodationOut: t.accommodation(a, city, nights)}
 	if nights == 0 {
 		return out, nil
 	}
@@ -313,7 +321,7 @@ func (t *tools) bookAccommodation(ctx context.Context, user string, in BookAccom
 }
 
 func bookingOut(b tripdata.Booking) BookingOut {
-	return BookingOut{ID: b.ID, AccommodationID: b.AccommodationID,
+	return BookingOut{ID: b.ID, Reference: tripdata.BookingReference(b.ID), AccommodationID: b.AccommodationID,
 		StartDate: dateString(b.StartDate), EndDate: dateString(b.EndDate), Nights: int(b.EndDate.Sub(b.StartDate).Hours() / 24),
 		Guests: b.Guests, NightlyPrice: b.NightlyPrice, TotalPrice: b.TotalPrice, Currency: b.Currency,
 		IdempotencyKey: b.IdempotencyKey, CreatedAt: b.CreatedAt.UTC().Format(time.RFC3339)}

@@ -136,6 +136,46 @@ func nearest(cities []tripdata.City, country string, lat, lng float64, n int) []
 }
 
 // distanceKm is the great-circle distance between two points.
+// centreKm is how near a city's centre a place counts as in it: its
+// area is then "centre".
+const centreKm = 1.0
+
+// compass names the eight directions, clockwise from north.
+var compass = [...]string{"north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"}
+
+// whereInCity says where a place is in a city: its distance from the
+// centre, in km to 0.1, and its area, "centre" within centreKm, else the
+// direction from the centre. A city with no position (0, 0) gives none.
+func whereInCity(city tripdata.City, lat, lng float64) (km float64, area string) {
+	if city.Lat == 0 && city.Lng == 0 {
+		return 0, ""
+	}
+	km = math.Round(distanceKm(city.Lat, city.Lng, lat, lng)*10) / 10
+	if km < centreKm {
+		return km, "centre"
+	}
+	rad := math.Pi / 180
+	y := math.Sin((lng-city.Lng)*rad) * math.Cos(lat*rad)
+	x := math.Cos(city.Lat*rad)*math.Sin(lat*rad) - math.Sin(city.Lat*rad)*math.Cos(lat*rad)*math.Cos((lng-city.Lng)*rad)
+	bearing := math.Mod(math.Atan2(y, x)/rad+360, 360)
+	return km, compass[int(math.Round(bearing/45))%8]
+}
+
+// cityByID is the catalog's city with this id; a zero City when there is
+// none (the place is then shown without its area).
+func (t *tools) cityByID(ctx context.Context, id string) (tripdata.City, error) {
+	cities, err := t.cfg.Backend.Cities(ctx)
+	if err != nil {
+		return tripdata.City{}, err
+	}
+	for _, c := range cities {
+		if c.ID == id {
+			return c, nil
+		}
+	}
+	return tripdata.City{}, nil
+}
+
 func distanceKm(lat1, lng1, lat2, lng2 float64) float64 {
 	const earthKm = 6371.0
 	rad := math.Pi / 180

@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -48,9 +49,14 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 			text = strings.TrimSpace(choice.Content)
 			break
 		}
-		results, err := t.callAll(ctx, choice.ToolCalls)
+		results, fresh, err := t.callAll(ctx, choice.ToolCalls)
 		if err != nil {
 			return Update{}, err
+		}
+		if step == 0 && fresh == 0 && len(t.ui) == 0 {
+			text = reply(lang, "repeat")
+			graph.EmitToken(ctx, t.msgID, text)
+			break
 		}
 		msgs = append(msgs, results...)
 	}
@@ -97,11 +103,13 @@ type turn struct {
 }
 
 // callAll runs the tool calls of one model response and returns the
-// messages that tell the model what happened: the calls and their results.
-// Its error is a booking confirmation's pause (graph.ErrInterrupted).
-func (t *turn) callAll(ctx context.Context, calls []llms.ToolCall) ([]llms.MessageContent, error) {
+// messages that tell the model what happened: the calls and their results,
+// and how many calls were not repeats. Its error is a booking
+// confirmation's pause (graph.ErrInterrupted).
+func (t *turn) callAll(ctx context.Context, calls []llms.ToolCall) ([]llms.MessageContent, int, error) {
 	ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
 	var results []llms.MessageContent
+	fresh := 0
 	for _, tc := range calls {
 		if tc.FunctionCall == nil {
 			continue
@@ -112,32 +120,102 @@ func (t *turn) callAll(ctx context.Context, calls []llms.ToolCall) ([]llms.Messa
 		}
 		tc.Type = "function"
 		ai.Parts = append(ai.Parts, tc)
-		content, err := t.call(ctx, tc)
+		content, repeated, err := t.call(ctx, tc)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
+		}
+		if !repeated {
+			fresh++
 		}
 		results = append(results, llms.MessageContent{
 			Role:  llms.ChatMessageTypeTool,
 			Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: tc.ID, Name: tc.FunctionCall.Name, Content: content}},
 		})
 	}
-	return append([]llms.MessageContent{ai}, results...), nil
+	return append([]llms.MessageContent{ai}, results...), fresh, nil
 }
 
 // call runs one tool, shows its result as a component, and returns what to
 // tell the model: the result's JSON, or {"error": {...}}. A booking is
-// confirmed by the traveller first (see book).
-func (t *turn) call(ctx context.Context, tc llms.ToolCall) (string, error) {
+// confirmed by the traveller first (see book). A repeat of the search the
+// conversation shows (see repeats) is not made again: the model is told
+// the card's data, and repeated is true.
+func (t *turn) call(ctx context.Context, tc llms.ToolCall) (content string, repeated bool, err error) {
 	name := tc.FunctionCall.Name
 	args := json.RawMessage(orDefault(tc.FunctionCall.Arguments, "{}"))
 	if name == toolBook {
-		return t.book(ctx, tc.ID, args)
+		content, err = t.book(ctx, card{ID: tc.ID, MessageID: t.msgID}, args)
+		return content, false, err
+	}
+	args = withPhotoPage(name, args)
+	if shown, ok := repeats(t.state, name, args); ok {
+		return string(shown), true, nil
 	}
 	res, toolErr := t.run(ctx, name, args)
-	if comp, ok := t.component(tc, res.Full, toolErr); ok {
+	if comp, ok := t.component(tc, args, res.Full, toolErr); ok {
 		t.show(ctx, comp)
 	}
-	return string(res.ModelView()), nil
+	return string(res.ModelView()), false, nil
+}
+
+// PhotoPage is how many photos the planner asks a photo tool for when the
+// model names no limit: the photo grid shows them all, the first ones at
+// once and the rest behind "show more" (the tools' own default is 50).
+const PhotoPage = 200
+
+// withPhotoPage gives a call of a photo tool a limit of PhotoPage when it
+// has none; other calls are returned as they are.
+func withPhotoPage(tool string, args json.RawMessage) json.RawMessage {
+	if componentForTool[tool] != ComponentPhotos {
+		return args
+	}
+	var m map[string]any
+	if json.Unmarshal(args, &m) != nil || m == nil {
+		return args
+	}
+	if _, ok := m["limit"]; ok {
+		return args
+	}
+	m["limit"] = PhotoPage
+	return mustJSON(m)
+}
+
+// repeats reports whether a call of the tool with these arguments repeats
+// a search whose card the conversation shows as the tool's latest: the
+// cards of the newest message that has any of the tool's. It returns that
+// card's props. Cards of failed calls are never repeats.
+func repeats(s State, tool string, args json.RawMessage) (json.RawMessage, bool) {
+	want := canonicalArgs(args)
+	latest := ""
+	for i := len(s.UI) - 1; i >= 0; i-- {
+		c := s.UI[i]
+		var p ToolProps
+		if json.Unmarshal(c.Props, &p) != nil || p.Tool != tool {
+			continue
+		}
+		if latest == "" {
+			latest = c.MessageID
+		}
+		if c.MessageID == latest && p.Error == nil && p.Args != nil && bytes.Equal(canonicalArgs(p.Args), want) {
+			return c.Props, true
+		}
+	}
+	return nil, false
+}
+
+// canonicalArgs is a call's arguments with their keys sorted and their
+// spacing dropped, so that equal arguments compare equal; invalid JSON is
+// returned as it is.
+func canonicalArgs(args json.RawMessage) json.RawMessage {
+	var v any
+	if json.Unmarshal(args, &v) != nil {
+		return args
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return args
+	}
+	return data
 }
 
 // run calls a tool. A failure comes back both as a ToolError and as the
@@ -176,15 +254,16 @@ func toolError(ctx context.Context, tool string, err error) *ToolError {
 	return &ToolError{Code: string(errcode.Internal), Message: toolFailed}
 }
 
-// component turns a tool's result into its typed UI component. Tools with
+// component turns a tool's result into its typed UI component, with the
+// arguments the call was made with. Tools with
 // no component, and results that do not fit the component's props, show
 // nothing.
-func (t *turn) component(tc llms.ToolCall, result json.RawMessage, toolErr *ToolError) (UIComponent, bool) {
+func (t *turn) component(tc llms.ToolCall, args, result json.RawMessage, toolErr *ToolError) (UIComponent, bool) {
 	name, ok := componentForTool[tc.FunctionCall.Name]
 	if !ok {
 		return UIComponent{}, false
 	}
-	base := ToolProps{ToolCallID: tc.ID, Tool: tc.FunctionCall.Name, TripDetails: t.state.TripDetails, Error: toolErr}
+	base := ToolProps{ToolCallID: tc.ID, Tool: tc.FunctionCall.Name, Args: canonicalArgs(args), TripDetails: t.state.TripDetails, Error: toolErr}
 	var props any
 	switch name {
 	case ComponentAccommodations:

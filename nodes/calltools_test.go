@@ -66,3 +66,19 @@ func TestInternalToolErrorIsHidden(t *testing.T) {
 		t.Errorf("the error was not logged with the run id:\n%s", logs.String())
 	}
 }
+
+// Photo tools are asked for a page the grid shows whole (behind "show
+// more" past its first screen) unless the model asked for a size.
+func TestPhotoToolsAskForAPage(t *testing.T) {
+	tests := []struct{ tool, args, want string }{
+		{"searchPhotosAcrossAlbums", `{"query":"praia"}`, `{"limit":200,"query":"praia"}`},
+		{"getAlbumPhotos", `{"albumId":"a1","limit":10}`, `{"albumId":"a1","limit":10}`},
+		{"list-accommodations", `{"location":"Lisbon"}`, `{"location":"Lisbon"}`},
+		{"searchPhotosAcrossAlbums", `not json`, `not json`},
+	}
+	for _, tt := range tests {
+		if got := string(withPhotoPage(tt.tool, json.RawMessage(tt.args))); got != tt.want {
+			t.Errorf("withPhotoPage(%s, %s) = %s, want %s", tt.tool, tt.args, got, tt.want)
+		}
+	}
+}

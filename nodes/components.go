@@ -1,6 +1,10 @@
 package nodes
 
-import "github.com/tripgraph/tripgraph/toolname"
+import (
+	"encoding/json"
+
+	"github.com/tripgraph/tripgraph/toolname"
+)
 
 // Names of the UI components. Each is one templ component and one props type
 // below.
@@ -40,10 +44,13 @@ type TripDetailsProps struct {
 
 // ToolProps is what every tool-result component carries besides its data.
 type ToolProps struct {
-	ToolCallID  string       `json:"toolCallId"`
-	Tool        string       `json:"tool"`
-	TripDetails *TripDetails `json:"tripDetails,omitempty"`
-	Error       *ToolError   `json:"error,omitempty"`
+	ToolCallID string `json:"toolCallId"`
+	Tool       string `json:"tool"`
+	// Args are the call's arguments, keys sorted: a later call with the
+	// same ones repeats this search.
+	Args        json.RawMessage `json:"args,omitempty"`
+	TripDetails *TripDetails    `json:"tripDetails,omitempty"`
+	Error       *ToolError      `json:"error,omitempty"`
 }
 
 // ToolError is a tool's failure, as the tool reported it.
@@ -65,6 +72,10 @@ type Accommodation struct {
 	Capacity     int     `json:"capacity"`
 	Lat          float64 `json:"lat"`
 	Lng          float64 `json:"lng"`
+	// CentreKm and Area say where it is in its city: Area is "centre", or
+	// the direction from the centre ("north-east"); "" when unknown.
+	CentreKm float64 `json:"centreKm,omitempty"`
+	Area     string  `json:"area,omitempty"`
 }
 
 // Place is the place a catalog tool understood a location as.
@@ -205,16 +216,42 @@ const (
 	BookingExpired  = "expired"  // the answer came after ExpiresAt
 	BookingChanged  = "changed"  // the answer was for another booking
 	BookingFailed   = "failed"   // confirmed, but the booking tool failed
+	// BookingUnavailable: confirmed, but the stay is booked for some of
+	// the nights already (the tool's CONFLICT).
+	BookingUnavailable = "unavailable"
+	// BookingSetAside: the traveller moved on (a new message, another
+	// booking) before answering; nothing was booked.
+	BookingSetAside = "set-aside"
 )
 
 // BookingStatusOf is s when it is one of the booking statuses above, and
 // BookingFailed for anything else: an unknown status reads as a failure.
 func BookingStatusOf(s string) string {
 	switch s {
-	case BookingPending, BookingBooked, BookingDeclined, BookingExpired, BookingChanged:
+	case BookingPending, BookingBooked, BookingDeclined, BookingExpired, BookingChanged, BookingUnavailable, BookingSetAside:
 		return s
 	}
 	return BookingFailed
+}
+
+// Warnings a pending booking-confirmation gives before it is confirmed.
+const (
+	// WarnBookedHere: this conversation booked the stay for some of these
+	// nights already (Previous says when, and its reference).
+	WarnBookedHere = "booked-here"
+	// WarnBookedBefore: this conversation booked the place already, for
+	// other nights (Previous); confirming books it a second time.
+	WarnBookedBefore = "booked-before"
+	// WarnTaken: the catalog says another booking holds some of the
+	// nights, so confirming will fail.
+	WarnTaken = "taken"
+)
+
+// PreviousBooking is a booking of the same place this conversation made.
+type PreviousBooking struct {
+	Reference string `json:"reference"`
+	StartDate string `json:"startDate"`
+	EndDate   string `json:"endDate"`
 }
 
 // BookingConfirmationProps are the props of a booking-confirmation. Total is
@@ -224,6 +261,7 @@ type BookingConfirmationProps struct {
 	AccommodationID string  `json:"accommodationId"`
 	Name            string  `json:"name"`
 	City            string  `json:"city,omitempty"`
+	Kind            string  `json:"kind,omitempty"` // hotel, apartment, guesthouse or hostel
 	StartDate       string  `json:"startDate"`
 	EndDate         string  `json:"endDate"`
 	Nights          int     `json:"nights"`
@@ -237,6 +275,12 @@ type BookingConfirmationProps struct {
 	Key       string `json:"key"`
 	Status    string `json:"status"` // one of the Booking* statuses
 	BookingID string `json:"bookingId,omitempty"`
+	// Reference is the booking's reference as a person reads it aloud
+	// ("K7QM-4X2D"), from book-accommodation.
+	Reference string `json:"reference,omitempty"`
+	// Warning, while pending, is one of the Warn* warnings, or "".
+	Warning  string           `json:"warning,omitempty"`
+	Previous *PreviousBooking `json:"previous,omitempty"`
 }
 
 // BookingAnswer is the traveller's answer to a booking-confirmation: the

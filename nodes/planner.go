@@ -53,9 +53,9 @@ func Build(d Deps, cp graph.Checkpointer) (*Graph, error) {
 	}
 	p := &planner{Deps: d}
 	g := graph.New(Reduce)
-	g.AddNode(NodeClassify, p.classify)
-	g.AddNode(NodeExtraction, p.extraction)
-	g.AddNode(NodeCallTools, p.callTools)
+	g.AddNode(NodeClassify, p.settling(p.classify))
+	g.AddNode(NodeExtraction, p.settling(p.extraction))
+	g.AddNode(NodeCallTools, p.settling(p.callTools))
 	g.AddConditionalEdges(graph.START, RouteStart, NodeClassify, NodeExtraction, NodeCallTools)
 	g.AddConditionalEdges(NodeClassify, RouteAfterClassifying, NodeExtraction, NodeCallTools)
 	g.AddConditionalEdges(NodeExtraction, RouteAfterExtraction, NodeCallTools, graph.END)

@@ -157,15 +157,17 @@ type legArgs struct {
 // Replies the planner writes itself, by language.
 var replies = map[string]map[string]string{
 	locale.English: {
-		"askLocation":      "Where would you like to go?",
-		"endBeforeStart":   "Your trip would end (%s) before it starts (%s). Which dates did you mean?",
-		"pastDates":        "Those dates (%s) are in the past. When would you like to travel?",
-		"tooManyGuests":    "%d guests is more than I can plan for (%d at most). How many people are travelling?",
-		"tooLong":          "That would be %d nights (%s to %s); I can plan stays of up to %d nights. Which dates did you mean?",
-		"tooFarAhead":      "%s is further ahead than I can plan (up to %d days from today). When would you like to travel?",
-		"badDetails":       "I could not make sense of those trip details. Could you tell me the city, dates and number of guests again?",
-		"noAnswer":         "Here is what I found.",
-		"noTools":          "I can help you find places to stay, restaurants and your own travel photos. What would you like to do?",
+		"askLocation":    "Where would you like to go?",
+		"endBeforeStart": "Your trip would end (%s) before it starts (%s). Which dates did you mean?",
+		"pastDates":      "Those dates (%s) are in the past. When would you like to travel?",
+		"tooManyGuests":  "%d guests is more than I can plan for (%d at most). How many people are travelling?",
+		"tooLong":        "That would be %d nights (%s to %s); I can plan stays of up to %d nights. Which dates did you mean?",
+		"tooFarAhead":    "%s is further ahead than I can plan (up to %d days from today). When would you like to travel?",
+		"badDetails":     "I could not make sense of those trip details. Could you tell me the city, dates and number of guests again?",
+		"noAnswer":       "Here is what I found.",
+		"noTools":        "I can help you find places to stay, restaurants and your own travel photos. What would you like to do?",
+		"repeat": "The results above still stand for your trip. Tell me what to change (the dates, the guests, " +
+			"a price limit or a cuisine), or ask about your photos.",
 		"assumed":          "I assumed %s; tell me if that's wrong.",
 		"recalled":         "%s? I remembered that from before; tell me if it has changed.",
 		"forgot":           "Done: I have forgotten what I knew about you, and I will not remember this conversation either.",
@@ -175,17 +177,21 @@ var replies = map[string]map[string]string{
 		"booking.expired":  "The confirmation came too late, so I did not book it. Press Book again to start over.",
 		"booking.changed":  "That answer was for another booking, so I did not book anything. Press Book again to start over.",
 		"booking.failed":   "I could not make that booking; the booking card says why.",
+		"booking.unavailable": "That place is already booked for some of those nights, so nothing was booked. " +
+			"Choose another place or other dates.",
 	},
 	locale.Portuguese: {
-		"askLocation":      "Para onde você gostaria de ir?",
-		"endBeforeStart":   "A viagem terminaria (%s) antes de começar (%s). Quais datas você quis dizer?",
-		"pastDates":        "Essas datas (%s) já passaram. Quando você gostaria de viajar?",
-		"tooManyGuests":    "%d pessoas é mais do que consigo planejar (no máximo %d). Quantas pessoas vão viajar?",
-		"tooLong":          "Seriam %d noites (de %s a %s); consigo planejar estadias de até %d noites. Quais datas você quis dizer?",
-		"tooFarAhead":      "%s está mais longe do que consigo planejar (até %d dias a partir de hoje). Quando você gostaria de viajar?",
-		"badDetails":       "Não consegui entender esses detalhes da viagem. Pode me dizer de novo a cidade, as datas e o número de pessoas?",
-		"noAnswer":         "Aqui está o que encontrei.",
-		"noTools":          "Posso ajudar a encontrar hospedagem, restaurantes e suas fotos de viagem. O que você gostaria de fazer?",
+		"askLocation":    "Para onde você gostaria de ir?",
+		"endBeforeStart": "A viagem terminaria (%s) antes de começar (%s). Quais datas você quis dizer?",
+		"pastDates":      "Essas datas (%s) já passaram. Quando você gostaria de viajar?",
+		"tooManyGuests":  "%d pessoas é mais do que consigo planejar (no máximo %d). Quantas pessoas vão viajar?",
+		"tooLong":        "Seriam %d noites (de %s a %s); consigo planejar estadias de até %d noites. Quais datas você quis dizer?",
+		"tooFarAhead":    "%s está mais longe do que consigo planejar (até %d dias a partir de hoje). Quando você gostaria de viajar?",
+		"badDetails":     "Não consegui entender esses detalhes da viagem. Pode me dizer de novo a cidade, as datas e o número de pessoas?",
+		"noAnswer":       "Aqui está o que encontrei.",
+		"noTools":        "Posso ajudar a encontrar hospedagem, restaurantes e suas fotos de viagem. O que você gostaria de fazer?",
+		"repeat": "Os resultados acima continuam valendo para sua viagem. Diga o que mudar (as datas, o número de pessoas, " +
+			"um limite de preço ou uma cozinha) ou pergunte sobre suas fotos.",
 		"assumed":          "Considerei %s; me diga se não for isso.",
 		"recalled":         "%s? Lembrei da última vez; me diga se mudou.",
 		"forgot":           "Pronto: esqueci o que sabia sobre você, e também não vou guardar esta conversa.",
@@ -195,6 +201,8 @@ var replies = map[string]map[string]string{
 		"booking.expired":  "A confirmação chegou tarde demais, então não reservei. Toque em Reservar de novo para recomeçar.",
 		"booking.changed":  "Essa resposta era de outra reserva, então não reservei nada. Toque em Reservar de novo para recomeçar.",
 		"booking.failed":   "Não consegui fazer essa reserva; o cartão da reserva diz por quê.",
+		"booking.unavailable": "Essa hospedagem já está reservada em algumas dessas noites, então nada foi reservado. " +
+			"Escolha outra hospedagem ou outras datas.",
 	},
 }
 

@@ -33,6 +33,10 @@ type State struct {
 	// BookingRequest is a booking the traveller asked for directly (a Book
 	// button), waiting for callTools to confirm it; nil once handled.
 	BookingRequest *BookingRequest `json:"bookingRequest,omitempty"`
+	// SetAside are booking requests the traveller moved on from before
+	// answering their confirmation (see Reduce), waiting for the next node
+	// to show them as not made; nil once shown.
+	SetAside []BookingRequest `json:"setAside,omitempty"`
 }
 
 // TripDetails is what the planner knows of the trip. A trip of several
@@ -121,6 +125,8 @@ type Update struct {
 	// BookingRequest is set when not nil; ClearBookingRequest removes it.
 	BookingRequest      *BookingRequest `json:"bookingRequest,omitempty"`
 	ClearBookingRequest bool            `json:"clearBookingRequest,omitempty"`
+	// ClearSetAside removes the set-aside requests, once they are shown.
+	ClearSetAside bool `json:"clearSetAside,omitempty"`
 }
 
 // BookingRequest asks to book one stay without asking the model which
@@ -131,11 +137,25 @@ type BookingRequest struct {
 	StartDate       string `json:"startDate" validate:"required,datetime=2006-01-02"`
 	EndDate         string `json:"endDate" validate:"required,datetime=2006-01-02"`
 	Guests          int    `json:"guests" validate:"required,min=1,max=20"` // tripdata.MaxGuests
+	// After is the newest message of the conversation when the request was
+	// made, set by Reduce: its confirmation card is shown with that
+	// message, and named after it (see bookingCardID).
+	After string `json:"after,omitempty"`
 }
 
 // Reduce returns the state after update. It copies whatever it changes.
+//
+// New input abandons a booking confirmation that waits for its answer, as
+// LangGraph's rule has it: an update that brings a person's message or
+// another booking request sets the standing request aside (SetAside), for
+// the next node to show as not made, and the conversation goes on from
+// the new input.
 func Reduce(s State, u Update) State {
 	out := s
+	if s.BookingRequest != nil && !u.ClearBookingRequest && (u.BookingRequest != nil || hasHuman(u.Messages)) {
+		out.SetAside = append(slices.Clone(s.SetAside), *s.BookingRequest)
+		out.BookingRequest = nil
+	}
 	if len(u.Messages) > 0 {
 		out.Messages = addMessages(s.Messages, u.Messages)
 	}
@@ -176,7 +196,13 @@ func Reduce(s State, u Update) State {
 	}
 	if u.BookingRequest != nil {
 		r := *u.BookingRequest
+		if n := len(out.Messages); n > 0 {
+			r.After = out.Messages[n-1].ID
+		}
 		out.BookingRequest = &r
+	}
+	if u.ClearSetAside {
+		out.SetAside = nil
 	}
 	return out
 }
@@ -195,6 +221,11 @@ func addMessages(list, add []Message) []Message {
 		out[i] = m
 	}
 	return out
+}
+
+// hasHuman reports whether msgs hold a person's message.
+func hasHuman(msgs []Message) bool {
+	return slices.ContainsFunc(msgs, func(m Message) bool { return m.Type == Human })
 }
 
 // upsertUI returns a new list with each upsert applied in order.

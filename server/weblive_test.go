@@ -254,7 +254,7 @@ func TestLiveSend(t *testing.T) {
 	// Without scripts the form posts as it is and the page follows.
 	r = b.submit("/app/threads/"+threadID+"/messages", url.Values{"message": {"and in Porto?"}})
 	mustStatus(t, r, http.StatusSeeOther)
-	if loc := r.header.Get("Location"); loc != "/app/threads/"+threadID {
+	if loc := r.header.Get("Location"); loc != "/app/threads/"+threadID+"#latest" {
 		t.Fatalf("redirect to %q", loc)
 	}
 	// The run it started ends before the test does: no run of this test
@@ -418,7 +418,7 @@ func TestLiveBooking(t *testing.T) {
 		status    string
 		want      []string
 	}{
-		{"confirmed", "true", nodes.BookingBooked, []string{`hx-swap-oob="true"`, "Your booking reference is"}},
+		{"confirmed", "true", nodes.BookingBooked, []string{`hx-swap-oob="true"`, `Your booking reference: <strong class="reference">`}},
 		{"cancelled", "false", nodes.BookingDeclined, []string{`hx-swap-oob="true"`, "Nothing was booked"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,8 +3,10 @@ package ui_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/ui"
@@ -68,6 +70,21 @@ func TestComponents(t *testing.T) {
 			nodes.Accommodation{ID: "h2", Name: "Hotel Tejo", NightlyPrice: 1200.25, Currency: "EUR", Rating: 4})),
 			[]string{"Onde ficar: Lisboa", `<span class="city">Lisboa</span>`, "1 hospedagem", "€ 1.200,25", "por noite", `<strong class="total-amount">€ 4.801</strong>`, "Entrada", "Saída"},
 			[]string{"Lisbon", "em Lisboa", "Alojamento"}},
+		{"stay cards: kind, rating, sleeps, area, total, sorts", "en", component(t, "acc", nodes.ComponentAccommodations, stays(
+			nodes.Accommodation{ID: "h1", Name: "Casa Azul", Kind: "apartment", NightlyPrice: 92.5, Currency: "EUR", Rating: 4.1, Capacity: 4, Area: "centre", CentreKm: 0.4},
+			nodes.Accommodation{ID: "h2", Name: "Hotel Tejo", Kind: "hotel", NightlyPrice: 80, Currency: "EUR", Rating: 4.8, Capacity: 3, Area: "north-east", CentreKm: 2.3},
+			nodes.Accommodation{ID: "h3", Name: "Hostel Sol", Kind: "hostel", NightlyPrice: 30, Currency: "EUR", Rating: 4.1, Capacity: 6, Area: "west", CentreKm: 1.5})),
+			[]string{"<legend>Sort by</legend>", `<input type="radio" name="ui-acc-sort" value="recommended" checked> Recommended`,
+				`value="price"> Price`, `value="rating"> Rating`,
+				`data-id="h1" data-price="3" data-rating="2"`, `<span class="kind">Apartment</span>`, `<span class="sleeps">Sleeps 4</span>`,
+				`<p class="area">In the centre of Lisbon</p>`, `<strong>€92.50</strong> per night`, `<span class="trip-total"><strong>€370</strong> for 4 nights</span>`,
+				`data-id="h2" data-price="2" data-rating="1"`, `<p class="area">2.3 km north-east of the centre</p>`,
+				`data-id="h3" data-price="1" data-rating="3"`, `<span class="kind">Hostel</span>`, `<p class="area">1.5 km west of the centre</p>`},
+			[]string{`<span class="city">`}},
+		{"stay cards in Portuguese", "pt", component(t, "acc", nodes.ComponentAccommodations, stays(
+			nodes.Accommodation{ID: "h1", Name: "Casa Azul", Kind: "guesthouse", NightlyPrice: 92.5, Currency: "EUR", Rating: 4.1, Capacity: 4, Area: "south", CentreKm: 3.2})),
+			[]string{`<span class="kind">Pousada</span>`, "Para 4", `<p class="area">3,2 km ao sul do centro</p>`, "€ 370</strong> por 4 noites"},
+			[]string{"<legend>", "guesthouse"}},
 		{"accommodations under a price cap", "en", component(t, "acc", nodes.ComponentAccommodations, nodes.AccommodationsListProps{
 			ToolProps: nodes.ToolProps{Tool: "list-accommodations", TripDetails: &lisbon}, Location: "Lisbon", Covered: true,
 			PriceCap:       nodes.PriceCap{MaxNightlyPrice: 120, Currency: "EUR"},
@@ -99,7 +116,8 @@ func TestComponents(t *testing.T) {
 				`<input type="radio" name="ui-r-cuisine" value="japanese" data-slot="2">`,
 				`data-id="r1" data-cuisine="portuguese" data-slot="1"`, `data-id="r2" data-cuisine="japanese" data-slot="2"`,
 				`data-id="r3" data-cuisine="portuguese" data-slot="1"`,
-				"Hours", "12:00–23:00", "Price range", "€€€", "Distance", "1.2 km", "0.4 km", "Popular"},
+				`<span class="price-range" aria-label="Price level 2 of 4">€€</span>`, `<span class="distance">1.2 km from the centre</span>`,
+				"Hours", "12:00–23:00", "€€€", "0.4 km from the centre", "Popular"},
 			[]string{`data-slot="3"`}},
 		{"restaurants in Portuguese", "pt", component(t, "r", nodes.ComponentRestaurants, eats(
 			nodes.Restaurant{ID: "r1", Name: "Tasca", Cuisine: "Portuguese"},
@@ -136,6 +154,11 @@ func TestComponents(t *testing.T) {
 		{"photos, more found than shown", "pt", component(t, "ph", nodes.ComponentPhotos, nodes.PhotoGridProps{Query: "praia", Total: 70, Photos: []nodes.Photo{
 			{ID: "p1", URL: "/media/p1.jpg", Description: "praia"}, {ID: "p2", URL: "/media/p2.jpg", Description: "mar"}}}),
 			[]string{"70 fotos encontradas, 2 mostradas"}, nil},
+		{"photos beyond the first page, behind show more", "en", component(t, "ph", nodes.ComponentPhotos, nodes.PhotoGridProps{Query: "praia", Total: 60, Photos: manyPhotos(60)}),
+			[]string{"60 photos found", `data-id="p47"`, `<details class="more"><summary>Show 12 more photos</summary><ul class="grid" role="list"><li data-id="p48">`, `data-id="p59"`},
+			[]string{"shown"}},
+		{"photos, one more, in Portuguese", "pt", component(t, "ph", nodes.ComponentPhotos, nodes.PhotoGridProps{Query: "praia", Total: 49, Photos: manyPhotos(49)}),
+			[]string{"Mostrar mais 1 foto<"}, nil},
 		{"photos, empty", "pt", component(t, "ph", nodes.ComponentPhotos, nodes.PhotoGridProps{Query: "neve"}),
 			[]string{"Nenhuma foto encontrada"}, []string{"<img"}},
 		{"photos, error", "en", component(t, "ph", nodes.ComponentPhotos, nodes.PhotoGridProps{ToolProps: failed}),
@@ -190,6 +213,28 @@ func booking(status string) nodes.BookingConfirmationProps {
 		Nights: 4, Guests: 3, NightlyPrice: 92.5, Total: 370, Currency: "EUR", ExpiresAt: "2026-03-02T10:15:00Z", Key: "k-123", Status: status, BookingID: "B-77"}
 }
 
+func manyPhotos(n int) []nodes.Photo {
+	out := make([]nodes.Photo, n)
+	for i := range out {
+		out[i] = nodes.Photo{ID: fmt.Sprint("p", i), URL: fmt.Sprintf("/m/%d.jpg", i), Description: "beach"}
+	}
+	return out
+}
+
+func withReference(p nodes.BookingConfirmationProps, ref string) nodes.BookingConfirmationProps {
+	p.Reference = ref
+	return p
+}
+
+func warned(w string) nodes.BookingConfirmationProps {
+	p := booking(nodes.BookingPending)
+	p.Warning = w
+	if w != nodes.WarnTaken {
+		p.Previous = &nodes.PreviousBooking{Reference: "K7QM-4X2D", StartDate: "2026-05-04", EndDate: "2026-05-08"}
+	}
+	return p
+}
+
 // TestBookingConfirmation checks the summary, the answer form (only while
 // pending and only where answers can be sent) and each outcome.
 func TestBookingConfirmation(t *testing.T) {
@@ -205,12 +250,24 @@ func TestBookingConfirmation(t *testing.T) {
 		want   []string
 		absent []string
 	}{
-		{"pending, answerable", "en", booking(nodes.BookingPending), &action, append(summary, "Confirm your booking", "Confirm before 10:15 UTC.",
+		{"pending, answerable", "en", booking(nodes.BookingPending), &action, append(summary, "Confirm your booking",
+			`Confirm by <time datetime="2026-03-02T10:15:00Z" data-local="time">10:15 UTC</time>`, `<div class="form-error"></div>`,
 			`<form class="answer" method="post" action="/threads/t1/resume" hx-post="/threads/t1/resume"`, `name="csrf_token" value="tok"`, `name="key" value="k-123"`,
 			`<button type="submit" name="confirmed" value="true">Confirm</button>`, `name="confirmed" value="false" class="secondary">Cancel</button>`),
 			[]string{"B-77"}},
 		{"pending, in a replay", "en", booking(nodes.BookingPending), nil, append(summary, "Confirm your booking"), []string{"<form", "<button"}},
-		{"booked", "pt", booking(nodes.BookingBooked), &action, []string{"Reservado", "O código da sua reserva é B-77.", "€ 370"}, []string{"<form"}},
+		{"booked", "pt", booking(nodes.BookingBooked), &action, []string{"Reservado", `Código da reserva: <strong class="reference">B-77</strong>`, "€ 370"}, []string{"<form"}},
+		{"booked, with a reference", "en", withReference(booking(nodes.BookingBooked), "K7QM-4X2D"), &action,
+			[]string{`Your booking reference: <strong class="reference">K7QM-4X2D</strong>`}, []string{"B-77"}},
+		{"the same stay again", "en", warned(nodes.WarnBookedHere), &action,
+			[]string{`<p class="warning">You already booked this place for 4 May 2026 – 8 May 2026 (reference K7QM-4X2D): it cannot be booked twice for the same nights.</p>`, "<form"}, nil},
+		{"the same place on other nights, in Portuguese", "pt", warned(nodes.WarnBookedBefore), &action,
+			[]string{"Você já reservou esta hospedagem para 4 mai 2026 – 8 mai 2026 (código K7QM-4X2D). Confirmar faz outra reserva"}, nil},
+		{"taken", "en", warned(nodes.WarnTaken), &action, []string{"already booked for some of these nights", "<form"}, nil},
+		{"unavailable", "en", booking(nodes.BookingUnavailable), &action,
+			[]string{"Already booked", "This place is already booked for some of these nights, so nothing was booked."}, []string{"<form", "minute", "h1", `role="alert"`}},
+		{"set aside", "pt", booking(nodes.BookingSetAside), &action,
+			[]string{"Reserva deixada de lado", "nada foi reservado"}, []string{"<form", "<button"}},
 		{"declined", "en", booking(nodes.BookingDeclined), &action, []string{"Booking cancelled", "Nothing was booked"}, []string{"<form"}},
 		{"expired", "en", booking(nodes.BookingExpired), &action, []string{"Booking expired", "Ask to book it again"}, []string{"<form"}},
 		{"failed", "en", failedBooking, &action, []string{"Booking failed", `role="alert"`, "the booking service is down", "Try again in a minute"}, []string{"<form"}},
@@ -235,15 +292,16 @@ func TestBookingConfirmation(t *testing.T) {
 // be sent, labelled, with the trip's values and limits.
 func TestTripEdit(t *testing.T) {
 	c := component(t, "td", nodes.ComponentTripDetails, nodes.TripDetailsProps{TripDetails: lisbon, Nights: 4})
-	ctx := ui.WithActions(ui.WithLanguage(context.Background(), "en"), ui.Actions{TripURL: "/threads/t1/trip", CSRFToken: "tok"})
+	today := time.Date(2026, 4, 30, 0, 0, 0, 0, time.UTC)
+	ctx := ui.WithActions(ui.WithLanguage(context.Background(), "en"), ui.Actions{TripURL: "/threads/t1/trip", CSRFToken: "tok", Today: today})
 	var b bytes.Buffer
 	if err := ui.Component(c).Render(ctx, &b); err != nil {
 		t.Fatal(err)
 	}
 	checkHTML(t, b.String(), []string{`<form class="trip-edit" method="post" action="/threads/t1/trip" hx-post="/threads/t1/trip"`, `name="csrf_token" value="tok"`,
 		`<label for="ui-td-location">Destination</label>`, `<input id="ui-td-location" name="location" value="Lisbon" required maxlength="200">`,
-		`<input id="ui-td-start" type="date" name="startDate" value="2026-05-04" required>`,
-		`<input id="ui-td-end" type="date" name="endDate" value="2026-05-08" required>`,
+		`<input id="ui-td-start" type="date" name="startDate" value="2026-05-04" required max="2028-04-29" min="2026-04-30">`,
+		`<input id="ui-td-end" type="date" name="endDate" value="2026-05-08" required max="2028-07-28" min="2026-05-01">`, `<div class="form-error"></div>`,
 		`<label for="ui-td-guests">Guests</label>`, `name="numberOfGuests" value="3" min="1" max="20" required>`, "Update and search again"}, nil)
 
 	onlyBooking := ui.WithActions(context.Background(), ui.Actions{BookingURL: "/b"})

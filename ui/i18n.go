@@ -10,10 +10,15 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tripgraph/tripgraph/chatinput"
 	"github.com/tripgraph/tripgraph/locale"
 
 	"github.com/tripgraph/tripgraph/model/intent"
 )
+
+// MaxMessageChars is the most characters the message box takes: what
+// chatinput accepts of one message.
+const MaxMessageChars = chatinput.MaxMessageChars
 
 // The languages of the interface: locale's, under the short names the
 // catalog is written with.
@@ -89,8 +94,6 @@ var catalog = map[string]map[string]string{
 	"cuisine.filter":               {English: "Filter by cuisine", Portuguese: "Filtrar por cozinha"},
 	"cuisine.all":                  {English: "All", Portuguese: "Todas"},
 	"hours":                        {English: "Hours", Portuguese: "Horário"},
-	"price.range":                  {English: "Price range", Portuguese: "Preços"},
-	"distance":                     {English: "Distance", Portuguese: "Distância"},
 	"km":                           {English: "%s km", Portuguese: "%s km"},
 	"popular":                      {English: "Popular", Portuguese: "Popular"},
 	"albums":                       {English: "Your albums", Portuguese: "Seus álbuns"},
@@ -163,7 +166,7 @@ var catalog = map[string]map[string]string{
 	"signup.continue":              {English: "Start planning", Portuguese: "Começar a planejar"},
 	"logout":                       {English: "Sign out", Portuguese: "Sair"},
 	"timeline.open":                {English: "Timeline: every saved step", Portuguese: "Linha do tempo: cada passo salvo"},
-	"timeline.back":                {English: "Back to the newest state", Portuguese: "Voltar ao estado mais recente"},
+	"timeline.back":                {English: "Back to the conversation", Portuguese: "Voltar para a conversa"},
 	"branch.other":                 {English: "on another branch", Portuguese: "em outro ramo"},
 	"branch.end":                   {English: "end of another branch", Portuguese: "fim de outro ramo"},
 	"branch.point":                 {English: "%d branch from here|%d branches from here", Portuguese: "%d ramo a partir daqui|%d ramos a partir daqui"},
@@ -171,13 +174,15 @@ var catalog = map[string]map[string]string{
 	"fork.hint":                    {English: "A new branch starts at this step with your message; the conversation as it is stays in the timeline.", Portuguese: "Um novo ramo começa neste passo com sua mensagem; a conversa como está fica na linha do tempo."},
 	"timeline":                     {English: "Timeline", Portuguese: "Linha do tempo"},
 	"timeline.step":                {English: "Step %d", Portuguese: "Passo %d"},
-	"timeline.input":               {English: "input", Portuguese: "entrada"},
+	"timeline.input":               {English: "You", Portuguese: "Você"},
 	"timeline.update":              {English: "update", Portuguese: "atualização"},
 	"timeline.fork":                {English: "fork", Portuguese: "ramificação"},
 	"change.waiting":               {English: "waiting for an answer to %s", Portuguese: "aguardando resposta para %s"},
 	"timeline.none":                {English: "This conversation has no saved steps.", Portuguese: "Esta conversa não tem passos salvos."},
 	"timeline.at":                  {English: "The conversation at step %d", Portuguese: "A conversa no passo %d"},
-	"change.messages":              {English: "%d message added|%d messages added", Portuguese: "%d mensagem adicionada|%d mensagens adicionadas"},
+	"change.you":                   {English: "your message", Portuguese: "sua mensagem"},
+	"change.replied":               {English: "replied “%s”", Portuguese: "respondeu “%s”"},
+	"timeline.asked":               {English: "About", Portuguese: "Sobre"},
 	"change.added":                 {English: "added %s", Portuguese: "adicionou %s"},
 	"change.updated":               {English: "updated %s", Portuguese: "atualizou %s"},
 	"node.classify":                {English: "Sorted the message", Portuguese: "Classificou a mensagem"},
@@ -202,15 +207,22 @@ var catalog = map[string]map[string]string{
 	"booking.expired":              {English: "Booking expired", Portuguese: "Reserva expirada"},
 	"booking.changed":              {English: "Booking not made", Portuguese: "Reserva não feita"},
 	"booking.failed":               {English: "Booking failed", Portuguese: "A reserva falhou"},
+	"booking.unavailable":          {English: "Already booked", Portuguese: "Já reservada"},
+	"booking.set-aside":            {English: "Booking set aside", Portuguese: "Reserva deixada de lado"},
 	"booking.place":                {English: "Place", Portuguese: "Hospedagem"},
-	"booking.until":                {English: "Confirm before %s.", Portuguese: "Confirme antes das %s."},
+	"booking.until":                {English: "Confirm by", Portuguese: "Confirme até"},
 	"booking.confirm":              {English: "Confirm", Portuguese: "Confirmar"},
 	"booking.cancel":               {English: "Cancel", Portuguese: "Cancelar"},
-	"booking.reference":            {English: "Your booking reference is %s.", Portuguese: "O código da sua reserva é %s."},
+	"booking.reference":            {English: "Your booking reference:", Portuguese: "Código da reserva:"},
 	"booking.next.declined":        {English: "Nothing was booked. Ask for other places whenever you like.", Portuguese: "Nada foi reservado. Peça outras hospedagens quando quiser."},
 	"booking.next.expired":         {English: "The time to confirm ran out and nothing was booked. Ask to book it again.", Portuguese: "O tempo para confirmar acabou e nada foi reservado. Peça a reserva de novo."},
 	"booking.next.changed":         {English: "The answer was for another booking, so nothing was booked. Ask to book it again.", Portuguese: "A resposta era para outra reserva, por isso nada foi reservado. Peça a reserva de novo."},
 	"booking.next.failed":          {English: "Nothing was booked. Try again in a minute.", Portuguese: "Nada foi reservado. Tente de novo em um minuto."},
+	"booking.next.unavailable":     {English: "This place is already booked for some of these nights, so nothing was booked. Choose another place or other dates.", Portuguese: "Esta hospedagem já está reservada em algumas dessas noites, então nada foi reservado. Escolha outra hospedagem ou outras datas."},
+	"booking.next.set-aside":       {English: "You moved on before confirming, so nothing was booked. Press Book again to book it.", Portuguese: "A conversa seguiu antes da confirmação, então nada foi reservado. Toque em Reservar de novo para reservar."},
+	"warn.booked-here":             {English: "You already booked this place for %s (reference %s): it cannot be booked twice for the same nights.", Portuguese: "Você já reservou esta hospedagem para %s (código %s): ela não pode ser reservada duas vezes nas mesmas noites."},
+	"warn.booked-before":           {English: "You already booked this place for %s (reference %s). Confirming books it again, for these dates.", Portuguese: "Você já reservou esta hospedagem para %s (código %s). Confirmar faz outra reserva, para estas datas."},
+	"warn.taken":                   {English: "This place is already booked for some of these nights, so the booking will most likely fail.", Portuguese: "Esta hospedagem já está reservada em algumas dessas noites, então a reserva deve falhar."},
 	"nearby":                       {English: "Covered cities nearby:", Portuguese: "Cidades próximas cobertas:"},
 	"status.stays.in":              {English: "Searching stays in %s…", Portuguese: "Buscando hospedagem (%s)…"},
 	"status.restaurants.in":        {English: "Searching restaurants in %s…", Portuguese: "Buscando restaurantes (%s)…"},
@@ -226,6 +238,35 @@ var catalog = map[string]map[string]string{
 	"status.failed":                {English: "The search failed; the answer says what to do.", Portuguese: "A busca falhou; a resposta diz o que fazer."},
 	"language":                     {English: "Language", Portuguese: "Idioma"},
 	"trip.changed":                 {English: "Change the trip to %s, %s, %s", Portuguese: "Mudar a viagem para %s, %s, %s"},
+	"working":                      {English: "Working…", Portuguese: "Trabalhando…"},
+	"sort":                         {English: "Sort by", Portuguese: "Ordenar por"},
+	"sort.recommended":             {English: "Recommended", Portuguese: "Recomendadas"},
+	"sort.price":                   {English: "Price", Portuguese: "Preço"},
+	"sort.rating":                  {English: "Rating", Portuguese: "Avaliação"},
+	"for.nights":                   {English: "for %s", Portuguese: "por %s"},
+	"kind.hotel":                   {English: "Hotel", Portuguese: "Hotel"},
+	"kind.apartment":               {English: "Apartment", Portuguese: "Apartamento"},
+	"kind.guesthouse":              {English: "Guesthouse", Portuguese: "Pousada"},
+	"kind.hostel":                  {English: "Hostel", Portuguese: "Hostel"},
+	"area.centre":                  {English: "In the centre of %s", Portuguese: "No centro (%s)"},
+	"area.north":                   {English: "%s km north of the centre", Portuguese: "%s km ao norte do centro"},
+	"area.north-east":              {English: "%s km north-east of the centre", Portuguese: "%s km a nordeste do centro"},
+	"area.east":                    {English: "%s km east of the centre", Portuguese: "%s km a leste do centro"},
+	"area.south-east":              {English: "%s km south-east of the centre", Portuguese: "%s km a sudeste do centro"},
+	"area.south":                   {English: "%s km south of the centre", Portuguese: "%s km ao sul do centro"},
+	"area.south-west":              {English: "%s km south-west of the centre", Portuguese: "%s km a sudoeste do centro"},
+	"area.west":                    {English: "%s km west of the centre", Portuguese: "%s km a oeste do centro"},
+	"area.north-west":              {English: "%s km north-west of the centre", Portuguese: "%s km a noroeste do centro"},
+	"price.level":                  {English: "Price level %d of 4", Portuguese: "Nível de preço %d de 4"},
+	"from.centre":                  {English: "%s km from the centre", Portuguese: "%s km do centro"},
+	"photos.more":                  {English: "Show %d more photo|Show %d more photos", Portuguese: "Mostrar mais %d foto|Mostrar mais %d fotos"},
+	"message.keys":                 {English: "Enter sends; Shift+Enter starts a new line.", Portuguese: "Enter envia; Shift+Enter começa uma nova linha."},
+	"message.count":                {English: "{n} of {max} characters", Portuguese: "{n} de {max} caracteres"},
+	"problem.pastDates":            {English: "The check-in date is in the past.", Portuguese: "A data de entrada já passou."},
+	"problem.endBeforeStart":       {English: "The check-out date is not after the check-in date.", Portuguese: "A data de saída não é depois da data de entrada."},
+	"problem.tooFarAhead":          {English: "The check-in date is more than %d days ahead.", Portuguese: "A data de entrada fica a mais de %d dias de hoje."},
+	"problem.tooLong":              {English: "The stay is longer than %d nights.", Portuguese: "A estadia passa de %d noites."},
+	"problem.tooManyGuests":        {English: "There are more than %d guests.", Portuguese: "São mais de %d hóspedes."},
 }
 
 // text returns a label in the context's language, formatted with args.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,16 +60,16 @@ func TestFixStep(t *testing.T) {
 		name   string
 		ctx    any
 		code   string
-		fields []string
+		fields []Field
 		want   string
 	}{
-		{"one field", pt, "BAD_REQUEST", []string{"endDate"}, "Confira a data de saída e envie o formulário de novo."},
-		{"two fields, one repeated", pt, "BAD_REQUEST", []string{"startDate", "numberOfGuests", "startDate"},
+		{"one field", pt, "BAD_REQUEST", named("endDate"), "Confira a data de saída e envie o formulário de novo."},
+		{"two fields, one repeated", pt, "BAD_REQUEST", named("startDate", "numberOfGuests", "startDate"),
 			"Confira a data de entrada e o número de hóspedes e envie o formulário de novo."},
-		{"three fields", en, "BAD_REQUEST", []string{"location", "startDate", "endDate"},
+		{"three fields", en, "BAD_REQUEST", named("location", "startDate", "endDate"),
 			"Check the destination, the check-in date and the check-out date and send the form again."},
-		{"the run's message", pt, "BAD_REQUEST", []string{"input.messages[0].content"}, "Confira sua mensagem e envie o formulário de novo."},
-		{"fields no form has", pt, "BAD_REQUEST", []string{"checkpoint_during", "(body)"}, "O pedido não foi entendido. Escreva de novo com uma cidade e datas."},
+		{"the run's message", pt, "BAD_REQUEST", named("input.messages[0].content"), "Confira sua mensagem e envie o formulário de novo."},
+		{"fields no form has", pt, "BAD_REQUEST", named("checkpoint_during", "(body)"), "O pedido não foi entendido. Escreva de novo com uma cidade e datas."},
 		{"no fields", en, "UNAUTHENTICATED", nil, "Sign in, then try again."},
 	}
 	for _, tt := range tests {
@@ -81,6 +82,37 @@ func TestFixStep(t *testing.T) {
 		}
 	}
 }
+
+func named(names ...string) []Field {
+	out := make([]Field, len(names))
+	for i, n := range names {
+		out[i] = Field{Name: n}
+	}
+	return out
+}
+
+// What was wrong with a field is said in the traveller's words when the
+// catalog knows the problem, and never in the server's.
+func TestFieldProblems(t *testing.T) {
+	pt, en := WithLanguage(t.Context(), Portuguese), WithLanguage(t.Context(), English)
+	fields := []Field{{Name: "startDate", Problem: "pastDates"}, {Name: "endDate", Problem: "must be a date"}, {Name: "numberOfGuests", Problem: "tooManyGuests"}}
+	if got, want := fieldProblems(en, fields), []string{"The check-in date is in the past.", "There are more than 20 guests."}; !slices.Equal(got, want) {
+		t.Errorf("fieldProblems = %q, want %q", got, want)
+	}
+	if got := fieldProblems(pt, fields[:1]); len(got) != 1 || got[0] != "A data de entrada já passou." {
+		t.Errorf("in Portuguese: %q", got)
+	}
+	if got, want := fieldNames(append(fields, Field{Name: "(body)"}, Field{Name: "startDate"})), "startDate endDate numberOfGuests"; got != want {
+		t.Errorf("fieldNames = %q, want %q", got, want)
+	}
+	for _, f := range nodesFaults {
+		if _, ok := catalog["problem."+string(f)]; !ok {
+			t.Errorf("no words for the problem %q", f)
+		}
+	}
+}
+
+var nodesFaults = []nodes.StayFault{nodes.EndBeforeStart, nodes.PastDates, nodes.TooFarAhead, nodes.TooLong, nodes.TooManyGuests}
 
 func TestStepWordsInPortuguese(t *testing.T) {
 	pt := WithLanguage(t.Context(), Portuguese)
@@ -96,7 +128,7 @@ func TestStepWordsInPortuguese(t *testing.T) {
 		t.Errorf("StepSummary = %q, want %q", got, want)
 	}
 	for node, want := range map[string]string{nodes.NodeCallTools: "Fez as buscas", nodes.NodeExtraction: "Leu os detalhes da viagem",
-		nodes.NodeClassify: "Classificou a mensagem", "enrich": "Trabalhou na resposta", "": "entrada"} {
+		nodes.NodeClassify: "Classificou a mensagem", "enrich": "Trabalhou na resposta", "": "Você"} {
 		if got := StepNode(pt, replay.Step{Node: node}); got != want {
 			t.Errorf("StepNode(%q) = %q, want %q", node, got, want)
 		}

@@ -13,6 +13,30 @@ func DOMID(componentID string) string {
 	return "ui-" + safeID(componentID)
 }
 
+// Element ids of the chat page that its answers and live streams update.
+const (
+	// LatestDOMID marks the traveller's newest message: a thread's page
+	// opens there (links to it end in "#latest").
+	LatestDOMID = "latest"
+	// ThreadListDOMID is the thread list; NoThreadsDOMID the hint it
+	// shows while empty.
+	ThreadListDOMID = "thread-list"
+	NoThreadsDOMID  = "threads-none"
+	// TimelineLinkDOMID holds the thread's timeline link.
+	TimelineLinkDOMID = "timeline-link"
+	// AnnounceDOMID is the polite live region that says each new reply
+	// once.
+	AnnounceDOMID = "announce"
+	// FormErrorClass marks the slot of a form where a refusal of its post
+	// is shown.
+	FormErrorClass = "form-error"
+)
+
+// ThreadDOMID is the element id of a conversation in the thread list.
+func ThreadDOMID(threadID string) string {
+	return "thread-" + safeID(threadID)
+}
+
 // MessageDOMID is the element id of a message of the conversation.
 func MessageDOMID(messageID string) string {
 	return "msg-" + safeID(messageID)

@@ -57,13 +57,15 @@ func TestLiveRegion(t *testing.T) {
 	html := render(t, "en", ui.ChatPage(page))
 	checkHTML(t, html, []string{`<div id="conversation"`, `<article id="msg-h1"`,
 		`<div id="live" class="live" hx-ext="sse" sse-connect="/app/threads/t1/runs/r1/live?checkpoint=c1&amp;amp" sse-swap="fragment" hx-swap="none" sse-close="end">`,
-		`<p id="msg-live-status" class="tool-status" role="status"></p>`, `</div></div>`, `<script src="/static/live.js" defer>`}, nil)
+		`<p id="msg-live-status" class="tool-status working" role="status">Working…</p>`, `</div></div>`, `<script src="/static/live.js" defer>`}, nil)
 	if strings.Index(html, `id="live"`) > strings.Index(html, `id="composer"`) {
 		t.Errorf("the live region is not inside the conversation, before the composer")
 	}
 	checkHTML(t, render(t, "en", ui.ChatPage(ui.Page{Title: "t", State: page.State})), nil, []string{`id="live"`, "sse-connect"})
 
 	checkHTML(t, render(t, "pt", ui.ErrorNotice("CONFLICT", nil)), []string{`class="error" role="alert" data-code="CONFLICT"`, "Algo deu errado", "já foi respondido"}, nil)
+	refused := render(t, "pt", ui.ErrorNotice("BAD_REQUEST", []ui.Field{{Name: "startDate", Problem: "pastDates"}, {Name: "guests", Problem: "must be > 0"}}))
+	checkHTML(t, refused, []string{`data-fields="startDate"`, `<p class="problem-field">A data de entrada já passou.</p>`, "Confira a data de entrada"}, []string{"must be", "guests"})
 	checkHTML(t, render(t, "en", ui.ErrorNotice("INTERNAL", nil)), []string{"Send your message again"}, nil)
 	checkHTML(t, render(t, "en", ui.OutOfBand(ui.Composer("/app/threads/t2/messages", "tok"))),
 		[]string{`<form id="composer" class="composer" method="post" action="/app/threads/t2/messages" hx-post="/app/threads/t2/messages"`, `hx-swap-oob="true"`}, nil)

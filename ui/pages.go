@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/tripgraph/tripgraph/graph"
@@ -11,6 +12,7 @@ import (
 
 // ThreadLink is one conversation in the thread list.
 type ThreadLink struct {
+	ID      string // the thread's id, for its element id
 	Title   string // "" shows as untitled
 	URL     string
 	Current bool
@@ -74,6 +76,17 @@ func messageComponents(s nodes.State, messageID string) []nodes.UIComponent {
 	return out
 }
 
+// latestHuman is the index of the traveller's newest message; -1 when
+// there is none.
+func latestHuman(s nodes.State) int {
+	for i := len(s.Messages) - 1; i >= 0; i-- {
+		if s.Messages[i].Type == nodes.Human {
+			return i
+		}
+	}
+	return -1
+}
+
 // unattached returns the components whose message is not in the state, so
 // that none is lost from view.
 func unattached(s nodes.State) []nodes.UIComponent {
@@ -123,8 +136,12 @@ func changeSummary(ctx context.Context, c replay.Change) []string {
 		return []string{text(ctx, "change.nothing")}
 	}
 	var out []string
-	if n := len(c.MessagesAdded); n > 0 {
-		out = append(out, plural(ctx, "change.messages", n))
+	for _, m := range c.MessagesAdded {
+		if m.Type == nodes.Human {
+			out = append(out, text(ctx, "change.you"))
+		} else {
+			out = append(out, text(ctx, "change.replied", quoted(m.Content)))
+		}
 	}
 	for _, u := range c.ComponentsAdded {
 		out = append(out, text(ctx, "change.added", partName(ctx, u.Name)))
@@ -140,6 +157,28 @@ func changeSummary(ctx context.Context, c replay.Change) []string {
 		}
 	}
 	return out
+}
+
+// quoteRunes is the longest a message is quoted in the timeline.
+const quoteRunes = 70
+
+// quoted is a message's first line, cut to quoteRunes with an ellipsis.
+func quoted(message string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(message), "\n")
+	r := []rune(strings.TrimSpace(line))
+	if len(r) <= quoteRunes {
+		return string(r)
+	}
+	return strings.TrimSpace(string(r[:quoteRunes-1])) + "…"
+}
+
+// answered is the traveller's message a step answered: the newest in its
+// state, quoted; "" before any.
+func answered(s replay.Step) string {
+	if i := latestHuman(s.State); i >= 0 {
+		return quoted(s.State.Messages[i].Content)
+	}
+	return ""
 }
 
 // StepNode says in words, in the context's language, what the node that

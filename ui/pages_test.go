@@ -51,7 +51,7 @@ func TestConversation(t *testing.T) {
 		},
 	}
 	html := render(t, "en", ui.Conversation(state))
-	order := []string{`id="conversation"`, `id="msg-h1"`, `<div id="msg-h1-body" class="body">4 nights in Lisbon`, `id="ui-td"`, `id="msg-a1"`, "Here are places to stay.", `id="ui-acc"`, `id="ui-lost"`}
+	order := []string{`id="conversation"`, `<span id="latest" class="anchor"></span>`, `id="msg-h1"`, `<div id="msg-h1-body" class="body">4 nights in Lisbon`, `id="ui-td"`, `id="msg-a1"`, "Here are places to stay.", `id="ui-acc"`, `id="ui-lost"`}
 	at := 0
 	for _, w := range order {
 		i := strings.Index(html[at:], w)
@@ -60,7 +60,8 @@ func TestConversation(t *testing.T) {
 		}
 		at += i
 	}
-	checkHTML(t, html, []string{`role="log"`, `aria-live="polite"`, `class="message human"`, `class="message ai"`, "You", "Assistant"}, nil)
+	// Not a live region: the page announces each reply once, elsewhere.
+	checkHTML(t, html, []string{`class="message human"`, `class="message ai"`, "You", "Assistant"}, []string{`role="log"`, "aria-live"})
 
 	empty := render(t, "pt", ui.Conversation(nodes.State{}))
 	checkHTML(t, empty, []string{"Pergunte sobre uma viagem"}, []string{"<article"})
@@ -75,6 +76,9 @@ func TestChatPage(t *testing.T) {
 		State:    nodes.State{Messages: []nodes.Message{{ID: "h1", Type: nodes.Human, Content: "hello"}}}}
 	html := render(t, "en", ui.ChatPage(page))
 	want := []string{`<html lang="en">`, `href="/static/app.css"`, `<a class="skip" href="#conversation">`,
+		`<button type="button" class="threads-toggle" aria-expanded="false" aria-controls="threads">Conversations</button>`, `<nav id="threads"`,
+		`<div id="announce" class="visually-hidden" role="status" aria-live="polite"></div>`,
+		`maxlength="4000"`, `aria-describedby="message-keys message-count"`, `<div class="form-error"></div>`,
 		`<a href="/threads/t1" aria-current="page">Lisbon in May</a>`, `<a href="/threads/t2">Untitled conversation</a>`,
 		`<form id="composer" class="composer" method="post" action="/threads/t1/messages" hx-post="/threads/t1/messages"`, `name="csrf_token" value="tok123"`,
 		`<label class="visually-hidden" for="message">Your message</label>`, `<textarea id="message" name="message"`,
@@ -107,11 +111,21 @@ func TestTimelineView(t *testing.T) {
 	tl := ui.Timeline{Steps: steps, Selected: "c1", StepURL: func(id string) string { return "/threads/t1/replay?checkpoint=" + id }}
 	html := render(t, "en", ui.TimelineView(tl))
 	checkHTML(t, html, []string{
-		`<a href="/threads/t1/replay?checkpoint=c1" aria-current="step">`, `<a href="/threads/t1/replay?checkpoint=c2">`,
-		"Step 2", `<span class="node">Looked places up</span>`, `<time datetime="2026-05-01T10:00:01Z">2026-05-01 10:00:01 UTC</time>`,
-		"1 message added; added the places to stay; trip details changed: Lisbon, Portugal",
-		"Step 1", "input", "The conversation at step 1", "Lisbon please"},
-		[]string{"Found 3 stays", `id="ui-acc"`, "callTools", "accommodations-list"})
+		// the selected step's conversation comes first, then the list
+		`<section class="replay-view"`, "The conversation at step 1", "Lisbon please", `<nav class="timeline"`,
+		`<a href="/threads/t1/replay?checkpoint=c2">`, "Step 2", `<span class="node">Looked places up</span>`,
+		`<time datetime="2026-05-01T10:00:01Z" data-local="datetime">2026-05-01 10:00:01 UTC</time>`,
+		`<span class="asked">About <q>Lisbon please</q></span>`,
+		"replied “Found 3 stays”; added the places to stay; trip details changed: Lisbon, Portugal",
+		`<a href="/threads/t1/replay?checkpoint=c1" aria-current="step">`, "Step 1", `<span class="node">You</span>`, "your message"},
+		[]string{`id="ui-acc"`, "callTools", "accommodations-list", "1 message added"})
+	view := html[:strings.Index(html, `<nav class="timeline"`)]
+	if strings.Contains(view, "Found 3 stays") {
+		t.Errorf("step 1's conversation shows the reply of step 2:\n%s", view)
+	}
+	if strings.Index(html, `<section class="replay-view"`) > strings.Index(html, `<nav class="timeline"`) {
+		t.Error("the selected step is shown below the list of steps")
+	}
 
 	tl.Selected = ""
 	checkHTML(t, render(t, "en", ui.TimelineView(tl)), []string{"The conversation at step 2", "Found 3 stays", `id="ui-acc"`}, nil)

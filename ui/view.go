@@ -1,13 +1,18 @@
 package ui
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/a-h/templ"
+
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 // maxCuisineChips is how many cuisines get a filter chip; the stylesheet
@@ -173,15 +178,23 @@ var formFields = map[string]string{
 	"input.messages": "field.message",
 }
 
+// Field is a refused field of a form: its name, as a refusal gives it
+// ("startDate", "input.messages[0].content"), and what was wrong with it,
+// when it is one of the catalog's problems (a nodes.StayFault such as
+// "pastDates"); any other problem is not shown, being the server's words.
+type Field struct {
+	Name    string
+	Problem string
+}
+
 // fieldLabels names the refused fields a form has, in the context's
 // language, each once and in the order given; the names no form has are
 // left out, so nothing internal is shown.
-func fieldLabels(ctx context.Context, fields []string) []string {
+func fieldLabels(ctx context.Context, fields []Field) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, f := range fields {
-		name, _, _ := strings.Cut(f, "[")
-		key, ok := formFields[name]
+		key, ok := formField(f.Name)
 		if !ok || seen[key] {
 			continue
 		}
@@ -191,9 +204,58 @@ func fieldLabels(ctx context.Context, fields []string) []string {
 	return out
 }
 
+// formField is the catalog key of a refused field's label, when a form
+// has the field.
+func formField(name string) (string, bool) {
+	name, _, _ = strings.Cut(name, "[")
+	key, ok := formFields[name]
+	return key, ok
+}
+
+// fieldNames are the form's names of the refused fields a form has,
+// space-separated, for the page to mark them.
+func fieldNames(fields []Field) string {
+	var out []string
+	for _, f := range fields {
+		if _, ok := formField(f.Name); ok && !slices.Contains(out, f.Name) {
+			out = append(out, f.Name)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// fieldProblems says what was wrong with each refused field, in the
+// traveller's words, for the problems the catalog knows.
+func fieldProblems(ctx context.Context, fields []Field) []string {
+	var out []string
+	for _, f := range fields {
+		if _, ok := catalog["problem."+f.Problem]; !ok || f.Problem == "" {
+			continue
+		}
+		p := problemText(ctx, f.Problem)
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// problemText is a problem's sentence, with the limit it breaks.
+func problemText(ctx context.Context, problem string) string {
+	switch nodes.StayFault(problem) {
+	case nodes.TooFarAhead:
+		return text(ctx, "problem."+problem, tripdata.MaxDaysAhead)
+	case nodes.TooLong:
+		return text(ctx, "problem."+problem, tripdata.MaxNights)
+	case nodes.TooManyGuests:
+		return text(ctx, "problem."+problem, tripdata.MaxGuests)
+	}
+	return text(ctx, "problem."+problem)
+}
+
 // fixStep says what to do about an error: which of a form's fields to
 // check when the error names some, else nextStep's word for its code.
-func fixStep(ctx context.Context, code string, fields []string) string {
+func fixStep(ctx context.Context, code string, fields []Field) string {
 	labels := fieldLabels(ctx, fields)
 	if len(labels) == 0 {
 		return nextStep(ctx, code)
@@ -263,6 +325,11 @@ type Actions struct {
 	// csrf_token, id (the accommodation's), startDate, endDate and guests.
 	BookURL   string
 	CSRFToken string
+	// Today (a UTC midnight) is the day the trip-details form's dates are
+	// limited from, as the planner limits a stay: check-in from today to
+	// tripdata.MaxDaysAhead days ahead, check-out within
+	// tripdata.MaxNights nights of it. Zero: no limits.
+	Today time.Time
 }
 
 type actionsKey struct{}
@@ -276,6 +343,111 @@ func WithActions(ctx context.Context, a Actions) context.Context {
 func actionsOf(ctx context.Context) Actions {
 	a, _ := ctx.Value(actionsKey{}).(Actions)
 	return a
+}
+
+// dateLimits are the min and max attributes of the trip-details form's
+// check-in and check-out inputs; none without a day to count from.
+func dateLimits(today time.Time) (start, end templ.Attributes) {
+	if today.IsZero() {
+		return nil, nil
+	}
+	d := func(days int) string { return today.AddDate(0, 0, days).Format(time.DateOnly) }
+	return templ.Attributes{"min": d(0), "max": d(tripdata.MaxDaysAhead)},
+		templ.Attributes{"min": d(1), "max": d(tripdata.MaxDaysAhead + tripdata.MaxNights)}
+}
+
+// sortKeys are the orders of a stay list: as the search gave them
+// (recommended: best rated, then cheapest), by price, by rating.
+var sortKeys = []string{"recommended", "price", "rating"}
+
+// maxSortable is how many stays a list sorts in the browser: the
+// stylesheet has one ordering rule per rank (1 to maxSortable) and sort.
+const maxSortable = 20
+
+// sortable reports whether a stay list is offered sorts: two stays or
+// more, up to maxSortable.
+func sortable(accs []nodes.Accommodation) bool {
+	return len(accs) > 1 && len(accs) <= maxSortable
+}
+
+// ranks are a stay's places in a list by price (cheapest first) and by
+// rating (best first), from 1.
+type ranks struct{ price, rating int }
+
+// stayRanks ranks each stay of a list, ties keeping the list's order.
+func stayRanks(accs []nodes.Accommodation) []ranks {
+	order := func(less func(a, b nodes.Accommodation) int) []int {
+		idx := make([]int, len(accs))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(i, j int) int { return less(accs[i], accs[j]) })
+		rank := make([]int, len(accs))
+		for r, i := range idx {
+			rank[i] = r + 1
+		}
+		return rank
+	}
+	byPrice := order(func(a, b nodes.Accommodation) int { return cmp.Compare(a.NightlyPrice, b.NightlyPrice) })
+	byRating := order(func(a, b nodes.Accommodation) int { return cmp.Compare(b.Rating, a.Rating) })
+	out := make([]ranks, len(accs))
+	for i := range accs {
+		out[i] = ranks{price: byPrice[i], rating: byRating[i]}
+	}
+	return out
+}
+
+// kindName is a kind of place in the context's language.
+func kindName(ctx context.Context, kind string) string {
+	if _, ok := catalog["kind."+kind]; ok {
+		return text(ctx, "kind."+kind)
+	}
+	return kind
+}
+
+// areaText says where a stay is: "In the centre of Lisbon", "2.3 km
+// north-east of the centre"; "" when the tool did not say.
+func areaText(ctx context.Context, a nodes.Accommodation, city string) string {
+	switch _, known := catalog["area."+a.Area]; {
+	case a.Area == "centre":
+		return text(ctx, "area.centre", city)
+	case known && a.Area != "":
+		return text(ctx, "area."+a.Area, decimal(ctx, a.CentreKm))
+	}
+	return ""
+}
+
+// photoPage is how many photos a grid shows before its "show more".
+const photoPage = 48
+
+// photoPages splits a grid's photos: those shown at once, and the rest,
+// behind "show more".
+func photoPages(photos []nodes.Photo) (first, more []nodes.Photo) {
+	if len(photos) <= photoPage {
+		return photos, nil
+	}
+	return photos[:photoPage], photos[photoPage:]
+}
+
+// bookingWarning says what a pending booking warns about, "" for none.
+func bookingWarning(ctx context.Context, p nodes.BookingConfirmationProps) string {
+	switch p.Warning {
+	case nodes.WarnTaken:
+		return text(ctx, "warn.taken")
+	case nodes.WarnBookedHere, nodes.WarnBookedBefore:
+		if p.Previous == nil {
+			return ""
+		}
+		return text(ctx, "warn."+p.Warning, dateRange(ctx, p.Previous.StartDate, p.Previous.EndDate), p.Previous.Reference)
+	}
+	return ""
+}
+
+func orString(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // stayDates are the check-in and check-out of the listed stays: the
@@ -298,6 +470,49 @@ func clock(rfc3339 string) string {
 		return rfc3339
 	}
 	return t.UTC().Format("15:04 UTC")
+}
+
+// TripTitle names a conversation by its trip, in the context's
+// language: "Lisbon · 1–5 May · 3 guests", "Lisboa → Porto · 3–9 mai · 2
+// hóspedes". The year is said only for a trip across two.
+func TripTitle(ctx context.Context, td nodes.TripDetails) string {
+	return joinNonEmpty(" · ", destinationCities(ctx, td), shortRange(ctx, td.StartDate, td.EndDate),
+		plural(ctx, "n.guests", td.NumberOfGuests))
+}
+
+// destinationCities names a trip's cities, in order, without countries.
+func destinationCities(ctx context.Context, td nodes.TripDetails) string {
+	if len(td.Legs) < 2 {
+		return cityName(ctx, td.Location)
+	}
+	names := make([]string, len(td.Legs))
+	for i, l := range td.Legs {
+		names[i] = cityName(ctx, l.Location)
+	}
+	return strings.Join(names, " → ")
+}
+
+// shortRange writes two ISO dates briefly: "1–5 May", "30 Apr – 3 May",
+// "30 Dec 2026 – 3 Jan 2027"; "" when either is unreadable.
+func shortRange(ctx context.Context, start, end string) string {
+	s, err1 := time.Parse(time.DateOnly, start)
+	e, err2 := time.Parse(time.DateOnly, end)
+	if err1 != nil || err2 != nil {
+		return ""
+	}
+	month := func(t time.Time) string {
+		if lang(ctx) == Portuguese {
+			return ptMonths[t.Month()]
+		}
+		return t.Month().String()[:3]
+	}
+	switch {
+	case s.Year() != e.Year():
+		return day(ctx, start) + " – " + day(ctx, end)
+	case s.Month() != e.Month():
+		return fmt.Sprintf("%d %s – %d %s", s.Day(), month(s), e.Day(), month(e))
+	}
+	return fmt.Sprintf("%d–%d %s", s.Day(), e.Day(), month(e))
 }
 
 // TripChange is what the traveller says, in the page's language, when they

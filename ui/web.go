@@ -37,9 +37,9 @@ type KeyPage struct {
 type ErrorPage struct {
 	AssetsURL string
 	Code      string
-	// Fields are the names of the refused fields of a form, if any: the
-	// page names those a form has, as the form labels them.
-	Fields  []string
+	// Fields are the refused fields of a form, if any: the page names
+	// those a form has, as the form labels them, and says what was wrong.
+	Fields  []Field
 	HomeURL string
 }
 

@@ -31,7 +31,7 @@ func TestTimelineBranches(t *testing.T) {
 		`<span class="branch">2 branches from here</span>`,
 		`<form class="fork" method="post" action="/t/fork">`, `name="csrf_token" value="tok"`, `name="checkpoint_id" value="c2"`,
 		`<label for="fork-message">Continue from here</label>`, `<textarea id="fork-message" name="message"`,
-		`<a href="/t">Back to the newest state</a>`,
+		`<a href="/t">Back to the conversation</a>`,
 	}, []string{`<li id="cp-c4" class="other-branch">`})
 	if n := strings.Count(html, "end of another branch"); n != 1 {
 		t.Errorf("%d branch ends, want 1", n)
@@ -73,7 +73,7 @@ func TestLoginPages(t *testing.T) {
 	key := render(t, "en", ui.NewKey(ui.KeyPage{AssetsURL: "/static", Name: evil, Key: "tg_abc", ContinueURL: "/app"}))
 	checkHTML(t, key, []string{`<code class="key">tg_abc</code>`, "shown only now", `<a href="/app">`}, []string{evil})
 
-	problem := render(t, "pt", ui.Problem(ui.ErrorPage{Code: "NOT_FOUND", Fields: []string{evil}, HomeURL: "/app"}))
+	problem := render(t, "pt", ui.Problem(ui.ErrorPage{Code: "NOT_FOUND", Fields: []ui.Field{{Name: evil, Problem: evil}}, HomeURL: "/app"}))
 	checkHTML(t, problem, []string{"Algo deu errado", "Isto não foi encontrado.", "Esta página não existe ou pertence a outra conta", `role="alert"`}, []string{evil, "Nada foi encontrado"})
 	denied := render(t, "en", ui.Problem(ui.ErrorPage{Code: "UNAUTHENTICATED", HomeURL: "/app"}))
 	checkHTML(t, denied, []string{"Sign in, then try again."}, nil)

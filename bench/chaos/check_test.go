@@ -95,7 +95,8 @@ func TestCheckBookings(t *testing.T) {
 }
 
 func TestCheckStreamed(t *testing.T) {
-	cps := []storedCheckpoint{{Step: 0, Source: "input"}, {Step: 1, Source: "loop", Node: "extraction"}, {Step: 2, Source: "loop", Node: "callTools"}}
+	cps := []storedCheckpoint{{Step: -1, Source: "input"}, {Step: 0, Source: "loop"}, {Step: 1, Source: "loop", Node: "extraction"},
+		{Step: 2, Source: "loop", Node: "callTools"}} // the pending input has no values of its own
 	values := storedEvent{Event: "values"}
 	custom := storedEvent{Event: "custom"}
 	tests := []struct {

@@ -244,6 +244,9 @@ func (c *client) follow(ctx context.Context, rec *runRecord, stream *sse) {
 			n++
 			dropped = dropAfter >= 0 && n >= dropAfter
 		}
+		if errors.Is(err, io.EOF) {
+			ended = true // the server closes a stream once its run has ended, as LangGraph's does
+		}
 		stream.close()
 		how := "ended"
 		switch {

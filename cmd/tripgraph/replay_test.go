@@ -94,7 +94,7 @@ func TestReplayPrintsThread(t *testing.T) {
 	text := out.String()
 	for _, want := range []string{
 		"thread " + thread + ": ",
-		"step 0   input", "1 message added",
+		"step 0   You", "your message", `replied “`,
 		"callTools", "added the places to stay", "added the restaurants",
 		"added the trip details", "trip details changed: Lisbon, Portugal",
 		"conversation at step " + strconv.Itoa(list[0].Step) + " (checkpoint " + list[0].ID + ")",

@@ -140,7 +140,15 @@ func traveller(t *testing.T, s *site) {
 		p.send("mostre fotos da praia")
 		p.waitFor("#conversation .component.photos img")
 		p.wait("the reply to end", runEnded)
-		checkImagesLoad(p, "#conversation .component.photos img")
+		checkImagesLoad(p, "#conversation .component.photos > .grid img")
+		// More than a screen of photos: the rest are behind "show more".
+		more := eval[int](p, `document.querySelectorAll('#conversation .component.photos .more img').length`)
+		if more == 0 {
+			p.t.Fatal("the beach photos have no \"show more\": the grid stops at its first page")
+		}
+		p.click("#conversation .component.photos .more summary")
+		checkImagesLoad(p, "#conversation .component.photos .more li:nth-child(-n+6) img")
+		p.t.Logf("%d more photos behind \"show more\"", more)
 	})
 	var oldHead string // the Lisbon branch's newest step, before the fork
 	step("timeline step 2 shows the earlier state", func(p *tab) {
@@ -193,7 +201,7 @@ func traveller(t *testing.T, s *site) {
 // under is the same tab seen from a subtest: failures and the screenshot
 // are the subtest's.
 func (p *tab) under(t *testing.T) *tab {
-	q := &tab{t: t, ctx: p.ctx}
+	q := &tab{t: t, ctx: p.ctx, errors: p.errors}
 	t.Cleanup(q.screenshot)
 	return q
 }
@@ -221,17 +229,19 @@ func componentKinds(p *tab, within string) []string {
 
 // loadImages scrolls each image into view, waits (up to 5 s) until the
 // browser is done with it (lazy images load only when near the viewport)
-// and returns the ones that did not load.
+// and returns the ones that did not load. Images behind a closed "show
+// more" are not shown, so not counted.
 const loadImages = `(async sel => {
 	const bad = [];
-	for (const img of document.querySelectorAll(sel)) {
+	const shown = [...document.querySelectorAll(sel)].filter(img => !img.closest('details:not([open])'));
+	for (const img of shown) {
 		img.scrollIntoView({block: 'center'});
 		for (let i = 0; i < 100 && !img.complete; i++) { // complete: loaded, or failed
 			await new Promise(r => setTimeout(r, 50));
 		}
 		if (!(img.complete && img.naturalWidth > 0)) bad.push(img.currentSrc || img.src);
 	}
-	return {count: document.querySelectorAll(sel).length, bad};
+	return {count: shown.length, bad};
 })(%q)`
 
 // checkImagesLoad fails the test when there is no image or any image does

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 // book books place id from days after Today for nights.
@@ -27,12 +28,16 @@ func booking(r Result) map[string]any {
 func (s *suite) bookings(t *testing.T) {
 	id := s.placeIn(t, "Porto", 2)
 	place := Call(t, s.user, "get-accommodation", map[string]any{"id": id}).Value
+	if listed := s.listed(t, "Porto", id); place["area"] != listed["area"] || place["centreKm"] != listed["centreKm"] || place["area"] == "" {
+		t.Errorf("get-accommodation places %v in %v (%v km), list-accommodations in %v (%v km)", id, place["area"], place["centreKm"], listed["area"], listed["centreKm"])
+	}
 	first := book(t, s.user, id, 100, 3, 2, "porto-1")
 	s.want(t, first, "")
 	b := booking(first)
 	if first.Value["replayed"] != false || b["accommodationId"] != id || b["nights"] != 3.0 || b["guests"] != 2.0 ||
 		b["startDate"] != day(100) || b["endDate"] != day(103) || b["currency"] != place["currency"] ||
-		b["totalPrice"] != math.Round(num(place["nightlyPrice"])*3*100)/100 || b["id"] == "" {
+		b["totalPrice"] != math.Round(num(place["nightlyPrice"])*3*100)/100 || b["id"] == "" ||
+		b["reference"] != tripdata.BookingReference(fmt.Sprint(b["id"])) || b["reference"] == "" {
 		t.Errorf("booking = %v for place %v", first.Value, place)
 	}
 	for _, tc := range []struct {

@@ -47,9 +47,13 @@ func (s *suite) accommodations(t *testing.T) {
 	if r.Value["covered"] != true || r.Value["location"] != "Lisbon" || r.Value["nights"] != 3.0 || len(got) == 0 {
 		t.Fatalf("Lisbon = %v", r.Value)
 	}
+	areas := []string{"centre", "north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"}
 	for i, a := range got {
 		if num(a["capacity"]) < 2 {
 			t.Errorf("%s holds %v guests, fewer than 2", a["name"], a["capacity"])
+		}
+		if km := num(a["centreKm"]); !slices.Contains(areas, fmt.Sprint(a["area"])) || (a["area"] == "centre") != (km < 1) || km > 50 {
+			t.Errorf("%s is %v km from the centre, in the area %q", a["name"], a["centreKm"], a["area"])
 		}
 		if want := math.Round(num(a["nightlyPrice"])*3*100) / 100; a["totalPrice"] != want {
 			t.Errorf("%s: totalPrice %v, want %v (3 nights, in cents)", a["name"], a["totalPrice"], want)
@@ -209,6 +213,19 @@ func (s *suite) placeIn(t *testing.T, city string, guests int) string {
 		t.Fatalf("%s has no places for %d guests: %v", city, guests, r.Value)
 	}
 	return got[len(got)-1-s.used%len(got)]["id"].(string)
+}
+
+// listed is the place with this id as list-accommodations lists the
+// city's places far ahead (as placeIn finds them).
+func (s *suite) listed(t *testing.T, city, id string) map[string]any {
+	t.Helper()
+	for _, a := range list(Call(t, s.user, "list-accommodations", stay(city, 700, 1, 1)).Value, "accommodations") {
+		if a["id"] == id {
+			return a
+		}
+	}
+	t.Fatalf("%s does not list %s", city, id)
+	return nil
 }
 
 func (s *suite) restaurants(t *testing.T) {

@@ -137,16 +137,6 @@ func Describe(err error) (int, wire.Error, int) {
 	return errcode.HTTPStatus(code), wire.Error{Error: string(code), Message: msg}, 0
 }
 
-// FieldNames are the names of the refused fields of an error body: a page
-// names them in its own language, where the body's words are English.
-func FieldNames(fields []wire.FieldError) []string {
-	names := make([]string, len(fields))
-	for i, f := range fields {
-		names[i] = f.Field
-	}
-	return names
-}
-
 // FromGraph gives the engine's sentinel errors their codes.
 func FromGraph(err error) error {
 	var ce *errcode.Error

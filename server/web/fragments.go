@@ -40,6 +40,10 @@ type liveView struct {
 	whole  map[string]bool // messages on the page with their final text: their tokens are not needed
 	placed map[string]bool // components on the page
 	place  string          // the trip's destination, for the status line
+	// thread, when set, is the thread whose link in the thread list is
+	// retitled with each trip the stream shows (ui.TripTitle); "" for a
+	// thread its client titled.
+	thread string
 }
 
 // newLiveView is the view of a page that shows the state shown (with
@@ -156,6 +160,9 @@ func (v *liveView) component(b *strings.Builder, c nodes.UIComponent) error {
 		var p nodes.TripDetailsProps
 		if json.Unmarshal(c.Props, &p) == nil && p.TripDetails.Location != "" {
 			v.place = p.TripDetails.Location
+			if err := v.retitle(b, p.TripDetails); err != nil {
+				return err
+			}
 		}
 	}
 	if v.placed[c.ID] {
@@ -169,6 +176,15 @@ func (v *liveView) component(b *strings.Builder, c nodes.UIComponent) error {
 		return err
 	}
 	return oob(v.ctx, b, "beforeend", ui.MessageDOMID(c.MessageID), ui.Component(c))
+}
+
+// retitle gives the thread's link in the thread list the trip's title.
+func (v *liveView) retitle(b *strings.Builder, td nodes.TripDetails) error {
+	if v.thread == "" {
+		return nil
+	}
+	link := ui.ThreadLink{ID: v.thread, Title: ui.TripTitle(v.ctx, td), URL: LatestURL(v.thread), Current: true}
+	return renderTo(v.ctx, b, ui.OutOfBand(ui.ThreadItem(link)))
 }
 
 // interrupt shows what a paused run waits for: the booking confirmation

@@ -161,3 +161,27 @@ func TestLiveFragmentsSkipWhatThePageShows(t *testing.T) {
 		})
 	}
 }
+
+// The trip a stream shows retitles the thread in the thread list, unless
+// its client titled it.
+func TestLiveFragmentsRetitleTheThread(t *testing.T) {
+	trip := nodes.UIComponent{ID: "trip-details-h1", Name: nodes.ComponentTripDetails, MessageID: "h1",
+		Props: props(t, nodes.TripDetailsProps{TripDetails: nodes.TripDetails{Location: "Lisbon", Country: "Portugal",
+			StartDate: "2026-05-01", EndDate: "2026-05-05", NumberOfGuests: 3}, Nights: 4})}
+	cx := ui.WithLanguage(context.Background(), "pt")
+	v := newLiveView(cx, nodes.State{}, "h1")
+	v.thread = "t1"
+	got, err := v.fragment(uiEvent(t, trip))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{`<li id="thread-t1" hx-swap-oob="true"><a href="/app/threads/t1#latest" aria-current="page">Lisboa · 1–5 mai · 3 hóspedes</a></li>`, `id="ui-trip-details-h1"`} {
+		if !strings.Contains(got, w) {
+			t.Errorf("%q not in\n%s", w, got)
+		}
+	}
+	titled := newLiveView(cx, nodes.State{}, "h1")
+	if got, _ := titled.fragment(uiEvent(t, trip)); strings.Contains(got, "thread-") {
+		t.Errorf("a thread its client titled is retitled:\n%s", got)
+	}
+}

@@ -208,30 +208,32 @@ func (s *App) chatPage(c echo.Context) error {
 const threadListSize = 50
 
 // page is the frame every chat page shares: the thread list (current
-// marked), the new-conversation link and the language switch.
+// marked), the new-conversation link and the language switch. A thread's
+// link opens it at its newest message (LatestURL).
 func (s *App) page(c echo.Context, current string) (ui.Page, error) {
-	t := tenantOf(c)
+	t, cx := tenantOf(c), s.pageContext(c)
 	threads, err := t.SearchThreads(httpx.Ctx(c), store.ThreadQuery{Limit: threadListSize})
 	if err != nil {
 		return ui.Page{}, err
 	}
 	links := make([]ui.ThreadLink, len(threads))
 	for i, th := range threads {
-		links[i] = ui.ThreadLink{Title: threadTitle(httpx.Ctx(c), t, th), URL: ThreadURL(th.ID), Current: th.ID == current}
+		links[i] = ui.ThreadLink{ID: th.ID, Title: threadTitle(cx, t, th), URL: LatestURL(th.ID), Current: th.ID == current}
 	}
 	return ui.Page{Title: "tripgraph", AssetsURL: assetsURL, Threads: links, NewURL: "/app",
 		CSRFToken: s.csrfToken(c), Language: s.languageSwitch(c, c.Request().URL.RequestURI()),
 		LogoutURL: "/logout", ProfileURL: profileURL}, nil
 }
 
-// threadTitle is a thread's metadata title or, without one, its first
-// message as saved in its newest checkpoint; "" when it has neither.
+// LatestURL is a thread's page at the traveller's newest message.
+func LatestURL(threadID string) string { return ThreadURL(threadID) + "#" + ui.LatestDOMID }
+
+// threadTitle is a thread's metadata title or, without one, its trip as
+// its newest checkpoint saved it ("Lisbon · 1–5 May · 3 guests", in the
+// page's language), else its first message; "" when it has none of them.
 func threadTitle(cx context.Context, t tenant.Tenant, th store.Thread) string {
-	var meta struct {
-		Title string `json:"title"`
-	}
-	if json.Unmarshal(th.Metadata, &meta) == nil && meta.Title != "" {
-		return meta.Title
+	if title := metadataTitle(th); title != "" {
+		return title
 	}
 	head, err := runner.Head(cx, t, th.ID)
 	if err != nil || head == nil {
@@ -240,6 +242,25 @@ func threadTitle(cx context.Context, t tenant.Tenant, th store.Thread) string {
 	var st nodes.State
 	if json.Unmarshal(head.State, &st) != nil {
 		return ""
+	}
+	return stateTitle(cx, st)
+}
+
+// metadataTitle is the title a client gave the thread in its metadata.
+func metadataTitle(th store.Thread) string {
+	var meta struct {
+		Title string `json:"title"`
+	}
+	if json.Unmarshal(th.Metadata, &meta) == nil {
+		return meta.Title
+	}
+	return ""
+}
+
+// stateTitle names a conversation by its trip, else by its first message.
+func stateTitle(cx context.Context, st nodes.State) string {
+	if st.TripDetails != nil {
+		return ui.TripTitle(cx, *st.TripDetails)
 	}
 	for _, m := range st.Messages {
 		if m.Type == nodes.Human {
@@ -281,7 +302,7 @@ func (s *App) threadPage(c echo.Context) error {
 		return err
 	}
 	p.State, p.LiveURL = state, live
-	if title := threadTitle(httpx.Ctx(c), t, th); title != "" {
+	if title := threadTitle(s.pageContext(c), t, th); title != "" {
 		p.Title = title + " · tripgraph"
 	}
 	p.SendURL, p.TimelineURL = ThreadURL(id)+"/messages", ThreadURL(id)+"/timeline"
@@ -343,5 +364,5 @@ func (s *App) fork(c echo.Context) error {
 	if _, err := s.runner.Enqueue(httpx.Ctx(c), t, runner.Request{ThreadID: id, Job: job}); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, ThreadURL(id))
+	return c.Redirect(http.StatusSeeOther, LatestURL(id))
 }

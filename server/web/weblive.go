@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"iter"
 	"net/http"
 	"net/url"
@@ -112,6 +113,7 @@ type started struct {
 	message    string
 	shown      []templ.Component
 	newThread  bool
+	title      string // a new thread's title, until its trip is known
 }
 
 // pageForm runs a form that starts a run, and answers: an htmx request
@@ -128,16 +130,47 @@ func (s *App) pageForm(start func(echo.Context) (started, error)) echo.HandlerFu
 		case err != nil:
 			return s.formFailed(c, err)
 		case plain:
-			return c.Redirect(http.StatusSeeOther, ThreadURL(st.run.ThreadID))
+			return c.Redirect(http.StatusSeeOther, LatestURL(st.run.ThreadID))
 		}
 		cx := s.liveContext(c, st.run.ThreadID)
 		parts := append(st.shown, ui.LiveRun(LiveURL(st.run.ThreadID, st.run.ID, st.checkpoint, st.message)))
 		if st.newThread {
-			c.Response().Header().Set("HX-Push-Url", ThreadURL(st.run.ThreadID))
-			parts = append(parts, ui.OutOfBand(ui.Composer(ThreadURL(st.run.ThreadID)+"/messages", s.csrfToken(c))))
+			parts = append(parts, s.newThreadParts(c, st)...)
 		}
 		return render(c, cx, http.StatusOK, templ.Join(parts...))
 	}
+}
+
+// newThreadParts are what a page for a new conversation changes once its
+// first message made the thread: its address, the thread at the top of
+// the list (with the message as its title until the trip is known), the
+// timeline link, and a composer that posts to the thread.
+func (s *App) newThreadParts(c echo.Context, st started) []templ.Component {
+	id := st.run.ThreadID
+	c.Response().Header().Set("HX-Push-Url", ThreadURL(id))
+	item := ui.ThreadItem(ui.ThreadLink{ID: id, Title: st.title, URL: LatestURL(id), Current: true})
+	return []templ.Component{
+		outOfBand("afterbegin", ui.ThreadListDOMID, item),
+		outOfBand("delete", ui.NoThreadsDOMID, nil),
+		ui.OutOfBand(ui.TimelineLink(ThreadURL(id) + "/timeline")),
+		ui.OutOfBand(ui.Composer(ThreadURL(id)+"/messages", s.csrfToken(c))),
+	}
+}
+
+// outOfBand places c's elements how ("afterbegin", "beforeend", ...) the
+// element with id target, out of band; "delete" with no c deletes it.
+func outOfBand(how, target string, c templ.Component) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		var b strings.Builder
+		if c == nil {
+			c = templ.NopComponent
+		}
+		if err := oob(ctx, &b, how, target, c); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
+	})
 }
 
 // formFailed answers a refused form with the notice of its error code;
@@ -147,7 +180,18 @@ func (s *App) formFailed(c echo.Context, err error) error {
 	if status >= http.StatusInternalServerError {
 		httpx.Logger(c, s.log).Error("starting a run from the browser", "err", err)
 	}
-	return render(c, s.pageContext(c), status, ui.ErrorNotice(body.Error, httpx.FieldNames(body.Fields)))
+	return render(c, s.pageContext(c), status, ui.ErrorNotice(body.Error, refusedFields(body.Fields)))
+}
+
+// refusedFields are a refusal's fields as a page shows them: each with
+// what was wrong, which the page says in the traveller's words when it
+// is one of its own (a stay's fault), and never otherwise.
+func refusedFields(fields []wire.FieldError) []ui.Field {
+	out := make([]ui.Field, len(fields))
+	for i, f := range fields {
+		out[i] = ui.Field{Name: f.Field, Problem: f.Message}
+	}
+	return out
 }
 
 // sendMessage posts the person's message: on a new thread (POST
@@ -168,7 +212,7 @@ func (s *App) sendMessage(c echo.Context) (started, error) {
 	}
 	shown := input.Messages[0]
 	return started{run: run, checkpoint: head, message: shown.ID, newThread: c.Param("thread_id") == "",
-		shown: []templ.Component{ui.Message(shown, nil)}}, nil
+		shown: []templ.Component{ui.Message(shown, nil)}, title: shortTitle(shown.Content)}, nil
 }
 
 // formThread is the thread a form posts to, checked to be the user's,
@@ -241,7 +285,7 @@ func (s *App) editTrip(c echo.Context) (started, error) {
 	if err := httpx.Check(&td); err != nil {
 		return started{}, err
 	}
-	if f := td.Fault(time.Now().UTC().Truncate(24 * time.Hour)); f != "" {
+	if f := td.Fault(today()); f != "" {
 		return started{}, httpx.InvalidField(f.Field(), string(f))
 	}
 	threadID, head, err := formThread(c)
@@ -348,6 +392,9 @@ func (s *App) live(c echo.Context) error {
 		return err
 	}
 	view := newLiveView(s.liveContext(c, run.ThreadID), shown, c.QueryParam("message"))
+	if th, err := t.Thread(httpx.Ctx(c), run.ThreadID); err == nil && metadataTitle(th) == "" {
+		view.thread = run.ThreadID
+	}
 	defer s.metrics.StreamOpened(metrics.HTML)()
 	w := httpx.OpenSSE(c)
 	send := func(e store.RunEvent) error {

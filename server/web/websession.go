@@ -197,7 +197,7 @@ func (s *App) pageErrors(next echo.HandlerFunc) echo.HandlerFunc {
 		if retryAfter > 0 {
 			c.Response().Header().Set("Retry-After", strconv.Itoa(retryAfter))
 		}
-		return render(c, s.pageContext(c), status, ui.Problem(ui.ErrorPage{AssetsURL: assetsURL, Code: body.Error, Fields: httpx.FieldNames(body.Fields), HomeURL: "/app"}))
+		return render(c, s.pageContext(c), status, ui.Problem(ui.ErrorPage{AssetsURL: assetsURL, Code: body.Error, Fields: refusedFields(body.Fields), HomeURL: "/app"}))
 	}
 }
 
@@ -214,8 +214,13 @@ func ThreadURL(id string) string { return "/app/threads/" + url.PathEscape(id) }
 
 func threadActions(id, csrf string) ui.Actions {
 	base := ThreadURL(id)
-	return ui.Actions{BookURL: base + "/book", BookingURL: base + "/booking", TripURL: base + "/trip", CSRFToken: csrf}
+	return ui.Actions{BookURL: base + "/book", BookingURL: base + "/booking", TripURL: base + "/trip", CSRFToken: csrf,
+		Today: today()}
 }
+
+// today is the UTC midnight the planner counts a stay's days from (see
+// nodes.TripDetails.Fault).
+func today() time.Time { return time.Now().UTC().Truncate(24 * time.Hour) }
 
 // secure reports whether the browser reached us over TLS, directly or
 // through a proxy that says so.
