@@ -88,6 +88,17 @@ func Steps(cps []graph.Checkpoint) ([]Step, error) {
 	return out, nil
 }
 
+// Shown is the state a page shows at one checkpoint: its state with the
+// cards it waits on. A pending input's checkpoint shows the state before
+// the input.
+func Shown(cp graph.Checkpoint) (nodes.State, error) {
+	steps, err := decodeSteps([]graph.Checkpoint{cp})
+	if err != nil {
+		return nodes.State{}, err
+	}
+	return steps[0].WithPending(), nil
+}
+
 // decodeSteps decodes every checkpoint with what it changed.
 func decodeSteps(cps []graph.Checkpoint) ([]Step, error) {
 	states := make(map[string]nodes.State, len(cps))

@@ -179,3 +179,18 @@ func TestPending(t *testing.T) {
 		t.Errorf("a step with nothing pending shows %d components", len(got.UI))
 	}
 }
+
+// A pending input's checkpoint shows the state before the input, where
+// Steps leaves it out.
+func TestShownAtAPendingInput(t *testing.T) {
+	before := nodes.State{Messages: []nodes.Message{{ID: "m1", Type: nodes.Human, Content: "Lisbon"}}}
+	state, _ := json.Marshal(before)
+	cp := graph.Checkpoint{ID: "c1", Step: -1, Next: []string{graph.START}, State: state}
+	if steps, _ := Steps([]graph.Checkpoint{cp}); len(steps) != 0 {
+		t.Fatalf("Steps = %d steps, want the pending input left out", len(steps))
+	}
+	shown, err := Shown(cp)
+	if err != nil || len(shown.Messages) != 1 || shown.Messages[0].Content != "Lisbon" {
+		t.Errorf("Shown = %+v, %v; want the state before the input", shown, err)
+	}
+}

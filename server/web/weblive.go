@@ -76,7 +76,7 @@ func threadView(cx context.Context, t tenant.Tenant, threadID string) (nodes.Sta
 	var state nodes.State
 	checkpointID := ""
 	if shown != nil {
-		if state, err = shownState(*shown); err != nil {
+		if state, err = replay.Shown(*shown); err != nil {
 			return nodes.State{}, "", err
 		}
 		checkpointID = shown.ID
@@ -354,17 +354,7 @@ func stateAt(cx context.Context, t tenant.Tenant, threadID, checkpointID string)
 	if err != nil {
 		return nodes.State{}, httpx.FromGraph(err)
 	}
-	return shownState(cp)
-}
-
-// shownState is a checkpoint's state with its pending components shown,
-// as a page shows it.
-func shownState(cp graph.Checkpoint) (nodes.State, error) {
-	steps, err := replay.Steps([]graph.Checkpoint{cp})
-	if err != nil {
-		return nodes.State{}, err
-	}
-	return steps[0].WithPending(), nil
+	return replay.Shown(cp)
 }
 
 // live streams a run as HTML fragments for the page's live region
