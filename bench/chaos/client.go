@@ -435,6 +435,7 @@ type sse struct {
 	body   io.ReadCloser
 	lines  chan string
 	done   chan struct{}
+	err    error // why reading stopped, nil at the body's clean end; set before lines is closed
 }
 
 func openSSE(server string, body io.ReadCloser) *sse {
@@ -450,11 +451,13 @@ func openSSE(server string, body io.ReadCloser) *sse {
 				return
 			}
 		}
+		s.err = sc.Err() // a server killed mid-stream cuts the body short: not a clean end
 	}()
 	return s
 }
 
-// next is the stream's next frame; io.EOF when it ended, errStalled when
+// next is the stream's next frame; io.EOF when it ended cleanly, the read
+// error when it broke, errStalled when
 // no line came for idle. Frames without an event name (keep-alives) are
 // skipped.
 func (s *sse) next(idle time.Duration) (frame, error) {
@@ -465,6 +468,9 @@ func (s *sse) next(idle time.Duration) (frame, error) {
 		select {
 		case line, ok := <-s.lines:
 			if !ok {
+				if s.err != nil {
+					return frame{}, s.err
+				}
 				return frame{}, io.EOF
 			}
 			timer.Reset(idle)
