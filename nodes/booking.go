@@ -67,6 +67,12 @@ func (t *turn) book(ctx context.Context, c card, raw json.RawMessage) (string, e
 	json.Unmarshal(raw, &args) // raw was decoded once already
 	args["idempotencyKey"] = answer.Key
 	res, toolErr := t.run(ctx, toolBook, mustJSON(args))
+	if toolErr != nil && ctx.Err() != nil {
+		// The run stopped while the catalog was booking: whether it booked
+		// is not known here. The step is not saved, and the run's next
+		// attempt asks again with the same key, which books once.
+		return "", fmt.Errorf("booking: %w", context.Cause(ctx))
+	}
 	if toolErr != nil {
 		props.Status = BookingFailed
 		return t.bookingOutcome(ctx, c, props, toolErr), nil

@@ -231,3 +231,47 @@ func TestBookingRequest(t *testing.T) {
 		})
 	}
 }
+
+// A run stopped while the catalog books does not show the booking as
+// failed (it may have been made): the step is not saved, and the next
+// attempt, with the same key, shows it booked.
+func TestBookingStoppedMidCallIsRetriedNotFailed(t *testing.T) {
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	var booked []json.RawMessage
+	tools := bookingTools(&booked)
+	calls := 0
+	tools[1].Run = func(callCtx context.Context, args json.RawMessage) (any, error) {
+		if calls++; calls == 1 { // the worker stops as the catalog books
+			booked = append(booked, args)
+			stop()
+			<-callCtx.Done()
+			return nil, callCtx.Err()
+		}
+		return map[string]any{"booking": map[string]any{"id": "b1", "totalPrice": 349.8}}, nil
+	}
+	g := newPlanner(t, &scripted{}, tools)
+	thread := uuid.NewString()
+	ev, _ := bookingRun(t, g, graph.RunConfig[Update]{ThreadID: thread, Input: Update{
+		Messages:       []Message{{ID: uuid.NewString(), Type: Human, Content: "Book Casa Azul"}},
+		BookingRequest: &BookingRequest{AccommodationID: "h1", StartDate: "2027-05-03", EndDate: "2027-05-07", Guests: 3}}})
+	var ask UIComponent
+	json.Unmarshal(ev.Interrupt.Payload, &ask)
+	var summary BookingConfirmationProps
+	json.Unmarshal(ask.Props, &summary)
+	confirm := graph.RunConfig[Update]{ThreadID: thread, Command: &graph.Command[Update]{Resume: BookingAnswer{Confirmed: true, Key: summary.Key}}}
+
+	failed := false
+	for _, err := range g.Run(ctx, confirm) {
+		failed = failed || err != nil
+	}
+	if !failed {
+		t.Fatal("the stopped run ended well")
+	}
+	ev, s := bookingRun(t, g, confirm) // the next attempt
+	var outcome BookingConfirmationProps
+	json.Unmarshal(s.UI[len(s.UI)-1].Props, &outcome)
+	if ev.Kind != graph.RunFinished || outcome.Status != BookingBooked || calls != 2 {
+		t.Fatalf("the next attempt ended %v with the card %q after %d calls, want booked after 2", ev.Kind, outcome.Status, calls)
+	}
+}
