@@ -14,7 +14,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
-	"github.com/tripgraph/tripgraph/chatinput"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -292,24 +291,16 @@ func decodeUpdate(raw json.RawMessage, earlier []nodes.Message) (nodes.Update, e
 			return u, httpx.Prefixed(err, "values.tripDetails.")
 		}
 	}
-	msgs := make([]chatinput.Message, 0, len(u.Messages))
 	for i := range u.Messages {
 		m := &u.Messages[i]
-		role := map[string]string{nodes.Human: chatinput.RoleUser, nodes.AI: chatinput.RoleAssistant}[m.Type]
-		if role == "" {
+		if m.Type != nodes.Human && m.Type != nodes.AI {
 			return u, httpx.InvalidField(fmt.Sprintf("values.messages[%d].type", i), "must be human or ai")
 		}
 		if m.ID == "" {
 			m.ID = uuid.Must(uuid.NewV7()).String()
 		}
-		msgs = append(msgs, chatinput.Message{Role: role, Content: m.Content})
 	}
-	if len(msgs) > 0 {
-		if _, err := chatinput.CheckAdded(chatMessages(earlier), msgs); err != nil {
-			return u, err
-		}
-	}
-	return u, nil
+	return u, runner.CheckAddedTo(earlier, u.Messages)
 }
 
 // conversation is the thread's messages at a checkpoint ("" for the
@@ -323,19 +314,6 @@ func conversation(ctx context.Context, t tenant.Tenant, threadID, checkpointID s
 		return nil, errcode.New(errcode.NotFound, "no checkpoint %s on thread %s", checkpointID, threadID)
 	}
 	return s.Messages, err
-}
-
-// chatMessages are planner messages as chatinput reads them.
-func chatMessages(msgs []nodes.Message) []chatinput.Message {
-	out := make([]chatinput.Message, len(msgs))
-	for i, m := range msgs {
-		role := chatinput.RoleAssistant
-		if m.Type == nodes.Human {
-			role = chatinput.RoleUser
-		}
-		out[i] = chatinput.Message{Role: role, Content: m.Content}
-	}
-	return out
 }
 
 // stayFits refuses the stays the planner refuses in a message (see

@@ -60,15 +60,23 @@ func CheckAdded(ctx context.Context, t tenant.Tenant, threadID, checkpointID str
 	if len(added) == 0 {
 		return nil
 	}
-	var earlier []chatinput.Message
+	var earlier []nodes.Message
 	if threadID != "" {
 		state, _, err := t.Planner.GetState(ctx, threadID, checkpointID)
 		if err != nil && !errors.Is(err, graph.ErrNotFound) {
 			return fmt.Errorf("reading the conversation a message joins: %w", err)
 		}
-		earlier = chatMessages(state.Messages)
+		earlier = state.Messages
 	}
-	_, err := chatinput.CheckAdded(earlier, chatMessages(added))
+	return CheckAddedTo(earlier, added)
+}
+
+// CheckAddedTo is CheckAdded for a conversation the caller has read.
+func CheckAddedTo(earlier, added []nodes.Message) error {
+	if len(added) == 0 {
+		return nil
+	}
+	_, err := chatinput.CheckAdded(chatMessages(earlier), chatMessages(added))
 	return err
 }
 
