@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/store/paging"
 )
 
 // Run statuses. Pending and running runs are active: a thread has at most
@@ -270,7 +271,7 @@ func (o Owner) ActiveRun(ctx context.Context, threadID string) (Run, error) {
 // ListRuns lists the runs of one of the owner's threads, newest first;
 // with statuses, only the runs in one of them.
 func (o Owner) ListRuns(ctx context.Context, threadID string, limit, offset int, statuses ...string) ([]Run, error) {
-	limit, offset = page(limit, offset)
+	limit, offset = paging.Clamp(limit, offset, 20)
 	rows, err := o.s.Pool.Query(ctx, `
 		SELECT `+runColumns+` FROM runs r JOIN threads t ON t.id = r.thread_id
 		WHERE r.thread_id = $1 AND t.owner_id = $2 AND ($5::text[] IS NULL OR r.status = ANY($5))

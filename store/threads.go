@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/store/paging"
 )
 
 // Thread statuses.
@@ -111,7 +112,7 @@ func (o Owner) SearchThreads(ctx context.Context, q ThreadQuery) ([]Thread, erro
 	default:
 		return nil, errcode.New(errcode.BadRequest, "%q is not a sort order: asc or desc", q.SortOrder)
 	}
-	limit, offset := page(q.Limit, q.Offset)
+	limit, offset := paging.Clamp(q.Limit, q.Offset, 20)
 	args = append(args, limit, offset)
 	sql := fmt.Sprintf(`SELECT %s FROM threads WHERE %s ORDER BY %s %s, id %s LIMIT $%d OFFSET $%d`,
 		threadColumns, where, col, dir, dir, len(args)-1, len(args))
@@ -243,15 +244,4 @@ func metadataObject(metadata json.RawMessage) ([]byte, error) {
 		return nil, errcode.New(errcode.BadRequest, "metadata must be a JSON object")
 	}
 	return metadata, nil
-}
-
-// page returns a query's limit and offset from a caller's.
-func page(limit, offset int) (int, int) {
-	switch {
-	case limit <= 0:
-		limit = 20
-	case limit > 1000:
-		limit = 1000
-	}
-	return limit, max(offset, 0)
 }

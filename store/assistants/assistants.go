@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/store/paging"
 )
 
 // Untitled is the name of an assistant created without one, as LangGraph
@@ -159,7 +160,7 @@ func (o Owned) Search(ctx context.Context, q Query) ([]Assistant, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	limit, offset := page(q.Limit, q.Offset)
+	limit, offset := paging.Clamp(q.Limit, q.Offset, 10)
 	args = append(args, limit, offset)
 	rows, err := o.pool.Query(ctx, fmt.Sprintf(`SELECT %s FROM assistants WHERE %s ORDER BY %s LIMIT $%d OFFSET $%d`,
 		columns, where, order, len(args)-1, len(args)), args...)
@@ -324,7 +325,7 @@ func (o Owned) Versions(ctx context.Context, id string, metadata json.RawMessage
 		}
 		meta = obj[0]
 	}
-	limit, offset = page(limit, offset)
+	limit, offset = paging.Clamp(limit, offset, 10)
 	rows, err := o.pool.Query(ctx, `SELECT assistant_id, version, graph_id, name, description, config, context, metadata, created_at
 		FROM assistant_versions WHERE assistant_id = $1 AND metadata @> $2
 		ORDER BY version DESC LIMIT $3 OFFSET $4`, a.ID, meta, limit, offset)
@@ -433,17 +434,6 @@ func writeError(err error, id, doing string) error {
 		return err
 	}
 	return fmt.Errorf("%s %s: %w", doing, id, err)
-}
-
-// page returns a query's limit and offset from a caller's.
-func page(limit, offset int) (int, int) {
-	switch {
-	case limit <= 0:
-		limit = 10
-	case limit > 1000:
-		limit = 1000
-	}
-	return limit, max(offset, 0)
 }
 
 // nullable is s as a query argument: NULL when empty.

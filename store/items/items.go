@@ -22,17 +22,18 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/store/paging"
 	"github.com/tripgraph/tripgraph/textfold"
 )
 
 // Bounds of what the store keeps.
 const (
-	MaxDepth     = 20   // labels in a namespace
-	MaxLabelLen  = 256  // bytes of one label
-	MaxKeyLen    = 1024 // bytes of a key
-	MaxPageSize  = 1000 // items or namespaces in one answer
-	MaxQueryLen  = 500  // bytes of a search query
-	MaxFilterLen = 20   // members of a search filter
+	MaxDepth     = 20         // labels in a namespace
+	MaxLabelLen  = 256        // bytes of one label
+	MaxKeyLen    = 1024       // bytes of a key
+	MaxPageSize  = paging.Max // items or namespaces in one answer
+	MaxQueryLen  = 500        // bytes of a search query
+	MaxFilterLen = 20         // members of a search filter
 )
 
 // Item is one stored object.
