@@ -76,8 +76,8 @@ func TestPartsDebugAndEvents(t *testing.T) {
 		{"run started", ev{Kind: graph.RunStarted, RunID: "r1", ThreadID: "t1"}, []string{
 			`events: {"event":"on_chain_start","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{}}`}},
 		{"node started", ev{Kind: graph.NodeStarted, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", State: nodes.State{Language: "pt"}}, []string{
-			`debug: {"type":"task","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"id":"` + task + `","name":"classify","input":{"language":"pt","messages":[],"timestamp":0,"ui":[]},"triggers":["branch:to:classify"],"interrupts":[]}}`,
-			`events: {"event":"on_chain_start","name":"classify","run_id":"` + task + `","tags":[],` + nodeMeta + `,"parent_ids":["r1"],"data":{"input":{"language":"pt","messages":[],"timestamp":0,"ui":[]}}}`}},
+			`debug: {"type":"task","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"id":"` + task + `","name":"classify","input":{"messages":[],"ui":[],"timestamp":0,"language":"pt"},"triggers":["branch:to:classify"],"interrupts":[]}}`,
+			`events: {"event":"on_chain_start","name":"classify","run_id":"` + task + `","tags":[],` + nodeMeta + `,"parent_ids":["r1"],"data":{"input":{"messages":[],"ui":[],"timestamp":0,"language":"pt"}}}`}},
 		{"node finished", ev{Kind: graph.NodeFinished, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", Update: nodes.Update{Intent: nodes.IntentTrip, Language: "pt"}}, []string{
 			`debug: {"type":"task_result","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"id":"` + task + `","name":"classify","error":null,"result":[["intent","trip"],["language","pt"]],"interrupts":[]}}`,
 			`events: {"event":"on_chain_end","name":"classify","run_id":"` + task + `","tags":[],` + nodeMeta + `,"parent_ids":["r1"],"data":{"output":{"intent":"trip","language":"pt"}}}`}},
@@ -93,11 +93,11 @@ func TestPartsDebugAndEvents(t *testing.T) {
 		{"interrupted", ev{Kind: graph.Interrupted, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", Interrupt: &graph.PendingInterrupt{ID: "i1", Node: "classify", Payload: json.RawMessage(`{"confirm":true}`)}}, []string{
 			`debug: {"type":"task_result","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"id":"` + task + `","name":"classify","error":null,"result":[],"interrupts":[{"id":"i1","value":{"confirm":true}}]}}`,
 			`events: {"event":"on_chain_stream","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"chunk":{"__interrupt__":[{"id":"i1","value":{"confirm":true}}]}}}`,
-			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":[],"timestamp":0,"ui":[]}}}`}},
+			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":[],"ui":[],"timestamp":0}}}`}},
 		{"stopped by a breakpoint", ev{Kind: graph.Interrupted, RunID: "r1", ThreadID: "t1", Step: 2, Node: "callTools"}, []string{
-			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":[],"timestamp":0,"ui":[]}}}`}},
+			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":[],"ui":[],"timestamp":0}}}`}},
 		{"finished", ev{Kind: graph.RunFinished, RunID: "r1", ThreadID: "t1"}, []string{
-			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":[],"timestamp":0,"ui":[]}}}`}},
+			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":[],"ui":[],"timestamp":0}}}`}},
 		{"failed", ev{Kind: graph.RunFailed, RunID: "r1", ThreadID: "t1"}, nil},
 	}
 	for _, tt := range tests {

@@ -40,28 +40,90 @@ func uiMessage(c nodes.UIComponent, extra map[string]any) UIMessage {
 
 // Values is a saved planner state as the LangGraph API shows it: messages
 // and ui are lists, never null, and each ui entry is a UIMessage. Members
-// it does not know are left as they are.
+// it does not know are left as they are, in their order. A run shows its
+// state after every step, so this reshapes the saved text in one pass
+// rather than decoding and encoding it again; text it cannot read is
+// returned as it is.
 func Values(state json.RawMessage) json.RawMessage {
-	var members map[string]json.RawMessage
-	if len(state) == 0 || json.Unmarshal(state, &members) != nil || members == nil {
+	members, ok := rawObject(state)
+	if !ok {
 		return state
 	}
-	if isNull(members["messages"]) {
-		members["messages"] = json.RawMessage("[]")
-	}
-	var ui []nodes.UIComponent
-	if json.Unmarshal(members["ui"], &ui) == nil {
-		out := make([]UIMessage, len(ui))
-		for i, c := range ui {
-			out[i] = uiMessage(c, nil)
+	out := make([]byte, 0, len(state)+len(state)/4)
+	out = append(out, '{')
+	hasMessages := false
+	for i, m := range members {
+		if i > 0 {
+			out = append(out, ',')
 		}
-		members["ui"], _ = json.Marshal(out)
+		out = append(append(out, m.key...), ':')
+		switch string(m.key) {
+		case `"messages"`:
+			hasMessages = true
+			out = appendList(out, m.value)
+		case `"ui"`:
+			out = appendUIMessages(out, m.value)
+		default:
+			out = append(out, m.value...)
+		}
 	}
-	data, err := json.Marshal(members)
-	if err != nil {
-		return state
+	if !hasMessages {
+		if len(members) > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, `"messages":[]`...)
 	}
-	return data
+	return append(out, '}')
+}
+
+// appendList appends a list member: null as an empty list.
+func appendList(out, value []byte) []byte {
+	if isNull(value) {
+		return append(out, "[]"...)
+	}
+	return append(out, value...)
+}
+
+// appendUIMessages appends the saved ui list as UIMessages (see
+// uiMessage), or as it is when its entries are not components.
+func appendUIMessages(out, ui []byte) []byte {
+	if isNull(ui) {
+		return append(out, "[]"...)
+	}
+	entries, ok := rawArray(ui)
+	if !ok {
+		return append(out, ui...)
+	}
+	mark := len(out)
+	out = append(out, '[')
+	for i, e := range entries {
+		fields, ok := rawObject(e)
+		if !ok {
+			return append(out[:mark], ui...)
+		}
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, `{"type":"`+uiType+`","id":`...)
+		out = appendMember(out, fields, "id", `""`)
+		out = append(out, `,"name":`...)
+		out = appendMember(out, fields, "name", `""`)
+		out = append(out, `,"props":`...)
+		out = appendMember(out, fields, "props", "null")
+		out = append(out, `,"metadata":{"message_id":`...)
+		out = appendMember(out, fields, "messageId", `""`)
+		out = append(out, "}}"...)
+	}
+	return append(out, ']')
+}
+
+// appendMember appends the value of the member named key, or missing when
+// there is none.
+func appendMember(out []byte, members []rawMember, key, missing string) []byte {
+	if v, ok := memberNamed(members, key); ok && !(missing == `""` && isNull(v)) {
+		return append(out, v...)
+	}
+	return append(out, missing...)
 }
 
 // UpdateJSON is a planner update as the LangGraph API shows it: its ui

@@ -37,6 +37,37 @@ func TestValuesRoundTrip(t *testing.T) {
 	}
 }
 
+// Values reshapes saved text in one pass: it keeps what it does not know
+// (strings holding brackets and escaped quotes, other members in their
+// order), adds a missing messages list, and returns text it cannot read,
+// or a ui list that holds no components, as it is.
+func TestValuesReshapesText(t *testing.T) {
+	for _, tt := range []struct{ name, in, want string }{
+		{"messages added", `{"timestamp":3}`, `{"timestamp":3,"messages":[]}`},
+		{"empty object", `{}`, `{"messages":[]}`},
+		{"other members kept", `{"note":"a \"}]{[\" b","n":[1,{"x":null}],"ok":true,"ui":null}`,
+			`{"note":"a \"}]{[\" b","n":[1,{"x":null}],"ok":true,"ui":[],"messages":[]}`},
+		{"ui converted", `{"messages":[],"ui":[{"id":"u1","name":"trip-details","props":{"a":"]"},"messageId":"m1"},{"id":"u2","name":"x"}]}`,
+			`{"messages":[],"ui":[{"type":"ui","id":"u1","name":"trip-details","props":{"a":"]"},"metadata":{"message_id":"m1"}},` +
+				`{"type":"ui","id":"u2","name":"x","props":null,"metadata":{"message_id":""}}]}`},
+		{"ui of no components", `{"messages":[],"ui":[1,2]}`, `{"messages":[],"ui":[1,2]}`},
+		{"not an object", `[1]`, `[1]`},
+		{"cut short", `{"messages":[{"id":"m1"}`, `{"messages":[{"id":"m1"}`},
+		{"unterminated string", `{"messages":"abc}`, `{"messages":"abc}`},
+		{"null", `null`, `null`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := string(Values(json.RawMessage(tt.in)))
+			if got != tt.want {
+				t.Fatalf("Values(%s)\n got %s\nwant %s", tt.in, got, tt.want)
+			}
+			if json.Valid([]byte(tt.in)) && !json.Valid([]byte(got)) {
+				t.Fatalf("Values(%s) made invalid JSON: %s", tt.in, got)
+			}
+		})
+	}
+}
+
 // ClientValues reads what clients send into the planner's form, and
 // refuses, by field, what the planner would lose.
 func TestClientValues(t *testing.T) {
