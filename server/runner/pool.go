@@ -360,7 +360,7 @@ func (r *Runner) runOn(ctx context.Context, run store.Run, log *slog.Logger) (st
 	defer cancel(nil)
 	stopRenew := r.renew(runCtx, run.Lease(), cancel, log)
 	defer stopRenew()
-	withUser := nodes.WithMemory(mcpbridge.WithUser(runCtx, owner), t.Memory())
+	withUser := nodes.WithMemory(mcpbridge.WithUser(runCtx, owner), t.Memory().ForRun())
 	fenced := checkpoint.WithFence(withUser, checkpoint.Fence{RunID: run.ID, WorkerID: run.WorkerID, Attempt: run.Attempts})
 	status, err = r.runGraph(fenced, t, run)
 	switch cause := context.Cause(runCtx); {

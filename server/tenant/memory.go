@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/store/items"
@@ -27,7 +28,24 @@ const (
 // user's runs.
 type Memory struct {
 	items items.Owned
+	run   *runMemory // what one run read (ForRun); nil reads every time
 }
+
+// runMemory is what a run read of the traveller's memory, for its later
+// nodes.
+type runMemory struct {
+	mu      sync.Mutex
+	read    bool
+	consent bool
+	profile nodes.Profile
+}
+
+// ForRun is m for one run: the consent and the profile are read the first
+// time a node recalls them and kept for the run's later nodes, and
+// remembering what the profile holds already writes nothing. A write reads
+// both afresh first, so a profile forgotten while the run went on is not
+// written back.
+func (m Memory) ForRun() Memory { return Memory{items: m.items, run: &runMemory{}} }
 
 // Memory is the user's memory.
 func (t Tenant) Memory() Memory { return Memory{items: t.Items} }
@@ -90,27 +108,83 @@ func (m Memory) Save(ctx context.Context, p nodes.Profile) error {
 // Recall is the profile when the traveller agreed to be remembered, else
 // nothing.
 func (m Memory) Recall(ctx context.Context) (nodes.Profile, error) {
-	if ok, err := m.Consent(ctx); !ok || err != nil {
-		return nodes.Profile{}, err
+	if m.run == nil {
+		consent, p, err := m.recall(ctx)
+		if !consent {
+			return nodes.Profile{}, err
+		}
+		return p, err
 	}
-	return m.Profile(ctx)
+	m.run.mu.Lock()
+	defer m.run.mu.Unlock()
+	if !m.run.read {
+		consent, p, err := m.recall(ctx)
+		if err != nil {
+			return nodes.Profile{}, err
+		}
+		m.run.read, m.run.consent, m.run.profile = true, consent, p
+	}
+	if !m.run.consent {
+		return nodes.Profile{}, nil
+	}
+	return m.run.profile, nil
+}
+
+// recall reads the consent and, when it is given, the profile.
+func (m Memory) recall(ctx context.Context) (consent bool, p nodes.Profile, err error) {
+	if consent, err = m.Consent(ctx); !consent || err != nil {
+		return consent, p, err
+	}
+	p, err = m.Profile(ctx)
+	return err == nil, p, err
 }
 
 // Remember merges p into the profile, when the traveller agreed to be
 // remembered.
 func (m Memory) Remember(ctx context.Context, p nodes.Profile) error {
-	if ok, err := m.Consent(ctx); !ok || err != nil {
+	if m.run != nil {
+		cur, err := m.Recall(ctx)
+		if err != nil || !m.consentRead() || sameProfile(cur.Merge(p), cur) {
+			return err
+		}
+	}
+	consent, cur, err := m.recall(ctx)
+	if !consent || err != nil {
 		return err
 	}
-	cur, err := m.Profile(ctx)
-	if err != nil {
+	merged := cur.Merge(p)
+	if err := m.Save(ctx, merged); err != nil {
 		return err
 	}
-	return m.Save(ctx, cur.Merge(p))
+	if m.run != nil {
+		m.run.mu.Lock()
+		m.run.profile = merged
+		m.run.mu.Unlock()
+	}
+	return nil
+}
+
+// consentRead is the consent the run read.
+func (m Memory) consentRead() bool {
+	m.run.mu.Lock()
+	defer m.run.mu.Unlock()
+	return m.run.consent
+}
+
+// sameProfile reports whether two profiles hold the same.
+func sameProfile(a, b nodes.Profile) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && string(ja) == string(jb)
 }
 
 // Forget deletes the profile; the consent stays as it was.
 func (m Memory) Forget(ctx context.Context) error {
+	if m.run != nil {
+		m.run.mu.Lock()
+		m.run.profile = nodes.Profile{}
+		m.run.mu.Unlock()
+	}
 	return m.items.Delete(ctx, ProfileNamespace, profileKey)
 }
 

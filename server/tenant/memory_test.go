@@ -20,7 +20,7 @@ import (
 // runner does.
 func turn(t *testing.T, tn tenant.Tenant, thread, text string) nodes.State {
 	t.Helper()
-	ctx := nodes.WithMemory(context.Background(), tn.Memory())
+	ctx := nodes.WithMemory(context.Background(), tn.Memory().ForRun())
 	s, err := tn.Planner.Invoke(ctx, graph.RunConfig[nodes.Update]{ThreadID: thread, Input: nodes.Update{
 		Messages: []nodes.Message{{ID: uuid.NewString(), Type: nodes.Human, Content: text}}}})
 	if err != nil {
@@ -104,5 +104,45 @@ func TestMemoryAcrossConversations(t *testing.T) {
 	}
 	if p, _ := ana.Memory().Profile(ctx); !p.Empty() {
 		t.Errorf("after consent was withdrawn: %+v", p)
+	}
+}
+
+// A run's memory reads the profile once and keeps it for the run; what it
+// remembers later is merged into the profile as it is then, so a profile
+// forgotten by another request while the run went on is not written back,
+// and remembering what it holds already writes nothing.
+func TestRunMemoryWritesNoStaleProfile(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.Open(t, "memory")
+	f := tenant.Factory{Store: st, Planner: plannertest.Planner(t, &plannertest.Gate{}, st.Checkpoints), Servers: mcpservers.Registry{Pool: st.Pool}}
+	ana := f.For(user(t, st, "runmemory-ana"))
+	if err := ana.Memory().SetConsent(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := ana.Memory().Save(ctx, nodes.Profile{HomeCity: "São Paulo", PartySize: 4}); err != nil {
+		t.Fatal(err)
+	}
+
+	run := ana.Memory().ForRun()
+	if p, err := run.Recall(ctx); err != nil || p.HomeCity != "São Paulo" {
+		t.Fatalf("recalled %+v (%v)", p, err)
+	}
+	if err := ana.Memory().Forget(ctx); err != nil { // another request, while the run goes on
+		t.Fatal(err)
+	}
+	if err := run.Remember(ctx, nodes.Profile{PartySize: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := ana.Memory().Profile(ctx); !p.Empty() {
+		t.Fatalf("remembering what the run had read wrote it back: %+v", p)
+	}
+	if err := run.Remember(ctx, nodes.Profile{Currency: "EUR"}); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := ana.Memory().Profile(ctx); p.Currency != "EUR" || p.HomeCity != "" || p.PartySize != 0 {
+		t.Fatalf("the profile after a run remembered a currency: %+v, want only the currency", p)
+	}
+	if p, _ := run.Recall(ctx); p.Currency != "EUR" {
+		t.Fatalf("the run's memory after it remembered: %+v", p)
 	}
 }
