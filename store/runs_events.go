@@ -46,6 +46,46 @@ type NewRunEvent struct {
 // only the output of the attempt that holds it. It returns the events
 // appended, without those whose position the stream already held.
 func (s *Store) AppendRunEvents(ctx context.Context, l Lease, events []NewRunEvent) ([]RunEvent, error) {
+	return readAppended(s.Pool.QueryRow(ctx, appendEventsSQL, appendArgs(l, events)...), l, events)
+}
+
+// QueueRunEvents queues on b the statement of AppendRunEvents, for a caller
+// that sends it with statements of its own: a batch sent outside a
+// transaction is one, so the events are appended only if every statement
+// of the batch succeeds. read reads the statement's result, in its turn
+// among the batch's.
+func QueueRunEvents(b *pgx.Batch, l Lease, events []NewRunEvent) (read func(pgx.BatchResults) ([]RunEvent, error)) {
+	b.Queue(appendEventsSQL, appendArgs(l, events)...)
+	return func(res pgx.BatchResults) ([]RunEvent, error) {
+		return readAppended(res.QueryRow(), l, events)
+	}
+}
+
+// appendEventsSQL appends events to a run's stream while the lease ($1,
+// $2, $3) holds it. FOR SHARE holds the run's row until the events are
+// in: a takeover (which updates the row) waits for them, or, once it has
+// committed, leaves this statement no row to append for. The aggregate row
+// comes back even when nothing was appended.
+const appendEventsSQL = `
+	WITH r AS (
+		SELECT id FROM runs
+		WHERE id = $1 AND worker_id = $2 AND attempts = $3 AND status = 'running'
+		FOR SHARE),
+	e AS (
+		INSERT INTO run_events (run_id, event, data, position)
+		SELECT r.id, x.event, x.data, x.position
+		FROM r, unnest($4::text[], $5::bytea[], $6::text[]) WITH ORDINALITY AS x(event, data, position, n)
+		ORDER BY x.n
+		ON CONFLICT (run_id, position) WHERE position IS NOT NULL DO NOTHING
+		RETURNING seq, created_at, position)
+	SELECT (SELECT count(*) FROM r),
+		coalesce(array_agg(seq ORDER BY seq), '{}'), coalesce(array_agg(created_at ORDER BY seq), '{}'),
+		coalesce(array_agg(position ORDER BY seq), '{}'),
+		CASE WHEN count(*) > 0 THEN pg_notify($7, $1::text || ':' || max(seq)) END IS NULL
+	FROM e`
+
+// appendArgs are appendEventsSQL's arguments.
+func appendArgs(l Lease, events []NewRunEvent) []any {
 	names, data, positions := make([]string, len(events)), make([][]byte, len(events)), make([]*string, len(events))
 	for i, e := range events {
 		names[i], data[i] = e.Event, e.Data
@@ -56,33 +96,16 @@ func (s *Store) AppendRunEvents(ctx context.Context, l Lease, events []NewRunEve
 			positions[i] = &events[i].Position
 		}
 	}
-	// FOR SHARE holds the run's row until the events are in: a takeover
-	// (which updates the row) waits for them, or, once it has committed,
-	// leaves this statement no row to append for. The aggregate row comes
-	// back even when nothing was appended.
+	return []any{l.RunID, l.WorkerID, l.Attempt, names, data, positions, RunEventsChannel}
+}
+
+// readAppended reads the row of appendEventsSQL.
+func readAppended(row pgx.Row, l Lease, events []NewRunEvent) ([]RunEvent, error) {
 	var held int
 	var seqs []int64
 	var created []time.Time
 	var placed []*string
-	err := s.Pool.QueryRow(ctx, `
-		WITH r AS (
-			SELECT id FROM runs
-			WHERE id = $1 AND worker_id = $2 AND attempts = $3 AND status = 'running'
-			FOR SHARE),
-		e AS (
-			INSERT INTO run_events (run_id, event, data, position)
-			SELECT r.id, x.event, x.data, x.position
-			FROM r, unnest($4::text[], $5::bytea[], $6::text[]) WITH ORDINALITY AS x(event, data, position, n)
-			ORDER BY x.n
-			ON CONFLICT (run_id, position) WHERE position IS NOT NULL DO NOTHING
-			RETURNING seq, created_at, position)
-		SELECT (SELECT count(*) FROM r),
-			coalesce(array_agg(seq ORDER BY seq), '{}'), coalesce(array_agg(created_at ORDER BY seq), '{}'),
-			coalesce(array_agg(position ORDER BY seq), '{}'),
-			CASE WHEN count(*) > 0 THEN pg_notify($7, $1::text || ':' || max(seq)) END IS NULL
-		FROM e`,
-		l.RunID, l.WorkerID, l.Attempt, names, data, positions, RunEventsChannel).Scan(&held, &seqs, &created, &placed, new(bool))
-	if err != nil {
+	if err := row.Scan(&held, &seqs, &created, &placed, new(bool)); err != nil {
 		return nil, fmt.Errorf("appending events to run %s: %w", l.RunID, err)
 	}
 	if held == 0 {

@@ -3,6 +3,9 @@ package runner
 import (
 	"context"
 	"fmt"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -14,24 +17,27 @@ import (
 // the parts made while one batch is being written go out together in the
 // next, so that a burst of parts (a node's tokens and cards) costs one
 // statement and one notification, while a lone part goes out at once.
+// When a step ends, what it made waits for the step's checkpoint and is
+// written in the checkpoint's own transaction (the outbox is the
+// checkpoint's Companion), so that a run taken over from that checkpoint
+// has the step's output in its stream, for one commit instead of two.
 // Each part carries its position in the run's output, so that a step run
 // again after a takeover does not repeat what the stream already holds.
 type outbox struct {
 	queue Queue
 	lease store.Lease
 	fail  func(error) // stops the run: its stream can no longer be written
-	in    chan outboxItem
+	wake  chan struct{}
 	done  chan struct{}
-	err   error // the first append error; read after done is closed
 
-	ranks map[rankKey]int // events of each kind so far, in each step
-}
-
-// outboxItem is what put and flush send the writer: parts to write, or a
-// channel to close once everything sent before it is written.
-type outboxItem struct {
-	parts   []store.NewRunEvent
-	flushed chan struct{}
+	mu      sync.Mutex
+	idle    sync.Cond           // signalled when a write ends
+	pending []store.NewRunEvent // put, not written yet
+	writing bool                // the writer is appending a batch
+	held    bool                // pending waits for the step's checkpoint
+	closed  bool                // no more parts come
+	err     error               // the first append error
+	ranks   map[rankKey]int     // events of each kind so far, in each step
 }
 
 // rankKey counts a kind of event within one step.
@@ -47,8 +53,9 @@ const maxBatch = 256
 // the run the lease holds. ctx bounds the appends; fail is called once, with
 // the error, if one fails (and only the first).
 func startOutbox(ctx context.Context, q Queue, l store.Lease, fail func(error)) *outbox {
-	o := &outbox{queue: q, lease: l, fail: fail, in: make(chan outboxItem, maxBatch),
+	o := &outbox{queue: q, lease: l, fail: fail, wake: make(chan struct{}, 1),
 		done: make(chan struct{}), ranks: map[rankKey]int{}}
+	o.idle.L = &o.mu
 	go o.write(ctx)
 	return o
 }
@@ -64,68 +71,130 @@ func (o *outbox) put(ev graph.Event[nodes.State, nodes.Update], parts []wire.Str
 	if len(parts) == 0 {
 		return
 	}
-	batch := make([]store.NewRunEvent, len(parts))
+	o.mu.Lock()
 	for i, p := range parts {
-		batch[i] = store.NewRunEvent{Event: p.Event, Data: p.Data, Position: fmt.Sprintf("%d.%s.%d.%d", ev.Step, ev.Kind, rank, i)}
+		o.pending = append(o.pending, store.NewRunEvent{Event: p.Event, Data: p.Data,
+			Position: fmt.Sprintf("%d.%s.%d.%d", ev.Step, ev.Kind, rank, i)})
 	}
-	o.in <- outboxItem{parts: batch}
+	o.mu.Unlock()
+	o.nudge()
 }
 
-// flush waits until every part put so far is written, or writing failed.
-// The runner flushes before a step's checkpoint is saved, so that a run
-// taken over from that checkpoint on has its steps' output in its stream.
-func (o *outbox) flush() {
-	flushed := make(chan struct{})
-	o.in <- outboxItem{flushed: flushed}
-	<-flushed
+// hold keeps what is put from now on, and what is not written yet, for the
+// step's checkpoint, once the batch being written (if any) is in. The
+// runner holds when a step's nodes have finished, before the step's
+// checkpoint is saved.
+func (o *outbox) hold() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.held = true
+	for o.writing {
+		o.idle.Wait()
+	}
+}
+
+// release lets the writer write what the checkpoint did not take: the
+// runner releases once the step's checkpoint is saved.
+func (o *outbox) release() {
+	o.mu.Lock()
+	o.held = false
+	o.mu.Unlock()
+	o.nudge()
+}
+
+// Queue is the outbox as the checkpoint's Companion: while held, it
+// queues the parts not written yet on b, to be appended in the
+// checkpoint's transaction.
+func (o *outbox) Queue(b *pgx.Batch) func(pgx.BatchResults) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.held || o.err != nil || len(o.pending) == 0 {
+		return nil
+	}
+	batch := o.pending
+	o.pending = nil
+	read := store.QueueRunEvents(b, o.lease, batch)
+	return func(res pgx.BatchResults) error {
+		if _, err := read(res); err != nil {
+			o.failed(err)
+			return err
+		}
+		return nil
+	}
 }
 
 // close waits until every part put is written, or writing failed, and
 // returns the error that stopped it.
 func (o *outbox) close() error {
-	close(o.in)
+	o.mu.Lock()
+	o.closed, o.held = true, false
+	o.mu.Unlock()
+	o.nudge()
 	<-o.done
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	return o.err
 }
 
-// write appends what is queued, in batches, until the outbox is closed.
-// After a failure it only drains what is put, so that put never blocks.
-func (o *outbox) write(ctx context.Context) {
-	defer close(o.done)
-	for first := range o.in {
-		batch, flushed := o.gather(first)
-		if o.err == nil && len(batch) > 0 {
-			if _, err := o.queue.AppendRunEvents(ctx, o.lease, batch); err != nil {
-				o.err = err
-				o.fail(err)
-			}
-		}
-		for _, f := range flushed {
-			close(f)
-		}
+// nudge wakes the writer.
+func (o *outbox) nudge() {
+	select {
+	case o.wake <- struct{}{}:
+	default:
 	}
 }
 
-// gather adds to first's parts what else is already queued, up to
-// maxBatch parts, and returns them with the flushes waiting on them.
-func (o *outbox) gather(first outboxItem) (batch []store.NewRunEvent, flushed []chan struct{}) {
-	take := func(it outboxItem) {
-		batch = append(batch, it.parts...)
-		if it.flushed != nil {
-			flushed = append(flushed, it.flushed)
-		}
-	}
-	take(first)
-	for len(batch) < maxBatch {
-		select {
-		case more, ok := <-o.in:
-			if !ok {
-				return batch, flushed
+// write appends what is pending, in batches, until the outbox is closed
+// and all is written. After a failure it drops what is put.
+func (o *outbox) write(ctx context.Context) {
+	defer close(o.done)
+	for {
+		batch, last := o.take()
+		if len(batch) > 0 {
+			if _, err := o.queue.AppendRunEvents(ctx, o.lease, batch); err != nil {
+				o.failed(err)
 			}
-			take(more)
-		default:
-			return batch, flushed
+			o.mu.Lock()
+			o.writing = false
+			o.idle.Broadcast()
+			o.mu.Unlock()
+			continue
 		}
+		if last {
+			return
+		}
+		<-o.wake
 	}
-	return batch, flushed
+}
+
+// take returns up to maxBatch pending parts for the writer to append,
+// marking it writing, or none while held (or after a failure); last is
+// true once the outbox is closed and nothing is left to write.
+func (o *outbox) take() (batch []store.NewRunEvent, last bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.err != nil {
+		o.pending = nil
+	}
+	if o.held || len(o.pending) == 0 {
+		return nil, o.closed && len(o.pending) == 0
+	}
+	n := min(len(o.pending), maxBatch)
+	batch = o.pending[:n:n]
+	o.pending = o.pending[n:]
+	o.writing = true
+	return batch, false
+}
+
+// failed records the first append error and stops the run.
+func (o *outbox) failed(err error) {
+	o.mu.Lock()
+	first := o.err == nil
+	if first {
+		o.err = err
+	}
+	o.mu.Unlock()
+	if first {
+		o.fail(err)
+	}
 }

@@ -475,7 +475,7 @@ func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, j Job, run stor
 			return "", err
 		}
 	}
-	for ev, err := range t.Planner.Run(ctx, j.config(run.ThreadID, run.ID, recovered)) {
+	for ev, err := range t.Planner.Run(checkpoint.WithCompanion(ctx, out), j.config(run.ThreadID, run.ID, recovered)) {
 		if err != nil {
 			return "", err
 		}
@@ -485,11 +485,14 @@ func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, j Job, run stor
 			return "", err
 		}
 		out.put(ev, made)
-		if ev.Kind == graph.NodeFinished {
+		switch ev.Kind {
+		case graph.NodeFinished:
 			// The step's checkpoint is saved once this returns: its output
-			// is in the stream first, so a takeover from that checkpoint
-			// loses none of it.
-			out.flush()
+			// is written in the checkpoint's transaction, so a takeover
+			// from that checkpoint loses none of it.
+			out.hold()
+		case graph.CheckpointSaved:
+			out.release()
 		}
 		if ev.Kind == graph.Interrupted { // a node asked a person, or a breakpoint stopped the run
 			status = store.RunInterrupted

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/tripgraph/tripgraph/errcode"
 )
 
@@ -53,4 +55,30 @@ func (c *Saver) holds(ctx context.Context, f Fence) bool {
 
 func (f Fence) lost() error {
 	return errcode.Wrap(errcode.Conflict, ErrFenced, fmt.Sprintf("run %s is no longer held by worker %s", f.RunID, f.WorkerID))
+}
+
+// Companion is what a run writes in the same transaction as its next
+// checkpoint: the runner's stream output of the step the checkpoint ends.
+// A checkpoint then never exists without that output, and the two cost one
+// round trip and one commit.
+type Companion interface {
+	// Queue adds the companion's statements to b, ahead of the
+	// checkpoint's, and returns what reads their results in turn; nil when
+	// it has nothing to write. read's error fails the Put, though the
+	// batch ran: a write that must stop the checkpoint fails in SQL,
+	// which rolls back the whole batch (the runner's appends stop when its
+	// lease is lost, and so does the checkpoint's own fence).
+	Queue(b *pgx.Batch) (read func(pgx.BatchResults) error)
+}
+
+type companionKey struct{}
+
+// WithCompanion returns a context whose checkpoint writes carry c's.
+func WithCompanion(ctx context.Context, c Companion) context.Context {
+	return context.WithValue(ctx, companionKey{}, c)
+}
+
+func companionOf(ctx context.Context) (Companion, bool) {
+	c, ok := ctx.Value(companionKey{}).(Companion)
+	return c, ok
 }

@@ -232,7 +232,7 @@ func (c *Saver) insert(ctx context.Context, row newRow) error {
 	args := []any{cp.ThreadID, cp.ID, nullable(cp.ParentID), row.baseID, cp.Step, cp.Node, next,
 		cp.Metadata.Source, nullable(cp.Metadata.RunID), packed(row.state), packed(row.delta), packed(nilIfEmptyBytes(cp.Update)),
 		c.ownerArg(), created, nullable(row.head), row.interrupts, nullable(fence.RunID), fence.WorkerID, fence.Attempt}
-	tag, err := c.pool.Exec(ctx, q, args...)
+	tag, err := c.exec(ctx, q, args)
 	var pgErr *pgconn.PgError
 	switch {
 	case errors.As(err, &pgErr) && pgErr.Code == "23505":
@@ -247,6 +247,31 @@ func (c *Saver) insert(ctx context.Context, row newRow) error {
 		return c.refused(ctx, cp.ThreadID, cp.ID, row.head)
 	}
 	return nil
+}
+
+// exec runs the checkpoint's statement, in one batch after the
+// statements of the context's Companion when it has any.
+func (c *Saver) exec(ctx context.Context, q string, args []any) (pgconn.CommandTag, error) {
+	comp, ok := companionOf(ctx)
+	if !ok {
+		return c.pool.Exec(ctx, q, args...)
+	}
+	b := &pgx.Batch{}
+	read := comp.Queue(b)
+	if read == nil {
+		return c.pool.Exec(ctx, q, args...)
+	}
+	b.Queue(q, args...)
+	res := c.pool.SendBatch(ctx, b)
+	err := read(res)
+	var tag pgconn.CommandTag
+	if err == nil {
+		tag, err = res.Exec()
+	}
+	if cerr := res.Close(); err == nil {
+		err = cerr
+	}
+	return tag, err
 }
 
 // moveHeadSQL is the statement that moves a thread's head to checkpoint $2

@@ -1,0 +1,100 @@
+package checkpoint
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tripgraph/tripgraph/graph"
+)
+
+// noteCompanion writes a note in the checkpoint's transaction; fail makes
+// reading its result fail.
+type noteCompanion struct {
+	note  string
+	fail  error
+	asked int
+}
+
+func (c *noteCompanion) Queue(b *pgx.Batch) func(pgx.BatchResults) error {
+	c.asked++
+	if c.note == "" {
+		return nil
+	}
+	b.Queue(`INSERT INTO companion_notes (note) VALUES ($1)`, c.note)
+	return func(res pgx.BatchResults) error {
+		if _, err := res.Exec(); err != nil {
+			return err
+		}
+		return c.fail
+	}
+}
+
+// A companion's writes commit with the checkpoint or not at all: both in
+// when the checkpoint is saved; the note too when the thread's head moved
+// (a conflict writes nothing of the checkpoint, and is no failure of the
+// statements); neither when the checkpoint's statement fails; and a
+// failure the companion reads fails the Put (the statements ran: a
+// companion whose write must stop the checkpoint fails in SQL).
+func TestCompanionWritesWithTheCheckpoint(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	if _, err := s.Pool.Exec(ctx, `CREATE TABLE IF NOT EXISTS companion_notes (note text PRIMARY KEY)`); err != nil {
+		t.Fatal(err)
+	}
+	_, thread := newThread(t, s, "companion")
+	saver := New(s.Pool, Options{})
+	notes := func(note string) int {
+		var n int
+		if err := s.Pool.QueryRow(ctx, `SELECT count(*) FROM companion_notes WHERE note = $1`, note).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	put := func(c *noteCompanion, cp graph.Checkpoint, head string) error {
+		return saver.Put(WithCompanion(ctx, c), cp, head)
+	}
+
+	first := graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{"n":1}`)}
+	c := &noteCompanion{note: "first"}
+	if err := put(c, first, ""); err != nil || c.asked != 1 {
+		t.Fatalf("Put with a companion: %v (asked %d times)", err, c.asked)
+	}
+	if notes("first") != 1 {
+		t.Fatal("the companion's note is not in")
+	}
+
+	// A checkpoint without a state: its insert fails, and takes the note
+	// with it.
+	if err := put(&noteCompanion{note: "again"}, graph.Checkpoint{ThreadID: thread, ID: newID(), ParentID: first.ID, Step: 1}, first.ID); err == nil {
+		t.Fatal("a checkpoint without a state was accepted")
+	}
+	if notes("again") != 0 {
+		t.Fatal("the note of a failed checkpoint was kept")
+	}
+
+	// A head that moved: a conflict; the note is in, as the stream's parts
+	// of a run that lost its thread are.
+	err := put(&noteCompanion{note: "stale"}, graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{}`)}, "")
+	if !errors.Is(err, graph.ErrConflict) || notes("stale") != 1 {
+		t.Fatalf("a stale head: %v, want a conflict, and the note in", err)
+	}
+
+	// A failure the companion reads fails the Put.
+	boom := errors.New("boom")
+	second := graph.Checkpoint{ThreadID: thread, ID: newID(), ParentID: first.ID, Step: 1, State: []byte(`{"n":2}`)}
+	if err := put(&noteCompanion{note: "boom", fail: boom}, second, first.ID); !errors.Is(err, boom) {
+		t.Fatalf("a companion's failure: %v, want it", err)
+	}
+
+	// Nothing to write: the checkpoint alone.
+	head, err := saver.Latest(ctx, thread)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := put(&noteCompanion{}, graph.Checkpoint{ThreadID: thread, ID: newID(), ParentID: head.ID, Step: 2, State: []byte(`{"n":3}`)}, head.ID); err != nil {
+		t.Fatalf("a companion with nothing to write: %v", err)
+	}
+}
