@@ -2,9 +2,10 @@ package checkpoint
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/tripgraph/tripgraph/internal/rawjson"
 )
 
 // This file holds the state delta format of the Postgres checkpointer.
@@ -52,46 +53,23 @@ type object []member
 // errNotExact reports JSON that this format cannot rebuild byte for byte.
 var errNotExact = errors.New("not a compact JSON value")
 
-// parseObject splits a compact JSON object into its members.
+// parseObject splits a compact JSON object into its members. It does not
+// validate what it splits: the state is JSON the engine encoded, and a
+// delta is stored only when the object it rebuilds is byte for byte the
+// text it was split from.
 func parseObject(b []byte) (object, error) {
-	if !json.Valid(b) {
+	members, ok := rawjson.Object(b)
+	if !ok {
 		return nil, errNotExact
 	}
-	return splitObject(b)
-}
-
-// splitObject splits a valid compact JSON object.
-func splitObject(b []byte) (object, error) {
-	if len(b) < 2 || b[0] != '{' {
-		return nil, errNotExact
-	}
-	if len(b) == 2 && b[1] == '}' {
-		return object{}, nil
-	}
-	var obj object
-	for i := 1; ; {
-		if i >= len(b) || b[i] != '"' {
-			return nil, errNotExact
-		}
-		keyEnd := scanString(b, i)
-		if keyEnd >= len(b) || b[keyEnd] != ':' {
-			return nil, errNotExact
-		}
-		end := scanValue(b, keyEnd+1)
-		m, err := newMember(b[i:keyEnd], b[keyEnd+1:end])
-		if err != nil {
+	obj := make(object, len(members))
+	for i, m := range members {
+		var err error
+		if obj[i], err = newMember(m.Key, m.Value); err != nil {
 			return nil, err
 		}
-		obj = append(obj, m)
-		switch {
-		case end < len(b) && b[end] == ',':
-			i = end + 1
-		case end == len(b)-1 && b[end] == '}':
-			return obj, nil
-		default:
-			return nil, errNotExact
-		}
 	}
+	return obj, nil
 }
 
 // newMember makes a member, splitting its value when it is an array.
@@ -106,77 +84,13 @@ func newMember(key, value []byte) (member, error) {
 	return member{key: key, elems: elems, array: true}, nil
 }
 
-// splitArray splits a valid compact JSON array into its elements.
+// splitArray splits a compact JSON array into its elements.
 func splitArray(b []byte) ([][]byte, error) {
-	if len(b) < 2 || b[0] != '[' {
+	elems, ok := rawjson.Array(b)
+	if !ok {
 		return nil, errNotExact
 	}
-	if len(b) == 2 && b[1] == ']' {
-		return [][]byte{}, nil
-	}
-	var elems [][]byte
-	for i := 1; ; {
-		if i >= len(b) {
-			return nil, errNotExact
-		}
-		end := scanValue(b, i)
-		if end == i {
-			return nil, errNotExact
-		}
-		elems = append(elems, b[i:end])
-		switch {
-		case end < len(b) && b[end] == ',':
-			i = end + 1
-		case end == len(b)-1 && b[end] == ']':
-			return elems, nil
-		default:
-			return nil, errNotExact
-		}
-	}
-}
-
-// scanValue returns the end of the JSON value that starts at b[i]. b must be
-// valid JSON; a value that starts with white space ends where it starts.
-func scanValue(b []byte, i int) int {
-	if i >= len(b) {
-		return i
-	}
-	switch b[i] {
-	case '"':
-		return scanString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				i = scanString(b, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return i
-	}
-	for i < len(b) && bytes.IndexByte([]byte(",]} \t\r\n"), b[i]) < 0 {
-		i++
-	}
-	return i
-}
-
-// scanString returns the end of the JSON string that starts at b[i].
-func scanString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return i
+	return elems, nil
 }
 
 // lookup returns the member with this raw key.

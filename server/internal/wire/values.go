@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tripgraph/tripgraph/internal/rawjson"
 	"github.com/tripgraph/tripgraph/nodes"
 )
 
@@ -41,11 +42,11 @@ func uiMessage(c nodes.UIComponent, extra map[string]any) UIMessage {
 // Values is a saved planner state as the LangGraph API shows it: messages
 // and ui are lists, never null, and each ui entry is a UIMessage. Members
 // it does not know are left as they are, in their order. A run shows its
-// state after every step, so this reshapes the saved text in one pass
-// rather than decoding and encoding it again; text it cannot read is
+// state after every step, so this reshapes the saved (compact) text in one
+// pass rather than decoding and encoding it again; text it cannot read is
 // returned as it is.
 func Values(state json.RawMessage) json.RawMessage {
-	members, ok := rawObject(state)
+	members, ok := rawjson.Object(state)
 	if !ok {
 		return state
 	}
@@ -56,15 +57,15 @@ func Values(state json.RawMessage) json.RawMessage {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out = append(append(out, m.key...), ':')
-		switch string(m.key) {
+		out = append(append(out, m.Key...), ':')
+		switch string(m.Key) {
 		case `"messages"`:
 			hasMessages = true
-			out = appendList(out, m.value)
+			out = appendList(out, m.Value)
 		case `"ui"`:
-			out = appendUIMessages(out, m.value)
+			out = appendUIMessages(out, m.Value)
 		default:
-			out = append(out, m.value...)
+			out = append(out, m.Value...)
 		}
 	}
 	if !hasMessages {
@@ -90,14 +91,14 @@ func appendUIMessages(out, ui []byte) []byte {
 	if isNull(ui) {
 		return append(out, "[]"...)
 	}
-	entries, ok := rawArray(ui)
+	entries, ok := rawjson.Array(ui)
 	if !ok {
 		return append(out, ui...)
 	}
 	mark := len(out)
 	out = append(out, '[')
 	for i, e := range entries {
-		fields, ok := rawObject(e)
+		fields, ok := rawjson.Object(e)
 		if !ok {
 			return append(out[:mark], ui...)
 		}
@@ -119,8 +120,8 @@ func appendUIMessages(out, ui []byte) []byte {
 
 // appendMember appends the value of the member named key, or missing when
 // there is none.
-func appendMember(out []byte, members []rawMember, key, missing string) []byte {
-	if v, ok := memberNamed(members, key); ok && !(missing == `""` && isNull(v)) {
+func appendMember(out []byte, members []rawjson.Member, key, missing string) []byte {
+	if v, ok := rawjson.Named(members, key); ok && !(missing == `""` && isNull(v)) {
 		return append(out, v...)
 	}
 	return append(out, missing...)

@@ -1,0 +1,138 @@
+// Package rawjson walks compact JSON text that the program wrote itself
+// with encoding/json (a saved state), finding an object's members and an
+// array's elements as spans of the text, without decoding or copying them.
+// It checks the structure it walks (brackets, strings, separators) and
+// reports text it cannot walk as not ok, but it does not check what it
+// skips over as strictly as encoding/json does: callers either read text
+// they wrote or check that what they rebuild from the spans is the text
+// they were given.
+package rawjson
+
+// Member is one member of an object: its key as written, quotes and any
+// escapes included, and its value's text.
+type Member struct {
+	Key, Value []byte
+}
+
+// Object returns the members of the compact JSON object b, in order.
+func Object(b []byte) ([]Member, bool) {
+	if len(b) < 2 || b[0] != '{' {
+		return nil, false
+	}
+	members := []Member{}
+	if len(b) == 2 && b[1] == '}' {
+		return members, true
+	}
+	for i := 1; ; {
+		if i >= len(b) || b[i] != '"' {
+			return nil, false
+		}
+		keyEnd := String(b, i)
+		if keyEnd >= len(b) || b[keyEnd] != ':' {
+			return nil, false
+		}
+		end := Value(b, keyEnd+1)
+		if end == keyEnd+1 {
+			return nil, false
+		}
+		members = append(members, Member{Key: b[i:keyEnd], Value: b[keyEnd+1 : end]})
+		switch {
+		case end < len(b) && b[end] == ',':
+			i = end + 1
+		case end == len(b)-1 && b[end] == '}':
+			return members, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// Array returns the elements of the compact JSON array b, in order.
+func Array(b []byte) ([][]byte, bool) {
+	if len(b) < 2 || b[0] != '[' {
+		return nil, false
+	}
+	elems := [][]byte{}
+	if len(b) == 2 && b[1] == ']' {
+		return elems, true
+	}
+	for i := 1; ; {
+		end := Value(b, i)
+		if end == i {
+			return nil, false
+		}
+		elems = append(elems, b[i:end])
+		switch {
+		case end < len(b) && b[end] == ',':
+			i = end + 1
+		case end == len(b)-1 && b[end] == ']':
+			return elems, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// Named returns the value of the member whose key is key, written without
+// escapes (encoding/json writes plain ASCII keys so).
+func Named(members []Member, key string) ([]byte, bool) {
+	for _, m := range members {
+		if len(m.Key) == len(key)+2 && string(m.Key[1:len(m.Key)-1]) == key {
+			return m.Value, true
+		}
+	}
+	return nil, false
+}
+
+// Value returns the end of the JSON value that starts at b[i]; i itself
+// when none does (the end of b, or white space).
+func Value(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return String(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				i = String(b, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return i
+	}
+	for i < len(b) && !isDelimiter(b[i]) {
+		i++
+	}
+	return i
+}
+
+// String returns the end of the JSON string that starts at b[i]: past its
+// closing quote, or the end of b when it has none.
+func String(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+func isDelimiter(c byte) bool {
+	switch c {
+	case ',', ']', '}', ':', ' ', '\t', '\r', '\n':
+		return true
+	}
+	return false
+}

@@ -1,0 +1,57 @@
+package rawjson
+
+import (
+	"strings"
+	"testing"
+)
+
+// Object and Array find the spans encoding/json wrote, strings holding
+// brackets and escaped quotes included, and refuse text they cannot walk
+// (cut short, not compact, a trailing backslash) without reading past it.
+func TestObjectAndArray(t *testing.T) {
+	members, ok := Object([]byte(`{"a":"x\"}]{[\\","b":[1,{"c":null}],"d":true}`))
+	if !ok || len(members) != 3 {
+		t.Fatalf("Object: %d members, %v", len(members), ok)
+	}
+	var got []string
+	for _, m := range members {
+		got = append(got, string(m.Key)+"="+string(m.Value))
+	}
+	if want := `"a"="x\"}]{[\\"|"b"=[1,{"c":null}]|"d"=true`; strings.Join(got, "|") != want {
+		t.Fatalf("members %s, want %s", strings.Join(got, "|"), want)
+	}
+	if v, ok := Named(members, "b"); !ok || string(v) != `[1,{"c":null}]` {
+		t.Fatalf("Named(b) = %s, %v", v, ok)
+	}
+	elems, ok := Array([]byte(`[1,"]",{"a":[2]},[]]`))
+	if !ok || len(elems) != 4 || string(elems[2]) != `{"a":[2]}` {
+		t.Fatalf("Array: %q, %v", elems, ok)
+	}
+	for _, bad := range []string{``, `{`, `{"a"`, `{"a":}`, `{"a":1,}`, `{"a":1} `, `{ "a":1}`, `{"a":"\`, `{"a":[1,2}`,
+		`{"a":"x"`, `[1,`, `[1 ]`, `[`, `"a"`, `{"a":1}{}`} {
+		if _, ok := Object([]byte(bad)); ok {
+			t.Errorf("Object(%s) walked text it should refuse", bad)
+		}
+		if _, ok := Array([]byte(bad)); ok && bad != `[1 ]` {
+			t.Errorf("Array(%s) walked text it should refuse", bad)
+		}
+	}
+	if _, ok := Array([]byte(`[1 ]`)); ok {
+		t.Error("Array walked text that is not compact")
+	}
+}
+
+// Whatever the text, the walkers stay inside it.
+func FuzzObject(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `{"a":"\`, `[{"a":[1,"\"]"]}]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		members, _ := Object([]byte(s))
+		for _, m := range members {
+			Array(m.Value)
+			Object(m.Value)
+		}
+		Array([]byte(s))
+	})
+}
