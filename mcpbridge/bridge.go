@@ -138,7 +138,7 @@ func (b *Bridge) List(ctx context.Context) ([]nodes.Tool, error) {
 	}
 	out := make([]nodes.Tool, len(c.entries))
 	for i, e := range c.entries {
-		out[i] = e.describe()
+		out[i] = e.described
 	}
 	return out, nil
 }

@@ -19,9 +19,10 @@ import (
 
 // entry is one tool as the model sees it, and where it comes from.
 type entry struct {
-	name   string // the name the model uses
-	server ServerConfig
-	tool   *mcp.Tool
+	name      string // the name the model uses
+	server    ServerConfig
+	tool      *mcp.Tool
+	described nodes.Tool // the tool as the model sees it (describe), made with the catalog
 }
 
 // catalog is a user's tools, ranked and named, and when it was made.
@@ -132,6 +133,7 @@ func buildCatalog(servers []ServerConfig, lists [][]*mcp.Tool) *catalog {
 				continue
 			}
 			e := entry{name: name, server: cfg, tool: t}
+			e.described = e.describe()
 			c.entries = append(c.entries, e)
 			c.byName[name] = e
 		}
