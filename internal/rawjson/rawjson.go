@@ -136,3 +136,17 @@ func isDelimiter(c byte) bool {
 	}
 	return false
 }
+
+// Compact reports whether b, JSON text, has no white space outside its
+// strings.
+func Compact(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			i = String(b, i) - 1
+		case ' ', '\t', '\r', '\n':
+			return false
+		}
+	}
+	return true
+}

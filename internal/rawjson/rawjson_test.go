@@ -55,3 +55,20 @@ func FuzzObject(f *testing.F) {
 		Array([]byte(s))
 	})
 }
+
+// Compact tells text with white space between its tokens from text with
+// white space only inside its strings.
+func TestCompact(t *testing.T) {
+	for text, want := range map[string]bool{
+		`{"a":"b c","d":[1,2]}`: true,
+		`{"a":"\" x"}`:          true,
+		`{"a": 1}`:              false,
+		"[1,\n2]":               false,
+		`{"a":"b"} `:            false,
+		``:                      true,
+	} {
+		if got := Compact([]byte(text)); got != want {
+			t.Errorf("Compact(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

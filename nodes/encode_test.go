@@ -1,0 +1,89 @@
+package nodes
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// AppendJSON writes what json.Marshal writes, byte for byte, for states
+// and updates with and without their lists, strings that need escaping
+// and props that are not compact; only faster.
+func TestAppendJSONIsJSONMarshal(t *testing.T) {
+	props := json.RawMessage(`{"hotels":[{"name":"Casa \u003cAzul\u003e","price":120.5}],"note":"a \"b\""}`)
+	loose := json.RawMessage("{ \"nights\" : [ 1, 2 ],\n\"city\": \"São Paulo\" }")
+	comps := []UIComponent{
+		{ID: "u1", Name: ComponentTripDetails, Props: props, MessageID: "m1"},
+		{ID: "u\"2\u2028", Name: "x<y>&", Props: loose, MessageID: ""},
+		{ID: "u3", Name: "empty"},
+	}
+	full := State{
+		Messages:    []Message{{ID: "m1", Type: Human, Content: "4 nights in \"Lisbon\" <now> & then\n\tPorto\u00e9"}, {ID: "m2", Type: AI, Content: ""}},
+		UI:          comps,
+		Timestamp:   1700000000123,
+		TripDetails: &TripDetails{Location: "Lisbon", StartDate: "2027-05-01", EndDate: "2027-05-05", NumberOfGuests: 3},
+		Intent:      IntentAccommodations,
+		Language:    "pt",
+		Assumed:     []string{FieldGuests},
+		Recalled:    &Recalled{Guests: 3, HomeCity: "São Paulo"},
+		Forgotten:   true,
+		Enrichments: []Enrichment{{Server: "s", Tool: "t", Result: json.RawMessage(`{"a": 1}`), MessageID: "m2"}},
+	}
+	for name, s := range map[string]State{"empty": {}, "empty lists": {Messages: []Message{}, UI: []UIComponent{}}, "full": full} {
+		t.Run("state "+name, func(t *testing.T) { sameAsMarshal(t, s) })
+	}
+	upserts := []UIUpsert{{UIComponent: comps[0], Merge: true}, {UIComponent: comps[1]}}
+	for name, u := range map[string]Update{
+		"empty":        {},
+		"messages":     {Messages: full.Messages},
+		"ui":           {UI: upserts},
+		"ui and rest":  {UI: upserts, Timestamp: 5, ClearTripDetails: true},
+		"rest":         {Timestamp: 5, Language: "en"},
+		"all":          {Messages: full.Messages, UI: upserts, TripDetails: full.TripDetails, Enrichments: full.Enrichments, ClearSetAside: true},
+		"empty slices": {Messages: []Message{}, UI: []UIUpsert{}},
+	} {
+		t.Run("update "+name, func(t *testing.T) { sameAsMarshal(t, u) })
+	}
+}
+
+func sameAsMarshal(t *testing.T, v interface {
+	AppendJSON([]byte) ([]byte, error)
+}) {
+	t.Helper()
+	want, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := v.AppendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// encoding/json escapes <, > and & in props it compacts; props the
+	// planner made are escaped already. The loose props here are not.
+	var compacted []byte
+	compacted = append(compacted, got...)
+	if string(escapeHTML(compacted)) != string(escapeHTML(want)) {
+		t.Fatalf("AppendJSON\n got %s\nwant %s", got, want)
+	}
+	if !json.Valid(got) {
+		t.Fatalf("AppendJSON wrote invalid JSON: %s", got)
+	}
+}
+
+// escapeHTML escapes <, > and & as encoding/json does, so that texts that
+// differ only there compare equal.
+func escapeHTML(b []byte) []byte {
+	var out []byte
+	for _, c := range b {
+		switch c {
+		case '<':
+			out = append(out, `\u003c`...)
+		case '>':
+			out = append(out, `\u003e`...)
+		case '&':
+			out = append(out, `\u0026`...)
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
+}
