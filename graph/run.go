@@ -161,7 +161,7 @@ func (c *Compiled[S, U]) WithCheckpointer(cp Checkpointer) *Compiled[S, U] {
 // checkpoint's Interrupts are the thread's pending interrupts.
 func (c *Compiled[S, U]) GetState(ctx context.Context, threadID, checkpointID string) (S, Checkpoint, error) {
 	var s S
-	cp, err := c.load(ctx, threadID, checkpointID)
+	cp, err := c.Checkpoint(ctx, threadID, checkpointID)
 	if err != nil {
 		return s, cp, err
 	}
@@ -203,7 +203,7 @@ func (c *Compiled[S, U]) UpdateState(ctx context.Context, threadID, checkpointID
 // find there. A thread with no checkpoint starts from S's zero value.
 func (c *Compiled[S, U]) start(ctx context.Context, threadID, checkpointID string) (Checkpoint, S, string, error) {
 	var zero S
-	base, err := c.load(ctx, threadID, checkpointID)
+	base, err := c.Checkpoint(ctx, threadID, checkpointID)
 	if errors.Is(err, ErrNotFound) && checkpointID == "" {
 		return Checkpoint{ThreadID: threadID, Step: emptyStep}, zero, "", nil
 	}
@@ -212,7 +212,7 @@ func (c *Compiled[S, U]) start(ctx context.Context, threadID, checkpointID strin
 	}
 	head := base.ID
 	if checkpointID != "" {
-		latest, err := c.load(ctx, threadID, "")
+		latest, err := c.Checkpoint(ctx, threadID, "")
 		if err != nil {
 			return base, zero, "", err
 		}
@@ -222,7 +222,9 @@ func (c *Compiled[S, U]) start(ctx context.Context, threadID, checkpointID strin
 	return base, state, head, err
 }
 
-func (c *Compiled[S, U]) load(ctx context.Context, threadID, checkpointID string) (Checkpoint, error) {
+// Checkpoint returns a thread's checkpoint (its newest when checkpointID is
+// ""), its state as saved: GetState without decoding it.
+func (c *Compiled[S, U]) Checkpoint(ctx context.Context, threadID, checkpointID string) (Checkpoint, error) {
 	if threadID == "" {
 		return Checkpoint{}, errors.New("a thread id is required")
 	}

@@ -64,7 +64,7 @@ func (s *API) answerState(c echo.Context, threadID, checkpointID string) error {
 	if uuid.Validate(checkpointID) != nil {
 		return errcode.New(errcode.NotFound, "no checkpoint %q", checkpointID)
 	}
-	_, cp, err := t.Planner.GetState(httpx.Ctx(c), threadID, checkpointID)
+	cp, err := t.Planner.Checkpoint(httpx.Ctx(c), threadID, checkpointID)
 	if err != nil {
 		return err
 	}
@@ -248,7 +248,7 @@ func asNode(ctx context.Context, t tenant.Tenant, threadID, checkpointID, asked 
 		}
 		return asked, nil
 	}
-	_, base, err := t.Planner.GetState(ctx, threadID, checkpointID)
+	base, err := t.Planner.Checkpoint(ctx, threadID, checkpointID)
 	if err != nil && (checkpointID != "" || errcode.Of(httpx.FromGraph(err)) != errcode.NotFound) {
 		return "", err
 	}

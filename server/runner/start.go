@@ -119,7 +119,7 @@ func hasCheckpoint(ctx context.Context, t tenant.Tenant, threadID, checkpointID 
 	if threadID == "" || graph.CheckID("checkpoint id", checkpointID) != nil {
 		return errcode.New(errcode.NotFound, "no checkpoint %s on the thread", checkpointID)
 	}
-	_, _, err := t.Planner.GetState(ctx, threadID, checkpointID)
+	_, err := t.Planner.Checkpoint(ctx, threadID, checkpointID)
 	if errors.Is(err, graph.ErrNotFound) || errors.Is(err, graph.ErrInvalidID) {
 		return errcode.New(errcode.NotFound, "no checkpoint %s on thread %s", checkpointID, threadID)
 	}
@@ -165,7 +165,7 @@ func ensureThread(ctx context.Context, t tenant.Tenant, threadID string, create 
 
 // Head is a thread's newest checkpoint, nil when it has none.
 func Head(ctx context.Context, t tenant.Tenant, threadID string) (*graph.Checkpoint, error) {
-	_, cp, err := t.Planner.GetState(ctx, threadID, "")
+	cp, err := t.Planner.Checkpoint(ctx, threadID, "")
 	if errors.Is(err, graph.ErrNotFound) {
 		return nil, nil
 	}
@@ -219,7 +219,7 @@ func RollBack(ctx context.Context, t tenant.Tenant, run store.Run) error {
 	if err != nil || prior == "" {
 		return err
 	}
-	_, base, err := t.Planner.GetState(ctx, run.ThreadID, prior)
+	base, err := t.Planner.Checkpoint(ctx, run.ThreadID, prior)
 	if err != nil {
 		return fmt.Errorf("reading the checkpoint before run %s: %w", run.ID, err)
 	}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/tripgraph/tripgraph/chatinput"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/internal/rawjson"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/tenant"
 )
@@ -62,13 +64,35 @@ func CheckAdded(ctx context.Context, t tenant.Tenant, threadID, checkpointID str
 	}
 	var earlier []nodes.Message
 	if threadID != "" {
-		state, _, err := t.Planner.GetState(ctx, threadID, checkpointID)
+		cp, err := t.Planner.Checkpoint(ctx, threadID, checkpointID)
 		if err != nil && !errors.Is(err, graph.ErrNotFound) {
 			return fmt.Errorf("reading the conversation a message joins: %w", err)
 		}
-		earlier = state.Messages
+		if earlier, err = messagesOf(cp.State); err != nil {
+			return fmt.Errorf("reading the conversation a message joins: %w", err)
+		}
 	}
 	return CheckAddedTo(earlier, added)
+}
+
+// messagesOf reads only the messages of a saved state, not its cards.
+func messagesOf(state json.RawMessage) ([]nodes.Message, error) {
+	if len(state) == 0 {
+		return nil, nil
+	}
+	var s struct {
+		Messages []nodes.Message `json:"messages"`
+	}
+	if members, ok := rawjson.Object(state); ok {
+		raw, _ := rawjson.Named(members, "messages")
+		if len(raw) == 0 {
+			return nil, nil
+		}
+		err := json.Unmarshal(raw, &s.Messages)
+		return s.Messages, err
+	}
+	err := json.Unmarshal(state, &s)
+	return s.Messages, err
 }
 
 // CheckAddedTo is CheckAdded for a conversation the caller has read.

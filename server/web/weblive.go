@@ -96,7 +96,7 @@ func runBase(cx context.Context, t tenant.Tenant, run store.Run, head *graph.Che
 	if err != nil || j.CheckpointID == "" || head != nil && head.Metadata.RunID == run.ID {
 		return head, err
 	}
-	_, base, err := t.Planner.GetState(cx, run.ThreadID, j.CheckpointID)
+	base, err := t.Planner.Checkpoint(cx, run.ThreadID, j.CheckpointID)
 	if err != nil {
 		return nil, fmt.Errorf("reading the checkpoint run %s forks from: %w", run.ID, httpx.FromGraph(err))
 	}
@@ -350,7 +350,7 @@ func stateAt(cx context.Context, t tenant.Tenant, threadID, checkpointID string)
 	if checkpointID == "" {
 		return nodes.State{}, nil
 	}
-	_, cp, err := t.Planner.GetState(cx, threadID, checkpointID)
+	cp, err := t.Planner.Checkpoint(cx, threadID, checkpointID)
 	if err != nil {
 		return nodes.State{}, httpx.FromGraph(err)
 	}
