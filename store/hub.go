@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -52,10 +53,48 @@ const reconnectDelay = 250 * time.Millisecond
 type subKey struct{ channel, runID string }
 
 // subscription is woken, through a channel of one slot, whenever something
-// may have changed for its run. Wakes coalesce.
+// may have changed for its run. Wakes coalesce. A subscription to
+// RunEventsChannel also keeps, until its follower takes them, the events
+// this process appended to the run (publish) and the newest seq the
+// notifications announced, so that its follower reads the table only for
+// what it has not been handed.
 type subscription struct {
 	wake    chan struct{}
 	stopped <-chan struct{} // closed when the hub stops for good
+
+	mu        sync.Mutex
+	local     []RunEvent // appended and committed by this process, in order
+	announced int64      // the newest seq a notification announced
+	mustRead  bool       // a notification only a read explains: the run ended, or some may have been missed
+}
+
+// news is what a subscription gathered since its follower last took it.
+type news struct {
+	local     []RunEvent
+	announced int64
+	mustRead  bool
+}
+
+// take returns what the subscription gathered, and clears it.
+func (s *subscription) take() news {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := news{local: s.local, announced: s.announced, mustRead: s.mustRead}
+	s.local, s.mustRead = nil, false
+	return n
+}
+
+// noted records a notification's payload after the run's id: the seq of
+// the newest event appended, or else something only a read explains.
+func (s *subscription) noted(rest string) {
+	s.mu.Lock()
+	if seq, err := strconv.ParseInt(rest, 10, 64); err == nil {
+		s.announced = max(s.announced, seq)
+	} else {
+		s.mustRead = true
+	}
+	s.mu.Unlock()
+	s.poke()
 }
 
 // wait blocks until the subscription is woken (nil), or the hub stops or
@@ -132,13 +171,33 @@ func (h *hub) HandleNotification(_ context.Context, n *pgconn.Notification, _ *p
 		h.tellWatchers(n.Payload)
 		return nil
 	}
-	runID, _, _ := strings.Cut(n.Payload, ":")
+	runID, rest, _ := strings.Cut(n.Payload, ":")
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for sub := range h.subs[subKey{n.Channel, runID}] {
-		sub.poke()
+		if n.Channel == RunEventsChannel {
+			sub.noted(rest)
+		} else {
+			sub.poke()
+		}
 	}
 	return nil
+}
+
+// publish hands events this process appended to a run, in a transaction
+// that has committed, to the run's followers in this process.
+func (h *hub) publish(events []RunEvent) {
+	if len(events) == 0 {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for sub := range h.subs[subKey{RunEventsChannel, events[0].RunID}] {
+		sub.mu.Lock()
+		sub.local = append(sub.local, events...)
+		sub.mu.Unlock()
+		sub.poke()
+	}
 }
 
 // HandleBacklog runs once the channel is listened on, after each
@@ -159,6 +218,9 @@ func (h *hub) HandleBacklog(_ context.Context, channel string, _ *pgx.Conn) erro
 	for key, set := range h.subs {
 		if key.channel == channel {
 			for sub := range set {
+				sub.mu.Lock()
+				sub.mustRead = true
+				sub.mu.Unlock()
 				sub.poke()
 			}
 		}

@@ -49,6 +49,21 @@ func (s *Store) AppendRunEvents(ctx context.Context, l Lease, events []NewRunEve
 	return readAppended(s.Pool.QueryRow(ctx, appendEventsSQL, appendArgs(l, events)...), l, events)
 }
 
+// PublishRunEvents hands events of one run, appended in a transaction that
+// has committed, to the run's followers in this process (FollowRunEvents),
+// so that they need not read them back; followers in other processes read
+// them when the append's notification comes. A follower takes what it is
+// handed as all that came before it: a worker publishes every event it
+// appends to its run, in order, or, once it has left one out, no more.
+func (s *Store) PublishRunEvents(events []RunEvent) {
+	s.hubMu.Lock()
+	h := s.hub
+	s.hubMu.Unlock()
+	if h != nil { // without a hub, no one follows
+		h.publish(events)
+	}
+}
+
 // QueueRunEvents queues on b the statement of AppendRunEvents, for a caller
 // that sends it with statements of its own: a batch sent outside a
 // transaction is one, so the events are appended only if every statement

@@ -24,8 +24,11 @@ var ErrRunCancelled = errors.New("the run was cancelled")
 //
 // It subscribes before it reads, so an event appended between a read and
 // the next wait still wakes it. It relies on a run's events being appended
-// one after another, as the run's one worker does. While the database
-// cannot be reached it reads again, for up to followPatience.
+// one after another, as the run's one worker does. Events this process
+// appended are handed to it (PublishRunEvents), so it reads the table
+// only at its start, at the run's end, and for what other processes
+// appended (a notification announces a seq it has not been handed). While
+// the database cannot be reached it reads again, for up to followPatience.
 func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64) iter.Seq2[RunEvent, error] {
 	return func(yield func(RunEvent, error) bool) {
 		sub, unsubscribe, err := o.s.runHub().subscribe(ctx, RunEventsChannel, runID)
@@ -61,15 +64,79 @@ func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64
 			if len(events) == runEventsPage {
 				continue
 			}
-			if final {
-				return
-			}
-			if err := sub.wait(ctx); err != nil {
-				yield(RunEvent{}, fmt.Errorf("following the events of run %s: %w", runID, err))
+			if final || !handedOver(ctx, sub, runID, &afterSeq, yield) {
 				return
 			}
 		}
 	}
+}
+
+// handedOver waits for news of a run and yields the events this process
+// hands over, for as long as they are all there is to know. It returns
+// true when the table must be read (a notification announced an event it
+// was not handed, the run ended, or notifications may have been missed),
+// false when the follower stopped or the wait failed. The events handed
+// over with such news are left to the read, which returns them too.
+func handedOver(ctx context.Context, sub *subscription, runID string, afterSeq *int64, yield func(RunEvent, error) bool) bool {
+	local := false // this process writes the run: it has handed events over
+	for {
+		if err := sub.wait(ctx); err != nil {
+			yield(RunEvent{}, fmt.Errorf("following the events of run %s: %w", runID, err))
+			return false
+		}
+		n := sub.take()
+		if local && !n.mustRead && n.announced > maxSeq(n.local, *afterSeq) {
+			n = sub.awaitHandOver(ctx, n, *afterSeq)
+		}
+		if n.mustRead || n.announced > maxSeq(n.local, *afterSeq) {
+			return true
+		}
+		local = local || len(n.local) > 0
+		for _, e := range n.local {
+			if e.Seq <= *afterSeq {
+				continue // read from the table already
+			}
+			if !yield(e, nil) {
+				return false
+			}
+			*afterSeq = e.Seq
+		}
+	}
+}
+
+// handOverGrace is how long a follower of a run its own process writes
+// waits for the hand-over of events a notification announced (the
+// notification may come first) before it reads them from the table.
+const handOverGrace = 50 * time.Millisecond
+
+// awaitHandOver adds to n what the subscription gathers until the events
+// n announces are handed over, something calls for a read, or
+// handOverGrace has passed.
+func (s *subscription) awaitHandOver(ctx context.Context, n news, afterSeq int64) news {
+	timer := time.NewTimer(handOverGrace)
+	defer timer.Stop()
+	for !n.mustRead && n.announced > maxSeq(n.local, afterSeq) {
+		select {
+		case <-s.wake:
+		case <-timer.C:
+			return n
+		case <-ctx.Done():
+			return n
+		}
+		more := s.take()
+		n.local = append(n.local, more.local...)
+		n.announced = max(n.announced, more.announced)
+		n.mustRead = n.mustRead || more.mustRead
+	}
+	return n
+}
+
+// maxSeq is the newest seq of events, or floor when that is newer.
+func maxSeq(events []RunEvent, floor int64) int64 {
+	for _, e := range events {
+		floor = max(floor, e.Seq)
+	}
+	return floor
 }
 
 // followPatience is how long a follower keeps reading again while the

@@ -357,3 +357,54 @@ func TestFollowPagesThroughManyEvents(t *testing.T) {
 	}
 	checkSequence(t, got, 1, n)
 }
+
+// A follower takes the events its own process hands over instead of
+// reading them back: here the appended rows are deleted in the same
+// transaction, so only the hand-over can yield them. Events appended and
+// not handed over (a worker that stopped publishing) are read from the
+// table when their notification announces a seq the follower was not
+// handed, and the run's end is read too: every event once, in order.
+func TestFollowerTakesWhatItsProcessHandsOver(t *testing.T) {
+	ctx := context.Background()
+	s := openQueueStores(t, 1)[0]
+	owner, thread := newThread(t, s, "handed")
+	mustCreate(t, s, owner, thread, "")
+	run := mustClaim(t, s, "w")
+	listening(t, s)
+	appendOne := func(i int) {
+		if _, err := s.AppendRunEvents(ctx, run.Lease(), []NewRunEvent{{Event: "values", Data: fmt.Appendf(nil, `{"i":%d}`, i)}}); err != nil {
+			t.Error(err)
+		}
+	}
+
+	appendOne(1)
+	got, err := follow(t, s, owner, run.ID, 0, func(e RunEvent) {
+		switch string(e.Data) {
+		case `{"i":1}`: // 2 and 3: appended, handed over, and not in the table
+			b := &pgx.Batch{}
+			read := QueueRunEvents(b, run.Lease(), []NewRunEvent{
+				{Event: "values", Data: []byte(`{"i":2}`)}, {Event: "values", Data: []byte(`{"i":3}`)}})
+			b.Queue(`DELETE FROM run_events WHERE run_id = $1 AND data <> '{"i":1}'::bytea`, run.ID)
+			res := s.Pool.SendBatch(ctx, b)
+			handed, err := read(res)
+			if cerr := res.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			s.PublishRunEvents(handed)
+		case `{"i":3}`: // 4: appended, not handed over
+			appendEvent(t, s, run.ID, "values", []byte(`{"i":4}`))
+		case `{"i":4}`: // then the end
+			if _, err := s.FinishRun(ctx, run.Lease(), RunSuccess, ""); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatalf("following: %v after %d events", err, len(got))
+	}
+	checkSequence(t, got, 1, 4)
+}

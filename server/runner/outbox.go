@@ -38,6 +38,13 @@ type outbox struct {
 	closed  bool                // no more parts come
 	err     error               // the first append error
 	ranks   map[rankKey]int     // events of each kind so far, in each step
+	// appended are the parts the step's checkpoint wrote, published to
+	// this process's followers once the checkpoint is saved (release).
+	appended []store.RunEvent
+	// unpublished: parts were appended and not published (their
+	// checkpoint failed), so nothing more is: followers take what they are
+	// handed as all that came before it.
+	unpublished bool
 }
 
 // rankKey counts a kind of event within one step.
@@ -93,13 +100,31 @@ func (o *outbox) hold() {
 	}
 }
 
-// release lets the writer write what the checkpoint did not take: the
-// runner releases once the step's checkpoint is saved.
+// release hands the parts the step's checkpoint wrote to this process's
+// followers, and lets the writer write what the checkpoint did not take:
+// the runner releases once the step's checkpoint is saved (a checkpoint
+// that was not leaves its parts to be read from the table).
 func (o *outbox) release() {
+	o.mu.Lock()
+	appended := o.appended
+	o.appended = nil
+	o.mu.Unlock()
+	o.publish(appended) // before what the writer appends next
 	o.mu.Lock()
 	o.held = false
 	o.mu.Unlock()
 	o.nudge()
+}
+
+// publish hands appended parts to this process's followers, unless some
+// were left out before.
+func (o *outbox) publish(appended []store.RunEvent) {
+	o.mu.Lock()
+	skip := o.unpublished
+	o.mu.Unlock()
+	if !skip {
+		o.queue.PublishRunEvents(appended)
+	}
 }
 
 // Queue is the outbox as the checkpoint's Companion: while held, it
@@ -115,10 +140,14 @@ func (o *outbox) Queue(b *pgx.Batch) func(pgx.BatchResults) error {
 	o.pending = nil
 	read := store.QueueRunEvents(b, o.lease, batch)
 	return func(res pgx.BatchResults) error {
-		if _, err := read(res); err != nil {
+		appended, err := read(res)
+		if err != nil {
 			o.failed(err)
 			return err
 		}
+		o.mu.Lock()
+		o.appended = append(o.appended, appended...)
+		o.mu.Unlock()
 		return nil
 	}
 }
@@ -128,6 +157,9 @@ func (o *outbox) Queue(b *pgx.Batch) func(pgx.BatchResults) error {
 func (o *outbox) close() error {
 	o.mu.Lock()
 	o.closed, o.held = true, false
+	if len(o.appended) > 0 { // their checkpoint was not saved
+		o.appended, o.unpublished = nil, true
+	}
 	o.mu.Unlock()
 	o.nudge()
 	<-o.done
@@ -151,8 +183,10 @@ func (o *outbox) write(ctx context.Context) {
 	for {
 		batch, last := o.take()
 		if len(batch) > 0 {
-			if _, err := o.queue.AppendRunEvents(ctx, o.lease, batch); err != nil {
+			if appended, err := o.queue.AppendRunEvents(ctx, o.lease, batch); err != nil {
 				o.failed(err)
+			} else {
+				o.publish(appended)
 			}
 			o.mu.Lock()
 			o.writing = false
@@ -174,7 +208,7 @@ func (o *outbox) take() (batch []store.NewRunEvent, last bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.err != nil {
-		o.pending = nil
+		o.pending, o.unpublished = nil, true
 	}
 	if o.held || len(o.pending) == 0 {
 		return nil, o.closed && len(o.pending) == 0
@@ -193,6 +227,7 @@ func (o *outbox) failed(err error) {
 	if first {
 		o.err = err
 	}
+	o.unpublished = true // the run stops: its followers read the rest
 	o.mu.Unlock()
 	if first {
 		o.fail(err)

@@ -1,0 +1,144 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/store"
+)
+
+// fakeQueue records what the outbox appends and publishes.
+type fakeQueue struct {
+	Queue
+	mu        sync.Mutex
+	seq       int64
+	appended  []string // events' data, in the order appended
+	published []string
+}
+
+func (q *fakeQueue) AppendRunEvents(_ context.Context, _ store.Lease, events []store.NewRunEvent) ([]store.RunEvent, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.add(events), nil
+}
+
+func (q *fakeQueue) add(events []store.NewRunEvent) []store.RunEvent {
+	var out []store.RunEvent
+	for _, e := range events {
+		q.seq++
+		q.appended = append(q.appended, string(e.Data))
+		out = append(out, store.RunEvent{RunID: "r", Seq: q.seq, Event: e.Event, Data: e.Data})
+	}
+	return out
+}
+
+func (q *fakeQueue) PublishRunEvents(events []store.RunEvent) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, e := range events {
+		q.published = append(q.published, string(e.Data))
+	}
+}
+
+// batchResult answers the append the outbox queued on a checkpoint's
+// batch, as the database would: every event appended.
+type batchResult struct {
+	pgx.BatchResults
+	q      *fakeQueue
+	events []store.NewRunEvent
+}
+
+func (r batchResult) QueryRow() pgx.Row { return appendRow(r) }
+
+type appendRow batchResult
+
+func (r appendRow) Scan(dest ...any) error {
+	r.q.mu.Lock()
+	appended := r.q.add(r.events)
+	r.q.mu.Unlock()
+	*dest[0].(*int) = 1
+	for i, e := range appended {
+		*dest[1].(*[]int64) = append(*dest[1].(*[]int64), e.Seq)
+		*dest[2].(*[]time.Time) = append(*dest[2].(*[]time.Time), time.Now())
+		*dest[3].(*[]*string) = append(*dest[3].(*[]*string), &r.events[i].Position)
+	}
+	return nil
+}
+
+func (r batchResult) Exec() (pgconn.CommandTag, error) { return pgconn.CommandTag{}, nil }
+
+// checkpointWith has the outbox's held parts written as a checkpoint's
+// batch would write them.
+func checkpointWith(t *testing.T, o *outbox, q *fakeQueue) {
+	t.Helper()
+	b := &pgx.Batch{}
+	read := o.Queue(b)
+	if read == nil {
+		t.Fatal("the outbox held nothing for the checkpoint")
+	}
+	events := b.QueuedQueries[0].Arguments
+	var batch []store.NewRunEvent
+	for i, name := range events[3].([]string) {
+		batch = append(batch, store.NewRunEvent{Event: name, Data: events[4].([][]byte)[i], Position: *events[5].([]*string)[i]})
+	}
+	if err := read(batchResult{q: q, events: batch}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func putPart(o *outbox, step int, data string) {
+	o.put(graph.Event[nodes.State, nodes.Update]{Kind: graph.Custom, Step: step},
+		[]wire.StreamPart{{Event: "custom", Data: []byte(data)}})
+}
+
+// The outbox hands this process's followers every part it appends, in
+// order: those its writer appends, and those a step's checkpoint wrote once
+// the checkpoint is saved. When a checkpoint that wrote parts was not saved
+// (the run ends without its release), it hands over nothing more: a
+// follower takes what it is handed as all that came before.
+func TestOutboxPublishesInOrderOrNotAtAll(t *testing.T) {
+	q := &fakeQueue{}
+	o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, func(error) {})
+	putPart(o, 1, "a")
+	o.hold() // the step's nodes finished
+	putPart(o, 1, "b")
+	checkpointWith(t, o, q)
+	o.release() // the checkpoint was saved
+	putPart(o, 2, "c")
+	o.hold()
+	putPart(o, 2, "d")
+	checkpointWith(t, o, q) // its checkpoint fails: no release
+	if err := o.close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a", "b", "c", "d"}; !slices.Equal(q.appended, want) {
+		t.Fatalf("appended %q, want %q", q.appended, want)
+	}
+	if want := []string{"a", "b", "c"}; !slices.Equal(q.published, want) && !slices.Equal(q.published, []string{"a", "b"}) {
+		t.Fatalf("published %q, want %q (or without c, if it went with d)", q.published, want)
+	}
+
+	q2 := &fakeQueue{}
+	o2 := startOutbox(context.Background(), q2, store.Lease{RunID: "r"}, func(error) {})
+	o2.hold()
+	putPart(o2, 1, "x")
+	checkpointWith(t, o2, q2)
+	o2.fail = func(error) {}
+	o2.failed(errors.New("the checkpoint failed")) // the run stops
+	putPart(o2, 2, "y")
+	o2.release()
+	_ = o2.close()
+	if len(q2.published) != 0 {
+		t.Fatalf("after a failure the outbox published %q", q2.published)
+	}
+}
