@@ -100,12 +100,61 @@ const runColumns = `r.id, r.thread_id, r.status, r.multitask_strategy, r.input, 
 // by a cancel request when running) and create it pending, or queued until
 // the running one ends. All of it is one transaction.
 func (o Owner) CreateRun(ctx context.Context, threadID string, nr NewRun) (Run, error) {
+	if run, ok, err := o.createRunOnIdleThread(ctx, threadID, nr); ok || err != nil {
+		return run, err
+	}
 	var run Run
 	err := pgx.BeginFunc(ctx, o.s.Pool, func(tx pgx.Tx) (err error) {
 		run, err = o.CreateRunIn(ctx, tx, threadID, nr)
 		return err
 	})
 	return run, notFoundAs(err, "Thread with ID %s not found", threadID)
+}
+
+// createRunOnIdleThread is CreateRun for its usual case, a thread with no
+// active run, in one round trip and one commit: a batch (one transaction)
+// that locks the thread, stamping its metadata, and then, in a statement
+// of its own that so sees every run committed before the lock was had,
+// creates the run pending if the thread has no active run. ok is false
+// when it created none (the thread is missing, or busy): CreateRun's
+// transaction then decides.
+func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr NewRun) (run Run, ok bool, err error) {
+	strategy, input, meta, err := nr.columns()
+	if err != nil {
+		return Run{}, false, err
+	}
+	stamp, err := metadataObject(nr.ThreadMetadata)
+	if err != nil {
+		return Run{}, false, err
+	}
+	b := &pgx.Batch{}
+	b.Queue(`UPDATE threads SET metadata = metadata || $3, updated_at = now() WHERE id = $1 AND owner_id::text = $2`,
+		threadID, o.id, stamp)
+	b.Queue(`
+		WITH r AS (
+			INSERT INTO runs (thread_id, status, multitask_strategy, input, metadata, not_before, assistant_id)
+			SELECT t.id, 'pending', $3, $4, $5, `+notBefore+`, nullif($6, '')
+			FROM threads t
+			WHERE t.id = $1 AND t.owner_id::text = $2
+				AND NOT EXISTS (SELECT 1 FROM runs WHERE thread_id = t.id AND status IN ('pending', 'running'))
+			RETURNING *)
+		SELECT `+runColumns+` FROM r`, threadID, o.id, strategy, input, meta, nr.AssistantID, nr.Delay.Microseconds())
+	res := o.s.Pool.SendBatch(ctx, b)
+	defer res.Close()
+	if _, err := res.Exec(); err != nil {
+		return Run{}, false, notFoundAs(fmt.Errorf("locking thread %s: %w", threadID, err), "Thread with ID %s not found", threadID)
+	}
+	rows, err := res.Query()
+	if err == nil {
+		run, err = pgx.CollectExactlyOneRow(rows, scanRun)
+	}
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return Run{}, false, nil
+	case err != nil:
+		return Run{}, false, notFoundAs(fmt.Errorf("creating a run on thread %s: %w", threadID, err), "Thread with ID %s not found", threadID)
+	}
+	return run, true, res.Close()
 }
 
 // CreateRunIn is CreateRun within tx, for a caller that commits the run

@@ -64,8 +64,13 @@ func (r *Runner) Enqueue(ctx context.Context, t tenant.Tenant, req Request) (sto
 	var run store.Run
 	if req.ThreadID == "" {
 		run, err = t.CreateRunOnNewThread(ctx, store.NewThread{ID: uuid.Must(uuid.NewV7()).String()}, nr)
-	} else if err = ensureThread(ctx, t, req.ThreadID, req.CreateThread); err == nil {
+	} else {
 		run, err = t.CreateRun(ctx, req.ThreadID, nr)
+		if errcode.Of(err) == errcode.NotFound && req.CreateThread {
+			if err = createThread(ctx, t, req.ThreadID); err == nil {
+				run, err = t.CreateRun(ctx, req.ThreadID, nr)
+			}
+		}
 	}
 	if err != nil {
 		return run, err
@@ -146,17 +151,14 @@ func awaitsAnswer(ctx context.Context, t tenant.Tenant, threadID string) (*graph
 	return head, nil
 }
 
-// ensureThread checks that the thread is the tenant's, and creates it when
-// it is missing and create is set.
-func ensureThread(ctx context.Context, t tenant.Tenant, threadID string, create bool) error {
-	_, err := t.Thread(ctx, threadID)
-	if errcode.Of(err) != errcode.NotFound || !create {
-		return err
-	}
+// createThread creates a thread of the tenant's with the id a client
+// chose for it (a run's if_not_exists "create"); one created meanwhile
+// will do.
+func createThread(ctx context.Context, t tenant.Tenant, threadID string) error {
 	if uuid.Validate(threadID) != nil {
 		return errcode.New(errcode.BadRequest, "a thread id is a UUID")
 	}
-	_, err = t.CreateThread(ctx, store.NewThread{ID: threadID})
+	_, err := t.CreateThread(ctx, store.NewThread{ID: threadID})
 	if errcode.Of(err) == errcode.Conflict {
 		return nil // created meanwhile
 	}
