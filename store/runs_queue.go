@@ -301,30 +301,25 @@ func endRun(ctx context.Context, tx pgx.Tx, r Run, status, runErr string) (Run, 
 			UPDATE runs SET status = $2, error = nullif($3, ''), finished_at = now(), updated_at = now(),
 				lease_expires_at = NULL
 			WHERE id = $1 RETURNING *)
-		SELECT `+runColumns+` FROM r`, r.ID, status, runErr)
+		SELECT `+runColumns+` FROM r CROSS JOIN LATERAL (SELECT pg_notify($4, r.id::text || ':' || r.status)) announced`,
+		r.ID, status, runErr, RunEventsChannel)
 	if err != nil {
 		return Run{}, err
-	}
-	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, RunEventsChannel, r.ID+":"+status); err != nil {
-		return Run{}, fmt.Errorf("announcing the end of run %s: %w", r.ID, err)
 	}
 	if r.Status == RunQueued {
 		return done, nil
 	}
-	tag, err := tx.Exec(ctx, `
-		UPDATE runs SET status = 'pending', updated_at = now()
-		WHERE id = (SELECT id FROM runs WHERE thread_id = $1 AND status = 'queued'
-		            ORDER BY created_at, id LIMIT 1)`, r.ThreadID)
-	if err != nil {
-		return Run{}, fmt.Errorf("promoting the next queued run of thread %s: %w", r.ThreadID, err)
-	}
-	threadStatus := threadStatusAfter[status]
-	if tag.RowsAffected() > 0 {
-		threadStatus = ThreadBusy
-	}
-	if _, err := tx.Exec(ctx, `UPDATE threads SET status = $2, updated_at = now() WHERE id = $1`,
-		r.ThreadID, threadStatus); err != nil {
-		return Run{}, fmt.Errorf("setting the status of thread %s: %w", r.ThreadID, err)
+	// The thread's oldest queued run becomes pending, and the thread busy
+	// again; else the thread takes the status the run's end gives it.
+	if _, err := tx.Exec(ctx, `
+		WITH promoted AS (
+			UPDATE runs SET status = 'pending', updated_at = now()
+			WHERE id = (SELECT id FROM runs WHERE thread_id = $1 AND status = 'queued'
+			            ORDER BY created_at, id LIMIT 1)
+			RETURNING id)
+		UPDATE threads SET status = CASE WHEN EXISTS (SELECT 1 FROM promoted) THEN $3 ELSE $2 END, updated_at = now()
+		WHERE id = $1`, r.ThreadID, threadStatusAfter[status], ThreadBusy); err != nil {
+		return Run{}, fmt.Errorf("promoting the next queued run of thread %s and setting its status: %w", r.ThreadID, err)
 	}
 	return done, nil
 }
