@@ -8,6 +8,8 @@
 // they were given.
 package rawjson
 
+import "bytes"
+
 // Member is one member of an object: its key as written, quotes and any
 // escapes included, and its value's text.
 type Member struct {
@@ -116,15 +118,23 @@ func Value(b []byte, i int) int {
 }
 
 // String returns the end of the JSON string that starts at b[i]: past its
-// closing quote, or the end of b when it has none.
+// closing quote, or the end of b when it has none. It looks for quotes
+// with bytes.IndexByte, since strings are most of a state's text.
 func String(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
+	for j := i + 1; j < len(b); {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			break
 		}
+		quote := j + k
+		escapes := 0
+		for p := quote - 1; p > i && b[p] == '\\'; p-- {
+			escapes++
+		}
+		if escapes%2 == 0 {
+			return quote + 1
+		}
+		j = quote + 1
 	}
 	return len(b)
 }

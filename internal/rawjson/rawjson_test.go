@@ -23,6 +23,9 @@ func TestObjectAndArray(t *testing.T) {
 	if v, ok := Named(members, "b"); !ok || string(v) != `[1,{"c":null}]` {
 		t.Fatalf("Named(b) = %s, %v", v, ok)
 	}
+	if m, ok := Object([]byte(`{"a":"x\\","b":"y\\\"z","c":1}`)); !ok || len(m) != 3 || string(m[0].Value) != `"x\\"` || string(m[1].Value) != `"y\\\"z"` {
+		t.Fatalf("escaped backslashes before quotes: %q, %v", m, ok)
+	}
 	elems, ok := Array([]byte(`[1,"]",{"a":[2]},[]]`))
 	if !ok || len(elems) != 4 || string(elems[2]) != `{"a":[2]}` {
 		t.Fatalf("Array: %q, %v", elems, ok)
