@@ -67,8 +67,28 @@ type Extraction struct {
 const assumedGuests = 2
 
 // Understand reads the user's messages of a conversation, oldest first.
-// today is the clock for relative dates.
+// today is the clock for relative dates. A reading depends on nothing
+// else, and a run reads its conversation several times (to extract the
+// trip, to call tools, to reply), as the next turn does with one message
+// more: recent readings are kept (readings) and handed out as copies.
 func Understand(turns []string, today time.Time) Extraction {
+	key := readingKey(turns, today)
+	if e, ok := readings.get(key); ok {
+		return e.clone()
+	}
+	e := understand(turns, today)
+	readings.put(key, e.clone())
+	return e
+}
+
+// clone is e with slices of its own.
+func (e Extraction) clone() Extraction {
+	e.Legs, e.Wishes, e.Unsure = slices.Clone(e.Legs), slices.Clone(e.Wishes), slices.Clone(e.Unsure)
+	e.ChildrenAges, e.Diets = slices.Clone(e.ChildrenAges), slices.Clone(e.Diets)
+	return e
+}
+
+func understand(turns []string, today time.Time) Extraction {
 	var e Extraction
 	e.Language = language(turns)
 	var last intent.Intent
