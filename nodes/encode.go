@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/tripgraph/tripgraph/internal/rawjson"
 )
@@ -18,6 +19,7 @@ import (
 // AppendJSON appends the state's JSON to b: the members json.Marshal
 // writes, messages and ui first.
 func (s State) AppendJSON(b []byte) ([]byte, error) {
+	b = slices.Grow(b, sizeHint(s.Messages, s.UI)+len(s.Enrichments)*512)
 	b = append(b, `{"messages":`...)
 	b, err := appendMarshalled(b, s.Messages)
 	if err != nil {
@@ -52,6 +54,11 @@ type stateRest struct {
 // AppendJSON appends the update's JSON to b: the members json.Marshal
 // writes, messages and ui first.
 func (u Update) AppendJSON(b []byte) ([]byte, error) {
+	n := sizeHint(u.Messages, nil)
+	for _, up := range u.UI {
+		n += len(up.Props) + 128
+	}
+	b = slices.Grow(b, n)
 	b = append(b, '{')
 	more := false
 	var err error
@@ -86,6 +93,19 @@ type updateRest struct {
 	Update
 	Messages *struct{} `json:"messages,omitempty"`
 	UI       *struct{} `json:"ui,omitempty"`
+}
+
+// sizeHint is about the length of the JSON of messages and components, so
+// that a state's encoding grows its buffer once.
+func sizeHint(msgs []Message, ui []UIComponent) int {
+	n := 512
+	for _, m := range msgs {
+		n += len(m.Content) + len(m.ID) + 64
+	}
+	for _, c := range ui {
+		n += len(c.Props) + 128
+	}
+	return n
 }
 
 // appendComponent appends a component's JSON, as UIComponent's (and

@@ -1,55 +1,68 @@
 package offline
 
 import (
-	"strings"
+	"hash/maphash"
+	"slices"
 	"sync"
 	"time"
 )
 
 // readings are the conversations Understand read last, at most
 // maxReadings of them; the oldest reading goes first.
-var readings = &readingCache{byKey: map[string]Extraction{}}
+var readings = &readingCache{byKey: map[uint64]reading{}, seed: maphash.MakeSeed()}
 
 const maxReadings = 1024
 
-// readingCache is a bounded map of readings by key, evicted in the order
-// they were put.
+// readingCache is a bounded map of readings by a hash of what was read,
+// evicted in the order they were put.
 type readingCache struct {
+	seed  maphash.Seed
 	mu    sync.Mutex
-	byKey map[string]Extraction
-	order []string // keys, oldest first
+	byKey map[uint64]reading
+	order []uint64 // keys, oldest first
 }
 
-// readingKey names a reading: the clock and every message, separated by a
-// character no message holds (the text checks refuse control characters,
-// and the key only has to tell conversations apart).
-func readingKey(turns []string, today time.Time) string {
-	var b strings.Builder
-	b.WriteString(today.Format(time.RFC3339Nano))
+// reading is what Understand read, and what it returned.
+type reading struct {
+	today time.Time
+	turns []string
+	e     Extraction
+}
+
+// key hashes what a reading depends on, without copying it.
+func (c *readingCache) key(turns []string, today time.Time) uint64 {
+	var h maphash.Hash
+	h.SetSeed(c.seed)
+	maphash.WriteComparable(&h, today.UnixNano())
 	for _, t := range turns {
-		b.WriteByte(0)
-		b.WriteString(t)
+		h.WriteString(t)
+		h.WriteByte(0)
 	}
-	return b.String()
+	return h.Sum64()
 }
 
-func (c *readingCache) get(key string) (Extraction, bool) {
+func (c *readingCache) get(turns []string, today time.Time) (Extraction, bool) {
+	k := c.key(turns, today)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.byKey[key]
-	return e, ok
+	r, ok := c.byKey[k]
+	if !ok || !r.today.Equal(today) || !slices.Equal(r.turns, turns) {
+		return Extraction{}, false
+	}
+	return r.e, true
 }
 
-func (c *readingCache) put(key string, e Extraction) {
+func (c *readingCache) put(turns []string, today time.Time, e Extraction) {
+	k := c.key(turns, today)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.byKey[key]; ok {
+	if _, ok := c.byKey[k]; ok {
 		return
 	}
 	if len(c.order) >= maxReadings {
 		delete(c.byKey, c.order[0])
 		c.order = c.order[1:]
 	}
-	c.byKey[key] = e
-	c.order = append(c.order, key)
+	c.byKey[k] = reading{today: today, turns: slices.Clone(turns), e: e}
+	c.order = append(c.order, k)
 }

@@ -72,12 +72,11 @@ const assumedGuests = 2
 // trip, to call tools, to reply), as the next turn does with one message
 // more: recent readings are kept (readings) and handed out as copies.
 func Understand(turns []string, today time.Time) Extraction {
-	key := readingKey(turns, today)
-	if e, ok := readings.get(key); ok {
+	if e, ok := readings.get(turns, today); ok {
 		return e.clone()
 	}
 	e := understand(turns, today)
-	readings.put(key, e.clone())
+	readings.put(turns, today, e.clone())
 	return e
 }
 

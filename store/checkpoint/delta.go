@@ -122,6 +122,45 @@ func (o object) encode() []byte {
 	return append(b, '}')
 }
 
+// encodes reports whether raw is o's encoding, without making it.
+func (o object) encodes(raw []byte) bool {
+	rest := raw
+	eat := func(p []byte) bool {
+		if !bytes.HasPrefix(rest, p) {
+			return false
+		}
+		rest = rest[len(p):]
+		return true
+	}
+	comma, colon := []byte{','}, []byte{':'}
+	if !eat([]byte{'{'}) {
+		return false
+	}
+	for i, m := range o {
+		if (i > 0 && !eat(comma)) || !eat(m.key) || !eat(colon) {
+			return false
+		}
+		if !m.array {
+			if !eat(m.value) {
+				return false
+			}
+			continue
+		}
+		if !eat([]byte{'['}) {
+			return false
+		}
+		for j, e := range m.elems {
+			if (j > 0 && !eat(comma)) || !eat(e) {
+				return false
+			}
+		}
+		if !eat([]byte{']'}) {
+			return false
+		}
+	}
+	return string(rest) == "}"
+}
+
 // size is the length of the member's encoded value.
 func (m member) size() int {
 	if !m.array {

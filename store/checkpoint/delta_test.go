@@ -102,3 +102,21 @@ func TestApplyDeltaRejectsMalformed(t *testing.T) {
 		}
 	}
 }
+
+// encodes tells an object's own text from any other, without making it.
+func TestObjectEncodes(t *testing.T) {
+	raw := []byte(`{"messages":[{"id":"a"},{"id":"b"}],"ui":[],"n":1}`)
+	obj, err := parseObject(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !obj.encodes(raw) || string(obj.encode()) != string(raw) {
+		t.Fatal("an object does not encode the text it was split from")
+	}
+	for _, other := range []string{`{"messages":[{"id":"a"},{"id":"b"}],"ui":[],"n":2}`, `{"messages":[{"id":"a"}],"ui":[],"n":1}`,
+		`{"messages":[{"id":"a"},{"id":"b"}],"ui":[],"n":1} `, `{"messages":[{"id":"a"},{"id":"b"}],"ui":[],"n":1`, `{}`, ``} {
+		if obj.encodes([]byte(other)) {
+			t.Errorf("the object says it encodes %s", other)
+		}
+	}
+}

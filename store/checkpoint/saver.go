@@ -4,7 +4,6 @@
 package checkpoint
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -193,7 +192,7 @@ func (c *Saver) plan(cp graph.Checkpoint, raw []byte, obj object, parent *chain)
 		return raw, nil, ch
 	}
 	rebuilt, err := applyDelta(parent.state, delta, cp.Update)
-	if err != nil || !bytes.Equal(rebuilt.encode(), raw) {
+	if err != nil || !rebuilt.encodes(raw) {
 		return raw, nil, ch
 	}
 	// The rebuilt state shares the parent's elements, where the parsed one
