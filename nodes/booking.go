@@ -225,7 +225,7 @@ func (t *turn) bookingSummary(ctx context.Context, raw json.RawMessage) (Booking
 	case props.Previous != nil:
 		props.Warning = WarnBookedBefore
 	}
-	deadline := t.Now().Add(ConfirmationTTL).UTC().Truncate(time.Second)
+	deadline := t.Now().Add(ConfirmationTTL).UTC().Truncate(time.Millisecond)
 	props.ExpiresAt = deadline.Format(time.RFC3339)
 	props.Key = bookingKey(ctx, props, deadline)
 	return props, nil
@@ -264,11 +264,11 @@ func (t *turn) verdict(ctx context.Context, a BookingAnswer, props *BookingConfi
 		return BookingDeclined
 	}
 	unix, _, ok := strings.Cut(a.Key, ".")
-	secs, err := strconv.ParseInt(unix, 10, 64)
+	ms, err := strconv.ParseInt(unix, 10, 64)
 	if !ok || err != nil {
 		return BookingChanged
 	}
-	deadline := time.Unix(secs, 0).UTC()
+	deadline := time.UnixMilli(ms).UTC()
 	if bookingKey(ctx, *props, deadline) != a.Key {
 		return BookingChanged
 	}
@@ -280,12 +280,15 @@ func (t *turn) verdict(ctx context.Context, a BookingAnswer, props *BookingConfi
 }
 
 // bookingKey names one booking of one thread with its deadline:
-// "<deadline in Unix seconds>.<hash of the thread, the stay and the price>".
+// "<deadline in Unix milliseconds>.<hash of the thread, the stay and the
+// price>". Milliseconds, so that the same stay confirmed twice in one
+// thread within a second (a fast client) gets two keys, not the first
+// booking again.
 func bookingKey(ctx context.Context, p BookingConfirmationProps, deadline time.Time) string {
 	info, _ := graph.Info(ctx)
 	sum := sha256.Sum256([]byte(strings.Join([]string{info.ThreadID, p.AccommodationID, p.StartDate, p.EndDate,
-		strconv.Itoa(p.Guests), strconv.FormatFloat(p.Total, 'f', 2, 64), p.Currency, strconv.FormatInt(deadline.Unix(), 10)}, "\x00")))
-	return strconv.FormatInt(deadline.Unix(), 10) + "." + hex.EncodeToString(sum[:16])
+		strconv.Itoa(p.Guests), strconv.FormatFloat(p.Total, 'f', 2, 64), p.Currency, strconv.FormatInt(deadline.UnixMilli(), 10)}, "\x00")))
+	return strconv.FormatInt(deadline.UnixMilli(), 10) + "." + hex.EncodeToString(sum[:16])
 }
 
 // bookingOutcome shows a booking that was not made and returns what to tell

@@ -275,3 +275,20 @@ func TestBookingStoppedMidCallIsRetriedNotFailed(t *testing.T) {
 		t.Fatalf("the next attempt ended %v with the card %q after %d calls, want booked after 2", ev.Kind, outcome.Status, calls)
 	}
 }
+
+// The same stay confirmed twice in one thread a moment apart gets two
+// keys: a key that named only the second would replay the first booking
+// (the catalog's idempotency) instead of refusing the stay as taken.
+func TestBookingKeysOfOneSecondDiffer(t *testing.T) {
+	ctx := context.Background()
+	p := BookingConfirmationProps{AccommodationID: "a1", StartDate: "2027-09-01", EndDate: "2027-09-03", Guests: 2, Total: 56.56, Currency: "EUR"}
+	at := time.Date(2027, 8, 1, 10, 0, 0, 0, time.UTC)
+	first, second := bookingKey(ctx, p, at.Add(100*time.Millisecond)), bookingKey(ctx, p, at.Add(400*time.Millisecond))
+	if first == second {
+		t.Fatalf("two confirmations within one second share the key %s", first)
+	}
+	tr := &turn{planner: &planner{Deps{Now: func() time.Time { return at }}}}
+	if got := tr.verdict(ctx, BookingAnswer{Confirmed: true, Key: second}, &p); got != BookingPending {
+		t.Fatalf("the answer with its own key: %s, want it to book", got)
+	}
+}
