@@ -40,7 +40,7 @@ type Config struct {
 // Database says which PostgreSQL to use.
 type Database struct {
 	URL  string `env:"DATABASE_URL" shown:"a local cluster under «.data/»" help:"PostgreSQL to use; when set, no local cluster is started"`
-	Pool int    `env:"TRIPGRAPH_DB_POOL" shown:"2 × workers + 8" validate:"eq=0|gte=2" help:"most connections in «serve»'s database pool (the connection that listens for run notifications is apart); it wins over a «pool_max_conns» in «DATABASE_URL»"`
+	Pool int    `env:"TRIPGRAPH_DB_POOL" shown:"workers ÷ 2 + 8" validate:"eq=0|gte=2" help:"most connections in «serve»'s database pool (the connection that listens for run notifications is apart); it wins over a «pool_max_conns» in «DATABASE_URL»"`
 }
 
 // Model says which language model the planner runs on, with the keys of
@@ -105,20 +105,22 @@ type Limits struct {
 
 // Runner sizes and paces the workers that execute runs.
 type Runner struct {
-	Workers       int           `env:"TRIPGRAPH_WORKERS" shown:"8 per CPU, 16 to 32" validate:"gte=0" help:"runs one «serve» process executes at once, claimed from the queue all processes on the database share; «0» sizes it from the machine"`
+	Workers       int           `env:"TRIPGRAPH_WORKERS" shown:"24 per CPU, 32 to 96" validate:"gte=0" help:"runs one «serve» process executes at once, claimed from the queue all processes on the database share; «0» sizes it from the machine"`
 	Lease         time.Duration `env:"TRIPGRAPH_RUN_LEASE" validate:"gte=1s" help:"how long a worker's claim on a run lasts (at least «1s»); it is renewed every third of it, and a run whose process died is taken over by another process within about one and a half leases"`
 	ShutdownGrace time.Duration `env:"TRIPGRAPH_SHUTDOWN_GRACE" validate:"gte=0" help:"on SIGTERM or Ctrl-C, «serve» stops taking runs and new connections, lets its runs go on this long, hands the unfinished ones back to the queue (another process resumes them from their last checkpoint at once), then ends open streams with an «UNAVAILABLE» error frame telling clients to join again with «Last-Event-ID»; requests still going get 10 s more"`
 }
 
 // DBPool is the size of serve's database pool for its number of workers:
-// Database.Pool when set, else two connections per worker (a checkpoint
-// or event write and a lease renewal may overlap) and eight for what runs
-// beside the workers.
+// Database.Pool when set, else one connection per two workers (a worker
+// holds one only while a statement runs, and more connections cost the
+// database more than they save) and eight for what runs beside the
+// workers: 32 for the 48 workers of a 2-CPU machine, so that two
+// processes fit in PostgreSQL's default of 100 connections.
 func (c Config) DBPool(workers int) int32 {
 	if c.Database.Pool > 0 {
 		return int32(c.Database.Pool)
 	}
-	return int32(2*workers + 8)
+	return int32(workers/2 + 8)
 }
 
 // Load reads the configuration: the defaults, then the variables of the

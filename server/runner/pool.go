@@ -25,12 +25,16 @@ import (
 )
 
 // DefaultWorkers is how many runs a process executes at once when the
-// configuration does not say: 8 per CPU the Go scheduler may use, between
-// 16 and 32. A run mostly waits (on the database, MCP servers, a model),
-// so a worker per CPU would leave runs queued behind idle CPUs; each
-// worker may hold two database connections, which bounds the top.
+// configuration does not say: 24 per CPU the Go scheduler may use, between
+// 32 and 96. A run mostly waits (on the database, MCP servers, a model),
+// so a worker per CPU would leave runs queued behind idle CPUs; and with
+// runs going on together rather than waiting for a worker, each run's
+// first output comes after about half its time instead of most of it (at
+// 50 clients on 2 CPUs, 48 workers against 16: bench/README.md). Workers
+// share a smaller database pool (config.DBPool): a worker holds a
+// connection only while a statement runs.
 func DefaultWorkers() int {
-	return min(max(8*runtime.GOMAXPROCS(0), 16), 32)
+	return min(max(24*runtime.GOMAXPROCS(0), 32), 96)
 }
 
 // DefaultLease is how long a worker's claim on a run lasts, renewed as it
