@@ -42,7 +42,7 @@ func (r *Runner) schedule(ctx context.Context) {
 				started++
 			}
 			if started > 0 {
-				r.nudge()
+				r.created()
 			}
 			if err != nil || len(fired) < cronBatch {
 				break

@@ -97,6 +97,10 @@ type Runner struct {
 	n       int
 	timing  timing
 	wake    chan struct{} // a run was created here: look now
+	// watched is set while the queue's announcements reach this process
+	// (watchQueue): a run made pending anywhere then wakes a worker by
+	// itself, and whoever made it need not (created).
+	watched atomic.Bool
 	// claims ends when the workers are to stop claiming runs, and the
 	// sweeper to stop; stopRuns stops the runs in progress, which go back
 	// to the queue.
@@ -183,6 +187,8 @@ func (r *Runner) watchQueue(ctx context.Context) {
 		return
 	}
 	defer stop()
+	r.watched.Store(true)
+	defer r.watched.Store(false)
 	for {
 		select {
 		case <-ctx.Done():
@@ -221,6 +227,15 @@ func (r *Runner) nudge() {
 	select {
 	case r.wake <- struct{}{}:
 	default:
+	}
+}
+
+// created wakes a worker for runs this process made pending, unless the
+// queue's announcement of them will: one wake per run, not two, so that
+// idle workers do not claim nothing.
+func (r *Runner) created() {
+	if !r.watched.Load() {
+		r.nudge()
 	}
 }
 
@@ -268,7 +283,7 @@ func (r *Runner) sweep(ctx context.Context) {
 			r.log.Warn("run reclaimed from a stopped worker", "run_id", run.ID, "status", run.Status, "attempts", run.Attempts)
 		}
 		if len(changed) > 0 {
-			r.nudge()
+			r.created()
 		}
 		select {
 		case <-ctx.Done():

@@ -75,7 +75,7 @@ func (r *Runner) Enqueue(ctx context.Context, t tenant.Tenant, req Request) (sto
 	if err != nil {
 		return run, err
 	}
-	r.nudge()
+	r.created()
 	return run, nil
 }
 
