@@ -2,7 +2,6 @@ package media
 
 import (
 	"cmp"
-	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/internal/lru"
 	"github.com/tripgraph/tripgraph/picture"
 )
 
@@ -219,42 +219,22 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 
 // pictureCache keeps the most recently served generated pictures.
 type pictureCache struct {
-	mu    sync.Mutex
-	max   int
-	order *list.List // of *pictureEntry, most recent first
-	index map[string]*list.Element
-}
-
-type pictureEntry struct {
-	key  string
-	data []byte
+	pictures *lru.Cache[string, []byte]
 }
 
 func newPictureCache(max int) *pictureCache {
-	return &pictureCache{max: max, order: list.New(), index: map[string]*list.Element{}}
+	return &pictureCache{pictures: lru.New[string, []byte](int64(max))}
 }
 
 func (c *pictureCache) get(seed string, size picture.Size) ([]byte, error) {
 	key := fmt.Sprintf("%s@%dx%d", seed, size.W, size.H)
-	c.mu.Lock()
-	if e, ok := c.index[key]; ok {
-		c.order.MoveToFront(e)
-		c.mu.Unlock()
-		return e.Value.(*pictureEntry).data, nil
+	if data, ok := c.pictures.Get(key); ok {
+		return data, nil
 	}
-	c.mu.Unlock()
 	data, err := picture.PNG(seed, size)
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.index[key]; !ok {
-		c.index[key] = c.order.PushFront(&pictureEntry{key, data})
-		for c.order.Len() > c.max {
-			last := c.order.Remove(c.order.Back()).(*pictureEntry)
-			delete(c.index, last.key)
-		}
-	}
+	c.pictures.Put(key, data, 1)
 	return data, nil
 }

@@ -1,9 +1,6 @@
 package checkpoint
 
-import (
-	"container/list"
-	"sync"
-)
+import "github.com/tripgraph/tripgraph/internal/lru"
 
 // chain is what the checkpointer must know of a stored checkpoint to write
 // a child of it as a delta.
@@ -41,63 +38,20 @@ func (c *chain) footprint() int64 {
 // chainCache keeps the most recently written or read checkpoints' chains,
 // by checkpoint id, so that a run's next step need not read its parent
 // back. Checkpoints never change, so an entry never goes stale. It holds
-// at most maxBytes of states, as charged by footprint.
+// at most its capacity in states, as charged by footprint.
 type chainCache struct {
-	mu       sync.Mutex
-	maxBytes int64
-	bytes    int64
-	order    *list.List // of cacheEntry, most recent first
-	byID     map[string]*list.Element
-}
-
-type cacheEntry struct {
-	chain *chain
-	bytes int64
+	chains *lru.Cache[string, *chain]
 }
 
 func newChainCache(maxBytes int64) *chainCache {
-	return &chainCache{maxBytes: maxBytes, order: list.New(), byID: make(map[string]*list.Element)}
+	return &chainCache{chains: lru.New[string, *chain](maxBytes)}
 }
 
 // get returns the chain of checkpoint id, if cached.
-func (c *chainCache) get(id string) (*chain, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.byID[id]
-	if !ok {
-		return nil, false
-	}
-	c.order.MoveToFront(e)
-	return e.Value.(cacheEntry).chain, true
-}
+func (c *chainCache) get(id string) (*chain, bool) { return c.chains.Get(id) }
 
-// put caches ch, evicting the least recently used entries to stay within
-// maxBytes. A chain bigger than the whole cache is not cached.
-func (c *chainCache) put(ch *chain) {
-	size := ch.footprint()
-	if size > c.maxBytes {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.byID[ch.id]; ok {
-		c.order.MoveToFront(e)
-		return
-	}
-	c.byID[ch.id] = c.order.PushFront(cacheEntry{chain: ch, bytes: size})
-	c.bytes += size
-	for c.bytes > c.maxBytes {
-		last := c.order.Back()
-		c.order.Remove(last)
-		old := last.Value.(cacheEntry)
-		delete(c.byID, old.chain.id)
-		c.bytes -= old.bytes
-	}
-}
+// put caches ch. A chain bigger than the whole cache is not cached.
+func (c *chainCache) put(ch *chain) { c.chains.Put(ch.id, ch, ch.footprint()) }
 
 // size returns how many entries and charged bytes the cache holds.
-func (c *chainCache) size() (entries int, bytes int64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.order.Len(), c.bytes
-}
+func (c *chainCache) size() (entries int, bytes int64) { return c.chains.Len() }
