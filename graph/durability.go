@@ -71,7 +71,7 @@ func (r *run[S, U]) put(ctx context.Context, cp Checkpoint) error {
 	if err := putCheckpoint(r.saveCtx(ctx), r.c.cp, cp, r.head); err != nil {
 		return err
 	}
-	r.head = cp.ID
+	r.head, r.stored = cp.ID, cp.ID
 	r.emit(Event[S, U]{Kind: CheckpointSaved, Step: cp.Step, Node: cp.Node, Checkpoint: &cp})
 	return nil
 }
@@ -79,6 +79,7 @@ func (r *run[S, U]) put(ctx context.Context, cp Checkpoint) error {
 // report emits CheckpointSaved for what the background writer has stored.
 func (r *run[S, U]) report() {
 	for _, cp := range r.writer.takeStored() {
+		r.stored = cp.ID
 		r.emit(Event[S, U]{Kind: CheckpointSaved, Step: cp.Step, Node: cp.Node, Checkpoint: &cp})
 	}
 }
@@ -150,4 +151,12 @@ func (w *asyncWriter) takeStored() []Checkpoint {
 	out := w.stored
 	w.stored = nil
 	return out
+}
+
+// keepDecoded remembers the state of the run's newest checkpoint once it is
+// stored, for the next run on the thread.
+func (r *run[S, U]) keepDecoded() {
+	if r.made != "" && r.made == r.stored {
+		r.c.decoded.keep(r.cfg.ThreadID, r.made, r.madeAs, r.madeLen)
+	}
 }

@@ -9,6 +9,10 @@
 //
 // The reducer must be pure: it returns a new S and never writes into slices
 // or maps it was given, so that a state, once checkpointed, never changes.
+// Nodes, routers and whoever reads a run's events read states and never
+// write into them (nor append to their slices): the engine keeps the state
+// a run ended on decoded and starts the thread's next run from it, so S
+// must also mean the same as its JSON encoding decoded.
 //
 // Compile copies the graph's shape: later changes to the Graph do not reach
 // the Compiled one.
@@ -132,7 +136,7 @@ func (g *Graph[S, U]) Compile(cp Checkpointer) (*Compiled[S, U], error) {
 	if cp == nil {
 		cp = NewMemorySaver()
 	}
-	return &Compiled[S, U]{g: g.snapshot(), cp: cp}, nil
+	return &Compiled[S, U]{g: g.snapshot(), cp: cp, decoded: newDecodedStates[S]()}, nil
 }
 
 // snapshot copies the builder, so that a compiled graph never sees later

@@ -17,8 +17,9 @@ import (
 // graph's shape, so changing the Graph after Compile changes nothing here,
 // and it is safe for concurrent use.
 type Compiled[S, U any] struct {
-	g  *Graph[S, U]
-	cp Checkpointer
+	g       *Graph[S, U]
+	cp      Checkpointer
+	decoded decodedStates[S] // shared by the copies WithCheckpointer makes
 }
 
 // RunConfig says what a run works on.
@@ -118,6 +119,7 @@ func (c *Compiled[S, U]) Run(ctx context.Context, cfg RunConfig[U]) iter.Seq2[Ev
 		if ferr := r.flush(ctx); err == nil {
 			err = ferr
 		}
+		r.keepDecoded()
 		switch {
 		case r.stopped:
 		case err != nil:
@@ -154,7 +156,7 @@ func (c *Compiled[S, U]) Invoke(ctx context.Context, cfg RunConfig[U]) (S, error
 // a cheap copy that shares the compiled shape, for binding the graph to a
 // checkpointer scoped to one owner.
 func (c *Compiled[S, U]) WithCheckpointer(cp Checkpointer) *Compiled[S, U] {
-	return &Compiled[S, U]{g: c.g, cp: cp}
+	return &Compiled[S, U]{g: c.g, cp: cp, decoded: c.decoded}
 }
 
 // GetState returns a thread's state at a checkpoint ("" for the latest). The
@@ -165,7 +167,7 @@ func (c *Compiled[S, U]) GetState(ctx context.Context, threadID, checkpointID st
 	if err != nil {
 		return s, cp, err
 	}
-	s, err = decode[S](cp.State)
+	s, err = c.decoded.of(cp)
 	return s, cp, err
 }
 
@@ -186,7 +188,7 @@ func (c *Compiled[S, U]) UpdateState(ctx context.Context, threadID, checkpointID
 	}
 	r := &run[S, U]{c: c, cfg: RunConfig[U]{ThreadID: threadID, RunID: newID()}, head: head}
 	if asNode == INPUT { // an input, pending: the state is unchanged until START applies it
-		cp, err := r.checkpoint(base, START, SourceInput, state, update, []string{START})
+		cp, err := r.unchanged(base, START, SourceInput, state, update, []string{START})
 		if err != nil {
 			return cp, err
 		}
@@ -218,7 +220,7 @@ func (c *Compiled[S, U]) start(ctx context.Context, threadID, checkpointID strin
 		}
 		head = latest.ID
 	}
-	state, err := decode[S](base.State)
+	state, err := c.decoded.of(base)
 	return base, state, head, err
 }
 
@@ -257,6 +259,9 @@ type run[S, U any] struct {
 	parent  string            // exit: the stored checkpoint the run's first checkpoint follows
 	answers []json.RawMessage // resume values for the first node the run executes
 	made    string            // the id of the newest checkpoint the run made
+	madeAs  S                 // its state
+	madeLen int               // the length of its state's JSON
+	stored  string            // the id of the newest checkpoint stored
 
 	paused   *PendingInterrupt // set when a node paused the run
 	pausedAt int               // the step of the checkpoint that records the pause
@@ -341,7 +346,7 @@ func (r *run[S, U]) input(ctx context.Context, base Checkpoint, state S) (Checkp
 	if r.branching {
 		source = SourceFork
 	}
-	pending, err := r.checkpoint(base, START, source, state, r.cfg.Input, []string{START})
+	pending, err := r.unchanged(base, START, source, state, r.cfg.Input, []string{START})
 	if err != nil {
 		return base, state, err
 	}
@@ -490,7 +495,7 @@ func (r *run[S, U]) command(ctx context.Context, base Checkpoint, state S) (Chec
 // state as it was, the node to run again, and the pending interrupt.
 func (r *run[S, U]) pause(ctx context.Context, base Checkpoint, state S, in *PendingInterrupt) (Checkpoint, S, error) {
 	var none U
-	cp, err := r.checkpoint(base, in.Node, SourceLoop, state, none, []string{in.Node})
+	cp, err := r.unchanged(base, in.Node, SourceLoop, state, none, []string{in.Node})
 	if err != nil {
 		return base, state, err
 	}
@@ -529,6 +534,18 @@ func (r *run[S, U]) step(ctx context.Context, parent Checkpoint, node, source st
 
 // checkpoint makes the checkpoint that follows parent.
 func (r *run[S, U]) checkpoint(parent Checkpoint, node, source string, state S, update U, next []string) (Checkpoint, error) {
+	return r.checkpointAs(parent, node, source, state, nil, update, next)
+}
+
+// unchanged makes the checkpoint that follows parent with parent's state:
+// its JSON is the parent's, not encoded again.
+func (r *run[S, U]) unchanged(parent Checkpoint, node, source string, state S, update U, next []string) (Checkpoint, error) {
+	return r.checkpointAs(parent, node, source, state, parent.State, update, next)
+}
+
+// checkpointAs makes the checkpoint that follows parent, with state's JSON
+// encoded unless given.
+func (r *run[S, U]) checkpointAs(parent Checkpoint, node, source string, state S, stateJSON json.RawMessage, update U, next []string) (Checkpoint, error) {
 	cp := Checkpoint{
 		ThreadID:  r.cfg.ThreadID,
 		ID:        idAfter(max(r.head, r.made)),
@@ -538,14 +555,16 @@ func (r *run[S, U]) checkpoint(parent Checkpoint, node, source string, state S, 
 		Metadata:  Metadata{Source: source, RunID: r.cfg.RunID},
 		CreatedAt: time.Now().UTC(),
 	}
-	r.made = cp.ID
 	if node != START {
 		cp.Node = node
 	}
 	var err error
-	if cp.State, err = encodeJSON(state); err != nil {
-		return cp, fmt.Errorf("encoding the state after %q: %w", node, err)
+	if cp.State = stateJSON; cp.State == nil {
+		if cp.State, err = encodeJSON(state); err != nil {
+			return cp, fmt.Errorf("encoding the state after %q: %w", node, err)
+		}
 	}
+	r.made, r.madeAs, r.madeLen = cp.ID, state, len(cp.State)
 	if cp.Update, err = encodeJSON(update); err != nil {
 		return cp, fmt.Errorf("encoding the update of %q: %w", node, err)
 	}
@@ -674,14 +693,6 @@ func encodeJSON(v any) (json.RawMessage, error) {
 		return a.AppendJSON(nil)
 	}
 	return json.Marshal(v)
-}
-
-func decode[S any](data json.RawMessage) (S, error) {
-	var s S
-	if err := json.Unmarshal(data, &s); err != nil {
-		return s, fmt.Errorf("decoding a checkpointed state: %w", err)
-	}
-	return s, nil
 }
 
 // newID returns a UUIDv7: unique, and ordered by creation time.

@@ -1,6 +1,7 @@
 package rawjson
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -72,6 +73,31 @@ func TestCompact(t *testing.T) {
 	} {
 		if got := Compact([]byte(text)); got != want {
 			t.Errorf("Compact(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// hotelList is text like a component's props: short strings, most of them
+// with spaces, a few numbers.
+func hotelList() []byte {
+	var b strings.Builder
+	b.WriteString(`{"toolCallId":"call-7","tool":"list-accommodations","location":"Lisbon","accommodations":[`)
+	for i := range 5 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":"acc-%d","name":"Casa do Rio %d","city":"Lisbon","country":"Portugal","price":%d,"rating":4.%d,"image":"/media/accommodation/acc-%d.png","description":"A quiet guest house by the river, ten minutes on foot from the old town","amenities":["free wifi","breakfast included","air conditioning"]}`, i, i, 90+i, i, i)
+	}
+	b.WriteString(`]}`)
+	return []byte(b.String())
+}
+
+func BenchmarkCompact(b *testing.B) {
+	text := hotelList()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if !Compact(text) {
+			b.Fatal("the text is compact")
 		}
 	}
 }
