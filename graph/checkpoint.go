@@ -142,6 +142,36 @@ type Checkpointer interface {
 	List(ctx context.Context, threadID string, opts ListOptions) ([]Checkpoint, error)
 }
 
+// BatchPutter is a Checkpointer that can store several checkpoints of a
+// thread at once. PutAll stores cps, each over the one before it and the
+// first over head, as Puts one after the other would, and returns how many
+// it stored and, for the first it could not, the error Put would return.
+type BatchPutter interface {
+	PutAll(ctx context.Context, cps []Checkpoint, head string) (int, error)
+}
+
+// PutAll stores checkpoints of one thread in order, each over the one
+// before it and the first over head: at once when saver is a BatchPutter,
+// else with one Put after the other. It returns how many were stored.
+func PutAll(ctx context.Context, saver Checkpointer, cps []Checkpoint, head string) (int, error) {
+	b, ok := saver.(BatchPutter)
+	if !ok || len(cps) < 2 {
+		for i, cp := range cps {
+			if err := putCheckpoint(ctx, saver, cp, head); err != nil {
+				return i, err
+			}
+			head = cp.ID
+		}
+		return len(cps), nil
+	}
+	n, err := b.PutAll(ctx, cps, head)
+	if err != nil {
+		cp := cps[n]
+		err = fmt.Errorf("saving the checkpoint of step %d of thread %q: %w", cp.Step, cp.ThreadID, err)
+	}
+	return n, err
+}
+
 // MemorySaver is a Checkpointer that keeps checkpoints in memory.
 type MemorySaver struct {
 	mu      sync.RWMutex

@@ -15,7 +15,7 @@ func (r *run[S, U]) startWriter(ctx context.Context, head string) error {
 	case "", DurabilitySync, DurabilityExit:
 		return nil
 	case DurabilityAsync:
-		r.writer = &asyncWriter{queue: make(chan Checkpoint, 4), done: make(chan struct{})}
+		r.writer = &asyncWriter{queue: make(chan Checkpoint, maxAsyncBatch), done: make(chan struct{})}
 		go r.writer.loop(r.saveCtx(ctx), r.c.cp, head)
 		return nil
 	}
@@ -110,8 +110,12 @@ func putCheckpoint(ctx context.Context, saver Checkpointer, cp Checkpoint, head 
 	return nil
 }
 
+// maxAsyncBatch bounds the checkpoints an async run writes at once.
+const maxAsyncBatch = 16
+
 // asyncWriter stores a run's checkpoints in order, in the background, each
-// over the one before it.
+// over the one before it; those that queue up while a write is under way
+// are written together (see PutAll).
 type asyncWriter struct {
 	queue chan Checkpoint
 	done  chan struct{} // closed when the queue is drained
@@ -123,20 +127,41 @@ type asyncWriter struct {
 
 func (w *asyncWriter) loop(ctx context.Context, saver Checkpointer, head string) {
 	defer close(w.done)
+	var batch []Checkpoint
 	for cp := range w.queue {
+		batch = w.gather(append(batch[:0], cp))
 		if w.failure() != nil {
 			continue
 		}
-		err := putCheckpoint(ctx, saver, cp, head)
+		n, err := PutAll(ctx, saver, batch, head)
 		w.mu.Lock()
+		if n > 0 {
+			head = batch[n-1].ID
+			w.stored = append(w.stored, batch[:n]...)
+		}
 		if err != nil {
 			w.err = err
-		} else {
-			head = cp.ID
-			w.stored = append(w.stored, cp)
 		}
 		w.mu.Unlock()
 	}
+}
+
+// gather adds to batch the checkpoints queued meanwhile, up to
+// maxAsyncBatch: those made while the last write was under way are written
+// together.
+func (w *asyncWriter) gather(batch []Checkpoint) []Checkpoint {
+	for len(batch) < maxAsyncBatch {
+		select {
+		case cp, ok := <-w.queue:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, cp)
+		default:
+			return batch
+		}
+	}
+	return batch
 }
 
 func (w *asyncWriter) failure() error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 )
@@ -198,5 +199,72 @@ func TestAsyncWritesWhileTheNextStepRuns(t *testing.T) {
 	}
 	if n := len(history(t, saver, thread)); n != 4 {
 		t.Fatalf("the thread holds %d checkpoints, want 4", n)
+	}
+}
+
+// batchSaver holds the write of the run's first checkpoint until released,
+// and records the batches PutAll is given.
+type batchSaver struct {
+	*MemorySaver
+	release chan struct{}
+	mu      sync.Mutex
+	batches []int
+}
+
+func (s *batchSaver) Put(ctx context.Context, cp Checkpoint, head string) error {
+	if cp.Step == -1 {
+		select {
+		case <-s.release:
+		case <-time.After(timeout):
+			return errors.New("the first checkpoint was held and never released")
+		}
+	}
+	return s.MemorySaver.Put(ctx, cp, head)
+}
+
+func (s *batchSaver) PutAll(ctx context.Context, cps []Checkpoint, head string) (int, error) {
+	s.mu.Lock()
+	s.batches = append(s.batches, len(cps))
+	s.mu.Unlock()
+	for i, cp := range cps {
+		if err := s.Put(ctx, cp, head); err != nil {
+			return i, err
+		}
+		head = cp.ID
+	}
+	return len(cps), nil
+}
+
+// With DurabilityAsync the checkpoints made while a write is under way are
+// written together, and each is reported saved, in order.
+func TestAsyncWritesWhatQueuedTogether(t *testing.T) {
+	saver := &batchSaver{MemorySaver: NewMemorySaver(), release: make(chan struct{})}
+	g := New(reduce)
+	g.AddNode("a", logNode("a"))
+	g.AddNode("b", func(ctx context.Context, s tstate) (tupdate, error) {
+		close(saver.release) // a's checkpoint is queued behind the first, held until now
+		return tupdate{Log: []string{"b"}}, nil
+	})
+	g.AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END)
+	thread := newID()
+	var saved []int
+	for ev, err := range mustCompile(t, g, saver).Run(context.Background(), RunConfig[tupdate]{ThreadID: thread, Durability: DurabilityAsync}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind == CheckpointSaved {
+			saved = append(saved, ev.Step)
+		}
+	}
+	if want := []int{-1, 0, 1, 2}; !slices.Equal(saved, want) {
+		t.Errorf("saved steps reported: %v, want %v", saved, want)
+	}
+	if n := len(history(t, saver, thread)); n != 4 {
+		t.Fatalf("the thread holds %d checkpoints, want 4", n)
+	}
+	saver.mu.Lock()
+	defer saver.mu.Unlock()
+	if len(saver.batches) == 0 || saver.batches[0] < 2 {
+		t.Errorf("PutAll was given batches of %v; want the checkpoints queued behind the first written together", saver.batches)
 	}
 }

@@ -81,7 +81,9 @@ const (
 	// DurabilitySync stores each checkpoint before the next step starts.
 	DurabilitySync Durability = "sync"
 	// DurabilityAsync stores checkpoints, in order, while the next steps
-	// run; all are stored before the run ends.
+	// run; all are stored before the run ends. Those made while a write is
+	// under way are written together, in one transaction when the
+	// Checkpointer is a BatchPutter.
 	DurabilityAsync Durability = "async"
 	// DurabilityExit stores only the run's last checkpoint, when the run
 	// ends, whether it finished, failed, paused or was cancelled.

@@ -38,6 +38,7 @@ func Run(t *testing.T, newSaver func(t *testing.T) graph.Checkpointer) {
 		{"one writer wins a race on the head", testRace},
 		{"racing writers that retry lose nothing", testRetryingWriters},
 		{"a fork from an older checkpoint is stored", testFork},
+		{"several checkpoints stored at once", testPutAll},
 		{"graph runs race, fork and update", testGraph},
 	}
 	for _, tt := range tests {
@@ -417,5 +418,64 @@ func testFork(t *testing.T, s graph.Checkpointer) {
 		if _, err := s.Get(ctx, thread, cp.ID); err != nil {
 			t.Fatalf("checkpoint %s of the old branch is gone: %v", cp.ID, err)
 		}
+	}
+}
+
+// successors returns n checkpoints of thread, each the child of the one
+// before and the first of parent (at step), oldest first.
+func successors(thread, parent string, step, n int) []graph.Checkpoint {
+	var out []graph.Checkpoint
+	for i := range n {
+		cp := graph.Checkpoint{ThreadID: thread, ID: newID(), ParentID: parent, Step: step + i, Node: "n",
+			State:    json.RawMessage(fmt.Sprintf(`{"step":%d,"log":["a","b","c"]}`, step+i)),
+			Update:   json.RawMessage(fmt.Sprintf(`{"log":["%d"]}`, step+i)),
+			Metadata: graph.Metadata{Source: graph.SourceLoop}, CreatedAt: now()}
+		out = append(out, cp)
+		parent = cp.ID
+	}
+	return out
+}
+
+// PutAll stores as Puts one after the other would, and says how many it
+// stored: all of them over the head; none over a head that moved; and
+// those it says when one of them is refused.
+func testPutAll(t *testing.T, s graph.Checkpointer) {
+	ctx := context.Background()
+	thread := newID()
+	cps := successors(thread, "", -1, 3)
+	if n, err := graph.PutAll(ctx, s, cps, ""); err != nil || n != 3 {
+		t.Fatalf("PutAll of 3 over an empty thread = %d, %v; want 3, nil", n, err)
+	}
+	got := list(t, s, thread, graph.ListOptions{})
+	if !slices.Equal(ids(got), reversed(ids(cps))) {
+		t.Fatalf("the thread holds %v, want %v", ids(got), reversed(ids(cps)))
+	}
+	for i, cp := range got {
+		if d := compare(cps[len(cps)-1-i], cp); d != "" {
+			t.Errorf("checkpoint %d read back differs: %s", i, d)
+		}
+	}
+
+	// Over a head that moved: a conflict, and nothing stored.
+	stale := successors(thread, cps[0].ID, 0, 2)
+	n, err := graph.PutAll(ctx, s, stale, cps[0].ID)
+	var conflict *graph.ConflictError
+	if n != 0 || !errors.As(err, &conflict) || conflict.Actual != cps[2].ID {
+		t.Fatalf("PutAll over a head that moved = %d, %v; want 0 and a conflict with the head %s", n, err, cps[2].ID)
+	}
+	if got := list(t, s, thread, graph.ListOptions{}); len(got) != 3 {
+		t.Fatalf("after a refused PutAll the thread holds %d checkpoints, want 3", len(got))
+	}
+
+	// One that does not sort after the one before it is refused; what is
+	// stored is what PutAll says.
+	more := successors(thread, cps[2].ID, 2, 3)
+	more[2].ID = more[0].ID
+	n, err = graph.PutAll(ctx, s, more, cps[2].ID)
+	if !errors.Is(err, graph.ErrInvalidID) {
+		t.Fatalf("PutAll with an id out of order: %v, want ErrInvalidID", err)
+	}
+	if got := list(t, s, thread, graph.ListOptions{}); len(got) != 3+n {
+		t.Fatalf("PutAll said it stored %d, and the thread holds %d checkpoints, want %d", n, len(got), 3+n)
 	}
 }

@@ -136,12 +136,102 @@ func (c *Saver) ForOwner(ownerID string) *Saver {
 // except for a checkpointer scoped to an owner (see ForOwner), which creates
 // it, owned by that owner, with the thread's first checkpoint.
 func (c *Saver) Put(ctx context.Context, cp graph.Checkpoint, head string) error {
-	if err := checkPutIDs(cp, head); err != nil {
+	row, err := c.prepare(ctx, cp, head, nil)
+	if err != nil {
 		return err
+	}
+	q, args, err := c.insertSQL(ctx, row)
+	if err != nil {
+		return err
+	}
+	tag, err := c.exec(ctx, q, args)
+	if err := c.inserted(ctx, row, tag, err); err != nil {
+		return err
+	}
+	c.cache.put(row.chain)
+	return nil
+}
+
+// PutAll stores checkpoints of one thread, each over the one before it and
+// the first over head, in one batch (one round trip, one transaction), as
+// Puts one after the other would: it returns how many it stored, and for
+// the first it could not store, the error Put would return. An error of
+// the database stores none.
+func (c *Saver) PutAll(ctx context.Context, cps []graph.Checkpoint, head string) (int, error) {
+	rows := make([]newRow, len(cps))
+	var prev *chain
+	for i, cp := range cps {
+		row, err := c.prepare(ctx, cp, head, prev)
+		if err != nil {
+			return 0, err
+		}
+		rows[i], prev, head = row, row.chain, cp.ID
+	}
+	b := &pgx.Batch{}
+	var readCompanion func(pgx.BatchResults) error
+	if comp, ok := companionOf(ctx); ok {
+		readCompanion = comp.Queue(b)
+	}
+	for _, row := range rows {
+		q, args, err := c.insertSQL(ctx, row)
+		if err != nil {
+			return 0, err
+		}
+		b.Queue(q, args...)
+	}
+	n, err := c.sendAll(ctx, b, readCompanion, rows)
+	for _, row := range rows[:n] {
+		c.cache.put(row.chain)
+	}
+	return n, err
+}
+
+// sendAll sends a batch of the companion's statements (when read is not
+// nil) and one insert per row, and reads their results: how many rows were
+// stored, and why the next one was not. The batch runs in one implicit
+// transaction, which an error rolls back whole; an insert that stores
+// nothing (the head moved, the run's lease was lost) is no error, and then
+// neither do those after it, whose heads are the rows before them.
+func (c *Saver) sendAll(ctx context.Context, b *pgx.Batch, read func(pgx.BatchResults) error, rows []newRow) (int, error) {
+	res := c.pool.SendBatch(ctx, b)
+	var err error
+	if read != nil {
+		err = read(res)
+	}
+	stored := 0
+	for _, row := range rows {
+		if err != nil {
+			break
+		}
+		tag, execErr := res.Exec()
+		if execErr != nil || tag.RowsAffected() == 0 {
+			res.Close()
+			if execErr != nil {
+				stored = 0 // the transaction is rolled back
+			}
+			return stored, c.inserted(ctx, row, tag, execErr)
+		}
+		stored++
+	}
+	if cerr := res.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, fmt.Errorf("saving the checkpoints of thread %s: %w", rows[0].cp.ThreadID, err)
+	}
+	return stored, nil
+}
+
+// prepare makes the row of a checkpoint to store over head: a snapshot, or
+// a delta against its parent's chain (parent, when given and cp's parent,
+// else the cached or stored one).
+func (c *Saver) prepare(ctx context.Context, cp graph.Checkpoint, head string, parent *chain) (newRow, error) {
+	if err := checkPutIDs(cp, head); err != nil {
+		return newRow{}, err
 	}
 	interrupts, err := encodeInterrupts(cp.Interrupts)
 	if err != nil {
-		return err
+		return newRow{}, err
 	}
 	raw := slices.Clone(cp.State)
 	cp.Update = slices.Clone(cp.Update) // a cached state may point into it
@@ -149,17 +239,13 @@ func (c *Saver) Put(ctx context.Context, cp graph.Checkpoint, head string) error
 	if err != nil {
 		obj = nil
 	}
-	parent, err := c.parentChain(ctx, cp)
-	if err != nil {
-		return err
+	if parent == nil || parent.id != cp.ParentID {
+		if parent, err = c.parentChain(ctx, cp); err != nil {
+			return newRow{}, err
+		}
 	}
 	state, delta, ch := c.plan(cp, raw, obj, parent)
-	row := newRow{cp: cp, head: head, baseID: ch.baseID, state: state, delta: delta, interrupts: interrupts}
-	if err := c.insert(ctx, row); err != nil {
-		return err
-	}
-	c.cache.put(ch)
-	return nil
+	return newRow{cp: cp, head: head, baseID: ch.baseID, state: state, delta: delta, interrupts: interrupts, chain: ch}, nil
 }
 
 // parentChain returns the chain of cp's parent, or nil when cp must be a
@@ -209,11 +295,12 @@ type newRow struct {
 	baseID       string
 	state, delta []byte
 	interrupts   []byte
+	chain        *chain // the checkpoint's, cached once it is stored
 }
 
-// insert writes one checkpoint row if the thread's head is row.head, and
-// moves the head, in one statement.
-func (c *Saver) insert(ctx context.Context, row newRow) error {
+// insertSQL is the statement that writes one checkpoint row if the
+// thread's head is row.head, and moves the head.
+func (c *Saver) insertSQL(ctx context.Context, row newRow) (string, []any, error) {
 	cp := row.cp
 	created := cp.CreatedAt
 	if created.IsZero() {
@@ -221,9 +308,9 @@ func (c *Saver) insert(ctx context.Context, row newRow) error {
 	}
 	next, err := encodeNext(cp.Next)
 	if err != nil {
-		return err
+		return "", nil, err
 	}
-	fence, fenced := fenceOf(ctx)
+	fence, _ := fenceOf(ctx)
 	q := `WITH t AS (` + c.moveHeadSQL(row.head) + `)
 		INSERT INTO checkpoints (thread_id, id, parent_id, base_id, step, node, next, source, run_id,
 			state, delta, update_json, created_at, interrupts)
@@ -231,7 +318,14 @@ func (c *Saver) insert(ctx context.Context, row newRow) error {
 	args := []any{cp.ThreadID, cp.ID, nullable(cp.ParentID), row.baseID, cp.Step, cp.Node, next,
 		cp.Metadata.Source, nullable(cp.Metadata.RunID), packed(row.state), packed(row.delta), packed(nilIfEmptyBytes(cp.Update)),
 		c.ownerArg(), created, nullable(row.head), row.interrupts, nullable(fence.RunID), fence.WorkerID, fence.Attempt}
-	tag, err := c.exec(ctx, q, args)
+	return q, args, nil
+}
+
+// inserted explains the result of a row's insert: nil when it stored the
+// row, otherwise why not.
+func (c *Saver) inserted(ctx context.Context, row newRow, tag pgconn.CommandTag, err error) error {
+	cp := row.cp
+	fence, fenced := fenceOf(ctx)
 	var pgErr *pgconn.PgError
 	switch {
 	case errors.As(err, &pgErr) && pgErr.Code == "23505":

@@ -38,11 +38,26 @@ type ownedThreads struct {
 }
 
 func (o ownedThreads) Put(ctx context.Context, cp graph.Checkpoint, head string) error {
-	if head == "" && graph.CheckID("thread id", cp.ThreadID) == nil {
-		if _, err := o.s.Pool.Exec(ctx, `INSERT INTO threads (id, owner_id) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`,
-			cp.ThreadID, o.owner); err != nil {
-			return err
-		}
+	if err := o.ensure(ctx, cp, head); err != nil {
+		return err
 	}
 	return o.Saver.Put(ctx, cp, head)
+}
+
+func (o ownedThreads) PutAll(ctx context.Context, cps []graph.Checkpoint, head string) (int, error) {
+	if err := o.ensure(ctx, cps[0], head); err != nil {
+		return 0, err
+	}
+	return o.Saver.PutAll(ctx, cps, head)
+}
+
+// ensure creates the thread of cp, a thread's first checkpoint when head
+// is "".
+func (o ownedThreads) ensure(ctx context.Context, cp graph.Checkpoint, head string) error {
+	if head != "" || graph.CheckID("thread id", cp.ThreadID) != nil {
+		return nil
+	}
+	_, err := o.s.Pool.Exec(ctx, `INSERT INTO threads (id, owner_id) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`,
+		cp.ThreadID, o.owner)
+	return err
 }
