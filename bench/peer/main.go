@@ -27,6 +27,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+
+	"github.com/tripgraph/tripgraph/graph"
 )
 
 func main() {
@@ -53,6 +55,7 @@ func dispatch(ctx context.Context, mode string, args []string) error {
 	seconds := fs.Float64("seconds", 2, "run: time to spend in timed runs, after a warm-up pass")
 	short := fs.Bool("short", false, "dump: leave out the long thread")
 	cpuProfile := fs.String("cpuprofile", "", "run: write a CPU profile of the round to this file")
+	durability := fs.String("durability", string(graph.DurabilitySync), "run: when checkpoints are written: sync or async")
 	var cfg benchConfig
 	cfg.flags(fs)
 	fs.Parse(args)
@@ -71,7 +74,7 @@ func dispatch(ctx context.Context, mode string, args []string) error {
 		if perr != nil {
 			return perr
 		}
-		out, err = runRound(ctx, w, *saver, *dbURL, *seconds)
+		out, err = runRound(ctx, w, *saver, *dbURL, *seconds, graph.Durability(*durability))
 		stopProfile()
 	case "storage":
 		out, err = runStorage(ctx, w, *dbURL)

@@ -116,7 +116,7 @@ func openSaver(ctx context.Context, kind, dbURL string) (*saverFor, error) {
 // pass runs the first turns of the workload once on new threads: every
 // thread's turn 0, then every thread's turn 1, and so on. It returns the
 // thread ids and the time spent in runs (creating threads is not counted).
-func pass(ctx context.Context, w *workload, g *graph.Compiled[nodes.State, nodes.Update], s *saverFor, turns int) ([]string, time.Duration, error) {
+func pass(ctx context.Context, w *workload, g *graph.Compiled[nodes.State, nodes.Update], s *saverFor, turns int, durability graph.Durability) ([]string, time.Duration, error) {
 	threads := make([]string, len(w.Schedule))
 	for i := range threads {
 		id, err := s.newThread(ctx)
@@ -128,7 +128,8 @@ func pass(ctx context.Context, w *workload, g *graph.Compiled[nodes.State, nodes
 	start := time.Now()
 	for turn := range turns {
 		for t, id := range threads {
-			if _, err := g.Invoke(ctx, graph.RunConfig[nodes.Update]{ThreadID: id, Input: w.input(w.Schedule[t][turn], turn)}); err != nil {
+			cfg := graph.RunConfig[nodes.Update]{ThreadID: id, Input: w.input(w.Schedule[t][turn], turn), Durability: durability}
+			if _, err := g.Invoke(ctx, cfg); err != nil {
 				return nil, 0, fmt.Errorf("thread %d, turn %d: %w", t, turn, err)
 			}
 		}
@@ -141,7 +142,7 @@ func pass(ctx context.Context, w *workload, g *graph.Compiled[nodes.State, nodes
 // the whole workload until seconds have been spent in runs (at least one).
 // Memory rounds use a new saver for each pass, so that what a pass keeps is
 // what the process holds at its peak.
-func runRound(ctx context.Context, w *workload, kind, dbURL string, seconds float64) (roundResult, error) {
+func runRound(ctx context.Context, w *workload, kind, dbURL string, seconds float64, durability graph.Durability) (roundResult, error) {
 	var res roundResult
 	s, err := openSaver(ctx, kind, dbURL)
 	if err != nil {
@@ -162,7 +163,7 @@ func runRound(ctx context.Context, w *workload, kind, dbURL string, seconds floa
 			turns = warmTurnsPostgres
 		}
 		cpuBefore := cpuTime()
-		threads, took, err := pass(ctx, w, g, s, turns)
+		threads, took, err := pass(ctx, w, g, s, turns, durability)
 		if err != nil {
 			return res, err
 		}
@@ -192,7 +193,7 @@ func runDump(ctx context.Context, w *workload, kind, dbURL string, short bool) (
 	if err != nil {
 		return d, err
 	}
-	threads, _, err := pass(ctx, w, g, s, len(w.Schedule[0]))
+	threads, _, err := pass(ctx, w, g, s, len(w.Schedule[0]), graph.DurabilitySync)
 	if err != nil {
 		return d, err
 	}

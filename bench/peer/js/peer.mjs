@@ -2,7 +2,7 @@
 // nodes and the same workload as the Go program in the parent directory.
 //
 //   node peer.mjs dump    [--saver memory|postgres] [--db URL] [--delta] [--short]
-//   node peer.mjs run     --saver memory|postgres [--db URL] [--seconds N] [--delta]
+//   node peer.mjs run     --saver memory|postgres [--db URL] [--seconds N] [--delta] [--durability sync|async]
 //   node peer.mjs storage --db URL [--delta]
 //
 // dump prints the final state of every thread and of the long thread, read
@@ -27,8 +27,11 @@ const input = (requestIndex, turn) => ({
   messages: [{ id: `human-${turn}`, type: "human", content: w.requests[requestIndex].text }],
 });
 
-// Each checkpoint is saved before the next step runs, as tripgraph does.
-const runConfig = (threadId) => ({ configurable: { thread_id: threadId }, durability: "sync" });
+// "sync" saves each checkpoint before the next step runs, as tripgraph
+// does by default; "async", LangGraph's default, saves it while the next
+// step runs. run takes --durability; dump and storage use sync.
+let durability = "sync";
+const runConfig = (threadId) => ({ configurable: { thread_id: threadId }, durability });
 
 async function openSaver(kind, db) {
   if (kind === "memory") return { saver: new lg.MemorySaver(), close: async () => {} };
@@ -131,6 +134,7 @@ function parseArgs(argv) {
       case "--seconds": opts.seconds = Number(argv[++i]); break;
       case "--delta": opts.delta = true; break;
       case "--short": opts.short = true; break;
+      case "--durability": durability = argv[++i]; break;
       default: throw new Error(`unknown argument ${argv[i]}`);
     }
   }
