@@ -6,8 +6,9 @@ import (
 )
 
 // AppendJSON writes what json.Marshal writes, byte for byte, for states
-// and updates with and without their lists, strings that need escaping
-// and props that are not compact; only faster.
+// and updates with and without their lists, strings that need escaping,
+// and props that are not compact in updates (a state's components are
+// added by Reduce, which compacts their props); only faster.
 func TestAppendJSONIsJSONMarshal(t *testing.T) {
 	props := json.RawMessage(`{"hotels":[{"name":"Casa \u003cAzul\u003e","price":120.5}],"note":"a \"b\""}`)
 	loose := json.RawMessage("{ \"nights\" : [ 1, 2 ],\n\"city\": \"São Paulo\" }")
@@ -18,7 +19,7 @@ func TestAppendJSONIsJSONMarshal(t *testing.T) {
 	}
 	full := State{
 		Messages:    []Message{{ID: "m1", Type: Human, Content: "4 nights in \"Lisbon\" <now> & then\n\tPorto\u00e9"}, {ID: "m2", Type: AI, Content: ""}},
-		UI:          comps,
+		UI:          Reduce(State{}, Update{UI: []UIUpsert{{UIComponent: comps[0]}, {UIComponent: comps[1]}, {UIComponent: comps[2]}}}).UI,
 		Timestamp:   1700000000123,
 		TripDetails: &TripDetails{Location: "Lisbon", StartDate: "2027-05-01", EndDate: "2027-05-05", NumberOfGuests: 3},
 		Intent:      IntentAccommodations,
@@ -42,6 +43,27 @@ func TestAppendJSONIsJSONMarshal(t *testing.T) {
 		"empty slices": {Messages: []Message{}, UI: []UIUpsert{}},
 	} {
 		t.Run("update "+name, func(t *testing.T) { sameAsMarshal(t, u) })
+	}
+}
+
+// Reduce compacts the props of the components it adds, and keeps props
+// that are not JSON as they are: the update that brought them fails to
+// encode, and so does the step.
+func TestReduceCompactsProps(t *testing.T) {
+	loose := json.RawMessage("{ \"nights\" : [ 1, 2 ],\n\"city\": \"São Paulo\" }")
+	s := Reduce(State{}, Update{UI: []UIUpsert{{UIComponent: UIComponent{ID: "u1", Name: "n", Props: loose}}}})
+	if got, want := string(s.UI[0].Props), `{"nights":[1,2],"city":"São Paulo"}`; got != want {
+		t.Errorf("props added by Reduce: %s, want %s", got, want)
+	}
+	if string(loose) != "{ \"nights\" : [ 1, 2 ],\n\"city\": \"São Paulo\" }" {
+		t.Error("Reduce wrote into the update's props")
+	}
+	bad := Update{UI: []UIUpsert{{UIComponent: UIComponent{ID: "u2", Name: "n", Props: json.RawMessage("{ not json")}}}}
+	if s := Reduce(State{}, bad); string(s.UI[0].Props) != "{ not json" {
+		t.Errorf("props that are not JSON became %s, want them as they were", s.UI[0].Props)
+	}
+	if _, err := bad.AppendJSON(nil); err == nil {
+		t.Error("an update whose props are not JSON encoded")
 	}
 }
 

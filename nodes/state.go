@@ -228,10 +228,14 @@ func hasHuman(msgs []Message) bool {
 	return slices.ContainsFunc(msgs, func(m Message) bool { return m.Type == Human })
 }
 
-// upsertUI returns a new list with each upsert applied in order.
+// upsertUI returns a new list with each upsert applied in order. It
+// compacts the props it adds (a state's props are compact, so that its
+// encoding need not check them again): props that are not JSON are kept as
+// they are, and the update that brought them fails to encode.
 func upsertUI(list []UIComponent, ups []UIUpsert) []UIComponent {
 	out := slices.Clone(list)
 	for _, up := range ups {
+		up.Props, _ = compactProps(up.Props)
 		i := slices.IndexFunc(out, func(c UIComponent) bool { return c.ID == up.ID })
 		switch {
 		case i < 0:
