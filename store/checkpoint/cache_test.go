@@ -1,8 +1,11 @@
 package checkpoint
 
 import (
+	"cmp"
 	"context"
 	"testing"
+
+	"github.com/tripgraph/tripgraph/graph"
 )
 
 // The cache never holds more than its byte budget, keeps the newest
@@ -71,5 +74,58 @@ func TestFootprintCoversState(t *testing.T) {
 		if ch.footprint() < int64(len(c.State)) {
 			t.Fatalf("checkpoint %s is charged %d B for a %d B state", c.ID, ch.footprint(), len(c.State))
 		}
+	}
+}
+
+// A checkpoint whose chain (or its parent's) is cached is read as one row:
+// with the rows its delta chain starts from gone, the saver that wrote the
+// thread still reads its newest checkpoints, and reads them as one that
+// rebuilds the whole chain read them before.
+func TestCachedChainsAreReadAsOneRow(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	_, thread := newThread(t, s, "one-row")
+	writer := New(s.Pool, Options{})
+	var cps []graph.Checkpoint
+	parent := ""
+	for _, c := range chatCheckpoints(t, 12) {
+		c.ThreadID, c.ID, c.ParentID = thread, newID(), parent
+		if err := writer.Put(ctx, c, parent); err != nil {
+			t.Fatal(err)
+		}
+		cps, parent = append(cps, c), c.ID
+	}
+	fresh := New(s.Pool, Options{})
+	want := map[string]graph.Checkpoint{}
+	for _, id := range []string{"", cps[len(cps)-1].ID, cps[len(cps)-2].ID} {
+		cp, err := fresh.Get(ctx, thread, cmp.Or(id, cps[len(cps)-1].ID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[id] = cp
+	}
+	var deltas int
+	if err := s.Pool.QueryRow(ctx, `SELECT count(*) FROM checkpoints WHERE thread_id = $1 AND delta IS NOT NULL`, thread).Scan(&deltas); err != nil || deltas < 2 {
+		t.Fatalf("the thread holds %d deltas (%v); the test needs a chain", deltas, err)
+	}
+	// Delete all but the two newest rows: a full read cannot rebuild them.
+	if _, err := s.Pool.Exec(ctx, `DELETE FROM checkpoints WHERE thread_id = $1 AND id < $2`, thread, cps[len(cps)-2].ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(s.Pool, Options{}).Latest(ctx, thread); err == nil {
+		t.Fatal("a saver without the chain cached read the newest checkpoint without its chain; the test proves nothing")
+	}
+	for id, w := range want {
+		var got graph.Checkpoint
+		var err error
+		if id == "" {
+			got, err = writer.Latest(ctx, thread)
+		} else {
+			got, err = writer.Get(ctx, thread, id)
+		}
+		if err != nil {
+			t.Fatalf("reading %q with its chain cached: %v", id, err)
+		}
+		assertCheckpoint(t, got, w)
 	}
 }

@@ -46,7 +46,10 @@ import (
 // that snapshot's size more, in one statement: a backward scan of the
 // (thread_id, id) primary key finds the checkpoint, and, since each row
 // names its chain's snapshot in base_id and ids are UUIDv7, one range scan
-// of the same index from base_id to id reads the chain.
+// of the same index from base_id to id reads the chain. A checkpoint read
+// alone (Latest, Get) is first read as one row: when its chain, or its
+// parent's, is in the saver's cache (a thread's newest checkpoint usually
+// is, in the process that wrote it), that row is all it takes.
 //
 // A delta is only written when it rebuilds the state byte for byte (the
 // check runs at every Put); any other state is stored as a snapshot.
@@ -442,7 +445,7 @@ func (c *Saver) List(ctx context.Context, threadID string, opts graph.ListOption
 		return nil, err
 	}
 	var out []graph.Checkpoint
-	resolved, err := resolve(threadID, rows)
+	resolved, err := resolve(threadID, rows, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -456,23 +459,90 @@ func (c *Saver) List(ctx context.Context, threadID string, opts graph.ListOption
 
 // one reads a checkpoint (the newest when id is "") and its chain.
 func (c *Saver) one(ctx context.Context, threadID, id string) (graph.Checkpoint, *chain, error) {
-	rows, err := c.read(ctx, threadID, id, "", 1)
+	head, err := c.readOne(ctx, threadID, id)
 	if err != nil {
 		return graph.Checkpoint{}, nil, err
 	}
-	if len(rows) == 0 {
-		if id == "" {
-			return graph.Checkpoint{}, nil, notFound("thread %s has no checkpoint", threadID)
-		}
-		return graph.Checkpoint{}, nil, notFound("no checkpoint %s in thread %s", id, threadID)
+	if head == nil {
+		return graph.Checkpoint{}, nil, missing(threadID, id)
 	}
-	resolved, err := resolve(threadID, rows)
+	if r, ok := c.fromCache(threadID, *head); ok {
+		return r.checkpoint, r.chain, nil
+	}
+	// The chain the row's delta starts from is not cached: read it whole,
+	// up to this row.
+	rows, err := c.read(ctx, threadID, head.id, "", 1)
+	if err != nil {
+		return graph.Checkpoint{}, nil, err
+	}
+	if len(rows) == 0 { // deleted meanwhile
+		return graph.Checkpoint{}, nil, missing(threadID, id)
+	}
+	resolved, err := resolve(threadID, rows, nil)
 	if err != nil {
 		return graph.Checkpoint{}, nil, err
 	}
 	r := resolved[rows[len(rows)-1].id]
 	c.cache.put(r.chain)
 	return r.checkpoint, r.chain, nil
+}
+
+// missing is the error of a thread without checkpoints (id "") or without
+// checkpoint id.
+func missing(threadID, id string) error {
+	if id == "" {
+		return notFound("thread %s has no checkpoint", threadID)
+	}
+	return notFound("no checkpoint %s in thread %s", id, threadID)
+}
+
+// readOne fetches one checkpoint's row (the newest when id is ""), or nil
+// when there is none.
+func (c *Saver) readOne(ctx context.Context, threadID, id string) (*cpRow, error) {
+	page, args := c.pageSQL(threadID, id, "")
+	q := `SELECT c.id, c.parent_id, c.step, c.node, c.next, c.source, c.run_id,
+			c.state, c.delta, c.update_json, c.created_at, c.interrupts, true
+		FROM checkpoints c WHERE ` + page + ` ORDER BY c.id DESC LIMIT 1`
+	var r cpRow
+	err := c.pool.QueryRow(ctx, q, args...).Scan(&r.id, &r.parentID, &r.step, &r.node, &r.next, &r.source, &r.runID,
+		&r.state, &r.delta, &r.update, &r.createdAt, &r.interrupts, &r.wanted)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, readError(err, threadID)
+	}
+	return &r, r.unpack()
+}
+
+// fromCache rebuilds a row read alone: a snapshot, or a delta whose
+// checkpoint or parent has its chain cached (a thread's newest checkpoint,
+// written or read by this process, usually has).
+func (c *Saver) fromCache(threadID string, r cpRow) (rebuilt, bool) {
+	done := map[string]rebuilt{}
+	if r.delta != nil {
+		if ch, ok := c.cache.get(r.id); ok && ch.state != nil {
+			cp, err := r.checkpoint(threadID, ch.state.encode())
+			return rebuilt{checkpoint: cp, chain: ch}, err == nil
+		}
+		if r.parentID == nil {
+			return rebuilt{}, false
+		}
+		parent, ok := c.cache.get(*r.parentID)
+		if !ok || parent.state == nil {
+			return rebuilt{}, false
+		}
+		done[parent.id] = rebuilt{chain: parent}
+	}
+	resolved, err := resolve(threadID, []cpRow{r}, done)
+	if err != nil {
+		return rebuilt{}, false
+	}
+	out, ok := resolved[r.id]
+	if ok {
+		c.cache.put(out.chain)
+	}
+	return out, ok
 }
 
 // read fetches the rows needed to rebuild a page of checkpoints: the page
@@ -502,20 +572,8 @@ func (c *Saver) read(ctx context.Context, threadID, id, before string, limit int
 
 // readSQL builds read's statement.
 func (c *Saver) readSQL(threadID, id, before string, limit int) (string, []any) {
-	args := []any{threadID}
-	page := `SELECT c.id, c.base_id FROM checkpoints c WHERE c.thread_id = $1`
-	if id != "" {
-		args = append(args, id)
-		page += ` AND c.id = $` + strconv.Itoa(len(args))
-	}
-	if before != "" {
-		args = append(args, before)
-		page += ` AND c.id < $` + strconv.Itoa(len(args))
-	}
-	if c.owner != nil {
-		args = append(args, *c.owner)
-		page += ` AND EXISTS (SELECT 1 FROM threads t WHERE t.id = $1 AND t.owner_id = $` + strconv.Itoa(len(args)) + `)`
-	}
+	cond, args := c.pageSQL(threadID, id, before)
+	page := `SELECT c.id, c.base_id FROM checkpoints c WHERE ` + cond
 	page += ` ORDER BY c.id DESC`
 	if limit > 0 {
 		page += ` LIMIT ` + strconv.Itoa(limit)
@@ -529,6 +587,26 @@ func (c *Saver) readSQL(threadID, id, before string, limit int) (string, []any) 
 			AND c.id >= (SELECT base_id FROM page ORDER BY base_id LIMIT 1)
 			AND c.id <= (SELECT id FROM page ORDER BY id DESC LIMIT 1)
 		ORDER BY c.id`, args
+}
+
+// pageSQL is the condition on checkpoints c of a page: thread $1, the
+// checkpoint id or those before before, the owner's.
+func (c *Saver) pageSQL(threadID, id, before string) (string, []any) {
+	args := []any{threadID}
+	page := `c.thread_id = $1`
+	if id != "" {
+		args = append(args, id)
+		page += ` AND c.id = $` + strconv.Itoa(len(args))
+	}
+	if before != "" {
+		args = append(args, before)
+		page += ` AND c.id < $` + strconv.Itoa(len(args))
+	}
+	if c.owner != nil {
+		args = append(args, *c.owner)
+		page += ` AND EXISTS (SELECT 1 FROM threads t WHERE t.id = $1 AND t.owner_id = $` + strconv.Itoa(len(args)) + `)`
+	}
+	return page, args
 }
 
 // readError wraps an error of a checkpoint read.
@@ -558,8 +636,11 @@ type rebuilt struct {
 // resolve rebuilds the states of rows, which are in id order, so that each
 // parent comes before its children. A row whose chain starts before the
 // first row is skipped; it is an error only if it was wanted.
-func resolve(threadID string, rows []cpRow) (map[string]rebuilt, error) {
-	out := make(map[string]rebuilt, len(rows))
+func resolve(threadID string, rows []cpRow, parents map[string]rebuilt) (map[string]rebuilt, error) {
+	out := parents
+	if out == nil {
+		out = make(map[string]rebuilt, len(rows))
+	}
 	for _, r := range rows {
 		ch, state, err := rebuildState(r, out)
 		var cp graph.Checkpoint
