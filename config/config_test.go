@@ -92,7 +92,7 @@ func TestValues(t *testing.T) {
 		{"TRIPGRAPH_SHUTDOWN_GRACE", c.Runner.ShutdownGrace, time.Duration(0)},
 		{"TRIPGRAPH_THREAD_TTL", c.Storage.ThreadTTL, 720 * time.Hour},
 		{"DBPool", c.DBPool(7), int32(32)},
-		{"DBPool by default", Default().DBPool(48), int32(48/2 + 8)},
+		{"DBPool by default", Default().DBPool(2), int32(12)},
 	} {
 		if check.got != check.want {
 			t.Errorf("%s = %v, want %v", check.what, check.got, check.want)

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"runtime"
 
 	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/mcpserver"
@@ -58,7 +59,7 @@ func runServe(ctx context.Context, cfg config.Config, args []string) error {
 	if cfg.Runner.Workers == 0 {
 		cfg.Runner.Workers = runner.DefaultWorkers()
 	}
-	env, err := openServing(ctx, cfg, log, cfg.DBPool(cfg.Runner.Workers))
+	env, err := openServing(ctx, cfg, log, cfg.DBPool(runtime.GOMAXPROCS(0)))
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,7 @@ import (
 // runs going on together rather than waiting for a worker, each run's
 // first output comes after about half its time instead of most of it (at
 // 50 clients on 2 CPUs, 48 workers against 16: bench/README.md). Workers
-// share a smaller database pool (config.DBPool): a worker holds a
+// share a much smaller database pool (config.DBPool): a worker holds a
 // connection only while a statement runs.
 func DefaultWorkers() int {
 	return min(max(24*runtime.GOMAXPROCS(0), 32), 96)
