@@ -107,6 +107,17 @@ func messageOf(m nodes.Message) Message { return Message{Type: m.Type, ID: m.ID,
 // does.
 const interruptKey = "__interrupt__"
 
+// inObject is {"key": value}, value being JSON already (null when nil).
+func inObject(key string, value json.RawMessage) json.RawMessage {
+	if value == nil {
+		value = json.RawMessage("null")
+	}
+	k, _ := json.Marshal(key)
+	b := make([]byte, 0, len(k)+len(value)+3)
+	b = append(append(append(b, '{'), k...), ':')
+	return append(append(b, value...), '}')
+}
+
 // StreamParts converts one planner event into the stream parts every run
 // stores: values after each saved checkpoint (but an input still pending,
 // which changes nothing), a node's update, custom events (UI components as
@@ -132,7 +143,7 @@ func StreamParts(ev graph.Event[nodes.State, nodes.Update]) ([]StreamPart, error
 			err = add(ModeValues, Values(ev.Checkpoint.State))
 		}
 	case graph.NodeFinished:
-		err = add(ModeUpdates, map[string]json.RawMessage{ev.Node: UpdateJSON(ev.Update)})
+		err = add(ModeUpdates, inObject(ev.Node, UpdateJSON(ev.Update)))
 	case graph.Custom:
 		err = add(ModeCustom, customData(ev))
 	case graph.Token:

@@ -27,6 +27,9 @@ func TestStreamParts(t *testing.T) {
 			[]string{`updates: {"classify":{"intent":"trip"}}`}},
 		{"node update with components", ev{Kind: graph.NodeFinished, Node: "callTools", Update: nodes.Update{UI: []nodes.UIUpsert{{UIComponent: comp, Merge: true}}}},
 			[]string{`updates: {"callTools":{"ui":[{"type":"ui","id":"u1","name":"trip-details","props":{"location":"Lisbon"},"metadata":{"merge":true,"message_id":"m1"}}]}}`}},
+		{"node update with components and more", ev{Kind: graph.NodeFinished, Node: "call\"Tools", Update: nodes.Update{
+			Messages: []nodes.Message{{ID: "m1", Type: nodes.AI, Content: "Here <3"}}, UI: []nodes.UIUpsert{{UIComponent: comp}}, Timestamp: 7}},
+			[]string{`updates: {"call\"Tools":{"ui":[{"type":"ui","id":"u1","name":"trip-details","props":{"location":"Lisbon"},"metadata":{"message_id":"m1"}}],"messages":[{"id":"m1","type":"ai","content":"Here \u003c3"}],"timestamp":7}}`}},
 		{"ui component", ev{Kind: graph.Custom, RunID: "r1", Name: "ui", Payload: comp},
 			[]string{`custom: {"type":"ui","id":"u1","name":"trip-details","props":{"location":"Lisbon"},"metadata":{"message_id":"m1","run_id":"r1"}}`}},
 		{"other custom payload", ev{Kind: graph.Custom, Name: "progress", Payload: map[string]int{"done": 2}},

@@ -128,14 +128,13 @@ func appendMember(out []byte, members []rawjson.Member, key, missing string) []b
 }
 
 // UpdateJSON is a planner update as the LangGraph API shows it: its ui
-// upserts as UIMessages, metadata.merge set where props are merged.
+// upserts as UIMessages (first), metadata.merge set where props are
+// merged, then its other members as the update encodes them.
 func UpdateJSON(u nodes.Update) json.RawMessage {
-	data, err := json.Marshal(u)
+	rest := u
+	rest.UI = nil
+	data, err := rest.AppendJSON(nil)
 	if err != nil || len(u.UI) == 0 {
-		return data
-	}
-	var members map[string]json.RawMessage
-	if json.Unmarshal(data, &members) != nil {
 		return data
 	}
 	out := make([]UIMessage, len(u.UI))
@@ -146,11 +145,17 @@ func UpdateJSON(u nodes.Update) json.RawMessage {
 		}
 		out[i] = uiMessage(up.UIComponent, extra)
 	}
-	members["ui"], _ = json.Marshal(out)
-	if data, err = json.Marshal(members); err != nil {
+	ui, err := json.Marshal(out)
+	if err != nil {
 		return nil
 	}
-	return data
+	b := make([]byte, 0, len(data)+len(ui)+8)
+	b = append(append(b, `{"ui":`...), ui...)
+	if len(data) > len("{}") {
+		b = append(b, ',')
+		return append(b, data[1:]...)
+	}
+	return append(b, '}')
 }
 
 // StateOf reads values the API showed (Values) back as a planner state.
