@@ -338,10 +338,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // A run with more events than one read returns is followed to its end.
 func TestFollowPagesThroughManyEvents(t *testing.T) {
 	ctx := context.Background()
-	s := openQueueStores(t, 1)[0]
-	owner, thread := newThread(t, s, "pages")
-	mustCreate(t, s, owner, thread, "")
-	run := mustClaim(t, s, "w")
+	s, owner, run := runningRun(t, "pages", "w")
 	const n = runEventsPage*2 + 7
 	if _, err := s.Pool.Exec(ctx, `INSERT INTO run_events (run_id, event, data)
 		SELECT $1, 'values', convert_to(format('{"i":%s}', i), 'UTF8') FROM generate_series(1, $2) i ORDER BY i`,
@@ -366,10 +363,7 @@ func TestFollowPagesThroughManyEvents(t *testing.T) {
 // handed, and the run's end is read too: every event once, in order.
 func TestFollowerTakesWhatItsProcessHandsOver(t *testing.T) {
 	ctx := context.Background()
-	s := openQueueStores(t, 1)[0]
-	owner, thread := newThread(t, s, "handed")
-	mustCreate(t, s, owner, thread, "")
-	run := mustClaim(t, s, "w")
+	s, owner, run := runningRun(t, "handed", "w")
 	listening(t, s)
 	appendOne := func(i int) {
 		if _, err := s.AppendRunEvents(ctx, run.Lease(), []NewRunEvent{{Event: "values", Data: fmt.Appendf(nil, `{"i":%d}`, i)}}); err != nil {

@@ -32,6 +32,16 @@ func mustClaim(t *testing.T, s *Store, worker string) Run {
 	return r
 }
 
+// runningRun makes a store, a thread of user's with a run on it, and has
+// worker claim the run; it returns the store, the owner and the run.
+func runningRun(t *testing.T, user, worker string) (*Store, string, Run) {
+	t.Helper()
+	s := openQueueStores(t, 1)[0]
+	owner, thread := newThread(t, s, user)
+	mustCreate(t, s, owner, thread, "")
+	return s, owner, mustClaim(t, s, worker)
+}
+
 func mustCreate(t *testing.T, s *Store, owner, thread, strategy string) Run {
 	t.Helper()
 	r, err := s.ForOwner(owner).CreateRun(context.Background(), thread, NewRun{MultitaskStrategy: strategy})
@@ -435,10 +445,7 @@ func TestReclaimExpiredConcurrently(t *testing.T) {
 // the worker that holds the run now does.
 func TestAppendIsFencedByTheLease(t *testing.T) {
 	ctx := context.Background()
-	s := openQueueStores(t, 1)[0]
-	owner, thread := newThread(t, s, "fenced-events")
-	mustCreate(t, s, owner, thread, "")
-	first := mustClaim(t, s, "w1")
+	s, owner, first := runningRun(t, "fenced-events", "w1")
 	if _, err := s.AppendRunEvents(ctx, first.Lease(), []NewRunEvent{{Event: "values", Data: []byte(`{"by":"w1"}`)}}); err != nil {
 		t.Fatal(err)
 	}
@@ -466,10 +473,7 @@ func TestAppendIsFencedByTheLease(t *testing.T) {
 // without one always are, and a batch that adds nothing new is no error.
 func TestEventPositionsAreAppendedOnce(t *testing.T) {
 	ctx := context.Background()
-	s := openQueueStores(t, 1)[0]
-	owner, thread := newThread(t, s, "positions")
-	mustCreate(t, s, owner, thread, "")
-	first := mustClaim(t, s, "w1")
+	s, owner, first := runningRun(t, "positions", "w1")
 	ev := func(name, position string) NewRunEvent {
 		return NewRunEvent{Event: name, Data: []byte(`"` + name + `"`), Position: position}
 	}
