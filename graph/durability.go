@@ -22,22 +22,27 @@ func (r *run[S, U]) startWriter(ctx context.Context, head string) error {
 	return fmt.Errorf("running on thread %q: unknown durability %q", r.cfg.ThreadID, r.cfg.Durability)
 }
 
-// save hands a new checkpoint to the run's writes: stored at once (sync),
-// queued (async) or kept as the newest (exit).
-func (r *run[S, U]) save(ctx context.Context, cp Checkpoint) error {
+// save hands new checkpoints, each following the one before it, to the
+// run's writes: stored at once (sync, together where the checkpointer
+// writes batches), queued (async) or kept, the newest, for the end (exit).
+func (r *run[S, U]) save(ctx context.Context, cps ...Checkpoint) error {
 	switch {
 	case r.writer != nil:
-		r.writer.queue <- cp
+		for _, cp := range cps {
+			r.writer.queue <- cp
+		}
 		r.report()
 		return r.writer.failure()
 	case r.cfg.Durability == DurabilityExit:
-		if r.last == nil {
-			r.parent = cp.ParentID
+		for _, cp := range cps {
+			if r.last == nil {
+				r.parent = cp.ParentID
+			}
+			r.last = &cp
 		}
-		r.last = &cp
 		return nil
 	}
-	return r.put(ctx, cp)
+	return r.put(ctx, cps...)
 }
 
 // flush stores what the run has not stored yet, and reports it. Every run
@@ -66,14 +71,15 @@ func (r *run[S, U]) writeErr() error {
 	return r.writer.failure()
 }
 
-// put stores cp over the run's head and reports it.
-func (r *run[S, U]) put(ctx context.Context, cp Checkpoint) error {
-	if err := putCheckpoint(r.saveCtx(ctx), r.c.cp, cp, r.head); err != nil {
-		return err
+// put stores checkpoints over the run's head, each over the one before it,
+// and reports those stored.
+func (r *run[S, U]) put(ctx context.Context, cps ...Checkpoint) error {
+	n, err := PutAll(r.saveCtx(ctx), r.c.cp, cps, r.head)
+	for _, cp := range cps[:n] {
+		r.head, r.stored = cp.ID, cp.ID
+		r.emit(Event[S, U]{Kind: CheckpointSaved, Step: cp.Step, Node: cp.Node, Checkpoint: &cp})
 	}
-	r.head, r.stored = cp.ID, cp.ID
-	r.emit(Event[S, U]{Kind: CheckpointSaved, Step: cp.Step, Node: cp.Node, Checkpoint: &cp})
-	return nil
+	return err
 }
 
 // report emits CheckpointSaved for what the background writer has stored.

@@ -268,3 +268,42 @@ func TestAsyncWritesWhatQueuedTogether(t *testing.T) {
 		t.Errorf("PutAll was given batches of %v; want the checkpoints queued behind the first written together", saver.batches)
 	}
 }
+
+// A sync run saves its input's two checkpoints, pending then applied, in
+// one batch where the checkpointer writes batches (no node runs between
+// them), and each node's checkpoint alone. An input that cannot be
+// applied (here its router panics) is saved pending, alone.
+func TestSyncSavesTheInputInOneBatch(t *testing.T) {
+	saver := &batchSaver{MemorySaver: NewMemorySaver(), release: make(chan struct{})}
+	close(saver.release)
+	thread := newID()
+	var saved []int
+	for ev, err := range mustCompile(t, chainGraph(), saver).Run(context.Background(), RunConfig[tupdate]{ThreadID: thread, Input: tupdate{Log: []string{"in"}}}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind == CheckpointSaved {
+			saved = append(saved, ev.Step)
+		}
+	}
+	if want := []int{-1, 0, 1, 2, 3}; !slices.Equal(saved, want) {
+		t.Errorf("saved steps reported: %v, want %v", saved, want)
+	}
+	if !slices.Equal(saver.batches, []int{2}) {
+		t.Errorf("PutAll was given batches of %v, want one of the input's two checkpoints", saver.batches)
+	}
+
+	g := New(reduce)
+	g.AddNode("a", logNode("a"))
+	g.AddConditionalEdges(START, func(tstate) string { panic("no way on") }, "a")
+	g.AddEdge("a", END)
+	stuck := newID()
+	_, err := mustCompile(t, g, saver).Invoke(context.Background(), RunConfig[tupdate]{ThreadID: stuck, Input: tupdate{Log: []string{"in"}}})
+	if err == nil {
+		t.Fatal("a run whose router panics succeeded")
+	}
+	list := history(t, saver, stuck)
+	if len(list) != 1 || !slices.Equal(list[0].Next, []string{START}) {
+		t.Fatalf("the thread holds %d checkpoints (want 1, with its input pending)", len(list))
+	}
+}

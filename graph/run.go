@@ -342,7 +342,10 @@ func (r *run[S, U]) stoppedHere(base Checkpoint) bool {
 // input saves the run's input in two checkpoints, as LangGraph does: the
 // state before it, with the input pending and START due (source input, or
 // fork when the run branches off an earlier checkpoint), then the state
-// with the input applied and the first node due (source loop).
+// with the input applied and the first node due (source loop). The two are
+// saved together (one batch, where the checkpointer writes batches): no
+// node runs between them. An input that cannot be applied is saved
+// pending, as a run stopped between the two would leave it.
 func (r *run[S, U]) input(ctx context.Context, base Checkpoint, state S) (Checkpoint, S, error) {
 	source := SourceInput
 	if r.branching {
@@ -352,24 +355,44 @@ func (r *run[S, U]) input(ctx context.Context, base Checkpoint, state S) (Checkp
 	if err != nil {
 		return base, state, err
 	}
-	if err := r.save(ctx, pending); err != nil {
+	next, applied, err := r.applied(pending, state, r.cfg.Input)
+	if err != nil {
+		if serr := r.save(ctx, pending); serr != nil {
+			return base, state, serr
+		}
+		return pending, state, err
+	}
+	if err := r.save(ctx, pending, applied); err != nil {
 		return base, state, err
 	}
-	return r.applyInput(ctx, pending, state, r.cfg.Input)
+	return applied, next, nil
 }
 
 // applyInput applies a pending input to the state, as START, and saves
 // the result: the input is the update of the checkpoint it was pending at.
 func (r *run[S, U]) applyInput(ctx context.Context, pending Checkpoint, state S, input U) (Checkpoint, S, error) {
-	next, err := r.reduce(START, state, input)
+	next, cp, err := r.applied(pending, state, input)
 	if err != nil {
 		return pending, state, err
 	}
-	cp, err := r.step(ctx, pending, START, SourceLoop, next, input)
-	if err != nil {
+	if err := r.save(ctx, cp); err != nil {
 		return pending, state, err
 	}
 	return cp, next, nil
+}
+
+// applied makes the checkpoint that applies input, pending at pending, to
+// state, and returns it with the state it holds.
+func (r *run[S, U]) applied(pending Checkpoint, state S, input U) (S, Checkpoint, error) {
+	next, err := r.reduce(START, state, input)
+	if err != nil {
+		return state, pending, err
+	}
+	cp, err := r.routed(pending, START, SourceLoop, next, input)
+	if err != nil {
+		return state, pending, err
+	}
+	return next, cp, nil
 }
 
 // breakBefore stops the run at base when a breakpoint is set before the
@@ -513,15 +536,7 @@ func (r *run[S, U]) pause(ctx context.Context, base Checkpoint, state S, in *Pen
 // step records that update, from node, produced state: it routes from node,
 // saves the checkpoint as a child of parent and reports it.
 func (r *run[S, U]) step(ctx context.Context, parent Checkpoint, node, source string, state S, update U) (Checkpoint, error) {
-	to, err := r.route(node, state)
-	if err != nil {
-		return parent, err
-	}
-	var next []string
-	if to != END {
-		next = []string{to}
-	}
-	cp, err := r.checkpoint(parent, node, source, state, update, next)
+	cp, err := r.routed(parent, node, source, state, update)
 	if err != nil {
 		return parent, err
 	}
@@ -532,6 +547,20 @@ func (r *run[S, U]) step(ctx context.Context, parent Checkpoint, node, source st
 		return parent, err
 	}
 	return cp, nil
+}
+
+// routed makes the checkpoint that follows parent, with the node due after
+// node routed from state.
+func (r *run[S, U]) routed(parent Checkpoint, node, source string, state S, update U) (Checkpoint, error) {
+	to, err := r.route(node, state)
+	if err != nil {
+		return parent, err
+	}
+	var next []string
+	if to != END {
+		next = []string{to}
+	}
+	return r.checkpoint(parent, node, source, state, update, next)
 }
 
 // checkpoint makes the checkpoint that follows parent.

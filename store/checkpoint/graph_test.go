@@ -34,6 +34,21 @@ func (t *teeSaver) Put(ctx context.Context, cp graph.Checkpoint, head string) er
 	return t.mem.Put(ctx, cp, head)
 }
 
+// PutAll is Put for checkpoints the saver stores together.
+func (t *teeSaver) PutAll(ctx context.Context, cps []graph.Checkpoint, head string) (int, error) {
+	n, err := t.Saver.PutAll(ctx, cps, head)
+	for _, cp := range cps[:n] {
+		t.mu.Lock()
+		t.committed = append(t.committed, cp.ID)
+		t.mu.Unlock()
+		if merr := t.mem.Put(ctx, cp, head); merr != nil {
+			return n, merr
+		}
+		head = cp.ID
+	}
+	return n, err
+}
+
 // tripGraph is the 4-node test graph: route → classify | extraction →
 // tools → END. block, when set, is called at the start of tools.
 func tripGraph(t testing.TB, cp graph.Checkpointer, block func(context.Context, chatState)) *graph.Compiled[chatState, chatUpdate] {
