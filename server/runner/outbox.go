@@ -13,14 +13,17 @@ import (
 	"github.com/tripgraph/tripgraph/store"
 )
 
-// outbox writes a run's stream parts as the graph makes them, in batches:
+// outbox makes a run's stream parts from the graph's events and writes
+// them as they come, in batches:
 // the parts made while one batch is being written go out together in the
 // next, so that a burst of parts (a node's tokens and cards) costs one
 // statement and one notification, while a lone part goes out at once.
 // When a step ends, what it made waits for the step's checkpoint and is
 // written in the checkpoint's own transaction (the outbox is the
 // checkpoint's Companion), so that a run taken over from that checkpoint
-// has the step's output in its stream, for one commit instead of two.
+// has the step's output in its stream, for one commit instead of two; so
+// are the parts of the checkpoint itself (the state it holds), which
+// otherwise would follow in a commit of their own once it is saved.
 // Each part carries its position in the run's output, so that a step run
 // again after a takeover does not repeat what the stream already holds.
 type outbox struct {
@@ -30,6 +33,12 @@ type outbox struct {
 	wake  chan struct{}
 	done  chan struct{}
 
+	// making guards parts, which the run's events and its checkpoints'
+	// writes (in the background, for an async run) both use; it is taken
+	// before mu.
+	making sync.Mutex
+	parts  *wire.Parts
+
 	mu      sync.Mutex
 	idle    sync.Cond           // signalled when a write ends
 	pending []store.NewRunEvent // put, not written yet
@@ -38,6 +47,9 @@ type outbox struct {
 	closed  bool                // no more parts come
 	err     error               // the first append error
 	ranks   map[rankKey]int     // events of each kind so far, in each step
+	// withCheckpoint are the checkpoints whose parts their own writes took:
+	// their CheckpointSaved events make none.
+	withCheckpoint map[string]bool
 	// appended are the parts the step's checkpoint wrote, published to
 	// this process's followers once the checkpoint is saved (release).
 	appended []store.RunEvent
@@ -56,35 +68,61 @@ type rankKey struct {
 // maxBatch is the most parts one append writes.
 const maxBatch = 256
 
-// startOutbox starts writing the parts put in the outbox to the stream of
-// the run the lease holds. ctx bounds the appends; fail is called once, with
-// the error, if one fails (and only the first).
-func startOutbox(ctx context.Context, q Queue, l store.Lease, fail func(error)) *outbox {
-	o := &outbox{queue: q, lease: l, fail: fail, wake: make(chan struct{}, 1),
-		done: make(chan struct{}), ranks: map[rankKey]int{}}
+// startOutbox starts writing the parts of the run's events, made by parts,
+// to the stream of the run the lease holds. ctx bounds the appends; fail is
+// called once, with the error, if one fails (and only the first).
+func startOutbox(ctx context.Context, q Queue, l store.Lease, parts *wire.Parts, fail func(error)) *outbox {
+	o := &outbox{queue: q, lease: l, fail: fail, wake: make(chan struct{}, 1), parts: parts,
+		done: make(chan struct{}), ranks: map[rankKey]int{}, withCheckpoint: map[string]bool{}}
 	o.idle.L = &o.mu
 	go o.write(ctx)
 	return o
 }
 
-// put queues the parts of one graph event, each with its position: the
-// event's step, its kind, its rank among the events of that kind in the
-// step, and the part's index. A step run again makes the same events in
-// the same order, so the same positions.
+// see makes the parts of one graph event and queues them, but those of a
+// saved checkpoint whose write took them already.
+func (o *outbox) see(ev graph.Event[nodes.State, nodes.Update]) error {
+	o.making.Lock()
+	defer o.making.Unlock()
+	if ev.Kind == graph.CheckpointSaved && ev.Checkpoint != nil {
+		o.mu.Lock()
+		taken := o.withCheckpoint[ev.Checkpoint.ID]
+		delete(o.withCheckpoint, ev.Checkpoint.ID)
+		o.mu.Unlock()
+		if taken {
+			return nil
+		}
+	}
+	made, err := o.parts.Of(ev)
+	if err != nil {
+		return err
+	}
+	o.put(ev, made)
+	return nil
+}
+
+// put queues the parts of one graph event.
 func (o *outbox) put(ev graph.Event[nodes.State, nodes.Update], parts []wire.StreamPart) {
+	o.mu.Lock()
+	o.add(ev, parts)
+	o.mu.Unlock()
+	if len(parts) > 0 {
+		o.nudge()
+	}
+}
+
+// add adds the parts of one graph event to what is pending, each with its
+// position: the event's step, its kind, its rank among the events of that
+// kind in the step, and the part's index. A step run again makes the same
+// events in the same order, so the same positions. The caller holds mu.
+func (o *outbox) add(ev graph.Event[nodes.State, nodes.Update], parts []wire.StreamPart) {
 	key := rankKey{ev.Step, ev.Kind}
 	rank := o.ranks[key]
 	o.ranks[key] = rank + 1
-	if len(parts) == 0 {
-		return
-	}
-	o.mu.Lock()
 	for i, p := range parts {
 		o.pending = append(o.pending, store.NewRunEvent{Event: p.Event, Data: p.Data,
 			Position: fmt.Sprintf("%d.%s.%d.%d", ev.Step, ev.Kind, rank, i)})
 	}
-	o.mu.Unlock()
-	o.nudge()
 }
 
 // hold keeps what is put from now on, and what is not written yet, for the
@@ -128,12 +166,26 @@ func (o *outbox) publish(appended []store.RunEvent) {
 }
 
 // Queue is the outbox as the checkpoint's Companion: while held, it
-// queues the parts not written yet on b, to be appended in the
-// checkpoint's transaction.
-func (o *outbox) Queue(b *pgx.Batch) func(pgx.BatchResults) error {
+// queues on b the parts not written yet, then those of the checkpoints
+// being saved, to be appended in their transaction.
+func (o *outbox) Queue(b *pgx.Batch, saving []graph.Checkpoint) func(pgx.BatchResults) error {
+	o.making.Lock()
+	defer o.making.Unlock()
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if !o.held || o.err != nil || len(o.pending) == 0 {
+	if !o.held || o.err != nil {
+		return nil
+	}
+	for _, cp := range saving {
+		ev := savedEvent(o.lease.RunID, cp)
+		made, err := o.parts.Of(ev)
+		if err != nil {
+			break // its event makes them again, and fails the run
+		}
+		o.add(ev, made)
+		o.withCheckpoint[cp.ID] = true
+	}
+	if len(o.pending) == 0 {
 		return nil
 	}
 	batch := o.pending
@@ -150,6 +202,13 @@ func (o *outbox) Queue(b *pgx.Batch) func(pgx.BatchResults) error {
 		o.mu.Unlock()
 		return nil
 	}
+}
+
+// savedEvent is the event that reports cp, a checkpoint of run runID,
+// saved.
+func savedEvent(runID string, cp graph.Checkpoint) graph.Event[nodes.State, nodes.Update] {
+	return graph.Event[nodes.State, nodes.Update]{Kind: graph.CheckpointSaved, RunID: runID, ThreadID: cp.ThreadID,
+		Step: cp.Step, Node: cp.Node, Checkpoint: &cp}
 }
 
 // close waits until every part put is written, or writing failed, and

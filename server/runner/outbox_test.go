@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"sync"
@@ -23,6 +24,7 @@ type fakeQueue struct {
 	mu        sync.Mutex
 	seq       int64
 	appended  []string // events' data, in the order appended
+	positions []string // and their positions
 	published []string
 }
 
@@ -37,6 +39,7 @@ func (q *fakeQueue) add(events []store.NewRunEvent) []store.RunEvent {
 	for _, e := range events {
 		q.seq++
 		q.appended = append(q.appended, string(e.Data))
+		q.positions = append(q.positions, e.Position)
 		out = append(out, store.RunEvent{RunID: "r", Seq: q.seq, Event: e.Event, Data: e.Data})
 	}
 	return out
@@ -77,12 +80,12 @@ func (r appendRow) Scan(dest ...any) error {
 
 func (r batchResult) Exec() (pgconn.CommandTag, error) { return pgconn.CommandTag{}, nil }
 
-// checkpointWith has the outbox's held parts written as a checkpoint's
-// batch would write them.
-func checkpointWith(t *testing.T, o *outbox, q *fakeQueue) {
+// checkpointWith has the outbox's held parts written as the batch of
+// checkpoints saving would write them.
+func checkpointWith(t *testing.T, o *outbox, q *fakeQueue, saving ...graph.Checkpoint) {
 	t.Helper()
 	b := &pgx.Batch{}
-	read := o.Queue(b)
+	read := o.Queue(b, saving)
 	if read == nil {
 		t.Fatal("the outbox held nothing for the checkpoint")
 	}
@@ -108,7 +111,7 @@ func putPart(o *outbox, step int, data string) {
 // follower takes what it is handed as all that came before.
 func TestOutboxPublishesInOrderOrNotAtAll(t *testing.T) {
 	q := &fakeQueue{}
-	o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, func(error) {})
+	o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, func(error) {})
 	putPart(o, 1, "a")
 	o.hold() // the step's nodes finished
 	putPart(o, 1, "b")
@@ -129,7 +132,7 @@ func TestOutboxPublishesInOrderOrNotAtAll(t *testing.T) {
 	}
 
 	q2 := &fakeQueue{}
-	o2 := startOutbox(context.Background(), q2, store.Lease{RunID: "r"}, func(error) {})
+	o2 := startOutbox(context.Background(), q2, store.Lease{RunID: "r"}, &wire.Parts{}, func(error) {})
 	o2.hold()
 	putPart(o2, 1, "x")
 	checkpointWith(t, o2, q2)
@@ -140,5 +143,41 @@ func TestOutboxPublishesInOrderOrNotAtAll(t *testing.T) {
 	_ = o2.close()
 	if len(q2.published) != 0 {
 		t.Fatalf("after a failure the outbox published %q", q2.published)
+	}
+}
+
+// A checkpoint saved while the outbox is held writes its own parts (the
+// state it holds) with what the step made, and its CheckpointSaved event
+// then makes none; one saved while the outbox is not held leaves them to
+// its event. Either way each part has the same position.
+func TestCheckpointsWriteTheirOwnParts(t *testing.T) {
+	cp := func(id string, step int, state string) graph.Checkpoint {
+		return graph.Checkpoint{ThreadID: "t", ID: id, Step: step, Node: "n", State: json.RawMessage(state)}
+	}
+	saved := func(o *outbox, c graph.Checkpoint) {
+		if err := o.see(savedEvent("r", c)); err != nil {
+			t.Fatal(err)
+		}
+		o.release()
+	}
+	q := &fakeQueue{}
+	o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, func(error) {})
+	putPart(o, 1, `"a"`)
+	o.hold()
+	first := cp("c1", 1, `{"messages":[1]}`)
+	checkpointWith(t, o, q, first)
+	if len(q.appended) != 2 || q.appended[1] != `{"messages":[1]}` {
+		t.Fatalf("the checkpoint's batch appended %q, want the step's part and the checkpoint's state", q.appended)
+	}
+	saved(o, first)
+	saved(o, cp("c2", 2, `{"messages":[2]}`)) // saved while not held
+	if err := o.close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{`"a"`, `{"messages":[1]}`, `{"messages":[2]}`}; !slices.Equal(q.appended, want) {
+		t.Fatalf("appended %q, want %q", q.appended, want)
+	}
+	if want := []string{"1.custom.0.0", "1.checkpoint_saved.0.0", "2.checkpoint_saved.0.0"}; !slices.Equal(q.positions, want) {
+		t.Fatalf("positions %q, want %q", q.positions, want)
 	}
 }

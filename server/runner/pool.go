@@ -475,7 +475,7 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 	}
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	out := startOutbox(context.WithoutCancel(ctx), r.queue, run.Lease(), stop)
+	out := startOutbox(context.WithoutCancel(ctx), r.queue, run.Lease(), j.parts(), stop)
 	status, err := r.runEvents(ctx, t, j, run, recovered, out)
 	if werr := out.close(); werr != nil {
 		return "", werr
@@ -489,29 +489,28 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, j Job, run store.Run, recovered bool, out *outbox) (string, error) {
 	status := store.RunSuccess
 	timer := r.metrics.NodeTimer()
-	parts := j.parts()
 	if recovered {
-		if err := resendSaved(ctx, t, run, parts, out); err != nil {
+		if err := resendSaved(ctx, t, run, out); err != nil {
 			return "", err
 		}
 	}
-	for ev, err := range t.Planner.Run(checkpoint.WithCompanion(ctx, out), j.config(run.ThreadID, run.ID, recovered)) {
+	cfg := j.config(run.ThreadID, run.ID, recovered)
+	for ev, err := range t.Planner.Run(checkpoint.WithCompanion(ctx, out), cfg) {
 		if err != nil {
 			return "", err
 		}
 		timer.See(ev.Kind, ev.Node, ev.Name, ev.Payload)
-		made, err := parts.Of(ev)
-		if err != nil {
+		if err := out.see(ev); err != nil {
 			return "", err
 		}
-		out.put(ev, made)
-		switch ev.Kind {
-		case graph.NodeFinished:
-			// The step's checkpoint is saved once this returns: its output
-			// is written in the checkpoint's transaction, so a takeover
+		switch {
+		case ev.Kind == graph.NodeFinished, ev.Kind == graph.RunStarted && savesInputAtOnce(cfg):
+			// The step's checkpoint, or the input's, is saved once this
+			// returns: what the step made, and the checkpoint's own state,
+			// are written in the checkpoint's transaction, so a takeover
 			// from that checkpoint loses none of it.
 			out.hold()
-		case graph.CheckpointSaved:
+		case ev.Kind == graph.CheckpointSaved:
 			out.release()
 		}
 		if ev.Kind == graph.Interrupted { // a node asked a person, or a breakpoint stopped the run
@@ -519,6 +518,13 @@ func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, j Job, run stor
 		}
 	}
 	return status, nil
+}
+
+// savesInputAtOnce reports whether a run saves its input's checkpoints
+// right after it starts, before any node runs.
+func savesInputAtOnce(cfg graph.RunConfig[nodes.Update]) bool {
+	sync := cfg.Durability == "" || cfg.Durability == graph.DurabilitySync
+	return sync && !cfg.Recover && !cfg.Resume && cfg.Command == nil
 }
 
 // appendError adds an error event to a run's stream.
@@ -535,7 +541,7 @@ func (r *Runner) appendError(ctx context.Context, run store.Run, failure wire.St
 // it out, since the run goes on after the checkpoint. Each part carries
 // the position it had then, so what the stream holds already is not
 // written again.
-func resendSaved(ctx context.Context, t tenant.Tenant, run store.Run, parts *wire.Parts, out *outbox) error {
+func resendSaved(ctx context.Context, t tenant.Tenant, run store.Run, out *outbox) error {
 	list, err := t.Checkpoints().List(ctx, run.ThreadID, graph.ListOptions{Limit: maxResent})
 	if err != nil {
 		return fmt.Errorf("reading the checkpoints run %s saved: %w", run.ID, err)
@@ -545,14 +551,9 @@ func resendSaved(ctx context.Context, t tenant.Tenant, run store.Run, parts *wir
 		n++
 	}
 	for i := n - 1; i >= 0; i-- { // oldest first
-		cp := list[i]
-		ev := graph.Event[nodes.State, nodes.Update]{Kind: graph.CheckpointSaved, RunID: run.ID, ThreadID: run.ThreadID,
-			Step: cp.Step, Node: cp.Node, Checkpoint: &cp}
-		made, err := parts.Of(ev)
-		if err != nil {
+		if err := out.see(savedEvent(run.ID, list[i])); err != nil {
 			return err
 		}
-		out.put(ev, made)
 	}
 	return nil
 }

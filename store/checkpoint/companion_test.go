@@ -18,7 +18,7 @@ type noteCompanion struct {
 	asked int
 }
 
-func (c *noteCompanion) Queue(b *pgx.Batch) func(pgx.BatchResults) error {
+func (c *noteCompanion) Queue(b *pgx.Batch, _ []graph.Checkpoint) func(pgx.BatchResults) error {
 	c.asked++
 	if c.note == "" {
 		return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
 )
 
 // Fence names the lease of the run a checkpoint is written for: while a
@@ -62,13 +63,14 @@ func (f Fence) lost() error {
 // A checkpoint then never exists without that output, and the two cost one
 // round trip and one commit.
 type Companion interface {
-	// Queue adds the companion's statements to b, ahead of the
-	// checkpoint's, and returns what reads their results in turn; nil when
-	// it has nothing to write. read's error fails the Put, though the
+	// Queue adds the companion's statements to b, ahead of those that save
+	// the checkpoints saving (in order, each over the one before it), and
+	// returns what reads their results in turn; nil when it has nothing to
+	// write. read's error fails the Put, though the
 	// batch ran: a write that must stop the checkpoint fails in SQL,
 	// which rolls back the whole batch (the runner's appends stop when its
 	// lease is lost, and so does the checkpoint's own fence).
-	Queue(b *pgx.Batch) (read func(pgx.BatchResults) error)
+	Queue(b *pgx.Batch, saving []graph.Checkpoint) (read func(pgx.BatchResults) error)
 }
 
 type companionKey struct{}

@@ -147,7 +147,7 @@ func (c *Saver) Put(ctx context.Context, cp graph.Checkpoint, head string) error
 	if err != nil {
 		return err
 	}
-	tag, err := c.exec(ctx, q, args)
+	tag, err := c.exec(ctx, row.cp, q, args)
 	if err := c.inserted(ctx, row, tag, err); err != nil {
 		return err
 	}
@@ -173,7 +173,7 @@ func (c *Saver) PutAll(ctx context.Context, cps []graph.Checkpoint, head string)
 	b := &pgx.Batch{}
 	var readCompanion func(pgx.BatchResults) error
 	if comp, ok := companionOf(ctx); ok {
-		readCompanion = comp.Queue(b)
+		readCompanion = comp.Queue(b, cps)
 	}
 	for _, row := range rows {
 		q, args, err := c.insertSQL(ctx, row)
@@ -345,15 +345,15 @@ func (c *Saver) inserted(ctx context.Context, row newRow, tag pgconn.CommandTag,
 	return nil
 }
 
-// exec runs the checkpoint's statement, in one batch after the
+// exec runs the statement that saves cp, in one batch after the
 // statements of the context's Companion when it has any.
-func (c *Saver) exec(ctx context.Context, q string, args []any) (pgconn.CommandTag, error) {
+func (c *Saver) exec(ctx context.Context, cp graph.Checkpoint, q string, args []any) (pgconn.CommandTag, error) {
 	comp, ok := companionOf(ctx)
 	if !ok {
 		return c.pool.Exec(ctx, q, args...)
 	}
 	b := &pgx.Batch{}
-	read := comp.Queue(b)
+	read := comp.Queue(b, []graph.Checkpoint{cp})
 	if read == nil {
 		return c.pool.Exec(ctx, q, args...)
 	}
