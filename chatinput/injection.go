@@ -59,20 +59,24 @@ const gap = `(?:\W+[\w']+){0,6}?\W+`
 
 // detector holds the injection check's patterns, built for what may
 // separate the words of a phrase.
+//
+// The patterns that scan a whole text are patterns, so that a text
+// without the words they need is not scanned; the others read only near
+// a match.
 type detector struct {
-	tokens     []*regexp.Regexp
-	override   *regexp.Regexp
+	tokens     []pattern
+	override   pattern
 	owners     *regexp.Regexp
 	elsewhere  *regexp.Regexp
-	toldYou    *regexp.Regexp
-	identity   *regexp.Regexp
-	roleplay   *regexp.Regexp
+	toldYou    pattern
+	identity   pattern
+	roleplay   pattern
 	travelRole *regexp.Regexp
 	unbound    *regexp.Regexp
 	indefinite *regexp.Regexp
 	capital    *regexp.Regexp
 	nextWord   *regexp.Regexp
-	extraction []*regexp.Regexp
+	extraction []pattern
 }
 
 var (
@@ -94,32 +98,33 @@ var (
 // ever finds fewer phrases.
 func newDetector(sep string) *detector {
 	re := func(p string) *regexp.Regexp { return regexp.MustCompile(strings.ReplaceAll(p, `\W`, sep)) }
+	scan := func(p string) pattern { return compilePattern(strings.ReplaceAll(p, `\W`, sep)) }
 	d := &detector{}
 	// tokens are chat-template markup, instruction headers and phrases
 	// that mean nothing else.
-	d.tokens = []*regexp.Regexp{
-		re(`<\|im_(start|end)\|>|\[/?inst\]|\[system\]|</?system>|<</?sys>>`),
-		re(`(?m)^\s*(#+\s*)?(system|sistema)\s*:`),
-		re(`\bnew\s+instructions?\s*:|\bnovas?\s+instruc(oes|ao)\s*:`),
-		re(`\b(developer|dan|god)\s+mode\b|\bmodo\s+(desenvolvedor|dev|deus)\b|\bjailbreak|\bdo\s+anything\s+now\b|\bno\s+content\s+polic`),
-		re(`\b(answer|respond|reply|responda|responde|responder)\b(?:\W+\w+){0,4}?\W+(without|sem)\W+(any\s+|nenhuma\s+|qualquer\s+)?(restrictions?|filters?|rules|limits|censorship|restricao|restricoes|filtros?|regras|limites|censura)\b`),
-		re(`\b(pretend|imagine|faca\s+de\s+conta|finja)\b(?:\W+\w+){0,4}?\W+(there\s+are\s+no|no|nao\s+ha|nao\s+existem|sem)\s+(rules|restrictions|regras|restricoes|limites|filtros)\b`),
-		re(`\b(disregard|ignore|forget|desconsidere|desconsidera|esqueca|esquece|ignora)\s+(tudo\s+)?(o\s+que\s+(foi\s+dito|te\s+(disseram|falaram|pediram))|what\s+you\s+were\s+(told|given))\b`),
-		re(`\b(your\s+new\s+role|seu\s+novo\s+papel|sua\s+nova\s+funcao)\s+(is|e|sera|will\s+be)\b`),
-		re(`\b(stop\s+being|pare\s+de\s+ser|deixe\s+de\s+ser)\b` + gap + `(assistant|assistente|helper)\b`),
+	d.tokens = []pattern{
+		scan(`<\|im_(start|end)\|>|\[/?inst\]|\[system\]|</?system>|<</?sys>>`),
+		scan(`(?m)^\s*(#+\s*)?(system|sistema)\s*:`),
+		scan(`\bnew\s+instructions?\s*:|\bnovas?\s+instruc(oes|ao)\s*:`),
+		scan(`\b(developer|dan|god)\s+mode\b|\bmodo\s+(desenvolvedor|dev|deus)\b|\bjailbreak|\bdo\s+anything\s+now\b|\bno\s+content\s+polic`),
+		scan(`\b(answer|respond|reply|responda|responde|responder)\b(?:\W+\w+){0,4}?\W+(without|sem)\W+(any\s+|nenhuma\s+|qualquer\s+)?(restrictions?|filters?|rules|limits|censorship|restricao|restricoes|filtros?|regras|limites|censura)\b`),
+		scan(`\b(pretend|imagine|faca\s+de\s+conta|finja)\b(?:\W+\w+){0,4}?\W+(there\s+are\s+no|no|nao\s+ha|nao\s+existem|sem)\s+(rules|restrictions|regras|restricoes|limites|filtros)\b`),
+		scan(`\b(disregard|ignore|forget|desconsidere|desconsidera|esqueca|esquece|ignora)\s+(tudo\s+)?(o\s+que\s+(foi\s+dito|te\s+(disseram|falaram|pediram))|what\s+you\s+were\s+(told|given))\b`),
+		scan(`\b(your\s+new\s+role|seu\s+novo\s+papel|sua\s+nova\s+funcao)\s+(is|e|sera|will\s+be)\b`),
+		scan(`\b(stop\s+being|pare\s+de\s+ser|deixe\s+de\s+ser)\b` + gap + `(assistant|assistente|helper)\b`),
 	}
 	overrideVerb := `\b(ignore|ignora|ignorar|ignorem|disregard|forget|esqueca|esquece|esquecer|desconsidere|desconsidera|desconsiderar|despreze|override|overwrite|bypass|sobrescreva|sobrescrever|contorne|contornar|burle|burlar|disable|desative|desativar|desligue|deactivate)\b`
 	overrideTarget := `(instructions?|instrucoes|instrucao|rules|regras|guidelines|diretrizes|directives|prompt|policies|policy|politicas|restrictions|restricoes|filters?|filtros?|safety|programming|programacao|training|treinamento|the\s+above|acima)\b`
-	d.override = re(overrideVerb + gap + overrideTarget)
+	d.override = scan(overrideVerb + gap + overrideTarget)
 	// owners make the target the assistant's own.
 	d.owners = re(`\b(your|you|previous|prior|earlier|above|initial|original|system|suas?|seus?|teus?|tuas?|anteriores|previas|iniciais|originais|voce|te)\b`)
 	// elsewhere makes the target someone else's: "rules of the hotel".
 	d.elsewhere = regexp.MustCompile(`^\W+(of|from|for|at|de|do|da|dos|das|no|na)\b`)
 	// toldYou is "everything you were told", "tudo o que te disseram".
-	d.toldYou = re(`\b(forget|ignore|disregard|esqueca|esquece|ignora|desconsidere)\b\W+(everything|all|tudo|todo)\b(?:\W+\w+){0,3}?\W+(you\s+(were|have\s+been|know|learned)|te\s+(disseram|falaram|ensinaram)|voce\s+(sabe|aprendeu|recebeu))\b`)
+	d.toldYou = scan(`\b(forget|ignore|disregard|esqueca|esquece|ignora|desconsidere)\b\W+(everything|all|tudo|todo)\b(?:\W+\w+){0,3}?\W+(you\s+(were|have\s+been|know|learned)|te\s+(disseram|falaram|ensinaram)|voce\s+(sabe|aprendeu|recebeu))\b`)
 
-	d.identity = re(`\b(you\s+are\s+now|you'?re\s+now|from\s+now\s+on,?\s+you(\s+are|'re|\s+will(\s+be)?)?|you\s+will\s+now\s+be|voce\s+agora\s+(e|sera|vai)|voce\s+e\s+agora|agora\s+voce\s+e|a\s+partir\s+de\s+agora,?\s+voce(\s+e|\s+sera|\s+vai(\s+ser)?)?|tu\s+agora\s+es)\b`)
-	d.roleplay = re(`\b(pretend\s+(to\s+be|you\s+are|you'?re)|role-?play\s+as|act\s+as(\s+if)?|play\s+the\s+role\s+of|aja\s+como|atue\s+como|atua\s+como|finja\s+(ser|que\s+voce\s+e|que\s+e\s+um)|faca\s+de\s+conta\s+que\s+voce|interprete\s+o\s+papel\s+de|assuma\s+o\s+papel\s+de|faca\s+o\s+papel\s+de)\b`)
+	d.identity = scan(`\b(you\s+are\s+now|you'?re\s+now|from\s+now\s+on,?\s+you(\s+are|'re|\s+will(\s+be)?)?|you\s+will\s+now\s+be|voce\s+agora\s+(e|sera|vai)|voce\s+e\s+agora|agora\s+voce\s+e|a\s+partir\s+de\s+agora,?\s+voce(\s+e|\s+sera|\s+vai(\s+ser)?)?|tu\s+agora\s+es)\b`)
+	d.roleplay = scan(`\b(pretend\s+(to\s+be|you\s+are|you'?re)|role-?play\s+as|act\s+as(\s+if)?|play\s+the\s+role\s+of|aja\s+como|atue\s+como|atua\s+como|finja\s+(ser|que\s+voce\s+e|que\s+e\s+um)|faca\s+de\s+conta\s+que\s+voce|interprete\s+o\s+papel\s+de|assuma\s+o\s+papel\s+de|faca\s+o\s+papel\s+de)\b`)
 	// travelRole names what the assistant is anyway.
 	d.travelRole = regexp.MustCompile(`^(?:\W+[\w']+){0,3}?\W+(travel|trip|tour|tourist|local|guide|guia|agent|agente|planner|planejador|planejadora|concierge|receptionist|recepcionista|assistant|assistente|expert|especialista|photo|fotos?|album|viage\w*|turismo|turistico)\b`)
 	// unbound is what a new identity must not be.
@@ -128,12 +133,12 @@ func newDetector(sep string) *detector {
 	d.capital = re(`^\W+(o\s+|the\s+)?\p{Lu}\w*`)
 	d.nextWord = re(`^\W+[\w']+`)
 
-	d.extraction = []*regexp.Regexp{
-		re(`\b(reveal|show|print|repeat|display|output|leak|tell\s+me|give\s+me|what\s+(is|are|were))\b(?:\W+\w+){0,3}?\W+(your|the\s+system|your\s+system|the\s+hidden)\W+(system\s+)?(prompt|instructions|system\s+message|message|configuration|config|rules|guidelines)\b`),
-		re(`\b(repeat|print|output)\b(?:\W+\w+){0,2}?\W+(text|words|message|prompt)\s+above\b`),
-		re(`\bwhat\s+were\s+you\s+told\b`),
-		re(`\b(revele|revela|mostre|mostra|imprima|repita|repete|diga|exiba|vaze|me\s+de|me\s+da)\b(?:\W+\w+){0,3}?\W+(seu|sua|suas|seus|teu|tua)\W+(prompt|instrucoes|configuracao|mensagem\s+de\s+sistema|regras|diretrizes)\b`),
-		re(`\b(repita|repete|imprima)\b(?:\W+\w+){0,2}?\W+(texto|mensagem|prompt)\s+acima\b`),
+	d.extraction = []pattern{
+		scan(`\b(reveal|show|print|repeat|display|output|leak|tell\s+me|give\s+me|what\s+(is|are|were))\b(?:\W+\w+){0,3}?\W+(your|the\s+system|your\s+system|the\s+hidden)\W+(system\s+)?(prompt|instructions|system\s+message|message|configuration|config|rules|guidelines)\b`),
+		scan(`\b(repeat|print|output)\b(?:\W+\w+){0,2}?\W+(text|words|message|prompt)\s+above\b`),
+		scan(`\bwhat\s+were\s+you\s+told\b`),
+		scan(`\b(revele|revela|mostre|mostra|imprima|repita|repete|diga|exiba|vaze|me\s+de|me\s+da)\b(?:\W+\w+){0,3}?\W+(seu|sua|suas|seus|teu|tua)\W+(prompt|instrucoes|configuracao|mensagem\s+de\s+sistema|regras|diretrizes)\b`),
+		scan(`\b(repita|repete|imprima)\b(?:\W+\w+){0,2}?\W+(texto|mensagem|prompt)\s+acima\b`),
 	}
 	return d
 }
@@ -149,19 +154,19 @@ func (d *detector) detect(text string, keep func(phrase string) bool) (string, b
 	kept := func(phrase string) bool { return keep == nil || keep(phrase) }
 	f, at := folded(text)
 	for _, r := range d.tokens {
-		for _, m := range r.FindAllString(f, -1) {
+		for _, m := range r.findAllString(f) {
 			if kept(m) {
 				return strings.TrimSpace(m), true
 			}
 		}
 	}
-	for _, loc := range d.override.FindAllStringIndex(f, -1) {
+	for _, loc := range d.override.findAll(f) {
 		m := f[loc[0]:loc[1]]
 		if (d.owners.MatchString(m) || !d.elsewhere.MatchString(f[loc[1]:])) && kept(m) {
 			return m, true
 		}
 	}
-	for _, m := range d.toldYou.FindAllString(f, -1) {
+	for _, m := range d.toldYou.findAllString(f) {
 		if kept(m) {
 			return m, true
 		}
@@ -170,7 +175,7 @@ func (d *detector) detect(text string, keep func(phrase string) bool) (string, b
 		return m, true
 	}
 	for _, r := range d.extraction {
-		for _, m := range r.FindAllString(f, -1) {
+		for _, m := range r.findAllString(f) {
 			if kept(m) {
 				return m, true
 			}
@@ -182,9 +187,9 @@ func (d *detector) detect(text string, keep func(phrase string) bool) (string, b
 // newIdentity finds "you are now X" or role-play as X, where X is not the
 // travel assistant it is, that kept keeps.
 func (d *detector) newIdentity(text, f string, at []int, kept func(string) bool) (string, bool) {
-	for _, r := range []*regexp.Regexp{d.identity, d.roleplay} {
-		for _, loc := range r.FindAllStringIndex(f, -1) {
-			if phrase, ok := d.identityPhrase(r, text, f, at, loc); ok && kept(phrase) {
+	for _, r := range []pattern{d.identity, d.roleplay} {
+		for _, loc := range r.findAll(f) {
+			if phrase, ok := d.identityPhrase(r.Regexp, text, f, at, loc); ok && kept(phrase) {
 				return phrase, true
 			}
 		}
@@ -206,7 +211,7 @@ func (d *detector) identityPhrase(r *regexp.Regexp, text, f string, at []int, lo
 	if d.travelRole.MatchString(rest) {
 		return "", false
 	}
-	if r == d.roleplay {
+	if r == d.roleplay.Regexp {
 		return phrase + d.nextWord.FindString(rest), true
 	}
 	if m := d.indefinite.FindString(rest); m != "" {
