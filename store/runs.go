@@ -292,9 +292,29 @@ func (s *Store) FinishRun(ctx context.Context, l Lease, status, runErr string) (
 	if _, ok := threadStatusAfter[status]; !ok {
 		return Run{}, errcode.New(errcode.BadRequest, "%q is not a final run status", status)
 	}
-	return s.withHeldRun(ctx, l, func(tx pgx.Tx, r Run) (Run, error) {
-		return endRun(ctx, tx, r, status, runErr)
-	})
+	// One round trip and one commit: a batch (one transaction) that locks
+	// the run's thread, then ends the run if the lease still holds it.
+	b := &pgx.Batch{}
+	b.Queue(lockThreadOfRunSQL, l.RunID, anyOwner)
+	b.Queue(endRunSQL, endRunArgs(l.RunID, &l, status, runErr)...)
+	res := s.Pool.SendBatch(ctx, b)
+	defer res.Close()
+	var threadID string
+	if err := res.QueryRow().Scan(&threadID); err != nil {
+		return Run{}, notFoundAs(fmt.Errorf("locking the thread of run %s: %w", l.RunID, err), "no run %s", l.RunID)
+	}
+	rows, err := res.Query()
+	var run Run
+	if err == nil {
+		run, err = pgx.CollectExactlyOneRow(rows, scanRun)
+	}
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return Run{}, leaseLost(l)
+	case err != nil:
+		return Run{}, fmt.Errorf("ending run %s: %w", l.RunID, err)
+	}
+	return run, res.Close()
 }
 
 // threadStatusAfter maps a final run status to its thread's status.

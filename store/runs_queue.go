@@ -282,9 +282,7 @@ func lockThread(ctx context.Context, tx pgx.Tx, ownerID, threadID string) error 
 // thread-first order, and returns the run.
 func lockRun(ctx context.Context, tx pgx.Tx, ownerID, runID string) (Run, error) {
 	var threadID string
-	err := tx.QueryRow(ctx, `
-		SELECT t.id FROM runs r JOIN threads t ON t.id = r.thread_id
-		WHERE r.id = $1 AND ($2 = '*' OR t.owner_id::text = $2) FOR NO KEY UPDATE OF t`, runID, ownerID).Scan(&threadID)
+	err := tx.QueryRow(ctx, lockThreadOfRunSQL, runID, ownerID).Scan(&threadID)
 	if err != nil {
 		return Run{}, notFoundAs(fmt.Errorf("locking the thread of run %s: %w", runID, err), "no run %s", runID)
 	}
@@ -292,36 +290,54 @@ func lockRun(ctx context.Context, tx pgx.Tx, ownerID, runID string) (Run, error)
 	return r, notFoundAs(err, "no run %s", runID)
 }
 
+// lockThreadOfRunSQL locks the thread of run $1 if it is owner $2's (or
+// $2 is anyOwner), and returns the thread's id.
+const lockThreadOfRunSQL = `
+	SELECT t.id FROM runs r JOIN threads t ON t.id = r.thread_id
+	WHERE r.id = $1 AND ($2 = '*' OR t.owner_id::text = $2) FOR NO KEY UPDATE OF t`
+
 // endRun gives a locked run a final status and announces it on
 // RunEventsChannel. When the run was its thread's active one, it promotes
 // the thread's oldest queued run to pending and sets the thread's status.
 func endRun(ctx context.Context, tx pgx.Tx, r Run, status, runErr string) (Run, error) {
-	done, err := oneRun(ctx, tx, "ending run "+r.ID, `
-		WITH r AS (
-			UPDATE runs SET status = $2, error = nullif($3, ''), finished_at = now(), updated_at = now(),
-				lease_expires_at = NULL
-			WHERE id = $1 RETURNING *)
-		SELECT `+runColumns+` FROM r CROSS JOIN LATERAL (SELECT pg_notify($4, r.id::text || ':' || r.status)) announced`,
-		r.ID, status, runErr, RunEventsChannel)
-	if err != nil {
-		return Run{}, err
+	return oneRun(ctx, tx, "ending run "+r.ID, endRunSQL, endRunArgs(r.ID, nil, status, runErr)...)
+}
+
+// endRunSQL gives run $1 the final status $2, with the error $3, and
+// announces it on the channel $4; with a lease ($5, $6), only while the
+// lease holds the run. When the run was its thread's active one (not
+// queued), the thread's oldest queued run becomes pending and the thread
+// busy ($8) again; else the thread takes the status the run's end gives it
+// ($7). Every part of the statement reads the runs as they were before it,
+// so old is the run's status before it ended. The caller has locked the
+// thread.
+const endRunSQL = `
+	WITH old AS (SELECT status FROM runs WHERE id = $1),
+	r AS (
+		UPDATE runs SET status = $2, error = nullif($3, ''), finished_at = now(), updated_at = now(),
+			lease_expires_at = NULL
+		WHERE id = $1 AND ($5::text IS NULL OR (worker_id = $5 AND attempts = $6 AND status = 'running'))
+		RETURNING *),
+	was_active AS (SELECT r.thread_id FROM r, old WHERE old.status <> 'queued'),
+	promoted AS (
+		UPDATE runs SET status = 'pending', updated_at = now()
+		WHERE id = (SELECT q.id FROM runs q JOIN was_active a ON q.thread_id = a.thread_id
+		            WHERE q.status = 'queued' ORDER BY q.created_at, q.id LIMIT 1)
+		RETURNING id),
+	th AS (
+		UPDATE threads SET status = CASE WHEN EXISTS (SELECT 1 FROM promoted) THEN $8 ELSE $7 END, updated_at = now()
+		FROM was_active a WHERE threads.id = a.thread_id)
+	SELECT ` + runColumns + ` FROM r CROSS JOIN LATERAL (SELECT pg_notify($4, r.id::text || ':' || r.status)) announced`
+
+// endRunArgs are endRunSQL's arguments; l is nil for a run the caller has
+// locked itself.
+func endRunArgs(runID string, l *Lease, status, runErr string) []any {
+	var worker *string
+	attempt := 0
+	if l != nil {
+		worker, attempt = &l.WorkerID, l.Attempt
 	}
-	if r.Status == RunQueued {
-		return done, nil
-	}
-	// The thread's oldest queued run becomes pending, and the thread busy
-	// again; else the thread takes the status the run's end gives it.
-	if _, err := tx.Exec(ctx, `
-		WITH promoted AS (
-			UPDATE runs SET status = 'pending', updated_at = now()
-			WHERE id = (SELECT id FROM runs WHERE thread_id = $1 AND status = 'queued'
-			            ORDER BY created_at, id LIMIT 1)
-			RETURNING id)
-		UPDATE threads SET status = CASE WHEN EXISTS (SELECT 1 FROM promoted) THEN $3 ELSE $2 END, updated_at = now()
-		WHERE id = $1`, r.ThreadID, threadStatusAfter[status], ThreadBusy); err != nil {
-		return Run{}, fmt.Errorf("promoting the next queued run of thread %s and setting its status: %w", r.ThreadID, err)
-	}
-	return done, nil
+	return []any{runID, status, runErr, RunEventsChannel, worker, attempt, threadStatusAfter[status], ThreadBusy}
 }
 
 // cancelQueued ends a locked thread's queued runs as cancelled.

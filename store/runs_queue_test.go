@@ -305,7 +305,7 @@ func TestEnqueueRacesFinish(t *testing.T) {
 }
 
 // CancelRun ends a waiting run at once, asks a running one, and refuses an
-// ended one.
+// ended one. A queued run's end promotes none of those behind it.
 func TestCancelRun(t *testing.T) {
 	ctx := context.Background()
 	s := openQueueStores(t, 1)[0]
@@ -313,11 +313,13 @@ func TestCancelRun(t *testing.T) {
 	pending := mustCreate(t, s, owner, thread, "")
 	queued := mustCreate(t, s, owner, thread, MultitaskEnqueue)
 	last := mustCreate(t, s, owner, thread, MultitaskEnqueue)
+	behind := mustCreate(t, s, owner, thread, MultitaskEnqueue)
 
 	tests := []struct {
 		name, runID, want string
 		code              errcode.Code
 	}{
+		{"queued behind another", behind.ID, RunCancelled, ""},
 		{"queued", queued.ID, RunCancelled, ""},
 		{"pending, which promotes the next", pending.ID, RunCancelled, ""},
 		{"ended", pending.ID, "", errcode.Conflict},
