@@ -376,10 +376,15 @@ func oneRun(ctx context.Context, q querier, doing, sql string, args ...any) (Run
 
 func scanRun(row pgx.CollectableRow) (Run, error) {
 	var r Run
-	err := row.Scan(&r.ID, &r.ThreadID, &r.Status, &r.MultitaskStrategy, &r.Input, &r.Metadata,
-		&r.Error, &r.CreatedAt, &r.StartedAt, &r.FinishedAt, &r.UpdatedAt,
-		&r.WorkerID, &r.LeaseExpiresAt, &r.Attempts, &r.CancelRequested, &r.Replaces, &r.NotBefore, &r.AssistantID)
+	err := row.Scan(runFields(&r)...)
 	return r, err
+}
+
+// runFields are where the columns of runColumns are scanned into r.
+func runFields(r *Run) []any {
+	return []any{&r.ID, &r.ThreadID, &r.Status, &r.MultitaskStrategy, &r.Input, &r.Metadata,
+		&r.Error, &r.CreatedAt, &r.StartedAt, &r.FinishedAt, &r.UpdatedAt,
+		&r.WorkerID, &r.LeaseExpiresAt, &r.Attempts, &r.CancelRequested, &r.Replaces, &r.NotBefore, &r.AssistantID}
 }
 
 // notFoundAs turns "no rows" and malformed ids into a NOT_FOUND error and a

@@ -39,17 +39,25 @@ func leaseLost(l Lease) error {
 		fmt.Sprintf("run %s is no longer held by worker %s", l.RunID, l.WorkerID))
 }
 
+// Claim is a run ClaimRun claimed.
+type Claim struct {
+	Run
+	// More reports whether other runs were pending when it was claimed: a
+	// worker pool then wakes another worker to claim them.
+	More bool
+}
+
 // ClaimRun takes the oldest pending run of any owner for workerID, marks it
 // running under a lease of the given length, counts the attempt and marks
 // its thread busy. It skips runs that other transactions hold, so workers
 // in several processes never claim the same run. ok is false when no run is
 // waiting. A run with Attempts above 1 was started before by a worker that
 // stopped: resume it from its thread's last checkpoint.
-func (s *Store) ClaimRun(ctx context.Context, workerID string, lease time.Duration) (r Run, ok bool, err error) {
+func (s *Store) ClaimRun(ctx context.Context, workerID string, lease time.Duration) (c Claim, ok bool, err error) {
 	if workerID == "" || lease <= 0 {
-		return Run{}, false, errcode.New(errcode.BadRequest, "a claim needs a worker id and a positive lease")
+		return Claim{}, false, errcode.New(errcode.BadRequest, "a claim needs a worker id and a positive lease")
 	}
-	r, err = oneRun(ctx, s.Pool, "claiming a run for worker "+workerID, `
+	rows, err := s.Pool.Query(ctx, `
 		WITH c AS (
 			SELECT r.id, r.thread_id FROM runs r JOIN threads t ON t.id = r.thread_id
 			WHERE r.status = 'pending' AND (r.not_before IS NULL OR r.not_before <= now())
@@ -62,11 +70,24 @@ func (s *Store) ClaimRun(ctx context.Context, workerID string, lease time.Durati
 				started_at = coalesce(started_at, now()), updated_at = now()
 			FROM c WHERE runs.id = c.id
 			RETURNING runs.*)
-		SELECT `+runColumns+` FROM r`, workerID, lease.Microseconds())
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Run{}, false, nil
+		SELECT `+runColumns+`, EXISTS (
+			SELECT 1 FROM runs o WHERE o.status = 'pending' AND o.id <> r.id
+				AND (o.not_before IS NULL OR o.not_before <= now()))
+		FROM r`, workerID, lease.Microseconds())
+	if err == nil {
+		c, err = pgx.CollectExactlyOneRow(rows, func(row pgx.CollectableRow) (Claim, error) {
+			var c Claim
+			err := row.Scan(append(runFields(&c.Run), &c.More)...)
+			return c, err
+		})
 	}
-	return r, err == nil, err
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Claim{}, false, nil
+	}
+	if err != nil {
+		return Claim{}, false, fmt.Errorf("claiming a run for worker %s: %w", workerID, err)
+	}
+	return c, true, nil
 }
 
 // RenewLease extends the lease l to the given length from now. It returns

@@ -29,7 +29,7 @@ func mustClaim(t *testing.T, s *Store, worker string) Run {
 	if err != nil || !ok {
 		t.Fatalf("%s claiming a run: %v, %v", worker, ok, err)
 	}
-	return r
+	return r.Run
 }
 
 // runningRun makes a store, a thread of user's with a run on it, and has
@@ -93,7 +93,7 @@ func TestClaimRunConcurrently(t *testing.T) {
 						return
 					}
 					mu.Lock()
-					claims[r.ID] = append(claims[r.ID], r)
+					claims[r.ID] = append(claims[r.ID], r.Run)
 					mu.Unlock()
 				}
 			})
@@ -552,4 +552,23 @@ func TestWatchQueueHearsPendingRunsFromAnyProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	heard("a queued run whose turn came")
+}
+
+// A claim says whether other runs were left pending, so that a pool wakes
+// another worker only then.
+func TestClaimSaysWhetherMoreWait(t *testing.T) {
+	s := openQueueStores(t, 1)[0]
+	owner, first := newThread(t, s, "claimer")
+	_, second := newThread(t, s, "claimer")
+	mustCreate(t, s, owner, first, "")
+	mustCreate(t, s, owner, second, "")
+	for i, want := range []bool{true, false} {
+		c, ok, err := s.ClaimRun(context.Background(), "w", time.Hour)
+		if err != nil || !ok {
+			t.Fatalf("claim %d: %v, %v", i+1, ok, err)
+		}
+		if c.More != want {
+			t.Errorf("claim %d says more are waiting: %v, want %v", i+1, c.More, want)
+		}
+	}
 }

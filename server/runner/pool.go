@@ -53,7 +53,7 @@ const DefaultShutdownGrace = 20 * time.Second
 // Queue is what the workers need of the run queue: claims and leases on
 // the runs of every owner, from any process.
 type Queue interface {
-	ClaimRun(ctx context.Context, workerID string, lease time.Duration) (store.Run, bool, error)
+	ClaimRun(ctx context.Context, workerID string, lease time.Duration) (store.Claim, bool, error)
 	RenewLease(ctx context.Context, l store.Lease, lease time.Duration) (store.Run, error)
 	FinishRun(ctx context.Context, l store.Lease, status, runErr string) (store.Run, error)
 	ReleaseRun(ctx context.Context, l store.Lease) (store.Run, error)
@@ -221,8 +221,8 @@ func (r *Runner) Drain(ctx context.Context) {
 }
 
 // nudge tells an idle worker that a run may be waiting. A worker that
-// claims one nudges another in turn, so a burst of runs wakes as many
-// workers as it needs, one after another.
+// claims one while others wait nudges another in turn, so a burst of runs
+// wakes as many workers as it needs, one after another, and no more.
 func (r *Runner) nudge() {
 	select {
 	case r.wake <- struct{}{}:
@@ -247,18 +247,20 @@ func (r *Runner) work(claims, runs context.Context, workerID string) {
 		// halfway could leave a run held by a worker that does not know it
 		// has it, until its lease lapsed.
 		claimCtx, cancel := context.WithTimeout(context.WithoutCancel(runs), r.timing.lease)
-		run, ok, err := r.queue.ClaimRun(claimCtx, workerID, r.timing.lease)
+		claim, ok, err := r.queue.ClaimRun(claimCtx, workerID, r.timing.lease)
 		cancel()
 		if err != nil && runs.Err() == nil {
 			r.log.Error("claiming a run", "worker", workerID, "err", err)
 		}
 		if ok && claims.Err() != nil {
-			r.handBack(runs, run) // claimed as the pool began to stop
+			r.handBack(runs, claim.Run) // claimed as the pool began to stop
 			return
 		}
 		if ok {
-			r.nudge() // more may be waiting: another idle worker looks too
-			r.execute(runs, run)
+			if claim.More {
+				r.nudge() // another idle worker claims the next
+			}
+			r.execute(runs, claim.Run)
 			continue
 		}
 		select {
