@@ -65,13 +65,15 @@ type subscription struct {
 	mu        sync.Mutex
 	local     []RunEvent // appended and committed by this process, in order
 	announced int64      // the newest seq a notification announced
-	mustRead  bool       // a notification only a read explains: the run ended, or some may have been missed
+	ended     bool       // a notification announced the run's end
+	mustRead  bool       // a notification only a read explains: some may have been missed, or the run ended without naming its last event
 }
 
 // news is what a subscription gathered since its follower last took it.
 type news struct {
 	local     []RunEvent
-	announced int64
+	announced int64 // with ended, the seq of the run's last event
+	ended     bool
 	mustRead  bool
 }
 
@@ -79,17 +81,22 @@ type news struct {
 func (s *subscription) take() news {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	n := news{local: s.local, announced: s.announced, mustRead: s.mustRead}
+	n := news{local: s.local, announced: s.announced, ended: s.ended, mustRead: s.mustRead}
 	s.local, s.mustRead = nil, false
 	return n
 }
 
 // noted records a notification's payload after the run's id: the seq of
-// the newest event appended, or else something only a read explains.
+// the newest event appended; the run's end with the seq of its last event;
+// or else something only a read explains.
 func (s *subscription) noted(rest string) {
 	s.mu.Lock()
 	if seq, err := strconv.ParseInt(rest, 10, 64); err == nil {
 		s.announced = max(s.announced, seq)
+	} else if _, last, ok := strings.Cut(rest, ":"); ok {
+		seq, err := strconv.ParseInt(last, 10, 64)
+		s.announced, s.ended = max(s.announced, seq), true
+		s.mustRead = s.mustRead || err != nil
 	} else {
 		s.mustRead = true
 	}

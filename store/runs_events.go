@@ -9,9 +9,11 @@ import (
 )
 
 // RunEventsChannel is the PostgreSQL NOTIFY channel on which
-// AppendRunEvents announces new events as "<run id>:<last seq>", and the end of a run as
-// "<run id>:<final status>", so that a stream can be joined from another
-// connection or process (see FollowRunEvents).
+// AppendRunEvents announces new events as "<run id>:<last seq>", and the
+// end of a run as "<run id>:<final status>:<seq of its last event>" (0 when
+// it has none; a queued run cancelled with its thread's others leaves the
+// seq out), so that a stream can be joined from another connection or
+// process (see FollowRunEvents).
 const RunEventsChannel = "run_events"
 
 // runEventsPage is the most events one read returns.

@@ -74,9 +74,10 @@ func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64
 // handedOver waits for news of a run and yields the events this process
 // hands over, for as long as they are all there is to know. It returns
 // true when the table must be read (a notification announced an event it
-// was not handed, the run ended, or notifications may have been missed),
-// false when the follower stopped or the wait failed. The events handed
-// over with such news are left to the read, which returns them too.
+// was not handed, or notifications may have been missed), false when the
+// follower is done: it stopped, the wait failed, or the run ended and
+// every event up to its last was yielded. The events handed over with
+// news that calls for a read are left to the read, which returns them too.
 func handedOver(ctx context.Context, sub *subscription, runID string, afterSeq *int64, yield func(RunEvent, error) bool) bool {
 	local := false // this process writes the run: it has handed events over
 	for {
@@ -100,6 +101,9 @@ func handedOver(ctx context.Context, sub *subscription, runID string, afterSeq *
 				return false
 			}
 			*afterSeq = e.Seq
+		}
+		if n.ended {
+			return false // every event of the run was yielded
 		}
 	}
 }
@@ -126,6 +130,7 @@ func (s *subscription) awaitHandOver(ctx context.Context, n news, afterSeq int64
 		more := s.take()
 		n.local = append(n.local, more.local...)
 		n.announced = max(n.announced, more.announced)
+		n.ended = n.ended || more.ended
 		n.mustRead = n.mustRead || more.mustRead
 	}
 	return n

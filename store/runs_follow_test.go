@@ -402,3 +402,38 @@ func TestFollowerTakesWhatItsProcessHandsOver(t *testing.T) {
 	}
 	checkSequence(t, got, 1, 4)
 }
+
+// A run's end names its last event, so a follower that was handed every
+// event ends without reading the table again. Here a read at the end
+// would fail, as the thread has passed to another owner by then.
+func TestFollowerEndsWithoutReadingWhenItHasEveryEvent(t *testing.T) {
+	ctx := context.Background()
+	s, owner, run := runningRun(t, "ender", "w")
+	listening(t, s)
+	other, _ := newThread(t, s, "someone-else")
+	handOne := func(i int) {
+		appended, err := s.AppendRunEvents(ctx, run.Lease(), []NewRunEvent{{Event: "values", Data: fmt.Appendf(nil, `{"i":%d}`, i)}})
+		if err != nil {
+			t.Error(err)
+		}
+		s.PublishRunEvents(appended)
+	}
+	handOne(1)
+	got, err := follow(t, s, owner, run.ID, 0, func(e RunEvent) {
+		switch string(e.Data) {
+		case `{"i":1}`:
+			handOne(2)
+		case `{"i":2}`:
+			if _, err := s.Pool.Exec(ctx, `UPDATE threads SET owner_id = $2 WHERE id = $1`, run.ThreadID, other); err != nil {
+				t.Error(err)
+			}
+			if _, err := s.FinishRun(ctx, run.Lease(), RunSuccess, ""); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatalf("following: %v after %d events", err, len(got))
+	}
+	checkSequence(t, got, 1, 2)
+}

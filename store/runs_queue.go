@@ -329,7 +329,9 @@ func endRun(ctx context.Context, tx pgx.Tx, r Run, status, runErr string) (Run, 
 // lease holds the run. When the run was its thread's active one (not
 // queued), the thread's oldest queued run becomes pending and the thread
 // busy ($8) again; else the thread takes the status the run's end gives it
-// ($7). Every part of the statement reads the runs as they were before it,
+// ($7). The announcement names the run's last event, so that a follower
+// that has it need not read the table again. Every part of the statement
+// reads the runs as they were before it,
 // so old is the run's status before it ended. The caller has locked the
 // thread.
 const endRunSQL = `
@@ -348,7 +350,8 @@ const endRunSQL = `
 	th AS (
 		UPDATE threads SET status = CASE WHEN EXISTS (SELECT 1 FROM promoted) THEN $8 ELSE $7 END, updated_at = now()
 		FROM was_active a WHERE threads.id = a.thread_id)
-	SELECT ` + runColumns + ` FROM r CROSS JOIN LATERAL (SELECT pg_notify($4, r.id::text || ':' || r.status)) announced`
+	SELECT ` + runColumns + ` FROM r CROSS JOIN LATERAL (SELECT pg_notify($4, r.id::text || ':' || r.status || ':' ||
+		coalesce((SELECT max(seq) FROM run_events WHERE run_id = r.id), 0))) announced`
 
 // endRunArgs are endRunSQL's arguments; l is nil for a run the caller has
 // locked itself.
