@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/tripgraph/tripgraph/nodes"
@@ -54,11 +55,14 @@ var _ nodes.Memory = Memory{}
 
 // Consent reports whether the traveller agreed to be remembered.
 func (m Memory) Consent(ctx context.Context) (bool, error) {
-	var v struct {
-		Remember bool `json:"remember"`
-	}
+	var v consentValue
 	ok, err := m.read(ctx, SettingsNamespace, consentKey, &v)
 	return ok && v.Remember, err
+}
+
+// consentValue is how the consent is stored.
+type consentValue struct {
+	Remember bool `json:"remember"`
 }
 
 // SetConsent records whether the traveller agrees to be remembered;
@@ -130,13 +134,33 @@ func (m Memory) Recall(ctx context.Context) (nodes.Profile, error) {
 	return m.run.profile, nil
 }
 
-// recall reads the consent and, when it is given, the profile.
+// recall reads the consent and, when it is given, the profile: both in
+// one statement.
 func (m Memory) recall(ctx context.Context) (consent bool, p nodes.Profile, err error) {
-	if consent, err = m.Consent(ctx); !consent || err != nil {
-		return consent, p, err
+	list, err := m.items.GetEach(ctx, items.Ref{Namespace: SettingsNamespace, Key: consentKey},
+		items.Ref{Namespace: ProfileNamespace, Key: profileKey})
+	if err != nil {
+		return false, p, fmt.Errorf("reading the traveller's memory: %w", err)
 	}
-	p, err = m.Profile(ctx)
-	return err == nil, p, err
+	var c consentValue
+	for _, it := range list {
+		if it.Key == consentKey && slices.Equal(it.Namespace, SettingsNamespace) {
+			if err := decodeItem(it, &c); err != nil {
+				return false, p, err
+			}
+		}
+	}
+	if !c.Remember {
+		return false, p, nil
+	}
+	for _, it := range list {
+		if it.Key == profileKey && slices.Equal(it.Namespace, ProfileNamespace) {
+			if err := decodeItem(it, &p); err != nil {
+				return false, nodes.Profile{}, err
+			}
+		}
+	}
+	return true, p, nil
 }
 
 // Remember merges p into the profile, when the traveller agreed to be
@@ -193,8 +217,13 @@ func (m Memory) read(ctx context.Context, ns []string, key string, dst any) (boo
 	if err != nil || !ok {
 		return false, err
 	}
+	return true, decodeItem(it, dst)
+}
+
+// decodeItem decodes an item's value into dst.
+func decodeItem(it items.Item, dst any) error {
 	if err := json.Unmarshal(it.Value, dst); err != nil {
-		return false, fmt.Errorf("reading %s: %w", key, err)
+		return fmt.Errorf("reading %s: %w", it.Key, err)
 	}
-	return true, nil
+	return nil
 }

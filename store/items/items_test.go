@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -296,5 +297,32 @@ func TestDeleteNamespace(t *testing.T) {
 	}
 	if got, _ := ana.Search(ctx, Query{}); !slices.Equal(keys(got), []string{"3"}) {
 		t.Errorf("left %q", keys(got))
+	}
+}
+
+// GetEach reads the named items of its owner in one statement: those that
+// exist, whatever their namespaces, and nothing of another owner's.
+func TestGetEach(t *testing.T) {
+	ctx := context.Background()
+	_, _, o := open(t, "items-each-a", "items-each-b")
+	ana, bo := o[0], o[1]
+	put(t, ana, []string{"a", "b"}, "one", `{"n":1}`)
+	put(t, ana, []string{"c"}, "two", `{"n":2}`)
+	put(t, bo, []string{"c"}, "three", `{"n":3}`)
+	list, err := ana.GetEach(ctx, Ref{[]string{"a", "b"}, "one"}, Ref{[]string{"c"}, "two"},
+		Ref{[]string{"c"}, "three"}, Ref{[]string{"a"}, "one"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range list {
+		got = append(got, strings.Join(it.Namespace, ".")+"/"+it.Key+"="+string(it.Value))
+	}
+	slices.Sort(got)
+	if want := []string{`a.b/one={"n": 1}`, `c/two={"n": 2}`}; !slices.Equal(got, want) {
+		t.Errorf("GetEach read %q, want %q", got, want)
+	}
+	if _, err := ana.GetEach(ctx, Ref{nil, "one"}); err == nil {
+		t.Error("GetEach took an empty namespace")
 	}
 }
