@@ -402,18 +402,6 @@ func notFoundAs(err error, format string, args ...any) error {
 	return err
 }
 
-// RunOwner returns the id of the owner of a run's thread, for a worker,
-// which claims runs of any owner and must act as the run's.
-func (s *Store) RunOwner(ctx context.Context, runID string) (string, error) {
-	var owner string
-	err := s.Pool.QueryRow(ctx, `
-		SELECT t.owner_id FROM runs r JOIN threads t ON t.id = r.thread_id WHERE r.id = $1`, runID).Scan(&owner)
-	if err != nil {
-		return "", notFoundAs(fmt.Errorf("reading the owner of run %s: %w", runID, err), "no run %s", runID)
-	}
-	return owner, nil
-}
-
 // DeleteRunThread deletes the thread of an ended run, with its runs,
 // checkpoints and events: a worker's call, for runs that asked for it (a
 // cron's run on a thread of its own). A thread with another run still

@@ -42,6 +42,9 @@ func leaseLost(l Lease) error {
 // Claim is a run ClaimRun claimed.
 type Claim struct {
 	Run
+	// Owner is the id of the user whose thread the run is on, as whom the
+	// worker runs it.
+	Owner string
 	// More reports whether other runs were pending when it was claimed: a
 	// worker pool then wakes another worker to claim them.
 	More bool
@@ -59,7 +62,7 @@ func (s *Store) ClaimRun(ctx context.Context, workerID string, lease time.Durati
 	}
 	rows, err := s.Pool.Query(ctx, `
 		WITH c AS (
-			SELECT r.id, r.thread_id FROM runs r JOIN threads t ON t.id = r.thread_id
+			SELECT r.id, r.thread_id, t.owner_id FROM runs r JOIN threads t ON t.id = r.thread_id
 			WHERE r.status = 'pending' AND (r.not_before IS NULL OR r.not_before <= now())
 			ORDER BY r.created_at, r.id LIMIT 1
 			FOR NO KEY UPDATE OF r, t SKIP LOCKED),
@@ -70,14 +73,14 @@ func (s *Store) ClaimRun(ctx context.Context, workerID string, lease time.Durati
 				started_at = coalesce(started_at, now()), updated_at = now()
 			FROM c WHERE runs.id = c.id
 			RETURNING runs.*)
-		SELECT `+runColumns+`, EXISTS (
+		SELECT `+runColumns+`, c.owner_id::text, EXISTS (
 			SELECT 1 FROM runs o WHERE o.status = 'pending' AND o.id <> r.id
 				AND (o.not_before IS NULL OR o.not_before <= now()))
-		FROM r`, workerID, lease.Microseconds())
+		FROM r JOIN c ON c.id = r.id`, workerID, lease.Microseconds())
 	if err == nil {
 		c, err = pgx.CollectExactlyOneRow(rows, func(row pgx.CollectableRow) (Claim, error) {
 			var c Claim
-			err := row.Scan(append(runFields(&c.Run), &c.More)...)
+			err := row.Scan(append(runFields(&c.Run), &c.Owner, &c.More)...)
 			return c, err
 		})
 	}

@@ -554,9 +554,9 @@ func TestWatchQueueHearsPendingRunsFromAnyProcess(t *testing.T) {
 	heard("a queued run whose turn came")
 }
 
-// A claim says whether other runs were left pending, so that a pool wakes
-// another worker only then.
-func TestClaimSaysWhetherMoreWait(t *testing.T) {
+// A claim says whose run it is, and whether other runs were left pending,
+// so that a pool wakes another worker only then.
+func TestClaimSaysWhoseRunAndWhetherMoreWait(t *testing.T) {
 	s := openQueueStores(t, 1)[0]
 	owner, first := newThread(t, s, "claimer")
 	_, second := newThread(t, s, "claimer")
@@ -569,6 +569,9 @@ func TestClaimSaysWhetherMoreWait(t *testing.T) {
 		}
 		if c.More != want {
 			t.Errorf("claim %d says more are waiting: %v, want %v", i+1, c.More, want)
+		}
+		if c.Owner != owner {
+			t.Errorf("claim %d says the run is %q's, want %q's", i+1, c.Owner, owner)
 		}
 	}
 }

@@ -124,24 +124,6 @@ func TestOneActiveRunPerThread(t *testing.T) {
 	}
 }
 
-func TestRunOwner(t *testing.T) {
-	ctx := context.Background()
-	s := openQueueStores(t, 1)[0]
-	owner, thread := newThread(t, s, "owned")
-	run, err := s.ForOwner(owner).CreateRun(ctx, thread, NewRun{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, err := s.RunOwner(ctx, run.ID); err != nil || got != owner {
-		t.Fatalf("RunOwner = %q, %v; want %q", got, err, owner)
-	}
-	for _, id := range []string{"00000000-0000-0000-0000-000000000000", "not-a-uuid"} {
-		if _, err := s.RunOwner(ctx, id); errcode.Of(err) != errcode.NotFound {
-			t.Fatalf("RunOwner(%q) = %v, want NOT_FOUND", id, err)
-		}
-	}
-}
-
 // CreateRunOnNewThread makes the owner's thread and its pending run
 // together, or neither.
 func TestCreateRunOnNewThread(t *testing.T) {

@@ -61,7 +61,6 @@ type Queue interface {
 	WatchCancel(ctx context.Context, runID string) (watched context.Context, stop context.CancelFunc, err error)
 	AppendRunEvents(ctx context.Context, l store.Lease, events []store.NewRunEvent) ([]store.RunEvent, error)
 	PublishRunEvents(events []store.RunEvent)
-	RunOwner(ctx context.Context, runID string) (string, error)
 	WatchQueue(ctx context.Context) (pending <-chan struct{}, stop func(), err error)
 	DeleteRunThread(ctx context.Context, runID string) error
 }
@@ -260,7 +259,7 @@ func (r *Runner) work(claims, runs context.Context, workerID string) {
 			if claim.More {
 				r.nudge() // another idle worker claims the next
 			}
-			r.execute(runs, claim.Run)
+			r.execute(runs, claim)
 			continue
 		}
 		select {
@@ -299,12 +298,13 @@ func (r *Runner) sweep(ctx context.Context) {
 // ctx ends first (the pool is stopping), the run goes back to the queue,
 // pending, for a worker of any process to claim at once and resume from
 // its thread's last checkpoint.
-func (r *Runner) execute(ctx context.Context, run store.Run) {
+func (r *Runner) execute(ctx context.Context, claim store.Claim) {
 	r.executing.Add(1)
 	defer r.executing.Add(-1)
+	run := claim.Run
 	log := r.log.With("run_id", run.ID, "thread_id", run.ThreadID, "worker", run.WorkerID)
 	l := run.Lease()
-	status, msg := r.runOn(ctx, run, log)
+	status, msg := r.runOn(ctx, run, claim.Owner, log)
 	switch {
 	case status == "":
 		return // the lease was lost: the run is someone else's now
@@ -364,14 +364,10 @@ const (
 	maxSettlePause = 2 * time.Second
 )
 
-// runOn executes run under its lease and a cancel watch, as its thread's
-// owner, and returns its final status and error message: "" when the lease
-// was lost, released when the pool is stopping.
-func (r *Runner) runOn(ctx context.Context, run store.Run, log *slog.Logger) (status, msg string) {
-	owner, err := r.queue.RunOwner(ctx, run.ID)
-	if err != nil {
-		return r.failedBy(ctx, run, log, fmt.Errorf("reading the run's owner: %w", err))
-	}
+// runOn executes run under its lease and a cancel watch, as owner, the
+// owner of its thread, and returns its final status and error message: ""
+// when the lease was lost, released when the pool is stopping.
+func (r *Runner) runOn(ctx context.Context, run store.Run, owner string, log *slog.Logger) (status, msg string) {
 	t := r.tenants.For(owner)
 	watched, stopWatch, err := r.queue.WatchCancel(ctx, run.ID)
 	if err != nil {
