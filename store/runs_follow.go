@@ -26,8 +26,9 @@ var ErrRunCancelled = errors.New("the run was cancelled")
 // the next wait still wakes it. It relies on a run's events being appended
 // one after another, as the run's one worker does. Events this process
 // appended are handed to it (PublishRunEvents), so it reads the table
-// only at its start, at the run's end, and for what other processes
-// appended (a notification announces a seq it has not been handed). While
+// only at its start and for what other processes appended (a notification
+// announces a seq it has not been handed); the run's end, announced with
+// the seq of its last event, needs no read when it has every event. While
 // the database cannot be reached it reads again, for up to followPatience.
 func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64) iter.Seq2[RunEvent, error] {
 	return func(yield func(RunEvent, error) bool) {
