@@ -139,20 +139,8 @@ func (c *Saver) ForOwner(ownerID string) *Saver {
 // except for a checkpointer scoped to an owner (see ForOwner), which creates
 // it, owned by that owner, with the thread's first checkpoint.
 func (c *Saver) Put(ctx context.Context, cp graph.Checkpoint, head string) error {
-	row, err := c.prepare(ctx, cp, head, nil)
-	if err != nil {
-		return err
-	}
-	q, args, err := c.insertSQL(ctx, row)
-	if err != nil {
-		return err
-	}
-	tag, err := c.exec(ctx, row.cp, q, args)
-	if err := c.inserted(ctx, row, tag, err); err != nil {
-		return err
-	}
-	c.cache.put(row.chain)
-	return nil
+	_, err := c.PutAll(ctx, []graph.Checkpoint{cp}, head)
+	return err
 }
 
 // PutAll stores checkpoints of one thread, each over the one before it and
@@ -343,31 +331,6 @@ func (c *Saver) inserted(ctx context.Context, row newRow, tag pgconn.CommandTag,
 		return c.refused(ctx, cp.ThreadID, cp.ID, row.head)
 	}
 	return nil
-}
-
-// exec runs the statement that saves cp, in one batch after the
-// statements of the context's Companion when it has any.
-func (c *Saver) exec(ctx context.Context, cp graph.Checkpoint, q string, args []any) (pgconn.CommandTag, error) {
-	comp, ok := companionOf(ctx)
-	if !ok {
-		return c.pool.Exec(ctx, q, args...)
-	}
-	b := &pgx.Batch{}
-	read := comp.Queue(b, []graph.Checkpoint{cp})
-	if read == nil {
-		return c.pool.Exec(ctx, q, args...)
-	}
-	b.Queue(q, args...)
-	res := c.pool.SendBatch(ctx, b)
-	err := read(res)
-	var tag pgconn.CommandTag
-	if err == nil {
-		tag, err = res.Exec()
-	}
-	if cerr := res.Close(); err == nil {
-		err = cerr
-	}
-	return tag, err
 }
 
 // moveHeadSQL is the statement that moves a thread's head to checkpoint $2
