@@ -7,6 +7,7 @@ import "github.com/tripgraph/tripgraph/internal/lru"
 type chain struct {
 	id       string
 	state    object // nil when the state cannot be the parent of a delta
+	update   []byte // the step's update, which its children may copy from
 	baseID   string // the snapshot the checkpoint's delta chain starts from
 	baseSize int    // that snapshot's size in bytes
 	depth    int    // deltas between the snapshot and the checkpoint
@@ -25,7 +26,7 @@ const (
 
 // footprint is what a chain is charged for in the cache.
 func (c *chain) footprint() int64 {
-	n := int64(chainOverhead + len(c.id) + len(c.baseID))
+	n := int64(chainOverhead + len(c.id) + len(c.baseID) + len(c.update))
 	for _, m := range c.state {
 		n += int64(memberOverhead + len(m.key) + len(m.value) + elemOverhead*len(m.elems))
 		for _, e := range m.elems {

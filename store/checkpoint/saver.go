@@ -4,6 +4,7 @@
 package checkpoint
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,11 +31,12 @@ import (
 // Instead, a checkpoint row holds either
 //
 //   - a snapshot: the full state JSON, or
-//   - a delta against its parent's state (see checkpoints_delta.go): for each
+//   - a delta against its parent's state (see delta.go): for each
 //     top-level member, "unchanged", "the parent's array plus these
 //     elements", "the parent's array plus the elements of the update's array
 //     k" (the update is stored anyway, so new messages are stored once) or
-//     "this value".
+//     "this value". Its update is stored as copies from its parent where it
+//     repeats it (see ref.go).
 //
 // A checkpoint is written as a snapshot when it has no parent, or when the
 // bytes read to rebuild it from its chain's snapshot (deltas and updates)
@@ -236,7 +238,12 @@ func (c *Saver) prepare(ctx context.Context, cp graph.Checkpoint, head string, p
 		}
 	}
 	state, delta, ch := c.plan(cp, raw, obj, parent)
-	return newRow{cp: cp, head: head, baseID: ch.baseID, state: state, delta: delta, interrupts: interrupts, chain: ch}, nil
+	update := cp.Update
+	if delta != nil {
+		update = storedUpdate(cp.Update, parent)
+	}
+	return newRow{cp: cp, head: head, baseID: ch.baseID, state: state, delta: delta, update: update,
+		interrupts: interrupts, chain: ch}, nil
 }
 
 // parentChain returns the chain of cp's parent, or nil when cp must be a
@@ -258,7 +265,7 @@ func (c *Saver) parentChain(ctx context.Context, cp graph.Checkpoint) (*chain, e
 // plan chooses between a snapshot and a delta. It returns the state or the
 // delta to store, and the new checkpoint's chain.
 func (c *Saver) plan(cp graph.Checkpoint, raw []byte, obj object, parent *chain) (state, delta []byte, ch *chain) {
-	ch = &chain{id: cp.ID, state: obj, baseID: cp.ID, baseSize: len(raw)}
+	ch = &chain{id: cp.ID, state: obj, update: cp.Update, baseID: cp.ID, baseSize: len(raw)}
 	if obj == nil || parent == nil || parent.state == nil {
 		return raw, nil, ch
 	}
@@ -285,8 +292,23 @@ type newRow struct {
 	head         string // the thread head the writer expects
 	baseID       string
 	state, delta []byte
+	update       []byte // as stored: copies from the parent where it can
 	interrupts   []byte
 	chain        *chain // the checkpoint's, cached once it is stored
+}
+
+// storedUpdate returns a delta row's update as it is to be stored: as
+// copies from its parent when that is shorter and reads back exactly.
+func storedUpdate(update []byte, parent *chain) []byte {
+	ref := parent.reference()
+	enc := encodeRef(update, ref)
+	if enc == nil {
+		return update
+	}
+	if back, err := decodeRef(enc, ref); err != nil || !bytes.Equal(back, update) {
+		return update
+	}
+	return enc
 }
 
 // insertSQL is the statement that writes one checkpoint row if the
@@ -307,7 +329,7 @@ func (c *Saver) insertSQL(ctx context.Context, row newRow) (string, []any, error
 			state, delta, update_json, created_at, interrupts)
 		SELECT t.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $14, $16 FROM t`
 	args := []any{cp.ThreadID, cp.ID, nullable(cp.ParentID), row.baseID, cp.Step, cp.Node, next,
-		cp.Metadata.Source, nullable(cp.Metadata.RunID), packed(row.state), packed(row.delta), packed(nilIfEmptyBytes(cp.Update)),
+		cp.Metadata.Source, nullable(cp.Metadata.RunID), packed(row.state), packed(row.delta), packed(nilIfEmptyBytes(row.update)),
 		c.ownerArg(), created, nullable(row.head), row.interrupts, nullable(fence.RunID), fence.WorkerID, fence.Attempt}
 	return q, args, nil
 }
@@ -485,6 +507,7 @@ func (c *Saver) fromCache(threadID string, r cpRow) (rebuilt, bool) {
 	done := map[string]rebuilt{}
 	if r.delta != nil {
 		if ch, ok := c.cache.get(r.id); ok && ch.state != nil {
+			r.update = ch.update
 			cp, err := r.checkpoint(threadID, ch.state.encode())
 			return rebuilt{checkpoint: cp, chain: ch}, err == nil
 		}
@@ -605,7 +628,7 @@ func resolve(threadID string, rows []cpRow, parents map[string]rebuilt) (map[str
 		out = make(map[string]rebuilt, len(rows))
 	}
 	for _, r := range rows {
-		ch, state, err := rebuildState(r, out)
+		ch, state, err := rebuildState(&r, out)
 		var cp graph.Checkpoint
 		if err == nil && r.wanted {
 			cp, err = r.checkpoint(threadID, state)
@@ -622,13 +645,14 @@ func resolve(threadID string, rows []cpRow, parents map[string]rebuilt) (map[str
 }
 
 // rebuildState returns a row's chain and, when it is wanted, its state JSON.
-func rebuildState(r cpRow, done map[string]rebuilt) (*chain, []byte, error) {
+// It turns the row's stored update back into the update.
+func rebuildState(r *cpRow, done map[string]rebuilt) (*chain, []byte, error) {
 	if r.delta == nil {
 		obj, err := parseObject(r.state)
 		if err != nil {
 			obj = nil
 		}
-		return &chain{id: r.id, state: obj, baseID: r.id, baseSize: len(r.state)}, r.state, nil
+		return &chain{id: r.id, state: obj, update: r.update, baseID: r.id, baseSize: len(r.state)}, r.state, nil
 	}
 	if r.parentID == nil {
 		return nil, nil, errors.New("a delta without a parent")
@@ -637,11 +661,18 @@ func rebuildState(r cpRow, done map[string]rebuilt) (*chain, []byte, error) {
 	if !ok || p.chain.state == nil {
 		return nil, nil, fmt.Errorf("parent %s is missing from the delta chain", *r.parentID)
 	}
+	if isRef(r.update) {
+		update, err := decodeRef(r.update, p.chain.reference())
+		if err != nil {
+			return nil, nil, err
+		}
+		r.update = update
+	}
 	obj, err := applyDelta(p.chain.state, r.delta, r.update)
 	if err != nil {
 		return nil, nil, err
 	}
-	ch := &chain{id: r.id, state: obj, baseID: p.chain.baseID, baseSize: p.chain.baseSize,
+	ch := &chain{id: r.id, state: obj, update: r.update, baseID: p.chain.baseID, baseSize: p.chain.baseSize,
 		depth: p.chain.depth + 1, cost: p.chain.cost + len(r.delta) + len(r.update) + rowCost}
 	var state []byte
 	if r.wanted {
