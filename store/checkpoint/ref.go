@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"sync"
 )
 
 // This file holds how a delta row stores its update: as copies from its
@@ -45,15 +46,14 @@ const refMinMatch = 12
 // refStep is the spacing of the reference's indexed spans.
 const refStep = 4
 
-// reference returns the text a child of ch may copy its update from. The
-// newest text comes last, so that refTable prefers it.
-func (ch *chain) reference() []byte {
-	ref := make([]byte, 0, 4<<10)
+// appendReference appends the text a child of ch may copy its update from
+// to dst. The newest text comes last, so that refTable prefers it.
+func (ch *chain) appendReference(dst []byte) []byte {
 	budget := refMax - len(ch.update)
 	for _, m := range ch.state {
 		if !m.array {
 			if len(m.value) <= budget {
-				ref, budget = append(ref, m.value...), budget-len(m.value)
+				dst, budget = append(dst, m.value...), budget-len(m.value)
 			}
 			continue
 		}
@@ -63,22 +63,62 @@ func (ch *chain) reference() []byte {
 			budget -= len(m.elems[from])
 		}
 		for _, e := range m.elems[from:] {
-			ref = append(ref, e...)
+			dst = append(dst, e...)
 		}
 	}
 	if budget >= 0 {
-		ref = append(ref, ch.update...)
+		dst = append(dst, ch.update...)
 	}
-	return ref
+	return dst
+}
+
+// refScratch is the memory that storing or reading an update as copies
+// needs only while it runs, kept between uses: a step's reference is
+// kilobytes, and its table more.
+type refScratch struct {
+	ref, out []byte
+	table    []int32
+}
+
+var refScratches = sync.Pool{New: func() any { return new(refScratch) }}
+
+// storedUpdate returns a delta row's update as it is to be stored: as
+// copies from its parent when that is shorter and reads back exactly.
+func storedUpdate(update []byte, parent *chain) []byte {
+	s := refScratches.Get().(*refScratch)
+	defer refScratches.Put(s)
+	s.ref = parent.appendReference(s.ref[:0])
+	enc := encodeRef(update, s.ref, s)
+	if enc == nil {
+		return update
+	}
+	var err error
+	if s.out, err = appendDecodedRef(s.out[:0], enc, s.ref); err != nil || !bytes.Equal(s.out, update) {
+		return update
+	}
+	return enc
+}
+
+// readUpdate returns the update a delta row stored (see storedUpdate),
+// given its parent's chain.
+func readUpdate(stored []byte, parent *chain) ([]byte, error) {
+	if !isRef(stored) {
+		return stored, nil
+	}
+	s := refScratches.Get().(*refScratch)
+	defer refScratches.Put(s)
+	s.ref = parent.appendReference(s.ref[:0])
+	return appendDecodedRef(nil, stored, s.ref)
 }
 
 // encodeRef returns update as copies from ref, or nil when that is not
 // shorter than the update itself.
-func encodeRef(update, ref []byte) []byte {
+func encodeRef(update, ref []byte, s *refScratch) []byte {
 	if len(update) < refMinMatch || len(ref) < refMinMatch {
 		return nil
 	}
-	table := refTable(ref)
+	s.table = refTable(ref, s.table)
+	table := s.table
 	out := []byte{refMarker}
 	lit := 0 // start of the literals not yet written
 	for i := 0; i+refMinMatch <= len(update); {
@@ -118,17 +158,21 @@ func appendLiterals(out, lit []byte) []byte {
 	return append(out, lit...)
 }
 
-// refTable indexes ref's refMinMatch-byte spans that start at every
+// refTable indexes, in table when it is large enough, ref's refMinMatch-byte spans that start at every
 // refStep-th byte by their hash: entry h holds one more than the offset of
 // the last such span with hash h. encodeRef tries every offset of the
 // update, so it still finds each repeat, refStep bytes late at worst, and
 // then extends it backward.
-func refTable(ref []byte) []int32 {
+func refTable(ref []byte, table []int32) []int32 {
 	size := 64
 	for size < 2*len(ref)/refStep && size < 1<<13 {
 		size <<= 1
 	}
-	table := make([]int32, size)
+	if cap(table) < size {
+		table = make([]int32, size)
+	}
+	table = table[:size]
+	clear(table)
 	for p := 0; p+refMinMatch <= len(ref); p += refStep {
 		table[refHash(ref[p:])&uint32(size-1)] = int32(p + 1)
 	}
@@ -147,19 +191,16 @@ var errBadRef = errors.New("reading a stored update: malformed copies from its p
 // isRef reports whether a stored update is copies from its parent.
 func isRef(b []byte) bool { return len(b) > 0 && b[0] == refMarker }
 
-// decodeRef rebuilds an update that encodeRef stored against ref.
-func decodeRef(b, ref []byte) ([]byte, error) {
-	if !isRef(b) {
-		return b, nil
-	}
-	var out []byte
+// appendDecodedRef appends to dst the update that encodeRef stored
+// against ref.
+func appendDecodedRef(dst, b, ref []byte) ([]byte, error) {
 	for i := 1; i < len(b); {
 		n, w := binary.Uvarint(b[i:])
 		if w <= 0 || uint64(len(b)-i-w) < n {
 			return nil, errBadRef
 		}
 		i += w
-		out = append(out, b[i:i+int(n)]...)
+		dst = append(dst, b[i:i+int(n)]...)
 		i += int(n)
 		if i == len(b) {
 			break
@@ -173,7 +214,7 @@ func decodeRef(b, ref []byte) ([]byte, error) {
 			return nil, errBadRef
 		}
 		i += w1 + w2
-		out = append(out, ref[off:off+length]...)
+		dst = append(dst, ref[off:off+length]...)
 	}
-	return out, nil
+	return dst, nil
 }

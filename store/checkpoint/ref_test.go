@@ -32,7 +32,7 @@ func TestRefRoundTrips(t *testing.T) {
 		{"shorter than a copy", `{"a":1}`, `{"a":1}`, 0},
 		{"an empty reference", card, "", 0},
 	} {
-		enc := encodeRef([]byte(tc.update), []byte(tc.ref))
+		enc := encodeRef([]byte(tc.update), []byte(tc.ref), new(refScratch))
 		if tc.atMost == 0 {
 			if enc != nil {
 				t.Errorf("%s: stored as %d bytes of copies, want as it is", tc.name, len(enc))
@@ -43,7 +43,7 @@ func TestRefRoundTrips(t *testing.T) {
 			t.Errorf("%s: %d bytes stored as %d bytes of copies, want at most %d", tc.name, len(tc.update), len(enc), tc.atMost)
 			continue
 		}
-		back, err := decodeRef(enc, []byte(tc.ref))
+		back, err := appendDecodedRef(nil, enc, []byte(tc.ref))
 		if err != nil || string(back) != tc.update {
 			t.Errorf("%s: read back as %q, %v", tc.name, back, err)
 		}
@@ -54,6 +54,7 @@ func TestRefRoundTrips(t *testing.T) {
 func TestRefRoundTripsRandomEdits(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	ref := []byte(strings.Repeat(card, 3))
+	scratch := new(refScratch) // reused, as the pool does
 	for i := range 500 {
 		update := bytes.Clone(ref[r.IntN(len(ref)/2):])
 		for range r.IntN(20) {
@@ -70,14 +71,14 @@ func TestRefRoundTripsRandomEdits(t *testing.T) {
 				update = []byte("x")
 			}
 		}
-		enc := encodeRef(update, ref)
+		enc := encodeRef(update, ref, scratch)
 		if enc == nil {
 			continue
 		}
 		if len(enc) >= len(update) {
 			t.Fatalf("edit %d: %d bytes stored as %d", i, len(update), len(enc))
 		}
-		back, err := decodeRef(enc, ref)
+		back, err := appendDecodedRef(nil, enc, ref)
 		if err != nil || !bytes.Equal(back, update) {
 			t.Fatalf("edit %d: %q read back as %q, %v", i, update, back, err)
 		}
@@ -93,12 +94,16 @@ func TestDecodeRefRejectsMalformed(t *testing.T) {
 		"a truncated number":              {refMarker, 0x80},
 		"a copy without its length":       {refMarker, 1, 'a', 3},
 	} {
-		if got, err := decodeRef(b, ref); err == nil {
+		if got, err := appendDecodedRef(nil, b, ref); err == nil {
 			t.Errorf("%s: read back as %q without an error", name, got)
 		}
 	}
-	if got, err := decodeRef([]byte(`{"a":1}`), ref); err != nil || string(got) != `{"a":1}` {
+	parent := &chain{update: ref}
+	if got, err := readUpdate([]byte(`{"a":1}`), parent); err != nil || string(got) != `{"a":1}` {
 		t.Errorf("an update stored as it is read back as %q, %v", got, err)
+	}
+	if got, err := readUpdate(storedUpdate([]byte(card), parent), parent); err != nil || string(got) != card {
+		t.Errorf("an update stored as copies read back as %q, %v", got, err)
 	}
 }
 
@@ -111,7 +116,7 @@ func TestReference(t *testing.T) {
 	}
 	ch := &chain{state: state, update: []byte(`{"messages":["m6"]}`)}
 	want := `"m3""m4""m5""m6"7{"messages":["m6"]}`
-	if got := string(ch.reference()); got != want {
+	if got := string(ch.appendReference(nil)); got != want {
 		t.Errorf("reference %s, want %s", got, want)
 	}
 }

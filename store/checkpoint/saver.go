@@ -4,7 +4,6 @@
 package checkpoint
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -295,20 +294,6 @@ type newRow struct {
 	update       []byte // as stored: copies from the parent where it can
 	interrupts   []byte
 	chain        *chain // the checkpoint's, cached once it is stored
-}
-
-// storedUpdate returns a delta row's update as it is to be stored: as
-// copies from its parent when that is shorter and reads back exactly.
-func storedUpdate(update []byte, parent *chain) []byte {
-	ref := parent.reference()
-	enc := encodeRef(update, ref)
-	if enc == nil {
-		return update
-	}
-	if back, err := decodeRef(enc, ref); err != nil || !bytes.Equal(back, update) {
-		return update
-	}
-	return enc
 }
 
 // insertSQL is the statement that writes one checkpoint row if the
@@ -661,13 +646,11 @@ func rebuildState(r *cpRow, done map[string]rebuilt) (*chain, []byte, error) {
 	if !ok || p.chain.state == nil {
 		return nil, nil, fmt.Errorf("parent %s is missing from the delta chain", *r.parentID)
 	}
-	if isRef(r.update) {
-		update, err := decodeRef(r.update, p.chain.reference())
-		if err != nil {
-			return nil, nil, err
-		}
-		r.update = update
+	update, err := readUpdate(r.update, p.chain)
+	if err != nil {
+		return nil, nil, err
 	}
+	r.update = update
 	obj, err := applyDelta(p.chain.state, r.delta, r.update)
 	if err != nil {
 		return nil, nil, err
