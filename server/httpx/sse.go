@@ -3,7 +3,6 @@ package httpx
 import (
 	"context"
 	"errors"
-	"fmt"
 	"iter"
 	"log/slog"
 	"net/http"
@@ -39,33 +38,44 @@ func OpenSSE(c echo.Context) SSE {
 	return SSE{w: resp, rc: http.NewResponseController(resp)}
 }
 
-// Event writes one event; an id of 0 writes none.
+// Event writes one event; an id of 0 writes none. data must hold no line
+// break (compact JSON holds none).
 func (w SSE) Event(id int64, name string, data []byte) error {
-	var b strings.Builder
-	if id > 0 {
-		fmt.Fprintf(&b, "id: %d\n", id)
-	}
-	fmt.Fprintf(&b, "event: %s\ndata: %s\n\n", name, data)
-	return w.Write(b.String())
+	b := make([]byte, 0, len(data)+len(name)+40)
+	b = appendID(b, id)
+	b = append(b, "event: "...)
+	b = append(b, name...)
+	b = append(b, "\ndata: "...)
+	b = append(b, data...)
+	return w.write(append(b, "\n\n"...))
 }
 
 // Lines writes an event whose data has several lines, a data line each.
 func (w SSE) Lines(id int64, name, data string) error {
-	var b strings.Builder
-	if id > 0 {
-		fmt.Fprintf(&b, "id: %d\n", id)
-	}
-	fmt.Fprintf(&b, "event: %s\n", name)
+	b := make([]byte, 0, len(data)+len(name)+40)
+	b = appendID(b, id)
+	b = append(append(append(b, "event: "...), name...), '\n')
 	for _, line := range strings.Split(data, "\n") {
-		b.WriteString("data: " + strings.TrimSuffix(line, "\r") + "\n")
+		b = append(append(append(b, "data: "...), strings.TrimSuffix(line, "\r")...), '\n')
 	}
-	b.WriteString("\n")
-	return w.Write(b.String())
+	return w.write(append(b, '\n'))
+}
+
+// appendID appends an event's id line; an id of 0 has none.
+func appendID(b []byte, id int64) []byte {
+	if id <= 0 {
+		return b
+	}
+	b = strconv.AppendInt(append(b, "id: "...), id, 10)
+	return append(b, '\n')
 }
 
 // Write writes raw stream text and flushes it.
-func (w SSE) Write(s string) error {
-	if _, err := w.w.Write([]byte(s)); err != nil {
+func (w SSE) Write(s string) error { return w.write([]byte(s)) }
+
+// write writes raw stream bytes and flushes them.
+func (w SSE) write(b []byte) error {
+	if _, err := w.w.Write(b); err != nil {
 		return err
 	}
 	return w.rc.Flush()

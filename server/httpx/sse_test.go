@@ -39,3 +39,26 @@ func TestSSELines(t *testing.T) {
 		})
 	}
 }
+
+// An event is its id line (none for id 0), its name and its data, then a
+// blank line.
+func TestSSEEvent(t *testing.T) {
+	for _, tt := range []struct {
+		id   int64
+		want string
+	}{
+		{42, "id: 42\nevent: values\ndata: {\"a\":1}\n\n"},
+		{0, "event: values\ndata: {\"a\":1}\n\n"},
+	} {
+		rec := httptest.NewRecorder()
+		if err := (SSE{w: rec, rc: http.NewResponseController(rec)}).Event(tt.id, "values", []byte(`{"a":1}`)); err != nil {
+			t.Fatal(err)
+		}
+		if got := rec.Body.String(); got != tt.want {
+			t.Errorf("id %d: wrote %q, want %q", tt.id, got, tt.want)
+		}
+		if !rec.Flushed {
+			t.Errorf("id %d: the event was not flushed", tt.id)
+		}
+	}
+}
