@@ -210,21 +210,31 @@ func sameJSON(a, b []byte) bool {
 
 func testCopies(t *testing.T, s graph.Checkpointer) {
 	ctx := context.Background()
-	cp := graph.Checkpoint{ThreadID: newID(), ID: newID(), State: json.RawMessage(`{"a":1}`), Next: []string{"x"},
+	cp := graph.Checkpoint{ThreadID: newID(), ID: newID(), State: json.RawMessage(`{"a":1}`), Update: json.RawMessage(`{"a":1}`), Next: []string{"x"},
 		Metadata: graph.Metadata{Source: graph.SourceInput}, CreatedAt: now(),
 		Interrupts: []graph.PendingInterrupt{{ID: newID(), Node: "x", Payload: json.RawMessage(`{"a":1}`)}}}
 	if err := s.Put(ctx, cp, ""); err != nil {
 		t.Fatal(err)
 	}
-	cp.State[2], cp.Next[0], cp.Interrupts[0].Payload[2] = 'b', "y", 'b'
-	got, err := s.Latest(ctx, cp.ThreadID)
-	if err != nil {
+	// A child, which a checkpointer may store against its parent.
+	parent := cp
+	cp.ID, cp.ParentID, cp.State, cp.Update = newID(), parent.ID, json.RawMessage(`{"a":1}`), json.RawMessage(`{"a":1}`)
+	cp.Next, cp.Interrupts[0].Payload = []string{"x"}, json.RawMessage(`{"a":1}`)
+	if err := s.Put(ctx, cp, parent.ID); err != nil {
 		t.Fatal(err)
 	}
-	got.State[2], got.Next[0], got.Interrupts[0].Payload[2] = 'c', "z", 'c'
+	cp.State[2], cp.Update[2], cp.Next[0], cp.Interrupts[0].Payload[2] = 'b', 'b', "y", 'b'
+	for range 2 {
+		got, err := s.Latest(ctx, cp.ThreadID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.State[2], got.Update[2], got.Next[0], got.Interrupts[0].Payload[2] = 'c', 'c', "z", 'c'
+	}
 	again, _ := s.Latest(ctx, cp.ThreadID)
-	if !sameJSON(again.State, []byte(`{"a":1}`)) || again.Next[0] != "x" || !sameJSON(again.Interrupts[0].Payload, []byte(`{"a":1}`)) {
-		t.Fatalf("a stored checkpoint changed through a caller's copy: %s %v %s", again.State, again.Next, again.Interrupts[0].Payload)
+	if !sameJSON(again.State, []byte(`{"a":1}`)) || !sameJSON(again.Update, []byte(`{"a":1}`)) || again.Next[0] != "x" ||
+		!sameJSON(again.Interrupts[0].Payload, []byte(`{"a":1}`)) {
+		t.Fatalf("a stored checkpoint changed through a caller's copy: %s %s %v %s", again.State, again.Update, again.Next, again.Interrupts[0].Payload)
 	}
 }
 

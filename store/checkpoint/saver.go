@@ -672,7 +672,7 @@ func (r cpRow) checkpoint(threadID string, state []byte) (graph.Checkpoint, erro
 		Step:      r.step,
 		Node:      r.node,
 		State:     state,
-		Update:    r.update,
+		Update:    slices.Clone(r.update), // the cached chain may hold r.update
 		Metadata:  graph.Metadata{Source: r.source},
 		CreatedAt: r.createdAt,
 	}
