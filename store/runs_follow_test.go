@@ -1,9 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -436,4 +438,42 @@ func TestFollowerEndsWithoutReadingWhenItHasEveryEvent(t *testing.T) {
 		t.Fatalf("following: %v after %d events", err, len(got))
 	}
 	checkSequence(t, got, 1, 2)
+}
+
+// A values event holds a whole state: kilobytes that compress to more
+// than PostgreSQL's default TOAST target but well under a page. It stays
+// in its row, so that appending it writes no TOAST row and reading it
+// takes no TOAST lookup: the run_events TOAST table stays empty.
+func TestValuesEventsStayInTheirRows(t *testing.T) {
+	ctx := context.Background()
+	s, owner, run := runningRun(t, "inline", "w")
+	r := rand.New(rand.NewPCG(9, 10))
+	var state []byte
+	state = append(state, `{"ui":[`...)
+	for range 120 {
+		state = fmt.Appendf(state, `{"id":"hotel-%d","price":%d,"rating":%.1f},`, r.IntN(1e6), r.IntN(900), 3+2*r.Float64())
+	}
+	state = append(state[:len(state)-1], "]}"...)
+	if _, err := s.AppendRunEvents(ctx, run.Lease(), []NewRunEvent{{Event: "values", Data: state}}); err != nil {
+		t.Fatal(err)
+	}
+	var stored, toast int64
+	err := s.Pool.QueryRow(ctx, `SELECT (SELECT pg_column_size(data) FROM run_events WHERE run_id = $1),
+			pg_relation_size(reltoastrelid) FROM pg_class WHERE relname = 'run_events'`, run.ID).Scan(&stored, &toast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stored < 2100 {
+		t.Fatalf("the %d-byte state is stored in %d bytes: under the default TOAST target, the test proves nothing", len(state), stored)
+	}
+	if toast != 0 {
+		t.Errorf("a %d-byte values event (%d stored) went to the TOAST table (%d bytes)", len(state), stored, toast)
+	}
+	if _, err := s.FinishRun(ctx, run.Lease(), RunSuccess, ""); err != nil {
+		t.Fatal(err)
+	}
+	got, err := follow(t, s, owner, run.ID, 0, nil)
+	if err != nil || len(got) != 1 || !bytes.Equal(got[0].Data, state) {
+		t.Fatalf("read back %d events (%v)", len(got), err)
+	}
 }
