@@ -14,6 +14,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/internal/rawjson"
 	"github.com/tripgraph/tripgraph/locale"
 )
 
@@ -189,8 +190,8 @@ func repeats(s State, tool string, args json.RawMessage) (json.RawMessage, bool)
 	latest := ""
 	for i := len(s.UI) - 1; i >= 0; i-- {
 		c := s.UI[i]
-		var p ToolProps
-		if json.Unmarshal(c.Props, &p) != nil || p.Tool != tool {
+		p, ok := cardCall(c.Props)
+		if !ok || p.Tool != tool {
 			continue
 		}
 		if latest == "" {
@@ -201,6 +202,33 @@ func repeats(s State, tool string, args json.RawMessage) (json.RawMessage, bool)
 		}
 	}
 	return nil, false
+}
+
+// cardCall reads the call a card shows: its tool, arguments and error,
+// and none of its results, which a search's card holds in kilobytes that
+// repeats need not decode for every card of the conversation.
+func cardCall(props json.RawMessage) (p ToolProps, ok bool) {
+	members, compact := rawjson.Object(props)
+	if !compact {
+		return p, json.Unmarshal(props, &p) == nil
+	}
+	for _, m := range members {
+		var dst any
+		switch string(m.Key) {
+		case `"tool"`:
+			dst = &p.Tool
+		case `"args"`:
+			dst = &p.Args
+		case `"error"`:
+			dst = &p.Error
+		default:
+			continue
+		}
+		if json.Unmarshal(m.Value, dst) != nil {
+			return p, false
+		}
+	}
+	return p, true
 }
 
 // canonicalArgs is a call's arguments with their keys sorted and their

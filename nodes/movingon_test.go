@@ -1,8 +1,10 @@
 package nodes
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -358,5 +360,26 @@ func TestSameStayTwiceWarnsAndFailsPlainly(t *testing.T) {
 	}
 	if other := ask("h-taken", "2027-05-03", "2027-05-07"); other.Warning != WarnTaken || other.Previous != nil {
 		t.Fatalf("a stay someone else booked warns %q (%+v), want %q", other.Warning, other.Previous, WarnTaken)
+	}
+}
+
+// cardCall reads a card's tool, arguments and error as a whole decode
+// would, without decoding its results.
+func TestCardCallReadsWhatADecodeReads(t *testing.T) {
+	for _, props := range []string{
+		`{"toolCallId":"c1","tool":"list-accommodations","args":{"guests":3,"location":"Porto"},"accommodations":[{"id":"a"}]}`,
+		`{"tool":"list-restaurants","args":{"location":"Porto"},"error":{"code":"UNAVAILABLE","message":"down"}}`,
+		`{"tool":"list-restaurants","args":null,"error":null}`,
+		`{"tool": "list-accommodations", "args": {"location": "Lisbon"}}`,
+		`{"tool":"x\u0079z"}`,
+		`{"tool":7}`,
+		`not json`,
+	} {
+		var want ToolProps
+		wantOK := json.Unmarshal([]byte(props), &want) == nil
+		got, ok := cardCall(json.RawMessage(props))
+		if ok != wantOK || (ok && (got.Tool != want.Tool || !bytes.Equal(got.Args, want.Args) || !reflect.DeepEqual(got.Error, want.Error))) {
+			t.Errorf("%s: read %+v (%v), a decode reads %+v (%v)", props, got, ok, want, wantOK)
+		}
 	}
 }
