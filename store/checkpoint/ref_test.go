@@ -124,7 +124,7 @@ func TestReference(t *testing.T) {
 // repeatingTurns returns the checkpoints of turns that each ask for the
 // same city's hotels again, as the trip graph saves them: the input pending
 // (its update is the input), then applied (the same update), then the card.
-func repeatingTurns(t *testing.T, turns int) []graph.Checkpoint {
+func repeatingTurns(t testing.TB, turns int) []graph.Checkpoint {
 	r := rand.New(rand.NewPCG(7, 8))
 	hotels := accommodationProps(r, "Lisbon")
 	var st chatState
@@ -195,5 +195,21 @@ func TestUpdatesAreStoredAsCopiesOfTheirParent(t *testing.T) {
 			}
 			assertCheckpoint(t, got, want)
 		}
+	}
+}
+
+// BenchmarkStoredUpdate measures what storing a step's update as copies
+// costs a write: a card's update against a parent with a few cards.
+func BenchmarkStoredUpdate(b *testing.B) {
+	cps := repeatingTurns(b, 6)
+	parentCP, child := cps[len(cps)-2], cps[len(cps)-1]
+	state, err := parseObject(parentCP.State)
+	if err != nil {
+		b.Fatal(err)
+	}
+	parent := &chain{state: state, update: parentCP.Update}
+	b.SetBytes(int64(len(child.Update)))
+	for b.Loop() {
+		storedUpdate(child.Update, parent)
 	}
 }
