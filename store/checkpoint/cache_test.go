@@ -84,17 +84,7 @@ func TestFootprintCoversState(t *testing.T) {
 func TestCachedChainsAreReadAsOneRow(t *testing.T) {
 	ctx := context.Background()
 	s := openTestStore(t)
-	_, thread := newThread(t, s, "one-row")
-	writer := New(s.Pool, Options{})
-	var cps []graph.Checkpoint
-	parent := ""
-	for _, c := range chatCheckpoints(t, 12) {
-		c.ThreadID, c.ID, c.ParentID = thread, newID(), parent
-		if err := writer.Put(ctx, c, parent); err != nil {
-			t.Fatal(err)
-		}
-		cps, parent = append(cps, c), c.ID
-	}
+	writer, thread, cps := putThread(t, s, "one-row", chatCheckpoints(t, 12))
 	fresh := New(s.Pool, Options{})
 	want := map[string]graph.Checkpoint{}
 	for _, id := range []string{"", cps[len(cps)-1].ID, cps[len(cps)-2].ID} {

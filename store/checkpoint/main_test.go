@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/internal/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
 )
@@ -54,4 +55,24 @@ func newThread(t testing.TB, s *testDB, user string) (ownerID, threadID string) 
 		t.Fatal(err)
 	}
 	return ownerID, threadID
+}
+
+// putThread writes cps to a new thread of user's, each over the one
+// before, with a saver it returns, and returns the thread and the
+// checkpoints as saved.
+func putThread(t *testing.T, s *testDB, user string, cps []graph.Checkpoint) (*Saver, string, []graph.Checkpoint) {
+	t.Helper()
+	ctx := context.Background()
+	_, thread := newThread(t, s, user)
+	writer := New(s.Pool, Options{})
+	saved := make([]graph.Checkpoint, 0, len(cps))
+	parent := ""
+	for _, c := range cps {
+		c.ThreadID, c.ID, c.ParentID = thread, newID(), parent
+		if err := writer.Put(ctx, c, parent); err != nil {
+			t.Fatal(err)
+		}
+		saved, parent = append(saved, c), c.ID
+	}
+	return writer, thread, saved
 }

@@ -156,17 +156,7 @@ func repeatingTurns(t testing.TB, turns int) []graph.Checkpoint {
 func TestUpdatesAreStoredAsCopiesOfTheirParent(t *testing.T) {
 	ctx := context.Background()
 	s := openTestStore(t)
-	_, thread := newThread(t, s, "ref-updates")
-	writer := New(s.Pool, Options{})
-	var saved []graph.Checkpoint
-	parent := ""
-	for _, c := range repeatingTurns(t, 6) {
-		c.ThreadID, c.ID, c.ParentID = thread, newID(), parent
-		if err := writer.Put(ctx, c, parent); err != nil {
-			t.Fatal(err)
-		}
-		saved, parent = append(saved, c), c.ID
-	}
+	writer, thread, saved := putThread(t, s, "ref-updates", repeatingTurns(t, 6))
 	rows, err := s.Pool.Query(ctx, `SELECT length(update_json) FROM checkpoints WHERE thread_id = $1 ORDER BY id`, thread)
 	if err != nil {
 		t.Fatal(err)
