@@ -43,18 +43,18 @@ func (c *Cache[K, V]) Get(key K) (V, bool) {
 	return e.Value.(*entry[K, V]).value, true
 }
 
-// Put caches value for key, charged weight, and forgets the least recently
-// used entries until the cache is within its capacity. A key cached already
-// keeps its value and becomes the most recent. A value heavier than the
-// whole cache is not kept.
+// Put caches value for key, charged weight, in place of any value cached
+// for key, and forgets the least recently used entries until the cache is
+// within its capacity. A value heavier than the whole cache is not kept
+// (nor is the key's former value).
 func (c *Cache[K, V]) Put(key K, value V, weight int64) {
-	if weight > c.capacity {
-		return
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.byKey[key]; ok {
-		c.order.MoveToFront(e)
+		c.weight -= c.order.Remove(e).(*entry[K, V]).weight
+		delete(c.byKey, key)
+	}
+	if weight > c.capacity {
 		return
 	}
 	c.byKey[key] = c.order.PushFront(&entry[K, V]{key: key, value: value, weight: weight})

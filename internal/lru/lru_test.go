@@ -51,12 +51,20 @@ func TestWeighsEntries(t *testing.T) {
 	}
 }
 
-func TestPutKeepsTheFirstValue(t *testing.T) {
-	c := New[int, string](2)
+func TestPutReplacesTheValue(t *testing.T) {
+	c := New[int, string](4)
 	c.Put(1, "first", 1)
-	c.Put(1, "second", 1)
-	if v, _ := c.Get(1); v != "first" {
-		t.Errorf("Get(1) = %q; want the first value put", v)
+	c.Put(2, "other", 1)
+	c.Put(1, "second", 3)
+	if v, _ := c.Get(1); v != "second" {
+		t.Errorf("Get(1) = %q; want the second value put", v)
+	}
+	if n, w := c.Len(); n != 2 || w != 4 {
+		t.Errorf("Len() = %d, %d; want 2, 4 (the second value's weight)", n, w)
+	}
+	c.Put(1, "too heavy", 5) // not kept, and the former value is gone too
+	if v, ok := c.Get(1); ok {
+		t.Errorf("Get(1) = %q after a value heavier than the cache", v)
 	}
 	if n, w := c.Len(); n != 1 || w != 1 {
 		t.Errorf("Len() = %d, %d; want 1, 1", n, w)
