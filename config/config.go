@@ -81,7 +81,7 @@ type MCP struct {
 // may use.
 type Storage struct {
 	ThreadTTL       time.Duration `env:"TRIPGRAPH_THREAD_TTL" shown:"unset: keep forever" validate:"gte=0" help:"threads whose newest checkpoint is older than this Go duration («720h») are deleted by «serve»'s sweeper and by «tripgraph prune»"`
-	CheckpointCache ByteSize      `env:"TRIPGRAPH_CHECKPOINT_CACHE_BYTES" validate:"gte=0" help:"memory for recent checkpoint states, which writing deltas needs («0»: none); bytes, or with a «KiB», «MiB» or «GiB» suffix"`
+	CheckpointCache ByteSize      `env:"TRIPGRAPH_CHECKPOINT_CACHE_BYTES" validate:"gte=0" help:"memory for the threads' newest checkpoint states, which writing deltas needs («0»: none); bytes, or with a «KiB», «MiB» or «GiB» suffix"`
 }
 
 // UserServers configures the MCP servers users add: the key that seals

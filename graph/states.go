@@ -9,39 +9,44 @@ import (
 
 // stateCacheBytes bounds the states a compiled graph keeps decoded, charged
 // by the size of their JSON.
-const stateCacheBytes = 8 << 20
+const stateCacheBytes = 2 << 20
 
-// decodedStates keeps, decoded, the state of the checkpoint each recent run
-// ended on, so that the next run on the thread starts from it without
-// decoding the thread's newest checkpoint again. A checkpoint never
-// changes, and neither does a state the engine hands out (nodes, routers
-// and the reducer never write into one), so an entry never goes stale; and
-// since a state means the same as its JSON, a run started from the cached
-// state does what it would do from the decoded checkpoint.
+// decodedStates keeps, decoded, the state of the checkpoint each thread's
+// latest run ended on, so that the next run on the thread starts from it
+// without decoding the thread's newest checkpoint again: one state per
+// thread, so that the cache serves as many threads as its capacity holds.
+// A checkpoint never changes, and neither does a state the engine hands
+// out (nodes, routers and the reducer never write into one), so an entry
+// never goes stale; and since a state means the same as its JSON, a run
+// started from the cached state does what it would do from the decoded
+// checkpoint.
 type decodedStates[S any] struct {
-	states *lru.Cache[stateKey, S]
+	states *lru.Cache[string, decodedState[S]] // by thread id
 }
 
-// stateKey names a checkpoint: its id, within its thread.
-type stateKey struct{ thread, checkpoint string }
+// decodedState is a thread's cached state and the checkpoint it is of.
+type decodedState[S any] struct {
+	checkpoint string
+	state      S
+}
 
 func newDecodedStates[S any]() decodedStates[S] {
-	return decodedStates[S]{states: lru.New[stateKey, S](stateCacheBytes)}
+	return decodedStates[S]{states: lru.New[string, decodedState[S]](stateCacheBytes)}
 }
 
 // of returns the state of cp, decoded once per checkpoint the engine
 // remembers.
 func (d decodedStates[S]) of(cp Checkpoint) (S, error) {
-	if s, ok := d.states.Get(stateKey{cp.ThreadID, cp.ID}); ok {
-		return s, nil
+	if e, ok := d.states.Get(cp.ThreadID); ok && e.checkpoint == cp.ID {
+		return e.state, nil
 	}
 	return decode[S](cp.State)
 }
 
 // keep remembers s as the state of checkpoint id of thread, whose JSON is
-// size bytes long.
+// size bytes long, in place of the state the thread's last run ended on.
 func (d decodedStates[S]) keep(thread, id string, s S, size int) {
-	d.states.Put(stateKey{thread, id}, s, int64(size))
+	d.states.Put(thread, decodedState[S]{checkpoint: id, state: s}, int64(size))
 }
 
 func decode[S any](data json.RawMessage) (S, error) {

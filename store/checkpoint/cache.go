@@ -36,23 +36,40 @@ func (c *chain) footprint() int64 {
 	return n
 }
 
-// chainCache keeps the most recently written or read checkpoints' chains,
-// by checkpoint id, so that a run's next step need not read its parent
-// back. Checkpoints never change, so an entry never goes stale. It holds
-// at most its capacity in states, as charged by footprint.
+// chainCache keeps, for the threads most recently written or read, the
+// chain of each one's newest checkpoint this process knows, so that a run's
+// next step need not read its parent back: that is the checkpoint the next
+// write goes over, and the one a thread's next run starts from. A
+// checkpoint the thread has moved past is not kept, so the cache serves as
+// many threads as its capacity holds heads. Checkpoints never change, so an
+// entry never goes stale. It holds at most its capacity in states, as
+// charged by footprint.
 type chainCache struct {
-	chains *lru.Cache[string, *chain]
+	chains *lru.Cache[string, *chain] // by thread id
 }
 
 func newChainCache(maxBytes int64) *chainCache {
 	return &chainCache{chains: lru.New[string, *chain](maxBytes)}
 }
 
-// get returns the chain of checkpoint id, if cached.
-func (c *chainCache) get(id string) (*chain, bool) { return c.chains.Get(id) }
+// get returns the chain of checkpoint id of thread, if cached.
+func (c *chainCache) get(thread, id string) (*chain, bool) {
+	ch, ok := c.chains.Get(thread)
+	if !ok || ch.id != id {
+		return nil, false
+	}
+	return ch, true
+}
 
-// put caches ch. A chain bigger than the whole cache is not cached.
-func (c *chainCache) put(ch *chain) { c.chains.Put(ch.id, ch, ch.footprint()) }
+// put caches ch as thread's, unless the cache holds a newer checkpoint of
+// the thread (ids sort by creation). A chain bigger than the whole cache
+// is not cached.
+func (c *chainCache) put(thread string, ch *chain) {
+	if old, ok := c.chains.Get(thread); ok && old.id > ch.id {
+		return
+	}
+	c.chains.Put(thread, ch, ch.footprint())
+}
 
 // size returns how many entries and charged bytes the cache holds.
 func (c *chainCache) size() (entries int, bytes int64) { return c.chains.Len() }

@@ -42,7 +42,7 @@ func TestCacheStaysWithinBytes(t *testing.T) {
 					t.Fatalf("after step %d the cache holds %d B in %d entries, over %d B", i, bytes, entries, tt.wantMax)
 				}
 			}
-			_, cached := cp.cache.get(parent)
+			_, cached := cp.cache.get(thread, parent)
 			if cached != tt.keepsLast {
 				t.Errorf("newest checkpoint cached = %v, want %v", cached, tt.keepsLast)
 			}
@@ -67,7 +67,7 @@ func TestFootprintCoversState(t *testing.T) {
 			t.Fatal(err)
 		}
 		parent = c.ID
-		ch, ok := cp.cache.get(c.ID)
+		ch, ok := cp.cache.get(thread, c.ID)
 		if !ok {
 			t.Fatalf("checkpoint %s is not cached", c.ID)
 		}
@@ -79,16 +79,23 @@ func TestFootprintCoversState(t *testing.T) {
 
 // A checkpoint whose chain (or its parent's) is cached is read as one row:
 // with the rows its delta chain starts from gone, the saver that wrote the
-// thread still reads its newest checkpoints, and reads them as one that
-// rebuilds the whole chain read them before.
+// thread still reads its newest checkpoint, and the one another process
+// wrote over it, as one that rebuilds the whole chain read them before.
 func TestCachedChainsAreReadAsOneRow(t *testing.T) {
 	ctx := context.Background()
 	s := openTestStore(t)
-	writer, thread, cps := putThread(t, s, "one-row", chatCheckpoints(t, 12))
+	steps := chatCheckpoints(t, 12)
+	writer, thread, cps := putThread(t, s, "one-row", steps[:len(steps)-1])
+	mine := cps[len(cps)-1]
+	theirs := steps[len(steps)-1] // written over it by another process
+	theirs.ThreadID, theirs.ID, theirs.ParentID = thread, newID(), mine.ID
+	if err := New(s.Pool, Options{}).Put(ctx, theirs, mine.ID); err != nil {
+		t.Fatal(err)
+	}
 	fresh := New(s.Pool, Options{})
 	want := map[string]graph.Checkpoint{}
-	for _, id := range []string{"", cps[len(cps)-1].ID, cps[len(cps)-2].ID} {
-		cp, err := fresh.Get(ctx, thread, cmp.Or(id, cps[len(cps)-1].ID))
+	for _, id := range []string{mine.ID, "", theirs.ID} {
+		cp, err := fresh.Get(ctx, thread, cmp.Or(id, theirs.ID))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,13 +106,15 @@ func TestCachedChainsAreReadAsOneRow(t *testing.T) {
 		t.Fatalf("the thread holds %d deltas (%v); the test needs a chain", deltas, err)
 	}
 	// Delete all but the two newest rows: a full read cannot rebuild them.
-	if _, err := s.Pool.Exec(ctx, `DELETE FROM checkpoints WHERE thread_id = $1 AND id < $2`, thread, cps[len(cps)-2].ID); err != nil {
+	if _, err := s.Pool.Exec(ctx, `DELETE FROM checkpoints WHERE thread_id = $1 AND id < $2`, thread, mine.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := New(s.Pool, Options{}).Latest(ctx, thread); err == nil {
 		t.Fatal("a saver without the chain cached read the newest checkpoint without its chain; the test proves nothing")
 	}
-	for id, w := range want {
+	// Its own first: reading theirs caches theirs as the thread's newest.
+	for _, id := range []string{mine.ID, "", theirs.ID} {
+		w := want[id]
 		var got graph.Checkpoint
 		var err error
 		if id == "" {
@@ -117,5 +126,39 @@ func TestCachedChainsAreReadAsOneRow(t *testing.T) {
 			t.Fatalf("reading %q with its chain cached: %v", id, err)
 		}
 		assertCheckpoint(t, got, w)
+	}
+}
+
+// The cache keeps one chain per thread, its newest checkpoint's: the steps
+// a thread has moved past are not kept, and reading an older checkpoint
+// does not put it in the newest one's place.
+func TestCacheKeepsEachThreadsNewest(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	steps := chatCheckpoints(t, 3)
+	saver, a, inA := putThread(t, s, "newest-a", steps)
+	_, b := newThread(t, s, "newest-b") // a second thread, on the same saver
+	parent := ""
+	for _, c := range steps {
+		c.ThreadID, c.ID, c.ParentID = b, newID(), parent
+		if err := saver.Put(ctx, c, parent); err != nil {
+			t.Fatal(err)
+		}
+		parent = c.ID
+	}
+	if entries, _ := saver.cache.size(); entries != 2 {
+		t.Errorf("the cache holds %d entries for 2 threads", entries)
+	}
+	newest, older := inA[len(inA)-1], inA[len(inA)-3]
+	if _, ok := saver.cache.get(a, older.ID); ok {
+		t.Errorf("a checkpoint thread %s has moved past is still cached", a)
+	}
+	got, err := saver.Get(ctx, a, older.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertCheckpoint(t, got, older)
+	if _, ok := saver.cache.get(a, newest.ID); !ok {
+		t.Error("reading an older checkpoint put it in place of the thread's newest")
 	}
 }

@@ -88,18 +88,18 @@ type Options struct {
 	// MaxChain is the most deltas between a checkpoint and its snapshot.
 	// 0 means 1000.
 	MaxChain int
-	// CacheBytes bounds the memory of the recent checkpoints' states kept
-	// to write their children without reading them back (a run's next step
+	// CacheBytes bounds the memory of the threads' newest states, kept to
+	// write their children without reading them back (a run's next step
 	// needs its parent). 0 means DefaultCacheBytes; a negative value turns
 	// the cache off.
 	CacheBytes int64
 }
 
-// DefaultCacheBytes is the default Options.CacheBytes: room for
-// the latest states of a few dozen long conversations, or hundreds of
-// short ones, while one process running a 200-turn thread stays well
-// under 40 MiB (see bench/README.md).
-const DefaultCacheBytes = 8 << 20
+// DefaultCacheBytes is the default Options.CacheBytes: room for the
+// newest states of ten long conversations, or about a hundred short ones
+// (the cache keeps one per thread), while one process running a 200-turn
+// thread stays well under 40 MiB (see bench/README.md).
+const DefaultCacheBytes = 2 << 20
 
 // rowCost stands for the fixed cost of reading one row of a chain.
 const rowCost = 64
@@ -172,8 +172,8 @@ func (c *Saver) PutAll(ctx context.Context, cps []graph.Checkpoint, head string)
 		b.Queue(q, args...)
 	}
 	n, err := c.sendAll(ctx, b, readCompanion, rows)
-	for _, row := range rows[:n] {
-		c.cache.put(row.chain)
+	if n > 0 { // the thread's head now: the newest stored
+		c.cache.put(rows[n-1].cp.ThreadID, rows[n-1].chain)
 	}
 	return n, err
 }
@@ -251,7 +251,7 @@ func (c *Saver) parentChain(ctx context.Context, cp graph.Checkpoint) (*chain, e
 	if c.opts.FullState || cp.ParentID == "" || cp.ParentID >= cp.ID {
 		return nil, nil
 	}
-	if ch, ok := c.cache.get(cp.ParentID); ok {
+	if ch, ok := c.cache.get(cp.ThreadID, cp.ParentID); ok {
 		return ch, nil
 	}
 	_, ch, err := c.one(ctx, cp.ThreadID, cp.ParentID)
@@ -453,7 +453,7 @@ func (c *Saver) one(ctx context.Context, threadID, id string) (graph.Checkpoint,
 		return graph.Checkpoint{}, nil, err
 	}
 	r := resolved[rows[len(rows)-1].id]
-	c.cache.put(r.chain)
+	c.cache.put(threadID, r.chain)
 	return r.checkpoint, r.chain, nil
 }
 
@@ -491,7 +491,7 @@ func (c *Saver) readOne(ctx context.Context, threadID, id string) (*cpRow, error
 func (c *Saver) fromCache(threadID string, r cpRow) (rebuilt, bool) {
 	done := map[string]rebuilt{}
 	if r.delta != nil {
-		if ch, ok := c.cache.get(r.id); ok && ch.state != nil {
+		if ch, ok := c.cache.get(threadID, r.id); ok && ch.state != nil {
 			r.update = ch.update
 			cp, err := r.checkpoint(threadID, ch.state.encode())
 			return rebuilt{checkpoint: cp, chain: ch}, err == nil
@@ -499,7 +499,7 @@ func (c *Saver) fromCache(threadID string, r cpRow) (rebuilt, bool) {
 		if r.parentID == nil {
 			return rebuilt{}, false
 		}
-		parent, ok := c.cache.get(*r.parentID)
+		parent, ok := c.cache.get(threadID, *r.parentID)
 		if !ok || parent.state == nil {
 			return rebuilt{}, false
 		}
@@ -511,7 +511,7 @@ func (c *Saver) fromCache(threadID string, r cpRow) (rebuilt, bool) {
 	}
 	out, ok := resolved[r.id]
 	if ok {
-		c.cache.put(out.chain)
+		c.cache.put(threadID, out.chain)
 	}
 	return out, ok
 }
