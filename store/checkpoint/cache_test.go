@@ -138,14 +138,7 @@ func TestCacheKeepsEachThreadsNewest(t *testing.T) {
 	steps := chatCheckpoints(t, 3)
 	saver, a, inA := putThread(t, s, "newest-a", steps)
 	_, b := newThread(t, s, "newest-b") // a second thread, on the same saver
-	parent := ""
-	for _, c := range steps {
-		c.ThreadID, c.ID, c.ParentID = b, newID(), parent
-		if err := saver.Put(ctx, c, parent); err != nil {
-			t.Fatal(err)
-		}
-		parent = c.ID
-	}
+	putAll(t, saver, b, steps)
 	if entries, _ := saver.cache.size(); entries != 2 {
 		t.Errorf("the cache holds %d entries for 2 threads", entries)
 	}

@@ -62,17 +62,23 @@ func newThread(t testing.TB, s *testDB, user string) (ownerID, threadID string) 
 // checkpoints as saved.
 func putThread(t *testing.T, s *testDB, user string, cps []graph.Checkpoint) (*Saver, string, []graph.Checkpoint) {
 	t.Helper()
-	ctx := context.Background()
 	_, thread := newThread(t, s, user)
-	writer := New(s.Pool, Options{})
+	saver := New(s.Pool, Options{})
+	return saver, thread, putAll(t, saver, thread, cps)
+}
+
+// putAll writes cps to thread with saver, each over the one before, and
+// returns them as saved.
+func putAll(t *testing.T, saver *Saver, thread string, cps []graph.Checkpoint) []graph.Checkpoint {
+	t.Helper()
 	saved := make([]graph.Checkpoint, 0, len(cps))
 	parent := ""
 	for _, c := range cps {
 		c.ThreadID, c.ID, c.ParentID = thread, newID(), parent
-		if err := writer.Put(ctx, c, parent); err != nil {
+		if err := saver.Put(context.Background(), c, parent); err != nil {
 			t.Fatal(err)
 		}
 		saved, parent = append(saved, c), c.ID
 	}
-	return writer, thread, saved
+	return saved
 }
