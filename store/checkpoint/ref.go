@@ -16,8 +16,8 @@ import (
 // lists the same hotels). zstd finds repeats only within one value, so such
 // an update was stored whole at every step. A delta row is always read
 // with its parent's chain, so its update can instead be stored as copies
-// of spans of its parent's reference text (see reference) and the bytes in
-// between. Snapshots never are: they are read without their parent.
+// of spans of its parent's reference text (see appendReference) and the
+// bytes in between. Snapshots never are: they are read without their parent.
 //
 // The stored form is refMarker, then pairs of
 //
@@ -49,7 +49,7 @@ const refStep = 4
 // appendReference appends the text a child of ch may copy its update from
 // to dst. The newest text comes last, so that refTable prefers it.
 func (ch *chain) appendReference(dst []byte) []byte {
-	budget := refMax - len(ch.update)
+	budget := refMax - len(ch.update) // the update is kept room for, last
 	for _, m := range ch.state {
 		if !m.array {
 			if len(m.value) <= budget {
@@ -66,7 +66,7 @@ func (ch *chain) appendReference(dst []byte) []byte {
 			dst = append(dst, e...)
 		}
 	}
-	if budget >= 0 {
+	if len(ch.update) <= refMax {
 		dst = append(dst, ch.update...)
 	}
 	return dst
@@ -158,11 +158,11 @@ func appendLiterals(out, lit []byte) []byte {
 	return append(out, lit...)
 }
 
-// refTable indexes, in table when it is large enough, ref's refMinMatch-byte spans that start at every
-// refStep-th byte by their hash: entry h holds one more than the offset of
-// the last such span with hash h. encodeRef tries every offset of the
-// update, so it still finds each repeat, refStep bytes late at worst, and
-// then extends it backward.
+// refTable indexes by their hash ref's refMinMatch-byte spans that start
+// at every refStep-th byte, in table when it is large enough: entry h
+// holds one more than the offset of the last such span with hash h.
+// encodeRef tries every offset of the update, so it still finds each
+// repeat, refStep bytes late at worst, and then extends it backward.
 func refTable(ref []byte, table []int32) []int32 {
 	size := 64
 	for size < 2*len(ref)/refStep && size < 1<<13 {
