@@ -28,6 +28,7 @@ import (
 type hub struct {
 	stop context.CancelFunc
 	done chan struct{}
+	own  func(pid uint32) bool // whether a notification's sender is this process's notifier
 
 	mu        sync.Mutex
 	subs      map[subKey]map[*subscription]struct{}
@@ -39,8 +40,8 @@ type hub struct {
 // announced, with the user's id (a trigger on mcp_servers sends it).
 const MCPServersChannel = "mcp_servers"
 
-// RunQueueChannel is where a run that becomes pending is announced (a
-// trigger on runs sends it), with no payload.
+// RunQueueChannel is where a run that becomes pending is announced, with
+// no payload, once the transaction that made it so has committed.
 const RunQueueChannel = "run_queue"
 
 // hubChannels are the channels the hub listens on.
@@ -107,13 +108,28 @@ func (s *subscription) noted(rest string) {
 // wait blocks until the subscription is woken (nil), or the hub stops or
 // ctx ends (an error).
 func (s *subscription) wait(ctx context.Context) error {
+	_, err := s.waitUntil(ctx, nil)
+	return err
+}
+
+// waitAtMost is wait for at most d: woken is false when d passed first.
+func (s *subscription) waitAtMost(ctx context.Context, d time.Duration) (woken bool, err error) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	return s.waitUntil(ctx, t.C)
+}
+
+// waitUntil is wait until timeout fires, if it does first (woken false).
+func (s *subscription) waitUntil(ctx context.Context, timeout <-chan time.Time) (woken bool, err error) {
 	select {
 	case <-s.wake:
-		return nil
+		return true, nil
+	case <-timeout:
+		return false, nil
 	case <-s.stopped:
-		return errors.New("waiting for run notifications: the store is closed")
+		return false, errors.New("waiting for run notifications: the store is closed")
 	case <-ctx.Done():
-		return context.Cause(ctx)
+		return false, context.Cause(ctx)
 	}
 }
 
@@ -132,7 +148,7 @@ func (s *Store) runHub() *hub {
 		cfg := s.Pool.Config().ConnConfig
 		s.hub = startHub(func(ctx context.Context) (*pgx.Conn, error) {
 			return pgx.ConnectConfig(ctx, cfg.Copy())
-		})
+		}, s.ownNote)
 	}
 	return s.hub
 }
@@ -149,9 +165,9 @@ func (s *Store) stopHub() {
 	}
 }
 
-func startHub(connect func(context.Context) (*pgx.Conn, error)) *hub {
+func startHub(connect func(context.Context) (*pgx.Conn, error), own func(pid uint32) bool) *hub {
 	ctx, stop := context.WithCancel(context.Background())
-	h := &hub{stop: stop, done: make(chan struct{}), subs: map[subKey]map[*subscription]struct{}{},
+	h := &hub{stop: stop, done: make(chan struct{}), own: own, subs: map[subKey]map[*subscription]struct{}{},
 		listening: map[string]chan struct{}{}}
 	l := &pgxlisten.Listener{Connect: connect, ReconnectDelay: reconnectDelay,
 		LogError: func(ctx context.Context, err error) {
@@ -172,23 +188,36 @@ func startHub(connect func(context.Context) (*pgx.Conn, error)) *hub {
 
 // HandleNotification wakes the subscribers of the notification's run (its
 // payload starts with the run's id), or tells the watchers whose servers
-// changed.
+// changed. It skips what this process's notifier sent: the store
+// delivered that here already.
 func (h *hub) HandleNotification(_ context.Context, n *pgconn.Notification, _ *pgx.Conn) error {
-	if n.Channel == MCPServersChannel {
-		h.tellWatchers(n.Payload)
+	if h.own(n.PID) {
 		return nil
 	}
-	runID, rest, _ := strings.Cut(n.Payload, ":")
+	h.deliver(n.Channel, n.Payload)
+	return nil
+}
+
+// deliver hands a notification on a channel to those it concerns.
+func (h *hub) deliver(channel, payload string) {
+	if channel == MCPServersChannel {
+		h.tellWatchers(payload)
+		return
+	}
+	if payload == everyone {
+		h.wakeAll(channel)
+		return
+	}
+	runID, rest, _ := strings.Cut(payload, ":")
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for sub := range h.subs[subKey{n.Channel, runID}] {
-		if n.Channel == RunEventsChannel {
+	for sub := range h.subs[subKey{channel, runID}] {
+		if channel == RunEventsChannel {
 			sub.noted(rest)
 		} else {
 			sub.poke()
 		}
 	}
-	return nil
 }
 
 // publish hands events this process appended to a run, in a transaction
@@ -216,12 +245,21 @@ func (h *hub) HandleBacklog(_ context.Context, channel string, _ *pgx.Conn) erro
 		h.tellWatchers("")
 	}
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	select {
 	case <-h.listening[channel]:
 	default:
 		close(h.listening[channel])
 	}
+	h.mu.Unlock()
+	h.wakeAll(channel)
+	return nil
+}
+
+// wakeAll wakes every subscriber of a channel to read what it follows
+// again, as notifications may have been missed.
+func (h *hub) wakeAll(channel string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	for key, set := range h.subs {
 		if key.channel == channel {
 			for sub := range set {
@@ -232,7 +270,6 @@ func (h *hub) HandleBacklog(_ context.Context, channel string, _ *pgx.Conn) erro
 			}
 		}
 	}
-	return nil
 }
 
 // subscribe registers for the notifications of one run on one channel and

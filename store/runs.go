@@ -104,11 +104,19 @@ func (o Owner) CreateRun(ctx context.Context, threadID string, nr NewRun) (Run, 
 		return run, err
 	}
 	var run Run
-	err := pgx.BeginFunc(ctx, o.s.Pool, func(tx pgx.Tx) (err error) {
-		run, err = o.CreateRunIn(ctx, tx, threadID, nr)
+	err := o.s.inTx(ctx, func(tx pgx.Tx, n *notes) (err error) {
+		run, err = o.createRunIn(ctx, tx, n, threadID, nr)
 		return err
 	})
 	return run, notFoundAs(err, "Thread with ID %s not found", threadID)
+}
+
+// pendingRun adds to n the announcement of run when it was created
+// pending, for a worker to claim.
+func pendingRun(n *notes, run Run) {
+	if run.Status == RunPending {
+		n.add(RunQueueChannel, "")
+	}
 }
 
 // createRunOnIdleThread is CreateRun for its usual case, a thread with no
@@ -154,12 +162,28 @@ func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr Ne
 	case err != nil:
 		return Run{}, false, notFoundAs(fmt.Errorf("creating a run on thread %s: %w", threadID, err), "Thread with ID %s not found", threadID)
 	}
-	return run, true, res.Close()
+	if err := res.Close(); err != nil {
+		return Run{}, false, fmt.Errorf("creating a run on thread %s: %w", threadID, err)
+	}
+	o.s.announce(note{RunQueueChannel, ""})
+	return run, true, nil
 }
 
 // CreateRunIn is CreateRun within tx, for a caller that commits the run
-// together with its own changes (a cron's next due time).
+// together with its own changes (a cron's next due time). The run is
+// announced when tx commits.
 func (o Owner) CreateRunIn(ctx context.Context, tx pgx.Tx, threadID string, nr NewRun) (Run, error) {
+	var n notes
+	run, err := o.createRunIn(ctx, tx, &n, threadID, nr)
+	if err == nil {
+		err = n.sendIn(ctx, tx)
+	}
+	return run, err
+}
+
+// createRunIn is CreateRun within tx; it adds the announcements to send
+// once tx commits to n.
+func (o Owner) createRunIn(ctx context.Context, tx pgx.Tx, n *notes, threadID string, nr NewRun) (Run, error) {
 	strategy, input, meta, err := nr.columns()
 	if err != nil {
 		return Run{}, err
@@ -176,16 +200,20 @@ func (o Owner) CreateRunIn(ctx context.Context, tx pgx.Tx, threadID string, nr N
 			return Run{}, fmt.Errorf("stamping the metadata of thread %s: %w", threadID, err)
 		}
 	}
-	status, replaces, err := makeRoom(ctx, tx, threadID, strategy)
+	status, replaces, err := makeRoom(ctx, tx, n, threadID, strategy)
 	if err != nil {
 		return Run{}, err
 	}
-	return oneRun(ctx, tx, "creating a run on thread "+threadID, `
+	run, err := oneRun(ctx, tx, "creating a run on thread "+threadID, `
 		WITH r AS (
 			INSERT INTO runs (thread_id, status, multitask_strategy, input, metadata, replaces, not_before, assistant_id)
 			VALUES ($1, $2, $3, $4, $5, nullif($6, '')::uuid, `+notBefore+`, nullif($8, ''))
 			RETURNING *)
 		SELECT `+runColumns+` FROM r`, threadID, status, strategy, input, meta, replaces, nr.Delay.Microseconds(), nr.AssistantID)
+	if err == nil {
+		pendingRun(n, run)
+	}
+	return run, err
 }
 
 // CreateRunOnNewThread creates a thread of the owner's, as CreateThread
@@ -193,12 +221,21 @@ func (o Owner) CreateRunIn(ctx context.Context, tx pgx.Tx, threadID string, nr N
 // commit, where CreateThread then CreateRun take two commits and a
 // transaction of five statements. A stateless run starts this way.
 func (o Owner) CreateRunOnNewThread(ctx context.Context, nt NewThread, nr NewRun) (Run, error) {
-	return o.createRunOnNewThread(ctx, o.s.Pool, nt, nr)
+	run, err := o.createRunOnNewThread(ctx, o.s.Pool, nt, nr)
+	if err == nil {
+		o.s.announce(note{RunQueueChannel, ""})
+	}
+	return run, err
 }
 
-// CreateRunOnNewThreadIn is CreateRunOnNewThread within tx.
+// CreateRunOnNewThreadIn is CreateRunOnNewThread within tx; the run is
+// announced when tx commits.
 func (o Owner) CreateRunOnNewThreadIn(ctx context.Context, tx pgx.Tx, nt NewThread, nr NewRun) (Run, error) {
-	return o.createRunOnNewThread(ctx, tx, nt, nr)
+	run, err := o.createRunOnNewThread(ctx, tx, nt, nr)
+	if err == nil {
+		err = notes{{RunQueueChannel, ""}}.sendIn(ctx, tx)
+	}
+	return run, err
 }
 
 func (o Owner) createRunOnNewThread(ctx context.Context, q querier, nt NewThread, nr NewRun) (Run, error) {
@@ -256,8 +293,9 @@ func (nr NewRun) columns() (strategy string, input any, meta []byte, err error) 
 }
 
 // makeRoom applies a multitask strategy to a locked thread and returns the
-// status of the run to create and the run it replaces.
-func makeRoom(ctx context.Context, tx pgx.Tx, threadID, strategy string) (status, replaces string, err error) {
+// status of the run to create and the run it replaces; it adds the
+// announcements of the runs it ends or asks to cancel to n.
+func makeRoom(ctx context.Context, tx pgx.Tx, n *notes, threadID, strategy string) (status, replaces string, err error) {
 	active, err := oneRun(ctx, tx, "reading the active run of thread "+threadID, `
 		SELECT `+runColumns+` FROM runs r
 		WHERE r.thread_id = $1 AND r.status IN ('pending', 'running') FOR NO KEY UPDATE`, threadID)
@@ -274,14 +312,14 @@ func makeRoom(ctx context.Context, tx pgx.Tx, threadID, strategy string) (status
 	case MultitaskEnqueue:
 		return RunQueued, "", nil
 	}
-	if err := cancelQueued(ctx, tx, threadID); err != nil {
+	if err := cancelQueued(ctx, tx, n, threadID); err != nil {
 		return "", "", err
 	}
 	if active.Status == RunPending {
-		_, err := endRun(ctx, tx, active, RunCancelled, "")
+		_, err := endRun(ctx, tx, n, active, RunCancelled, "")
 		return RunPending, active.ID, err
 	}
-	return RunQueued, active.ID, requestCancel(ctx, tx, active.ID)
+	return RunQueued, active.ID, requestCancel(ctx, tx, n, active.ID)
 }
 
 // FinishRun ends a run that the lease holder l still holds with a final
@@ -304,9 +342,9 @@ func (s *Store) FinishRun(ctx context.Context, l Lease, status, runErr string) (
 		return Run{}, notFoundAs(fmt.Errorf("locking the thread of run %s: %w", l.RunID, err), "no run %s", l.RunID)
 	}
 	rows, err := res.Query()
-	var run Run
+	var e ended
 	if err == nil {
-		run, err = pgx.CollectExactlyOneRow(rows, scanRun)
+		e, err = pgx.CollectExactlyOneRow(rows, scanEnded)
 	}
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
@@ -314,7 +352,13 @@ func (s *Store) FinishRun(ctx context.Context, l Lease, status, runErr string) (
 	case err != nil:
 		return Run{}, fmt.Errorf("ending run %s: %w", l.RunID, err)
 	}
-	return run, res.Close()
+	if err := res.Close(); err != nil {
+		return Run{}, fmt.Errorf("ending run %s: %w", l.RunID, err)
+	}
+	var n notes
+	e.announce(&n)
+	s.announce(n...)
+	return e.Run, nil
 }
 
 // threadStatusAfter maps a final run status to its thread's status.

@@ -3,14 +3,15 @@ package store
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 )
 
-// RunEventsChannel is the PostgreSQL NOTIFY channel on which
-// AppendRunEvents announces new events as "<run id>:<last seq>", and the
-// end of a run as "<run id>:<final status>:<seq of its last event>" (0 when
+// RunEventsChannel is the PostgreSQL NOTIFY channel on which new events of
+// a run are announced (AppendRunEvents, AnnounceRunEvents) as "<run
+// id>:<last seq>", and the end of a run as "<run id>:<final status>:<seq of its last event>" (0 when
 // it has none; a queued run cancelled with its thread's others leaves the
 // seq out), so that a stream can be joined from another connection or
 // process (see FollowRunEvents).
@@ -41,14 +42,28 @@ type NewRunEvent struct {
 }
 
 // AppendRunEvents adds events, in order, to the stream of the run the
-// lease holds, and notifies RunEventsChannel once, in one statement that
-// appends only while the lease still holds the run: a worker that lost its
-// run to another (its lease expired and the run was handed on, or it
-// ended) gets ErrLeaseLost and appends nothing, so the run's stream has
-// only the output of the attempt that holds it. It returns the events
-// appended, without those whose position the stream already held.
+// lease holds, in one statement that appends only while the lease still
+// holds the run: a worker that lost its run to another (its lease expired
+// and the run was handed on, or it ended) gets ErrLeaseLost and appends
+// nothing, so the run's stream has only the output of the attempt that
+// holds it. Then it announces them on RunEventsChannel. It returns the
+// events appended, without those whose position the stream already held.
 func (s *Store) AppendRunEvents(ctx context.Context, l Lease, events []NewRunEvent) ([]RunEvent, error) {
-	return readAppended(s.Pool.QueryRow(ctx, appendEventsSQL, appendArgs(l, events)...), l, events)
+	appended, err := readAppended(s.Pool.QueryRow(ctx, appendEventsSQL, appendArgs(l, events)...), l, events)
+	if err == nil {
+		s.AnnounceRunEvents(appended)
+	}
+	return appended, err
+}
+
+// AnnounceRunEvents announces on RunEventsChannel events of one run,
+// appended in a transaction that has committed, so that its followers in
+// every process read them (those of this process are woken at once).
+func (s *Store) AnnounceRunEvents(events []RunEvent) {
+	if len(events) > 0 {
+		last := events[len(events)-1]
+		s.announce(note{RunEventsChannel, last.RunID + ":" + strconv.FormatInt(last.Seq, 10)})
+	}
 }
 
 // PublishRunEvents hands events of one run, appended in a transaction that
@@ -70,7 +85,8 @@ func (s *Store) PublishRunEvents(events []RunEvent) {
 // that sends it with statements of its own: a batch sent outside a
 // transaction is one, so the events are appended only if every statement
 // of the batch succeeds. read reads the statement's result, in its turn
-// among the batch's.
+// among the batch's. Once the batch has committed, the caller announces
+// the events read (AnnounceRunEvents).
 func QueueRunEvents(b *pgx.Batch, l Lease, events []NewRunEvent) (read func(pgx.BatchResults) ([]RunEvent, error)) {
 	b.Queue(appendEventsSQL, appendArgs(l, events)...)
 	return func(res pgx.BatchResults) ([]RunEvent, error) {
@@ -97,8 +113,7 @@ const appendEventsSQL = `
 		RETURNING seq, created_at, position)
 	SELECT (SELECT count(*) FROM r),
 		coalesce(array_agg(seq ORDER BY seq), '{}'), coalesce(array_agg(created_at ORDER BY seq), '{}'),
-		coalesce(array_agg(position ORDER BY seq), '{}'),
-		CASE WHEN count(*) > 0 THEN pg_notify($7, $1::text || ':' || max(seq)) END IS NULL
+		coalesce(array_agg(position ORDER BY seq), '{}')
 	FROM e`
 
 // appendArgs are appendEventsSQL's arguments.
@@ -113,7 +128,7 @@ func appendArgs(l Lease, events []NewRunEvent) []any {
 			positions[i] = &events[i].Position
 		}
 	}
-	return []any{l.RunID, l.WorkerID, l.Attempt, names, data, positions, RunEventsChannel}
+	return []any{l.RunID, l.WorkerID, l.Attempt, names, data, positions}
 }
 
 // readAppended reads the row of appendEventsSQL.
@@ -122,7 +137,7 @@ func readAppended(row pgx.Row, l Lease, events []NewRunEvent) ([]RunEvent, error
 	var seqs []int64
 	var created []time.Time
 	var placed []*string
-	if err := row.Scan(&held, &seqs, &created, &placed, new(bool)); err != nil {
+	if err := row.Scan(&held, &seqs, &created, &placed); err != nil {
 		return nil, fmt.Errorf("appending events to run %s: %w", l.RunID, err)
 	}
 	if held == 0 {

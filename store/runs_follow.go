@@ -28,8 +28,9 @@ var ErrRunCancelled = errors.New("the run was cancelled")
 // appended are handed to it (PublishRunEvents), so it reads the table
 // only at its start and for what other processes appended (a notification
 // announces a seq it has not been handed); the run's end, announced with
-// the seq of its last event, needs no read when it has every event. While
-// the database cannot be reached it reads again, for up to followPatience.
+// the seq of its last event, needs no read when it has every event. After
+// followQuiet without news it reads anyway. While the database cannot be
+// reached it reads again, for up to followPatience.
 func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64) iter.Seq2[RunEvent, error] {
 	return func(yield func(RunEvent, error) bool) {
 		sub, unsubscribe, err := o.s.runHub().subscribe(ctx, RunEventsChannel, runID)
@@ -82,9 +83,13 @@ func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64
 func handedOver(ctx context.Context, sub *subscription, runID string, afterSeq *int64, yield func(RunEvent, error) bool) bool {
 	local := false // this process writes the run: it has handed events over
 	for {
-		if err := sub.wait(ctx); err != nil {
+		woken, err := sub.waitAtMost(ctx, followQuiet)
+		if err != nil {
 			yield(RunEvent{}, fmt.Errorf("following the events of run %s: %w", runID, err))
 			return false
+		}
+		if !woken {
+			return true // a notification may have been lost with the process that was to send it
 		}
 		n := sub.take()
 		if local && !n.mustRead && n.announced > maxSeq(n.local, *afterSeq) {
@@ -144,6 +149,11 @@ func maxSeq(events []RunEvent, floor int64) int64 {
 	}
 	return floor
 }
+
+// followQuiet is how long a follower waits for news of its run before it
+// reads the table anyway: an announcement is lost when its process stops
+// between a commit and the send (see announce). A variable for tests.
+var followQuiet = 10 * time.Second
 
 // followPatience is how long a follower keeps reading again while the
 // database cannot be reached, before it gives up with the error; a

@@ -295,7 +295,7 @@ func TestFollowSurvivesListenerReconnect(t *testing.T) {
 			}
 		}
 		return pgx.ConnectConfig(ctx, cfg.Copy())
-	})
+	}, reader.ownNote)
 	reader.hubMu.Unlock()
 	listening(t, reader)
 

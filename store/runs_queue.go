@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -144,7 +145,7 @@ func (s *Store) ReclaimExpired(ctx context.Context, maxAttempts int) ([]Run, err
 // reclaim deals with one run whose lease had expired, unless another
 // process did first.
 func (s *Store) reclaim(ctx context.Context, runID string, maxAttempts int) (r Run, ok bool, err error) {
-	err = pgx.BeginFunc(ctx, s.Pool, func(tx pgx.Tx) error {
+	err = s.inTx(ctx, func(tx pgx.Tx, n *notes) error {
 		cur, err := lockRun(ctx, tx, anyOwner, runID)
 		if err != nil {
 			return err
@@ -159,12 +160,12 @@ func (s *Store) reclaim(ctx context.Context, runID string, maxAttempts int) (r R
 		ok = true
 		switch {
 		case cur.CancelRequested:
-			r, err = endRun(ctx, tx, cur, RunCancelled, "")
+			r, err = endRun(ctx, tx, n, cur, RunCancelled, "")
 		case cur.Attempts >= maxAttempts:
-			r, err = endRun(ctx, tx, cur, RunError,
+			r, err = endRun(ctx, tx, n, cur, RunError,
 				fmt.Sprintf("the run's worker stopped answering %d times", cur.Attempts))
 		default:
-			r, err = requeue(ctx, tx, runID)
+			r, err = requeue(ctx, tx, n, runID)
 		}
 		return err
 	})
@@ -179,19 +180,19 @@ func (s *Store) reclaim(ctx context.Context, runID string, maxAttempts int) (r R
 // this with the runs it could not finish); a run with a cancel request ends
 // cancelled instead. The claim counts towards ReclaimExpired's attempts.
 func (s *Store) ReleaseRun(ctx context.Context, l Lease) (Run, error) {
-	return s.withHeldRun(ctx, l, func(tx pgx.Tx, r Run) (Run, error) {
+	return s.withHeldRun(ctx, l, func(tx pgx.Tx, n *notes, r Run) (Run, error) {
 		if r.CancelRequested {
-			return endRun(ctx, tx, r, RunCancelled, "")
+			return endRun(ctx, tx, n, r, RunCancelled, "")
 		}
-		return requeue(ctx, tx, l.RunID)
+		return requeue(ctx, tx, n, l.RunID)
 	})
 }
 
 // withHeldRun runs change on the run l names, locked in a transaction,
 // when l still holds it; a lease taken over is ErrLeaseLost.
-func (s *Store) withHeldRun(ctx context.Context, l Lease, change func(pgx.Tx, Run) (Run, error)) (Run, error) {
+func (s *Store) withHeldRun(ctx context.Context, l Lease, change func(pgx.Tx, *notes, Run) (Run, error)) (Run, error) {
 	var out Run
-	err := pgx.BeginFunc(ctx, s.Pool, func(tx pgx.Tx) error {
+	err := s.inTx(ctx, func(tx pgx.Tx, n *notes) error {
 		r, err := lockRun(ctx, tx, anyOwner, l.RunID)
 		if err != nil {
 			return err
@@ -199,19 +200,24 @@ func (s *Store) withHeldRun(ctx context.Context, l Lease, change func(pgx.Tx, Ru
 		if !l.holds(r) {
 			return leaseLost(l)
 		}
-		out, err = change(tx, r)
+		out, err = change(tx, n, r)
 		return err
 	})
 	return out, notFoundAs(err, "no run %s", l.RunID)
 }
 
-// requeue puts a locked running run back to pending, without a lease.
-func requeue(ctx context.Context, tx pgx.Tx, runID string) (Run, error) {
-	return oneRun(ctx, tx, "handing run "+runID+" back to the queue", `
+// requeue puts a locked running run back to pending, without a lease,
+// and adds its announcement to n.
+func requeue(ctx context.Context, tx pgx.Tx, n *notes, runID string) (Run, error) {
+	r, err := oneRun(ctx, tx, "handing run "+runID+" back to the queue", `
 		WITH r AS (
 			UPDATE runs SET status = 'pending', lease_expires_at = NULL, updated_at = now()
 			WHERE id = $1 RETURNING *)
 		SELECT `+runColumns+` FROM r`, runID)
+	if err == nil {
+		n.add(RunQueueChannel, "")
+	}
+	return r, err
 }
 
 // CancelRun cancels a run of the owner's: a queued or pending one ends
@@ -223,17 +229,17 @@ func (o Owner) CancelRun(ctx context.Context, runID string) (Run, error) {
 		return Run{}, errcode.New(errcode.NotFound, "no run %s", runID)
 	}
 	var out Run
-	err := pgx.BeginFunc(ctx, o.s.Pool, func(tx pgx.Tx) error {
+	err := o.s.inTx(ctx, func(tx pgx.Tx, n *notes) error {
 		r, err := lockRun(ctx, tx, o.id, runID)
 		if err != nil {
 			return err
 		}
 		switch r.Status {
 		case RunQueued, RunPending:
-			out, err = endRun(ctx, tx, r, RunCancelled, "")
+			out, err = endRun(ctx, tx, n, r, RunCancelled, "")
 			return err
 		case RunRunning:
-			if err := requestCancel(ctx, tx, runID); err != nil {
+			if err := requestCancel(ctx, tx, n, runID); err != nil {
 				return err
 			}
 			out, err = lockRun(ctx, tx, o.id, runID)
@@ -320,29 +326,59 @@ const lockThreadOfRunSQL = `
 	SELECT t.id FROM runs r JOIN threads t ON t.id = r.thread_id
 	WHERE r.id = $1 AND ($2 = '*' OR t.owner_id::text = $2) FOR NO KEY UPDATE OF t`
 
-// endRun gives a locked run a final status and announces it on
-// RunEventsChannel. When the run was its thread's active one, it promotes
-// the thread's oldest queued run to pending and sets the thread's status.
-func endRun(ctx context.Context, tx pgx.Tx, r Run, status, runErr string) (Run, error) {
-	return oneRun(ctx, tx, "ending run "+r.ID, endRunSQL, endRunArgs(r.ID, nil, status, runErr)...)
+// endRun gives a locked run a final status and adds its announcements to
+// n. When the run was its thread's active one, it promotes the thread's
+// oldest queued run to pending and sets the thread's status.
+func endRun(ctx context.Context, tx pgx.Tx, n *notes, r Run, status, runErr string) (Run, error) {
+	rows, err := tx.Query(ctx, endRunSQL, endRunArgs(r.ID, nil, status, runErr)...)
+	var e ended
+	if err == nil {
+		e, err = pgx.CollectExactlyOneRow(rows, scanEnded)
+	}
+	if err != nil {
+		return Run{}, fmt.Errorf("ending run %s: %w", r.ID, err)
+	}
+	e.announce(n)
+	return e.Run, nil
 }
 
-// endRunSQL gives run $1 the final status $2, with the error $3, and
-// announces it on the channel $4; with a lease ($5, $6), only while the
-// lease holds the run. When the run was its thread's active one (not
-// queued), the thread's oldest queued run becomes pending and the thread
-// busy ($8) again; else the thread takes the status the run's end gives it
-// ($7). The announcement names the run's last event, so that a follower
-// that has it need not read the table again. Every part of the statement
-// reads the runs as they were before it,
-// so old is the run's status before it ended. The caller has locked the
-// thread.
+// ended is a run endRunSQL ended.
+type ended struct {
+	Run
+	lastSeq  int64 // the seq of its last event, 0 when it has none
+	promoted bool  // a queued run of its thread became pending
+}
+
+func scanEnded(row pgx.CollectableRow) (ended, error) {
+	var e ended
+	err := row.Scan(append(runFields(&e.Run), &e.lastSeq, &e.promoted)...)
+	return e, err
+}
+
+// announce adds the end's announcements to n: on RunEventsChannel, with
+// its last event, so that a follower that has it need not read the table
+// again; and on RunQueueChannel when a run became pending.
+func (e ended) announce(n *notes) {
+	n.add(RunEventsChannel, e.ID+":"+e.Status+":"+strconv.FormatInt(e.lastSeq, 10))
+	if e.promoted {
+		n.add(RunQueueChannel, "")
+	}
+}
+
+// endRunSQL gives run $1 the final status $2, with the error $3; with a
+// lease ($4, $5), only while the lease holds the run. When the run was its
+// thread's active one (not queued), the thread's oldest queued run becomes
+// pending and the thread busy ($7) again; else the thread takes the status
+// the run's end gives it ($6). It returns the run, the seq of its last
+// event and whether a run was promoted (see ended). Every part of the
+// statement reads the runs as they were before it, so old is the run's
+// status before it ended. The caller has locked the thread.
 const endRunSQL = `
 	WITH old AS (SELECT status FROM runs WHERE id = $1),
 	r AS (
 		UPDATE runs SET status = $2, error = nullif($3, ''), finished_at = now(), updated_at = now(),
 			lease_expires_at = NULL
-		WHERE id = $1 AND ($5::text IS NULL OR (worker_id = $5 AND attempts = $6 AND status = 'running'))
+		WHERE id = $1 AND ($4::text IS NULL OR (worker_id = $4 AND attempts = $5 AND status = 'running'))
 		RETURNING *),
 	was_active AS (SELECT r.thread_id FROM r, old WHERE old.status <> 'queued'),
 	promoted AS (
@@ -351,10 +387,11 @@ const endRunSQL = `
 		            WHERE q.status = 'queued' ORDER BY q.created_at, q.id LIMIT 1)
 		RETURNING id),
 	th AS (
-		UPDATE threads SET status = CASE WHEN EXISTS (SELECT 1 FROM promoted) THEN $8 ELSE $7 END, updated_at = now()
+		UPDATE threads SET status = CASE WHEN EXISTS (SELECT 1 FROM promoted) THEN $7 ELSE $6 END, updated_at = now()
 		FROM was_active a WHERE threads.id = a.thread_id)
-	SELECT ` + runColumns + ` FROM r CROSS JOIN LATERAL (SELECT pg_notify($4, r.id::text || ':' || r.status || ':' ||
-		coalesce((SELECT max(seq) FROM run_events WHERE run_id = r.id), 0))) announced`
+	SELECT ` + runColumns + `, coalesce((SELECT max(seq) FROM run_events WHERE run_id = r.id), 0),
+		EXISTS (SELECT 1 FROM promoted)
+	FROM r`
 
 // endRunArgs are endRunSQL's arguments; l is nil for a run the caller has
 // locked itself.
@@ -364,32 +401,39 @@ func endRunArgs(runID string, l *Lease, status, runErr string) []any {
 	if l != nil {
 		worker, attempt = &l.WorkerID, l.Attempt
 	}
-	return []any{runID, status, runErr, RunEventsChannel, worker, attempt, threadStatusAfter[status], ThreadBusy}
+	return []any{runID, status, runErr, worker, attempt, threadStatusAfter[status], ThreadBusy}
 }
 
-// cancelQueued ends a locked thread's queued runs as cancelled.
-func cancelQueued(ctx context.Context, tx pgx.Tx, threadID string) error {
-	_, err := tx.Exec(ctx, `
-		WITH c AS (
-			UPDATE runs SET status = 'cancelled', finished_at = now(), updated_at = now()
-			WHERE thread_id = $1 AND status = 'queued' RETURNING id)
-		SELECT count(pg_notify($2, c.id::text || ':cancelled')) FROM c`, threadID, RunEventsChannel)
+// cancelQueued ends a locked thread's queued runs as cancelled, and adds
+// their ends' announcements to n.
+func cancelQueued(ctx context.Context, tx pgx.Tx, n *notes, threadID string) error {
+	rows, err := tx.Query(ctx, `
+		UPDATE runs SET status = 'cancelled', finished_at = now(), updated_at = now()
+		WHERE thread_id = $1 AND status = 'queued' RETURNING id::text`, threadID)
+	var ids []string
+	if err == nil {
+		ids, err = pgx.CollectRows(rows, pgx.RowTo[string])
+	}
 	if err != nil {
 		return fmt.Errorf("cancelling the queued runs of thread %s: %w", threadID, err)
+	}
+	for _, id := range ids {
+		n.add(RunEventsChannel, id+":"+RunCancelled)
 	}
 	return nil
 }
 
-// requestCancel records a cancel request on a locked running run and
-// announces it on RunCancelChannel.
-func requestCancel(ctx context.Context, tx pgx.Tx, runID string) error {
-	_, err := tx.Exec(ctx, `
-		WITH c AS (
-			UPDATE runs SET cancel_requested_at = coalesce(cancel_requested_at, now()), updated_at = now()
-			WHERE id = $1 RETURNING id)
-		SELECT pg_notify($2, c.id::text) FROM c`, runID, RunCancelChannel)
+// requestCancel records a cancel request on a locked running run and adds
+// its announcement on RunCancelChannel to n.
+func requestCancel(ctx context.Context, tx pgx.Tx, n *notes, runID string) error {
+	tag, err := tx.Exec(ctx, `
+		UPDATE runs SET cancel_requested_at = coalesce(cancel_requested_at, now()), updated_at = now()
+		WHERE id = $1`, runID)
 	if err != nil {
 		return fmt.Errorf("asking run %s to cancel: %w", runID, err)
+	}
+	if tag.RowsAffected() > 0 {
+		n.add(RunCancelChannel, runID)
 	}
 	return nil
 }

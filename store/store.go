@@ -43,8 +43,9 @@ type Store struct {
 	// Crons are the scheduled runs of every user.
 	Crons *crons.Store
 
-	hubMu sync.Mutex
-	hub   *hub // the LISTEN connection, started on first use
+	hubMu    sync.Mutex
+	hub      *hub      // the LISTEN connection, started on first use
+	notifier *notifier // sends what the store announces, started on first use
 }
 
 // Options tune a Store. The zero value is the default.
@@ -87,9 +88,10 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 		Checkpoints: checkpoint.New(pool, o.Checkpoints), Items: items.New(pool), Crons: crons.New(pool)}, nil
 }
 
-// Close stops listening for run notifications and releases the pool's
-// connections.
+// Close sends the announcements it has not sent yet, stops listening for
+// run notifications and releases the pool's connections.
 func (s *Store) Close() {
+	s.stopNotifier()
 	s.stopHub()
 	s.Pool.Close()
 }

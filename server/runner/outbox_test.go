@@ -26,6 +26,7 @@ type fakeQueue struct {
 	appended  []string // events' data, in the order appended
 	positions []string // and their positions
 	published []string
+	announced []string
 }
 
 func (q *fakeQueue) AppendRunEvents(_ context.Context, _ store.Lease, events []store.NewRunEvent) ([]store.RunEvent, error) {
@@ -43,6 +44,14 @@ func (q *fakeQueue) add(events []store.NewRunEvent) []store.RunEvent {
 		out = append(out, store.RunEvent{RunID: "r", Seq: q.seq, Event: e.Event, Data: e.Data})
 	}
 	return out
+}
+
+func (q *fakeQueue) AnnounceRunEvents(events []store.RunEvent) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, e := range events {
+		q.announced = append(q.announced, string(e.Data))
+	}
 }
 
 func (q *fakeQueue) PublishRunEvents(events []store.RunEvent) {

@@ -60,6 +60,7 @@ type Queue interface {
 	ReclaimExpired(ctx context.Context, maxAttempts int) ([]store.Run, error)
 	WatchCancel(ctx context.Context, runID string) (watched context.Context, stop context.CancelFunc, err error)
 	AppendRunEvents(ctx context.Context, l store.Lease, events []store.NewRunEvent) ([]store.RunEvent, error)
+	AnnounceRunEvents(events []store.RunEvent)
 	PublishRunEvents(events []store.RunEvent)
 	WatchQueue(ctx context.Context) (pending <-chan struct{}, stop func(), err error)
 	DeleteRunThread(ctx context.Context, runID string) error
