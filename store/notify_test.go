@@ -63,6 +63,7 @@ func TestRunsAreAnnouncedByTheNotifierAfterTheirCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.PublishRunEvents(appended)
 	if _, err := s.ForOwner(owner).CancelRun(ctx, run.ID); err != nil {
 		t.Fatal(err)
 	}

@@ -46,14 +46,11 @@ type NewRunEvent struct {
 // holds the run: a worker that lost its run to another (its lease expired
 // and the run was handed on, or it ended) gets ErrLeaseLost and appends
 // nothing, so the run's stream has only the output of the attempt that
-// holds it. Then it announces them on RunEventsChannel. It returns the
-// events appended, without those whose position the stream already held.
+// holds it. It returns the events appended, without those whose position
+// the stream already held, for the caller to announce (PublishRunEvents or
+// AnnounceRunEvents).
 func (s *Store) AppendRunEvents(ctx context.Context, l Lease, events []NewRunEvent) ([]RunEvent, error) {
-	appended, err := readAppended(s.Pool.QueryRow(ctx, appendEventsSQL, appendArgs(l, events)...), l, events)
-	if err == nil {
-		s.AnnounceRunEvents(appended)
-	}
-	return appended, err
+	return readAppended(s.Pool.QueryRow(ctx, appendEventsSQL, appendArgs(l, events)...), l, events)
 }
 
 // AnnounceRunEvents announces on RunEventsChannel events of one run,
@@ -68,10 +65,11 @@ func (s *Store) AnnounceRunEvents(events []RunEvent) {
 
 // PublishRunEvents hands events of one run, appended in a transaction that
 // has committed, to the run's followers in this process (FollowRunEvents),
-// so that they need not read them back; followers in other processes read
-// them when the append's notification comes. A follower takes what it is
-// handed as all that came before it: a worker publishes every event it
-// appends to its run, in order, or, once it has left one out, no more.
+// so that they need not read them back, then announces them
+// (AnnounceRunEvents) for the followers in other processes to read. A
+// follower takes what it is handed as all that came before it: a worker
+// publishes every event it appends to its run, in order, or, once it has
+// left one out, only announces.
 func (s *Store) PublishRunEvents(events []RunEvent) {
 	s.hubMu.Lock()
 	h := s.hub
@@ -79,6 +77,7 @@ func (s *Store) PublishRunEvents(events []RunEvent) {
 	if h != nil { // without a hub, no one follows
 		h.publish(events)
 	}
+	s.AnnounceRunEvents(events)
 }
 
 // QueueRunEvents queues on b the statement of AppendRunEvents, for a caller
@@ -86,7 +85,7 @@ func (s *Store) PublishRunEvents(events []RunEvent) {
 // transaction is one, so the events are appended only if every statement
 // of the batch succeeds. read reads the statement's result, in its turn
 // among the batch's. Once the batch has committed, the caller announces
-// the events read (AnnounceRunEvents).
+// the events read (PublishRunEvents or AnnounceRunEvents).
 func QueueRunEvents(b *pgx.Batch, l Lease, events []NewRunEvent) (read func(pgx.BatchResults) ([]RunEvent, error)) {
 	b.Queue(appendEventsSQL, appendArgs(l, events)...)
 	return func(res pgx.BatchResults) ([]RunEvent, error) {

@@ -139,17 +139,16 @@ func (o *outbox) hold() {
 }
 
 // release hands the parts the step's checkpoint wrote to this process's
-// followers and announces them to the other processes', and lets the
-// writer write what the checkpoint did not take: the runner releases once
-// the step's checkpoint is saved (a checkpoint that was not leaves its
-// parts to be read from the table).
+// followers and announces them, and lets the writer write what the
+// checkpoint did not take: the runner releases once the step's checkpoint
+// is saved (a checkpoint that was not leaves its parts to be read from the
+// table).
 func (o *outbox) release() {
 	o.mu.Lock()
 	appended := o.appended
 	o.appended = nil
 	o.mu.Unlock()
 	o.publish(appended) // before what the writer appends next
-	o.queue.AnnounceRunEvents(appended)
 	o.mu.Lock()
 	o.held = false
 	o.mu.Unlock()
@@ -157,12 +156,14 @@ func (o *outbox) release() {
 }
 
 // publish hands appended parts to this process's followers, unless some
-// were left out before.
+// were left out before, and announces them to every process's.
 func (o *outbox) publish(appended []store.RunEvent) {
 	o.mu.Lock()
 	skip := o.unpublished
 	o.mu.Unlock()
-	if !skip {
+	if skip {
+		o.queue.AnnounceRunEvents(appended)
+	} else {
 		o.queue.PublishRunEvents(appended)
 	}
 }

@@ -529,9 +529,11 @@ func savesInputAtOnce(cfg graph.RunConfig[nodes.Update]) bool {
 // appendError adds an error event to a run's stream.
 func (r *Runner) appendError(ctx context.Context, run store.Run, failure wire.StreamError) {
 	data, _ := json.Marshal(failure)
-	if _, err := r.queue.AppendRunEvents(ctx, run.Lease(), []store.NewRunEvent{{Event: wire.EventError, Data: data}}); err != nil {
+	appended, err := r.queue.AppendRunEvents(ctx, run.Lease(), []store.NewRunEvent{{Event: wire.EventError, Data: data}})
+	if err != nil {
 		r.log.Error("recording a run's failure", "run_id", run.ID, "err", err)
 	}
+	r.queue.AnnounceRunEvents(appended)
 }
 
 // resendSaved puts in out the state of each step the run's earlier
