@@ -261,8 +261,10 @@ func (r *Runner) work(claims, runs context.Context, workerID string) {
 				r.nudge() // another idle worker claims the next
 			}
 			r.execute(runs, claim)
-			continue
 		}
+		// Then it waits to be told of a run, as an idle worker does,
+		// rather than claim again at once: a run that became pending
+		// meanwhile was announced, and left a wake if no worker was idle.
 		select {
 		case <-claims.Done():
 		case <-r.wake:

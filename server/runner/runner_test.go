@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -423,5 +424,40 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		if time.Now().After(deadline) {
 			t.Fatalf("waiting for %s: it did not happen within a minute", what)
 		}
+	}
+}
+
+// countingQueue counts the claims made through it.
+type countingQueue struct {
+	Queue
+	claims atomic.Int32
+}
+
+func (q *countingQueue) ClaimRun(ctx context.Context, workerID string, lease time.Duration) (store.Claim, bool, error) {
+	q.claims.Add(1)
+	return q.Queue.ClaimRun(ctx, workerID, lease)
+}
+
+// A worker claims when it starts and when it is told of a run, not again
+// at once after each run it ends: with the queue empty, that claim would
+// find nothing, once per run.
+func TestWorkersClaimWhenToldOfARun(t *testing.T) {
+	gate := &plannertest.Gate{Started: make(chan string, 8)}
+	r, st := testRunner(t, gate)
+	q := &countingQueue{Queue: r.queue}
+	r.queue, r.timing.poll = q, time.Hour // no claims but those asked for
+	r.Start()
+	const runs = 3
+	for range runs {
+		owner, run := queueTurn(t, st, plannertest.Lisbon)
+		if _, done := storetest.Finish(t, st, owner, run.ID); done.Status != store.RunSuccess {
+			t.Fatalf("run ended %s (%q)", done.Status, done.Error)
+		}
+	}
+	// Each of the 2 workers claims once as it starts, one more when the
+	// queue's listener first connects (announcements may have been missed
+	// until then), then one per run it is told of.
+	if got, most := q.claims.Load(), int32(2+1+runs); got > most {
+		t.Errorf("%d claims for %d runs, want at most %d", got, runs, most)
 	}
 }
