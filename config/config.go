@@ -40,7 +40,7 @@ type Config struct {
 // Database says which PostgreSQL to use.
 type Database struct {
 	URL  string `env:"DATABASE_URL" shown:"a local cluster under «.data/»" help:"PostgreSQL to use; when set, no local cluster is started"`
-	Pool int    `env:"TRIPGRAPH_DB_POOL" shown:"4 per CPU + 4" validate:"eq=0|gte=2" help:"most connections in «serve»'s database pool (the connection that listens for run notifications is apart); it wins over a «pool_max_conns» in «DATABASE_URL». The default counts this machine's CPUs: for a database on a machine of its own, about four per CPU of that machine"`
+	Pool int    `env:"TRIPGRAPH_DB_POOL" shown:"4 per CPU + 4" validate:"eq=0|gte=2" help:"most connections in «serve»'s database pool for the runs' work; half as many again are kept for what requests wait on (creating a run, checking a key), and the connections that listen for and send run notifications are apart. It wins over a «pool_max_conns» in «DATABASE_URL». The default counts this machine's CPUs: for a database on a machine of its own, about four per CPU of that machine"`
 }
 
 // Model says which language model the planner runs on, with the keys of

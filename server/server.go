@@ -27,6 +27,7 @@ import (
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/server/web"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/accounts"
 	"github.com/tripgraph/tripgraph/store/mcpservers"
 )
 
@@ -94,9 +95,10 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	rest := api.New(api.Config{Keys: cfg.Store.Accounts, Tenants: tenants, Runner: s.runner, Closing: s.closing,
+	requestAccounts := accounts.New(cfg.Store.RequestPool()) // checked before a request is answered
+	rest := api.New(api.Config{Keys: requestAccounts, Tenants: tenants, Runner: s.runner, Closing: s.closing,
 		Metrics: s.metrics, Limits: cfg.Limits, Logger: cfg.Logger, PublicURL: cfg.PublicURL})
-	s.web = web.New(web.Config{Sessions: cfg.Store.Accounts, Tenants: tenants, Runner: s.runner, Closing: s.closing,
+	s.web = web.New(web.Config{Sessions: requestAccounts, Tenants: tenants, Runner: s.runner, Closing: s.closing,
 		Metrics: s.metrics, Limits: cfg.Limits, Logger: cfg.Logger, SessionTTL: cfg.SessionTTL})
 
 	e := echo.New()

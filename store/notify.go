@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // The store announces what changed on its channels (RunEventsChannel,
@@ -72,11 +73,12 @@ func (n notes) sendIn(ctx context.Context, tx pgx.Tx) error {
 	return nil
 }
 
-// inTx runs change in a transaction of the pool and, once it has
-// committed, announces the notes change gathered.
-func (s *Store) inTx(ctx context.Context, change func(tx pgx.Tx, n *notes) error) error {
+// inTx runs change in a transaction on db (the store's Pool or its
+// requests') and, once it has committed, announces the notes change
+// gathered.
+func (s *Store) inTx(ctx context.Context, db *pgxpool.Pool, change func(tx pgx.Tx, n *notes) error) error {
 	var n notes
-	err := pgx.BeginFunc(ctx, s.Pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
 		n = n[:0]
 		return change(tx, &n)
 	})

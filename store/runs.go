@@ -104,7 +104,7 @@ func (o Owner) CreateRun(ctx context.Context, threadID string, nr NewRun) (Run, 
 		return run, err
 	}
 	var run Run
-	err := o.s.inTx(ctx, func(tx pgx.Tx, n *notes) (err error) {
+	err := o.s.inTx(ctx, o.s.requests, func(tx pgx.Tx, n *notes) (err error) {
 		run, err = o.createRunIn(ctx, tx, n, threadID, nr)
 		return err
 	})
@@ -147,7 +147,7 @@ func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr Ne
 				AND NOT EXISTS (SELECT 1 FROM runs WHERE thread_id = t.id AND status IN ('pending', 'running'))
 			RETURNING *)
 		SELECT `+runColumns+` FROM r`, threadID, o.id, strategy, input, meta, nr.AssistantID, nr.Delay.Microseconds())
-	res := o.s.Pool.SendBatch(ctx, b)
+	res := o.s.requests.SendBatch(ctx, b)
 	defer res.Close()
 	if _, err := res.Exec(); err != nil {
 		return Run{}, false, notFoundAs(fmt.Errorf("locking thread %s: %w", threadID, err), "Thread with ID %s not found", threadID)
@@ -221,7 +221,7 @@ func (o Owner) createRunIn(ctx context.Context, tx pgx.Tx, n *notes, threadID st
 // commit, where CreateThread then CreateRun take two commits and a
 // transaction of five statements. A stateless run starts this way.
 func (o Owner) CreateRunOnNewThread(ctx context.Context, nt NewThread, nr NewRun) (Run, error) {
-	run, err := o.createRunOnNewThread(ctx, o.s.Pool, nt, nr)
+	run, err := o.createRunOnNewThread(ctx, o.s.requests, nt, nr)
 	if err == nil {
 		o.s.announce(note{RunQueueChannel, ""})
 	}

@@ -145,7 +145,7 @@ func (s *Store) ReclaimExpired(ctx context.Context, maxAttempts int) ([]Run, err
 // reclaim deals with one run whose lease had expired, unless another
 // process did first.
 func (s *Store) reclaim(ctx context.Context, runID string, maxAttempts int) (r Run, ok bool, err error) {
-	err = s.inTx(ctx, func(tx pgx.Tx, n *notes) error {
+	err = s.inTx(ctx, s.Pool, func(tx pgx.Tx, n *notes) error {
 		cur, err := lockRun(ctx, tx, anyOwner, runID)
 		if err != nil {
 			return err
@@ -192,7 +192,7 @@ func (s *Store) ReleaseRun(ctx context.Context, l Lease) (Run, error) {
 // when l still holds it; a lease taken over is ErrLeaseLost.
 func (s *Store) withHeldRun(ctx context.Context, l Lease, change func(pgx.Tx, *notes, Run) (Run, error)) (Run, error) {
 	var out Run
-	err := s.inTx(ctx, func(tx pgx.Tx, n *notes) error {
+	err := s.inTx(ctx, s.Pool, func(tx pgx.Tx, n *notes) error {
 		r, err := lockRun(ctx, tx, anyOwner, l.RunID)
 		if err != nil {
 			return err
@@ -229,7 +229,7 @@ func (o Owner) CancelRun(ctx context.Context, runID string) (Run, error) {
 		return Run{}, errcode.New(errcode.NotFound, "no run %s", runID)
 	}
 	var out Run
-	err := o.s.inTx(ctx, func(tx pgx.Tx, n *notes) error {
+	err := o.s.inTx(ctx, o.s.requests, func(tx pgx.Tx, n *notes) error {
 		r, err := lockRun(ctx, tx, o.id, runID)
 		if err != nil {
 			return err

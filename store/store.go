@@ -30,6 +30,12 @@ import (
 // Store is a handle on the database. It is safe for concurrent use.
 type Store struct {
 	Pool *pgxpool.Pool
+	// requests holds the connections for what a request waits on before
+	// it is answered (creating a run, checking a credential: see
+	// RequestPool), apart from Pool, where under load the runs' own work
+	// queues for a connection. It is Pool itself when the store was opened
+	// without a size.
+	requests *pgxpool.Pool
 	// Accounts are the users, their API keys and browser sessions.
 	Accounts *accounts.Store
 	// Catalog is what our MCP tools read and book.
@@ -52,10 +58,12 @@ type Store struct {
 type Options struct {
 	// MaxConns is the pool's size, over any pool_max_conns in the URL,
 	// with every connection opened at once and kept open, so that a burst
-	// of requests does not wait for PostgreSQL to start backends. 0 keeps
+	// of requests does not wait for PostgreSQL to start backends; half as
+	// many again (at least 2) are kept for requests (RequestPool). 0 keeps
 	// the URL's size, or pgxpool's default (the larger of 4 and the number
-	// of CPUs), with connections opened on demand. The connection that
-	// listens for run notifications is not one of them.
+	// of CPUs), with connections opened on demand, and one pool for all.
+	// The connections that listen for and send run notifications are not
+	// among them.
 	MaxConns int32
 	// Checkpoints tune the checkpointer.
 	Checkpoints checkpoint.Options
@@ -84,15 +92,37 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connecting to the database: %w", err)
 	}
-	return &Store{Pool: pool, Accounts: accounts.New(pool), Catalog: catalog.New(pool),
+	requests := pool
+	if o.MaxConns > 0 {
+		rcfg := cfg.Copy()
+		rcfg.MaxConns = max(2, o.MaxConns/2)
+		rcfg.MinConns = rcfg.MaxConns
+		if requests, err = pgxpool.NewWithConfig(ctx, rcfg); err != nil {
+			pool.Close()
+			return nil, fmt.Errorf("opening the requests' database pool: %w", err)
+		}
+	}
+	return &Store{Pool: pool, requests: requests, Accounts: accounts.New(pool), Catalog: catalog.New(pool),
 		Checkpoints: checkpoint.New(pool, o.Checkpoints), Items: items.New(pool), Crons: crons.New(pool)}, nil
 }
+
+// RequestPool is the pool for what a request waits on before it is
+// answered: a run's creation (CreateRun, CreateRunOnNewThread) and the
+// check of its credential (give the API accounts.New(RequestPool())).
+// Under load every connection of Pool is busy with the runs' work and a
+// queue waits for the next; a request that joined that queue would wait
+// behind it, tens of milliseconds on a busy machine, before its first
+// byte. It is Pool itself when the store was opened without a size.
+func (s *Store) RequestPool() *pgxpool.Pool { return s.requests }
 
 // Close sends the announcements it has not sent yet, stops listening for
 // run notifications and releases the pool's connections.
 func (s *Store) Close() {
 	s.stopNotifier()
 	s.stopHub()
+	if s.requests != s.Pool {
+		s.requests.Close()
+	}
 	s.Pool.Close()
 }
 
