@@ -89,7 +89,8 @@ func (s *subscription) take() news {
 
 // noted records a notification's payload after the run's id: the seq of
 // the newest event appended; the run's end with the seq of its last event;
-// or else something only a read explains.
+// or else something only a read explains (such as resumed, another
+// attempt of the run).
 func (s *subscription) noted(rest string) {
 	s.mu.Lock()
 	if seq, err := strconv.ParseInt(rest, 10, 64); err == nil {

@@ -41,6 +41,22 @@ func openTestStore(t testing.TB) *Store {
 // the test's own, so that claims see no other test's runs.
 func openQueueStores(t testing.TB, n int) []*Store {
 	t.Helper()
+	url := migratedDatabase(t)
+	stores := make([]*Store, n)
+	for i := range stores {
+		var err error
+		if stores[i], err = Open(context.Background(), url); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(stores[i].Close)
+	}
+	return stores
+}
+
+// migratedDatabase makes a migrated database of the test's own, dropped
+// when it ends, and returns its URL.
+func migratedDatabase(t testing.TB) string {
+	t.Helper()
 	pgtest.Skip(t)
 	ctx := context.Background()
 	url, drop, err := pgtest.NewDatabase(ctx, "storeq")
@@ -51,14 +67,7 @@ func openQueueStores(t testing.TB, n int) []*Store {
 	if err := migrations.Up(ctx, url); err != nil {
 		t.Fatal(err)
 	}
-	stores := make([]*Store, n)
-	for i := range stores {
-		if stores[i], err = Open(ctx, url); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(stores[i].Close)
-	}
-	return stores
+	return url
 }
 
 // newID is a new checkpoint or thread id.

@@ -7,8 +7,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/tripgraph/tripgraph/internal/pgtest"
-	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/store/accounts"
 )
 
@@ -16,17 +14,8 @@ import (
 // of the store's pool is taken by the runs' work: they have connections of
 // their own.
 func TestRequestsDoNotWaitForThePool(t *testing.T) {
-	pgtest.Skip(t)
 	ctx := context.Background()
-	url, drop, err := pgtest.NewDatabase(ctx, "storereq")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
-	if err := migrations.Up(ctx, url); err != nil {
-		t.Fatal(err)
-	}
-	s, err := OpenWith(ctx, url, Options{MaxConns: 4})
+	s, err := OpenWith(ctx, migratedDatabase(t), Options{MaxConns: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

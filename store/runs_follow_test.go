@@ -477,3 +477,51 @@ func TestValuesEventsStayInTheirRows(t *testing.T) {
 		t.Fatalf("read back %d events (%v)", len(got), err)
 	}
 }
+
+// A follower in the process that takes a run over reads the table before
+// it takes the new attempt's events as all that came before them: the
+// attempt before may have appended an event whose announcement died with
+// its process.
+func TestFollowerReadsWhatAnAttemptBeforeLeftUnannounced(t *testing.T) {
+	ctx := context.Background()
+	stores := openQueueStores(t, 2)
+	dying, taker := stores[0], stores[1]
+	owner, thread := newThread(t, dying, "taken-over")
+	mustCreate(t, dying, owner, thread, "")
+	first, ok, err := dying.ClaimRun(ctx, "dying", 50*time.Millisecond)
+	if err != nil || !ok {
+		t.Fatalf("claiming: %v, %v", ok, err)
+	}
+	appendEvents(t, dying, owner, first.ID, 1, 1)
+	listening(t, taker)
+	got, err := follow(t, taker, owner, first.ID, 0, func(e RunEvent) {
+		if string(e.Data) != `{"i":1}` {
+			return
+		}
+		// Appended, and its process stops before it announces it.
+		if _, err := dying.AppendRunEvents(ctx, first.Lease(), []NewRunEvent{{Event: "values", Data: []byte(`{"i":2}`)}}); err != nil {
+			t.Error(err)
+		}
+		time.Sleep(60 * time.Millisecond) // the lease lapses
+		if _, err := taker.ReclaimExpired(ctx, 3); err != nil {
+			t.Error(err)
+		}
+		again, ok, err := taker.ClaimRun(ctx, "taker", time.Hour)
+		if err != nil || !ok || again.Attempts != 2 {
+			t.Errorf("taking the run over: %v, %v, attempt %d", ok, err, again.Attempts)
+			return
+		}
+		appended, err := taker.AppendRunEvents(ctx, again.Lease(), []NewRunEvent{{Event: "values", Data: []byte(`{"i":3}`)}})
+		if err != nil {
+			t.Error(err)
+		}
+		taker.PublishRunEvents(appended)
+		if _, err := taker.FinishRun(ctx, again.Lease(), RunSuccess, ""); err != nil {
+			t.Error(err)
+		}
+	})
+	if err != nil {
+		t.Fatalf("following: %v after %d events", err, len(got))
+	}
+	checkSequence(t, got, 1, 3)
+}

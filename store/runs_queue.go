@@ -91,8 +91,18 @@ func (s *Store) ClaimRun(ctx context.Context, workerID string, lease time.Durati
 	if err != nil {
 		return Claim{}, false, fmt.Errorf("claiming a run for worker %s: %w", workerID, err)
 	}
+	if c.Attempts > 1 {
+		// The attempt before may have appended events whose announcement
+		// died with its process; the run's followers read the table before
+		// they take this attempt's events as all that came before them.
+		s.announce(note{RunEventsChannel, c.ID + ":" + resumed})
+	}
 	return c, true, nil
 }
+
+// resumed is the announcement, after a run's id, that another attempt of
+// the run began: a follower reads the table (see subscription.noted).
+const resumed = "resumed"
 
 // RenewLease extends the lease l to the given length from now. It returns
 // the run, whose CancelRequested a worker should check as well as
