@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -31,7 +33,8 @@ import (
 // A note is lost only when the process stops between a commit and the
 // send. Those who listen do not depend on every note: workers also look
 // for runs every poll, followers read again after a quiet while
-// (followQuiet), and a worker that renews its lease sees a cancel request
+// (followQuiet) and whenever another attempt of their run is claimed
+// (resumed), and a worker that renews its lease sees a cancel request
 // there.
 
 // note is one notification: a channel and its payload.
@@ -75,18 +78,31 @@ func (n notes) sendIn(ctx context.Context, tx pgx.Tx) error {
 
 // inTx runs change in a transaction on db (the store's Pool or its
 // requests') and, once it has committed, announces the notes change
-// gathered.
+// gathered. A transaction PostgreSQL rolled back to break a deadlock is
+// run again, up to deadlockTries times: a checkpoint's batch holds its
+// run's row while it waits for the thread's, where a cancel holds the
+// thread's and waits for the run's.
 func (s *Store) inTx(ctx context.Context, db *pgxpool.Pool, change func(tx pgx.Tx, n *notes) error) error {
-	var n notes
-	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
-		n = n[:0]
-		return change(tx, &n)
-	})
-	if err == nil {
-		s.announce(n...)
+	for try := 1; ; try++ {
+		var n notes
+		err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
+			n = n[:0]
+			return change(tx, &n)
+		})
+		if err == nil {
+			s.announce(n...)
+			return nil
+		}
+		var pgErr *pgconn.PgError
+		if try == deadlockTries || !errors.As(err, &pgErr) || pgErr.Code != "40P01" {
+			return err
+		}
 	}
-	return err
 }
+
+// deadlockTries is how many times inTx runs a transaction that keeps
+// being chosen to break a deadlock.
+const deadlockTries = 3
 
 // announce tells every process's listeners of changes that have
 // committed: this process's at once, the others' through the notifier.

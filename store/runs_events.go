@@ -10,11 +10,12 @@ import (
 )
 
 // RunEventsChannel is the PostgreSQL NOTIFY channel on which new events of
-// a run are announced (AppendRunEvents, AnnounceRunEvents) as "<run
-// id>:<last seq>", and the end of a run as "<run id>:<final status>:<seq of its last event>" (0 when
-// it has none; a queued run cancelled with its thread's others leaves the
-// seq out), so that a stream can be joined from another connection or
-// process (see FollowRunEvents).
+// a run are announced (PublishRunEvents, AnnounceRunEvents) as "<run
+// id>:<last seq>"; the end of a run as "<run id>:<final status>:<seq of
+// its last event>" (0 when it has none; a queued run cancelled with its
+// thread's others leaves the seq out); and the claim of another attempt
+// of a run as "<run id>:resumed". So a stream can be joined from another
+// connection or process (see FollowRunEvents).
 const RunEventsChannel = "run_events"
 
 // runEventsPage is the most events one read returns.

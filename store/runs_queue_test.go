@@ -575,3 +575,43 @@ func TestClaimSaysWhoseRunAndWhetherMoreWait(t *testing.T) {
 		}
 	}
 }
+
+// A cancel that PostgreSQL picks to break a deadlock is run again: here a
+// transaction holds the run's row, as a checkpoint's batch does while it
+// appends the step's events, and then waits for the thread's, which the
+// cancel holds while it waits for the run's.
+func TestCancelOutlastsADeadlock(t *testing.T) {
+	ctx := context.Background()
+	s, owner, run := runningRun(t, "deadlocked", "w")
+	tx, err := s.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SELECT id FROM runs WHERE id = $1 FOR SHARE`, run.ID); err != nil {
+		t.Fatal(err)
+	}
+	cancelled := make(chan error, 1)
+	go func() {
+		_, err := s.ForOwner(owner).CancelRun(ctx, run.ID)
+		cancelled <- err
+	}()
+	time.Sleep(300 * time.Millisecond) // the cancel holds the thread and waits for the run
+	if _, err := tx.Exec(ctx, `UPDATE threads SET updated_at = now() WHERE id = $1`, run.ThreadID); err != nil {
+		t.Fatalf("the batch's side of the deadlock: %v", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-cancelled:
+		if err != nil {
+			t.Fatalf("cancelling: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the cancel did not end")
+	}
+	if r := runStatus(t, s, owner, run.ID); !r.CancelRequested {
+		t.Errorf("the run has no cancel request: %+v", r)
+	}
+}
