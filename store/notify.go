@@ -112,7 +112,7 @@ func (s *Store) announce(n ...note) {
 	}
 	s.hubMu.Lock()
 	h, nf := s.hub, s.notifier
-	if nf == nil {
+	if nf == nil && !s.closed {
 		cfg := s.Pool.Config().ConnConfig.Copy()
 		cfg.RuntimeParams["synchronous_commit"] = "off"
 		cfg.RuntimeParams["application_name"] = "tripgraph notifier"
@@ -125,7 +125,9 @@ func (s *Store) announce(n ...note) {
 			h.deliver(x.channel, x.payload)
 		}
 	}
-	nf.queue(n)
+	if nf != nil { // nil once the store is closed
+		nf.queue(n)
+	}
 }
 
 // ownNote reports whether a notification came from this process's
@@ -286,7 +288,7 @@ func (nf *notifier) close() {
 func (s *Store) stopNotifier() {
 	s.hubMu.Lock()
 	nf := s.notifier
-	s.notifier = nil
+	s.notifier, s.closed = nil, true
 	s.hubMu.Unlock()
 	if nf != nil {
 		nf.close()

@@ -176,3 +176,17 @@ func TestFollowerReadsAgainWhenItHearsNothing(t *testing.T) {
 		t.Fatalf("following a run whose end was not announced: %d events, %v", len(got), err)
 	}
 }
+
+// A store that is closed starts no notifier again: what a late change
+// announces reaches this process's listeners only.
+func TestClosedStoreStartsNoNotifier(t *testing.T) {
+	s := openQueueStores(t, 1)[0]
+	s.announce(note{RunQueueChannel, ""})
+	s.Close()
+	s.announce(note{RunQueueChannel, ""})
+	s.hubMu.Lock()
+	defer s.hubMu.Unlock()
+	if s.notifier != nil {
+		t.Error("announcing after Close started a notifier")
+	}
+}

@@ -52,6 +52,7 @@ type Store struct {
 	hubMu    sync.Mutex
 	hub      *hub      // the LISTEN connection, started on first use
 	notifier *notifier // sends what the store announces, started on first use
+	closed   bool      // Close was called: no notifier is started again
 }
 
 // Options tune a Store. The zero value is the default.
