@@ -44,7 +44,10 @@ type note struct{ channel, payload string }
 type notes []note
 
 // add adds a note.
-func (n *notes) add(channel, payload string) { *n = append(*n, note{channel, payload}) }
+func (n *notes) add(x note) { *n = append(*n, x) }
+
+// runPending announces that a run became pending, for a worker to claim.
+var runPending = note{RunQueueChannel, ""}
 
 // everyone is the payload that tells every listener of a channel that
 // notes may have been lost, as when its listener reconnects: each reads

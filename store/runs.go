@@ -111,14 +111,6 @@ func (o Owner) CreateRun(ctx context.Context, threadID string, nr NewRun) (Run, 
 	return run, notFoundAs(err, "Thread with ID %s not found", threadID)
 }
 
-// pendingRun adds to n the announcement of run when it was created
-// pending, for a worker to claim.
-func pendingRun(n *notes, run Run) {
-	if run.Status == RunPending {
-		n.add(RunQueueChannel, "")
-	}
-}
-
 // createRunOnIdleThread is CreateRun for its usual case, a thread with no
 // active run, in one round trip and one commit: a batch (one transaction)
 // that locks the thread, stamping its metadata, and then, in a statement
@@ -165,7 +157,7 @@ func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr Ne
 	if err := res.Close(); err != nil {
 		return Run{}, false, fmt.Errorf("creating a run on thread %s: %w", threadID, err)
 	}
-	o.s.announce(note{RunQueueChannel, ""})
+	o.s.announce(runPending)
 	return run, true, nil
 }
 
@@ -210,8 +202,8 @@ func (o Owner) createRunIn(ctx context.Context, tx pgx.Tx, n *notes, threadID st
 			VALUES ($1, $2, $3, $4, $5, nullif($6, '')::uuid, `+notBefore+`, nullif($8, ''))
 			RETURNING *)
 		SELECT `+runColumns+` FROM r`, threadID, status, strategy, input, meta, replaces, nr.Delay.Microseconds(), nr.AssistantID)
-	if err == nil {
-		pendingRun(n, run)
+	if err == nil && run.Status == RunPending {
+		n.add(runPending)
 	}
 	return run, err
 }
@@ -223,7 +215,7 @@ func (o Owner) createRunIn(ctx context.Context, tx pgx.Tx, n *notes, threadID st
 func (o Owner) CreateRunOnNewThread(ctx context.Context, nt NewThread, nr NewRun) (Run, error) {
 	run, err := o.createRunOnNewThread(ctx, o.s.requests, nt, nr)
 	if err == nil {
-		o.s.announce(note{RunQueueChannel, ""})
+		o.s.announce(runPending)
 	}
 	return run, err
 }
@@ -233,7 +225,7 @@ func (o Owner) CreateRunOnNewThread(ctx context.Context, nt NewThread, nr NewRun
 func (o Owner) CreateRunOnNewThreadIn(ctx context.Context, tx pgx.Tx, nt NewThread, nr NewRun) (Run, error) {
 	run, err := o.createRunOnNewThread(ctx, tx, nt, nr)
 	if err == nil {
-		err = notes{{RunQueueChannel, ""}}.sendIn(ctx, tx)
+		err = notes{runPending}.sendIn(ctx, tx)
 	}
 	return run, err
 }

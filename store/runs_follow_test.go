@@ -40,6 +40,17 @@ func appendEvents(t *testing.T, s *Store, owner, runID string, from, to int) {
 	}
 }
 
+// handOver appends the event {"i":i} under l and publishes it, as a
+// worker does: its process's followers are handed it.
+func handOver(t *testing.T, s *Store, l Lease, i int) {
+	t.Helper()
+	appended, err := s.AppendRunEvents(context.Background(), l, []NewRunEvent{{Event: "values", Data: fmt.Appendf(nil, `{"i":%d}`, i)}})
+	if err != nil {
+		t.Error(err)
+	}
+	s.PublishRunEvents(appended)
+}
+
 // follow collects what FollowRunEvents yields, calling each(e) after every
 // event.
 func follow(t *testing.T, s *Store, owner, runID string, after int64, each func(RunEvent)) ([]RunEvent, error) {
@@ -413,18 +424,11 @@ func TestFollowerEndsWithoutReadingWhenItHasEveryEvent(t *testing.T) {
 	s, owner, run := runningRun(t, "ender", "w")
 	listening(t, s)
 	other, _ := newThread(t, s, "someone-else")
-	handOne := func(i int) {
-		appended, err := s.AppendRunEvents(ctx, run.Lease(), []NewRunEvent{{Event: "values", Data: fmt.Appendf(nil, `{"i":%d}`, i)}})
-		if err != nil {
-			t.Error(err)
-		}
-		s.PublishRunEvents(appended)
-	}
-	handOne(1)
+	handOver(t, s, run.Lease(), 1)
 	got, err := follow(t, s, owner, run.ID, 0, func(e RunEvent) {
 		switch string(e.Data) {
 		case `{"i":1}`:
-			handOne(2)
+			handOver(t, s, run.Lease(), 2)
 		case `{"i":2}`:
 			if _, err := s.Pool.Exec(ctx, `UPDATE threads SET owner_id = $2 WHERE id = $1`, run.ThreadID, other); err != nil {
 				t.Error(err)
@@ -511,11 +515,7 @@ func TestFollowerReadsWhatAnAttemptBeforeLeftUnannounced(t *testing.T) {
 			t.Errorf("taking the run over: %v, %v, attempt %d", ok, err, again.Attempts)
 			return
 		}
-		appended, err := taker.AppendRunEvents(ctx, again.Lease(), []NewRunEvent{{Event: "values", Data: []byte(`{"i":3}`)}})
-		if err != nil {
-			t.Error(err)
-		}
-		taker.PublishRunEvents(appended)
+		handOver(t, taker, again.Lease(), 3)
 		if _, err := taker.FinishRun(ctx, again.Lease(), RunSuccess, ""); err != nil {
 			t.Error(err)
 		}

@@ -225,7 +225,7 @@ func requeue(ctx context.Context, tx pgx.Tx, n *notes, runID string) (Run, error
 			WHERE id = $1 RETURNING *)
 		SELECT `+runColumns+` FROM r`, runID)
 	if err == nil {
-		n.add(RunQueueChannel, "")
+		n.add(runPending)
 	}
 	return r, err
 }
@@ -369,9 +369,9 @@ func scanEnded(row pgx.CollectableRow) (ended, error) {
 // its last event, so that a follower that has it need not read the table
 // again; and on RunQueueChannel when a run became pending.
 func (e ended) announce(n *notes) {
-	n.add(RunEventsChannel, e.ID+":"+e.Status+":"+strconv.FormatInt(e.lastSeq, 10))
+	n.add(note{RunEventsChannel, e.ID + ":" + e.Status + ":" + strconv.FormatInt(e.lastSeq, 10)})
 	if e.promoted {
-		n.add(RunQueueChannel, "")
+		n.add(runPending)
 	}
 }
 
@@ -428,7 +428,7 @@ func cancelQueued(ctx context.Context, tx pgx.Tx, n *notes, threadID string) err
 		return fmt.Errorf("cancelling the queued runs of thread %s: %w", threadID, err)
 	}
 	for _, id := range ids {
-		n.add(RunEventsChannel, id+":"+RunCancelled)
+		n.add(note{RunEventsChannel, id + ":" + RunCancelled})
 	}
 	return nil
 }
@@ -443,7 +443,7 @@ func requestCancel(ctx context.Context, tx pgx.Tx, n *notes, runID string) error
 		return fmt.Errorf("asking run %s to cancel: %w", runID, err)
 	}
 	if tag.RowsAffected() > 0 {
-		n.add(RunCancelChannel, runID)
+		n.add(note{RunCancelChannel, runID})
 	}
 	return nil
 }
