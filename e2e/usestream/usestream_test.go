@@ -74,12 +74,12 @@ func TestUseStreamConversation(t *testing.T) {
 
 	// A booking: the page asks for the first place, the run pauses on the
 	// human-in-the-loop request, and an approval books it.
-	step(t, ctx, "book the first place", chromedp.Click(chromedp.CSS(`[data-book]`)))
+	click(t, ctx, "the button that books the first place", `[data-book]`)
 	waitFor(t, ctx, "the booking's human-in-the-loop request", `(() => {
 		const r = document.querySelector('[data-interrupt="book-accommodation"]');
 		return r && r.textContent.includes('Book ') && document.querySelector('[data-approve]') ? 'ok' : '';
 	})()`)
-	step(t, ctx, "approve the booking", chromedp.Click(chromedp.CSS(`[data-approve]`)))
+	click(t, ctx, "the button that approves the booking", `[data-approve]`)
 	waitFor(t, ctx, "the booking confirmed", `(() => {
 		const card = shadowText('[data-ui="booking-confirmation"]');
 		return document.querySelector('main').dataset.loading === 'false' && !document.querySelector('[data-interrupt]') &&
@@ -185,6 +185,15 @@ func step(t *testing.T, ctx context.Context, what string, actions ...chromedp.Ac
 	if err := chromedp.Do(ctx, actions...); err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
+}
+
+// click clicks the element a selector finds once it is there. The click is
+// the element's own, not the mouse's: the places' photos load around the
+// buttons, and a mouse click aimed at where a button was can land beside it
+// once the page has moved.
+func click(t *testing.T, ctx context.Context, what, selector string) {
+	t.Helper()
+	waitFor(t, ctx, what+", clicked", fmt.Sprintf(`(b => b ? (b.click(), 'ok') : '')(document.querySelector(%q))`, selector))
 }
 
 // shadowText is a page helper: the text inside the shadow roots under the
