@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -97,4 +98,75 @@ func TestCompanionWritesWithTheCheckpoint(t *testing.T) {
 	if err := put(&noteCompanion{}, graph.Checkpoint{ThreadID: thread, ID: newID(), ParentID: head.ID, Step: 2, State: []byte(`{"n":3}`)}, head.ID); err != nil {
 		t.Fatalf("a companion with nothing to write: %v", err)
 	}
+}
+
+// lockCompanion holds a row of its own while the checkpoint is saved, as
+// the runner's appends hold their run's.
+type lockCompanion struct{ id int }
+
+func (c lockCompanion) Queue(b *pgx.Batch, _ []graph.Checkpoint) func(pgx.BatchResults) error {
+	b.Queue(`SELECT id FROM companion_locks WHERE id = $1 FOR SHARE`, c.id)
+	return func(res pgx.BatchResults) error {
+		_, err := res.Exec()
+		return err
+	}
+}
+
+// A checkpoint whose companion locks a row of its own, saved while another
+// transaction holds the thread and then wants that row (a cancel of the
+// run locks the thread, then the run), waits for the thread before it
+// locks the row: the other transaction gets the row, and both end well
+// instead of one of them being chosen to break a deadlock.
+func TestCompanionLocksTheThreadFirst(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	if _, err := s.Pool.Exec(ctx, `CREATE TABLE IF NOT EXISTS companion_locks (id int PRIMARY KEY);
+		INSERT INTO companion_locks VALUES (1) ON CONFLICT DO NOTHING`); err != nil {
+		t.Fatal(err)
+	}
+	_, thread := newThread(t, s, "companion-lock")
+	saver := New(s.Pool, Options{})
+
+	cancel, err := s.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel.Rollback(ctx)
+	if _, err := cancel.Exec(ctx, `SELECT FROM threads WHERE id = $1 FOR NO KEY UPDATE`, thread); err != nil {
+		t.Fatal(err)
+	}
+	saved := make(chan error, 1)
+	go func() {
+		cp := graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{"n":1}`)}
+		saved <- saver.Put(WithCompanion(ctx, lockCompanion{id: 1}), cp, "")
+	}()
+	waitForALockWait(t, s)
+	if _, err := cancel.Exec(ctx, `SELECT id FROM companion_locks WHERE id = 1 FOR NO KEY UPDATE`); err != nil {
+		t.Fatalf("the other transaction's lock of the companion's row: %v", err)
+	}
+	if err := cancel.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-saved; err != nil {
+		t.Fatalf("saving the checkpoint: %v", err)
+	}
+}
+
+// waitForALockWait waits until a backend of the test's database waits for
+// a lock.
+func waitForALockWait(t *testing.T, s *testDB) {
+	t.Helper()
+	for range 600 {
+		var n int
+		err := s.Pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("no backend waits for a lock after 30 s")
 }

@@ -63,8 +63,9 @@ func (f Fence) lost() error {
 // A checkpoint then never exists without that output, and the two cost one
 // round trip and one commit.
 type Companion interface {
-	// Queue adds the companion's statements to b, ahead of those that save
-	// the checkpoints saving (in order, each over the one before it), and
+	// Queue adds the companion's statements to b, after a lock of the
+	// checkpoints' thread and ahead of the statements that save the
+	// checkpoints saving (in order, each over the one before it), and
 	// returns what reads their results in turn; nil when it has nothing to
 	// write. read's error fails the Put, though the
 	// batch ran: a write that must stop the checkpoint fails in SQL,

@@ -150,6 +150,9 @@ func (c *Saver) Put(ctx context.Context, cp graph.Checkpoint, head string) error
 // the first it could not store, the error Put would return. An error of
 // the database stores none.
 func (c *Saver) PutAll(ctx context.Context, cps []graph.Checkpoint, head string) (int, error) {
+	if len(cps) == 0 {
+		return 0, nil
+	}
 	rows := make([]newRow, len(cps))
 	var prev *chain
 	for i, cp := range cps {
@@ -162,7 +165,7 @@ func (c *Saver) PutAll(ctx context.Context, cps []graph.Checkpoint, head string)
 	b := &pgx.Batch{}
 	var readCompanion func(pgx.BatchResults) error
 	if comp, ok := companionOf(ctx); ok {
-		readCompanion = comp.Queue(b, cps)
+		readCompanion = c.queueCompanion(b, comp, cps)
 	}
 	for _, row := range rows {
 		q, args, err := c.insertSQL(ctx, row)
@@ -176,6 +179,27 @@ func (c *Saver) PutAll(ctx context.Context, cps []graph.Checkpoint, head string)
 		c.cache.put(rows[n-1].cp.ThreadID, rows[n-1].chain)
 	}
 	return n, err
+}
+
+// queueCompanion queues on b a lock of the checkpoints' thread, then the
+// companion's statements, and returns what reads their results. The
+// companion may lock rows of its own (the runner's appends hold their
+// run's row while they check its lease); locking the thread first keeps
+// the order every change to a thread and its runs takes, thread then run,
+// so that a checkpoint and, say, a cancel of its run queue up instead of
+// deadlocking.
+func (c *Saver) queueCompanion(b *pgx.Batch, comp Companion, cps []graph.Checkpoint) func(pgx.BatchResults) error {
+	b.Queue(`SELECT FROM threads WHERE id = $1 FOR NO KEY UPDATE`, cps[0].ThreadID)
+	read := comp.Queue(b, cps)
+	return func(res pgx.BatchResults) error {
+		if _, err := res.Exec(); err != nil {
+			return fmt.Errorf("locking thread %s: %w", cps[0].ThreadID, err)
+		}
+		if read == nil {
+			return nil
+		}
+		return read(res)
+	}
 }
 
 // sendAll sends a batch of the companion's statements (when read is not
