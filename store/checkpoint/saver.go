@@ -165,7 +165,7 @@ func (c *Saver) PutAll(ctx context.Context, cps []graph.Checkpoint, head string)
 	b := &pgx.Batch{}
 	var readCompanion func(pgx.BatchResults) error
 	if comp, ok := companionOf(ctx); ok {
-		readCompanion = c.queueCompanion(b, comp, cps)
+		readCompanion = queueCompanion(b, comp, cps)
 	}
 	for _, row := range rows {
 		q, args, err := c.insertSQL(ctx, row)
@@ -188,7 +188,7 @@ func (c *Saver) PutAll(ctx context.Context, cps []graph.Checkpoint, head string)
 // the order every change to a thread and its runs takes, thread then run,
 // so that a checkpoint and, say, a cancel of its run queue up instead of
 // deadlocking.
-func (c *Saver) queueCompanion(b *pgx.Batch, comp Companion, cps []graph.Checkpoint) func(pgx.BatchResults) error {
+func queueCompanion(b *pgx.Batch, comp Companion, cps []graph.Checkpoint) func(pgx.BatchResults) error {
 	b.Queue(`SELECT FROM threads WHERE id = $1 FOR NO KEY UPDATE`, cps[0].ThreadID)
 	read := comp.Queue(b, cps)
 	return func(res pgx.BatchResults) error {
