@@ -158,9 +158,7 @@ func TestNotifierThatDroppedNotesTellsEveryone(t *testing.T) {
 func TestFollowerReadsAgainWhenItHearsNothing(t *testing.T) {
 	stores := openQueueStores(t, 2)
 	writer, reader := stores[0], stores[1]
-	owner, thread := newThread(t, writer, "quiet")
-	mustCreate(t, writer, owner, thread, "")
-	run := mustClaim(t, writer, "w")
+	owner, run := claimedRun(t, writer, "quiet", "w")
 	appendEvents(t, writer, owner, run.ID, 1, 1)
 	listening(t, reader)
 	defer func(was time.Duration) { followQuiet = was }(followQuiet)

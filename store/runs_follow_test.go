@@ -89,9 +89,7 @@ func checkSequence(t *testing.T, got []RunEvent, from, to int) {
 func TestFollowRunEventsAcrossProcesses(t *testing.T) {
 	stores := openQueueStores(t, 2)
 	writer, reader := stores[0], stores[1]
-	owner, thread := newThread(t, writer, "follower")
-	mustCreate(t, writer, owner, thread, "")
-	run := mustClaim(t, writer, "w")
+	owner, run := claimedRun(t, writer, "follower", "w")
 	appendEvents(t, writer, owner, run.ID, 1, 3)
 	// Listening only now, the reader gets no stray notification of the
 	// stored events: only what comes after can wake the follower.
@@ -287,9 +285,7 @@ func TestFollowSurvivesListenerReconnect(t *testing.T) {
 	ctx := context.Background()
 	stores := openQueueStores(t, 2)
 	writer, reader := stores[0], stores[1]
-	owner, thread := newThread(t, writer, "reconnect")
-	mustCreate(t, writer, owner, thread, "")
-	run := mustClaim(t, writer, "w")
+	owner, run := claimedRun(t, writer, "reconnect", "w")
 	appendEvents(t, writer, owner, run.ID, 1, 1)
 
 	// The reader's listener reconnects only when the test opens the gate.

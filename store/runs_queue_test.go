@@ -37,9 +37,17 @@ func mustClaim(t *testing.T, s *Store, worker string) Run {
 func runningRun(t *testing.T, user, worker string) (*Store, string, Run) {
 	t.Helper()
 	s := openQueueStores(t, 1)[0]
+	owner, run := claimedRun(t, s, user, worker)
+	return s, owner, run
+}
+
+// claimedRun makes a thread of user's in s with a run on it, and has
+// worker claim the run through s; it returns the owner and the run.
+func claimedRun(t *testing.T, s *Store, user, worker string) (string, Run) {
+	t.Helper()
 	owner, thread := newThread(t, s, user)
 	mustCreate(t, s, owner, thread, "")
-	return s, owner, mustClaim(t, s, worker)
+	return owner, mustClaim(t, s, worker)
 }
 
 func mustCreate(t *testing.T, s *Store, owner, thread, strategy string) Run {
@@ -370,9 +378,7 @@ func TestReleaseRun(t *testing.T) {
 	ctx := context.Background()
 	stores := openQueueStores(t, 2)
 	a, b := stores[0], stores[1]
-	owner, thread := newThread(t, a, "release")
-	mustCreate(t, a, owner, thread, "")
-	held := mustClaim(t, a, "a")
+	owner, held := claimedRun(t, a, "release", "a")
 
 	stranger := held.Lease()
 	stranger.WorkerID = "b"
@@ -577,9 +583,9 @@ func TestClaimSaysWhoseRunAndWhetherMoreWait(t *testing.T) {
 }
 
 // A cancel that PostgreSQL picks to break a deadlock is run again: here a
-// transaction holds the run's row, as a checkpoint's batch does while it
-// appends the step's events, and then waits for the thread's, which the
-// cancel holds while it waits for the run's.
+// transaction takes the locks in the other order, the run's row (as a
+// checkpoint's batch once did while it appended the step's events) and
+// then the thread's, which the cancel holds while it waits for the run's.
 func TestCancelOutlastsADeadlock(t *testing.T) {
 	ctx := context.Background()
 	s, owner, run := runningRun(t, "deadlocked", "w")
