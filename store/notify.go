@@ -81,10 +81,10 @@ func (n notes) sendIn(ctx context.Context, tx pgx.Tx) error {
 
 // inTx runs change in a transaction on db (the store's Pool or its
 // requests') and, once it has committed, announces the notes change
-// gathered. A transaction PostgreSQL rolled back to break a deadlock is
-// run again, up to deadlockTries times: a checkpoint's batch holds its
-// run's row while it waits for the thread's, where a cancel holds the
-// thread's and waits for the run's.
+// gathered. The store's changes lock a thread before its runs, so they
+// do not deadlock one another; a transaction PostgreSQL still rolls back
+// to break a deadlock (with a statement from outside the store, say) is
+// run again, up to deadlockTries times.
 func (s *Store) inTx(ctx context.Context, db *pgxpool.Pool, change func(tx pgx.Tx, n *notes) error) error {
 	for try := 1; ; try++ {
 		var n notes

@@ -132,7 +132,8 @@ func TestCompanionLocksTheThreadFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cancel.Rollback(ctx)
-	if _, err := cancel.Exec(ctx, `SELECT FROM threads WHERE id = $1 FOR NO KEY UPDATE`, thread); err != nil {
+	var cancelPID uint32
+	if err := cancel.QueryRow(ctx, `SELECT pg_backend_pid() FROM threads WHERE id = $1 FOR NO KEY UPDATE`, thread).Scan(&cancelPID); err != nil {
 		t.Fatal(err)
 	}
 	saved := make(chan error, 1)
@@ -140,7 +141,7 @@ func TestCompanionLocksTheThreadFirst(t *testing.T) {
 		cp := graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{"n":1}`)}
 		saved <- saver.Put(WithCompanion(ctx, lockCompanion{id: 1}), cp, "")
 	}()
-	waitForALockWait(t, s)
+	waitUntilBlockedBy(t, s, cancelPID)
 	if _, err := cancel.Exec(ctx, `SELECT id FROM companion_locks WHERE id = 1 FOR NO KEY UPDATE`); err != nil {
 		t.Fatalf("the other transaction's lock of the companion's row: %v", err)
 	}
@@ -152,14 +153,14 @@ func TestCompanionLocksTheThreadFirst(t *testing.T) {
 	}
 }
 
-// waitForALockWait waits until a backend of the test's database waits for
-// a lock.
-func waitForALockWait(t *testing.T, s *testDB) {
+// waitUntilBlockedBy waits until a backend waits for a lock that backend
+// pid holds.
+func waitUntilBlockedBy(t *testing.T, s *testDB, pid uint32) {
 	t.Helper()
 	for range 600 {
 		var n int
 		err := s.Pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
-			WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&n)
+			WHERE $1::int = ANY (pg_blocking_pids(pid))`, pid).Scan(&n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,5 +169,5 @@ func waitForALockWait(t *testing.T, s *testDB) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatal("no backend waits for a lock after 30 s")
+	t.Fatalf("no backend waits for backend %d after 30 s", pid)
 }
