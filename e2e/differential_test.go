@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/internal/storetest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/mcpserver/memory"

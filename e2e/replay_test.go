@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/internal/storetest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/locale"
 	"github.com/tripgraph/tripgraph/model/offline"
 	"github.com/tripgraph/tripgraph/nodes"

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tripgraph/tripgraph/internal/servetest"
+	"github.com/tripgraph/tripgraph/testing/servetest"
 
-	"github.com/tripgraph/tripgraph/internal/npmtest"
+	"github.com/tripgraph/tripgraph/testing/npmtest"
 
 	"github.com/google/uuid"
 

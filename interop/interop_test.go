@@ -16,11 +16,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tripgraph/tripgraph/internal/servetest"
+	"github.com/tripgraph/tripgraph/testing/servetest"
 
-	"github.com/tripgraph/tripgraph/internal/npmtest"
+	"github.com/tripgraph/tripgraph/testing/npmtest"
 
-	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 var testURL string

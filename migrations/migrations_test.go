@@ -9,7 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 var testURL string

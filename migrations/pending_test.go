@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"testing"
 
-	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 func TestPending(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms/openai"
 
-	"github.com/tripgraph/tripgraph/internal/openaitest"
+	"github.com/tripgraph/tripgraph/testing/openaitest"
 )
 
 // The planner on langchaingo's real OpenAI client, against a local server

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tripgraph/tripgraph/internal/plannertest"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
 	"github.com/tripgraph/tripgraph/server/api"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 )

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tripgraph/tripgraph/internal/plannertest"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
 )
 
 func TestAuthentication(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tripgraph/tripgraph/internal/plannertest"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 )
 

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/tripgraph/tripgraph/internal/plannertest"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
 )
 
 // Every message a client adds is checked for prompt injection, not only

@@ -18,7 +18,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/model"
 	"github.com/tripgraph/tripgraph/netguard"

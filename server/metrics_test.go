@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tripgraph/tripgraph/internal/plannertest"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
 	"github.com/tripgraph/tripgraph/server/internal/metrics"
 )
 

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tripgraph/tripgraph/internal/faultproxy"
-	"github.com/tripgraph/tripgraph/internal/plannertest"
-	"github.com/tripgraph/tripgraph/internal/storetest"
+	"github.com/tripgraph/tripgraph/testing/faultproxy"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/store"
 )

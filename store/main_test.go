@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/tripgraph/tripgraph/errcode"
-	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
 )
 

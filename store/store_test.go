@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 // Options.MaxConns wins over the URL's pool_max_conns; 0 keeps the URL's.

@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tripgraph/tripgraph/internal/faultproxy"
+	"github.com/tripgraph/tripgraph/testing/faultproxy"
 )
 
 // The faults the campaign injects, one at a time.

@@ -31,7 +31,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 // requests is the fixed list the clients draw from, in turn.

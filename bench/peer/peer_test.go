@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tripgraph/tripgraph/internal/npmtest"
+	"github.com/tripgraph/tripgraph/testing/npmtest"
 
 	"github.com/google/uuid"
 

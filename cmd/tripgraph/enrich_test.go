@@ -19,8 +19,8 @@ import (
 	"github.com/tmc/langchaingo/llms"
 
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/internal/pgtest"
-	"github.com/tripgraph/tripgraph/internal/storetest"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/model/offline"
 	"github.com/tripgraph/tripgraph/netguard"

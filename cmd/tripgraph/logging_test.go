@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tripgraph/tripgraph/internal/servetest"
+	"github.com/tripgraph/tripgraph/testing/servetest"
 )
 
 // jsonLines returns the records of out, failing the test on a line that

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/tripgraph/tripgraph/config"
-	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/server/runner"

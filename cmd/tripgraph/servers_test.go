@@ -13,8 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/errcode"
-	"github.com/tripgraph/tripgraph/internal/pgtest"
-	"github.com/tripgraph/tripgraph/internal/storetest"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/netguard"
 	"github.com/tripgraph/tripgraph/secretbox"
 	"github.com/tripgraph/tripgraph/store"

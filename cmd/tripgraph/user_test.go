@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tripgraph/tripgraph/config"
-	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 // tripgraph user create makes a user, and tripgraph apikey mints keys only

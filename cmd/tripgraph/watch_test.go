@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tripgraph/tripgraph/internal/pgtest"
-	"github.com/tripgraph/tripgraph/internal/storetest"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/model/offline"
 	"github.com/tripgraph/tripgraph/netguard"

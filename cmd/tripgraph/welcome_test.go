@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/config"
-	"github.com/tripgraph/tripgraph/internal/pgtest"
-	"github.com/tripgraph/tripgraph/internal/storetest"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/seed"
 )
 

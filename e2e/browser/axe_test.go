@@ -10,7 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/tripgraph/tripgraph/internal/npmtest"
+	"github.com/tripgraph/tripgraph/testing/npmtest"
 )
 
 // axeScript is axe-core's browser script, read once from node_modules.

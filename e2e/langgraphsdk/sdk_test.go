@@ -14,11 +14,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tripgraph/tripgraph/internal/servetest"
+	"github.com/tripgraph/tripgraph/testing/servetest"
 
-	"github.com/tripgraph/tripgraph/internal/npmtest"
+	"github.com/tripgraph/tripgraph/testing/npmtest"
 
-	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 var testURL string

@@ -11,8 +11,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/tripgraph/tripgraph/internal/pgtest"
-	"github.com/tripgraph/tripgraph/internal/servetest"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
+	"github.com/tripgraph/tripgraph/testing/servetest"
 )
 
 // atMinute waits for a real minute boundary instead of moving the crons'

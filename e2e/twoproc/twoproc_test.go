@@ -15,12 +15,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tripgraph/tripgraph/internal/servetest"
+	"github.com/tripgraph/tripgraph/testing/servetest"
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/tripgraph/tripgraph/internal/openaitest"
-	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/testing/openaitest"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 var testURL string

@@ -9,8 +9,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/internal/plannertest"
-	"github.com/tripgraph/tripgraph/internal/storetest"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store/mcpservers"

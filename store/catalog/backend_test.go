@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/tripgraph/tripgraph/internal/storetest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/mcpserver/backendtest"
 	"github.com/tripgraph/tripgraph/mcpserver/memory"
 	"github.com/tripgraph/tripgraph/seed"

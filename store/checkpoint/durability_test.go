@@ -32,7 +32,7 @@ func TestResumeAfterSIGKILL(t *testing.T) {
 	s := openTestStore(t)
 	_, thread := newThread(t, s, "killed")
 	bin := filepath.Join(t.TempDir(), "durable")
-	if out, err := exec.Command("go", "build", "-o", bin, "./internal/durable").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/tripgraph/tripgraph/testing/durable").CombinedOutput(); err != nil {
 		t.Fatalf("building the child program: %v\n%s", err, out)
 	}
 

@@ -1,6 +1,6 @@
 // Package storetest gives a test a store on a fresh, migrated database of
 // its own, dropped when the test ends. It is for tests outside package
-// store; inside it, use internal/pgtest directly.
+// store; inside it, use testing/pgtest directly.
 package storetest
 
 import (
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tripgraph/tripgraph/internal/pgtest"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/store"
 )

@@ -1,4 +1,4 @@
-// Command durable runs the store package's durability test graph in a
+// Command durable runs the checkpoint package's durability test graph in a
 // process of its own, so that the test can kill it with SIGKILL.
 //
 // It runs the conversation turns 1..-turns on a thread with the Postgres

@@ -124,10 +124,10 @@ func relative(path string) string { return strings.TrimPrefix(path, module+"/") 
 // tests and benchmarks.
 func product(pkg string) bool {
 	first, _, _ := strings.Cut(pkg, "/")
-	if first == "bench" || first == "e2e" || first == "interop" {
+	if first == "bench" || first == "e2e" || first == "interop" || first == "testing" {
 		return false
 	}
-	return !strings.HasSuffix(filepath.Base(pkg), "test") && !strings.Contains(pkg, "/internal/durable") &&
+	return !strings.HasSuffix(filepath.Base(pkg), "test") &&
 		!strings.HasSuffix(pkg, "/internal/gen")
 }
 
