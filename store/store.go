@@ -136,7 +136,7 @@ func (s *Store) Close() {
 type Owner struct {
 	s           *Store
 	id          string
-	checkpoints *checkpoint.Saver
+	checkpoints *checkpoint.Owned
 }
 
 // ForOwner returns userID's part of the store.
@@ -149,7 +149,7 @@ func (o Owner) ID() string { return o.id }
 
 // Checkpoints is the graph's checkpointer on the owner's threads only; it
 // creates a missing thread, owned by them, with its first checkpoint.
-func (o Owner) Checkpoints() *checkpoint.Saver { return o.checkpoints }
+func (o Owner) Checkpoints() *checkpoint.Owned { return o.checkpoints }
 
 // nullable is s as a query argument: NULL when empty.
 func nullable(s string) any {

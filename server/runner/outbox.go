@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
@@ -20,7 +18,7 @@ import (
 // statement and one notification, while a lone part goes out at once.
 // When a step ends, what it made waits for the step's checkpoint and is
 // written in the checkpoint's own transaction (the outbox is the
-// checkpoint's Companion), so that a run taken over from that checkpoint
+// run's store.StepOutput), so that a run taken over from that checkpoint
 // has the step's output in its stream, for one commit instead of two; so
 // are the parts of the checkpoint itself (the state it holds), which
 // otherwise would follow in a commit of their own once it is saved.
@@ -168,10 +166,10 @@ func (o *outbox) publish(appended []store.RunEvent) {
 	}
 }
 
-// Queue is the outbox as the checkpoint's Companion: while held, it
-// queues on b the parts not written yet, then those of the checkpoints
-// being saved, to be appended in their transaction.
-func (o *outbox) Queue(b *pgx.Batch, saving []graph.Checkpoint) func(pgx.BatchResults) error {
+// Take is the outbox as the run's store.StepOutput: while held, it takes
+// the parts not written yet, then those of the checkpoints being saved,
+// to be appended in their transaction.
+func (o *outbox) Take(saving []graph.Checkpoint) []store.NewRunEvent {
 	o.making.Lock()
 	defer o.making.Unlock()
 	o.mu.Lock()
@@ -188,23 +186,23 @@ func (o *outbox) Queue(b *pgx.Batch, saving []graph.Checkpoint) func(pgx.BatchRe
 		o.add(ev, made)
 		o.withCheckpoint[cp.ID] = true
 	}
-	if len(o.pending) == 0 {
-		return nil
-	}
 	batch := o.pending
 	o.pending = nil
-	read := store.QueueRunEvents(b, o.lease, batch)
-	return func(res pgx.BatchResults) error {
-		appended, err := read(res)
-		if err != nil {
-			o.failed(err)
-			return err
-		}
-		o.mu.Lock()
-		o.appended = append(o.appended, appended...)
-		o.mu.Unlock()
-		return nil
+	return batch
+}
+
+// Appended keeps what the checkpoints' transaction appended of Take's
+// parts, for release to publish once the checkpoint is saved; a failure
+// stops the run.
+func (o *outbox) Appended(appended []store.RunEvent, err error) error {
+	if err != nil {
+		o.failed(err)
+		return err
 	}
+	o.mu.Lock()
+	o.appended = append(o.appended, appended...)
+	o.mu.Unlock()
+	return nil
 }
 
 // savedEvent is the event that reports cp, a checkpoint of run runID,

@@ -7,10 +7,6 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"time"
-
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -62,48 +58,18 @@ func (q *fakeQueue) PublishRunEvents(events []store.RunEvent) {
 	}
 }
 
-// batchResult answers the append the outbox queued on a checkpoint's
-// batch, as the database would: every event appended.
-type batchResult struct {
-	pgx.BatchResults
-	q      *fakeQueue
-	events []store.NewRunEvent
-}
-
-func (r batchResult) QueryRow() pgx.Row { return appendRow(r) }
-
-type appendRow batchResult
-
-func (r appendRow) Scan(dest ...any) error {
-	r.q.mu.Lock()
-	appended := r.q.add(r.events)
-	r.q.mu.Unlock()
-	*dest[0].(*int) = 1
-	for i, e := range appended {
-		*dest[1].(*[]int64) = append(*dest[1].(*[]int64), e.Seq)
-		*dest[2].(*[]time.Time) = append(*dest[2].(*[]time.Time), time.Now())
-		*dest[3].(*[]*string) = append(*dest[3].(*[]*string), &r.events[i].Position)
-	}
-	return nil
-}
-
-func (r batchResult) Exec() (pgconn.CommandTag, error) { return pgconn.CommandTag{}, nil }
-
-// checkpointWith has the outbox's held parts written as the batch of
-// checkpoints saving would write them.
+// checkpointWith has the outbox's held parts written as the transaction
+// of the checkpoints saving would write them: every part appended.
 func checkpointWith(t *testing.T, o *outbox, q *fakeQueue, saving ...graph.Checkpoint) {
 	t.Helper()
-	b := &pgx.Batch{}
-	read := o.Queue(b, saving)
-	if read == nil {
+	batch := o.Take(saving)
+	if len(batch) == 0 {
 		t.Fatal("the outbox held nothing for the checkpoint")
 	}
-	events := b.QueuedQueries[0].Arguments
-	var batch []store.NewRunEvent
-	for i, name := range events[3].([]string) {
-		batch = append(batch, store.NewRunEvent{Event: name, Data: events[4].([][]byte)[i], Position: *events[5].([]*string)[i]})
-	}
-	if err := read(batchResult{q: q, events: batch}); err != nil {
+	q.mu.Lock()
+	appended := q.add(batch)
+	q.mu.Unlock()
+	if err := o.Appended(appended, nil); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -382,8 +382,7 @@ func (r *Runner) runOn(ctx context.Context, run store.Run, owner string, log *sl
 	stopRenew := r.renew(runCtx, run.Lease(), cancel, log)
 	defer stopRenew()
 	withUser := nodes.WithMemory(mcpbridge.WithUser(runCtx, owner), t.Memory().ForRun())
-	fenced := checkpoint.WithFence(withUser, checkpoint.Fence{RunID: run.ID, WorkerID: run.WorkerID, Attempt: run.Attempts})
-	status, err = r.runGraph(fenced, t, run)
+	status, err = r.runGraph(withUser, t, run)
 	switch cause := context.Cause(runCtx); {
 	case errors.Is(cause, errLeaseLost), errors.Is(err, store.ErrLeaseLost), errors.Is(err, checkpoint.ErrFenced):
 		return "", "" // another worker holds the run: this one wrote nothing since it lost it
@@ -496,7 +495,8 @@ func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, j Job, run stor
 		}
 	}
 	cfg := j.config(run.ThreadID, run.ID, recovered)
-	for ev, err := range t.Planner.Run(checkpoint.WithCompanion(ctx, out), cfg) {
+	planner := t.Planner.WithCheckpointer(t.RunCheckpoints(run.Lease(), out))
+	for ev, err := range planner.Run(ctx, cfg) {
 		if err != nil {
 			return "", err
 		}

@@ -255,10 +255,10 @@ func TestLatestUsesIndex(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name string
-		cp   *Saver
+		cp   *saver
 	}{
-		{"latest", New(s.Pool, Options{})},
-		{"latest for an owner", New(s.Pool, Options{}).ForOwner(owner)},
+		{"latest", New(s.Pool, Options{}).saver},
+		{"latest for an owner", New(s.Pool, Options{}).ForOwner(owner).saver},
 	} {
 		q, args := tt.cp.readSQL(threads[2], "", "", 1)
 		rows, err := s.Pool.Query(ctx, `EXPLAIN (COSTS OFF) `+q, args...)

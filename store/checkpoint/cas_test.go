@@ -212,7 +212,7 @@ func TestScopedPutCreatesThread(t *testing.T) {
 
 	tests := []struct {
 		name  string
-		saver *Saver
+		saver graph.Checkpointer
 		cp    graph.Checkpoint
 		head  string
 		code  errcode.Code // "" for success

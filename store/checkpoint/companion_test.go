@@ -45,8 +45,9 @@ func TestCompanionWritesWithTheCheckpoint(t *testing.T) {
 	if _, err := s.Pool.Exec(ctx, `CREATE TABLE IF NOT EXISTS companion_notes (note text PRIMARY KEY)`); err != nil {
 		t.Fatal(err)
 	}
-	_, thread := newThread(t, s, "companion")
-	saver := New(s.Pool, Options{})
+	owner, thread := newThread(t, s, "companion")
+	saver := New(s.Pool, Options{}).ForOwner(owner)
+	fence := runFence(t, s, thread)
 	notes := func(note string) int {
 		var n int
 		if err := s.Pool.QueryRow(ctx, `SELECT count(*) FROM companion_notes WHERE note = $1`, note).Scan(&n); err != nil {
@@ -55,7 +56,7 @@ func TestCompanionWritesWithTheCheckpoint(t *testing.T) {
 		return n
 	}
 	put := func(c *noteCompanion, cp graph.Checkpoint, head string) error {
-		return saver.Put(WithCompanion(ctx, c), cp, head)
+		return saver.ForRun(fence, c).Put(ctx, cp, head)
 	}
 
 	first := graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{"n":1}`)}
@@ -124,8 +125,9 @@ func TestCompanionLocksTheThreadFirst(t *testing.T) {
 		INSERT INTO companion_locks VALUES (1) ON CONFLICT DO NOTHING`); err != nil {
 		t.Fatal(err)
 	}
-	_, thread := newThread(t, s, "companion-lock")
-	saver := New(s.Pool, Options{})
+	owner, thread := newThread(t, s, "companion-lock")
+	saver := New(s.Pool, Options{}).ForOwner(owner)
+	fence := runFence(t, s, thread)
 
 	cancel, err := s.Pool.Begin(ctx)
 	if err != nil {
@@ -139,7 +141,7 @@ func TestCompanionLocksTheThreadFirst(t *testing.T) {
 	saved := make(chan error, 1)
 	go func() {
 		cp := graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{"n":1}`)}
-		saved <- saver.Put(WithCompanion(ctx, lockCompanion{id: 1}), cp, "")
+		saved <- saver.ForRun(fence, lockCompanion{id: 1}).Put(ctx, cp, "")
 	}()
 	waitUntilBlockedBy(t, s, cancelPID)
 	if _, err := cancel.Exec(ctx, `SELECT id FROM companion_locks WHERE id = 1 FOR NO KEY UPDATE`); err != nil {

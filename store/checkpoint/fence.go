@@ -11,8 +11,8 @@ import (
 	"github.com/tripgraph/tripgraph/graph"
 )
 
-// Fence names the lease of the run a checkpoint is written for: while a
-// context carries one (WithFence), Put writes only as long as that worker
+// Fence names the lease of the run a checkpoint is written for: a run's
+// checkpointer (Owned.ForRun) writes only as long as that worker
 // still holds the run under that attempt, in the same statement that
 // moves the thread's head. A worker that lost its run to another (its
 // lease lapsed and the run was taken over) then writes nothing. The run
@@ -28,26 +28,23 @@ type Fence struct {
 // holds.
 var ErrFenced = errors.New("the run's lease is held by another worker")
 
-type fenceKey struct{}
-
-// WithFence returns a context whose checkpoint writes are fenced by f.
-func WithFence(ctx context.Context, f Fence) context.Context {
-	return context.WithValue(ctx, fenceKey{}, f)
+// fenceCond is the condition on a run's move of a thread's head that its
+// fence holds, whose run, worker and attempt it appends to args; none for
+// writes that are not a run's.
+func (c *saver) fenceCond(args *[]any) string {
+	if c.fence == nil {
+		return ""
+	}
+	f := c.fence
+	*args = append(*args, f.RunID, f.WorkerID, f.Attempt)
+	n := len(*args)
+	return fmt.Sprintf(`
+			AND EXISTS (SELECT 1 FROM runs WHERE runs.id = $%d::uuid
+				AND runs.worker_id = $%d AND runs.attempts = $%d AND runs.status = 'running')`, n-2, n-1, n)
 }
-
-func fenceOf(ctx context.Context) (Fence, bool) {
-	f, ok := ctx.Value(fenceKey{}).(Fence)
-	return f, ok
-}
-
-// fenceCond is the condition on the head's move that the fence holds, on
-// the parameters $17 (the run, NULL when unfenced), $18 and $19.
-const fenceCond = `
-			AND ($17::uuid IS NULL OR EXISTS (SELECT 1 FROM runs WHERE runs.id = $17::uuid
-				AND runs.worker_id = $18 AND runs.attempts = $19 AND runs.status = 'running'))`
 
 // holds reports whether the fence's worker still holds its run.
-func (c *Saver) holds(ctx context.Context, f Fence) bool {
+func (c *saver) holds(ctx context.Context, f Fence) bool {
 	var n int
 	err := c.pool.QueryRow(ctx, `SELECT count(*) FROM runs WHERE id = $1::uuid AND worker_id = $2 AND attempts = $3
 		AND status = 'running'`, f.RunID, f.WorkerID, f.Attempt).Scan(&n)
@@ -72,16 +69,4 @@ type Companion interface {
 	// which rolls back the whole batch (the runner's appends stop when its
 	// lease is lost, and so does the checkpoint's own fence).
 	Queue(b *pgx.Batch, saving []graph.Checkpoint) (read func(pgx.BatchResults) error)
-}
-
-type companionKey struct{}
-
-// WithCompanion returns a context whose checkpoint writes carry c's.
-func WithCompanion(ctx context.Context, c Companion) context.Context {
-	return context.WithValue(ctx, companionKey{}, c)
-}
-
-func companionOf(ctx context.Context) (Companion, bool) {
-	c, ok := ctx.Value(companionKey{}).(Companion)
-	return c, ok
 }

@@ -57,6 +57,18 @@ func newThread(t testing.TB, s *testDB, user string) (ownerID, threadID string) 
 	return ownerID, threadID
 }
 
+// runFence makes a running run on thread, held by worker w1 in its first
+// attempt, and returns the fence of its writes.
+func runFence(t testing.TB, s *testDB, threadID string) Fence {
+	t.Helper()
+	var runID string
+	if err := s.Pool.QueryRow(context.Background(), `INSERT INTO runs (thread_id, status, worker_id, attempts)
+		VALUES ($1, 'running', 'w1', 1) RETURNING id`, threadID).Scan(&runID); err != nil {
+		t.Fatal(err)
+	}
+	return Fence{RunID: runID, WorkerID: "w1", Attempt: 1}
+}
+
 // putThread writes cps to a new thread of user's, each over the one
 // before, with a saver it returns, and returns the thread and the
 // checkpoints as saved.

@@ -70,11 +70,25 @@ import (
 // Ids follow graph.Checkpointer's rule: they are checked before any query,
 // and a malformed one, or a checkpoint id that does not sort after the head,
 // is a BAD_REQUEST matching graph.ErrInvalidID.
-type Saver struct {
+type Saver struct{ *saver }
+
+// Owned is the PostgreSQL graph.Checkpointer on one owner's threads: the
+// checkpoints of any other thread are NOT_FOUND, and a thread's first
+// checkpoint creates the thread, owned by them. Build it with
+// Saver.ForOwner; ForRun makes the one a run writes with.
+type Owned struct{ *saver }
+
+// saver is what Saver and Owned share: the pool, the options and the cache
+// of chains, and for Owned its owner and, for a run's writes, their fence
+// and companion.
+type saver struct {
 	pool  *pgxpool.Pool
 	opts  Options
-	owner *string // when set, every query is limited to this owner's threads
 	cache *chainCache
+	owner string // Owned's: every query is limited to this owner's threads
+	// fence and companion are those of a run's writes (Owned.ForRun).
+	fence     *Fence
+	companion Companion
 }
 
 // Options tune a Saver. The zero value is the default.
@@ -107,11 +121,15 @@ const rowCost = 64
 // minChainBytes lets small states grow a chain before the first snapshots.
 const minChainBytes = 8 << 10
 
-var _ graph.Checkpointer = (*Saver)(nil)
+var (
+	_ graph.Checkpointer = (*Saver)(nil)
+	_ graph.Checkpointer = (*Owned)(nil)
+	_ graph.BatchPutter  = (*Owned)(nil)
+)
 
 // New returns a Saver on pool. It is not scoped to an owner: it reads and
 // writes any thread (commands and benchmarks use it so); code that acts
-// for a user works on ForOwner's.
+// for a user works on ForOwner's Owned.
 func New(pool *pgxpool.Pool, opts Options) *Saver {
 	if opts.SnapshotRatio <= 0 {
 		opts.SnapshotRatio = 2
@@ -122,15 +140,24 @@ func New(pool *pgxpool.Pool, opts Options) *Saver {
 	if opts.CacheBytes == 0 {
 		opts.CacheBytes = DefaultCacheBytes
 	}
-	return &Saver{pool: pool, opts: opts, cache: newChainCache(opts.CacheBytes)}
+	return &Saver{&saver{pool: pool, opts: opts, cache: newChainCache(opts.CacheBytes)}}
 }
 
-// ForOwner returns a Saver that sees only ownerID's threads: the
-// checkpoints of any other thread are NOT_FOUND.
-func (c *Saver) ForOwner(ownerID string) *Saver {
-	scoped := *c
-	scoped.owner = &ownerID
-	return &scoped
+// ForOwner returns the checkpointer of ownerID's threads only. It shares
+// c's cache.
+func (c *saver) ForOwner(ownerID string) *Owned {
+	return &Owned{&saver{pool: c.pool, opts: c.opts, cache: c.cache, owner: ownerID}}
+}
+
+// ForRun returns the checkpointer a run writes with, on the same owner's
+// threads: each write moves the thread's head only while the run's worker
+// still holds it under f (a worker that lost its run to another writes
+// nothing, ErrFenced), and carries comp's statements in its transaction;
+// comp may be nil.
+func (o *Owned) ForRun(f Fence, comp Companion) *Owned {
+	run := *o.saver
+	run.fence, run.companion = &f, comp
+	return &Owned{&run}
 }
 
 // Put stores a checkpoint in one statement, so one transaction and one round
@@ -139,7 +166,7 @@ func (c *Saver) ForOwner(ownerID string) *Saver {
 // *graph.ConflictError and has the code CONFLICT. The thread row must exist,
 // except for a checkpointer scoped to an owner (see ForOwner), which creates
 // it, owned by that owner, with the thread's first checkpoint.
-func (c *Saver) Put(ctx context.Context, cp graph.Checkpoint, head string) error {
+func (c *saver) Put(ctx context.Context, cp graph.Checkpoint, head string) error {
 	_, err := c.PutAll(ctx, []graph.Checkpoint{cp}, head)
 	return err
 }
@@ -149,7 +176,7 @@ func (c *Saver) Put(ctx context.Context, cp graph.Checkpoint, head string) error
 // Puts one after the other would: it returns how many it stored, and for
 // the first it could not store, the error Put would return. An error of
 // the database stores none.
-func (c *Saver) PutAll(ctx context.Context, cps []graph.Checkpoint, head string) (int, error) {
+func (c *saver) PutAll(ctx context.Context, cps []graph.Checkpoint, head string) (int, error) {
 	if len(cps) == 0 {
 		return 0, nil
 	}
@@ -164,8 +191,8 @@ func (c *Saver) PutAll(ctx context.Context, cps []graph.Checkpoint, head string)
 	}
 	b := &pgx.Batch{}
 	var readCompanion func(pgx.BatchResults) error
-	if comp, ok := companionOf(ctx); ok {
-		readCompanion = queueCompanion(b, comp, cps)
+	if c.companion != nil {
+		readCompanion = queueCompanion(b, c.companion, cps)
 	}
 	for _, row := range rows {
 		q, args, err := c.insertSQL(ctx, row)
@@ -208,7 +235,7 @@ func queueCompanion(b *pgx.Batch, comp Companion, cps []graph.Checkpoint) func(p
 // transaction, which an error rolls back whole; an insert that stores
 // nothing (the head moved, the run's lease was lost) is no error, and then
 // neither do those after it, whose heads are the rows before them.
-func (c *Saver) sendAll(ctx context.Context, b *pgx.Batch, read func(pgx.BatchResults) error, rows []newRow) (int, error) {
+func (c *saver) sendAll(ctx context.Context, b *pgx.Batch, read func(pgx.BatchResults) error, rows []newRow) (int, error) {
 	res := c.pool.SendBatch(ctx, b)
 	var err error
 	if read != nil {
@@ -241,7 +268,7 @@ func (c *Saver) sendAll(ctx context.Context, b *pgx.Batch, read func(pgx.BatchRe
 // prepare makes the row of a checkpoint to store over head: a snapshot, or
 // a delta against its parent's chain (parent, when given and cp's parent,
 // else the cached or stored one).
-func (c *Saver) prepare(ctx context.Context, cp graph.Checkpoint, head string, parent *chain) (newRow, error) {
+func (c *saver) prepare(ctx context.Context, cp graph.Checkpoint, head string, parent *chain) (newRow, error) {
 	if err := checkPutIDs(cp, head); err != nil {
 		return newRow{}, err
 	}
@@ -271,7 +298,7 @@ func (c *Saver) prepare(ctx context.Context, cp graph.Checkpoint, head string, p
 
 // parentChain returns the chain of cp's parent, or nil when cp must be a
 // snapshot.
-func (c *Saver) parentChain(ctx context.Context, cp graph.Checkpoint) (*chain, error) {
+func (c *saver) parentChain(ctx context.Context, cp graph.Checkpoint) (*chain, error) {
 	if c.opts.FullState || cp.ParentID == "" || cp.ParentID >= cp.ID {
 		return nil, nil
 	}
@@ -287,7 +314,7 @@ func (c *Saver) parentChain(ctx context.Context, cp graph.Checkpoint) (*chain, e
 
 // plan chooses between a snapshot and a delta. It returns the state or the
 // delta to store, and the new checkpoint's chain.
-func (c *Saver) plan(cp graph.Checkpoint, raw []byte, obj object, parent *chain) (state, delta []byte, ch *chain) {
+func (c *saver) plan(cp graph.Checkpoint, raw []byte, obj object, parent *chain) (state, delta []byte, ch *chain) {
 	ch = &chain{id: cp.ID, state: obj, update: cp.Update, baseID: cp.ID, baseSize: len(raw)}
 	if obj == nil || parent == nil || parent.state == nil {
 		return raw, nil, ch
@@ -322,7 +349,7 @@ type newRow struct {
 
 // insertSQL is the statement that writes one checkpoint row if the
 // thread's head is row.head, and moves the head.
-func (c *Saver) insertSQL(ctx context.Context, row newRow) (string, []any, error) {
+func (c *saver) insertSQL(ctx context.Context, row newRow) (string, []any, error) {
 	cp := row.cp
 	created := cp.CreatedAt
 	if created.IsZero() {
@@ -332,22 +359,20 @@ func (c *Saver) insertSQL(ctx context.Context, row newRow) (string, []any, error
 	if err != nil {
 		return "", nil, err
 	}
-	fence, _ := fenceOf(ctx)
-	q := `WITH t AS (` + c.moveHeadSQL(row.head) + `)
-		INSERT INTO checkpoints (thread_id, id, parent_id, base_id, step, node, next, source, run_id,
-			state, delta, update_json, created_at, interrupts)
-		SELECT t.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $14, $16 FROM t`
 	args := []any{cp.ThreadID, cp.ID, nullable(cp.ParentID), row.baseID, cp.Step, cp.Node, next,
 		cp.Metadata.Source, nullable(cp.Metadata.RunID), packed(row.state), packed(row.delta), packed(nilIfEmptyBytes(row.update)),
-		c.ownerArg(), created, nullable(row.head), row.interrupts, nullable(fence.RunID), fence.WorkerID, fence.Attempt}
+		created, nullable(row.head), row.interrupts}
+	q := `WITH t AS (` + c.moveHeadSQL(row.head, &args) + `)
+		INSERT INTO checkpoints (thread_id, id, parent_id, base_id, step, node, next, source, run_id,
+			state, delta, update_json, created_at, interrupts)
+		SELECT t.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $15 FROM t`
 	return q, args, nil
 }
 
 // inserted explains the result of a row's insert: nil when it stored the
 // row, otherwise why not.
-func (c *Saver) inserted(ctx context.Context, row newRow, tag pgconn.CommandTag, err error) error {
+func (c *saver) inserted(ctx context.Context, row newRow, tag pgconn.CommandTag, err error) error {
 	cp := row.cp
-	fence, fenced := fenceOf(ctx)
 	var pgErr *pgconn.PgError
 	switch {
 	case errors.As(err, &pgErr) && pgErr.Code == "23505":
@@ -356,8 +381,8 @@ func (c *Saver) inserted(ctx context.Context, row newRow, tag pgconn.CommandTag,
 		return notFound("Thread with ID %s not found", cp.ThreadID)
 	case err != nil:
 		return fmt.Errorf("saving checkpoint %s of thread %s: %w", cp.ID, cp.ThreadID, err)
-	case tag.RowsAffected() == 0 && fenced && !c.holds(ctx, fence):
-		return fence.lost()
+	case tag.RowsAffected() == 0 && c.fence != nil && !c.holds(ctx, *c.fence):
+		return c.fence.lost()
 	case tag.RowsAffected() == 0:
 		return c.refused(ctx, cp.ThreadID, cp.ID, row.head)
 	}
@@ -365,28 +390,33 @@ func (c *Saver) inserted(ctx context.Context, row newRow, tag pgconn.CommandTag,
 }
 
 // moveHeadSQL is the statement that moves a thread's head to checkpoint $2
-// (created at $14) if it is still $15 and $2 sorts after it, and returns the
-// thread's id. A checkpointer scoped to an owner ($13) creates a missing
-// thread with its first checkpoint.
-func (c *Saver) moveHeadSQL(head string) string {
-	if c.owner != nil && head == "" {
-		return `INSERT INTO threads AS th (id, owner_id, head, head_at) VALUES ($1, $13, $2, $14)
+// (created at $13) if it is still $14 and $2 sorts after it, and returns
+// the thread's id. An Owned's moves only its owner's threads, and creates a
+// missing thread, theirs, with its first checkpoint; a run's moves it only
+// while its fence holds. It appends the owner's and the fence's parameters
+// to args.
+func (c *saver) moveHeadSQL(head string, args *[]any) string {
+	owned := c.ownerCond(args) // the owner's id is $16, after insertSQL's 15
+	cond := owned + c.fenceCond(args)
+	if c.owner != "" && head == "" {
+		return `INSERT INTO threads AS th (id, owner_id, head, head_at) VALUES ($1, $16::uuid, $2, $13)
 			ON CONFLICT (id) DO UPDATE SET head = excluded.head, head_at = excluded.head_at, updated_at = now()
-			WHERE th.owner_id = $13 AND th.head IS NULL AND $15::uuid IS NULL` + fenceCond + `
+			WHERE th.head IS NULL AND $14::uuid IS NULL` + cond + `
 			RETURNING th.id`
 	}
-	return `UPDATE threads SET head = $2, head_at = $14, updated_at = now()
-		WHERE id = $1 AND head IS NOT DISTINCT FROM $15::uuid
-			AND ($15::uuid IS NULL OR $2::uuid > $15::uuid)` + c.ownerCond("", 13) + fenceCond + `
-		RETURNING id`
+	return `UPDATE threads AS th SET head = $2, head_at = $13, updated_at = now()
+		WHERE th.id = $1 AND th.head IS NOT DISTINCT FROM $14::uuid
+			AND ($14::uuid IS NULL OR $2::uuid > $14::uuid)` + cond + `
+		RETURNING th.id`
 }
 
 // refused explains a write that inserted nothing: the thread is missing (or
 // another owner's), its head moved, or (when the head is still the expected
 // one, since a head never moves back) the checkpoint does not sort after it.
-func (c *Saver) refused(ctx context.Context, threadID, id, expected string) error {
+func (c *saver) refused(ctx context.Context, threadID, id, expected string) error {
 	var actual *string
-	err := c.pool.QueryRow(ctx, `SELECT head FROM threads WHERE id = $1`+c.ownerCond("", 2), threadID, c.ownerArg()).Scan(&actual)
+	args := []any{threadID}
+	err := c.pool.QueryRow(ctx, `SELECT head FROM threads th WHERE th.id = $1`+c.ownerCond(&args), args...).Scan(&actual)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return notFound("Thread with ID %s not found", threadID)
@@ -404,7 +434,7 @@ func (c *Saver) refused(ctx context.Context, threadID, id, expected string) erro
 }
 
 // Latest returns the newest checkpoint of a thread.
-func (c *Saver) Latest(ctx context.Context, threadID string) (graph.Checkpoint, error) {
+func (c *saver) Latest(ctx context.Context, threadID string) (graph.Checkpoint, error) {
 	if err := graph.CheckID("thread id", threadID); err != nil {
 		return graph.Checkpoint{}, invalidID(err)
 	}
@@ -413,7 +443,7 @@ func (c *Saver) Latest(ctx context.Context, threadID string) (graph.Checkpoint, 
 }
 
 // Get returns one checkpoint of a thread.
-func (c *Saver) Get(ctx context.Context, threadID, checkpointID string) (graph.Checkpoint, error) {
+func (c *saver) Get(ctx context.Context, threadID, checkpointID string) (graph.Checkpoint, error) {
 	if err := errors.Join(graph.CheckID("thread id", threadID), graph.CheckID("checkpoint id", checkpointID)); err != nil {
 		return graph.Checkpoint{}, invalidID(err)
 	}
@@ -422,7 +452,7 @@ func (c *Saver) Get(ctx context.Context, threadID, checkpointID string) (graph.C
 }
 
 // List returns a thread's checkpoints, newest first.
-func (c *Saver) List(ctx context.Context, threadID string, opts graph.ListOptions) ([]graph.Checkpoint, error) {
+func (c *saver) List(ctx context.Context, threadID string, opts graph.ListOptions) ([]graph.Checkpoint, error) {
 	if err := graph.CheckID("thread id", threadID); err != nil {
 		return nil, invalidID(err)
 	}
@@ -452,7 +482,7 @@ func (c *Saver) List(ctx context.Context, threadID string, opts graph.ListOption
 }
 
 // one reads a checkpoint (the newest when id is "") and its chain.
-func (c *Saver) one(ctx context.Context, threadID, id string) (graph.Checkpoint, *chain, error) {
+func (c *saver) one(ctx context.Context, threadID, id string) (graph.Checkpoint, *chain, error) {
 	head, err := c.readOne(ctx, threadID, id)
 	if err != nil {
 		return graph.Checkpoint{}, nil, err
@@ -492,7 +522,7 @@ func missing(threadID, id string) error {
 
 // readOne fetches one checkpoint's row (the newest when id is ""), or nil
 // when there is none.
-func (c *Saver) readOne(ctx context.Context, threadID, id string) (*cpRow, error) {
+func (c *saver) readOne(ctx context.Context, threadID, id string) (*cpRow, error) {
 	page, args := c.pageSQL(threadID, id, "")
 	q := `SELECT c.id, c.parent_id, c.step, c.node, c.next, c.source, c.run_id,
 			c.state, c.delta, c.update_json, c.created_at, c.interrupts, true
@@ -512,7 +542,7 @@ func (c *Saver) readOne(ctx context.Context, threadID, id string) (*cpRow, error
 // fromCache rebuilds a row read alone: a snapshot, or a delta whose
 // checkpoint or parent has its chain cached (a thread's newest checkpoint,
 // written or read by this process, usually has).
-func (c *Saver) fromCache(threadID string, r cpRow) (rebuilt, bool) {
+func (c *saver) fromCache(threadID string, r cpRow) (rebuilt, bool) {
 	done := map[string]rebuilt{}
 	if r.delta != nil {
 		if ch, ok := c.cache.get(threadID, r.id); ok && ch.state != nil {
@@ -544,7 +574,7 @@ func (c *Saver) fromCache(threadID string, r cpRow) (rebuilt, bool) {
 // (flagged wanted) and every row between the oldest snapshot its chains
 // start from and its newest checkpoint, oldest first. It is one statement,
 // so it sees one snapshot of the database.
-func (c *Saver) read(ctx context.Context, threadID, id, before string, limit int) ([]cpRow, error) {
+func (c *saver) read(ctx context.Context, threadID, id, before string, limit int) ([]cpRow, error) {
 	q, args := c.readSQL(threadID, id, before, limit)
 	rows, err := c.pool.Query(ctx, q, args...)
 	if err != nil {
@@ -566,7 +596,7 @@ func (c *Saver) read(ctx context.Context, threadID, id, before string, limit int
 }
 
 // readSQL builds read's statement.
-func (c *Saver) readSQL(threadID, id, before string, limit int) (string, []any) {
+func (c *saver) readSQL(threadID, id, before string, limit int) (string, []any) {
 	cond, args := c.pageSQL(threadID, id, before)
 	page := `SELECT c.id, c.base_id FROM checkpoints c WHERE ` + cond
 	page += ` ORDER BY c.id DESC`
@@ -586,7 +616,7 @@ func (c *Saver) readSQL(threadID, id, before string, limit int) (string, []any) 
 
 // pageSQL is the condition on checkpoints c of a page: thread $1, the
 // checkpoint id or those before before, the owner's.
-func (c *Saver) pageSQL(threadID, id, before string) (string, []any) {
+func (c *saver) pageSQL(threadID, id, before string) (string, []any) {
 	args := []any{threadID}
 	page := `c.thread_id = $1`
 	if id != "" {
@@ -597,8 +627,8 @@ func (c *Saver) pageSQL(threadID, id, before string) (string, []any) {
 		args = append(args, before)
 		page += ` AND c.id < $` + strconv.Itoa(len(args))
 	}
-	if c.owner != nil {
-		args = append(args, *c.owner)
+	if c.owner != "" {
+		args = append(args, c.owner)
 		page += ` AND EXISTS (SELECT 1 FROM threads t WHERE t.id = $1 AND t.owner_id = $` + strconv.Itoa(len(args)) + `)`
 	}
 	return page, args
@@ -719,21 +749,14 @@ func (r cpRow) checkpoint(threadID string, state []byte) (graph.Checkpoint, erro
 	return cp, nil
 }
 
-// ownerCond is the SQL condition that limits a query of threads (aliased
-// by alias, or unqualified) to the checkpointer's owner, as parameter n.
-func (c *Saver) ownerCond(alias string, n int) string {
-	col := "owner_id"
-	if alias != "" {
-		col = alias + ".owner_id"
+// ownerCond is the SQL condition that limits a query of threads (as th)
+// to an Owned's owner, whose id it appends to args; none for a Saver.
+func (c *saver) ownerCond(args *[]any) string {
+	if c.owner == "" {
+		return ""
 	}
-	return fmt.Sprintf(" AND ($%d::uuid IS NULL OR %s = $%d::uuid)", n, col, n)
-}
-
-func (c *Saver) ownerArg() any {
-	if c.owner == nil {
-		return nil
-	}
-	return *c.owner
+	*args = append(*args, c.owner)
+	return " AND th.owner_id = $" + strconv.Itoa(len(*args)) + "::uuid"
 }
 
 // checkPutIDs applies graph.Checkpointer's id rule to what Put is given.

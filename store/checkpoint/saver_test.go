@@ -141,9 +141,10 @@ func TestCheckpointerMatchesMemorySaver(t *testing.T) {
 		opts := options[seed%uint64(len(options))]
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 			owner, thread := newThread(t, s, fmt.Sprintf("prop-%d", seed))
-			pg, mem := New(s.Pool, opts), graph.NewMemorySaver()
+			var pg graph.Checkpointer = New(s.Pool, opts)
+			mem := graph.NewMemorySaver()
 			if seed%3 == 1 { // scoped, on a thread id with no row yet
-				pg, thread = pg.ForOwner(owner), uuid.NewString()
+				pg, thread = New(s.Pool, opts).ForOwner(owner), uuid.NewString()
 			}
 			r := rand.New(rand.NewPCG(seed, 7))
 			randomHistory(t, r, thread, 150, pg, mem)
@@ -326,30 +327,26 @@ func second[T any](_ T, err error) error { return err }
 func TestFencedPut(t *testing.T) {
 	ctx := context.Background()
 	s := openTestStore(t)
-	_, thread := newThread(t, s, "fenced")
-	var runID string
-	if err := s.Pool.QueryRow(ctx, `INSERT INTO runs (thread_id, status, worker_id, attempts) VALUES ($1, 'running', 'w1', 1)
-		RETURNING id`, thread).Scan(&runID); err != nil {
-		t.Fatal(err)
-	}
-	saver := New(s.Pool, Options{})
+	owner, thread := newThread(t, s, "fenced")
+	fence := runFence(t, s, thread)
+	saver := New(s.Pool, Options{}).ForOwner(owner)
 	first := graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{"n":1}`)}
-	held := WithFence(ctx, Fence{RunID: runID, WorkerID: "w1", Attempt: 1})
-	if err := saver.Put(held, first, ""); err != nil {
+	held := saver.ForRun(fence, nil)
+	if err := held.Put(ctx, first, ""); err != nil {
 		t.Fatalf("a write under a held lease: %v", err)
 	}
-	if _, err := s.Pool.Exec(ctx, `UPDATE runs SET worker_id = 'w2', attempts = 2 WHERE id = $1`, runID); err != nil {
+	if _, err := s.Pool.Exec(ctx, `UPDATE runs SET worker_id = 'w2', attempts = 2 WHERE id = $1`, fence.RunID); err != nil {
 		t.Fatal(err)
 	}
 	late := graph.Checkpoint{ThreadID: thread, ID: newID(), ParentID: first.ID, State: []byte(`{"n":2}`)}
-	if err := saver.Put(held, late, first.ID); !errors.Is(err, ErrFenced) || errcode.Of(err) != errcode.Conflict {
+	if err := held.Put(ctx, late, first.ID); !errors.Is(err, ErrFenced) || errcode.Of(err) != errcode.Conflict {
 		t.Fatalf("a write after the lease was lost: %v, want ErrFenced", err)
 	}
 	if head, err := saver.Latest(ctx, thread); err != nil || head.ID != first.ID {
 		t.Fatalf("the head is %s (%v), want the checkpoint before the lease was lost", head.ID, err)
 	}
-	taken := WithFence(ctx, Fence{RunID: runID, WorkerID: "w2", Attempt: 2})
-	if err := saver.Put(taken, late, first.ID); err != nil {
+	taken := saver.ForRun(Fence{RunID: fence.RunID, WorkerID: "w2", Attempt: 2}, nil)
+	if err := taken.Put(ctx, late, first.ID); err != nil {
 		t.Fatalf("the new holder's write: %v", err)
 	}
 	if err := saver.Put(ctx, graph.Checkpoint{ThreadID: thread, ID: newID(), ParentID: late.ID, State: []byte(`{}`)}, late.ID); err != nil {
