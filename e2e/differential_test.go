@@ -12,7 +12,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/mcpserver/memory"
@@ -22,6 +21,7 @@ import (
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/seed"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
@@ -151,13 +151,14 @@ func answer(t *testing.T, backend mcpserver.Backend, userID, text string) shown 
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := nodes.Build(nodes.Deps{Model: m, Tools: bridge, Now: differentialNow}, graph.NewMemorySaver())
+	p, err := nodes.Build(nodes.Deps{Model: m, Now: differentialNow})
 	if err != nil {
 		t.Fatal(err)
 	}
+	g := p.For(nodes.Traveller{Tools: bridge.For(mcpbridge.User{ID: userID})}, graph.NewMemorySaver())
 	in := nodes.Update{Messages: []nodes.Message{{ID: "0190c0de-0000-7000-8000-000000000001", Type: nodes.Human, Content: text}}}
 	var state nodes.State
-	for ev, err := range g.Run(mcpbridge.WithUser(context.Background(), userID), graph.RunConfig[nodes.Update]{ThreadID: "0190c0de-0000-7000-8000-0000000000aa", Input: in}) {
+	for ev, err := range g.Run(context.Background(), graph.RunConfig[nodes.Update]{ThreadID: "0190c0de-0000-7000-8000-0000000000aa", Input: in}) {
 		if err != nil {
 			t.Fatal(err)
 		}

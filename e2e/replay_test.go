@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/locale"
 	"github.com/tripgraph/tripgraph/model/offline"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/replay"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/ui"
 )
 
@@ -39,10 +39,11 @@ func TestTimelineOfSavedThread(t *testing.T) {
 		t.Fatal(err)
 	}
 	cps := st.Checkpoints.ForOwner(u.ID)
-	g, err := nodes.Build(nodes.Deps{Model: m, Tools: tripTools(), Now: now}, cps)
+	p, err := nodes.Build(nodes.Deps{Model: m, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
+	g := p.For(nodes.Traveller{Tools: tripTools()}, cps)
 	for i, msg := range []string{"4 nights in Lisbon in May, 3 of us", "mostre fotos da praia"} {
 		in := nodes.Update{Messages: []nodes.Message{{ID: "0190c0de-0000-7000-8000-00000000000" + string(rune('1'+i)), Type: nodes.Human, Content: msg}}}
 		for _, err := range g.Run(ctx, graph.RunConfig[nodes.Update]{ThreadID: th.ID, Input: in}) {

@@ -20,6 +20,9 @@ type Compiled[S, U any] struct {
 	g       *Graph[S, U]
 	cp      Checkpointer
 	decoded decodedStates[S] // shared by the copies WithCheckpointer makes
+	// bind makes the context each node runs in (WithNodeContext); nil
+	// when the nodes run in the run's own.
+	bind func(context.Context) context.Context
 }
 
 // RunConfig says what a run works on.
@@ -158,7 +161,16 @@ func (c *Compiled[S, U]) Invoke(ctx context.Context, cfg RunConfig[U]) (S, error
 // a cheap copy that shares the compiled shape, for binding the graph to a
 // checkpointer scoped to one owner.
 func (c *Compiled[S, U]) WithCheckpointer(cp Checkpointer) *Compiled[S, U] {
-	return &Compiled[S, U]{g: c.g, cp: cp, decoded: c.decoded}
+	return &Compiled[S, U]{g: c.g, cp: cp, decoded: c.decoded, bind: c.bind}
+}
+
+// WithNodeContext returns the same graph whose nodes run in the context
+// bind makes of the run's: a cheap copy, sharing the compiled shape and
+// the decoded states, for binding what the nodes reach (one user's tools
+// and what is remembered of them) to a copy of the graph rather than
+// compiling one for each.
+func (c *Compiled[S, U]) WithNodeContext(bind func(context.Context) context.Context) *Compiled[S, U] {
+	return &Compiled[S, U]{g: c.g, cp: c.cp, decoded: c.decoded, bind: bind}
 }
 
 // GetState returns a thread's state at a checkpoint ("" for the latest). The
@@ -670,6 +682,9 @@ func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S)
 	}
 	r.answers = nil // they answer the first node only
 	done := make(chan nodeResult[U], 1)
+	if r.c.bind != nil {
+		ctx = r.c.bind(ctx)
+	}
 	go call(context.WithValue(ctx, emitterKey{}, em), r.c.g.nodes[node], state, done)
 	var res nodeResult[U]
 	for waiting := true; waiting; {

@@ -54,7 +54,8 @@ func TestBridgeWithServerEverything(t *testing.T) {
 			}
 			defer b.Close()
 			ctx := context.Background()
-			tools, err := b.List(ctx)
+			user := b.For(mcpbridge.User{})
+			tools, err := user.List(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,7 +79,7 @@ func TestBridgeWithServerEverything(t *testing.T) {
 				{"no-such-tool", `{}`, "", errcode.NotFound},
 			}
 			for _, c := range calls {
-				res, err := b.Call(ctx, c.tool, json.RawMessage(c.args))
+				res, err := user.Call(ctx, c.tool, json.RawMessage(c.args))
 				if c.code != "" {
 					if errcode.Of(err) != c.code {
 						t.Errorf("%s(%s): error %v, want %s", c.tool, c.args, err, c.code)
@@ -106,7 +107,7 @@ func longRun(b *mcpbridge.Bridge) (int, nodes.Result, error) {
 	var callErr error
 	g := graph.New(func(s nothing, _ nothing) nothing { return s })
 	g.AddNode("call", func(ctx context.Context, _ nothing) (nothing, error) {
-		res, callErr = b.Call(ctx, "trigger-long-running-operation", json.RawMessage(`{"duration":1,"steps":3}`))
+		res, callErr = b.For(mcpbridge.User{}).Call(ctx, "trigger-long-running-operation", json.RawMessage(`{"duration":1,"steps":3}`))
 		return nothing{}, nil
 	})
 	g.AddEdge(graph.START, "call")

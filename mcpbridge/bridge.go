@@ -32,17 +32,16 @@ const TokenTTL = 5 * time.Minute
 // Options configures a Bridge.
 type Options struct {
 	// Servers are the built-in and operator-configured servers, present
-	// for every user, in this order.
+	// for every user, in this order. Each user's own come with the User
+	// the bridge acts for (For).
 	Servers []ServerConfig
-	// Registry gives each user's own servers; nil for none.
-	Registry Registry
 	// Secret signs the mcpauth tokens minted for built-in HTTP servers.
 	Secret []byte
 	// HTTP are the clients of the HTTP transports.
 	HTTP HTTPClients
-	// Outputs keeps the full copy of large results; a MemoryOutputs when
-	// nil.
-	Outputs OutputStore
+	// Outputs keeps the full copy of large results for users whose User
+	// brings no OutputStore of their own; in memory when nil.
+	Outputs *MemoryOutputs
 	// ToolListTTL is how long tool lists are cached (DefaultToolListTTL
 	// when zero).
 	ToolListTTL time.Duration
@@ -64,8 +63,8 @@ type BreakerSettings struct {
 	OpenFor time.Duration
 }
 
-// Bridge is the MCP client side of tripgraph: it implements nodes.Tools
-// for the user in the context, over every server that user has.
+// Bridge is the MCP client side of tripgraph: its sessions, tool lists and
+// breakers for every user. For gives one user's tools, as nodes.Tools.
 type Bridge struct {
 	opts   Options
 	log    *slog.Logger
@@ -77,8 +76,6 @@ type Bridge struct {
 	catalogs map[string]*catalog
 	breakers map[string]*breaker
 }
-
-var _ nodes.Tools = (*Bridge)(nil)
 
 // New returns a bridge over opts' servers. Close it to close its sessions.
 func New(opts Options) (*Bridge, error) {
@@ -115,26 +112,55 @@ func New(opts Options) (*Bridge, error) {
 	return b, nil
 }
 
-type userKey struct{}
-
-// WithUser returns a context whose tool calls act as userID.
-func WithUser(ctx context.Context, userID string) context.Context {
-	return context.WithValue(ctx, userKey{}, userID)
+// User is whom the bridge's calls act for, as the caller has
+// authenticated them: their id, which names them to our own servers and
+// keys their sessions, their own servers, and where their large results
+// are kept.
+type User struct {
+	ID string
+	// Servers are the user's own servers and enrichment settings; nil
+	// for none.
+	Servers UserServers
+	// Outputs keeps the full copy of the user's large results; the
+	// bridge's Options.Outputs when nil.
+	Outputs OutputStore
 }
 
-// UserFrom returns the user WithUser put in ctx.
-func UserFrom(ctx context.Context) string {
-	u, _ := ctx.Value(userKey{}).(string)
-	return u
+// UserServers are one user's own MCP servers and their enrichment
+// settings, as the bridge reads them. The bridge adds its built-in and
+// operator servers to them.
+type UserServers interface {
+	Servers(ctx context.Context) ([]ServerConfig, error)
+	EnrichmentSettings(ctx context.Context) (EnrichmentSettings, error)
 }
 
-// List returns the tools of the context's user, ranked. A server that
-// cannot be reached is left out (and logged); if none can, List fails
-// with UNAVAILABLE.
-func (b *Bridge) List(ctx context.Context) ([]nodes.Tool, error) {
-	c, err := b.userCatalog(ctx, UserFrom(ctx))
+// Tools are one user's tools: every server the bridge has for them. They
+// implement nodes.Tools and nodes.Enricher.
+type Tools struct {
+	b *Bridge
+	u User
+}
+
+var (
+	_ nodes.Tools    = (*Tools)(nil)
+	_ nodes.Enricher = (*Tools)(nil)
+)
+
+// For returns u's tools. It is cheap: sessions, tool lists and breakers
+// stay with the bridge, kept per user.
+func (b *Bridge) For(u User) *Tools {
+	if u.Outputs == nil {
+		u.Outputs = b.opts.Outputs.ForUser(u.ID)
+	}
+	return &Tools{b: b, u: u}
+}
+
+// List returns the user's tools, ranked. A server that cannot be reached
+// is left out (and logged); if none can, List fails with UNAVAILABLE.
+func (t *Tools) List(ctx context.Context) ([]nodes.Tool, error) {
+	c, err := t.b.userCatalog(ctx, t.u)
 	if err != nil {
-		return nil, b.coded(ctx, err)
+		return nil, t.b.coded(ctx, err)
 	}
 	out := make([]nodes.Tool, len(c.entries))
 	for i, e := range c.entries {
@@ -143,12 +169,12 @@ func (b *Bridge) List(ctx context.Context) ([]nodes.Tool, error) {
 	return out, nil
 }
 
-// Call calls a tool as the context's user. It emits mcp_calling and
-// mcp_complete events when it runs inside a graph run. A large result
-// comes back whole in Full and reduced in ForModel, its full copy stored.
-func (b *Bridge) Call(ctx context.Context, name string, args json.RawMessage) (nodes.Result, error) {
-	user := UserFrom(ctx)
-	c, err := b.userCatalog(ctx, user)
+// Call calls a tool as the user. It emits mcp_calling and mcp_complete
+// events when it runs inside a graph run. A large result comes back whole
+// in Full and reduced in ForModel, its full copy stored.
+func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (nodes.Result, error) {
+	b, user := t.b, t.u.ID
+	c, err := b.userCatalog(ctx, t.u)
 	if err != nil {
 		return nodes.Result{}, b.coded(ctx, err)
 	}
@@ -177,7 +203,7 @@ func (b *Bridge) Call(ctx context.Context, name string, args json.RawMessage) (n
 	emit(ctx, EventComplete, done)
 	res := nodes.Result{Full: data}
 	if isLarge(data, items) {
-		id, err := b.opts.Outputs.SaveToolOutput(ctx, user, e.server.Name, e.tool.Name, data)
+		id, err := t.u.Outputs.SaveToolOutput(ctx, e.server.Name, e.tool.Name, data)
 		if err != nil {
 			b.logFailure(ctx, "storing a large tool result", e.server, e.tool.Name, err)
 			id = ""

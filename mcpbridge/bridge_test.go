@@ -12,11 +12,11 @@ import (
 // Every transport lists the tools and calls them, with results parsed
 // from structuredContent, JSON text or plain text, and tool errors coded.
 func TestTransports(t *testing.T) {
-	ctx := WithUser(context.Background(), "ana")
+	ctx, user, reg := context.Background(), "ana", registry(nil)
 	for transport, cfg := range testConfigs(t) {
 		t.Run(string(transport), func(t *testing.T) {
 			b := newBridge(t, Options{Servers: []ServerConfig{cfg}})
-			tools, err := b.List(ctx)
+			tools, err := as(b, reg, user).List(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -36,7 +36,7 @@ func TestTransports(t *testing.T) {
 				{"nope", `{}`, "", errcode.NotFound},
 			}
 			for _, c := range calls {
-				res, err := b.Call(ctx, c.tool, json.RawMessage(c.args))
+				res, err := as(b, reg, user).Call(ctx, c.tool, json.RawMessage(c.args))
 				if c.code != "" {
 					if errcode.Of(err) != c.code {
 						t.Errorf("%s(%s): error %v, want %s", c.tool, c.args, err, c.code)

@@ -33,14 +33,15 @@ type catalog struct {
 }
 
 // userCatalog returns the user's tools, cached for the tool list TTL.
-func (b *Bridge) userCatalog(ctx context.Context, user string) (*catalog, error) {
+func (b *Bridge) userCatalog(ctx context.Context, u User) (*catalog, error) {
+	user := u.ID
 	b.mu.Lock()
 	c, ok := b.catalogs[user]
 	b.mu.Unlock()
 	if ok && time.Since(c.at) < b.opts.ToolListTTL {
 		return c, nil
 	}
-	servers, err := b.servers(ctx, user)
+	servers, err := b.servers(ctx, u)
 	if err != nil {
 		return nil, err
 	}
@@ -86,14 +87,14 @@ func (b *Bridge) listServer(ctx context.Context, user string, cfg ServerConfig) 
 	return tools, err
 }
 
-// servers are the built-in and operator servers, then the user's enabled
-// ones from the registry.
-func (b *Bridge) servers(ctx context.Context, user string) ([]ServerConfig, error) {
+// servers are the built-in and operator servers, then the user's own
+// enabled ones.
+func (b *Bridge) servers(ctx context.Context, u User) ([]ServerConfig, error) {
 	out := slices.Clone(b.opts.Servers)
-	if b.opts.Registry == nil || user == "" {
+	if u.Servers == nil || u.ID == "" {
 		return out, nil
 	}
-	mine, err := b.opts.Registry.Servers(ctx, user)
+	mine, err := u.Servers.Servers(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reading the user's MCP servers: %w", err)
 	}
@@ -103,7 +104,7 @@ func (b *Bridge) servers(ctx context.Context, user string) ([]ServerConfig, erro
 			continue
 		}
 		if err := cfg.check(); err != nil {
-			b.log.Warn("skipping an unusable MCP server", "user", user, "err", err)
+			b.log.Warn("skipping an unusable MCP server", "user", u.ID, "err", err)
 			continue
 		}
 		out = append(out, cfg)

@@ -17,12 +17,6 @@ import (
 	"github.com/tripgraph/tripgraph/errcode"
 )
 
-type registry map[string][]ServerConfig
-
-func (r registry) Servers(_ context.Context, user string) ([]ServerConfig, error) {
-	return r[user], nil
-}
-
 // The model sees the built-in tools under their own names, a user's
 // enabled servers' allowed tools, namespaced when they clash, and nothing
 // of disabled servers, of other users' servers, or of commands a user
@@ -39,9 +33,9 @@ func TestCatalog(t *testing.T) {
 	reg := registry{"ana": {mine, disabled, command, other}}
 	builtin := ServerConfig{Name: "tripgraph", Transport: Memory, NewServer: newTestServer, Enabled: true, Builtin: true,
 		Recommended: []string{"whoami"}, AllowedTools: []string{"add", "big", "whoami", "dump_everything"}}
-	b := newBridge(t, Options{Servers: []ServerConfig{builtin}, Registry: reg})
+	b := newBridge(t, Options{Servers: []ServerConfig{builtin}})
 
-	tools, err := b.List(ana)
+	tools, err := as(b, reg, "ana").List(bg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,16 +43,16 @@ func TestCatalog(t *testing.T) {
 	if got := names(tools); !slices.Equal(got, want) {
 		t.Fatalf("tools = %v, want %v", got, want)
 	}
-	bob, err := b.List(WithUser(context.Background(), "bob"))
+	bob, err := as(b, reg, "bob").List(bg)
 	if err != nil || len(bob) != 4 {
 		t.Fatalf("bob's tools = %v, %v; want only the 4 built-in ones", names(bob), err)
 	}
 	before := theirs.hits.Load()
-	res, err := b.Call(ana, "my_crm__add", json.RawMessage(`{"a":1,"b":2}`))
+	res, err := as(b, reg, "ana").Call(bg, "my_crm__add", json.RawMessage(`{"a":1,"b":2}`))
 	if err != nil || string(res.Full) != `{"sum":3}` || theirs.hits.Load() == before {
 		t.Fatalf("my_crm__add = %s, %v (server hit: %v)", res.Full, err, theirs.hits.Load() != before)
 	}
-	if _, err := b.Call(ana, "my_crm__big", json.RawMessage(`{"n":1,"size":1}`)); errcode.Of(err) != errcode.NotFound {
+	if _, err := as(b, reg, "ana").Call(bg, "my_crm__big", json.RawMessage(`{"n":1,"size":1}`)); errcode.Of(err) != errcode.NotFound {
 		t.Fatalf("a tool that is not allowed: error %v, want NOT_FOUND", err)
 	}
 }
@@ -66,10 +60,11 @@ func TestCatalog(t *testing.T) {
 // Tool lists are cached for the TTL, and dropped when the server says
 // they changed.
 func TestToolListCache(t *testing.T) {
+	reg := registry(nil)
 	h := newHTTPServer(t, false)
 	b := newBridge(t, Options{Servers: []ServerConfig{h.config("test")}})
 	for range 3 {
-		if _, err := b.List(ana); err != nil {
+		if _, err := as(b, reg, "ana").List(bg); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -83,14 +78,14 @@ func TestToolListCache(t *testing.T) {
 		return srv
 	}}
 	b = newBridge(t, Options{Servers: []ServerConfig{cfg}})
-	if _, err := b.List(ana); err != nil {
+	if _, err := as(b, reg, "ana").List(bg); err != nil {
 		t.Fatal(err)
 	}
 	srv.AddTool(&mcp.Tool{Name: "fresh", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `"new"`}}}, nil
 	})
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		tools, err := b.List(ana)
+		tools, err := as(b, reg, "ana").List(bg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,22 +96,17 @@ func TestToolListCache(t *testing.T) {
 			t.Fatal("the new tool never appeared after notifications/tools/list_changed")
 		}
 	}
-	if res, err := b.Call(ana, "fresh", nil); err != nil || string(res.Full) != `"new"` {
+	if res, err := as(b, reg, "ana").Call(bg, "fresh", nil); err != nil || string(res.Full) != `"new"` {
 		t.Fatalf("fresh = %s, %v", res.Full, err)
 	}
 }
 
-type failingRegistry struct{}
-
-func (failingRegistry) Servers(context.Context, string) ([]ServerConfig, error) {
-	return nil, errors.New(`reading mcp_servers: ERROR: relation "mcp_servers" does not exist (SQLSTATE 42P01)`)
-}
-
-// A registry that fails makes the tools UNAVAILABLE, and none of its text
-// reaches the caller.
+// A user's servers that cannot be read make the tools UNAVAILABLE, and
+// none of the failure's text reaches the caller.
 func TestRegistryFailure(t *testing.T) {
-	b := newBridge(t, Options{Registry: failingRegistry{}})
-	_, err := b.List(ana)
+	b := newBridge(t, Options{})
+	failing := ownServers{err: errors.New(`reading mcp_servers: ERROR: relation "mcp_servers" does not exist (SQLSTATE 42P01)`)}
+	_, err := b.For(User{ID: "ana", Servers: failing}).List(bg)
 	if errcode.Of(err) != errcode.Unavailable || strings.Contains(err.Error(), "mcp_servers") {
 		t.Fatalf("error = %v, want UNAVAILABLE without the registry's text", err)
 	}
@@ -137,16 +127,16 @@ func TestGuardedClient(t *testing.T) {
 	builtin.Builtin = true
 	mine := newHTTPServer(t, false).config("mine")
 	mine.AllowedTools = []string{"echo"}
+	reg := registry{"ana": {mine}}
 	b := newBridge(t, Options{
 		Servers:  []ServerConfig{builtin},
-		Registry: registry{"ana": {mine}},
 		HTTP:     HTTPClients{Trusted: &http.Client{Transport: trusted}, Guarded: &http.Client{Transport: guarded}},
 	})
-	if _, err := b.Call(ana, "add", json.RawMessage(`{"a":1,"b":1}`)); err != nil {
+	if _, err := as(b, reg, "ana").Call(bg, "add", json.RawMessage(`{"a":1,"b":1}`)); err != nil {
 		t.Fatal(err)
 	}
 	g, tr := guarded.n.Load(), trusted.n.Load()
-	if _, err := b.Call(ana, "mine__echo", json.RawMessage(`{"text":"x"}`)); err != nil {
+	if _, err := as(b, reg, "ana").Call(bg, "mine__echo", json.RawMessage(`{"text":"x"}`)); err != nil {
 		t.Fatal(err)
 	}
 	if g == 0 || tr == 0 {
@@ -164,13 +154,14 @@ func TestUnreachableServerLeftOut(t *testing.T) {
 	down.down.Store(true)
 	mine := down.config("mine")
 	builtin := ServerConfig{Name: "tripgraph", Transport: Memory, NewServer: newTestServer, Enabled: true, Builtin: true}
-	b := newBridge(t, Options{Servers: []ServerConfig{builtin}, Registry: registry{"ana": {mine}}})
-	tools, err := b.List(ana)
+	reg := registry{"ana": {mine}}
+	b := newBridge(t, Options{Servers: []ServerConfig{builtin}})
+	tools, err := as(b, reg, "ana").List(bg)
 	if err != nil || len(tools) != 9 {
 		t.Fatalf("tools = %v, %v; want the 9 built-in ones", names(tools), err)
 	}
 	b = newBridge(t, Options{Servers: []ServerConfig{down.config("only")}})
-	if _, err := b.List(ana); errcode.Of(err) != errcode.Unavailable {
+	if _, err := as(b, reg, "ana").List(bg); errcode.Of(err) != errcode.Unavailable {
 		t.Fatalf("error = %v, want UNAVAILABLE", err)
 	}
 }

@@ -1,7 +1,6 @@
 package mcpbridge
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -83,12 +82,6 @@ type ServerConfig struct {
 	ProtocolVersion string
 
 	fromOperator bool // set by the bridge for the servers of Options
-}
-
-// Registry returns the servers a user has added. The bridge adds its
-// built-in servers to them.
-type Registry interface {
-	Servers(ctx context.Context, userID string) ([]ServerConfig, error)
 }
 
 func (c ServerConfig) timeout() time.Duration {

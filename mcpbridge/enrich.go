@@ -20,19 +20,14 @@ type EnrichmentSettings struct {
 	Servers []string
 }
 
-// SettingsSource reads a user's enrichment settings.
-type SettingsSource interface {
-	EnrichmentSettings(ctx context.Context, userID string) (EnrichmentSettings, error)
-}
-
 // MaxEnrichmentCalls bounds the tools one message calls for enrichment.
 const MaxEnrichmentCalls = 8
 
 // queryArgs are the argument names a tool must take the message text in.
 var queryArgs = []string{"query", "q", "text", "search", "question", "prompt"}
 
-// Enricher implements nodes.Enricher on the bridge. For the user in the
-// context, with enrichment on, it calls the tools of their own enabled
+// Enrich implements nodes.Enricher for the user. With enrichment on, it
+// calls the tools of their own enabled
 // servers (the chosen ones when the settings name some), within each
 // server's allow-list, that take the message text: a tool whose input
 // schema requires exactly one argument, a string named query, q, text,
@@ -43,29 +38,20 @@ var queryArgs = []string{"query", "q", "text", "search", "question", "prompt"}
 // most MaxEnrichmentCalls tools are called, at once, in the order of the
 // tool list. A server that cannot be listed or a call that fails is
 // logged and left out.
-type Enricher struct {
-	Bridge   *Bridge
-	Settings SettingsSource
-}
-
-var _ nodes.Enricher = Enricher{}
-
-// Enrich implements nodes.Enricher.
-func (en Enricher) Enrich(ctx context.Context, req nodes.EnrichRequest) ([]nodes.Enrichment, error) {
-	user := UserFrom(ctx)
-	if user == "" || req.Text == "" {
+func (t *Tools) Enrich(ctx context.Context, req nodes.EnrichRequest) ([]nodes.Enrichment, error) {
+	if t.u.ID == "" || t.u.Servers == nil || req.Text == "" {
 		return nil, nil
 	}
-	set, err := en.Settings.EnrichmentSettings(ctx, user)
+	set, err := t.u.Servers.EnrichmentSettings(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reading the enrichment settings: %w", err)
 	}
 	if !set.On {
 		return nil, nil
 	}
-	c, err := en.Bridge.userCatalog(ctx, user)
+	c, err := t.b.userCatalog(ctx, t.u)
 	if err != nil {
-		return nil, fmt.Errorf("listing the tools to enrich with: %w", en.Bridge.coded(ctx, err))
+		return nil, fmt.Errorf("listing the tools to enrich with: %w", t.b.coded(ctx, err))
 	}
 	type pick struct {
 		e   entry
@@ -85,9 +71,9 @@ func (en Enricher) Enrich(ctx context.Context, req nodes.EnrichRequest) ([]nodes
 	for i, p := range picks {
 		wg.Go(func() {
 			args, _ := json.Marshal(map[string]string{p.arg: req.Text})
-			res, err := en.Bridge.Call(ctx, p.e.name, args)
+			res, err := t.Call(ctx, p.e.name, args)
 			if err != nil {
-				en.Bridge.log.WarnContext(ctx, "an enrichment tool failed; going on without it",
+				t.b.log.WarnContext(ctx, "an enrichment tool failed; going on without it",
 					"server", p.e.server.Name, "tool", p.e.tool.Name, "err", err)
 				return
 			}

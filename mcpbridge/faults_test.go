@@ -1,7 +1,6 @@
 package mcpbridge
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -10,11 +9,11 @@ import (
 	"github.com/tripgraph/tripgraph/errcode"
 )
 
-var ana = WithUser(context.Background(), "ana")
 
 func mustAdd(t *testing.T, b *Bridge) {
+	reg := registry(nil)
 	t.Helper()
-	res, err := b.Call(ana, "add", json.RawMessage(`{"a":1,"b":1}`))
+	res, err := as(b, reg, "ana").Call(bg, "add", json.RawMessage(`{"a":1,"b":1}`))
 	if err != nil || string(res.Full) != `{"sum":2}` {
 		t.Fatalf("add = %s, %v", res.Full, err)
 	}
@@ -37,6 +36,7 @@ func TestSessionLost(t *testing.T) {
 // A 401 is answered with a new session and one retry; a server that
 // keeps answering 401 gets exactly one retry and the call is UNAVAILABLE.
 func TestUnauthorized(t *testing.T) {
+	reg := registry(nil)
 	h := newHTTPServer(t, false)
 	b := newBridge(t, Options{Servers: []ServerConfig{h.config("test")}})
 	mustAdd(t, b)
@@ -45,7 +45,7 @@ func TestUnauthorized(t *testing.T) {
 
 	h.reject.Store(100)
 	h.resetRejected()
-	_, err := b.Call(ana, "add", json.RawMessage(`{"a":1,"b":1}`))
+	_, err := as(b, reg, "ana").Call(bg, "add", json.RawMessage(`{"a":1,"b":1}`))
 	if errcode.Of(err) != errcode.Unavailable {
 		t.Fatalf("error = %v, want UNAVAILABLE", err)
 	}
@@ -61,11 +61,12 @@ func TestUnauthorized(t *testing.T) {
 // A tool that never answers is cut off at the server's deadline, and the
 // session still serves the next call.
 func TestHangingTool(t *testing.T) {
+	reg := registry(nil)
 	for transport, cfg := range testConfigs(t) {
 		t.Run(string(transport), func(t *testing.T) {
 			cfg.Timeout = 2 * time.Second // room for a slow start under the race detector
 			b := newBridge(t, Options{Servers: []ServerConfig{cfg}})
-			_, err := b.Call(ana, "hang", nil)
+			_, err := as(b, reg, "ana").Call(bg, "hang", nil)
 			if errcode.Of(err) != errcode.Unavailable || !strings.Contains(errcode.Message(err), "did not answer within 2s") {
 				t.Fatalf("error = %v, want UNAVAILABLE for the deadline", err)
 			}
@@ -77,14 +78,15 @@ func TestHangingTool(t *testing.T) {
 // A response over the cap is refused with a clear error, whatever the
 // transport, and the next call works.
 func TestOversizedResponse(t *testing.T) {
+	reg := registry(nil)
 	for transport, cfg := range testConfigs(t) {
 		t.Run(string(transport), func(t *testing.T) {
 			cfg.MaxResponseBytes = 64 << 10
 			b := newBridge(t, Options{Servers: []ServerConfig{cfg}})
-			if _, err := b.Call(ana, "big", json.RawMessage(`{"n":25,"size":1000}`)); err != nil {
+			if _, err := as(b, reg, "ana").Call(bg, "big", json.RawMessage(`{"n":25,"size":1000}`)); err != nil {
 				t.Fatalf("a 50 KB response was refused: %v", err)
 			}
-			_, err := b.Call(ana, "big", json.RawMessage(`{"n":100,"size":1000}`))
+			_, err := as(b, reg, "ana").Call(bg, "big", json.RawMessage(`{"n":100,"size":1000}`))
 			if errcode.Of(err) != errcode.Unavailable || !strings.Contains(errcode.Message(err), "larger than the 64 KB limit") {
 				t.Fatalf("error = %v, want the size limit", err)
 			}
@@ -96,17 +98,18 @@ func TestOversizedResponse(t *testing.T) {
 // A server that keeps failing opens its breaker: calls then fail fast
 // without reaching it, until a probe after OpenFor finds it well again.
 func TestBreaker(t *testing.T) {
+	reg := registry(nil)
 	h := newHTTPServer(t, false)
 	b := newBridge(t, Options{Servers: []ServerConfig{h.config("test")}, Breaker: BreakerSettings{Failures: 3, OpenFor: 50 * time.Millisecond}})
 	mustAdd(t, b)
 	h.down.Store(true)
 	for range 3 {
-		if _, err := b.Call(ana, "add", json.RawMessage(`{"a":1,"b":1}`)); errcode.Of(err) != errcode.Unavailable {
+		if _, err := as(b, reg, "ana").Call(bg, "add", json.RawMessage(`{"a":1,"b":1}`)); errcode.Of(err) != errcode.Unavailable {
 			t.Fatalf("error = %v, want UNAVAILABLE", err)
 		}
 	}
 	before := h.hits.Load()
-	_, err := b.Call(ana, "add", json.RawMessage(`{"a":1,"b":1}`))
+	_, err := as(b, reg, "ana").Call(bg, "add", json.RawMessage(`{"a":1,"b":1}`))
 	if errcode.Of(err) != errcode.Unavailable || !strings.Contains(errcode.Message(err), "failing") {
 		t.Fatalf("error = %v, want the open breaker's UNAVAILABLE", err)
 	}
@@ -115,7 +118,7 @@ func TestBreaker(t *testing.T) {
 	}
 	h.down.Store(false)
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		_, err := b.Call(ana, "add", json.RawMessage(`{"a":1,"b":1}`))
+		_, err := as(b, reg, "ana").Call(bg, "add", json.RawMessage(`{"a":1,"b":1}`))
 		if err == nil {
 			break
 		}

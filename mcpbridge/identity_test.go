@@ -29,11 +29,11 @@ func TestModelSuppliedUserID(t *testing.T) {
 		{"built-in in memory", inMemory, "ana", false},
 		{"a user's server", theirs, "", false},
 	}
-	ctx := WithUser(context.Background(), "ana")
+	ctx, user, reg := context.Background(), "ana", registry(nil)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := newBridge(t, Options{Servers: []ServerConfig{tt.cfg}, Secret: testSecret})
-			tools, err := b.List(ctx)
+			tools, err := as(b, reg, user).List(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -42,7 +42,7 @@ func TestModelSuppliedUserID(t *testing.T) {
 					t.Errorf("the model is shown userId in %s: %s", tool.Name, tool.InputSchema)
 				}
 			}
-			res, err := b.Call(ctx, "whoami", json.RawMessage(`{"userId":"bob","note":"hi"}`))
+			res, err := as(b, reg, user).Call(ctx, "whoami", json.RawMessage(`{"userId":"bob","note":"hi"}`))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +71,7 @@ func TestModelSuppliedUserID(t *testing.T) {
 func TestBuiltinNeedsUser(t *testing.T) {
 	cfg := ServerConfig{Name: "ours", Transport: Memory, NewServer: newTestServer, Enabled: true, Builtin: true}
 	b := newBridge(t, Options{Servers: []ServerConfig{cfg}})
-	if _, err := b.Call(context.Background(), "echo", json.RawMessage(`{"text":"x"}`)); err == nil {
+	if _, err := b.For(User{}).Call(context.Background(), "echo", json.RawMessage(`{"text":"x"}`)); err == nil {
 		t.Fatal("a call with no user succeeded")
 	}
 }

@@ -22,9 +22,10 @@ const (
 	previewTextBytes = 1000
 )
 
-// OutputStore keeps the full copy of large results, owned by the user.
+// OutputStore keeps the full copy of one user's large results, owned by
+// them.
 type OutputStore interface {
-	SaveToolOutput(ctx context.Context, userID, server, tool string, data json.RawMessage) (id string, err error)
+	SaveToolOutput(ctx context.Context, server, tool string, data json.RawMessage) (id string, err error)
 }
 
 // Reduced is what the model is told of a large result: a summary, a
@@ -125,8 +126,9 @@ func firstItems(data json.RawMessage) json.RawMessage {
 	return out
 }
 
-// MemoryOutputs is an OutputStore in memory, for tests and for running
-// without a database. It keeps the most recent maxMemoryOutputs results.
+// MemoryOutputs keeps large results in memory, for tests and for running
+// without a database: the most recent maxMemoryOutputs of every user's.
+// ForUser is one user's OutputStore.
 type MemoryOutputs struct {
 	mu    sync.Mutex
 	byID  map[string]storedOutput
@@ -140,9 +142,19 @@ type storedOutput struct {
 	data               json.RawMessage
 }
 
+// ForUser is the OutputStore of userID's results.
+func (m *MemoryOutputs) ForUser(userID string) OutputStore { return userOutputs{m, userID} }
+
+// userOutputs are one user's results in a MemoryOutputs.
+type userOutputs struct {
+	m    *MemoryOutputs
+	user string
+}
+
 // SaveToolOutput stores a result and returns its id.
-func (m *MemoryOutputs) SaveToolOutput(_ context.Context, userID, server, tool string, data json.RawMessage) (string, error) {
+func (u userOutputs) SaveToolOutput(_ context.Context, server, tool string, data json.RawMessage) (string, error) {
 	id := uuid.Must(uuid.NewV7()).String()
+	m := u.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.byID == nil {
@@ -152,7 +164,7 @@ func (m *MemoryOutputs) SaveToolOutput(_ context.Context, userID, server, tool s
 		delete(m.byID, m.order[0])
 		m.order = m.order[1:]
 	}
-	m.byID[id] = storedOutput{user: userID, server: server, tool: tool, data: append(json.RawMessage(nil), data...)}
+	m.byID[id] = storedOutput{user: u.user, server: server, tool: tool, data: append(json.RawMessage(nil), data...)}
 	m.order = append(m.order, id)
 	return id, nil
 }

@@ -103,7 +103,7 @@ func TestOurServerIdentity(t *testing.T) {
 			b := newBridge(t, Options{Servers: []ServerConfig{cfg}, Secret: testSecret})
 			albums := func(as, claimed string) int {
 				t.Helper()
-				res, err := b.Call(WithUser(context.Background(), as), "getUserAlbums", json.RawMessage(`{"userId":"`+claimed+`"}`))
+				res, err := b.For(User{ID: as}).Call(context.Background(), "getUserAlbums", json.RawMessage(`{"userId":"`+claimed+`"}`))
 				if err != nil {
 					t.Fatalf("getUserAlbums as %s claiming %s: %v", as, claimed, err)
 				}
@@ -123,7 +123,7 @@ func TestOurServerIdentity(t *testing.T) {
 	}
 	t.Run("no secret", func(t *testing.T) {
 		b := newBridge(t, Options{Servers: []ServerConfig{o.http}})
-		if _, err := b.List(WithUser(context.Background(), o.demo)); errcode.Of(err) != errcode.Unavailable {
+		if _, err := b.For(User{ID: o.demo}).List(context.Background()); errcode.Of(err) != errcode.Unavailable {
 			t.Fatalf("error = %v, want UNAVAILABLE", err)
 		}
 	})

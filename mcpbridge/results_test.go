@@ -21,7 +21,7 @@ func TestLargeResults(t *testing.T) {
 	outputs := &MemoryOutputs{}
 	cfg := ServerConfig{Name: "test", Transport: Memory, NewServer: newTestServer, Enabled: true}
 	b := newBridge(t, Options{Servers: []ServerConfig{cfg}, Outputs: outputs})
-	ctx := WithUser(context.Background(), "ana")
+	ctx, user, reg := context.Background(), "ana", registry(nil)
 	tests := []struct {
 		n, size        int
 		large, inPlace bool
@@ -34,7 +34,7 @@ func TestLargeResults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%d items of %d bytes", tt.n, tt.size), func(t *testing.T) {
-			res, err := b.Call(ctx, "big", json.RawMessage(fmt.Sprintf(`{"n":%d,"size":%d}`, tt.n, tt.size)))
+			res, err := as(b, reg, user).Call(ctx, "big", json.RawMessage(fmt.Sprintf(`{"n":%d,"size":%d}`, tt.n, tt.size)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,10 +118,11 @@ func TestStatusEvents(t *testing.T) {
 	cfg := ServerConfig{Name: "test", Transport: Memory, NewServer: func(string) *mcp.Server { return newGatedServer(gate) }, Enabled: true}
 	b := newBridge(t, Options{Servers: []ServerConfig{cfg}})
 	g := graph.New(func(s nothing, _ nothing) nothing { return s })
+	ana := b.For(User{ID: "ana"})
 	g.AddNode("tools", func(ctx context.Context, _ nothing) (nothing, error) {
-		b.Call(ctx, "big", json.RawMessage(`{"n":3,"size":1}`))
-		b.Call(ctx, "conflict", nil)
-		b.Call(ctx, "progress", nil)
+		ana.Call(ctx, "big", json.RawMessage(`{"n":3,"size":1}`))
+		ana.Call(ctx, "conflict", nil)
+		ana.Call(ctx, "progress", nil)
 		return nothing{}, nil
 	})
 	g.AddEdge(graph.START, "tools")
@@ -131,8 +132,7 @@ func TestStatusEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	ctx := WithUser(context.Background(), "ana")
-	for ev, err := range compiled.Run(ctx, graph.RunConfig[nothing]{ThreadID: uuid.NewString(), Input: nothing{}}) {
+	for ev, err := range compiled.Run(context.Background(), graph.RunConfig[nothing]{ThreadID: uuid.NewString(), Input: nothing{}}) {
 		if err != nil {
 			t.Fatal(err)
 		}

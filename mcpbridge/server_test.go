@@ -255,6 +255,31 @@ func testConfigs(t *testing.T) map[Transport]ServerConfig {
 	}
 }
 
+// bg is the context of the tests' calls.
+var bg = context.Background()
+
+// registry holds test users' own servers, by user id.
+type registry map[string][]ServerConfig
+
+// as is user's tools on b, with their own servers from reg (none when
+// nil) and enrichment on.
+func as(b *Bridge, reg registry, user string) *Tools {
+	return b.For(User{ID: user, Servers: ownServers{list: reg[user]}})
+}
+
+// ownServers are a test user's own servers, with enrichment on; err fails
+// reading them.
+type ownServers struct {
+	list []ServerConfig
+	err  error
+}
+
+func (s ownServers) Servers(context.Context) ([]ServerConfig, error) { return s.list, s.err }
+
+func (s ownServers) EnrichmentSettings(context.Context) (EnrichmentSettings, error) {
+	return EnrichmentSettings{On: true}, s.err
+}
+
 func newBridge(t *testing.T, opts Options) *Bridge {
 	t.Helper()
 	b, err := New(opts)

@@ -43,12 +43,6 @@ func newSilentServer(t *testing.T) *silentServer {
 	return s
 }
 
-type enrichmentOn struct{}
-
-func (enrichmentOn) EnrichmentSettings(context.Context, string) (EnrichmentSettings, error) {
-	return EnrichmentSettings{On: true}, nil
-}
-
 // A user's server that never answers initialize costs a run one timeout,
 // not one per use: the enrichment, the tool list and each tool call of a
 // run, and the runs right after it, do not dial it again. Another user's
@@ -57,36 +51,35 @@ func TestUnansweredInitializeCostsOneTimeout(t *testing.T) {
 	silent := newSilentServer(t)
 	mine := ServerConfig{Name: "crm", ID: "s1", Transport: Streamable, URL: silent.URL, Enabled: true, Timeout: 200 * time.Millisecond}
 	builtin := ServerConfig{Name: OurServer, Transport: Memory, NewServer: newTestServer, Enabled: true, Builtin: true}
-	b := newBridge(t, Options{Servers: []ServerConfig{builtin}, Registry: registry{"ana": {mine}, "bob": {mine}},
-		Breaker: BreakerSettings{OpenFor: time.Second}})
-	en := Enricher{Bridge: b, Settings: enrichmentOn{}}
+	reg := registry{"ana": {mine}, "bob": {mine}}
+	b := newBridge(t, Options{Servers: []ServerConfig{builtin}, Breaker: BreakerSettings{OpenFor: time.Second}})
 
-	run := func(ctx context.Context) {
+	run := func(user string) {
 		t.Helper()
-		if _, err := en.Enrich(ctx, nodes.EnrichRequest{Text: "hotels in Lisbon"}); err != nil {
+		ctx := bg
+		if _, err := as(b, reg, user).Enrich(ctx, nodes.EnrichRequest{Text: "hotels in Lisbon"}); err != nil {
 			t.Fatalf("enrichment: %v", err)
 		}
-		tools, err := b.List(ctx)
+		tools, err := as(b, reg, user).List(ctx)
 		if err != nil || len(tools) == 0 {
 			t.Fatalf("tools = %v, %v; want the built-in ones", names(tools), err)
 		}
 		for range 2 {
-			res, err := b.Call(ctx, "add", json.RawMessage(`{"a":1,"b":1}`))
+			res, err := as(b, reg, user).Call(ctx, "add", json.RawMessage(`{"a":1,"b":1}`))
 			if err != nil || string(res.Full) != `{"sum":2}` {
 				t.Fatalf("add = %s, %v", res.Full, err)
 			}
 		}
-		if _, err := b.Call(ctx, "crm__add", json.RawMessage(`{}`)); errcode.Of(err) != errcode.NotFound {
+		if _, err := as(b, reg, user).Call(ctx, "crm__add", json.RawMessage(`{}`)); errcode.Of(err) != errcode.NotFound {
 			t.Fatalf("a tool of the silent server: %v, want NOT_FOUND (it could not be listed)", err)
 		}
 	}
-	run(ana)
-	run(ana)
+	run("ana")
+	run("ana")
 	if n := silent.inits.Load(); n != 1 {
 		t.Fatalf("two runs of ana's sent the silent server %d initialize requests, want 1", n)
 	}
-	bob := WithUser(context.Background(), "bob")
-	run(bob)
+	run("bob")
 	if n := silent.inits.Load(); n != 2 {
 		t.Fatalf("after bob's run the silent server saw %d initialize requests, want 2 (one per user)", n)
 	}
@@ -96,7 +89,7 @@ func TestUnansweredInitializeCostsOneTimeout(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("ana's server was never tried again")
 		}
-		run(ana)
+		run("ana")
 	}
 	if n := silent.inits.Load(); n != 3 {
 		t.Fatalf("the silent server saw %d initialize requests, want 3", n)
@@ -108,10 +101,11 @@ func TestUnansweredInitializeCostsOneTimeout(t *testing.T) {
 func TestCallerGivingUpIsNotTheServersFailure(t *testing.T) {
 	silent := newSilentServer(t)
 	mine := ServerConfig{Name: "crm", Transport: Streamable, URL: silent.URL, Enabled: true, Timeout: time.Minute}
-	b := newBridge(t, Options{Registry: registry{"ana": {mine}}})
+	reg := registry{"ana": {mine}}
+	b := newBridge(t, Options{})
 	for i := range 2 {
-		ctx, cancel := context.WithTimeout(ana, 100*time.Millisecond)
-		_, err := b.List(ctx)
+		ctx, cancel := context.WithTimeout(bg, 100*time.Millisecond)
+		_, err := as(b, reg, "ana").List(ctx)
 		cancel()
 		if err == nil {
 			t.Fatal("the silent server's tools were listed")
@@ -131,7 +125,7 @@ func TestBreakerOpensAtOnceOnlyWhenUnreachable(t *testing.T) {
 	ours := ServerConfig{Name: OurServer, Transport: Memory, NewServer: newTestServer, Enabled: true, Builtin: true}
 	fail := func(cfg ServerConfig, err error) gobreaker.State {
 		t.Helper()
-		guarded(ana, b, "ana", cfg, func() (any, error) { return nil, err })
+		guarded(bg, b, "ana", cfg, func() (any, error) { return nil, err })
 		return b.breaker("ana", cfg).cb.State()
 	}
 	refused := errors.New("invalid params") // an answer, not a failure to reach the server
@@ -150,7 +144,7 @@ func TestBreakerOpensAtOnceOnlyWhenUnreachable(t *testing.T) {
 			t.Fatal("the breaker never let a probe through")
 		}
 	}
-	if _, err := guarded(ana, b, "ana", mine, func() (any, error) { return nil, nil }); err != nil {
+	if _, err := guarded(bg, b, "ana", mine, func() (any, error) { return nil, nil }); err != nil {
 		t.Fatal(err)
 	}
 	if s := fail(mine, refused); s != gobreaker.StateClosed {

@@ -42,7 +42,7 @@ func BenchmarkOfflineTurn(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := Build(Deps{Model: m, Tools: benchTools(), Now: fixedNow}, graph.NewMemorySaver())
+	g, err := bound(Deps{Model: m, Now: fixedNow}, Traveller{Tools: benchTools()}, graph.NewMemorySaver())
 	if err != nil {
 		b.Fatal(err)
 	}

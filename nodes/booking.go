@@ -162,7 +162,7 @@ func (p *planner) settling(node func(context.Context, State) (Update, error)) fu
 		if len(s.SetAside) == 0 {
 			return node(ctx, s)
 		}
-		shown := (&turn{planner: p, state: s}).setAside(ctx)
+		shown := p.turn(ctx, s).setAside(ctx)
 		s.SetAside = nil
 		u, err := node(ctx, s)
 		if err != nil {

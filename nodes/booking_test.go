@@ -77,7 +77,7 @@ func TestBookingIsConfirmedFirst(t *testing.T) {
 				text("Done."),
 			}}
 			var booked []json.RawMessage
-			g, err := Build(Deps{Model: m, Tools: bookingTools(&booked), Now: func() time.Time { return now }}, nil)
+			g, err := bound(Deps{Model: m, Now: func() time.Time { return now }}, Traveller{Tools: bookingTools(&booked)}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -29,12 +29,12 @@ import (
 // booking resumes the run by running callTools again from its start, the
 // model and the tools before the booking are asked again.
 func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
-	tools, err := p.Tools.List(ctx)
+	t := p.turn(ctx, s)
+	tools, err := t.tools.List(ctx)
 	if err != nil {
 		return Update{}, fmt.Errorf("listing tools: %w", err)
 	}
 	lang := orDefault(s.Language, locale.Default)
-	t := turn{planner: p, state: s, msgID: messageID(ctx)}
 	if s.BookingRequest != nil {
 		return t.requestedBooking(ctx, lang)
 	}
@@ -94,13 +94,21 @@ func (p *planner) generate(ctx context.Context, msgs []llms.MessageContent, tool
 	return resp.Choices[0], nil
 }
 
-// turn is one callTools run: the components it made so far.
+// turn is one callTools run: the traveller's tools, and the components it
+// made so far.
 type turn struct {
 	*planner
+	tools Tools
 	state State
 	msgID string // the id of the assistant message the components belong to
 	ui    []UIUpsert
 	calls int
+}
+
+// turn starts a turn of the node ctx runs in, on state s, with the
+// tools of the run's traveller.
+func (p *planner) turn(ctx context.Context, s State) *turn {
+	return &turn{planner: p, tools: travellerOf(ctx).Tools, state: s, msgID: messageID(ctx)}
 }
 
 // callAll runs the tool calls of one model response and returns the
@@ -249,7 +257,7 @@ func canonicalArgs(args json.RawMessage) json.RawMessage {
 // run calls a tool. A failure comes back both as a ToolError and as the
 // result to show and tell the model, {"error": {...}}.
 func (t *turn) run(ctx context.Context, name string, args json.RawMessage) (Result, *ToolError) {
-	res, err := t.Tools.Call(ctx, name, args)
+	res, err := t.tools.Call(ctx, name, args)
 	if err == nil {
 		return res, nil
 	}

@@ -33,7 +33,7 @@ func TestInternalToolErrorIsHidden(t *testing.T) {
 		return nil, fmt.Errorf("querying albums: %w", errors.New(secret))
 	}}}
 	saver := graph.NewMemorySaver()
-	g, err := Build(Deps{Model: m, Tools: tools, Now: fixedNow}, saver)
+	g, err := bound(Deps{Model: m, Now: fixedNow}, Traveller{Tools: tools}, saver)
 	if err != nil {
 		t.Fatal(err)
 	}

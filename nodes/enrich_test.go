@@ -73,7 +73,7 @@ func TestEnrichmentReachesThePromptTheStreamAndTheState(t *testing.T) {
 		{Server: "notes", Tool: "find", Result: json.RawMessage(`"x\nToday: 1999-01-01\nTrip details: {\"location\":\"Mars\"}"`)},
 		{Server: "raw", Tool: "text", Result: json.RawMessage("not json")},
 	}}
-	g, err := Build(Deps{Model: m, Tools: testTools(&toolCalls), Now: fixedNow, Enricher: enricher}, nil)
+	g, err := bound(Deps{Model: m, Now: fixedNow}, Traveller{Tools: testTools(&toolCalls), Enricher: enricher}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestFailingEnrichmentIsSkipped(t *testing.T) {
 				calls("searchPhotosAcrossAlbums", `{"query":"beach"}`),
 				text("Found them."),
 			}}
-			g, err := Build(Deps{Model: m, Tools: testTools(&toolCalls), Now: fixedNow, Enricher: tt.enricher}, nil)
+			g, err := bound(Deps{Model: m, Now: fixedNow}, Traveller{Tools: testTools(&toolCalls), Enricher: tt.enricher}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -29,24 +29,20 @@ const (
 // keeps calling tools cannot stall the turn.
 const MaxToolSteps = 5
 
-// Deps is what the planner needs from outside.
+// Deps is what the planner needs from outside, the same for every
+// traveller (whose part is a Traveller).
 type Deps struct {
 	Model llms.Model
-	Tools Tools
 	Now   func() time.Time // the clock; time.Now when nil
-	// Enricher, when set, is asked for results of the traveller's own tools
-	// before callTools asks the model; nil: no enrichment.
-	Enricher Enricher
 }
 
 // Graph is the compiled trip planner.
 type Graph = graph.Compiled[State, Update]
 
-// Build compiles the trip planner graph with its checkpointer (a new
-// MemorySaver when nil).
-func Build(d Deps, cp graph.Checkpointer) (*Graph, error) {
-	if d.Model == nil || d.Tools == nil {
-		return nil, errors.New("building the trip planner: a model and tools are required")
+// Build compiles the trip planner graph; For binds it to a traveller.
+func Build(d Deps) (*Planner, error) {
+	if d.Model == nil {
+		return nil, errors.New("building the trip planner: a model is required")
 	}
 	if d.Now == nil {
 		d.Now = time.Now
@@ -60,7 +56,11 @@ func Build(d Deps, cp graph.Checkpointer) (*Graph, error) {
 	g.AddConditionalEdges(NodeClassify, RouteAfterClassifying, NodeExtraction, NodeCallTools)
 	g.AddConditionalEdges(NodeExtraction, RouteAfterExtraction, NodeCallTools, graph.END)
 	g.AddEdge(NodeCallTools, graph.END)
-	return g.Compile(cp)
+	compiled, err := g.Compile(nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Planner{g: compiled}, nil
 }
 
 // RouteStart sends a booking request straight to callTools, a thread with

@@ -150,7 +150,7 @@ func runTurnAs(t *testing.T, g *Graph, thread, runID, msg string) turnResult {
 
 func newPlanner(t *testing.T, m llms.Model, tools Tools) *Graph {
 	t.Helper()
-	g, err := Build(Deps{Model: m, Tools: tools, Now: fixedNow}, nil)
+	g, err := bound(Deps{Model: m, Now: fixedNow}, Traveller{Tools: tools}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,10 +368,23 @@ func TestToolStepsAreLimited(t *testing.T) {
 }
 
 func TestBuildNeedsModelAndTools(t *testing.T) {
-	if _, err := Build(Deps{}, nil); err == nil {
-		t.Fatal("Build without a model and tools succeeded")
+	if _, err := Build(Deps{}); err == nil {
+		t.Fatal("Build without a model succeeded")
 	}
 }
 
 // testThread is the thread the tests' conversations run on.
 var testThread = uuid.NewString()
+
+// bound is the planner on d for the traveller tr, saving with cp (a new
+// MemorySaver when nil).
+func bound(d Deps, tr Traveller, cp graph.Checkpointer) (*Graph, error) {
+	p, err := Build(d)
+	if err != nil {
+		return nil, err
+	}
+	if cp == nil {
+		cp = graph.NewMemorySaver()
+	}
+	return p.For(tr, cp), nil
+}

@@ -80,19 +80,8 @@ type Memory interface {
 	Forget(ctx context.Context) error
 }
 
-type memoryKey struct{}
-
-// WithMemory gives the planner the memory of the traveller a run is for:
-// the runner puts the run's owner's there.
-func WithMemory(ctx context.Context, m Memory) context.Context {
-	return context.WithValue(ctx, memoryKey{}, m)
-}
-
-// memoryOf is the run's memory, nil when it has none.
-func memoryOf(ctx context.Context) Memory {
-	m, _ := ctx.Value(memoryKey{}).(Memory)
-	return m
-}
+// memoryOf is the memory of the run's traveller, nil when it has none.
+func memoryOf(ctx context.Context) Memory { return travellerOf(ctx).Memory }
 
 // recall is what the run's memory holds; a failure to read it is logged
 // and the turn goes on without it.

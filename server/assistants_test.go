@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tripgraph/tripgraph/testing/plannertest"
 	"github.com/tripgraph/tripgraph/server/api"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
 )
 
 func TestAssistants(t *testing.T) {

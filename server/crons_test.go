@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tripgraph/tripgraph/testing/plannertest"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
 )
 
 // The cron routes as LangGraph's clients call them.

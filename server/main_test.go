@@ -18,9 +18,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/testing/pgtest"
+	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/migrations"
-	"github.com/tripgraph/tripgraph/model"
 	"github.com/tripgraph/tripgraph/netguard"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/secretbox"
@@ -29,6 +28,8 @@ import (
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/store/accounts"
 	"github.com/tripgraph/tripgraph/store/mcpservers"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
 )
 
 var testURL string
@@ -39,7 +40,9 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, "server", &testURL)) }
 type harness struct {
 	t          testing.TB
 	srv        *Server
-	planner    *nodes.Graph // the server's planner, on every thread
+	planner    *nodes.Planner
+	tools      func(mcpbridge.User) nodes.Tools // each user's tools
+	anyThread  *nodes.Graph                     // the planner on every thread, with no tools
 	url        string
 	st         *store.Store
 	alice, bob accounts.User
@@ -97,6 +100,7 @@ func newHarness(t testing.TB, limits httpx.Limits) *harness {
 	st := migratedStore(t)
 	h := &harness{t: t, st: st, logs: &syncBuffer{}}
 	h.srv, h.planner = newServer(t, st, limits, h.logs)
+	h.tools, h.anyThread = noTools, h.planner.For(nodes.Traveller{Tools: nodes.FuncTools{}}, st.Checkpoints)
 	ts := httptest.NewServer(h.srv.Handler())
 	t.Cleanup(ts.Close)
 	h.url = ts.URL
@@ -105,30 +109,26 @@ func newHarness(t testing.TB, limits httpx.Limits) *harness {
 	return h
 }
 
-func newServer(t testing.TB, st *store.Store, limits httpx.Limits, logs io.Writer) (*Server, *nodes.Graph) {
+// noTools gives every user no tools.
+func noTools(mcpbridge.User) nodes.Tools { return nodes.FuncTools{} }
+
+func newServer(t testing.TB, st *store.Store, limits httpx.Limits, logs io.Writer) (*Server, *nodes.Planner) {
 	t.Helper()
-	m, err := model.Config{}.Open(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	planner, err := nodes.Build(nodes.Deps{Model: m, Tools: nodes.FuncTools{}}, st.Checkpoints)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return newServerWith(t, st, planner, limits, logs), planner
+	planner := plannertest.Planner(t)
+	return newServerWith(t, st, planner, noTools, limits, logs), planner
 }
 
-// newServerWith is a server on st with the planner given, and a secret box
-// for its users' MCP servers (testBoxKey).
-func newServerWith(t testing.TB, st *store.Store, planner *nodes.Graph, limits httpx.Limits, logs io.Writer) *Server {
+// newServerWith is a server on st with the planner and tools given, and a
+// secret box for its users' MCP servers (testBoxKey).
+func newServerWith(t testing.TB, st *store.Store, planner *nodes.Planner, tools func(mcpbridge.User) nodes.Tools, limits httpx.Limits, logs io.Writer) *Server {
 	t.Helper()
-	return newServerTuned(t, st, planner, logs, func(cfg *Config) { cfg.Limits = limits })
+	return newServerTuned(t, st, planner, tools, logs, func(cfg *Config) { cfg.Limits = limits })
 }
 
-// newServerTuned is a server on st with the planner given, a secret box
-// for its users' MCP servers (testBoxKey) and the test limits, configured
-// then by tune.
-func newServerTuned(t testing.TB, st *store.Store, planner *nodes.Graph, logs io.Writer, tune func(*Config)) *Server {
+// newServerTuned is a server on st with the planner and tools given, a
+// secret box for its users' MCP servers (testBoxKey) and the test limits,
+// configured then by tune.
+func newServerTuned(t testing.TB, st *store.Store, planner *nodes.Planner, tools func(mcpbridge.User) nodes.Tools, logs io.Writer, tune func(*Config)) *Server {
 	t.Helper()
 	box, err := secretbox.New(testBoxKey)
 	if err != nil {
@@ -138,7 +138,7 @@ func newServerTuned(t testing.TB, st *store.Store, planner *nodes.Graph, logs io
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Store: st, Planner: planner, Servers: mcpservers.Registry{Pool: st.Pool, Guard: guard, Box: box},
+	cfg := Config{Store: st, Planner: planner, Tools: tools, Servers: mcpservers.Registry{Pool: st.Pool, Guard: guard, Box: box},
 		Limits: testLimits(), Logger: slog.New(slog.NewJSONHandler(logs, nil))}
 	tune(&cfg)
 	srv, err := New(cfg)
@@ -255,7 +255,7 @@ func (h *harness) thread(key, body string) string {
 // will, so that the thread has real checkpoints.
 func (h *harness) turn(threadID, text string) nodes.State {
 	h.t.Helper()
-	s, err := h.planner.Invoke(context.Background(), graph.RunConfig[nodes.Update]{ThreadID: threadID,
+	s, err := h.anyThread.Invoke(context.Background(), graph.RunConfig[nodes.Update]{ThreadID: threadID,
 		Input: nodes.Update{Messages: []nodes.Message{{ID: uuid.NewString(), Type: nodes.Human, Content: text}}}})
 	if err != nil {
 		h.t.Fatal(err)
@@ -282,5 +282,5 @@ var testBoxKey = bytes.Repeat([]byte{7}, 32)
 
 // tenant is userID's part of tripgraph as the server sees it.
 func (h *harness) tenant(userID string) tenant.Tenant {
-	return tenant.Factory{Store: h.st, Planner: h.planner, Servers: mcpservers.Registry{Pool: h.st.Pool}}.For(userID)
+	return tenant.Factory{Records: tenant.OnPostgres(h.st, mcpservers.Registry{Pool: h.st.Pool}), Planner: h.planner, Tools: h.tools}.For(userID)
 }

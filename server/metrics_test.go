@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tripgraph/tripgraph/testing/plannertest"
 	"github.com/tripgraph/tripgraph/server/internal/metrics"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
 )
 
 // scrape reads /metrics as a map from each series (name and labels) to its

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 // readyz is 503 until the database has every migration, then 200.

@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tripgraph/tripgraph/server/httpx"
+	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/testing/faultproxy"
 	"github.com/tripgraph/tripgraph/testing/plannertest"
 	"github.com/tripgraph/tripgraph/testing/storetest"
-	"github.com/tripgraph/tripgraph/server/httpx"
-	"github.com/tripgraph/tripgraph/store"
 )
 
 // outageHarness is a server whose every database connection passes
@@ -36,7 +36,7 @@ func outageHarness(t *testing.T, gate *plannertest.Gate) (*harness, *faultproxy.
 		t.Fatal(err)
 	}
 	st := openStore(t, through)
-	h := runHarnessOn(t, st, plannertest.Planner(t, gate, st.Checkpoints), func(cfg *Config) { cfg.RunLease = time.Hour })
+	h := runHarnessOn(t, st, gate.Tools, func(cfg *Config) { cfg.RunLease = time.Hour })
 	t.Cleanup(proxy.Restore) // so that the harness can clean up
 	return h, proxy
 }

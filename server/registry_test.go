@@ -114,7 +114,7 @@ func TestMCPServerWithoutKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	noBox := newServerTuned(t, h.st, h.planner, io.Discard, func(cfg *Config) { cfg.Servers = mcpservers.Registry{Pool: h.st.Pool, Guard: guard} })
+	noBox := newServerTuned(t, h.st, h.planner, h.tools, io.Discard, func(cfg *Config) { cfg.Servers = mcpservers.Registry{Pool: h.st.Pool, Guard: guard} })
 	ts := httptest.NewServer(noBox.Handler())
 	t.Cleanup(ts.Close)
 	h.url = ts.URL
@@ -260,7 +260,7 @@ func TestMCPSettingsRoutes(t *testing.T) {
 func TestToolOutputRoute(t *testing.T) {
 	h := newHarness(t, testLimits())
 	data := json.RawMessage(`{"items":[1,2,3],"note":"ação"}`)
-	id, err := h.st.SaveToolOutput(t.Context(), h.alice.ID, "crm", "search", data)
+	id, err := h.st.ForOwner(h.alice.ID).SaveToolOutput(t.Context(), "crm", "search", data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,10 +11,11 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tripgraph/tripgraph/testing/plannertest"
+	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
 )
 
 // runHarness is a server with its runner started, on tools from gate.
@@ -27,12 +28,12 @@ func runHarness(t *testing.T, gate *plannertest.Gate) *harness {
 func runHarnessLimited(t *testing.T, gate *plannertest.Gate, limits httpx.Limits) *harness {
 	t.Helper()
 	st := migratedStore(t)
-	return runHarnessOn(t, st, plannertest.Planner(t, gate, st.Checkpoints), func(cfg *Config) { cfg.Limits = limits })
+	return runHarnessOn(t, st, gate.Tools, func(cfg *Config) { cfg.Limits = limits })
 }
 
-// runHarnessOn is a server on st with its runner started, running planner,
-// configured as newServerOn does and then by tune.
-func runHarnessOn(t *testing.T, st *store.Store, planner *nodes.Graph, tune func(*Config)) *harness {
+// runHarnessOn is a server on st with its runner started, running the
+// planner on tools, configured as newServerOn does and then by tune.
+func runHarnessOn(t *testing.T, st *store.Store, tools func(mcpbridge.User) nodes.Tools, tune func(*Config)) *harness {
 	t.Helper()
 	h := &harness{t: t, st: st, logs: &syncBuffer{}}
 	// The database is shared by the package's tests: once this server has
@@ -43,7 +44,9 @@ func runHarnessOn(t *testing.T, st *store.Store, planner *nodes.Graph, tune func
 			t.Errorf("deleting the test's threads: %v", err)
 		}
 	})
-	h.srv, h.planner = newServerTuned(t, st, planner, h.logs, tune), planner
+	planner := plannertest.Planner(t)
+	h.srv, h.planner, h.tools = newServerTuned(t, st, planner, tools, h.logs, tune), planner, tools
+	h.anyThread = planner.For(nodes.Traveller{Tools: nodes.FuncTools{}}, st.Checkpoints)
 	h.srv.Start()
 	ts := httptest.NewServer(h.srv.Handler())
 	t.Cleanup(ts.Close)

@@ -19,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/labstack/echo/v4"
 
+	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/api"
 	"github.com/tripgraph/tripgraph/server/httpx"
@@ -35,8 +36,10 @@ import (
 type Config struct {
 	Store *store.Store
 	// Planner is the compiled trip planner; each request and each run
-	// uses it bound to its user's checkpoints.
-	Planner *nodes.Graph
+	// uses it bound to its user's checkpoints, tools and memory.
+	Planner *nodes.Planner
+	// Tools are each user's tools (tenant.Bridge of the MCP bridge).
+	Tools func(mcpbridge.User) nodes.Tools
 	// Servers is the users' MCP server registry, with the SSRF guard and
 	// the secret box the operator configured.
 	Servers mcpservers.Registry
@@ -74,8 +77,8 @@ type Server struct {
 
 // New builds the server and registers its routes.
 func New(cfg Config) (*Server, error) {
-	if cfg.Store == nil || cfg.Planner == nil {
-		return nil, errors.New("building the HTTP server: a store and the planner are required")
+	if cfg.Store == nil || cfg.Planner == nil || cfg.Tools == nil {
+		return nil, errors.New("building the HTTP server: a store, the planner and tools are required")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -88,9 +91,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{store: cfg.Store, log: cfg.Logger, metrics: metrics.New(cfg.Store, cfg.Logger),
 		db: stdlib.OpenDBFromPool(cfg.Store.Pool), closing: httpx.NewClosing()}
-	tenants := tenant.Factory{Store: cfg.Store, Planner: cfg.Planner, Servers: cfg.Servers}
+	tenants := tenant.Factory{Records: tenant.OnPostgres(cfg.Store, cfg.Servers), Planner: cfg.Planner, Tools: cfg.Tools}
 	var err error
-	s.runner, err = runner.New(runner.Config{Queue: cfg.Store, Crons: cfg.Store.Crons, Tenants: tenants, Metrics: s.metrics,
+	s.runner, err = runner.New(runner.Config{Queue: cfg.Store, Crons: cfg.Store, Tenants: tenants, Metrics: s.metrics,
 		Logger: cfg.Logger, Workers: cfg.Workers, Lease: cfg.RunLease})
 	if err != nil {
 		return nil, err

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tripgraph/tripgraph/testing/plannertest"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
 )
 
 // waitDone fails the test when done is not closed within a minute: what it

@@ -15,11 +15,11 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tripgraph/tripgraph/testing/plannertest"
-	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 )
 
 // frame is one server-sent event.
@@ -316,7 +316,7 @@ func TestStatelessRuns(t *testing.T) {
 func TestStreamAcrossProcesses(t *testing.T) {
 	h := runHarness(t, &plannertest.Gate{}) // the process with workers
 	idleStore := migratedStore(t)
-	idle := newServerWith(t, idleStore, plannertest.Planner(t, &plannertest.Gate{}, idleStore.Checkpoints), testLimits(), io.Discard)
+	idle := newServerWith(t, idleStore, plannertest.Planner(t), (&plannertest.Gate{}).Tools, testLimits(), io.Discard)
 	ts := httptest.NewServer(idle.Handler()) // a process that never starts its pool
 	t.Cleanup(ts.Close)
 	front := *h

@@ -14,10 +14,10 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/testing/plannertest"
 	"github.com/tripgraph/tripgraph/media"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/web"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
@@ -276,7 +276,7 @@ func TestPhotosForASession(t *testing.T) {
 	props, _ := json.Marshal(nodes.PhotoGridProps{Photos: []nodes.Photo{{ID: photo, AlbumID: album,
 		URL: links.PhotoURL(photo, h.alice.ID, "full"), ThumbnailURL: links.PhotoURL(photo, h.alice.ID, "thumb"), Description: "the beach"}}})
 	tid := h.thread(h.aliceKey, "")
-	if _, err := h.planner.UpdateState(ctx, tid, "", nodes.Update{UI: []nodes.UIUpsert{{UIComponent: nodes.UIComponent{
+	if _, err := h.anyThread.UpdateState(ctx, tid, "", nodes.Update{UI: []nodes.UIUpsert{{UIComponent: nodes.UIComponent{
 		ID: "photos", Name: nodes.ComponentPhotos, Props: props}}}}, "callTools"); err != nil {
 		t.Fatal(err)
 	}

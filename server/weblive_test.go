@@ -17,7 +17,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/testing/plannertest"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/mcpserver/backendtest"
@@ -26,8 +25,10 @@ import (
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/runner"
+	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/server/web"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
@@ -52,16 +53,17 @@ func liveHarness(t *testing.T) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	planner, err := nodes.Build(nodes.Deps{Model: m, Tools: bridge}, st.Checkpoints)
+	planner, err := nodes.Build(nodes.Deps{Model: m})
 	if err != nil {
 		t.Fatal(err)
 	}
 	logs := &syncBuffer{}
-	srv := newServerWith(t, st, planner, testLimits(), logs)
+	srv := newServerWith(t, st, planner, tenant.Bridge(bridge), testLimits(), logs)
 	srv.Start()
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
-	h := &harness{t: t, srv: srv, planner: planner, url: ts.URL, st: st, logs: logs}
+	h := &harness{t: t, srv: srv, planner: planner, tools: tenant.Bridge(bridge), url: ts.URL, st: st, logs: logs,
+		anyThread: planner.For(nodes.Traveller{Tools: nodes.FuncTools{}}, st.Checkpoints)}
 	h.alice, h.aliceKey = newUser(t, st)
 	h.bob, h.bobKey = newUser(t, st)
 	return h

@@ -23,9 +23,9 @@ type ToolOutput struct {
 	CreatedAt time.Time       `json:"createdAt"`
 }
 
-// SaveToolOutput stores a full tool result for userID and returns its id.
-// The bytes are kept as given.
-func (s *Store) SaveToolOutput(ctx context.Context, userID, server, tool string, data json.RawMessage) (string, error) {
+// SaveToolOutput stores a full tool result for the owner and returns its
+// id. The bytes are kept as given.
+func (o Owner) SaveToolOutput(ctx context.Context, server, tool string, data json.RawMessage) (string, error) {
 	if server == "" || tool == "" {
 		return "", errcode.New(errcode.BadRequest, "a tool output needs its server and tool")
 	}
@@ -33,8 +33,8 @@ func (s *Store) SaveToolOutput(ctx context.Context, userID, server, tool string,
 		return "", errcode.New(errcode.BadRequest, "a tool output must be JSON")
 	}
 	var id string
-	err := s.Pool.QueryRow(ctx, `INSERT INTO tool_outputs (user_id, server, tool, data) VALUES ($1, $2, $3, $4::text::json)
-		RETURNING id::text`, userID, server, tool, string(data)).Scan(&id)
+	err := o.s.Pool.QueryRow(ctx, `INSERT INTO tool_outputs (user_id, server, tool, data) VALUES ($1, $2, $3, $4::text::json)
+		RETURNING id::text`, o.id, server, tool, string(data)).Scan(&id)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && (pgErr.Code == "23503" || pgErr.Code == "22P02") {
 		return "", errcode.New(errcode.NotFound, "no such user")

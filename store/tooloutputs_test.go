@@ -16,7 +16,7 @@ func TestToolOutputs(t *testing.T) {
 	ana, _ := s.Accounts.EnsureUser(ctx, "outputs-ana")
 	bob, _ := s.Accounts.EnsureUser(ctx, "outputs-bob")
 	data := json.RawMessage(`{"items": [ {"id":1}, {"id":2} ],  "z":"ø", "a": 1.50}`)
-	id, err := s.SaveToolOutput(ctx, ana.ID, "crm", "list_all", data)
+	id, err := s.ForOwner(ana.ID).SaveToolOutput(ctx, "crm", "list_all", data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,16 +32,16 @@ func TestToolOutputs(t *testing.T) {
 		server, tool string
 		data         json.RawMessage
 	}{{"crm", "t", json.RawMessage(`{"a":`)}, {"", "t", data}, {"crm", "", data}} {
-		_, err := s.SaveToolOutput(ctx, ana.ID, tt.server, tt.tool, tt.data)
+		_, err := s.ForOwner(ana.ID).SaveToolOutput(ctx, tt.server, tt.tool, tt.data)
 		wantCode(t, "saving "+string(tt.data), err, errcode.BadRequest)
 	}
-	_, err = s.SaveToolOutput(ctx, "00000000-0000-0000-0000-000000000000", "crm", "t", data)
+	_, err = s.ForOwner("00000000-0000-0000-0000-000000000000").SaveToolOutput(ctx, "crm", "t", data)
 	wantCode(t, "an output for no user", err, errcode.NotFound)
 
 	if _, err := s.Pool.Exec(ctx, `UPDATE tool_outputs SET created_at = now() - interval '2 days' WHERE id = $1`, id); err != nil {
 		t.Fatal(err)
 	}
-	fresh, _ := s.SaveToolOutput(ctx, ana.ID, "crm", "t", json.RawMessage(`[]`))
+	fresh, _ := s.ForOwner(ana.ID).SaveToolOutput(ctx, "crm", "t", json.RawMessage(`[]`))
 	n, err := s.PruneToolOutputs(ctx, time.Now().Add(-24*time.Hour))
 	if err != nil || n != 1 {
 		t.Fatalf("PruneToolOutputs = %d, %v; want 1", n, err)

@@ -19,14 +19,15 @@ import (
 	"github.com/tmc/langchaingo/llms"
 
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/testing/pgtest"
-	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/model/offline"
 	"github.com/tripgraph/tripgraph/netguard"
 	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/store/mcpservers"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 )
 
 // promptRecorder is a model that remembers the system prompts it was
@@ -132,11 +133,12 @@ func TestEnrichmentOnTheUsersOwnServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := &promptRecorder{Model: off}
-	g, bridge, err := newPlanner(ctx, m, &serving{st: st, mediaRoot: t.TempDir()}, reg, st.Checkpoints, "http://127.0.0.1:1", slog.New(slog.DiscardHandler))
+	planner, bridge, err := newPlanner(ctx, m, &serving{st: st, mediaRoot: t.TempDir()}, reg, "http://127.0.0.1:1", slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { bridge.Close() })
+	g := tenant.Factory{Records: tenant.OnPostgres(st, reg), Planner: planner, Tools: tenant.Bridge(bridge)}.For(ana.ID).Planner
 	th, err := st.ForOwner(ana.ID).CreateThread(ctx, store.NewThread{})
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +148,7 @@ func TestEnrichmentOnTheUsersOwnServers(t *testing.T) {
 		in := nodes.Update{Messages: []nodes.Message{{ID: uuid.Must(uuid.NewV7()).String(), Type: nodes.Human, Content: text}}}
 		var state nodes.State
 		var done []mcpbridge.Complete
-		for ev, err := range g.Run(mcpbridge.WithUser(ctx, ana.ID), graph.RunConfig[nodes.Update]{ThreadID: th.ID, Input: in}) {
+		for ev, err := range g.Run(ctx, graph.RunConfig[nodes.Update]{ThreadID: th.ID, Input: in}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +200,7 @@ func TestEnrichmentOnTheUsersOwnServers(t *testing.T) {
 	}
 	// Stored with the message in the thread's checkpoint in PostgreSQL,
 	// for a replay.
-	saved, _, err := g.GetState(mcpbridge.WithUser(ctx, ana.ID), th.ID, "")
+	saved, _, err := g.GetState(ctx, th.ID, "")
 	if err != nil || len(saved.Enrichments) != 1 || saved.Enrichments[0].MessageID != last.ID {
 		t.Fatalf("the saved state holds %+v (%v)", saved.Enrichments, err)
 	}

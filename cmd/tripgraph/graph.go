@@ -29,7 +29,7 @@ func runGraph(_ context.Context, cfg config.Config, args []string) error {
 	if err != nil {
 		return err
 	}
-	g, err := nodes.Build(nodes.Deps{Model: m, Tools: nodes.FuncTools{}}, nil)
+	g, err := nodes.Build(nodes.Deps{Model: m})
 	if err != nil {
 		return err
 	}

@@ -5,12 +5,12 @@ import (
 	"testing"
 
 	"github.com/tripgraph/tripgraph/config"
-	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/server/runner"
 	"github.com/tripgraph/tripgraph/server/web"
 	"github.com/tripgraph/tripgraph/store/checkpoint"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 // testURL is a fresh database for the commands that need one.

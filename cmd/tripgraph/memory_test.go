@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/testing/storetest"
-	"github.com/tripgraph/tripgraph/server/tenant"
 )
 
 // The demo user is remembered unless they said otherwise.
@@ -20,7 +20,7 @@ func TestRememberDemo(t *testing.T) {
 		}
 	}
 	shy, _ := st.Accounts.UserByName(ctx, "shy")
-	shyMemory := tenant.Tenant{Items: st.Items.ForOwner(shy.ID)}.Memory()
+	shyMemory := tenant.MemoryIn(st.Items.ForOwner(shy.ID))
 	if err := shyMemory.SetConsent(ctx, false); err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestRememberDemo(t *testing.T) {
 		}
 	}
 	demo, _ := st.Accounts.UserByName(ctx, "demo")
-	if on, err := (tenant.Tenant{Items: st.Items.ForOwner(demo.ID)}).Memory().Consent(ctx); !on || err != nil {
+	if on, err := tenant.MemoryIn(st.Items.ForOwner(demo.ID)).Consent(ctx); !on || err != nil {
 		t.Errorf("the demo user's memory is off (%v)", err)
 	}
 	if on, _ := shyMemory.Consent(ctx); on {

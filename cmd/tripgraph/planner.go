@@ -11,7 +11,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmc/langchaingo/llms"
 
-	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/netguard"
@@ -35,21 +34,18 @@ func ourServer(cfg mcpserver.Config) mcpbridge.ServerConfig {
 	}
 }
 
-// newPlanner builds the trip planner on a PostgreSQL checkpointer. Its
-// tools come through the MCP bridge: our own server on the store, and each
-// user's own servers from the registry, dialled through the SSRF guard.
-// Large results are kept in the store's tool outputs.
+// newPlanner builds the trip planner and the MCP bridge its tools come
+// through: our own server on the store, and each user's own servers, which
+// the tenant gives the bridge, dialled through the SSRF guard.
 //
 // A change to a user's servers in any process sharing the database makes
 // the bridge forget what it holds of that user's servers (the store's
 // listener announces it), so the next run reads them afresh.
-func newPlanner(ctx context.Context, m llms.Model, env *serving, reg mcpservers.Registry, cp graph.Checkpointer, publicURL string, log *slog.Logger) (*nodes.Graph, *mcpbridge.Bridge, error) {
+func newPlanner(ctx context.Context, m llms.Model, env *serving, reg mcpservers.Registry, publicURL string, log *slog.Logger) (*nodes.Planner, *mcpbridge.Bridge, error) {
 	bridge, err := mcpbridge.New(mcpbridge.Options{
-		Servers:  []mcpbridge.ServerConfig{ourServer(env.mcpConfig(publicURL, log))},
-		Registry: userServers{reg},
-		HTTP:     mcpbridge.HTTPClients{Guarded: reg.Guard.NewHTTPClient()},
-		Outputs:  env.st,
-		Logger:   log,
+		Servers: []mcpbridge.ServerConfig{ourServer(env.mcpConfig(publicURL, log))},
+		HTTP:    mcpbridge.HTTPClients{Guarded: reg.Guard.NewHTTPClient()},
+		Logger:  log,
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting the MCP bridge: %w", err)
@@ -58,8 +54,7 @@ func newPlanner(ctx context.Context, m llms.Model, env *serving, reg mcpservers.
 		bridge.Close()
 		return nil, nil, err
 	}
-	enricher := mcpbridge.Enricher{Bridge: bridge, Settings: userSettings{reg}}
-	return buildPlanner(nodes.Deps{Model: m, Tools: bridge, Enricher: enricher}, bridge, cp)
+	return buildPlanner(m, bridge)
 }
 
 // userRegistry is the users' MCP server registry on st, with the SSRF
@@ -83,61 +78,23 @@ func userRegistry(st *store.Store, c config.UserServers) (mcpservers.Registry, e
 	return mcpservers.Registry{Pool: st.Pool, Guard: guard, Box: box}, nil
 }
 
-// newMemoryPlanner builds the trip planner with no database: our own
-// server on the in-memory backend, reached through the bridge, and the
-// in-memory checkpointer.
-func newMemoryPlanner(m llms.Model, cfg mcpserver.Config, log *slog.Logger) (*nodes.Graph, *mcpbridge.Bridge, error) {
+// newMemoryPlanner builds the trip planner and the MCP bridge with no
+// database: our own server on the in-memory backend, reached through the
+// bridge.
+func newMemoryPlanner(m llms.Model, cfg mcpserver.Config, log *slog.Logger) (*nodes.Planner, *mcpbridge.Bridge, error) {
 	bridge, err := mcpbridge.New(mcpbridge.Options{Servers: []mcpbridge.ServerConfig{ourServer(cfg)}, Logger: log})
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting the MCP bridge: %w", err)
 	}
-	return buildPlanner(nodes.Deps{Model: m, Tools: bridge}, bridge, graph.NewMemorySaver())
+	return buildPlanner(m, bridge)
 }
 
-func buildPlanner(deps nodes.Deps, bridge *mcpbridge.Bridge, cp graph.Checkpointer) (*nodes.Graph, *mcpbridge.Bridge, error) {
-	g, err := nodes.Build(deps, cp)
+// buildPlanner compiles the planner on m; a failure closes the bridge.
+func buildPlanner(m llms.Model, bridge *mcpbridge.Bridge) (*nodes.Planner, *mcpbridge.Bridge, error) {
+	p, err := nodes.Build(nodes.Deps{Model: m})
 	if err != nil {
 		bridge.Close()
 		return nil, nil, err
 	}
-	return g, bridge, nil
-}
-
-// userServers is the store's server registry as the bridge reads it: each
-// enabled server of the user, with its credential as headers.
-type userServers struct{ reg mcpservers.Registry }
-
-// Servers implements mcpbridge.Registry.
-func (u userServers) Servers(ctx context.Context, userID string) ([]mcpbridge.ServerConfig, error) {
-	enabled, err := u.reg.Enabled(ctx, userID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]mcpbridge.ServerConfig, 0, len(enabled))
-	for _, s := range enabled {
-		out = append(out, mcpbridge.ServerConfig{
-			Name:         s.Name,
-			ID:           s.ID,
-			Transport:    mcpbridge.Transport(s.Transport),
-			URL:          s.URL,
-			Headers:      s.Headers(),
-			Enabled:      true,
-			AllowedTools: s.AllowedTools,
-			Timeout:      s.Timeout(),
-		})
-	}
-	return out, nil
-}
-
-// userSettings are the registry's per-user settings as the enricher reads
-// them.
-type userSettings struct{ reg mcpservers.Registry }
-
-// EnrichmentSettings implements mcpbridge.SettingsSource.
-func (u userSettings) EnrichmentSettings(ctx context.Context, userID string) (mcpbridge.EnrichmentSettings, error) {
-	set, err := u.reg.Settings(ctx, userID)
-	if err != nil {
-		return mcpbridge.EnrichmentSettings{}, err
-	}
-	return mcpbridge.EnrichmentSettings{On: set.ToolMCP, Servers: set.ToolMCPServers}, nil
+	return p, bridge, nil
 }

@@ -13,9 +13,9 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/testing/storetest"
-	"github.com/tripgraph/tripgraph/store"
 )
 
 // pruneDB gives a test a migrated database of its own as DATABASE_URL, with

@@ -12,11 +12,11 @@ import (
 	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/testing/pgtest"
-	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/model/offline"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 )
 
 // fakeTools answer the planner's trip tools from their arguments.
@@ -60,10 +60,11 @@ func plannedThread(t *testing.T, st *store.Store, message string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := nodes.Build(nodes.Deps{Model: m, Tools: fakeTools(), Now: now}, st.Checkpoints.ForOwner(u.ID))
+	p, err := nodes.Build(nodes.Deps{Model: m, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
+	g := p.For(nodes.Traveller{Tools: fakeTools()}, st.Checkpoints.ForOwner(u.ID))
 	input := nodes.Update{Messages: []nodes.Message{{ID: "0190c0de-0000-7000-8000-000000000001", Type: nodes.Human, Content: message}}}
 	for _, err := range g.Run(ctx, graph.RunConfig[nodes.Update]{ThreadID: th.ID, Input: input}) {
 		if err != nil {

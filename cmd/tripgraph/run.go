@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"github.com/tripgraph/tripgraph/config"
+	"github.com/tripgraph/tripgraph/server/tenant"
 
 	"github.com/google/uuid"
 	"github.com/tmc/langchaingo/llms"
@@ -159,7 +160,7 @@ func dbPlanner(ctx context.Context, cfg config.Config, m llms.Model, threadID st
 	if err != nil {
 		return fail(err)
 	}
-	g, bridge, err := newPlanner(ctx, m, env, reg, env.st.Checkpoints, orDefault(cfg.HTTP.PublicURL, "http://"+cfg.HTTP.Addr), log)
+	planner, bridge, err := newPlanner(ctx, m, env, reg, orDefault(cfg.HTTP.PublicURL, "http://"+cfg.HTTP.Addr), log)
 	if err != nil {
 		return fail(err)
 	}
@@ -167,7 +168,8 @@ func dbPlanner(ctx context.Context, cfg config.Config, m llms.Model, threadID st
 		bridge.Close()
 		env.st.Close()
 	}
-	return mcpbridge.WithUser(ctx, demo.ID), g, thread.ID, done, nil
+	tenants := tenant.Factory{Records: tenant.OnPostgres(env.st, reg), Planner: planner, Tools: tenant.Bridge(bridge)}
+	return ctx, tenants.For(demo.ID).Planner, thread.ID, done, nil
 }
 
 // demoUser is the user a conversation without a database acts as.
@@ -184,11 +186,12 @@ func memoryPlanner(ctx context.Context, m llms.Model) (context.Context, *nodes.G
 		// No server answers photo links here: the tools say so.
 		LinksNote: "photo links are off in tripgraph run; tripgraph serve shows the photos",
 	}
-	g, bridge, err := newMemoryPlanner(m, cfg, log)
+	planner, bridge, err := newMemoryPlanner(m, cfg, log)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return mcpbridge.WithUser(ctx, demoUser), g, func() { bridge.Close() }, nil
+	g := planner.For(nodes.Traveller{Tools: bridge.For(mcpbridge.User{ID: demoUser})}, graph.NewMemorySaver())
+	return ctx, g, func() { bridge.Close() }, nil
 }
 
 // runTurn runs one message and prints its events; it returns the answer.

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/tripgraph/tripgraph/errcode"
-	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/mcpbridge"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 // tripgraph run answers the examples, in both languages, with no

@@ -58,7 +58,7 @@ func rememberDemo(ctx context.Context, st *store.Store, name string) error {
 	if err != nil {
 		return fmt.Errorf("finding the demo user to turn memory on: %w", err)
 	}
-	return tenant.Tenant{Items: st.Items.ForOwner(u.ID)}.Memory().DefaultConsent(ctx, true)
+	return tenant.MemoryIn(st.Items.ForOwner(u.ID)).DefaultConsent(ctx, true)
 }
 
 // catalogCities returns the catalog's cities, most populous first: the n

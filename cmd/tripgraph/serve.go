@@ -18,6 +18,7 @@ import (
 	"github.com/tripgraph/tripgraph/server"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/server/runner"
+	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/store/checkpoint"
 )
@@ -166,13 +167,12 @@ func newAPI(ctx context.Context, cfg config.Config, env *serving, publicURL stri
 	if err != nil {
 		return api{}, err
 	}
-	cps := env.st.Checkpoints
-	planner, bridge, err := newPlanner(ctx, m, env, reg, cps, publicURL, log)
+	planner, bridge, err := newPlanner(ctx, m, env, reg, publicURL, log)
 	if err != nil {
 		return api{}, err
 	}
 	l := cfg.Limits
-	srv, err := server.New(server.Config{Store: env.st, Planner: planner, Servers: reg, Logger: log,
+	srv, err := server.New(server.Config{Store: env.st, Planner: planner, Tools: tenant.Bridge(bridge), Servers: reg, Logger: log,
 		Limits: httpx.Limits{MaxBodyBytes: l.MaxBodyBytes, BodyTimeout: l.BodyTimeout, WriteTimeout: l.WriteTimeout,
 			RatePerSec: l.RatePerSec, RateBurst: l.RateBurst, MaxStreams: l.MaxStreams},
 		Workers: cfg.Runner.Workers, RunLease: cfg.Runner.Lease, SessionTTL: l.SessionTTL,

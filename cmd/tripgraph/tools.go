@@ -16,6 +16,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/mcpbridge"
+	"github.com/tripgraph/tripgraph/nodes"
 )
 
 func init() {
@@ -72,8 +73,9 @@ func runTools(ctx context.Context, cfg config.Config, args []string, w io.Writer
 		return err
 	}
 	defer b.Close()
+	tools := b.For(mcpbridge.User{}) // the server is the operator's: no user of ours
 	if verb == "list" {
-		return listTools(ctx, b, w, *asJSON)
+		return listTools(ctx, tools, w, *asJSON)
 	}
 	if fs.NArg() < 1 || fs.NArg() > 2 {
 		return errors.New(`want "tools call [flags] NAME [JSON arguments]"`)
@@ -82,7 +84,7 @@ func runTools(ctx context.Context, cfg config.Config, args []string, w io.Writer
 	if fs.NArg() == 2 {
 		input = fs.Arg(1)
 	}
-	res, err := b.Call(ctx, fs.Arg(0), json.RawMessage(input))
+	res, err := tools.Call(ctx, fs.Arg(0), json.RawMessage(input))
 	if err != nil {
 		return err
 	}
@@ -117,8 +119,8 @@ func toolsServer(server string, sse bool, command string, headers map[string]str
 	return cfg, nil
 }
 
-func listTools(ctx context.Context, b *mcpbridge.Bridge, w io.Writer, asJSON bool) error {
-	tools, err := b.List(ctx)
+func listTools(ctx context.Context, t nodes.Tools, w io.Writer, asJSON bool) error {
+	tools, err := t.List(ctx)
 	if err != nil {
 		return err
 	}

@@ -8,14 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tripgraph/tripgraph/testing/pgtest"
-	"github.com/tripgraph/tripgraph/testing/storetest"
-	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/model/offline"
 	"github.com/tripgraph/tripgraph/netguard"
 	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/store/mcpservers"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 )
 
 // A user's server added, disabled or deleted in one process reaches the
@@ -44,14 +44,16 @@ func TestServerChangesReachEveryProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, bridge, err := newPlanner(ctx, m, &serving{st: b, mediaRoot: t.TempDir()}, mcpservers.Registry{Pool: b.Pool, Guard: guard},
-		b.Checkpoints, "http://127.0.0.1:1", slog.New(slog.DiscardHandler))
+	planner, bridge, err := newPlanner(ctx, m, &serving{st: b, mediaRoot: t.TempDir()}, mcpservers.Registry{Pool: b.Pool, Guard: guard},
+		"http://127.0.0.1:1", slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { bridge.Close() })
 	hasNotes := func() bool {
-		tools, err := bridge.List(mcpbridge.WithUser(ctx, ana.ID))
+		anaTools := tenant.Factory{Records: tenant.OnPostgres(b, mcpservers.Registry{Pool: b.Pool, Guard: guard}),
+			Planner: planner, Tools: tenant.Bridge(bridge)}.For(ana.ID).Tools
+		tools, err := anaTools.List(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/config"
+	"github.com/tripgraph/tripgraph/seed"
 	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/testing/storetest"
-	"github.com/tripgraph/tripgraph/seed"
 )
 
 // What make run prints works as printed: its key streams the suggested

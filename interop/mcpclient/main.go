@@ -44,7 +44,8 @@ func run(ctx context.Context, scenario, url string) error {
 		return err
 	}
 	defer b.Close()
-	tools, err := b.List(ctx)
+	user := b.For(mcpbridge.User{})
+	tools, err := user.List(ctx)
 	if err != nil {
 		return fmt.Errorf("listing tools: %w", err)
 	}
@@ -52,10 +53,10 @@ func run(ctx context.Context, scenario, url string) error {
 	case "initialize":
 		return nil
 	case "tools_call":
-		return call(ctx, b, "add_numbers", `{"a":5,"b":3}`)
+		return call(ctx, user, "add_numbers", `{"a":5,"b":3}`)
 	}
 	for _, t := range tools {
-		if err := call(ctx, b, t.Name, `{}`); err != nil {
+		if err := call(ctx, user, t.Name, `{}`); err != nil {
 			return err
 		}
 	}

@@ -37,7 +37,7 @@ func (s *API) chat(c echo.Context) error {
 		return fmt.Errorf("encoding a chat's message as a run's input: %w", err)
 	}
 	run, err := s.startRun(c, wire.RunCreate{AssistantID: PlannerAssistantID, IfNotExists: "create",
-		Input: &wire.RunInput{Messages: msgs}}, ChatThread(tenantOf(c).ID(), in.ID))
+		Input: &wire.RunInput{Messages: msgs}}, ChatThread(tenantOf(c).ID, in.ID))
 	if err != nil {
 		return err
 	}

@@ -213,7 +213,7 @@ func (s *API) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		tenant.Put(c, s.tenants.For(u.ID))
+		httpx.SetTenant(c, s.tenants.For(u.ID))
 		httpx.AllowTextJSON(c) // an API key is a header no cross-site form sends
 		return next(c)
 	}
@@ -233,6 +233,6 @@ func APIKey(r *http.Request) string {
 
 // tenantOf is the request's tenant: authenticate has put it there.
 func tenantOf(c echo.Context) tenant.Tenant {
-	t, _ := tenant.Of(c)
+	t, _ := httpx.TenantOf(c)
 	return t
 }

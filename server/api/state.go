@@ -123,7 +123,7 @@ func (s *API) answerHistory(c echo.Context, limit int, before string, filter map
 	if len(filter) > 0 {
 		opts.Limit = 0 // filter first, then cut
 	}
-	list, err := t.Checkpoints().List(httpx.Ctx(c), threadID, opts)
+	list, err := t.Checkpoints.List(httpx.Ctx(c), threadID, opts)
 	if err != nil {
 		return err
 	}

@@ -291,7 +291,7 @@ func (s *API) copyThread(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	cps := t.Checkpoints()
+	cps := t.Checkpoints
 	history, err := cps.List(httpx.Ctx(c), src.ID, graph.ListOptions{})
 	if err != nil {
 		return err

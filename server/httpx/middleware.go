@@ -17,6 +17,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/tripgraph/tripgraph/server/internal/metrics"
+	"github.com/tripgraph/tripgraph/server/tenant"
 )
 
 // Limits bound what one request or one API key may cost.
@@ -86,16 +87,19 @@ func Recover() echo.MiddlewareFunc {
 	})
 }
 
-// userKey holds the id of the user a request acts for, for the logs.
-const userKey = "tripgraph.user"
+// tenantKey holds the tenant a request acts as.
+const tenantKey = "tripgraph.tenant"
 
-// SetUser records the user a request acts for, once authenticated.
-func SetUser(c echo.Context, id string) { c.Set(userKey, id) }
+// SetTenant makes t the tenant of a request, once its user is
+// authenticated: everything the request touches after that goes through
+// it.
+func SetTenant(c echo.Context, t tenant.Tenant) { c.Set(tenantKey, t) }
 
-// User is the id of the user a request acts for, "" before SetUser.
-func User(c echo.Context) string {
-	id, _ := c.Get(userKey).(string)
-	return id
+// TenantOf is the tenant of a request; ok is false before SetTenant (a
+// public route without a session).
+func TenantOf(c echo.Context) (t tenant.Tenant, ok bool) {
+	t, ok = c.Get(tenantKey).(tenant.Tenant)
+	return t, ok
 }
 
 // Observe answers a handler's error itself, so that the status is known,
@@ -115,8 +119,8 @@ func Observe(m *metrics.Metrics, log *slog.Logger) echo.MiddlewareFunc {
 			m.Request(c.Request().Method, route, strconv.Itoa(status), elapsed)
 			attrs := []any{"request_id", RequestID(c.Request().Context()), "method", c.Request().Method,
 				"route", route, "status", status, "duration_ms", elapsed.Milliseconds()}
-			if u := User(c); u != "" {
-				attrs = append(attrs, "user_id", u)
+			if t, ok := TenantOf(c); ok {
+				attrs = append(attrs, "user_id", t.ID)
 			}
 			log.InfoContext(c.Request().Context(), "request", attrs...)
 			return nil

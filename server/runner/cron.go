@@ -7,16 +7,16 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/store/crons"
 )
 
 // Crons is what the scheduler needs of the crons: firing the due ones of
-// every owner, from any process.
+// every owner, from any process, each due time's run started in the
+// transaction that claims it.
 type Crons interface {
-	Fire(ctx context.Context, limit int, start crons.Start) ([]crons.Fired, error)
+	FireCrons(ctx context.Context, limit int, plan func(crons.Cron, time.Time) (store.CronRun, error)) ([]crons.Fired, error)
 }
 
 // cronBatch is how many due crons one transaction fires.
@@ -28,7 +28,7 @@ func (r *Runner) schedule(ctx context.Context) {
 	defer r.wg.Done()
 	for {
 		for {
-			fired, err := r.crons.Fire(ctx, cronBatch, r.startCron)
+			fired, err := r.crons.FireCrons(ctx, cronBatch, cronRun)
 			if err != nil && ctx.Err() == nil {
 				r.log.Error("firing due crons", "err", err)
 			}
@@ -56,38 +56,35 @@ func (r *Runner) schedule(ctx context.Context) {
 	}
 }
 
-// startCron queues the run of a due cron within tx, as the cron's owner:
-// on its thread, or on a new thread (deleted once the run ends unless the
-// cron keeps them). The run's messages get new ids, and its metadata says
-// which cron and due time started it.
-func (r *Runner) startCron(ctx context.Context, tx pgx.Tx, c crons.Cron, due time.Time) error {
+// cronRun is the run of a due cron: on its thread, or on a new thread
+// (deleted once the run ends unless the cron keeps them). The run's
+// messages get new ids, and its metadata says which cron and due time
+// started it.
+func cronRun(c crons.Cron, due time.Time) (store.CronRun, error) {
 	j, err := DecodeJob(c.Job)
 	if err != nil {
-		return err
+		return store.CronRun{}, err
 	}
 	j = j.again(time.Now())
 	j.DeleteThread = c.ThreadID == "" && c.OnCompleted == crons.OnCompletedDelete
 	input, err := json.Marshal(j)
 	if err != nil {
-		return fmt.Errorf("encoding a cron's job: %w", err)
+		return store.CronRun{}, fmt.Errorf("encoding a cron's job: %w", err)
 	}
 	meta, err := cronMetadata(c, due)
 	if err != nil {
-		return err
+		return store.CronRun{}, err
 	}
 	var payload struct {
 		MultitaskStrategy string `json:"multitask_strategy"`
 	}
 	json.Unmarshal(c.Payload, &payload)
-	nr := store.NewRun{Input: input, Metadata: meta, MultitaskStrategy: payload.MultitaskStrategy}
-	owner := r.tenants.Store.ForOwner(c.UserID)
-	if c.ThreadID != "" {
-		_, err = owner.CreateRunIn(ctx, tx, c.ThreadID, nr)
-		return err
+	cr := store.CronRun{ThreadID: c.ThreadID, Run: store.NewRun{Input: input, Metadata: meta, MultitaskStrategy: payload.MultitaskStrategy}}
+	if c.ThreadID == "" {
+		threadMeta, _ := json.Marshal(map[string]string{"cron_id": c.ID, "graph_id": c.AssistantID})
+		cr.NewThread = store.NewThread{ID: uuid.Must(uuid.NewV7()).String(), Metadata: threadMeta}
 	}
-	threadMeta, _ := json.Marshal(map[string]string{"cron_id": c.ID, "graph_id": c.AssistantID})
-	_, err = owner.CreateRunOnNewThreadIn(ctx, tx, store.NewThread{ID: uuid.Must(uuid.NewV7()).String(), Metadata: threadMeta}, nr)
-	return err
+	return cr, nil
 }
 
 // cronMetadata is a cron run's metadata: the cron's, with the cron's id

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/internal/metrics"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
@@ -112,7 +111,7 @@ type Runner struct {
 
 // New builds a Runner; Start starts its workers.
 func New(cfg Config) (*Runner, error) {
-	if cfg.Queue == nil || cfg.Tenants.Store == nil || cfg.Tenants.Planner == nil || cfg.Metrics == nil {
+	if cfg.Queue == nil || cfg.Tenants.Records == nil || cfg.Tenants.Planner == nil || cfg.Metrics == nil {
 		return nil, errors.New("building the runner: a queue, a tenant factory and metrics are required")
 	}
 	if cfg.Logger == nil {
@@ -381,8 +380,7 @@ func (r *Runner) runOn(ctx context.Context, run store.Run, owner string, log *sl
 	defer cancel(nil)
 	stopRenew := r.renew(runCtx, run.Lease(), cancel, log)
 	defer stopRenew()
-	withUser := nodes.WithMemory(mcpbridge.WithUser(runCtx, owner), t.Memory().ForRun())
-	status, err = r.runGraph(withUser, t, run)
+	status, err = r.runGraph(runCtx, t, run)
 	switch cause := context.Cause(runCtx); {
 	case errors.Is(cause, errLeaseLost), errors.Is(err, store.ErrLeaseLost), errors.Is(err, checkpoint.ErrFenced):
 		return "", "" // another worker holds the run: this one wrote nothing since it lost it
@@ -495,7 +493,7 @@ func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, j Job, run stor
 		}
 	}
 	cfg := j.config(run.ThreadID, run.ID, recovered)
-	planner := t.Planner.WithCheckpointer(t.RunCheckpoints(run.Lease(), out))
+	planner := t.RunPlanner(t.RunCheckpoints(run.Lease(), out))
 	for ev, err := range planner.Run(ctx, cfg) {
 		if err != nil {
 			return "", err
@@ -545,7 +543,7 @@ func (r *Runner) appendError(ctx context.Context, run store.Run, failure wire.St
 // the position it had then, so what the stream holds already is not
 // written again.
 func resendSaved(ctx context.Context, t tenant.Tenant, run store.Run, out *outbox) error {
-	list, err := t.Checkpoints().List(ctx, run.ThreadID, graph.ListOptions{Limit: maxResent})
+	list, err := t.Checkpoints.List(ctx, run.ThreadID, graph.ListOptions{Limit: maxResent})
 	if err != nil {
 		return fmt.Errorf("reading the checkpoints run %s saved: %w", run.ID, err)
 	}

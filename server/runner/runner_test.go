@@ -14,15 +14,16 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tripgraph/tripgraph/testing/pgtest"
-	"github.com/tripgraph/tripgraph/testing/plannertest"
-	"github.com/tripgraph/tripgraph/testing/storetest"
+	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/internal/metrics"
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/store/mcpservers"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 )
 
 var testURL string
@@ -53,14 +54,15 @@ func migratedStore(t testing.TB) *store.Store {
 func testRunner(t *testing.T, gate *plannertest.Gate) (*Runner, *store.Store) {
 	t.Helper()
 	st := migratedStore(t)
-	return runnerOn(t, st, plannertest.Planner(t, gate, st.Checkpoints)), st
+	return runnerOn(t, st, gate.Tools), st
 }
 
-// runnerOn is a runner of the planner on st, paced for tests, drained
-// when the test ends.
-func runnerOn(t *testing.T, st *store.Store, planner *nodes.Graph) *Runner {
+// runnerOn is a runner of the planner on st and tools, paced for tests,
+// drained when the test ends.
+func runnerOn(t *testing.T, st *store.Store, tools func(mcpbridge.User) nodes.Tools) *Runner {
 	t.Helper()
-	r, err := New(Config{Queue: st, Tenants: tenant.Factory{Store: st, Planner: planner, Servers: mcpservers.Registry{Pool: st.Pool}},
+	tenants := tenant.Factory{Records: tenant.OnPostgres(st, mcpservers.Registry{Pool: st.Pool}), Planner: plannertest.Planner(t), Tools: tools}
+	r, err := New(Config{Queue: st, Tenants: tenants,
 		Metrics: metrics.New(st, slog.Default()), Workers: 2, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)

@@ -242,7 +242,7 @@ func RollBack(ctx context.Context, t tenant.Tenant, run store.Run) error {
 func before(ctx context.Context, t tenant.Tenant, threadID, replaced string) (string, error) {
 	oldest, cursor := "", ""
 	for {
-		page, err := t.Checkpoints().List(ctx, threadID, graph.ListOptions{Limit: 100, Before: cursor})
+		page, err := t.Checkpoints.List(ctx, threadID, graph.ListOptions{Limit: 100, Before: cursor})
 		if err != nil {
 			return "", fmt.Errorf("finding the checkpoints of run %s: %w", replaced, err)
 		}

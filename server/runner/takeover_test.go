@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/tripgraph/tripgraph/testing/plannertest"
-	"github.com/tripgraph/tripgraph/testing/storetest"
-	"github.com/tripgraph/tripgraph/model"
+	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 )
 
 // tripTools are the accommodations and restaurants tools; the restaurants
@@ -36,18 +36,9 @@ func tripTools(stuck bool, started chan<- struct{}) nodes.FuncTools {
 	}
 }
 
-// plannerWith is the trip planner on the offline model with these tools.
-func plannerWith(t *testing.T, st *store.Store, tools nodes.FuncTools) *nodes.Graph {
-	t.Helper()
-	m, err := model.Config{}.Open(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := nodes.Build(nodes.Deps{Model: m, Tools: tools}, st.Checkpoints)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+// every gives every user the same tools.
+func every(tools nodes.FuncTools) func(mcpbridge.User) nodes.Tools {
+	return func(mcpbridge.User) nodes.Tools { return tools }
 }
 
 // A run taken over from a worker that died part-way through a step, after
@@ -57,7 +48,7 @@ func TestTakenOverRunShowsItsOutputOnce(t *testing.T) {
 	ctx := context.Background()
 	st := migratedStore(t)
 	started := make(chan struct{}, 1)
-	first := runnerOn(t, st, plannerWith(t, st, tripTools(true, started)))
+	first := runnerOn(t, st, every(tripTools(true, started)))
 	first.timing.lease = time.Hour // it never notices it lost the run
 	first.Start()
 	owner, run := queueTurn(t, st, plannertest.Lisbon)
@@ -77,7 +68,7 @@ func TestTakenOverRunShowsItsOutputOnce(t *testing.T) {
 	if _, err := st.ReclaimExpired(ctx, 3); err != nil {
 		t.Fatal(err)
 	}
-	runnerOn(t, st, plannerWith(t, st, tripTools(false, nil))).Start()
+	runnerOn(t, st, every(tripTools(false, nil))).Start()
 	events, done := storetest.Finish(t, st, owner, run.ID)
 	if done.Status != store.RunSuccess || done.Attempts != 2 {
 		t.Fatalf("run ended %s after %d attempts, want success after 2", done.Status, done.Attempts)
@@ -195,7 +186,7 @@ func TestTakenOverRunStopsWhereItHadStopped(t *testing.T) {
 func TestTakenOverRunStreamsEveryStepItSaved(t *testing.T) {
 	ctx := context.Background()
 	st := migratedStore(t)
-	r := runnerOn(t, st, plannerWith(t, st, tripTools(false, nil)))
+	r := runnerOn(t, st, every(tripTools(false, nil)))
 	r.Start()
 	owner, run := queueTurn(t, st, plannertest.Lisbon)
 	if _, done := storetest.Finish(t, st, owner, run.ID); done.Status != store.RunSuccess {
@@ -219,7 +210,7 @@ func TestTakenOverRunStreamsEveryStepItSaved(t *testing.T) {
 	if _, err := st.ReclaimExpired(ctx, 3); err != nil {
 		t.Fatal(err)
 	}
-	runnerOn(t, st, plannerWith(t, st, tripTools(false, nil))).Start()
+	runnerOn(t, st, every(tripTools(false, nil))).Start()
 	if _, done := storetest.Finish(t, st, owner, run.ID); done.Status != store.RunSuccess || done.Attempts != 2 {
 		t.Fatalf("run ended %s after %d attempts, want success after 2", done.Status, done.Attempts)
 	}

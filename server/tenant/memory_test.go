@@ -9,19 +9,18 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/testing/plannertest"
-	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store/mcpservers"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 )
 
 // turn runs one planner turn for the tenant, with its memory, as the
 // runner does.
 func turn(t *testing.T, tn tenant.Tenant, thread, text string) nodes.State {
 	t.Helper()
-	ctx := nodes.WithMemory(context.Background(), tn.Memory().ForRun())
-	s, err := tn.Planner.Invoke(ctx, graph.RunConfig[nodes.Update]{ThreadID: thread, Input: nodes.Update{
+	s, err := tn.RunPlanner(tn.Checkpoints).Invoke(context.Background(), graph.RunConfig[nodes.Update]{ThreadID: thread, Input: nodes.Update{
 		Messages: []nodes.Message{{ID: uuid.NewString(), Type: nodes.Human, Content: text}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -44,24 +43,24 @@ func lastAI(s nodes.State) string {
 func TestMemoryAcrossConversations(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.Open(t, "memory")
-	f := tenant.Factory{Store: st, Planner: plannertest.Planner(t, &plannertest.Gate{}, st.Checkpoints), Servers: mcpservers.Registry{Pool: st.Pool}}
+	f := tenant.Factory{Records: tenant.OnPostgres(st, mcpservers.Registry{Pool: st.Pool}), Planner: plannertest.Planner(t), Tools: (&plannertest.Gate{}).Tools}
 	ana, bob := f.For(user(t, st, "memory-ana")), f.For(user(t, st, "memory-bob"))
 
 	// No consent yet: nothing is remembered.
 	turn(t, ana, uuid.NewString(), "4 nights in Lisbon in May, 4 of us, from São Paulo")
-	if p, _ := ana.Memory().Profile(ctx); !p.Empty() {
+	if p, _ := ana.Memory.Profile(ctx); !p.Empty() {
 		t.Fatalf("remembered without consent: %+v", p)
 	}
 
-	if err := ana.Memory().SetConsent(ctx, true); err != nil {
+	if err := ana.Memory.SetConsent(ctx, true); err != nil {
 		t.Fatal(err)
 	}
 	turn(t, ana, uuid.NewString(), "4 nights in Lisbon in May, 4 of us, from São Paulo, one of us is vegetarian")
-	p, err := ana.Memory().Profile(ctx)
+	p, err := ana.Memory.Profile(ctx)
 	if err != nil || p.PartySize != 4 || p.HomeCity != "São Paulo" || !slices.Equal(p.Diet, []string{"vegetarian"}) || p.Language != "en" {
 		t.Fatalf("remembered %+v (%v)", p, err)
 	}
-	if p, _ := bob.Memory().Profile(ctx); !p.Empty() {
+	if p, _ := bob.Memory.Profile(ctx); !p.Empty() {
 		t.Errorf("bob's memory holds %+v", p)
 	}
 
@@ -80,69 +79,29 @@ func TestMemoryAcrossConversations(t *testing.T) {
 	if s.TripDetails.NumberOfGuests != 2 || strings.Contains(lastAI(s), "again") {
 		t.Errorf("a stated party: %d guests, %q", s.TripDetails.NumberOfGuests, lastAI(s))
 	}
-	if p, _ := ana.Memory().Profile(ctx); p.PartySize != 2 {
+	if p, _ := ana.Memory.Profile(ctx); p.PartySize != 2 {
 		t.Errorf("the party remembered after a new one was stated: %d", p.PartySize)
 	}
 
 	// Forget, in the middle of a conversation.
 	s = turn(t, ana, second, "esqueça meus dados")
-	if p, _ := ana.Memory().Profile(ctx); !p.Empty() {
+	if p, _ := ana.Memory.Profile(ctx); !p.Empty() {
 		t.Errorf("after forget: %+v", p)
 	}
 	if !s.Forgotten || !strings.Contains(lastAI(s), "esqueci o que sabia sobre você") {
 		t.Errorf("the answer to forget: %q (forgotten %v)", lastAI(s), s.Forgotten)
 	}
 	turn(t, ana, second, "4 nights in Lisbon in May, 4 of us, from São Paulo")
-	if p, _ := ana.Memory().Profile(ctx); !p.Empty() {
+	if p, _ := ana.Memory.Profile(ctx); !p.Empty() {
 		t.Errorf("a conversation that asked to be forgotten was remembered: %+v", p)
 	}
 
 	// Withdrawing consent forgets too.
 	turn(t, ana, uuid.NewString(), "Lisbon in May, 3 of us")
-	if err := ana.Memory().SetConsent(ctx, false); err != nil {
+	if err := ana.Memory.SetConsent(ctx, false); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := ana.Memory().Profile(ctx); !p.Empty() {
+	if p, _ := ana.Memory.Profile(ctx); !p.Empty() {
 		t.Errorf("after consent was withdrawn: %+v", p)
-	}
-}
-
-// A run's memory reads the profile once and keeps it for the run; what it
-// remembers later is merged into the profile as it is then, so a profile
-// forgotten by another request while the run went on is not written back,
-// and remembering what it holds already writes nothing.
-func TestRunMemoryWritesNoStaleProfile(t *testing.T) {
-	ctx := context.Background()
-	st := storetest.Open(t, "memory")
-	f := tenant.Factory{Store: st, Planner: plannertest.Planner(t, &plannertest.Gate{}, st.Checkpoints), Servers: mcpservers.Registry{Pool: st.Pool}}
-	ana := f.For(user(t, st, "runmemory-ana"))
-	if err := ana.Memory().SetConsent(ctx, true); err != nil {
-		t.Fatal(err)
-	}
-	if err := ana.Memory().Save(ctx, nodes.Profile{HomeCity: "São Paulo", PartySize: 4}); err != nil {
-		t.Fatal(err)
-	}
-
-	run := ana.Memory().ForRun()
-	if p, err := run.Recall(ctx); err != nil || p.HomeCity != "São Paulo" {
-		t.Fatalf("recalled %+v (%v)", p, err)
-	}
-	if err := ana.Memory().Forget(ctx); err != nil { // another request, while the run goes on
-		t.Fatal(err)
-	}
-	if err := run.Remember(ctx, nodes.Profile{PartySize: 4}); err != nil {
-		t.Fatal(err)
-	}
-	if p, _ := ana.Memory().Profile(ctx); !p.Empty() {
-		t.Fatalf("remembering what the run had read wrote it back: %+v", p)
-	}
-	if err := run.Remember(ctx, nodes.Profile{Currency: "EUR"}); err != nil {
-		t.Fatal(err)
-	}
-	if p, _ := ana.Memory().Profile(ctx); p.Currency != "EUR" || p.HomeCity != "" || p.PartySize != 0 {
-		t.Fatalf("the profile after a run remembered a currency: %+v, want only the currency", p)
-	}
-	if p, _ := run.Recall(ctx); p.Currency != "EUR" {
-		t.Fatalf("the run's memory after it remembered: %+v", p)
 	}
 }

@@ -10,8 +10,6 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/testing/plannertest"
-	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/netguard"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/tenant"
@@ -19,6 +17,8 @@ import (
 	"github.com/tripgraph/tripgraph/store/crons"
 	"github.com/tripgraph/tripgraph/store/items"
 	"github.com/tripgraph/tripgraph/store/mcpservers"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 )
 
 // Everything one user has is NOT_FOUND through another user's tenant, and
@@ -34,8 +34,8 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := tenant.Factory{Store: st, Planner: plannertest.Planner(t, &plannertest.Gate{}, st.Checkpoints),
-		Servers: mcpservers.Registry{Pool: st.Pool, Guard: guard}}
+	f := tenant.Factory{Records: tenant.OnPostgres(st, mcpservers.Registry{Pool: st.Pool, Guard: guard}),
+		Planner: plannertest.Planner(t), Tools: (&plannertest.Gate{}).Tools}
 	ana, bob := user(t, st, "tenant-ana"), user(t, st, "tenant-bob")
 	a, b := f.For(ana), f.For(bob)
 
@@ -61,7 +61,7 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 	if _, err := st.AppendRunEvents(ctx, claimed.Lease(), []store.NewRunEvent{{Event: "values", Data: []byte(`{}`)}}); err != nil {
 		t.Fatal(err)
 	}
-	output, err := st.SaveToolOutput(ctx, ana, "crm", "list", json.RawMessage(`[1]`))
+	output, err := a.SaveToolOutput(ctx, "crm", "list", json.RawMessage(`[1]`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,8 +93,8 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 		{"run cancellation", second(b.CancelRun(ctx, run.ID))},
 		{"state through the planner", third(b.Planner.GetState(ctx, thread, ""))},
 		{"state at a checkpoint", third(b.Planner.GetState(ctx, thread, head.ID))},
-		{"checkpoint", second(b.Checkpoints().Get(ctx, thread, head.ID))},
-		{"checkpoint write", b.Checkpoints().Put(ctx, graph.Checkpoint{ThreadID: thread, ID: uuid.Must(uuid.NewV7()).String(),
+		{"checkpoint", second(b.Checkpoints.Get(ctx, thread, head.ID))},
+		{"checkpoint write", b.Checkpoints.Put(ctx, graph.Checkpoint{ThreadID: thread, ID: uuid.Must(uuid.NewV7()).String(),
 			ParentID: head.ID, State: []byte(`{}`)}, head.ID)},
 		{"state update", second(b.Planner.UpdateState(ctx, thread, "", nodes.Update{}, graph.START))},
 		{"tool output", second(b.ToolOutput(ctx, output))},
@@ -113,7 +113,7 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 			t.Errorf("%s: another user's id gave %v, want NOT_FOUND", c.resource, c.err)
 		}
 	}
-	if list, err := b.Checkpoints().List(ctx, thread, graph.ListOptions{}); err != nil || len(list) != 0 {
+	if list, err := b.Checkpoints.List(ctx, thread, graph.ListOptions{}); err != nil || len(list) != 0 {
 		t.Errorf("another user lists %d checkpoints of the thread (%v)", len(list), err)
 	}
 	if list, err := b.RunEvents(ctx, run.ID, 0, 0); err != nil || len(list) != 0 {

@@ -116,6 +116,13 @@ func (s *App) Routes() []httpx.Route {
 // tenantOf is the request's tenant: the session middleware has put it
 // there.
 func tenantOf(c echo.Context) tenant.Tenant {
-	t, _ := tenant.Of(c)
+	t, _ := httpx.TenantOf(c)
 	return t
+}
+
+// signedIn reports whether a request has a session, whose tenant it acts
+// as.
+func signedIn(c echo.Context) bool {
+	_, ok := httpx.TenantOf(c)
+	return ok
 }

@@ -21,7 +21,7 @@ const profileURL = "/app/profile"
 // profilePage shows what the planner remembers of the traveller and their
 // consent to it, in a form to correct it.
 func (s *App) profilePage(c echo.Context) error {
-	m := tenantOf(c).Memory()
+	m := tenantOf(c).Memory
 	remember, err := m.Consent(httpx.Ctx(c))
 	if err != nil {
 		return err
@@ -42,7 +42,7 @@ func (s *App) saveProfile(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m, ctx := tenantOf(c).Memory(), httpx.Ctx(c)
+	m, ctx := tenantOf(c).Memory, httpx.Ctx(c)
 	remember := c.FormValue("remember") == "true"
 	if err := m.SetConsent(ctx, remember); err != nil {
 		return err
@@ -57,7 +57,7 @@ func (s *App) saveProfile(c echo.Context) error {
 
 // forgetProfile deletes what is remembered; the consent stays.
 func (s *App) forgetProfile(c echo.Context) error {
-	if err := tenantOf(c).Memory().Forget(httpx.Ctx(c)); err != nil {
+	if err := tenantOf(c).Memory.Forget(httpx.Ctx(c)); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, profileURL+"?forgotten=1")

@@ -52,7 +52,7 @@ func render(c echo.Context, cx context.Context, status int, page templ.Component
 // home sends a signed-in browser to its conversations, any other to the
 // login page.
 func (s *App) home(c echo.Context) error {
-	if httpx.User(c) != "" {
+	if signedIn(c) {
 		return c.Redirect(http.StatusSeeOther, "/app")
 	}
 	return c.Redirect(http.StatusSeeOther, "/login")
@@ -66,7 +66,7 @@ func (s *App) loginForm(c echo.Context, status int, problem string) error {
 }
 
 func (s *App) loginPage(c echo.Context) error {
-	if httpx.User(c) != "" {
+	if signedIn(c) {
 		return c.Redirect(http.StatusSeeOther, localPath(c.QueryParam("next"), "/app"))
 	}
 	return s.loginForm(c, http.StatusOK, "")
@@ -175,7 +175,7 @@ func (s *App) logout(c echo.Context) error {
 // back to the page it was chosen on. A signed-in browser must send its
 // CSRF token.
 func (s *App) switchLanguage(c echo.Context) error {
-	if httpx.User(c) != "" {
+	if signedIn(c) {
 		if err := s.checkCSRF(func(echo.Context) error { return nil })(c); err != nil {
 			return err
 		}
@@ -317,7 +317,7 @@ func (s *App) timelinePage(c echo.Context) error {
 	if _, err := t.Thread(httpx.Ctx(c), id); err != nil { // a 404 rather than an empty timeline
 		return err
 	}
-	cps, err := t.Checkpoints().List(httpx.Ctx(c), id, graph.ListOptions{})
+	cps, err := t.Checkpoints.List(httpx.Ctx(c), id, graph.ListOptions{})
 	if err != nil {
 		return err
 	}
@@ -353,7 +353,7 @@ func (s *App) fork(c echo.Context) error {
 	if uuid.Validate(cp) != nil {
 		return errcode.New(errcode.NotFound, "no checkpoint %q in this thread", cp)
 	}
-	if _, err := t.Checkpoints().Get(httpx.Ctx(c), id, cp); err != nil {
+	if _, err := t.Checkpoints.Get(httpx.Ctx(c), id, cp); err != nil {
 		return err
 	}
 	input, err := runner.Turn([]nodes.Message{{Content: c.FormValue("message")}}, nil)

@@ -14,7 +14,6 @@ import (
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/locale"
 	"github.com/tripgraph/tripgraph/server/httpx"
-	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store/accounts"
 	"github.com/tripgraph/tripgraph/ui"
 )
@@ -90,7 +89,7 @@ func (s *App) requireSession(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 func (s *App) setSession(c echo.Context, sess accounts.Session) {
-	tenant.Put(c, s.tenants.For(sess.UserID))
+	httpx.SetTenant(c, s.tenants.For(sess.UserID))
 	c.Set(sessionKey, sess)
 }
 
@@ -154,7 +153,7 @@ func (s *App) csrfToken(c echo.Context) string {
 // to, with the CSRF token.
 func (s *App) pageContext(c echo.Context) context.Context {
 	cx := ui.WithMediaLinks(ui.WithLanguage(httpx.Ctx(c), pageLanguage(c.Request())), sessionMediaLink)
-	if id := c.Param("thread_id"); id != "" && httpx.User(c) != "" {
+	if id := c.Param("thread_id"); id != "" && signedIn(c) {
 		cx = ui.WithActions(cx, threadActions(id, s.csrfToken(c)))
 	}
 	return cx

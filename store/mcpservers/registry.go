@@ -336,6 +336,9 @@ func (o Owned) Delete(ctx context.Context, id string) error { return o.r.Delete(
 // Settings are the owner's enrichment settings.
 func (o Owned) Settings(ctx context.Context) (Settings, error) { return o.r.Settings(ctx, o.userID) }
 
+// Enabled are the owner's enabled servers, with their credentials.
+func (o Owned) Enabled(ctx context.Context) ([]WithSecret, error) { return o.r.Enabled(ctx, o.userID) }
+
 // SetSettings replaces the owner's enrichment settings.
 func (o Owned) SetSettings(ctx context.Context, s Settings) error {
 	return o.r.SetSettings(ctx, o.userID, s)

@@ -1,5 +1,5 @@
 // Package plannertest gives tests the trip planner on the offline model
-// with a tool they control: a gate that holds the accommodations tool
+// and a tool they control: a gate that holds the accommodations tool
 // until the test releases it, and records whom each call acted for.
 package plannertest
 
@@ -26,12 +26,14 @@ type Gate struct {
 	Server  string        // when set, each call reports its end as the tool bridge does, from this server
 }
 
-// Tools are the planner's tools: the gated accommodations tool.
-func (g *Gate) Tools() nodes.FuncTools {
+// Tools are the tools of the user u: the gated accommodations tool, which
+// tells Started whom each of its calls acts for. It is a tenant.Factory's
+// Tools.
+func (g *Gate) Tools(u mcpbridge.User) nodes.Tools {
 	return nodes.FuncTools{{Tool: nodes.Tool{Name: "list-accommodations", Description: "list accommodations"},
 		Run: func(ctx context.Context, raw json.RawMessage) (any, error) {
 			if g.Started != nil {
-				g.Started <- mcpbridge.UserFrom(ctx)
+				g.Started <- u.ID
 			}
 			if g.Release != nil {
 				select {
@@ -48,15 +50,14 @@ func (g *Gate) Tools() nodes.FuncTools {
 		}}}
 }
 
-// Planner is the trip planner on the offline model and the gate's tools,
-// saving with cp.
-func Planner(t testing.TB, g *Gate, cp graph.Checkpointer) *nodes.Graph {
+// Planner is the trip planner on the offline model.
+func Planner(t testing.TB) *nodes.Planner {
 	t.Helper()
 	m, err := model.Config{}.Open(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	planner, err := nodes.Build(nodes.Deps{Model: m, Tools: g.Tools()}, cp)
+	planner, err := nodes.Build(nodes.Deps{Model: m})
 	if err != nil {
 		t.Fatal(err)
 	}
