@@ -129,8 +129,8 @@ func TestGuardedClient(t *testing.T) {
 	mine.AllowedTools = []string{"echo"}
 	reg := registry{"ana": {mine}}
 	b := newBridge(t, Options{
-		Servers:  []ServerConfig{builtin},
-		HTTP:     HTTPClients{Trusted: &http.Client{Transport: trusted}, Guarded: &http.Client{Transport: guarded}},
+		Servers: []ServerConfig{builtin},
+		HTTP:    HTTPClients{Trusted: &http.Client{Transport: trusted}, Guarded: &http.Client{Transport: guarded}},
 	})
 	if _, err := as(b, reg, "ana").Call(bg, "add", json.RawMessage(`{"a":1,"b":1}`)); err != nil {
 		t.Fatal(err)

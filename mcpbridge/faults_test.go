@@ -9,7 +9,6 @@ import (
 	"github.com/tripgraph/tripgraph/errcode"
 )
 
-
 func mustAdd(t *testing.T, b *Bridge) {
 	reg := registry(nil)
 	t.Helper()

@@ -11,12 +11,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/errcode"
-	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/media"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/seed"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 // ours is tripgraph's own MCP server on a seeded database, over Streamable

@@ -8,11 +8,11 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/media"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/store/accounts"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 

@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/tripgraph/tripgraph/errcode"
-	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 // testURL is this package's fresh, migrated database.

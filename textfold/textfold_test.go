@@ -12,8 +12,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 var testURL string

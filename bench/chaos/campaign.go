@@ -12,10 +12,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/tripgraph/tripgraph/testing/faultproxy"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/seed"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/testing/faultproxy"
 )
 
 // database is the campaign's database in its cluster, made anew each time.

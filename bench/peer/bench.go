@@ -17,8 +17,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 // benchConfig is what peer bench is told.

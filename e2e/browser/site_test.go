@@ -9,9 +9,9 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
-	"github.com/tripgraph/tripgraph/testing/servetest"
 	"github.com/tripgraph/tripgraph/seed"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/testing/servetest"
 )
 
 // site is a real `tripgraph serve` on a loopback port, with the offline

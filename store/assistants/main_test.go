@@ -5,9 +5,9 @@ import (
 	"os"
 	"testing"
 
-	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/store/accounts"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 // testURL is this package's fresh database.

@@ -4,10 +4,10 @@ import (
 	"context"
 	"testing"
 
-	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/mcpserver/backendtest"
 	"github.com/tripgraph/tripgraph/mcpserver/memory"
 	"github.com/tripgraph/tripgraph/seed"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 )
 
 // TestBackend runs the tool suite on the store, in a database of its own

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 // storageFigures is what a conversation costs in checkpoint storage.

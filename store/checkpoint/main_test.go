@@ -8,8 +8,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 // testURL is this package's fresh database.

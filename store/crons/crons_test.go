@@ -13,9 +13,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tripgraph/tripgraph/errcode"
-	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/store/accounts"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 var testURL string

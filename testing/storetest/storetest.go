@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 // Open creates a database named after prefix, applies every migration and
