@@ -192,7 +192,7 @@ func (m *MemorySaver) Put(ctx context.Context, cp Checkpoint, head string) error
 	if err := ctx.Err(); err != nil { // as a database would, for a cancelled write
 		return fmt.Errorf("saving checkpoint %q: %w", cp.ID, err)
 	}
-	cp = clone(cp)
+	cp = cp.Clone()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	list := m.threads[cp.ThreadID]
@@ -217,7 +217,7 @@ func (m *MemorySaver) Latest(_ context.Context, threadID string) (Checkpoint, er
 	if len(list) == 0 {
 		return Checkpoint{}, ErrNotFound
 	}
-	return clone(list[len(list)-1]), nil
+	return list[len(list)-1].Clone(), nil
 }
 
 // Get returns one checkpoint of a thread.
@@ -232,7 +232,7 @@ func (m *MemorySaver) Get(_ context.Context, threadID, checkpointID string) (Che
 	if !ok {
 		return Checkpoint{}, ErrNotFound
 	}
-	return clone(list[i]), nil
+	return list[i].Clone(), nil
 }
 
 // List returns a thread's checkpoints, newest first.
@@ -251,7 +251,7 @@ func (m *MemorySaver) List(_ context.Context, threadID string, opts ListOptions)
 		if opts.Limit > 0 && len(out) == opts.Limit {
 			break
 		}
-		out = append(out, clone(list[i]))
+		out = append(out, list[i].Clone())
 	}
 	return out, nil
 }
@@ -293,8 +293,9 @@ func compare(a, b string) int {
 	return 0
 }
 
-// clone copies the slices of a checkpoint so that no caller shares them.
-func clone(cp Checkpoint) Checkpoint {
+// Clone copies the slices of a checkpoint so that no caller shares them:
+// what a Checkpointer stores and what it returns.
+func (cp Checkpoint) Clone() Checkpoint {
 	cp.State = slices.Clone(cp.State)
 	cp.Update = slices.Clone(cp.Update)
 	cp.Next = slices.Clone(cp.Next)

@@ -123,7 +123,7 @@ func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr Ne
 	if err != nil {
 		return Run{}, false, err
 	}
-	stamp, err := metadataObject(nr.ThreadMetadata)
+	stamp, err := CheckMetadata(nr.ThreadMetadata)
 	if err != nil {
 		return Run{}, false, err
 	}
@@ -184,7 +184,7 @@ func (o Owner) createRunIn(ctx context.Context, tx pgx.Tx, n *notes, threadID st
 		return Run{}, err
 	}
 	if len(nr.ThreadMetadata) > 0 {
-		stamp, err := metadataObject(nr.ThreadMetadata)
+		stamp, err := CheckMetadata(nr.ThreadMetadata)
 		if err != nil {
 			return Run{}, err
 		}
@@ -235,11 +235,11 @@ func (o Owner) createRunOnNewThread(ctx context.Context, q querier, nt NewThread
 	if err != nil {
 		return Run{}, err
 	}
-	threadMeta, err := metadataObject(nt.Metadata)
+	threadMeta, err := CheckMetadata(nt.Metadata)
 	if err != nil {
 		return Run{}, err
 	}
-	stamp, err := metadataObject(nr.ThreadMetadata)
+	stamp, err := CheckMetadata(nr.ThreadMetadata)
 	if err != nil {
 		return Run{}, err
 	}
@@ -263,11 +263,12 @@ func (o Owner) createRunOnNewThread(ctx context.Context, q querier, nt NewThread
 // microseconds, the seventh parameter: none when it is not delayed.
 const notBefore = `CASE WHEN $7::bigint > 0 THEN now() + $7::bigint * interval '1 microsecond' END`
 
-// columns checks a new run's strategy and metadata and returns them with
-// its input as the runs table stores them.
-func (nr NewRun) columns() (strategy string, input any, meta []byte, err error) {
-	if meta, err = metadataObject(nr.Metadata); err != nil {
-		return "", nil, nil, err
+// Check applies the store's rules to a new run and returns its multitask
+// strategy (reject when it names none) and its metadata (a JSON object;
+// none is {}).
+func (nr NewRun) Check() (strategy string, meta []byte, err error) {
+	if meta, err = CheckMetadata(nr.Metadata); err != nil {
+		return "", nil, err
 	}
 	strategy = nr.MultitaskStrategy
 	if strategy == "" {
@@ -276,7 +277,16 @@ func (nr NewRun) columns() (strategy string, input any, meta []byte, err error) 
 	switch strategy {
 	case MultitaskReject, MultitaskEnqueue, MultitaskInterrupt, MultitaskRollback:
 	default:
-		return "", nil, nil, errcode.New(errcode.BadRequest, "%q is not a multitask strategy", strategy)
+		return "", nil, errcode.New(errcode.BadRequest, "%q is not a multitask strategy", strategy)
+	}
+	return strategy, meta, nil
+}
+
+// columns checks a new run and returns its strategy, input and metadata
+// as the runs table stores them.
+func (nr NewRun) columns() (strategy string, input any, meta []byte, err error) {
+	if strategy, meta, err = nr.Check(); err != nil {
+		return "", nil, nil, err
 	}
 	if len(nr.Input) > 0 {
 		input = []byte(nr.Input)
@@ -340,7 +350,7 @@ func (s *Store) FinishRun(ctx context.Context, l Lease, status, runErr string) (
 	}
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return Run{}, leaseLost(l)
+		return Run{}, LeaseLost(l)
 	case err != nil:
 		return Run{}, fmt.Errorf("ending run %s: %w", l.RunID, err)
 	}
@@ -356,6 +366,14 @@ func (s *Store) FinishRun(ctx context.Context, l Lease, status, runErr string) (
 // threadStatusAfter maps a final run status to its thread's status.
 var threadStatusAfter = map[string]string{RunSuccess: ThreadIdle, RunCancelled: ThreadIdle,
 	RunError: ThreadError, RunInterrupted: ThreadInterrupted}
+
+// ThreadStatusAfter is the status a thread takes when its active run ends
+// with status (and no queued run follows it); ok is false when status is
+// not a final run status.
+func ThreadStatusAfter(status string) (threadStatus string, ok bool) {
+	threadStatus, ok = threadStatusAfter[status]
+	return threadStatus, ok
+}
 
 // Run returns a run on one of the owner's threads.
 func (o Owner) Run(ctx context.Context, runID string) (Run, error) {

@@ -141,7 +141,7 @@ func readAppended(row pgx.Row, l Lease, events []NewRunEvent) ([]RunEvent, error
 		return nil, fmt.Errorf("appending events to run %s: %w", l.RunID, err)
 	}
 	if held == 0 {
-		return nil, leaseLost(l)
+		return nil, LeaseLost(l)
 	}
 	return appendedOf(l.RunID, events, seqs, created, placed), nil
 }

@@ -31,11 +31,15 @@ type Lease struct {
 // Lease returns the claim a run that ClaimRun returned is under.
 func (r Run) Lease() Lease { return Lease{RunID: r.ID, WorkerID: r.WorkerID, Attempt: r.Attempts} }
 
-func (l Lease) holds(r Run) bool {
+// Holds reports whether the lease still holds r: the run is running,
+// claimed by the lease's worker in the lease's attempt.
+func (l Lease) Holds(r Run) bool {
 	return r.Status == RunRunning && r.WorkerID == l.WorkerID && r.Attempts == l.Attempt
 }
 
-func leaseLost(l Lease) error {
+// LeaseLost is the error of a worker whose lease no longer holds its run
+// (a CONFLICT wrapping ErrLeaseLost).
+func LeaseLost(l Lease) error {
 	return errcode.Wrap(errcode.Conflict, ErrLeaseLost,
 		fmt.Sprintf("run %s is no longer held by worker %s", l.RunID, l.WorkerID))
 }
@@ -118,7 +122,7 @@ func (s *Store) RenewLease(ctx context.Context, l Lease, lease time.Duration) (R
 			RETURNING *)
 		SELECT `+runColumns+` FROM r`, l.RunID, l.WorkerID, l.Attempt, lease.Microseconds())
 	if errors.Is(err, pgx.ErrNoRows) {
-		return Run{}, leaseLost(l)
+		return Run{}, LeaseLost(l)
 	}
 	return r, notFoundAs(err, "no run %s", l.RunID)
 }
@@ -207,8 +211,8 @@ func (s *Store) withHeldRun(ctx context.Context, l Lease, change func(pgx.Tx, *n
 		if err != nil {
 			return err
 		}
-		if !l.holds(r) {
-			return leaseLost(l)
+		if !l.Holds(r) {
+			return LeaseLost(l)
 		}
 		out, err = change(tx, n, r)
 		return err

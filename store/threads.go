@@ -62,7 +62,7 @@ const threadColumns = `id, owner_id, metadata, status, created_at, updated_at`
 // CreateThread creates a thread for the owner. A client-chosen id that exists
 // already is a CONFLICT.
 func (o Owner) CreateThread(ctx context.Context, nt NewThread) (Thread, error) {
-	meta, err := metadataObject(nt.Metadata)
+	meta, err := CheckMetadata(nt.Metadata)
 	if err != nil {
 		return Thread{}, err
 	}
@@ -146,7 +146,7 @@ func (o Owner) threadFilter(q ThreadQuery) (string, []any, error) {
 	args := []any{o.id}
 	sql := `owner_id = $1`
 	if len(q.Metadata) > 0 {
-		meta, err := metadataObject(q.Metadata)
+		meta, err := CheckMetadata(q.Metadata)
 		if err != nil {
 			return "", nil, err
 		}
@@ -167,7 +167,7 @@ func (o Owner) threadFilter(q ThreadQuery) (string, []any, error) {
 // UpdateThreadMetadata merges patch, a JSON object, into the metadata of
 // one of the owner's threads: its keys replace the thread's.
 func (o Owner) UpdateThreadMetadata(ctx context.Context, id string, patch json.RawMessage) (Thread, error) {
-	meta, err := metadataObject(patch)
+	meta, err := CheckMetadata(patch)
 	if err != nil {
 		return Thread{}, err
 	}
@@ -202,7 +202,7 @@ func (o Owner) DeleteThread(ctx context.Context, id string) error {
 // metadata, a JSON object, with their checkpoints, runs and events, and
 // returns how many it deleted.
 func (o Owner) DeleteThreadsWhere(ctx context.Context, metadata json.RawMessage) (int64, error) {
-	meta, err := metadataObject(metadata)
+	meta, err := CheckMetadata(metadata)
 	if err != nil {
 		return 0, err
 	}
@@ -235,8 +235,9 @@ func threadError(err error, doing, id string) error {
 	return fmt.Errorf("%s %s: %w", doing, id, err)
 }
 
-// metadataObject checks that metadata is a JSON object; nil becomes {}.
-func metadataObject(metadata json.RawMessage) ([]byte, error) {
+// CheckMetadata is the store's rule for metadata: a JSON object; none
+// becomes {}.
+func CheckMetadata(metadata json.RawMessage) ([]byte, error) {
 	if len(metadata) == 0 {
 		return []byte("{}"), nil
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/tripgraph/tripgraph/store/assistants"
 	"github.com/tripgraph/tripgraph/store/items"
 	"github.com/tripgraph/tripgraph/store/mcpservers"
+	"github.com/tripgraph/tripgraph/store/memstore"
 )
 
 // OnPostgres is each user's records in st, with the users' MCP servers in
@@ -96,4 +97,14 @@ func (m memoryItems) Write(ctx context.Context, key nodes.ItemKey, value json.Ra
 // Delete implements nodes.MemoryItems.
 func (m memoryItems) Delete(ctx context.Context, key nodes.ItemKey) error {
 	return m.items.Delete(ctx, key.Namespace, key.Key)
+}
+
+// InMemory is each user's records in ms, the in-memory twin.
+func InMemory(ms *memstore.Store) func(userID string) Records {
+	return func(userID string) Records {
+		o := ms.ForOwner(userID)
+		return Records{Threads: o, Runs: o, ToolOutputs: o, Checkpoints: o.Checkpoints(),
+			Servers: ms.Servers.ForOwner(userID), Assistants: ms.Assistants.ForOwner(userID),
+			Items: ms.Items.ForOwner(userID), Crons: ms.Crons.ForOwner(userID)}
+	}
 }

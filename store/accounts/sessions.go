@@ -3,7 +3,6 @@ package accounts
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -23,8 +22,9 @@ type Session struct {
 	ExpiresAt time.Time
 }
 
-// randomToken is 32 random bytes, URL-safe.
-func randomToken() (string, error) {
+// NewToken is 32 random bytes, URL-safe: a session's, its CSRF token, a
+// login link's.
+func NewToken() (string, error) {
 	var raw [32]byte
 	if _, err := rand.Read(raw[:]); err != nil {
 		return "", fmt.Errorf("making a random token: %w", err)
@@ -32,19 +32,14 @@ func randomToken() (string, error) {
 	return base64.RawURLEncoding.EncodeToString(raw[:]), nil
 }
 
-func tokenHash(token string) []byte {
-	h := sha256.Sum256([]byte(token))
-	return h[:]
-}
-
 // CreateSession opens a session for a user that lasts ttl, with a new
 // CSRF token. Sessions that have expired are deleted on the way.
 func (s *Store) CreateSession(ctx context.Context, userID string, ttl time.Duration) (Session, error) {
-	token, err := randomToken()
+	token, err := NewToken()
 	if err != nil {
 		return Session{}, err
 	}
-	csrf, err := randomToken()
+	csrf, err := NewToken()
 	if err != nil {
 		return Session{}, err
 	}
@@ -53,7 +48,7 @@ func (s *Store) CreateSession(ctx context.Context, userID string, ttl time.Durat
 		WITH gone AS (DELETE FROM web_sessions WHERE expires_at <= now())
 		INSERT INTO web_sessions (token_hash, user_id, csrf_token, expires_at)
 		VALUES ($1, $2, $3, now() + $4 * interval '1 microsecond') RETURNING expires_at`,
-		tokenHash(token), userID, csrf, ttl.Microseconds()).Scan(&sess.ExpiresAt)
+		Hash(token), userID, csrf, ttl.Microseconds()).Scan(&sess.ExpiresAt)
 	if err != nil {
 		return Session{}, fmt.Errorf("opening a session: %w", err)
 	}
@@ -66,7 +61,7 @@ func (s *Store) SessionByToken(ctx context.Context, token string) (Session, erro
 	sess := Session{Token: token}
 	err := s.Pool.QueryRow(ctx, `
 		SELECT user_id, csrf_token, expires_at FROM web_sessions
-		WHERE token_hash = $1 AND expires_at > now()`, tokenHash(token)).
+		WHERE token_hash = $1 AND expires_at > now()`, Hash(token)).
 		Scan(&sess.UserID, &sess.CSRFToken, &sess.ExpiresAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Session{}, errcode.New(errcode.Unauthenticated, "no such session, or it has expired")
@@ -80,7 +75,7 @@ func (s *Store) SessionByToken(ctx context.Context, token string) (Session, erro
 // DeleteSession ends a session; ending one that is gone already is not an
 // error.
 func (s *Store) DeleteSession(ctx context.Context, token string) error {
-	if _, err := s.Pool.Exec(ctx, `DELETE FROM web_sessions WHERE token_hash = $1`, tokenHash(token)); err != nil {
+	if _, err := s.Pool.Exec(ctx, `DELETE FROM web_sessions WHERE token_hash = $1`, Hash(token)); err != nil {
 		return fmt.Errorf("ending a session: %w", err)
 	}
 	return nil
@@ -89,14 +84,14 @@ func (s *Store) DeleteSession(ctx context.Context, token string) error {
 // CreateLoginLink makes a token that opens a session for the user once,
 // within ttl. Only its hash is stored.
 func (s *Store) CreateLoginLink(ctx context.Context, userID string, ttl time.Duration) (string, error) {
-	token, err := randomToken()
+	token, err := NewToken()
 	if err != nil {
 		return "", err
 	}
 	if _, err := s.Pool.Exec(ctx, `
 		WITH gone AS (DELETE FROM login_links WHERE expires_at <= now())
 		INSERT INTO login_links (token_hash, user_id, expires_at) VALUES ($1, $2, now() + $3 * interval '1 microsecond')`,
-		tokenHash(token), userID, ttl.Microseconds()); err != nil {
+		Hash(token), userID, ttl.Microseconds()); err != nil {
 		return "", fmt.Errorf("making a login link: %w", err)
 	}
 	return token, nil
@@ -109,7 +104,7 @@ func (s *Store) UseLoginLink(ctx context.Context, token string) (string, error) 
 	var live bool
 	err := s.Pool.QueryRow(ctx, `
 		DELETE FROM login_links WHERE token_hash = $1 RETURNING user_id, expires_at > now()`,
-		tokenHash(token)).Scan(&userID, &live)
+		Hash(token)).Scan(&userID, &live)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !live) {
 		return "", errcode.New(errcode.Unauthenticated, "the login link is unknown or was used already")
 	}

@@ -52,7 +52,7 @@ func TestSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Pool.Exec(ctx, `UPDATE web_sessions SET expires_at = now() - interval '1 minute' WHERE token_hash = $1`, tokenHash(old.Token)); err != nil {
+	if _, err := s.Pool.Exec(ctx, `UPDATE web_sessions SET expires_at = now() - interval '1 minute' WHERE token_hash = $1`, Hash(old.Token)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.SessionByToken(ctx, old.Token); errcode.Of(err) != errcode.Unauthenticated {
@@ -62,7 +62,7 @@ func TestSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	var n int
-	if err := s.Pool.QueryRow(ctx, `SELECT count(*) FROM web_sessions WHERE token_hash = $1`, tokenHash(old.Token)).Scan(&n); err != nil || n != 0 {
+	if err := s.Pool.QueryRow(ctx, `SELECT count(*) FROM web_sessions WHERE token_hash = $1`, Hash(old.Token)).Scan(&n); err != nil || n != 0 {
 		t.Errorf("the expired session was kept (%d, %v)", n, err)
 	}
 }
@@ -88,7 +88,7 @@ func TestLoginLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Pool.Exec(ctx, `UPDATE login_links SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, tokenHash(expired)); err != nil {
+	if _, err := s.Pool.Exec(ctx, `UPDATE login_links SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, Hash(expired)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.UseLoginLink(ctx, expired); errcode.Of(err) != errcode.Unauthenticated {

@@ -32,12 +32,21 @@ const APIKeyPrefix = "tg_"
 // userNamePattern is the rule the users table checks names against.
 var userNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,62}$`)
 
+// CheckName applies the naming rule of users: a BAD_REQUEST for a name
+// that breaks it.
+func CheckName(name string) error {
+	if !userNamePattern.MatchString(name) {
+		return errcode.New(errcode.BadRequest,
+			"user name %q must be 1 to 63 lower-case letters, digits, '_', '.' or '-', starting with a letter or digit", name)
+	}
+	return nil
+}
+
 // CreateUser makes a new user. A name that breaks the naming rule is a
 // BAD_REQUEST; a name already taken is a CONFLICT.
 func (s *Store) CreateUser(ctx context.Context, name string) (User, error) {
-	if !userNamePattern.MatchString(name) {
-		return User{}, errcode.New(errcode.BadRequest,
-			"user name %q must be 1 to 63 lower-case letters, digits, '_', '.' or '-', starting with a letter or digit", name)
+	if err := CheckName(name); err != nil {
+		return User{}, err
 	}
 	var u User
 	err := s.Pool.QueryRow(ctx, `INSERT INTO users (name) VALUES ($1) RETURNING id, name, created_at`, name).
@@ -90,14 +99,12 @@ func (s *Store) scanUser(ctx context.Context, by, query, arg string) (User, erro
 // CreateAPIKey makes a new API key for a user and returns it. Only its hash
 // is stored: the key cannot be shown again.
 func (s *Store) CreateAPIKey(ctx context.Context, userID, label string) (string, error) {
-	var raw [24]byte
-	if _, err := rand.Read(raw[:]); err != nil {
-		return "", fmt.Errorf("making an API key: %w", err)
+	key, err := NewAPIKey()
+	if err != nil {
+		return "", err
 	}
-	key := APIKeyPrefix + base64.RawURLEncoding.EncodeToString(raw[:])
-	hash := sha256.Sum256([]byte(key))
 	if _, err := s.Pool.Exec(ctx, `INSERT INTO api_keys (user_id, key_hash, label) VALUES ($1, $2, $3)`,
-		userID, hash[:], label); err != nil {
+		userID, Hash(key), label); err != nil {
 		return "", fmt.Errorf("storing an API key: %w", err)
 	}
 	return key, nil
@@ -110,7 +117,7 @@ func (s *Store) CreateAPIKey(ctx context.Context, userID, label string) (string,
 // would make the requests of one key queue on its row lock, each behind
 // the commit of the one before; a read commits nothing.
 func (s *Store) UserByAPIKey(ctx context.Context, key string) (User, error) {
-	hash := sha256.Sum256([]byte(key))
+	hash := Hash(key)
 	var u User
 	err := s.Pool.QueryRow(ctx, `
 		WITH touched AS (
@@ -118,7 +125,7 @@ func (s *Store) UserByAPIKey(ctx context.Context, key string) (User, error) {
 			WHERE key_hash = $1 AND revoked_at IS NULL
 			  AND (last_used_at IS NULL OR last_used_at < now() - $2 * interval '1 microsecond'))
 		SELECT u.id, u.name, u.created_at FROM api_keys k JOIN users u ON u.id = k.user_id
-		WHERE k.key_hash = $1 AND k.revoked_at IS NULL`, hash[:], lastUsedStep.Microseconds()).Scan(&u.ID, &u.Name, &u.CreatedAt)
+		WHERE k.key_hash = $1 AND k.revoked_at IS NULL`, hash, lastUsedStep.Microseconds()).Scan(&u.ID, &u.Name, &u.CreatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return User{}, errcode.New(errcode.Forbidden, "invalid API key")
 	}
@@ -133,8 +140,7 @@ const lastUsedStep = time.Minute
 
 // RevokeAPIKey revokes every key of userID whose hash matches key.
 func (s *Store) RevokeAPIKey(ctx context.Context, userID, key string) error {
-	hash := sha256.Sum256([]byte(key))
-	tag, err := s.Pool.Exec(ctx, `UPDATE api_keys SET revoked_at = now() WHERE user_id = $1 AND key_hash = $2 AND revoked_at IS NULL`, userID, hash[:])
+	tag, err := s.Pool.Exec(ctx, `UPDATE api_keys SET revoked_at = now() WHERE user_id = $1 AND key_hash = $2 AND revoked_at IS NULL`, userID, Hash(key))
 	if err != nil {
 		return fmt.Errorf("revoking an API key: %w", err)
 	}
@@ -142,6 +148,21 @@ func (s *Store) RevokeAPIKey(ctx context.Context, userID, key string) error {
 		return errcode.New(errcode.NotFound, "no such active API key")
 	}
 	return nil
+}
+
+// NewAPIKey makes a new API key: APIKeyPrefix and 24 random bytes.
+func NewAPIKey() (string, error) {
+	var raw [24]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", fmt.Errorf("making an API key: %w", err)
+	}
+	return APIKeyPrefix + base64.RawURLEncoding.EncodeToString(raw[:]), nil
+}
+
+// Hash is the hash a key or token is stored as: its SHA-256.
+func Hash(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
 }
 
 // Store is the accounts on a PostgreSQL pool. It is safe for concurrent use.

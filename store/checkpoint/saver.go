@@ -269,7 +269,7 @@ func (c *saver) sendAll(ctx context.Context, b *pgx.Batch, read func(pgx.BatchRe
 // a delta against its parent's chain (parent, when given and cp's parent,
 // else the cached or stored one).
 func (c *saver) prepare(ctx context.Context, cp graph.Checkpoint, head string, parent *chain) (newRow, error) {
-	if err := checkPutIDs(cp, head); err != nil {
+	if err := CheckPut(cp, head); err != nil {
 		return newRow{}, err
 	}
 	interrupts, err := encodeInterrupts(cp.Interrupts)
@@ -378,7 +378,7 @@ func (c *saver) inserted(ctx context.Context, row newRow, tag pgconn.CommandTag,
 	case errors.As(err, &pgErr) && pgErr.Code == "23505":
 		return errcode.New(errcode.Conflict, "checkpoint %s of thread %s exists already", cp.ID, cp.ThreadID)
 	case errors.As(err, &pgErr) && pgErr.Code == "23503":
-		return notFound("Thread with ID %s not found", cp.ThreadID)
+		return NotFound("Thread with ID %s not found", cp.ThreadID)
 	case err != nil:
 		return fmt.Errorf("saving checkpoint %s of thread %s: %w", cp.ID, cp.ThreadID, err)
 	case tag.RowsAffected() == 0 && c.fence != nil && !c.holds(ctx, *c.fence):
@@ -419,7 +419,7 @@ func (c *saver) refused(ctx context.Context, threadID, id, expected string) erro
 	err := c.pool.QueryRow(ctx, `SELECT head FROM threads th WHERE th.id = $1`+c.ownerCond(&args), args...).Scan(&actual)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return notFound("Thread with ID %s not found", threadID)
+		return NotFound("Thread with ID %s not found", threadID)
 	case err != nil:
 		return fmt.Errorf("reading the head of thread %s: %w", threadID, err)
 	}
@@ -428,7 +428,7 @@ func (c *saver) refused(ctx context.Context, threadID, id, expected string) erro
 		conflict.Actual = *actual
 	}
 	if conflict.Actual == expected {
-		return invalidID(fmt.Errorf("saving checkpoint %s: it does not sort after the head %s: %w", id, expected, graph.ErrInvalidID))
+		return InvalidID(fmt.Errorf("saving checkpoint %s: it does not sort after the head %s: %w", id, expected, graph.ErrInvalidID))
 	}
 	return &errcode.Error{Code: errcode.Conflict, Message: fmt.Sprintf("thread %s was written concurrently", threadID), Err: conflict}
 }
@@ -436,7 +436,7 @@ func (c *saver) refused(ctx context.Context, threadID, id, expected string) erro
 // Latest returns the newest checkpoint of a thread.
 func (c *saver) Latest(ctx context.Context, threadID string) (graph.Checkpoint, error) {
 	if err := graph.CheckID("thread id", threadID); err != nil {
-		return graph.Checkpoint{}, invalidID(err)
+		return graph.Checkpoint{}, InvalidID(err)
 	}
 	cp, _, err := c.one(ctx, threadID, "")
 	return cp, err
@@ -445,7 +445,7 @@ func (c *saver) Latest(ctx context.Context, threadID string) (graph.Checkpoint, 
 // Get returns one checkpoint of a thread.
 func (c *saver) Get(ctx context.Context, threadID, checkpointID string) (graph.Checkpoint, error) {
 	if err := errors.Join(graph.CheckID("thread id", threadID), graph.CheckID("checkpoint id", checkpointID)); err != nil {
-		return graph.Checkpoint{}, invalidID(err)
+		return graph.Checkpoint{}, InvalidID(err)
 	}
 	cp, _, err := c.one(ctx, threadID, checkpointID)
 	return cp, err
@@ -454,11 +454,11 @@ func (c *saver) Get(ctx context.Context, threadID, checkpointID string) (graph.C
 // List returns a thread's checkpoints, newest first.
 func (c *saver) List(ctx context.Context, threadID string, opts graph.ListOptions) ([]graph.Checkpoint, error) {
 	if err := graph.CheckID("thread id", threadID); err != nil {
-		return nil, invalidID(err)
+		return nil, InvalidID(err)
 	}
 	if opts.Before != "" {
 		if err := graph.CheckID("list cursor", opts.Before); err != nil {
-			return nil, invalidID(err)
+			return nil, InvalidID(err)
 		}
 	}
 	rows, err := c.read(ctx, threadID, "", opts.Before, opts.Limit)
@@ -515,9 +515,9 @@ func (c *saver) one(ctx context.Context, threadID, id string) (graph.Checkpoint,
 // checkpoint id.
 func missing(threadID, id string) error {
 	if id == "" {
-		return notFound("thread %s has no checkpoint", threadID)
+		return NotFound("thread %s has no checkpoint", threadID)
 	}
-	return notFound("no checkpoint %s in thread %s", id, threadID)
+	return NotFound("no checkpoint %s in thread %s", id, threadID)
 }
 
 // readOne fetches one checkpoint's row (the newest when id is ""), or nil
@@ -759,8 +759,9 @@ func (c *saver) ownerCond(args *[]any) string {
 	return " AND th.owner_id = $" + strconv.Itoa(len(*args)) + "::uuid"
 }
 
-// checkPutIDs applies graph.Checkpointer's id rule to what Put is given.
-func checkPutIDs(cp graph.Checkpoint, head string) error {
+// CheckPut applies graph.Checkpointer's id rule to what Put is given: a
+// BAD_REQUEST matching graph.ErrInvalidID when it breaks it.
+func CheckPut(cp graph.Checkpoint, head string) error {
 	check := func(what, id string) error {
 		if id == "" {
 			return nil
@@ -770,18 +771,18 @@ func checkPutIDs(cp graph.Checkpoint, head string) error {
 	err := errors.Join(graph.CheckID("thread id", cp.ThreadID), graph.CheckID("checkpoint id", cp.ID),
 		check("parent checkpoint id", cp.ParentID), check("run id", cp.Metadata.RunID), check("head checkpoint id", head))
 	if err != nil {
-		return invalidID(fmt.Errorf("saving a checkpoint: %w", err))
+		return InvalidID(fmt.Errorf("saving a checkpoint: %w", err))
 	}
 	return nil
 }
 
-// invalidID is a BAD_REQUEST error that also matches graph.ErrInvalidID.
-func invalidID(err error) error {
+// InvalidID is a BAD_REQUEST error that also matches graph.ErrInvalidID.
+func InvalidID(err error) error {
 	return &errcode.Error{Code: errcode.BadRequest, Message: "malformed id: thread, checkpoint and run ids are lowercase UUIDs", Err: err}
 }
 
-// notFound is a NOT_FOUND error that also matches graph.ErrNotFound.
-func notFound(format string, args ...any) error {
+// NotFound is a NOT_FOUND error that also matches graph.ErrNotFound.
+func NotFound(format string, args ...any) error {
 	return &errcode.Error{Code: errcode.NotFound, Message: fmt.Sprintf(format, args...), Err: graph.ErrNotFound}
 }
 

@@ -1,0 +1,71 @@
+package tenant_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	"github.com/tripgraph/tripgraph/netguard"
+	"github.com/tripgraph/tripgraph/secretbox"
+	"github.com/tripgraph/tripgraph/server/tenant"
+	"github.com/tripgraph/tripgraph/server/tenant/tenanttest"
+	"github.com/tripgraph/tripgraph/store/accounts"
+	"github.com/tripgraph/tripgraph/store/mcpservers"
+	"github.com/tripgraph/tripgraph/store/memstore"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
+)
+
+// The in-memory twin passes the tenants' suite.
+func TestInMemory(t *testing.T) {
+	tenanttest.Run(t, func(t *testing.T) tenanttest.Backend {
+		guard, box := guardAndBox(t)
+		ms := memstore.New(memstore.Options{Guard: guard, Box: box})
+		return tenanttest.Backend{Records: tenant.InMemory(ms), Queue: ms,
+			NewUser: func(t *testing.T) string { return newUser(t, ms.Accounts.EnsureUser) }}
+	})
+}
+
+// PostgreSQL passes the tenants' suite.
+func TestOnPostgres(t *testing.T) {
+	pgtest.Skip(t)
+	st := storetest.Open(t, "tenantsuite")
+	tenanttest.Run(t, func(t *testing.T) tenanttest.Backend {
+		// The queue serves every owner: no other test's runs may wait in it.
+		if _, err := st.Pool.Exec(context.Background(), `DELETE FROM threads`); err != nil {
+			t.Fatal(err)
+		}
+		guard, box := guardAndBox(t)
+		return tenanttest.Backend{Records: tenant.OnPostgres(st, mcpservers.Registry{Pool: st.Pool, Guard: guard, Box: box}), Queue: st,
+			NewUser: func(t *testing.T) string { return newUser(t, st.Accounts.EnsureUser) }}
+	})
+}
+
+// guardAndBox are the SSRF guard and the secret box users' MCP servers
+// are vetted and sealed with.
+func guardAndBox(t *testing.T) (*netguard.Guard, *secretbox.Box) {
+	t.Helper()
+	guard, err := netguard.New(netguard.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, err := secretbox.New(bytes.Repeat([]byte{7}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return guard, box
+}
+
+var users atomic.Int64
+
+// newUser makes a user with a name of its own.
+func newUser(t *testing.T, ensure func(context.Context, string) (accounts.User, error)) string {
+	t.Helper()
+	u, err := ensure(context.Background(), fmt.Sprintf("suite-%d", users.Add(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.ID
+}
