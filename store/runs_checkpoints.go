@@ -24,9 +24,12 @@ type StepOutput interface {
 
 // RunCheckpoints is the checkpointer run l writes with, on the owner's
 // threads: a write moves the thread's head only while l still holds the
-// run (checkpoint.ErrFenced otherwise), and appends out's events in its
-// transaction.
+// run (checkpoint.ErrFenced otherwise), and appends out's events, if out
+// is not nil, in its transaction.
 func (o Owner) RunCheckpoints(l Lease, out StepOutput) graph.Checkpointer {
+	if out == nil {
+		return o.checkpoints.ForRun(checkpoint.Fence(l), nil)
+	}
 	return o.checkpoints.ForRun(checkpoint.Fence(l), stepCompanion{lease: l, out: out})
 }
 

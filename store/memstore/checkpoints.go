@@ -66,24 +66,16 @@ func (c *checkpoints) PutAll(ctx context.Context, cps []graph.Checkpoint, head s
 			return 0, errcode.Wrap(errcode.Conflict, checkpoint.ErrFenced, fmt.Sprintf("run %s is no longer held by worker %s", c.lease.RunID, c.lease.WorkerID))
 		}
 	}
-	var events []store.NewRunEvent
-	if c.out != nil {
-		events = c.out.Take(cps)
-	}
-	n, err := c.store(cps, head)
-	if n == 0 {
-		return 0, err
-	}
-	if c.out != nil {
+	if c.out != nil { // the output goes in with the step, as in the store's batch
 		var appended []store.RunEvent
-		if len(events) > 0 {
+		if events := c.out.Take(cps); len(events) > 0 {
 			appended = c.s.appendLocked(c.s.runs[c.lease.RunID], events)
 		}
-		if aerr := c.out.Appended(appended, nil); aerr != nil {
-			return n, aerr
+		if err := c.out.Appended(appended, nil); err != nil {
+			return 0, err
 		}
 	}
-	return n, err
+	return c.store(cps, head)
 }
 
 // store puts cps on their thread, each over the one before it; the caller

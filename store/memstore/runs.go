@@ -437,17 +437,19 @@ func (st *Store) WatchCancel(ctx context.Context, runID string) (context.Context
 		r, ok := s.runs[runID]
 		return !ok || r.cancelRequested, s.changed
 	}
+	yes, changed := requested()
+	if yes {
+		cancel(store.ErrRunCancelled)
+	}
 	go func() {
-		for {
-			yes, changed := requested()
-			if yes {
-				cancel(store.ErrRunCancelled)
-				return
-			}
+		for !yes {
 			select {
 			case <-watched.Done():
 				return
 			case <-changed:
+			}
+			if yes, changed = requested(); yes {
+				cancel(store.ErrRunCancelled)
 			}
 		}
 	}()

@@ -43,14 +43,21 @@ type Queue interface {
 // Run runs the suite. newBackend gives each test a store where no other
 // test's runs wait (the queue serves every owner).
 func Run(t *testing.T, newBackend func(t *testing.T) Backend) {
-	tests := []struct {
-		name string
-		fn   func(*testing.T, Backend)
+	groups := []struct {
+		name  string
+		cases []suiteCase
 	}{
+		{"runs", runsCases},
+		{"run queue", queueCases},
+		{"run events", eventsCases},
+	}
+	for _, g := range groups {
+		for _, c := range g.cases {
+			t.Run(g.name+"/"+c.name, func(t *testing.T) { c.fn(t, newBackend(t)) })
+		}
+	}
+	tests := []suiteCase{
 		{"threads", testThreads},
-		{"runs", testRuns},
-		{"run queue", testQueue},
-		{"run events", testEvents},
 		{"checkpoints", testCheckpoints},
 		{"tool outputs", testToolOutputs},
 		{"items", testItems},
@@ -58,10 +65,17 @@ func Run(t *testing.T, newBackend func(t *testing.T) Backend) {
 		{"assistants", testAssistants},
 		{"servers", testServers},
 		{"owner rule", testOwnerRule},
+		{"memory", testMemory},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, newBackend(t)) })
 	}
+}
+
+// suiteCase is one test of the suite, on a store of its own.
+type suiteCase struct {
+	name string
+	fn   func(*testing.T, Backend)
 }
 
 // two are two users' records: the one a test acts as, and another.

@@ -1,0 +1,158 @@
+package tenanttest
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/graph/checkpointtest"
+	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/checkpoint"
+)
+
+// A user's checkpointer is a graph.Checkpointer (the engine's own suite);
+// its first checkpoint creates the thread, the user's; another user's
+// threads are out of its reach; a run's writes stop once its lease is
+// lost and carry its stream's output.
+func testCheckpoints(t *testing.T, b Backend) {
+	t.Run("the checkpointer's suite", func(t *testing.T) {
+		checkpointtest.Run(t, func(t *testing.T) graph.Checkpointer { return b.Records(b.NewUser(t)).Checkpoints })
+	})
+	t.Run("the first checkpoint creates the thread", func(t *testing.T) { testFirstCheckpoint(t, b) })
+	t.Run("a run's writes are fenced and carry its output", func(t *testing.T) { testRunCheckpoints(t, b) })
+}
+
+// A thread's first checkpoint creates it, the writer's; another user's
+// checkpointer neither reads nor writes it, nor creates a thread of that
+// id; a deleted thread takes its checkpoints.
+func testFirstCheckpoint(t *testing.T, b Backend) {
+	ctx := context.Background()
+	mine, theirs, _, _ := two(t, b)
+	thread := uuid.NewString()
+	first := graph.Checkpoint{ThreadID: thread, ID: newCheckpointID(), State: []byte(`{}`), Metadata: graph.Metadata{Source: graph.SourceInput}}
+	if err := mine.Checkpoints.Put(ctx, first, ""); err != nil {
+		t.Fatal(err)
+	}
+	if th, err := mine.Thread(ctx, thread); err != nil || th.Status != store.ThreadIdle {
+		t.Fatalf("the thread the first checkpoint made: %+v, %v", th, err)
+	}
+	next := graph.Checkpoint{ThreadID: thread, ID: newCheckpointID(), ParentID: first.ID, State: []byte(`{"n":1}`)}
+	for _, c := range []struct {
+		name string
+		err  error
+	}{
+		{"another user's write at the head", theirs.Checkpoints.Put(ctx, next, first.ID)},
+		{"another user's first write", theirs.Checkpoints.Put(ctx, graph.Checkpoint{ThreadID: thread, ID: newCheckpointID(), State: []byte(`{}`)}, "")},
+		{"another user's read", second(theirs.Checkpoints.Latest(ctx, thread))},
+		{"another user's read by id", second(theirs.Checkpoints.Get(ctx, thread, first.ID))},
+	} {
+		if errcode.Of(c.err) != errcode.NotFound || !errors.Is(c.err, graph.ErrNotFound) {
+			t.Errorf("%s: %v, want NOT_FOUND", c.name, c.err)
+		}
+	}
+	if list, err := theirs.Checkpoints.List(ctx, thread, graph.ListOptions{}); err != nil || len(list) != 0 {
+		t.Errorf("another user lists %d checkpoints (%v)", len(list), err)
+	}
+	if err := mine.Checkpoints.Put(ctx, first, ""); errcode.Of(err) != errcode.Conflict {
+		t.Errorf("a first checkpoint on a thread that has one: %v, want CONFLICT", err)
+	}
+	if err := mine.Checkpoints.Put(ctx, graph.Checkpoint{ThreadID: "nope", ID: newCheckpointID(), State: []byte(`{}`)}, ""); errcode.Of(err) != errcode.BadRequest || !errors.Is(err, graph.ErrInvalidID) {
+		t.Errorf("a malformed thread id: %v, want BAD_REQUEST", err)
+	}
+	if err := mine.DeleteThread(ctx, thread); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mine.Checkpoints.Latest(ctx, thread); errcode.Of(err) != errcode.NotFound {
+		t.Errorf("the checkpoints of a deleted thread: %v, want NOT_FOUND", err)
+	}
+}
+
+// A run's checkpointer writes while the run's lease holds it, with the
+// events its output gives in the same step; once the lease is lost it
+// writes nothing, neither checkpoint nor events.
+func testRunCheckpoints(t *testing.T, b Backend) {
+	ctx := context.Background()
+	mine, thread := newThread(t, b)
+	run := mustCreate(t, mine, thread, "")
+	c := mustClaim(t, b, "w1")
+	out := &stepOutput{events: []store.NewRunEvent{{Event: "values", Data: []byte(`{"n":1}`), Position: "1.values.0.0"}}}
+	cps := mine.RunCheckpoints(c.Lease(), out)
+	first := graph.Checkpoint{ThreadID: thread, ID: newCheckpointID(), State: []byte(`{"n":1}`), Metadata: graph.Metadata{RunID: run.ID}}
+	if err := cps.Put(ctx, first, ""); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.appended) != 1 || out.appended[0].Event != "values" || len(out.saving) != 1 || out.saving[0].ID != first.ID {
+		t.Fatalf("the output was told %+v of saving %+v, want its one event with the checkpoint", out.appended, out.saving)
+	}
+	if events, _ := mine.RunEvents(ctx, run.ID, 0, 0); len(events) != 1 {
+		t.Fatalf("the stream holds %d events, want the checkpoint's one", len(events))
+	}
+
+	out.events = []store.NewRunEvent{{Event: "values", Data: []byte(`{"n":2}`)}}
+	stale := graph.Checkpoint{ThreadID: thread, ID: newCheckpointID(), ParentID: first.ID, State: []byte(`{"n":2}`)}
+	if err := cps.Put(ctx, stale, newCheckpointID()); errcode.Of(err) != errcode.Conflict || !errors.Is(err, graph.ErrConflict) {
+		t.Fatalf("a write over a head that moved: %v, want a conflict", err)
+	}
+
+	lapse(t, b, c.Lease())
+	if _, err := b.Queue.ReclaimExpired(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	taker := mustClaim(t, b, "w2")
+	late := graph.Checkpoint{ThreadID: thread, ID: newCheckpointID(), ParentID: first.ID, State: []byte(`{"n":3}`)}
+	if err := cps.Put(ctx, late, first.ID); !fenced(err) {
+		t.Fatalf("a write after the lease was lost: %v, want a lost lease", err)
+	}
+	if head, err := mine.Checkpoints.Latest(ctx, thread); err != nil || head.ID != first.ID {
+		t.Fatalf("the head is %s (%v), want the one written before the lease was lost", head.ID, err)
+	}
+	if events, _ := mine.RunEvents(ctx, run.ID, 0, 0); len(events) != 1 && len(events) != 2 {
+		t.Fatalf("the stream holds %d events", len(events))
+	}
+	out.events = []store.NewRunEvent{{Event: "values", Data: []byte(`{"n":3}`)}}
+	before, _ := mine.RunEvents(ctx, run.ID, 0, 0)
+	if err := cps.Put(ctx, graph.Checkpoint{ThreadID: thread, ID: newCheckpointID(), ParentID: first.ID, State: []byte(`{}`)}, first.ID); !fenced(err) {
+		t.Fatalf("a fenced write with output: %v, want a lost lease", err)
+	}
+	if after, _ := mine.RunEvents(ctx, run.ID, 0, 0); len(after) != len(before) {
+		t.Fatalf("a fenced write appended %d events", len(after)-len(before))
+	}
+	if err := mine.RunCheckpoints(taker.Lease(), nil).Put(ctx, late, first.ID); err != nil {
+		t.Fatalf("the new holder's write: %v", err)
+	}
+}
+
+// fenced reports whether err refuses a run's write because its lease was
+// lost: the checkpoint's fence, or the output's append, which may find it
+// first.
+func fenced(err error) bool {
+	return (errors.Is(err, checkpoint.ErrFenced) || errors.Is(err, store.ErrLeaseLost)) && errcode.Of(err) == errcode.Conflict
+}
+
+// stepOutput is a run's output as a test gives it: events for the next
+// write, and what it was told.
+type stepOutput struct {
+	events   []store.NewRunEvent
+	saving   []graph.Checkpoint
+	appended []store.RunEvent
+}
+
+func (o *stepOutput) Take(saving []graph.Checkpoint) []store.NewRunEvent {
+	o.saving = saving
+	events := o.events
+	o.events = nil
+	return events
+}
+
+func (o *stepOutput) Appended(events []store.RunEvent, err error) error {
+	o.appended = events
+	return err
+}
+
+func newCheckpointID() string { return uuid.Must(uuid.NewV7()).String() }
+
+func second[T any](_ T, err error) error { return err }
