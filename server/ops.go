@@ -6,7 +6,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tripgraph/tripgraph/errcode"
-	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 )
@@ -24,7 +23,7 @@ func (s *Server) operations() []httpx.Route {
 
 // healthz answers while the process runs and reaches its database.
 func (s *Server) healthz(c echo.Context) error {
-	if err := s.store.Pool.Ping(httpx.Ctx(c)); err != nil {
+	if err := s.data.Health(httpx.Ctx(c)); err != nil {
 		httpx.Logger(c, s.log).Warn("health check: the database does not answer", "err", err)
 		return c.JSON(http.StatusServiceUnavailable, wire.Health{Status: "unavailable", Reason: "database unreachable"})
 	}
@@ -34,16 +33,13 @@ func (s *Server) healthz(c echo.Context) error {
 // readyz answers 200 once the database answers and has every migration
 // this binary embeds, so that a load balancer sends no traffic before.
 func (s *Server) readyz(c echo.Context) error {
-	if err := s.store.Pool.Ping(httpx.Ctx(c)); err != nil {
-		httpx.Logger(c, s.log).Warn("readiness: the database does not answer", "err", err)
-		return c.JSON(http.StatusServiceUnavailable, wire.Health{Status: "unavailable", Reason: "database unreachable"})
-	}
-	pending, err := migrations.Pending(httpx.Ctx(c), s.db)
+	reason, err := s.data.Ready(httpx.Ctx(c))
 	if err != nil {
 		return errcode.Wrap(errcode.Internal, err, "checking migrations")
 	}
-	if pending {
-		return c.JSON(http.StatusServiceUnavailable, wire.Health{Status: "unavailable", Reason: "migrations pending"})
+	if reason != "" {
+		httpx.Logger(c, s.log).Warn("readiness: not ready", "reason", reason)
+		return c.JSON(http.StatusServiceUnavailable, wire.Health{Status: "unavailable", Reason: reason})
 	}
 	return c.JSON(http.StatusOK, wire.Health{Status: "ok"})
 }

@@ -8,7 +8,6 @@ package server
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"io"
 	"log/slog"
@@ -16,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/labstack/echo/v4"
 
 	"github.com/tripgraph/tripgraph/mcpbridge"
@@ -27,23 +25,18 @@ import (
 	"github.com/tripgraph/tripgraph/server/runner"
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/server/web"
-	"github.com/tripgraph/tripgraph/store"
-	"github.com/tripgraph/tripgraph/store/accounts"
-	"github.com/tripgraph/tripgraph/store/mcpservers"
 )
 
 // Config is what a Server needs.
 type Config struct {
-	Store *store.Store
+	// Data is where everything is kept: OnPostgres or InMemory.
+	Data Data
 	// Planner is the compiled trip planner; each request and each run
 	// uses it bound to its user's checkpoints, tools and memory.
 	Planner *nodes.Planner
 	// Tools are each user's tools (tenant.Bridge of the MCP bridge).
-	Tools func(mcpbridge.User) nodes.Tools
-	// Servers is the users' MCP server registry, with the SSRF guard and
-	// the secret box the operator configured.
-	Servers mcpservers.Registry
-	Logger  *slog.Logger
+	Tools  func(mcpbridge.User) nodes.Tools
+	Logger *slog.Logger
 	// Limits bound requests; httpx.DefaultLimits when zero.
 	Limits httpx.Limits
 	// Workers and RunLease size and pace the runner (see runner.Config).
@@ -63,10 +56,9 @@ type Config struct {
 // its runner.
 type Server struct {
 	echo    *echo.Echo
-	store   *store.Store
+	data    Data
 	log     *slog.Logger
 	metrics *metrics.Metrics
-	db      *sql.DB // the store's pool as database/sql, for the migrations check
 	runner  *runner.Runner
 	web     *web.App
 	closing *httpx.Closing
@@ -77,8 +69,11 @@ type Server struct {
 
 // New builds the server and registers its routes.
 func New(cfg Config) (*Server, error) {
-	if cfg.Store == nil || cfg.Planner == nil || cfg.Tools == nil {
-		return nil, errors.New("building the HTTP server: a store, the planner and tools are required")
+	if err := cfg.Data.check(); err != nil {
+		return nil, err
+	}
+	if cfg.Planner == nil || cfg.Tools == nil {
+		return nil, errors.New("building the HTTP server: the planner and tools are required")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -89,19 +84,17 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Limits.RateBurst < 1 || cfg.Limits.RatePerSec <= 0 || cfg.Limits.MaxBodyBytes <= 0 || cfg.Limits.MaxStreams < 1 {
 		return nil, errors.New("building the HTTP server: limits must be above 0")
 	}
-	s := &Server{store: cfg.Store, log: cfg.Logger, metrics: metrics.New(cfg.Store, cfg.Logger),
-		db: stdlib.OpenDBFromPool(cfg.Store.Pool), closing: httpx.NewClosing()}
-	tenants := tenant.Factory{Records: tenant.OnPostgres(cfg.Store, cfg.Servers), Planner: cfg.Planner, Tools: cfg.Tools}
+	s := &Server{data: cfg.Data, log: cfg.Logger, metrics: metrics.New(cfg.Data.Stats, cfg.Logger), closing: httpx.NewClosing()}
+	tenants := tenant.Factory{Records: cfg.Data.Records, Planner: cfg.Planner, Tools: cfg.Tools}
 	var err error
-	s.runner, err = runner.New(runner.Config{Queue: cfg.Store, Crons: cfg.Store, Tenants: tenants, Metrics: s.metrics,
+	s.runner, err = runner.New(runner.Config{Queue: cfg.Data.Queue, Crons: cfg.Data.Crons, Tenants: tenants, Metrics: s.metrics,
 		Logger: cfg.Logger, Workers: cfg.Workers, Lease: cfg.RunLease})
 	if err != nil {
 		return nil, err
 	}
-	requestAccounts := accounts.New(cfg.Store.RequestPool()) // checked before a request is answered
-	rest := api.New(api.Config{Keys: requestAccounts, Tenants: tenants, Runner: s.runner, Closing: s.closing,
+	rest := api.New(api.Config{Keys: cfg.Data.Accounts, Tenants: tenants, Runner: s.runner, Closing: s.closing,
 		Metrics: s.metrics, Limits: cfg.Limits, Logger: cfg.Logger, PublicURL: cfg.PublicURL})
-	s.web = web.New(web.Config{Sessions: requestAccounts, Tenants: tenants, Runner: s.runner, Closing: s.closing,
+	s.web = web.New(web.Config{Sessions: cfg.Data.Accounts, Tenants: tenants, Runner: s.runner, Closing: s.closing,
 		Metrics: s.metrics, Limits: cfg.Limits, Logger: cfg.Logger, SessionTTL: cfg.SessionTTL})
 
 	e := echo.New()
@@ -165,7 +158,7 @@ func (s *Server) Close() error {
 	now, cancel := context.WithCancel(context.Background())
 	cancel()
 	s.Shutdown(now)
-	return s.db.Close()
+	return s.data.Close()
 }
 
 // Mount serves h at method and path (an echo path: ":name" for a segment,

@@ -172,7 +172,7 @@ func newAPI(ctx context.Context, cfg config.Config, env *serving, publicURL stri
 		return api{}, err
 	}
 	l := cfg.Limits
-	srv, err := server.New(server.Config{Store: env.st, Planner: planner, Tools: tenant.Bridge(bridge), Servers: reg, Logger: log,
+	srv, err := server.New(server.Config{Data: server.OnPostgres(env.st, reg), Planner: planner, Tools: tenant.Bridge(bridge), Logger: log,
 		Limits: httpx.Limits{MaxBodyBytes: l.MaxBodyBytes, BodyTimeout: l.BodyTimeout, WriteTimeout: l.WriteTimeout,
 			RatePerSec: l.RatePerSec, RateBurst: l.RateBurst, MaxStreams: l.MaxStreams},
 		Workers: cfg.Runner.Workers, RunLease: cfg.Runner.Lease, SessionTTL: l.SessionTTL,
