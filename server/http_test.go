@@ -1,10 +1,9 @@
-package server
+package server_test
 
 import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"slices"
@@ -12,17 +11,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labstack/echo/v4"
-
-	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/server"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/testing/apptest"
 )
 
 func TestRequestBodies(t *testing.T) {
-	limits := testLimits()
+	limits := apptest.Limits()
 	limits.MaxBodyBytes = 512
-	h := newHarness(t, limits)
+	h := apptest.New(t, apptest.Tune(func(c *server.Config) { c.Limits = limits }))
 	cases := []struct {
 		name        string
 		contentType string
@@ -50,23 +48,23 @@ func TestRequestBodies(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			h := h.with(t)
-			req, _ := http.NewRequest(http.MethodPost, h.url+"/threads", strings.NewReader(c.body))
-			req.Header.Set("X-Api-Key", h.aliceKey)
+			h := h.With(t)
+			req, _ := http.NewRequest(http.MethodPost, h.URL+"/threads", strings.NewReader(c.body))
+			req.Header.Set("X-Api-Key", h.AliceKey)
 			if c.contentType != "" {
 				req.Header.Set("Content-Type", c.contentType)
 			}
-			r := h.send(req)
-			if r.status != c.want {
-				t.Fatalf("status %d %s, want %d", r.status, r.body, c.want)
+			r := h.Send(req)
+			if r.Status != c.want {
+				t.Fatalf("status %d %s, want %d", r.Status, r.Body, c.want)
 			}
 			if c.code == "" {
 				return
 			}
 			var e wire.Error
-			r.decode(t, &e)
+			r.Decode(t, &e)
 			if e.Error != c.code || e.Message == "" {
-				t.Errorf("body %s, want code %s and a message", r.body, c.code)
+				t.Errorf("body %s, want code %s and a message", r.Body, c.code)
 			}
 			var fields []string
 			for _, f := range e.Fields {
@@ -76,10 +74,10 @@ func TestRequestBodies(t *testing.T) {
 				}
 			}
 			if !slices.Equal(fields, c.fields) {
-				t.Errorf("fields %v, want %v (%s)", fields, c.fields, r.body)
+				t.Errorf("fields %v, want %v (%s)", fields, c.fields, r.Body)
 			}
-			if strings.Contains(string(r.body), "json:") || strings.Contains(string(r.body), "wire.") {
-				t.Errorf("Go internals reach the client: %s", r.body)
+			if strings.Contains(string(r.Body), "json:") || strings.Contains(string(r.Body), "wire.") {
+				t.Errorf("Go internals reach the client: %s", r.Body)
 			}
 		})
 	}
@@ -88,15 +86,15 @@ func TestRequestBodies(t *testing.T) {
 // A body that stops arriving is answered 408 once the body deadline
 // passes, and the connection is not held.
 func TestSlowBody(t *testing.T) {
-	limits := testLimits()
+	limits := apptest.Limits()
 	limits.BodyTimeout = 200 * time.Millisecond
-	h := newHarness(t, limits)
-	conn, err := net.Dial("tcp", strings.TrimPrefix(h.url, "http://"))
+	h := apptest.New(t, apptest.Tune(func(c *server.Config) { c.Limits = limits }))
+	conn, err := net.Dial("tcp", strings.TrimPrefix(h.URL, "http://"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	fmt.Fprintf(conn, "POST /threads HTTP/1.1\r\nHost: x\r\nX-Api-Key: %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"meta", h.aliceKey)
+	fmt.Fprintf(conn, "POST /threads HTTP/1.1\r\nHost: x\r\nX-Api-Key: %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"meta", h.AliceKey)
 	conn.SetReadDeadline(time.Now().Add(30 * time.Second)) // a bound on the test, not an assertion
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
@@ -109,7 +107,7 @@ func TestSlowBody(t *testing.T) {
 }
 
 func TestRequestIDsAndLogs(t *testing.T) {
-	h := newHarness(t, testLimits())
+	h := apptest.New(t)
 	cases := []struct {
 		name, sent string
 		kept       bool
@@ -120,43 +118,43 @@ func TestRequestIDsAndLogs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			h := h.with(t)
-			req, _ := http.NewRequest(http.MethodGet, h.url+"/threads/00000000-0000-0000-0000-000000000000", nil)
-			req.Header.Set("X-Api-Key", h.aliceKey)
+			h := h.With(t)
+			req, _ := http.NewRequest(http.MethodGet, h.URL+"/threads/00000000-0000-0000-0000-000000000000", nil)
+			req.Header.Set("X-Api-Key", h.AliceKey)
 			if c.sent != "" {
 				req.Header.Set(httpx.RequestIDHeader, c.sent)
 			}
-			r := h.send(req)
-			id := r.header.Get(httpx.RequestIDHeader)
+			r := h.Send(req)
+			id := r.Header.Get(httpx.RequestIDHeader)
 			if id == "" || (id == c.sent) != c.kept {
 				t.Fatalf("request id %q for %q sent", id, c.sent)
 			}
 			var found bool
-			for _, line := range strings.Split(strings.TrimSpace(h.logs.String()), "\n") {
+			for _, line := range strings.Split(strings.TrimSpace(h.Logs.String()), "\n") {
 				var entry map[string]any
 				if err := json.Unmarshal([]byte(line), &entry); err != nil {
 					t.Fatalf("a log line is not JSON: %q", line)
 				}
 				if entry["request_id"] == id && entry["msg"] == "request" {
-					found = entry["status"] == float64(404) && entry["route"] == "/threads/:thread_id" && entry["user_id"] == h.alice.ID
+					found = entry["status"] == float64(404) && entry["route"] == "/threads/:thread_id" && entry["user_id"] == h.Alice.ID
 				}
 			}
 			if !found {
-				t.Fatalf("no request log line with id %s, status 404, route and user:\n%s", id, h.logs.String())
+				t.Fatalf("no request log line with id %s, status 404, route and user:\n%s", id, h.Logs.String())
 			}
 		})
 	}
 }
 
 func TestUnknownRoutes(t *testing.T) {
-	h := newHarness(t, testLimits())
-	r := h.must(http.StatusNotFound, http.MethodGet, "/nowhere", h.aliceKey, "")
-	if r.errorCode(t) != "NOT_FOUND" {
-		t.Errorf("body %s", r.body)
+	h := apptest.New(t)
+	r := h.Must(http.StatusNotFound, http.MethodGet, "/nowhere", h.AliceKey, "")
+	if r.ErrorCode(t) != "NOT_FOUND" {
+		t.Errorf("body %s", r.Body)
 	}
-	r = h.must(http.StatusMethodNotAllowed, http.MethodPut, "/threads/search", h.aliceKey, "")
-	if r.errorCode(t) != "BAD_REQUEST" {
-		t.Errorf("body %s", r.body)
+	r = h.Must(http.StatusMethodNotAllowed, http.MethodPut, "/threads/search", h.AliceKey, "")
+	if r.ErrorCode(t) != "BAD_REQUEST" {
+		t.Errorf("body %s", r.Body)
 	}
 }
 
@@ -164,8 +162,8 @@ func TestUnknownRoutes(t *testing.T) {
 // numbers are asked for, are refused naming the parameter, never 500 or a
 // misleading 404; every answer tells browsers not to sniff its type.
 func TestParametersAreChecked(t *testing.T) {
-	h := newHarness(t, testLimits())
-	tid := h.thread(h.aliceKey, "")
+	h := apptest.New(t)
+	tid := h.Thread(h.AliceKey, "")
 	for _, c := range []struct{ path, field string }{
 		{"/threads/%00", "thread_id"},
 		{"/threads/%ff%fe", "thread_id"},
@@ -176,70 +174,19 @@ func TestParametersAreChecked(t *testing.T) {
 		{"/threads/" + tid + "/runs?limit=0", "limit"},
 		{"/threads/" + tid + "/runs?limit=+5", "limit"},
 	} {
-		r := h.with(t).do(http.MethodGet, c.path, h.aliceKey, "")
+		r := h.With(t).Do(http.MethodGet, c.path, h.AliceKey, "")
 		var e wire.Error
-		r.decode(t, &e)
-		if r.status != http.StatusUnprocessableEntity || len(e.Fields) != 1 || e.Fields[0].Field != c.field {
-			t.Errorf("GET %s = %d %s, want 422 naming %s", c.path, r.status, r.body, c.field)
+		r.Decode(t, &e)
+		if r.Status != http.StatusUnprocessableEntity || len(e.Fields) != 1 || e.Fields[0].Field != c.field {
+			t.Errorf("GET %s = %d %s, want 422 naming %s", c.path, r.Status, r.Body, c.field)
 		}
 	}
-	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs?limit=5&offset=0", h.aliceKey, "")
-	h.must(http.StatusNotFound, http.MethodGet, "/threads/not-a-thread", h.aliceKey, "")
+	h.Must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs?limit=5&offset=0", h.AliceKey, "")
+	h.Must(http.StatusNotFound, http.MethodGet, "/threads/not-a-thread", h.AliceKey, "")
 	for _, path := range []string{"/threads/" + tid, "/nowhere", "/ok"} {
-		r := h.do(http.MethodGet, path, h.aliceKey, "")
-		if got := r.header.Get("X-Content-Type-Options"); got != "nosniff" {
+		r := h.Do(http.MethodGet, path, h.AliceKey, "")
+		if got := r.Header.Get("X-Content-Type-Options"); got != "nosniff" {
 			t.Errorf("GET %s: X-Content-Type-Options %q, want nosniff", path, got)
 		}
 	}
-}
-
-// A handler still at work after its body's deadline has passed is not
-// cancelled: the deadline is only on reading the body.
-func TestBodyDeadlineDoesNotCancelTheHandler(t *testing.T) {
-	limits := testLimits()
-	limits.BodyTimeout = 50 * time.Millisecond
-	h := newHarness(t, limits)
-	cases := []struct{ name, body string }{{"with a body", `{"x":1}`}, {"without", ""}}
-	h.srv.echo.Add(http.MethodPost, "/slow-handler", func(c echo.Context) error {
-		io.ReadAll(c.Request().Body)
-		select {
-		case <-c.Request().Context().Done():
-			return errcode.New(errcode.Unavailable, "cancelled")
-		case <-time.After(6 * limits.BodyTimeout):
-			return c.NoContent(http.StatusNoContent)
-		}
-	}, httpx.Bounded(limits, false))
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			h := h.with(t)
-			h.must(http.StatusNoContent, http.MethodPost, "/slow-handler", "", c.body)
-		})
-	}
-}
-
-// A handler that panics is answered 500 with the usual INTERNAL body, the
-// panic is logged once as JSON with the request id and the stack, and the
-// server goes on serving.
-func TestPanicIsRecovered(t *testing.T) {
-	h := newHarness(t, testLimits())
-	h.srv.echo.Add(http.MethodGet, "/panics", func(echo.Context) error { panic("a bug in a handler") })
-	req, _ := http.NewRequest(http.MethodGet, h.url+"/panics", nil)
-	req.Header.Set(httpx.RequestIDHeader, "panic-1")
-	r := h.send(req)
-	if r.status != http.StatusInternalServerError || r.errorCode(t) != "INTERNAL" || strings.Contains(string(r.body), "a bug") {
-		t.Fatalf("a panicking handler answered %d %s", r.status, r.body)
-	}
-	var logged int
-	for line := range strings.Lines(h.logs.String()) {
-		if strings.Contains(line, "a bug in a handler") {
-			logged++
-			if !strings.Contains(line, `"request_id":"panic-1"`) || !strings.Contains(line, "goroutine") {
-				t.Errorf("the panic's log line lacks the request id or the stack: %s", line)
-			}
-		}
-	}
-	if logged != 1 {
-		t.Errorf("the panic is logged %d times, want once:\n%s", logged, h.logs.String())
-	}
-	h.must(http.StatusOK, http.MethodGet, "/healthz", "", "")
 }

@@ -1,4 +1,4 @@
-package server
+package server_test
 
 import (
 	"bufio"
@@ -11,14 +11,16 @@ import (
 	"testing"
 
 	"github.com/tripgraph/tripgraph/server/internal/metrics"
+	"github.com/tripgraph/tripgraph/testing/apptest"
 	"github.com/tripgraph/tripgraph/testing/plannertest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 )
 
 // scrape reads /metrics as a map from each series (name and labels) to its
 // value, and returns the text too.
-func (h *harness) scrape() (map[string]float64, string) {
-	h.t.Helper()
-	text := string(h.must(http.StatusOK, http.MethodGet, "/metrics", "", "").body)
+func scrape(h *apptest.Server) (map[string]float64, string) {
+	h.T().Helper()
+	text := string(h.Must(http.StatusOK, http.MethodGet, "/metrics", "", "").Body)
 	series := map[string]float64{}
 	for line := range strings.Lines(text) {
 		if strings.HasPrefix(line, "#") {
@@ -27,7 +29,7 @@ func (h *harness) scrape() (map[string]float64, string) {
 		i := strings.LastIndexByte(line, ' ')
 		v, err := strconv.ParseFloat(strings.TrimSpace(line[i+1:]), 64)
 		if err != nil {
-			h.t.Fatalf("metrics line %q: %v", line, err)
+			h.T().Fatalf("metrics line %q: %v", line, err)
 		}
 		series[line[:i]] = v
 	}
@@ -48,19 +50,19 @@ func TestMetricsAfterAStreamedRun(t *testing.T) {
 		protocol, path string
 		body           func(tid string) string
 	}{
-		{metrics.LangGraph, "/threads/{tid}/runs/stream", func(string) string { return streamBody(plannertest.Lisbon, `"values"`, "") }},
+		{metrics.LangGraph, "/threads/{tid}/runs/stream", func(string) string { return apptest.StreamBody(plannertest.Lisbon, `"values"`, "") }},
 		{metrics.AISDK, "/api/chat", func(tid string) string {
-			return `{"messages":[{"role":"user","content":` + jsonString(plannertest.Lisbon) + `}]}`
+			return `{"messages":[{"role":"user","content":` + apptest.JSONString(plannertest.Lisbon) + `}]}`
 		}},
 	} {
 		t.Run(tc.protocol, func(t *testing.T) {
 			gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{}), Server: "lodging"}
-			h := runHarness(t, gate)
-			tid := h.thread(h.aliceKey, "")
+			h := apptest.New(t, apptest.WithTools(gate.Tools), apptest.Started())
+			tid := h.Thread(h.AliceKey, "")
 			open := `tripgraph_sse_streams_open{protocol="` + tc.protocol + `"}`
-			resp := h.openStream(context.Background(), http.MethodPost, strings.ReplaceAll(tc.path, "{tid}", tid), tc.body(tid), nil)
+			resp := h.OpenStream(context.Background(), http.MethodPost, strings.ReplaceAll(tc.path, "{tid}", tid), tc.body(tid), nil)
 			<-gate.Started
-			during, _ := h.scrape()
+			during, _ := scrape(h)
 			if during[open] != 1 {
 				t.Errorf("while streaming: %s = %v", open, during[open])
 			}
@@ -68,9 +70,9 @@ func TestMetricsAfterAStreamedRun(t *testing.T) {
 				t.Errorf("while a run runs, runs by status %v", during[`tripgraph_runs{status="running"}`])
 			}
 			close(gate.Release)
-			streamClosed(t, resp)
+			apptest.Drain(t, resp)
 
-			after, text := h.scrape()
+			after, text := scrape(h)
 			if v, ok := after[open]; !ok || v != 0 {
 				t.Errorf("after the stream ended: %s = %v (present %v), want 0", open, v, ok)
 			}
@@ -85,7 +87,7 @@ func TestMetricsAfterAStreamedRun(t *testing.T) {
 					t.Errorf("queue depth lacks %s: %s", st, grep(text, "tripgraph_queue_depth"))
 				}
 			}
-			nodes := h.planner.Shape().Nodes
+			nodes := h.Planner.Shape().Nodes
 			timed := 0
 			for s, v := range after {
 				if name, ok := strings.CutPrefix(s, `tripgraph_node_duration_seconds_count{node="`); ok {
@@ -99,7 +101,7 @@ func TestMetricsAfterAStreamedRun(t *testing.T) {
 				t.Errorf("node durations: %s", grep(text, "tripgraph_node_duration_seconds_count"))
 			}
 			// Labels are bounded: no ids or paths.
-			for _, id := range []string{tid, h.alice.ID, "/threads/" + tid} {
+			for _, id := range []string{tid, h.Alice.ID, "/threads/" + tid} {
 				if strings.Contains(text, id) {
 					t.Errorf("a metric label carries %q", id)
 				}
@@ -120,13 +122,13 @@ func grep(text, prefix string) string {
 }
 
 func TestMetricsStoreFailureStaysInside(t *testing.T) {
-	h := newHarness(t, testLimits())
-	series, _ := h.scrape()
+	h := apptest.New(t, apptest.OnPostgres(storetest.Open(t, "metrics")))
+	series, _ := scrape(h)
 	if _, ok := series[`tripgraph_runs{status="queued"}`]; !ok {
 		t.Fatalf("runs by status lacks queued before the failure")
 	}
-	h.st.Close()
-	series, text := h.scrape()
+	h.Store.Close()
+	series, text := scrape(h)
 	for s := range series {
 		if strings.HasPrefix(s, "tripgraph_runs{") || strings.HasPrefix(s, "tripgraph_queue_depth{") {
 			t.Errorf("scrape with the store closed has %s", s)
@@ -135,7 +137,7 @@ func TestMetricsStoreFailureStaysInside(t *testing.T) {
 	if strings.Contains(text, "closed") || strings.Contains(text, "counting") {
 		t.Errorf("a store error reached the scrape:\n%s", text)
 	}
-	if !strings.Contains(h.logs.String(), "scraping runs by status") {
-		t.Errorf("the store failure was not logged: %s", h.logs.String())
+	if !strings.Contains(h.Logs.String(), "scraping runs by status") {
+		t.Errorf("the store failure was not logged: %s", h.Logs.String())
 	}
 }

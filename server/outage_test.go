@@ -1,4 +1,4 @@
-package server
+package server_test
 
 import (
 	"context"
@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tripgraph/tripgraph/server"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/testing/apptest"
 	"github.com/tripgraph/tripgraph/testing/faultproxy"
 	"github.com/tripgraph/tripgraph/testing/plannertest"
 	"github.com/tripgraph/tripgraph/testing/storetest"
@@ -19,10 +21,10 @@ import (
 // outageHarness is a server whose every database connection passes
 // through a proxy the test can cut, with runs leased for an hour: a run
 // that waited for its lease to lapse would not end within the test.
-func outageHarness(t *testing.T, gate *plannertest.Gate) (*harness, *faultproxy.Proxy) {
+func outageHarness(t *testing.T, gate *plannertest.Gate) (*apptest.Server, *faultproxy.Proxy) {
 	t.Helper()
-	migratedStore(t) // migrates
-	u, err := url.Parse(testURL)
+	_, dbURL := storetest.OpenURL(t, "outage") // migrated
+	u, err := url.Parse(dbURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,12 +33,17 @@ func outageHarness(t *testing.T, gate *plannertest.Gate) (*harness, *faultproxy.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { proxy.Close() })
-	through, err := proxy.Through(testURL)
+	through, err := proxy.Through(dbURL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := openStore(t, through)
-	h := runHarnessOn(t, st, gate.Tools, func(cfg *Config) { cfg.RunLease = time.Hour })
+	st, err := store.Open(context.Background(), through)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	h := apptest.New(t, apptest.OnPostgres(st), apptest.WithTools(gate.Tools), apptest.Started(),
+		apptest.Tune(func(c *server.Config) { c.RunLease = time.Hour }))
 	t.Cleanup(proxy.Restore) // so that the harness can clean up
 	return h, proxy
 }
@@ -46,23 +53,23 @@ func outageHarness(t *testing.T, gate *plannertest.Gate) (*harness, *faultproxy.
 // never 500; once it is back, they succeed again.
 func TestDatabaseOutageIsUnavailable(t *testing.T) {
 	h, proxy := outageHarness(t, &plannertest.Gate{})
-	tid := h.thread(h.aliceKey, "")
+	tid := h.Thread(h.AliceKey, "")
 	proxy.Cut()
 	for _, req := range []struct{ method, path, body string }{
 		{http.MethodPost, "/threads", ""},
 		{http.MethodGet, "/threads/" + tid, ""},
-		{http.MethodPost, "/threads/" + tid + "/runs", runBody(plannertest.Lisbon)},
+		{http.MethodPost, "/threads/" + tid + "/runs", apptest.RunBody(plannertest.Lisbon)},
 		{http.MethodGet, "/threads/" + tid + "/runs", ""},
 	} {
-		r := h.do(req.method, req.path, h.aliceKey, req.body)
+		r := h.Do(req.method, req.path, h.AliceKey, req.body)
 		var e struct{ Error, Message string }
-		r.decode(t, &e)
-		if r.status != http.StatusServiceUnavailable || e.Error != "UNAVAILABLE" || e.Message != httpx.ErrDatabaseUnreachable.Message || r.header.Get("Retry-After") == "" {
-			t.Errorf("%s %s during the outage = %d %s (Retry-After %q)", req.method, req.path, r.status, r.body, r.header.Get("Retry-After"))
+		r.Decode(t, &e)
+		if r.Status != http.StatusServiceUnavailable || e.Error != "UNAVAILABLE" || e.Message != httpx.ErrDatabaseUnreachable.Message || r.Header.Get("Retry-After") == "" {
+			t.Errorf("%s %s during the outage = %d %s (Retry-After %q)", req.method, req.path, r.Status, r.Body, r.Header.Get("Retry-After"))
 		}
 	}
 	proxy.Restore()
-	h.must(http.StatusOK, http.MethodGet, "/threads/"+tid, h.aliceKey, "")
+	h.Must(http.StatusOK, http.MethodGet, "/threads/"+tid, h.AliceKey, "")
 }
 
 // A run the database failed part-way is handed back to the queue at once
@@ -72,32 +79,32 @@ func TestDatabaseOutageIsUnavailable(t *testing.T) {
 func TestRunOutlivesADatabaseBlip(t *testing.T) {
 	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
 	h, proxy := outageHarness(t, gate)
-	tid := h.thread(h.aliceKey, "")
-	resp := h.openStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
-		streamBody(plannertest.Lisbon, `["updates","custom"]`, ""), nil)
+	tid := h.Thread(h.AliceKey, "")
+	resp := h.OpenStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
+		apptest.StreamBody(plannertest.Lisbon, `["updates","custom"]`, ""), nil)
 	defer resp.Body.Close()
-	within(t, gate.Started, "the run's tool call")
+	apptest.Within(t, gate.Started, "the run's tool call")
 	proxy.Cut()
 	close(gate.Release) // the run goes on, and its next write fails
 	time.Sleep(time.Second)
 	proxy.Restore()
 
-	frames := readFrames(t, resp.Body)
+	frames := apptest.ReadFrames(t, resp.Body)
 	var runID string
 	cards := map[string]int{}
 	for _, f := range frames {
-		switch f.event {
+		switch f.Event {
 		case "metadata":
 			var m struct {
 				RunID string `json:"run_id"`
 			}
-			json.Unmarshal([]byte(f.data), &m)
+			json.Unmarshal([]byte(f.Data), &m)
 			runID = m.RunID
 		case "error":
-			t.Errorf("the stream told of an error: %s", f.data)
+			t.Errorf("the stream told of an error: %s", f.Data)
 		case "custom":
 			var ui struct{ Type, ID string }
-			if json.Unmarshal([]byte(f.data), &ui) == nil && ui.Type == "ui" {
+			if json.Unmarshal([]byte(f.Data), &ui) == nil && ui.Type == "ui" {
 				cards[ui.ID]++
 			}
 		}
@@ -110,11 +117,11 @@ func TestRunOutlivesADatabaseBlip(t *testing.T) {
 			t.Errorf("card %s sent %d times", id, n)
 		}
 	}
-	_, done := storetest.Finish(t, h.st, h.alice.ID, runID)
+	_, done := h.Finish(h.Alice.ID, runID)
 	if done.Status != store.RunSuccess || done.Attempts < 2 {
 		t.Errorf("the run ended %s after %d attempts, want success after being handed back", done.Status, done.Attempts)
 	}
-	if logs := h.logs.String(); !strings.Contains(logs, "handing it back") {
+	if logs := h.Logs.String(); !strings.Contains(logs, "handing it back") {
 		t.Errorf("the hand-back was not logged:\n%s", logs)
 	}
 }

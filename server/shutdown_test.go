@@ -1,4 +1,4 @@
-package server
+package server_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/testing/apptest"
 	"github.com/tripgraph/tripgraph/testing/plannertest"
 )
 
@@ -17,7 +18,7 @@ import (
 // waits for hangs.
 func waitDone(t *testing.T, done <-chan struct{}, what string) {
 	t.Helper()
-	within(t, done, what)
+	apptest.Within(t, done, what)
 }
 
 // within receives from ch, and fails the test when nothing comes within a
@@ -37,76 +38,76 @@ func within[T any](t *testing.T, ch <-chan T, what string) T {
 // tells the client to join again, after handing their runs back.
 func TestShutdownClosesStreams(t *testing.T) {
 	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
-	h := runHarness(t, gate)
+	h := apptest.New(t, apptest.WithTools(gate.Tools), apptest.Started())
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
-	tid := h.thread(h.aliceKey, "")
-	lg := h.openStream(ctx, http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody(plannertest.Lisbon, `["updates"]`, ""), nil)
+	tid := h.Thread(h.AliceKey, "")
+	lg := h.OpenStream(ctx, http.MethodPost, "/threads/"+tid+"/runs/stream", apptest.StreamBody(plannertest.Lisbon, `["updates"]`, ""), nil)
 	defer lg.Body.Close()
-	frames := make(chan []frame, 1)
-	go func() { frames <- readFrames(t, lg.Body) }()
+	frames := make(chan []apptest.Frame, 1)
+	go func() { frames <- apptest.ReadFrames(t, lg.Body) }()
 
-	chat := h.openStream(ctx, http.MethodPost, "/api/chat", `{"messages":[{"role":"user","content":`+jsonString(plannertest.Lisbon)+`}]}`, nil)
+	chat := h.OpenStream(ctx, http.MethodPost, "/api/chat", `{"messages":[{"role":"user","content":`+apptest.JSONString(plannertest.Lisbon)+`}]}`, nil)
 	defer chat.Body.Close()
 	type chatResult struct {
 		parts []map[string]any
 		done  bool
 	}
 	chatDone := make(chan chatResult, 1)
-	go func() { p, d := chatParts(t, chat.Body); chatDone <- chatResult{p, d} }()
+	go func() { p, d := apptest.ChatParts(t, chat.Body); chatDone <- chatResult{p, d} }()
 
-	waitTid := h.thread(h.aliceKey, "")
-	waited := make(chan response, 1)
+	waitTid := h.Thread(h.AliceKey, "")
+	waited := make(chan apptest.Response, 1)
 	go func() {
-		waited <- h.do(http.MethodPost, "/threads/"+waitTid+"/runs/wait", h.aliceKey, runBody(plannertest.Lisbon))
+		waited <- h.Do(http.MethodPost, "/threads/"+waitTid+"/runs/wait", h.AliceKey, apptest.RunBody(plannertest.Lisbon))
 	}()
 	for { // until the waited-on run exists
-		var runs []runJSON
-		h.must(http.StatusOK, http.MethodGet, "/threads/"+waitTid+"/runs", h.aliceKey, "").decode(t, &runs)
+		var runs []apptest.RunJSON
+		h.Must(http.StatusOK, http.MethodGet, "/threads/"+waitTid+"/runs", h.AliceKey, "").Decode(t, &runs)
 		if len(runs) == 1 {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	within(t, gate.Started, "a tool call") // a run is inside its tool call
+	apptest.Within(t, gate.Started, "a tool call") // a run is inside its tool call
 
 	graceOver, end := context.WithCancel(context.Background())
 	end()
-	h.srv.Shutdown(graceOver)
+	h.Srv.Shutdown(graceOver)
 
-	got := within(t, frames, "the end of the LangGraph stream")
-	if n := len(got); n < 2 || got[0].event != "metadata" || got[n-1].event != "error" {
+	got := apptest.Within(t, frames, "the end of the LangGraph stream")
+	if n := len(got); n < 2 || got[0].Event != "metadata" || got[n-1].Event != "error" {
 		t.Fatalf("the LangGraph stream after Shutdown: %v", got)
 	}
 	var e struct{ Error, Message string }
-	if err := json.Unmarshal([]byte(got[len(got)-1].data), &e); err != nil || e.Error != "UNAVAILABLE" || e.Message != httpx.ErrShuttingDown.Message {
-		t.Errorf("its error frame: %s", got[len(got)-1].data)
+	if err := json.Unmarshal([]byte(got[len(got)-1].Data), &e); err != nil || e.Error != "UNAVAILABLE" || e.Message != httpx.ErrShuttingDown.Message {
+		t.Errorf("its error frame: %s", got[len(got)-1].Data)
 	}
-	c := within(t, chatDone, "the end of the chat stream")
+	c := apptest.Within(t, chatDone, "the end of the chat stream")
 	if n := len(c.parts); !c.done || n < 3 || c.parts[n-2]["type"] != "error" || c.parts[n-2]["errorText"] != httpx.ErrShuttingDown.Message ||
 		c.parts[n-1]["type"] != "finish" {
 		t.Errorf("the chat stream after Shutdown: %v, [DONE] %v", c.parts, c.done)
 	}
-	w := within(t, waited, "the answer to the wait")
-	if w.status != http.StatusServiceUnavailable || w.errorCode(t) != "UNAVAILABLE" {
-		t.Errorf("the wait after Shutdown: %d %s", w.status, w.body)
+	w := apptest.Within(t, waited, "the answer to the wait")
+	if w.Status != http.StatusServiceUnavailable || w.ErrorCode(t) != "UNAVAILABLE" {
+		t.Errorf("the wait after Shutdown: %d %s", w.Status, w.Body)
 	}
-	if strings.Contains(h.logs.String(), "streaming a run") {
-		t.Errorf("a shutdown was logged as a stream failure: %s", h.logs.String())
+	if strings.Contains(h.Logs.String(), "streaming a run") {
+		t.Errorf("a shutdown was logged as a stream failure: %s", h.Logs.String())
 	}
 
-	var runs []runJSON
+	var runs []apptest.RunJSON
 	for _, th := range []string{tid, waitTid, strings.Split(chat.Header.Get("Content-Location"), "/")[2]} {
-		var some []runJSON
-		h.must(http.StatusOK, http.MethodGet, "/threads/"+th+"/runs", h.aliceKey, "").decode(t, &some)
+		var some []apptest.RunJSON
+		h.Must(http.StatusOK, http.MethodGet, "/threads/"+th+"/runs", h.AliceKey, "").Decode(t, &some)
 		runs = append(runs, some...)
 	}
 	for _, r := range runs {
 		if r.Status != store.RunPending {
-			t.Errorf("run %s is %s after Shutdown, want pending\n%s", r.RunID, r.Status, h.logs.String())
+			t.Errorf("run %s is %s after Shutdown, want pending\n%s", r.RunID, r.Status, h.Logs.String())
 		}
-		if _, err := h.st.ForOwner(h.alice.ID).CancelRun(context.Background(), r.RunID); err != nil {
+		if _, err := h.Tenant(h.Alice.ID).CancelRun(context.Background(), r.RunID); err != nil {
 			t.Fatal(err)
 		}
 	}

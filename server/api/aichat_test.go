@@ -1,10 +1,8 @@
 package api_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -17,44 +15,18 @@ import (
 	"github.com/tripgraph/tripgraph/testing/plannertest"
 )
 
-// chatParts reads a UI message stream: each data line's JSON part, and
-// whether it ended with [DONE].
-func chatParts(t *testing.T, body io.Reader) ([]map[string]any, bool) {
-	t.Helper()
-	var parts []map[string]any
-	done := false
-	sc := bufio.NewScanner(body)
-	sc.Buffer(make([]byte, 1<<20), 1<<22)
-	for sc.Scan() {
-		data, ok := strings.CutPrefix(sc.Text(), "data: ")
-		if !ok {
-			continue
-		}
-		if data == "[DONE]" {
-			done = true
-			continue
-		}
-		var p map[string]any
-		if err := json.Unmarshal([]byte(data), &p); err != nil {
-			t.Fatalf("part %s: %v", data, err)
-		}
-		parts = append(parts, p)
-	}
-	return parts, done
-}
-
 func TestChatStreamsAUIMessageStream(t *testing.T) {
 	h := runHarness(t, &plannertest.Gate{})
 	for _, tc := range []struct {
 		name, chatID, message string
 	}{
-		{"legacy content", "chat-" + uuid.NewString()[:8], `{"id":"m1","role":"user","content":` + jsonString(plannertest.Lisbon) + `}`},
+		{"legacy content", "chat-" + uuid.NewString()[:8], `{"id":"m1","role":"user","content":` + apptest.JSONString(plannertest.Lisbon) + `}`},
 		{"text parts", uuid.NewString(), `{"id":"m2","role":"user","parts":[{"type":"text","text":"4 nights in Lisbon "},{"type":"step-start"},{"type":"text","text":"in May, 3 of us"}]}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			resp := openStream(h, context.Background(), http.MethodPost, "/api/chat",
+			resp := h.OpenStream(context.Background(), http.MethodPost, "/api/chat",
 				`{"id":"`+tc.chatID+`","messages":[{"id":"s","role":"system","content":"be brief"},`+tc.message+`],"trigger":"submit-message"}`, nil)
-			parts, done := chatParts(t, resp.Body)
+			parts, done := apptest.ChatParts(t, resp.Body)
 			resp.Body.Close()
 			if resp.Header.Get("x-vercel-ai-ui-message-stream") != "v1" || !done {
 				t.Fatalf("header %q, done %v", resp.Header.Get("x-vercel-ai-ui-message-stream"), done)
@@ -155,11 +127,6 @@ func TestChatThread(t *testing.T) {
 	}
 }
 
-func jsonString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
-
 func TestChatRejects(t *testing.T) {
 	h := runHarness(t, &plannertest.Gate{})
 	aliceThread := h.Thread(h.AliceKey, "")
@@ -192,7 +159,7 @@ func TestChatClientLeaves(t *testing.T) {
 	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
 	h := apptest.New(t, apptest.WithTools(gate.Tools), apptest.Started())
 	ctx, cancel := context.WithCancel(context.Background())
-	resp := openStream(h, ctx, http.MethodPost, "/api/chat", `{"messages":[{"role":"user","content":`+jsonString(plannertest.Lisbon)+`}]}`, nil)
+	resp := h.OpenStream(ctx, http.MethodPost, "/api/chat", `{"messages":[{"role":"user","content":`+apptest.JSONString(plannertest.Lisbon)+`}]}`, nil)
 	loc := strings.Split(resp.Header.Get("Content-Location"), "/")
 	if len(loc) != 5 {
 		t.Fatalf("Content-Location %q", resp.Header.Get("Content-Location"))

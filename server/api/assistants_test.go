@@ -126,7 +126,7 @@ func TestUserAssistants(t *testing.T) {
 	}
 
 	tid := h.Thread(h.AliceKey, "")
-	var run runJSON
+	var run apptest.RunJSON
 	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey,
 		`{"assistant_id":"`+a.AssistantID+`","input":{"messages":[{"role":"user","content":"hi"}]}}`).Decode(t, &run)
 	if run.AssistantID != a.AssistantID {

@@ -101,7 +101,7 @@ func TestOpenStreamsArePerKeyAndCapped(t *testing.T) {
 	defer cancel()
 	stream := func(ctx context.Context) *http.Response {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, h.URL+"/threads/"+h.Thread(h.AliceKey, "")+"/runs/stream",
-			strings.NewReader(streamBody(plannertest.Lisbon, `"values"`, "")))
+			strings.NewReader(apptest.StreamBody(plannertest.Lisbon, `"values"`, "")))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("X-Api-Key", h.AliceKey)
 		resp, err := http.DefaultClient.Do(req)
@@ -113,7 +113,7 @@ func TestOpenStreamsArePerKeyAndCapped(t *testing.T) {
 	first := stream(ctx)
 	waited := make(chan apptest.Response, 1)
 	go func() {
-		waited <- h.Do(http.MethodPost, "/threads/"+h.Thread(h.AliceKey, "")+"/runs/wait", h.AliceKey, runBody(plannertest.Lisbon))
+		waited <- h.Do(http.MethodPost, "/threads/"+h.Thread(h.AliceKey, "")+"/runs/wait", h.AliceKey, apptest.RunBody(plannertest.Lisbon))
 	}()
 	apptest.Within(t, gate.Started, "the streamed run's tool call")
 	apptest.Within(t, gate.Started, "the waited run's tool call")
@@ -138,5 +138,5 @@ func TestOpenStreamsArePerKeyAndCapped(t *testing.T) {
 	release()
 	apptest.Drain(t, first)
 	apptest.Within(t, waited, "the wait's answer")
-	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey, runBody(plannertest.Lisbon))
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey, apptest.RunBody(plannertest.Lisbon))
 }

@@ -27,23 +27,11 @@ func limited(limits httpx.Limits) apptest.Option {
 	return apptest.Tune(func(c *server.Config) { c.Limits = limits })
 }
 
-// runBody is a run body with the person's message.
-func runBody(text string) string {
-	return fmt.Sprintf(`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":%q}]}}`, text)
-}
-
-type runJSON struct {
-	RunID       string `json:"run_id"`
-	ThreadID    string `json:"thread_id"`
-	AssistantID string `json:"assistant_id"`
-	Status      string `json:"status"`
-}
-
 func TestBackgroundRunJoinedAndListed(t *testing.T) {
 	h := runHarness(t, &plannertest.Gate{})
 	tid := h.Thread(h.AliceKey, "")
-	r := h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey, runBody(plannertest.Lisbon))
-	var run runJSON
+	r := h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey, apptest.RunBody(plannertest.Lisbon))
+	var run apptest.RunJSON
 	r.Decode(t, &run)
 	if run.ThreadID != tid || uuid.Validate(run.RunID) != nil {
 		t.Fatalf("created run %s", r.Body)
@@ -62,11 +50,11 @@ func TestBackgroundRunJoinedAndListed(t *testing.T) {
 		t.Fatalf("joined run is %s", run.Status)
 	}
 	var waited nodes.State
-	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey, runBody("thanks")).Decode(t, &waited)
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey, apptest.RunBody("thanks")).Decode(t, &waited)
 	if len(waited.Messages) != len(values.Messages)+2 || waited.Messages[len(values.Messages)].Content != "thanks" {
 		t.Fatalf("waited values have %d messages after %d", len(waited.Messages), len(values.Messages))
 	}
-	var list []runJSON
+	var list []apptest.RunJSON
 	h.Must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs?limit=5", h.AliceKey, "").Decode(t, &list)
 	if len(list) != 2 || list[1].RunID != run.RunID {
 		t.Fatalf("listed runs %+v", list)
@@ -105,8 +93,8 @@ func TestRunBodiesAreChecked(t *testing.T) {
 		{"a goto on a thread with no state", tid, `{"assistant_id":"trip-planner","command":{"goto":"extraction"}}`, h.AliceKey, 400},
 		{"content blocks that are not text", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"type":"human","content":[{"type":"image_url","image_url":"x"}]}]}}`, h.AliceKey, 422},
 		{"recursion limit out of range", tid, `{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hi"}]},"config":{"recursion_limit":0.5}}`, h.AliceKey, 422},
-		{"another user's thread", tid, runBody("hi"), h.BobKey, 404},
-		{"missing thread", fresh, runBody("hi"), h.AliceKey, 404},
+		{"another user's thread", tid, apptest.RunBody("hi"), h.BobKey, 404},
+		{"missing thread", fresh, apptest.RunBody("hi"), h.AliceKey, 404},
 		{"missing thread created", fresh, `{"assistant_id":"trip-planner","input":{"messages":[{"type":"human","content":"hi"}]},"if_not_exists":"create"}`, h.AliceKey, 200},
 	}
 	for _, tt := range tests {
@@ -120,14 +108,14 @@ func TestCancelAndRejectWhileRunning(t *testing.T) {
 	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
 	h := apptest.New(t, apptest.WithTools(gate.Tools), apptest.Started())
 	tid := h.Thread(h.AliceKey, "")
-	var run runJSON
-	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey, runBody(plannertest.Lisbon)).Decode(t, &run)
+	var run apptest.RunJSON
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey, apptest.RunBody(plannertest.Lisbon)).Decode(t, &run)
 	<-gate.Started
-	r := h.Must(http.StatusConflict, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey, runBody("again"))
+	r := h.Must(http.StatusConflict, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey, apptest.RunBody("again"))
 	if r.ErrorCode(t) != "CONFLICT" {
 		t.Fatalf("second run: %s", r.Body)
 	}
-	var queued runJSON
+	var queued apptest.RunJSON
 	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey,
 		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"later"}]},"multitask_strategy":"enqueue"}`).Decode(t, &queued)
 	if queued.Status != "pending" {
@@ -175,7 +163,7 @@ func TestCommandRun(t *testing.T) {
 	h := runHarness(t, &plannertest.Gate{})
 	tid := h.Thread(h.AliceKey, "")
 	var before nodes.State
-	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey, runBody(plannertest.Lisbon)).Decode(t, &before)
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey, apptest.RunBody(plannertest.Lisbon)).Decode(t, &before)
 	body := `{"assistant_id":"trip-planner","command":{"update":{"tripDetails":{"location":"Porto","startDate":"2027-06-01","endDate":"2027-06-03","numberOfGuests":2}},"goto":"__end__"}}`
 	var after nodes.State
 	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey, body).Decode(t, &after)
@@ -199,8 +187,8 @@ func TestInterruptStrategy(t *testing.T) {
 	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
 	h := apptest.New(t, apptest.WithTools(gate.Tools), apptest.Started())
 	tid := h.Thread(h.AliceKey, "")
-	var first runJSON
-	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey, runBody(plannertest.Lisbon)).Decode(t, &first)
+	var first apptest.RunJSON
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey, apptest.RunBody(plannertest.Lisbon)).Decode(t, &first)
 	<-gate.Started
 	var values nodes.State
 	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey,
@@ -224,9 +212,9 @@ func TestRollbackStrategy(t *testing.T) {
 	h := apptest.New(t, apptest.WithTools(gate.Tools), apptest.Started())
 	tid := h.Thread(h.AliceKey, "")
 	var before nodes.State
-	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey, runBody("hello there")).Decode(t, &before)
-	var first runJSON
-	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey, runBody(plannertest.Lisbon)).Decode(t, &first)
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey, apptest.RunBody("hello there")).Decode(t, &before)
+	var first apptest.RunJSON
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey, apptest.RunBody(plannertest.Lisbon)).Decode(t, &first)
 	<-gate.Started
 	var values nodes.State
 	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey,
@@ -336,7 +324,7 @@ func TestBreakpointRuns(t *testing.T) {
 	} {
 		t.Run(tt.breakpoint, func(t *testing.T) {
 			tid := h.Thread(h.AliceKey, "")
-			var run runJSON
+			var run apptest.RunJSON
 			h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey,
 				`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"`+plannertest.Lisbon+`"}]},`+tt.breakpoint+`}`).Decode(t, &run)
 			h.Must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID+"/join", h.AliceKey, "")
@@ -374,8 +362,8 @@ func TestCancelWithRollback(t *testing.T) {
 	defer close(gate.Release)
 
 	first := h.Thread(h.AliceKey, "")
-	var run runJSON
-	h.Must(http.StatusOK, http.MethodPost, "/threads/"+first+"/runs", h.AliceKey, runBody(plannertest.Lisbon)).Decode(t, &run)
+	var run apptest.RunJSON
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+first+"/runs", h.AliceKey, apptest.RunBody(plannertest.Lisbon)).Decode(t, &run)
 	<-gate.Started
 	r := h.Must(http.StatusConflict, http.MethodPost, "/threads/"+first+"/runs/"+run.RunID+"/cancel?action=rollback", h.AliceKey, "")
 	if r.ErrorCode(t) != "CONFLICT" || !strings.Contains(string(r.Body), "started the thread") {
@@ -384,8 +372,8 @@ func TestCancelWithRollback(t *testing.T) {
 
 	tid := h.Thread(h.AliceKey, "")
 	var before nodes.State
-	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey, runBody("hello there")).Decode(t, &before)
-	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey, runBody(plannertest.Lisbon)).Decode(t, &run)
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey, apptest.RunBody("hello there")).Decode(t, &before)
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey, apptest.RunBody(plannertest.Lisbon)).Decode(t, &run)
 	<-gate.Started
 	h.Must(http.StatusNotFound, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?action=rollback", h.BobKey, "")
 	h.Must(http.StatusNoContent, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?action=rollback", h.AliceKey, "")

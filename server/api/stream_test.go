@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -21,90 +20,21 @@ import (
 	"github.com/tripgraph/tripgraph/testing/plannertest"
 )
 
-// frame is one server-sent event.
-type frame struct {
-	id, event string
-	data      string
-}
-
-// readFrames reads server-sent events until the body ends, skipping
-// comments.
-func readFrames(t *testing.T, body io.Reader) []frame {
-	t.Helper()
-	var out []frame
-	var f frame
-	sc := bufio.NewScanner(body)
-	sc.Buffer(make([]byte, 1<<20), 1<<22)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case line == "":
-			if f.event != "" {
-				out = append(out, f)
-			}
-			f = frame{}
-		case strings.HasPrefix(line, ":"):
-		case strings.HasPrefix(line, "id: "):
-			f.id = line[4:]
-		case strings.HasPrefix(line, "event: "):
-			f.event = line[7:]
-		case strings.HasPrefix(line, "data: "):
-			f.data = line[6:]
-		}
-	}
-	return out
-}
-
-// openStream sends a stream request and returns the apptest.Response, checked to
-// be an event stream.
-func openStream(h *apptest.Server, ctx context.Context, method, path, body string, header http.Header) *http.Response {
-	h.T().Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, h.URL+path, rd)
-	if err != nil {
-		h.T().Fatal(err)
-	}
-	for k, v := range header {
-		req.Header[k] = v
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("X-Api-Key", h.AliceKey)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		h.T().Fatal(err)
-	}
-	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
-		data, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		h.T().Fatalf("%s %s = %d %s %s", method, path, resp.StatusCode, resp.Header.Get("Content-Type"), data)
-	}
-	return resp
-}
-
-func streamBody(text, modes string, extra string) string {
-	return fmt.Sprintf(`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":%q}]},"stream_mode":%s%s}`, text, modes, extra)
-}
-
 func TestStreamRunInEveryMode(t *testing.T) {
 	h := runHarness(t, &plannertest.Gate{})
 	tid := h.Thread(h.AliceKey, "")
-	resp := openStream(h, context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
-		streamBody(plannertest.Lisbon, `["values","updates","custom","messages-tuple"]`, ""), nil)
-	frames := readFrames(t, resp.Body)
+	resp := h.OpenStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
+		apptest.StreamBody(plannertest.Lisbon, `["values","updates","custom","messages-tuple"]`, ""), nil)
+	frames := apptest.ReadFrames(t, resp.Body)
 	resp.Body.Close()
-	if len(frames) < 3 || frames[0].event != "metadata" || frames[len(frames)-1].event != "values" {
+	if len(frames) < 3 || frames[0].Event != "metadata" || frames[len(frames)-1].Event != "values" {
 		t.Fatalf("frames %+v, want metadata first and the final values last, as LangGraph.js ends a stream", frames)
 	}
 	var meta struct {
 		RunID string `json:"run_id"`
 	}
-	if err := json.Unmarshal([]byte(frames[0].data), &meta); err != nil || uuid.Validate(meta.RunID) != nil {
-		t.Fatalf("metadata %s", frames[0].data)
+	if err := json.Unmarshal([]byte(frames[0].Data), &meta); err != nil || uuid.Validate(meta.RunID) != nil {
+		t.Fatalf("metadata %s", frames[0].Data)
 	}
 	if loc := resp.Header.Get("Content-Location"); loc != "/threads/"+tid+"/runs/"+meta.RunID {
 		t.Fatalf("Content-Location %q", loc)
@@ -114,25 +44,25 @@ func TestStreamRunInEveryMode(t *testing.T) {
 	var last int64
 	var values nodes.State
 	for _, f := range frames[1:] {
-		seen[f.event]++
-		id, err := strconv.ParseInt(f.id, 10, 64)
+		seen[f.Event]++
+		id, err := strconv.ParseInt(f.ID, 10, 64)
 		if err != nil || id <= last {
 			t.Fatalf("frame %+v: id not after %d", f, last)
 		}
 		last = id
-		switch f.event {
+		switch f.Event {
 		case "custom":
 			var m struct{ Type, Name string }
-			json.Unmarshal([]byte(f.data), &m)
+			json.Unmarshal([]byte(f.Data), &m)
 			ui = append(ui, m.Name)
 		case "values":
 			values = nodes.State{}
-			json.Unmarshal([]byte(f.data), &values)
+			json.Unmarshal([]byte(f.Data), &values)
 		case "messages":
 			var tuple []json.RawMessage
 			var chunk struct{ ID, Content string }
-			if json.Unmarshal([]byte(f.data), &tuple) != nil || len(tuple) != 2 || json.Unmarshal(tuple[0], &chunk) != nil || chunk.ID == "" {
-				t.Fatalf("messages frame %s", f.data)
+			if json.Unmarshal([]byte(f.Data), &tuple) != nil || len(tuple) != 2 || json.Unmarshal(tuple[0], &chunk) != nil || chunk.ID == "" {
+				t.Fatalf("messages frame %s", f.Data)
 			}
 		}
 	}
@@ -150,19 +80,19 @@ func TestStreamRunInEveryMode(t *testing.T) {
 
 	// Joining again replays from after the event named by Last-Event-ID,
 	// only in the modes asked.
-	mid := frames[2].id
-	resp = openStream(h, context.Background(), http.MethodGet,
+	mid := frames[2].ID
+	resp = h.OpenStream(context.Background(), http.MethodGet,
 		"/threads/"+tid+"/runs/"+meta.RunID+"/stream?stream_mode=custom&stream_mode=%5B%22values%22%5D", "",
 		http.Header{"Last-Event-Id": {mid}})
-	again := readFrames(t, resp.Body)
+	again := apptest.ReadFrames(t, resp.Body)
 	resp.Body.Close()
-	var want []frame
+	var want []apptest.Frame
 	for _, f := range frames[3:] {
-		if f.event == "custom" || f.event == "values" {
+		if f.Event == "custom" || f.Event == "values" {
 			want = append(want, f)
 		}
 	}
-	if len(again) != len(want)+1 || again[0].event != "metadata" {
+	if len(again) != len(want)+1 || again[0].Event != "metadata" {
 		t.Fatalf("resumed stream has %d frames, want %d", len(again), len(want)+1)
 	}
 	for i, f := range want {
@@ -176,14 +106,14 @@ func TestStreamModesAreChecked(t *testing.T) {
 	h := runHarness(t, &plannertest.Gate{})
 	tid := h.Thread(h.AliceKey, "")
 	for _, modes := range []string{`"thoughts"`, `["values","tools"]`, `3`} {
-		h.Must(http.StatusUnprocessableEntity, http.MethodPost, "/threads/"+tid+"/runs/stream", h.AliceKey, streamBody("hi", modes, ""))
+		h.Must(http.StatusUnprocessableEntity, http.MethodPost, "/threads/"+tid+"/runs/stream", h.AliceKey, apptest.StreamBody("hi", modes, ""))
 	}
-	resp := openStream(h, context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody("hi", `"updates"`, ""), nil)
-	frames := readFrames(t, resp.Body)
+	resp := h.OpenStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", apptest.StreamBody("hi", `"updates"`, ""), nil)
+	frames := apptest.ReadFrames(t, resp.Body)
 	resp.Body.Close()
 	for _, f := range frames[1:] {
-		if f.event != "updates" {
-			t.Fatalf("a %s frame in an updates stream", f.event)
+		if f.Event != "updates" {
+			t.Fatalf("a %s frame in an updates stream", f.Event)
 		}
 	}
 }
@@ -193,13 +123,13 @@ func TestStreamModesAreChecked(t *testing.T) {
 func TestStreamEndsWithAnErrorFrame(t *testing.T) {
 	h := runHarness(t, &plannertest.Gate{})
 	tid := h.Thread(h.AliceKey, "")
-	resp := openStream(h, context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
-		streamBody("hi", `"values"`, `,"config":{"recursion_limit":1}`), nil)
-	frames := readFrames(t, resp.Body)
+	resp := h.OpenStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
+		apptest.StreamBody("hi", `"values"`, `,"config":{"recursion_limit":1}`), nil)
+	frames := apptest.ReadFrames(t, resp.Body)
 	resp.Body.Close()
 	n := len(frames)
 	want := `{"error":"GraphRecursionError","message":"Recursion limit of 1 reached without hitting a stop condition. You can increase the limit by setting the \"recursion_limit\" config key."}`
-	if n < 2 || frames[n-1].event != "error" || frames[n-1].data != want {
+	if n < 2 || frames[n-1].Event != "error" || frames[n-1].Data != want {
 		t.Fatalf("frames of a failed run %+v", frames)
 	}
 }
@@ -217,7 +147,7 @@ func TestStreamDisconnect(t *testing.T) {
 			h := apptest.New(t, apptest.WithTools(gate.Tools), apptest.Started())
 			tid := h.Thread(h.AliceKey, "")
 			ctx, cancel := context.WithCancel(context.Background())
-			resp := openStream(h, ctx, http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody(plannertest.Lisbon, `"values"`, tt.extra), nil)
+			resp := h.OpenStream(ctx, http.MethodPost, "/threads/"+tid+"/runs/stream", apptest.StreamBody(plannertest.Lisbon, `"values"`, tt.extra), nil)
 			runID := strings.TrimPrefix(resp.Header.Get("Content-Location"), "/threads/"+tid+"/runs/")
 			<-gate.Started
 			cancel()
@@ -240,13 +170,13 @@ func TestStreamHasNoWriteDeadline(t *testing.T) {
 	limits.WriteTimeout = time.Millisecond
 	h := runHarness(t, gate, limited(limits))
 	tid := h.Thread(h.AliceKey, "")
-	resp := openStream(h, context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody(plannertest.Lisbon, `"values"`, ""), nil)
+	resp := h.OpenStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", apptest.StreamBody(plannertest.Lisbon, `"values"`, ""), nil)
 	<-gate.Started
 	time.Sleep(50 * time.Millisecond) // well past the write deadline it must not have
 	close(gate.Release)
-	frames := readFrames(t, resp.Body)
+	frames := apptest.ReadFrames(t, resp.Body)
 	resp.Body.Close()
-	if len(frames) < 3 || frames[len(frames)-1].event != "values" {
+	if len(frames) < 3 || frames[len(frames)-1].Event != "values" {
 		t.Fatalf("frames %+v", frames)
 	}
 }
@@ -258,7 +188,7 @@ func TestStreamKeepAlive(t *testing.T) {
 	httpx.KeepAlive = 5 * time.Millisecond
 	t.Cleanup(func() { httpx.KeepAlive = old })
 	tid := h.Thread(h.AliceKey, "")
-	resp := openStream(h, context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody(plannertest.Lisbon, `"values"`, ""), nil)
+	resp := h.OpenStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", apptest.StreamBody(plannertest.Lisbon, `"values"`, ""), nil)
 	defer resp.Body.Close()
 	<-gate.Started
 	sc := bufio.NewScanner(resp.Body)
@@ -268,7 +198,7 @@ func TestStreamKeepAlive(t *testing.T) {
 		t.Fatal(sc.Err())
 	}
 	close(gate.Release)
-	if frames := readFrames(t, resp.Body); len(frames) == 0 || frames[len(frames)-1].event != "values" {
+	if frames := apptest.ReadFrames(t, resp.Body); len(frames) == 0 || frames[len(frames)-1].Event != "values" {
 		t.Fatalf("frames after the keep-alive %+v", frames)
 	}
 }
@@ -288,7 +218,7 @@ func TestStatelessRuns(t *testing.T) {
 		if tt.onCompletion != "" {
 			extra = fmt.Sprintf(`,"on_completion":%q`, tt.onCompletion)
 		}
-		r := h.Must(http.StatusOK, http.MethodPost, "/runs/wait", h.AliceKey, streamBody(plannertest.Lisbon, `"values"`, extra))
+		r := h.Must(http.StatusOK, http.MethodPost, "/runs/wait", h.AliceKey, apptest.StreamBody(plannertest.Lisbon, `"values"`, extra))
 		var values nodes.State
 		r.Decode(t, &values)
 		if len(values.Messages) < 2 || values.Messages[0].Content != plannertest.Lisbon {
@@ -296,10 +226,10 @@ func TestStatelessRuns(t *testing.T) {
 		}
 		h.Must(tt.want, http.MethodGet, "/threads/"+threadOf(r.Header), h.AliceKey, "")
 
-		resp := openStream(h, context.Background(), http.MethodPost, "/runs/stream", streamBody(plannertest.Lisbon, `"values"`, extra), nil)
-		frames := readFrames(t, resp.Body)
+		resp := h.OpenStream(context.Background(), http.MethodPost, "/runs/stream", apptest.StreamBody(plannertest.Lisbon, `"values"`, extra), nil)
+		frames := apptest.ReadFrames(t, resp.Body)
 		resp.Body.Close()
-		if len(frames) < 3 || frames[0].event != "metadata" || frames[len(frames)-1].event != "values" {
+		if len(frames) < 3 || frames[0].Event != "metadata" || frames[len(frames)-1].Event != "values" {
 			t.Fatalf("stateless stream frames %+v", frames)
 		}
 		// The thread goes once the stream is over; wait for it.
@@ -342,29 +272,29 @@ type eventsFrame struct {
 func TestStreamDebugAndEvents(t *testing.T) {
 	h := runHarness(t, &plannertest.Gate{})
 	tid := h.Thread(h.AliceKey, "")
-	resp := openStream(h, context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
-		streamBody(plannertest.Lisbon, `["debug","events"]`, ""), nil)
-	frames := readFrames(t, resp.Body)
+	resp := h.OpenStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",
+		apptest.StreamBody(plannertest.Lisbon, `["debug","events"]`, ""), nil)
+	frames := apptest.ReadFrames(t, resp.Body)
 	resp.Body.Close()
 	runID := strings.TrimPrefix(resp.Header.Get("Content-Location"), "/threads/"+tid+"/runs/")
 	var debug []debugFrame
 	var events []eventsFrame
 	for _, f := range frames[1:] {
-		switch f.event {
+		switch f.Event {
 		case "debug":
 			var d debugFrame
-			if err := json.Unmarshal([]byte(f.data), &d); err != nil {
-				t.Fatalf("debug frame %s: %v", f.data, err)
+			if err := json.Unmarshal([]byte(f.Data), &d); err != nil {
+				t.Fatalf("debug frame %s: %v", f.Data, err)
 			}
 			debug = append(debug, d)
 		case "events":
 			var e eventsFrame
-			if err := json.Unmarshal([]byte(f.data), &e); err != nil {
-				t.Fatalf("events frame %s: %v", f.data, err)
+			if err := json.Unmarshal([]byte(f.Data), &e); err != nil {
+				t.Fatalf("events frame %s: %v", f.Data, err)
 			}
 			events = append(events, e)
 		default:
-			t.Fatalf("a %s frame in a debug and events stream", f.event)
+			t.Fatalf("a %s frame in a debug and events stream", f.Event)
 		}
 	}
 
@@ -425,16 +355,16 @@ func TestStreamDebugAndEvents(t *testing.T) {
 	// A join that names no mode gets the modes the run was created with,
 	// as LangGraph's does; one naming values gets them too, which every
 	// run stores.
-	resp = openStream(h, context.Background(), http.MethodGet, "/threads/"+tid+"/runs/"+runID+"/stream", "", nil)
-	all := readFrames(t, resp.Body)
+	resp = h.OpenStream(context.Background(), http.MethodGet, "/threads/"+tid+"/runs/"+runID+"/stream", "", nil)
+	all := apptest.ReadFrames(t, resp.Body)
 	resp.Body.Close()
-	resp = openStream(h, context.Background(), http.MethodGet, "/threads/"+tid+"/runs/"+runID+"/stream?stream_mode=values", "", nil)
-	all = append(all, readFrames(t, resp.Body)...)
+	resp = h.OpenStream(context.Background(), http.MethodGet, "/threads/"+tid+"/runs/"+runID+"/stream?stream_mode=values", "", nil)
+	all = append(all, apptest.ReadFrames(t, resp.Body)...)
 	resp.Body.Close()
-	count := func(fs []frame, event string) int {
+	count := func(fs []apptest.Frame, event string) int {
 		n := 0
 		for _, f := range fs {
-			if f.event == event {
+			if f.Event == event {
 				n++
 			}
 		}
@@ -446,8 +376,8 @@ func TestStreamDebugAndEvents(t *testing.T) {
 	}
 
 	// A run not asked for debug or events stores none of them.
-	plain := openStream(h, context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", streamBody("thank you", `"values"`, ""), nil)
-	readFrames(t, plain.Body)
+	plain := h.OpenStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream", apptest.StreamBody("thank you", `"values"`, ""), nil)
+	apptest.ReadFrames(t, plain.Body)
 	plain.Body.Close()
 	plainID := strings.TrimPrefix(plain.Header.Get("Content-Location"), "/threads/"+tid+"/runs/")
 	stored, err := h.Tenant(h.Alice.ID).RunEvents(context.Background(), plainID, 0, 0)

@@ -154,8 +154,8 @@ func New(t testing.TB, opts ...Option) *Server {
 	s.URL = ts.URL
 	s.Alice, s.AliceKey = s.NewUser()
 	s.Bob, s.BobKey = s.NewUser()
-	if o.store != nil {
-		// The queue serves every owner, and the database is shared by the
+	if o.store != nil && o.started {
+		// The queue serves every owner, and a database may be shared by a
 		// package's tests: the runs this server leaves must not be taken
 		// up by the next test's workers, so its users' threads go with it.
 		t.Cleanup(func() {
