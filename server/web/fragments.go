@@ -69,19 +69,19 @@ func newLiveView(ctx context.Context, shown nodes.State, also ...string) *liveVi
 func (v *liveView) fragment(e store.RunEvent) (string, error) {
 	var b strings.Builder
 	var err error
-	switch e.Event {
-	case wire.EventMessages:
-		err = v.token(&b, e.Data)
-	case wire.ModeCustom:
-		err = v.custom(&b, e.Data)
-	case wire.ModeUpdates:
-		err = v.interrupt(&b, e.Data)
-	case wire.ModeValues:
-		err = v.values(&b, e.Data)
-	case wire.EventError:
-		var se wire.StreamError
-		_ = json.Unmarshal(e.Data, &se)
-		err = v.failure(&b, se.Error)
+	switch p := wire.ReadPart(e); {
+	case p.Token != nil:
+		err = v.token(&b, *p.Token)
+	case p.Component != nil:
+		err = v.component(&b, *p.Component)
+	case p.Tool != nil:
+		err = v.toolStatus(&b, *p.Tool)
+	case p.Interrupts != nil:
+		err = v.interrupts(&b, p.Interrupts)
+	case p.State != nil:
+		err = v.values(&b, *p.State)
+	case p.Error != nil:
+		err = v.failure(&b, p.Error.Error)
 	}
 	return b.String(), err
 }
@@ -96,11 +96,8 @@ func (v *liveView) failure(b *strings.Builder, code string) error {
 
 // token appends a streamed token to its message, creating the message
 // first.
-func (v *liveView) token(b *strings.Builder, data json.RawMessage) error {
-	var tuple []json.RawMessage
-	var chunk wire.MessageChunk
-	if json.Unmarshal(data, &tuple) != nil || len(tuple) == 0 || json.Unmarshal(tuple[0], &chunk) != nil ||
-		chunk.Content == "" || chunk.ID == "" || v.whole[chunk.ID] {
+func (v *liveView) token(b *strings.Builder, chunk wire.MessageChunk) error {
+	if v.whole[chunk.ID] {
 		return nil
 	}
 	if err := v.ensureMessage(b, chunk.ID); err != nil {
@@ -122,35 +119,15 @@ func (v *liveView) ensureMessage(b *strings.Builder, id string) error {
 	return oob(v.ctx, b, "beforebegin", ui.LiveDOMID, ui.Message(nodes.Message{ID: id, Type: nodes.AI}, nil))
 }
 
-// liveCustom is what the view reads of a custom event: a UI component
-// (type "ui") or a tool bridge status event.
-type liveCustom struct {
-	Type     string          `json:"type"`
-	ID       string          `json:"id"`
-	Name     string          `json:"name"`
-	Props    json.RawMessage `json:"props"`
-	Metadata struct {
-		MessageID string `json:"message_id"`
-	} `json:"metadata"`
-	Tool  string `json:"tool"`
-	Items *int   `json:"items"`
-	Error string `json:"error"`
-}
-
-func (v *liveView) custom(b *strings.Builder, data json.RawMessage) error {
-	var c liveCustom
-	if json.Unmarshal(data, &c) != nil {
+// toolStatus replaces the reply's tool status line when a tool call
+// starts or ends.
+func (v *liveView) toolStatus(b *strings.Builder, c wire.ToolStatus) error {
+	if c.Type != mcpbridge.EventCalling && c.Type != mcpbridge.EventComplete {
 		return nil
 	}
-	switch {
-	case c.Type == "ui" && c.ID != "":
-		return v.component(b, nodes.UIComponent{ID: c.ID, Name: c.Name, Props: c.Props, MessageID: c.Metadata.MessageID})
-	case c.Type == mcpbridge.EventCalling || c.Type == mcpbridge.EventComplete:
-		status := ui.ToolStatus{MessageID: ui.LiveReply, Tool: c.Tool, Place: v.place,
-			Done: c.Type == mcpbridge.EventComplete, Items: c.Items, ErrorCode: c.Error}
-		return renderTo(v.ctx, b, ui.OutOfBand(ui.ToolStatusLine(status)))
-	}
-	return nil
+	status := ui.ToolStatus{MessageID: ui.LiveReply, Tool: c.Tool, Place: v.place,
+		Done: c.Type == mcpbridge.EventComplete, Items: c.Items, ErrorCode: c.Error}
+	return renderTo(v.ctx, b, ui.OutOfBand(ui.ToolStatusLine(status)))
 }
 
 // component places a component in its message, or replaces it where it
@@ -187,23 +164,11 @@ func (v *liveView) retitle(b *strings.Builder, td nodes.TripDetails) error {
 	return renderTo(v.ctx, b, ui.OutOfBand(ui.ThreadItem(link)))
 }
 
-// interrupt shows what a paused run waits for: the booking confirmation
+// interrupts shows what a paused run waits for: the booking confirmation
 // its interrupt carries. Other updates show nothing: their components and
 // messages come as their own events.
-func (v *liveView) interrupt(b *strings.Builder, data json.RawMessage) error {
-	var u struct {
-		Interrupts []struct {
-			Value json.RawMessage `json:"value"`
-		} `json:"__interrupt__"`
-	}
-	if json.Unmarshal(data, &u) != nil {
-		return nil
-	}
-	for _, in := range u.Interrupts {
-		var c nodes.UIComponent
-		if json.Unmarshal(in.Value, &c) != nil || c.ID == "" || c.Name == "" {
-			continue
-		}
+func (v *liveView) interrupts(b *strings.Builder, asked []nodes.UIComponent) error {
+	for _, c := range asked {
 		if err := v.component(b, c); err != nil {
 			return err
 		}
@@ -214,11 +179,7 @@ func (v *liveView) interrupt(b *strings.Builder, data json.RawMessage) error {
 // values adds the messages of a state that the page does not show yet,
 // whole with their components, and gives each message whose tokens were
 // streamed its final text.
-func (v *liveView) values(b *strings.Builder, data json.RawMessage) error {
-	s, err := wire.StateOf(data)
-	if err != nil {
-		return nil
-	}
+func (v *liveView) values(b *strings.Builder, s nodes.State) error {
 	if s.TripDetails != nil && s.TripDetails.Location != "" {
 		v.place = s.TripDetails.Location
 	}

@@ -99,27 +99,24 @@ func (cs *ChatStream) Finish() []ChatChunk {
 
 // Parts are the parts a stored run event makes; most events make none.
 func (cs *ChatStream) Parts(e store.RunEvent) []ChatChunk {
-	switch e.Event {
-	case EventMessages:
-		return cs.token(e.Data)
-	case ModeCustom:
-		return cs.custom(e.Data)
-	case EventError:
-		var se StreamError
-		_ = json.Unmarshal(e.Data, &se)
-		return append(cs.closeText(), ChatChunk{Type: "error", ErrorText: se.Message})
+	switch p := ReadPart(e); {
+	case p.Token != nil:
+		return cs.token(*p.Token)
+	case p.Component != nil:
+		return []ChatChunk{{Type: "data-" + p.Component.Name, ID: p.Component.ID, Data: p.Component.Props}}
+	case p.Tool != nil && p.Tool.Type == mcpbridge.EventCalling:
+		return []ChatChunk{cs.toolStarted(*p.Tool)}
+	case p.Tool != nil && p.Tool.Type == mcpbridge.EventComplete:
+		return cs.toolEnded(*p.Tool)
+	case p.Error != nil:
+		return append(cs.closeText(), ChatChunk{Type: "error", ErrorText: p.Error.Message})
 	}
 	return nil
 }
 
 // token is a messages-tuple event as a text delta, opening the message's
 // text (and closing another's) first.
-func (cs *ChatStream) token(data json.RawMessage) []ChatChunk {
-	var tuple []json.RawMessage
-	var chunk MessageChunk
-	if json.Unmarshal(data, &tuple) != nil || len(tuple) == 0 || json.Unmarshal(tuple[0], &chunk) != nil || chunk.Content == "" {
-		return nil
-	}
+func (cs *ChatStream) token(chunk MessageChunk) []ChatChunk {
 	var out []ChatChunk
 	if cs.open != chunk.ID {
 		out = append(cs.closeText(), ChatChunk{Type: "text-start", ID: chunk.ID})
@@ -137,42 +134,7 @@ func (cs *ChatStream) closeText() []ChatChunk {
 	return []ChatChunk{{Type: "text-end", ID: id}}
 }
 
-// customShape is what this stream reads of a custom event: a UI component
-// (type "ui"), or a tool bridge event (type mcp_calling, mcp_complete or
-// mcp_progress).
-type customShape struct {
-	Type       string          `json:"type"`
-	ID         string          `json:"id"`
-	Name       string          `json:"name"`
-	Props      json.RawMessage `json:"props"`
-	Server     string          `json:"server"`
-	Tool       string          `json:"tool"`
-	Items      *int            `json:"items"`
-	Error      string          `json:"error"`
-	DurationMs float64         `json:"durationMs"`
-}
-
-// custom is a UI component as a data part, a tool call's start as its
-// input and its end as its output.
-func (cs *ChatStream) custom(data json.RawMessage) []ChatChunk {
-	var c customShape
-	if json.Unmarshal(data, &c) != nil {
-		return nil
-	}
-	switch {
-	case c.Type == "ui" && c.Name != "":
-		return []ChatChunk{{Type: "data-" + c.Name, ID: c.ID, Data: c.Props}}
-	case c.Server == "" || c.Tool == "":
-		return nil
-	case c.Type == mcpbridge.EventCalling:
-		return []ChatChunk{cs.toolStarted(c)}
-	case c.Type == mcpbridge.EventComplete:
-		return cs.toolEnded(c)
-	}
-	return nil
-}
-
-func (cs *ChatStream) toolStarted(c customShape) ChatChunk {
+func (cs *ChatStream) toolStarted(c ToolStatus) ChatChunk {
 	if cs.calls == nil {
 		cs.calls = map[string][]string{}
 	}
@@ -186,7 +148,7 @@ func (cs *ChatStream) toolStarted(c customShape) ChatChunk {
 
 // toolEnded answers the oldest open call of the same server and tool; a
 // call whose start was not seen gets no part.
-func (cs *ChatStream) toolEnded(c customShape) []ChatChunk {
+func (cs *ChatStream) toolEnded(c ToolStatus) []ChatChunk {
 	key := c.Server + "\x00" + c.Tool
 	open := cs.calls[key]
 	if len(open) == 0 {
