@@ -116,13 +116,11 @@ func runMetadata(in wire.RunCreate) (json.RawMessage, error) {
 // context, webhooks, feedback) are refused, each with why, rather than
 // ignored.
 func (s *API) runOptions(in wire.RunCreate, j *runner.Job) error {
-	modes, err := modesOf(in.StreamMode, "stream_mode")
+	_, err := modesOf(in.StreamMode, "stream_mode")
 	if err != nil {
 		return err
 	}
 	j.StreamModes = modeList(in.StreamMode)
-	j.Debug, j.Events, j.Tasks = modes[wire.ModeDebug], modes[wire.ModeEvents], modes[wire.ModeTasks]
-	j.Checkpoints, j.Messages = modes[wire.ModeCheckpoints], modes[wire.EventMessagesPartial]
 	var problems []wire.FieldError
 	if j.Durability, err = durabilityOf(in); err != nil {
 		problems = append(problems, wire.FieldError{Field: "checkpoint_during", Message: err.Error()})

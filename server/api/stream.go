@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
-	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -16,10 +15,6 @@ import (
 	"github.com/tripgraph/tripgraph/server/runner"
 	"github.com/tripgraph/tripgraph/store"
 )
-
-// streamModes are the stream modes a client may ask for.
-var streamModes = []string{wire.ModeValues, wire.ModeUpdates, wire.ModeCustom, wire.ModeMessagesTuple,
-	wire.ModeMessages, wire.ModeTasks, wire.ModeCheckpoints, wire.ModeEvents, wire.ModeDebug}
 
 // streamRun creates a run and streams it. The run goes on when the client
 // goes away, unless on_disconnect is cancel.
@@ -58,7 +53,7 @@ func (s *API) joinStream(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	created := streamModes // a run created before runs kept their modes
+	created := wire.ModeNames() // a run created before runs kept their modes
 	if j, err := runner.DecodeJob(run.Input); err == nil && len(j.StreamModes) > 0 {
 		created = j.StreamModes
 	}
@@ -95,11 +90,12 @@ func modesOf(raw json.RawMessage, field string) (map[string]bool, error) {
 		return nil, httpx.InvalidField(field, "must be a stream mode or a list of them")
 	}
 	events := map[string]bool{}
-	for _, m := range list {
-		if !slices.Contains(streamModes, m) {
-			return nil, httpx.InvalidField(field, fmt.Sprintf("%q is not supported; use %s", m, strings.Join(streamModes, ", ")))
+	for _, name := range list {
+		m, ok := wire.ModeNamed(name)
+		if !ok {
+			return nil, httpx.InvalidField(field, fmt.Sprintf("%q is not supported; use %s", name, strings.Join(wire.ModeNames(), ", ")))
 		}
-		for _, e := range wire.EventsOfMode(m) {
+		for _, e := range m.Events {
 			events[e] = true
 		}
 	}

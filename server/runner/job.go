@@ -18,16 +18,10 @@ type Job struct {
 	CheckpointID string        `json:"checkpoint_id,omitempty"`
 	StepLimit    int           `json:"step_limit,omitempty"`
 	// StreamModes are the stream modes the run was created with: what a
-	// client that joins its stream naming none gets, as in LangGraph.
+	// client that joins its stream naming none gets, as in LangGraph, and
+	// the modes whose parts repeat the state or a message's text at each
+	// step that the run stores (see wire.Modes).
 	StreamModes []string `json:"stream_modes,omitempty"`
-	// The run stores the parts of these stream modes too: they repeat the
-	// state or a message's text at each step, so only runs asked for them
-	// store them.
-	Debug       bool `json:"debug,omitempty"`
-	Events      bool `json:"events,omitempty"`
-	Tasks       bool `json:"tasks,omitempty"`
-	Checkpoints bool `json:"checkpoints,omitempty"`
-	Messages    bool `json:"messages,omitempty"`
 	// Durability is when the run's checkpoints are written: sync when empty.
 	Durability graph.Durability `json:"durability,omitempty"`
 	// Breakpoints: the nodes the run stops before or after.
@@ -85,8 +79,7 @@ func (j Job) config(threadID, runID string, recovered bool) graph.RunConfig[node
 // the modes that repeat the state or a message's text only when the run
 // was asked for them.
 func (j Job) parts() *wire.Parts {
-	return &wire.Parts{Graph: nodes.GraphID, Debug: j.Debug, Events: j.Events, Tasks: j.Tasks,
-		Checkpoints: j.Checkpoints, Messages: j.Messages}
+	return &wire.Parts{Graph: nodes.GraphID, Modes: j.StreamModes}
 }
 
 // added are the messages the job adds to its thread: its input's, and its

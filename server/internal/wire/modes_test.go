@@ -20,7 +20,7 @@ import (
 func TestPartsAcrossARun(t *testing.T) {
 	type ev = graph.Event[nodes.State, nodes.Update]
 	at := time.Date(2027, 5, 1, 10, 0, 0, 0, time.UTC)
-	p := &Parts{Graph: "trip-planner", Messages: true, Events: true, Tasks: true, Checkpoints: true, Now: func() time.Time { return at }}
+	p := &Parts{Graph: "trip-planner", Modes: []string{ModeMessages, ModeEvents, ModeTasks, ModeCheckpoints}, Now: func() time.Time { return at }}
 	input, _ := json.Marshal(nodes.Update{Messages: []nodes.Message{{ID: "h1", Type: nodes.Human, Content: "hi"}}})
 	run := []ev{
 		{Kind: graph.RunStarted, RunID: "r1", ThreadID: "t1"},
@@ -69,7 +69,7 @@ func TestPartsAcrossARun(t *testing.T) {
 		t.Fatalf("parts\n got %q\nwant %q", got, want)
 	}
 
-	resumed := &Parts{Graph: "trip-planner", Debug: true}
+	resumed := &Parts{Graph: "trip-planner", Modes: []string{ModeDebug}}
 	from := &graph.Checkpoint{ThreadID: "t1", ID: "c1", Step: 0, State: json.RawMessage(`{}`), Next: []string{"extraction"}}
 	parts, err := resumed.Of(ev{Kind: graph.RunStarted, RunID: "r2", ThreadID: "t1", Checkpoint: from})
 	if err != nil {

@@ -35,15 +35,6 @@ const (
 	EventMessagesComplete = "messages/complete"
 )
 
-// EventsOfMode are the SSE event names a stream mode's parts go out
-// under.
-func EventsOfMode(mode string) []string {
-	if mode == ModeMessages {
-		return []string{EventMessagesMetadata, EventMessagesPartial, EventMessagesComplete}
-	}
-	return []string{EventOfMode(mode)}
-}
-
 // SSE event names that belong to no stream mode.
 const (
 	EventMetadata = "metadata"
@@ -51,12 +42,48 @@ const (
 	EventMessages = "messages"
 )
 
-// EventOfMode is the SSE event name a stream mode's parts go out under.
-func EventOfMode(mode string) string {
-	if mode == ModeMessagesTuple {
-		return EventMessages
+// Mode is a stream mode: the SSE events its parts go out under and, for
+// a mode whose parts repeat the state or a message's text at each step,
+// the parts it makes of a planner event, which only the runs asked for
+// it store. The parts of the other modes every run stores (StreamParts).
+type Mode struct {
+	Name   string
+	Events []string
+	frames func(*Parts, graph.Event[nodes.State, nodes.Update]) []namedFrame
+}
+
+// Modes are the stream modes a client may ask for, in the order a run's
+// parts of one event are made: adding a mode is adding its entry, and the
+// function that makes its parts.
+var Modes = []Mode{
+	{Name: ModeValues, Events: []string{ModeValues}},
+	{Name: ModeUpdates, Events: []string{ModeUpdates}},
+	{Name: ModeCustom, Events: []string{ModeCustom}},
+	{Name: ModeMessagesTuple, Events: []string{EventMessages}},
+	{Name: ModeMessages, Events: []string{EventMessagesMetadata, EventMessagesPartial, EventMessagesComplete}, frames: (*Parts).messageFrames},
+	{Name: ModeTasks, Events: []string{ModeTasks}, frames: (*Parts).taskFrames},
+	{Name: ModeCheckpoints, Events: []string{ModeCheckpoints}, frames: (*Parts).checkpointFrames},
+	{Name: ModeDebug, Events: []string{ModeDebug}, frames: (*Parts).debugFrames},
+	{Name: ModeEvents, Events: []string{ModeEvents}, frames: (*Parts).eventFrames},
+}
+
+// ModeNamed is the stream mode of that name.
+func ModeNamed(name string) (Mode, bool) {
+	for _, m := range Modes {
+		if m.Name == name {
+			return m, true
+		}
 	}
-	return mode
+	return Mode{}, false
+}
+
+// ModeNames are the names of every stream mode.
+func ModeNames() []string {
+	out := make([]string, len(Modes))
+	for i, m := range Modes {
+		out[i] = m.Name
+	}
+	return out
 }
 
 // StreamPart is one event of a run's stream: its SSE event name and data.
@@ -182,52 +209,30 @@ func customData(ev graph.Event[nodes.State, nodes.Update]) any {
 // keeps what it has seen of the run (the messages streamed so far), so a
 // run makes its parts with one Parts. Every run stores the parts of
 // values, updates, custom and messages-tuple (StreamParts); those of the
-// modes that repeat the state or a message's text at each step (debug,
-// tasks, checkpoints, messages, events) only when the run was asked for
-// them. Each part is stored once, under its mode's SSE event name, and a
-// stream sends the ones of the modes its client asks for.
+// modes that repeat the state or a message's text at each step (messages,
+// tasks, checkpoints, debug, events: see Modes) only when the run was
+// asked for them. Each part is stored once, under its mode's SSE event
+// name, and a stream sends the ones of the modes its client asks for.
 type Parts struct {
-	Graph       string           // the graph's name: the whole run's name in events mode
-	Debug       bool             // make debug parts (DebugFrame)
-	Events      bool             // make events parts (RunnableEvent)
-	Tasks       bool             // make tasks parts (DebugTask, DebugTaskResult)
-	Checkpoints bool             // make checkpoints parts (DebugCheckpoint)
-	Messages    bool             // make messages mode parts
-	Now         func() time.Time // the time of task frames; time.Now when nil
+	Graph string           // the graph's name: the whole run's name in events mode
+	Modes []string         // the stream modes the run was asked for
+	Now   func() time.Time // the time of task frames; time.Now when nil
 
 	streamed  map[string]string // a message streamed: its text so far
 	nodeInput []Message         // the messages the running node was given
 }
 
-// Of converts one event into its parts, in the order: StreamParts', then
-// messages, tasks, checkpoints, debug, then events.
+// Of converts one event into its parts: StreamParts', then those of each
+// mode the run was asked for that makes its own, in the order of Modes.
 func (p *Parts) Of(ev graph.Event[nodes.State, nodes.Update]) ([]StreamPart, error) {
 	parts, err := StreamParts(ev)
 	if err != nil {
 		return nil, err
 	}
 	var frames []namedFrame
-	if p.Messages {
-		frames = append(frames, p.messageFrames(ev)...)
-	}
-	if p.Tasks {
-		if t := p.task(ev); t != nil {
-			frames = append(frames, namedFrame{ModeTasks, t})
-		}
-	}
-	if p.Checkpoints {
-		if cp := checkpointOf(ev); cp != nil {
-			frames = append(frames, namedFrame{ModeCheckpoints, debugCheckpoint(*cp)})
-		}
-	}
-	if p.Debug {
-		if f := p.debugFrame(ev); f != nil {
-			frames = append(frames, namedFrame{ModeDebug, f})
-		}
-	}
-	if p.Events {
-		for _, e := range p.runnableEvents(ev) {
-			frames = append(frames, namedFrame{ModeEvents, e})
+	for _, m := range Modes {
+		if m.frames != nil && slices.Contains(p.Modes, m.Name) {
+			frames = append(frames, m.frames(p, ev)...)
 		}
 	}
 	p.see(ev)
@@ -239,6 +244,39 @@ func (p *Parts) Of(ev graph.Event[nodes.State, nodes.Update]) ([]StreamPart, err
 		parts = append(parts, StreamPart{Event: f.event, Data: data})
 	}
 	return parts, nil
+}
+
+// taskFrames are the tasks part of ev, if it makes one.
+func (p *Parts) taskFrames(ev graph.Event[nodes.State, nodes.Update]) []namedFrame {
+	if t := p.task(ev); t != nil {
+		return []namedFrame{{ModeTasks, t}}
+	}
+	return nil
+}
+
+// checkpointFrames are the checkpoints part of ev, if it reports one.
+func (p *Parts) checkpointFrames(ev graph.Event[nodes.State, nodes.Update]) []namedFrame {
+	if cp := checkpointOf(ev); cp != nil {
+		return []namedFrame{{ModeCheckpoints, debugCheckpoint(*cp)}}
+	}
+	return nil
+}
+
+// debugFrames are the debug part of ev, if it makes one.
+func (p *Parts) debugFrames(ev graph.Event[nodes.State, nodes.Update]) []namedFrame {
+	if f := p.debugFrame(ev); f != nil {
+		return []namedFrame{{ModeDebug, f}}
+	}
+	return nil
+}
+
+// eventFrames are the events parts of ev.
+func (p *Parts) eventFrames(ev graph.Event[nodes.State, nodes.Update]) []namedFrame {
+	var out []namedFrame
+	for _, e := range p.runnableEvents(ev) {
+		out = append(out, namedFrame{ModeEvents, e})
+	}
+	return out
 }
 
 // see keeps what later events need: the text of each streamed message and

@@ -63,7 +63,7 @@ func TestStreamParts(t *testing.T) {
 func TestPartsDebugAndEvents(t *testing.T) {
 	type ev = graph.Event[nodes.State, nodes.Update]
 	at := time.Date(2027, 5, 1, 10, 0, 0, 0, time.UTC)
-	all := Parts{Graph: "trip-planner", Debug: true, Events: true, Now: func() time.Time { return at }}
+	all := Parts{Graph: "trip-planner", Modes: []string{ModeDebug, ModeEvents}, Now: func() time.Time { return at }}
 	task := uuid.NewSHA1(taskSpace, []byte("r1/2/classify")).String()
 	model := uuid.NewSHA1(taskSpace, []byte("r1/message/m2")).String()
 	cp := &graph.Checkpoint{ThreadID: "t1", ID: "c2", ParentID: "c1", Step: 2, Node: "classify", CreatedAt: at,
@@ -115,7 +115,7 @@ func TestPartsDebugAndEvents(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := tt.want
-				if !p.Debug {
+				if !slices.Contains(p.Modes, ModeDebug) {
 					want = nil
 				}
 				if len(parts) != len(base)+len(want) {
