@@ -243,7 +243,32 @@ func dayAt(ft []token, i int) (int, bool) {
 	if followedByCount(ft, i+1) {
 		return 0, false
 	}
+	if ft[i].spelled && !ft[i].ordinal && !monthNear(ft, i) {
+		return 0, false // "two to three nights", but "vinte e um de maio"
+	}
 	return ft[i].n, true
+}
+
+// monthNear reports a month's name next to the day at ft[i], or beyond
+// the other end of the range it begins or ends ("de vinte a vinte e
+// cinco de maio", "May first to third").
+func monthNear(ft []token, i int) bool {
+	if monthWord(ft, i-1) || monthWord(ft, i+1) {
+		return true
+	}
+	if i+3 < len(ft) && connectors[ft[i+1].text] && ft[i+2].kind == num && monthWord(ft, i+3) {
+		return true
+	}
+	return i >= 3 && connectors[ft[i-1].text] && ft[i-2].kind == num && monthWord(ft, i-3)
+}
+
+// monthWord reports a month's name at ft[i].
+func monthWord(ft []token, i int) bool {
+	if i < 0 || i >= len(ft) || ft[i].kind != word {
+		return false
+	}
+	_, ok := months[ft[i].text]
+	return ok
 }
 
 // followedByCount reports whether ft[i] is a unit or people word, which
@@ -291,7 +316,7 @@ func (p parser) numericDate(ft []token, i int) (atom, int) {
 	}
 	a, b := ft[i].n, ft[i+2].n
 	d, m := a, b
-	if p.lang == locale.English && a <= 12 && b <= 31 {
+	if p.monthFirst(ft) && a <= 12 && b <= 31 {
 		d, m = b, a
 	}
 	at := atom{day: d, month: time.Month(m)}
@@ -411,4 +436,23 @@ func (p parser) placeAfter(a atom, start time.Time) time.Time {
 		t = t.AddDate(1, 0, 0)
 	}
 	return t
+}
+
+// monthFirst decides how the numeric dates of a message are read: as the
+// one that cannot be read otherwise says ("27/12 to 02/01" is day first
+// in English too, "12/27 a 01/02" month first in Portuguese), else month
+// first in English and day first in Portuguese.
+func (p parser) monthFirst(ft []token) bool {
+	for i := 0; i+2 < len(ft); i++ {
+		if ft[i].kind != num || ft[i+1].text != "/" || ft[i+2].kind != num || ft[i].digits > 2 || ft[i+2].digits > 2 {
+			continue
+		}
+		switch a, b := ft[i].n, ft[i+2].n; {
+		case a > 12 && a <= 31 && b <= 12:
+			return false
+		case b > 12 && b <= 31 && a <= 12:
+			return true
+		}
+	}
+	return p.lang == locale.English
 }

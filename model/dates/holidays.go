@@ -55,6 +55,23 @@ var holidays = []holiday{
 	{[]string{"august", "bank", "holiday"}, lastMondaySpan(time.August), nil},
 	{[]string{"early", "may", "bank", "holiday"}, nthWeekdaySpan(time.May, time.Monday, 1, -2, 2), nil},
 	{[]string{"may", "day", "bank", "holiday"}, nthWeekdaySpan(time.May, time.Monday, 1, -2, 2), nil},
+	{[]string{"presidents", "day"}, nthMondaySpan(time.February, 3), nil},
+	{[]string{"president", "s", "day"}, nthMondaySpan(time.February, 3), nil},
+	{[]string{"washington", "s", "birthday"}, nthMondaySpan(time.February, 3), nil},
+	{[]string{"mlk", "day"}, nthMondaySpan(time.January, 3), nil},
+	{[]string{"martin", "luther", "king", "day"}, nthMondaySpan(time.January, 3), nil},
+	{[]string{"columbus", "day"}, nthMondaySpan(time.October, 2), nil},
+	{[]string{"indigenous", "peoples", "day"}, nthMondaySpan(time.October, 2), nil},
+	{[]string{"veterans", "day"}, oneDay(time.November, 11), onDay(time.November, 11)},
+	{[]string{"juneteenth"}, oneDay(time.June, 19), onDay(time.June, 19)},
+	{[]string{"easter", "monday"}, easterSpan(-2, 3), nil},
+	{[]string{"whitsun"}, easterSpan(48, 2), nil},
+	{[]string{"pentecost"}, easterSpan(48, 2), nil},
+	{[]string{"pentecostes"}, easterSpan(48, 2), nil},
+	{[]string{"consciencia", "negra"}, oneDay(time.November, 20), onDay(time.November, 20)},
+	{[]string{"imaculada", "conceicao"}, oneDay(time.December, 8), onDay(time.December, 8)},
+	{[]string{"restauracao", "da", "independencia"}, oneDay(time.December, 1), onDay(time.December, 1)},
+	{[]string{"dia", "de", "reis"}, oneDay(time.January, 6), onDay(time.January, 6)},
 	{[]string{"labor", "day"}, nthWeekdaySpan(time.September, time.Monday, 1, -2, 2), nil},
 	{[]string{"labour", "day"}, nthWeekdaySpan(time.September, time.Monday, 1, -2, 2), nil},
 	{[]string{"4th", "of", "july"}, oneDay(time.July, 4), onDay(time.July, 4)},
@@ -138,6 +155,14 @@ func nthWeekdaySpan(m time.Month, wd time.Weekday, n, off, nights int) func(int)
 		first := date(y, m, 1)
 		d := first.AddDate(0, 0, (int(wd)-int(first.Weekday())+7)%7+7*(n-1))
 		return d.AddDate(0, 0, off), nights
+	}
+}
+
+// nthMondaySpan is the long weekend of a month's nth Monday.
+func nthMondaySpan(m time.Month, n int) func(int) (time.Time, int) {
+	return func(y int) (time.Time, int) {
+		first := date(y, m, 1)
+		return around(first.AddDate(0, 0, (int(time.Monday)-int(first.Weekday())+7)%7+7*(n-1)))
 	}
 }
 

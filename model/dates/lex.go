@@ -1,6 +1,9 @@
 package dates
 
 import (
+	"strconv"
+
+	"github.com/tripgraph/tripgraph/model/internal/numwords"
 	"github.com/tripgraph/tripgraph/model/internal/textnorm"
 )
 
@@ -18,7 +21,8 @@ type token struct {
 	text    string // folded word, digits, or the separator
 	n       int    // value of a number
 	digits  int    // number of digits
-	ordinal bool   // "3rd", "1º", "7th"
+	ordinal bool   // "3rd", "1º", "7th", "twenty-first"
+	spelled bool   // a number written in words ("twelve", "vinte e um")
 	brk     bool   // punctuation (",", ";", "." …) comes right before it
 }
 
@@ -66,7 +70,44 @@ func lex(text string) []token {
 			toks[start].brk, brk = brk, false
 		}
 	}
-	return dropCityMonths(toks)
+	return dropCityMonths(spellNumbers(toks))
+}
+
+// spellNumbers turns numbers written in words into number tokens
+// ("twenty-first" → 21st, "vinte e um" → 21, "a dozen" → 12), by the
+// grammar of package numwords. Words that are mostly something else stay
+// words: articles ("a", "um"), weekdays ("segunda"), and "dez", also
+// December.
+func spellNumbers(toks []token) []token {
+	out := toks[:0:0]
+	for i := 0; i < len(toks); {
+		if toks[i].kind != word || toks[i].text == "dez" {
+			out = append(out, toks[i])
+			i++
+			continue
+		}
+		ws := make([]string, 0, 4)
+		for j := i; j < len(toks) && j < i+5 && toks[j].kind != num; j++ {
+			ws = append(ws, toks[j].text)
+		}
+		n, ok := numwords.Read(ws)
+		if !ok || n.Weak || n.Value > 999 || endsOnLink(ws, n.Words) {
+			out = append(out, toks[i])
+			i++
+			continue
+		}
+		t := token{kind: num, text: strconv.Itoa(n.Value), n: n.Value, digits: len(strconv.Itoa(n.Value)), ordinal: n.Ordinal, spelled: true, brk: toks[i].brk}
+		out = append(out, t)
+		i += n.Words
+	}
+	return out
+}
+
+// endsOnLink reports a number read up to a joining word or a hyphen: the
+// grammar never ends on one, so this is a reading to refuse.
+func endsOnLink(ws []string, n int) bool {
+	last := ws[n-1]
+	return last == "e" || last == "and" || last == "-"
 }
 
 // pastWords put a clause in a trip that was: its dates are not the

@@ -46,7 +46,7 @@ func (p parser) periods() (period, bool) {
 var weekOrdinals = map[string]int{
 	"first": 1, "1st": 1, "primeira": 1, "second": 2, "2nd": 2, "segunda": 2,
 	"third": 3, "3rd": 3, "terceira": 3, "fourth": 4, "4th": 4, "quarta": 4,
-	"last": -1, "final": -1, "ultima": -1,
+	"last": -1, "final": -1, "ultima": -1, "ultimo": -1,
 }
 
 // weekOfMonth reads "the second week of May", "última semana de
@@ -57,10 +57,18 @@ func (p parser) weekOfMonth(i int) (Result, bool) {
 	if !ok && p.toks[i].kind == num && p.toks[i].ordinal && p.toks[i].n <= 4 {
 		n, ok = p.toks[i].n, true
 	}
-	if !ok || (p.word(i+1) != "week" && p.word(i+1) != "semana") {
+	if !ok {
 		return Result{}, false
 	}
-	j := i + 2
+	j, weekend := i+2, false
+	switch {
+	case p.word(i+1) == "weekend":
+		weekend = true
+	case p.word(i+1) == "fim" && p.word(i+2) == "de" && p.word(i+3) == "semana":
+		j, weekend = i+4, true
+	case p.word(i+1) != "week" && p.word(i+1) != "semana":
+		return Result{}, false
+	}
 	if w := p.word(j); w == "of" || w == "de" || w == "do" || w == "in" || w == "em" {
 		j++
 	}
@@ -69,11 +77,26 @@ func (p parser) weekOfMonth(i int) (Result, bool) {
 		return Result{}, false
 	}
 	y := p.yearOfMonth(m)
+	if weekend {
+		return nthWeekend(y, m, n), true
+	}
 	start := date(y, m, 1+7*(n-1))
 	if n < 0 {
 		start = date(y, m+1, 0).AddDate(0, 0, -7)
 	}
 	return Result{Start: start, End: start.AddDate(0, 0, 7)}, true
+}
+
+// nthWeekend is the nth weekend of a month (the last for n < 0): the
+// Friday to Sunday around its nth Saturday.
+func nthWeekend(y int, m time.Month, n int) Result {
+	first := date(y, m, 1)
+	sat := first.AddDate(0, 0, (int(time.Saturday)-int(first.Weekday())+7)%7+7*(n-1))
+	if n < 0 {
+		last := date(y, m+1, 0)
+		sat = last.AddDate(0, 0, -((int(last.Weekday()) - int(time.Saturday) + 7) % 7))
+	}
+	return Result{Start: sat.AddDate(0, 0, -1), End: sat.AddDate(0, 0, 1)}
 }
 
 // monthParts are the first day of the early, middle and late parts of a

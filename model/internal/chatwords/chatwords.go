@@ -24,6 +24,7 @@ var words = map[string]string{
 	"w/": "with", "w/o": "without", "wo/": "without",
 	"gf": "girlfriend", "bf": "boyfriend", "hubby": "husband", "bff": "friend", "bro": "brother", "sis": "sister",
 	"fam": "family", "bday": "birthday", "b-day": "birthday",
+	"tgiving": "thanksgiving", "thxgiving": "thanksgiving", "xmas": "Christmas", "nye": "New Year's Eve",
 	"pls": "please", "plz": "please", "u": "you", "ur": "your", "ya": "you",
 	"accom": "accommodation", "accomm": "accommodation", "accomodation": "accommodation",
 	"recs": "recommendations", "reccs": "recommendations",
