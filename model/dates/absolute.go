@@ -158,7 +158,7 @@ func (p parser) atomAt(ft []token, orig []int, i int, afterConnector bool) (atom
 		return withYear(atom{month: m}, ft, i, i+1)
 	}
 	d, ok := dayAt(ft, i)
-	if !ok || p.countForSomeone(orig[i]) {
+	if !ok || p.countForSomeone(orig[i]) || p.ages(orig[i]) {
 		return atom{}, 0
 	}
 	if i+1 < len(ft) && ft[i+1].kind == word && !ft[i+1].brk {
@@ -171,6 +171,37 @@ func (p parser) atomAt(ft []token, orig []int, i int, afterConnector bool) (atom
 		return atom{day: d}, 1
 	}
 	return atom{}, 0
+}
+
+// agesWords are people whose numbers after them are ages: "our kids (7
+// and 10)", "filhos de 5 e 8 anos".
+var agesWords = map[string]bool{
+	"kids": true, "children": true, "sons": true, "daughters": true, "boys": true, "girls": true, "ages": true, "aged": true,
+	"filhos": true, "filhas": true, "criancas": true, "idades": true, "idade": true, "meninos": true, "meninas": true,
+}
+
+// ages reports a number that is an age: after people whose ages follow
+// ("kids 7 and 10", "filhos de 5 e 8"), or before "years old", "anos".
+func (p parser) ages(i int) bool {
+	for j := i - 1; j >= max(0, i-4); j-- {
+		w := p.word(j)
+		if agesWords[w] {
+			return true
+		}
+		if p.toks[j].kind == num || connectors[w] || w == "de" || w == "of" {
+			continue
+		}
+		break
+	}
+	for j := i + 1; j < len(p.toks) && j <= i+4; j++ {
+		if w := p.word(j); w == "anos" || w == "years" || w == "yo" {
+			return true
+		}
+		if p.toks[j].kind != num && !connectors[p.word(j)] {
+			break
+		}
+	}
+	return false
 }
 
 // endMarkerBefore reports whether the date at toks[i] is introduced as
@@ -377,8 +408,15 @@ func (p parser) resolve(atoms []atom) Result {
 	}
 	switch {
 	case len(days) >= 2:
-		start := p.place(days[0])
-		end := p.placeAfter(days[1], start)
+		first := 0
+		for k := 2; k < len(days) && !days[1].linked; k++ {
+			if days[k].linked {
+				first = k - 1 // a range beside a day of its own: the range is the stay
+				break
+			}
+		}
+		start := p.place(days[first])
+		end := p.placeAfter(days[first+1], start)
 		return Result{Start: start, End: end}
 	case len(days) == 1 && days[0].endOnly:
 		return Result{End: p.place(days[0])}

@@ -88,7 +88,7 @@ func ParseAfter(text, lang string, today, ref time.Time, south bool) Result {
 // own reads what the text itself says of dates.
 func (p parser) own() Result {
 	atoms := p.atoms()
-	r := p.resolve(atoms)
+	r := p.dayInMonth(p.resolve(atoms), atoms)
 	soft := false // an end that a stated length replaces
 	if pr, ok := p.periods(); ok && (!dayIn(atoms) || pr.ownsDay && !r.HasEnd()) {
 		r, soft = pr.r, true

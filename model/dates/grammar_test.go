@@ -48,3 +48,56 @@ func TestComposedForms(t *testing.T) {
 		}
 	}
 }
+
+// A stay's own days among others: a return in the same message, an
+// arrival and a flight home, ages that are no range, a range beside a
+// day of its own, and a start day in a month named alone.
+func TestStayAmongOtherDays(t *testing.T) {
+	tests := []struct {
+		lang, text, start, end string
+		nights                 int
+	}{
+		{"pt", "dia 12 de dezembro, volto dia 15", "2026-12-12", "2026-12-15", 3},
+		{"en", "we land on April 2 and fly home on the 12th", "2027-04-02", "2027-04-12", 10},
+		{"en", "our kids (7 and 10) come too", "", "", 0},
+		{"pt", "filhos de 5 e 8 anos", "", "", 0},
+		{"pt", "casamos dia 20 de junho e depois vamos, de 22 de junho a 1 de julho", "2027-06-22", "2027-07-01", 9},
+		{"pt", "15 dias em dezembro, a partir do dia 10", "2026-12-10", "2026-12-25", 15},
+	}
+	for _, tt := range tests {
+		r := Parse(tt.text, tt.lang, today)
+		if fmtDate(r.Start) != tt.start || fmtDate(r.End) != tt.end || r.Nights != tt.nights {
+			t.Errorf("Parse(%q) = %s → %s (%d), want %s → %s (%d)", tt.text, fmtDate(r.Start), fmtDate(r.End), r.Nights, tt.start, tt.end, tt.nights)
+		}
+	}
+}
+
+// Corrections of a stay of Dec 3 to 6: a shift moves both ends unless
+// one is named, a stretch moves the end, a replace keeps the days.
+func TestCorrectionKinds(t *testing.T) {
+	earlier := Parse("Dec 3 to Dec 6", "en", today)
+	tests := []struct {
+		lang, text, start, end string
+	}{
+		{"en", "push it back a week", "2026-12-10", "2026-12-13"},
+		{"en", "can we push it a day later?", "2026-12-04", "2026-12-07"},
+		{"en", "move it forward two days", "2026-12-01", "2026-12-04"},
+		{"pt", "antecipa dois dias", "2026-12-01", "2026-12-04"},
+		{"pt", "adiar uma semana", "2026-12-10", "2026-12-13"},
+		{"en", "arrive a day later", "2026-12-04", "2026-12-06"},
+		{"pt", "quero sair um dia antes", "2026-12-03", "2026-12-05"},
+		{"en", "add one more night", "2026-12-03", "2026-12-07"},
+		{"en", "two extra nights", "2026-12-03", "2026-12-08"},
+		{"en", "extend by 2 nights", "2026-12-03", "2026-12-08"},
+		{"pt", "2 noites a mais", "2026-12-03", "2026-12-08"},
+		{"pt", "menos uma noite", "2026-12-03", "2026-12-05"},
+		{"pt", "muda pra agosto, mesmos dias", "2027-08-03", "2027-08-06"},
+		{"en", "same dates but in April", "2027-04-03", "2027-04-06"},
+	}
+	for _, tt := range tests {
+		r := Update(earlier, tt.text, tt.lang, today)
+		if fmtDate(r.Start) != tt.start || fmtDate(r.End) != tt.end {
+			t.Errorf("Update(Dec 3–6, %q) = %s → %s, want %s → %s", tt.text, fmtDate(r.Start), fmtDate(r.End), tt.start, tt.end)
+		}
+	}
+}

@@ -246,8 +246,29 @@ func (p parser) dayOnOrAfter(n int, from time.Time) time.Time {
 // 20th", "a partir do dia 5" (a start) or "until the 30th", "até o dia 30"
 // (an end). It is in this month if still to come, else in the next.
 func (p parser) bareDay() (Result, bool) {
+	n, role, ok := p.bareDayNumber()
+	switch {
+	case !ok:
+		return Result{}, false
+	case role == bareStart:
+		return Result{Start: p.dayOnOrAfter(n, p.today)}, true
+	case role == bareReturn && !p.ref.IsZero():
+		return Result{End: p.dayOnOrAfter(n, p.ref)}, true // after the start stated before
+	}
+	return Result{End: p.dayOnOrAfter(n, p.today)}, true
+}
+
+// The roles of a bare day.
+const (
+	bareStart  = iota // "from the 20th"
+	bareEnd           // "until the 30th"
+	bareReturn        // "volto dia 9": after the start, wherever it was said
+)
+
+// bareDayNumber finds a bare day and its role.
+func (p parser) bareDayNumber() (n, role int, ok bool) {
 	for i, t := range p.toks {
-		if t.kind != num || t.digits > 2 || t.n < 1 || t.n > 31 {
+		if t.kind != num || t.digits > 2 || t.n < 1 || t.n > 31 || t.spelled && !t.ordinal {
 			continue
 		}
 		if i+1 < len(p.toks) && p.toks[i+1].kind == sep || followedByCount(p.toks, i+1) {
@@ -259,17 +280,29 @@ func (p parser) bareDay() (Result, bool) {
 		}
 		switch p.word(j) {
 		case "from", "starting", "since", "desde", "partir", "comecando":
-			return Result{Start: p.dayOnOrAfter(t.n, p.today)}, true
+			return t.n, bareStart, true
 		case "until", "till", "til", "ate", "through", "out":
-			return Result{End: p.dayOnOrAfter(t.n, p.today)}, true
+			return t.n, bareEnd, true
 		case "back", "return", "returning", "volto", "voltamos", "voltando", "saio", "saimos", "checkout":
-			// A return: after the start stated before, if any.
-			from := p.today
-			if !p.ref.IsZero() {
-				from = p.ref
-			}
-			return Result{End: p.dayOnOrAfter(t.n, from)}, true
+			return t.n, bareReturn, true
 		}
 	}
-	return Result{}, false
+	return 0, 0, false
+}
+
+// dayInMonth places a bare start day in the month a message names alone
+// ("15 dias em dezembro a partir do dia 10").
+func (p parser) dayInMonth(r Result, atoms []atom) Result {
+	if len(atoms) == 0 || dayIn(atoms) || !r.HasStart() || r.HasEnd() {
+		return r
+	}
+	n, role, ok := p.bareDayNumber()
+	if !ok || role != bareStart {
+		return r
+	}
+	y, m, _ := r.Start.Date()
+	if d := date(y, m, min(n, date(y, m+1, 0).Day())); !d.Before(p.today) {
+		r.Start = d
+	}
+	return r
 }

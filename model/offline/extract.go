@@ -119,6 +119,9 @@ func relevant(users []string, today time.Time) bool {
 	if d := dates.Parse(last, lang, today); !sameDates(d, before.Dates) {
 		return false
 	}
+	if d := dates.Update(before.Dates, last, lang, today); before.Dates.HasStart() && !sameDates(d, before.Dates) {
+		return false // a correction: "a day later", "mais uma noite"
+	}
 	if g := guests.Count(last); g > 0 && g != before.Guests || guests.Change(last) != 0 {
 		return false
 	}
