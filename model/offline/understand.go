@@ -133,8 +133,16 @@ func understand(turns []string, today time.Time) Extraction {
 			// A question about a past trip states no party ("our honeymoon").
 		} else if d := guests.Change(t); d != 0 && planned {
 			// A change of the party of a trip already told; before that,
-			// "eu e mais 3", "vou levar minha mãe" state the party.
-			e.Guests = max(1, cmp.Or(e.Guests, assumedGuests)+d)
+			// "eu e mais 3", "vou levar minha mãe" state the party. A
+			// whole count beside it is the party after the change
+			// ("somos 6 agora, vem mais um casal", "just 3 now").
+			if n := guests.Total(t); n > 0 {
+				e.Guests = n
+			} else {
+				e.Guests = max(1, cmp.Or(e.Guests, assumedGuests)+d)
+			}
+		} else if n := guests.Total(t); n > 0 && planned {
+			e.Guests = n
 		} else if n := guests.Count(t); n > 0 {
 			e.Guests = n
 		}
