@@ -183,7 +183,7 @@ var agesWords = map[string]bool{
 // ages reports a number that is an age: after people whose ages follow
 // ("kids 7 and 10", "filhos de 5 e 8"), or before "years old", "anos".
 func (p parser) ages(i int) bool {
-	for j := i - 1; j >= max(0, i-4); j-- {
+	for j := i - 1; j >= max(0, i-4) && !p.toks[j+1].brk; j-- {
 		w := p.word(j)
 		if agesWords[w] {
 			return true

@@ -101,3 +101,22 @@ func TestCorrectionKinds(t *testing.T) {
 		}
 	}
 }
+
+// Clauses: a dash ends one, "have been saving" is no trip that was, and
+// ages end at punctuation.
+func TestClauses(t *testing.T) {
+	tests := []struct {
+		lang, text, start, end string
+		nights                 int
+	}{
+		{"en", "we have been saving for ages — we land on April 2 and fly home on the 12th", "2027-04-02", "2027-04-12", 10},
+		{"en", "we've been to Rome in May, now Paris in June", "2027-06-01", "", 0},
+		{"pt", "2 adultos e 3 crianças, de 5 a 10 de janeiro", "2027-01-05", "2027-01-10", 5},
+	}
+	for _, tt := range tests {
+		r := Parse(tt.text, tt.lang, today)
+		if fmtDate(r.Start) != tt.start || fmtDate(r.End) != tt.end || r.Nights != tt.nights {
+			t.Errorf("Parse(%q) = %s → %s (%d), want %s → %s (%d)", tt.text, fmtDate(r.Start), fmtDate(r.End), r.Nights, tt.start, tt.end, tt.nights)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package dates
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/tripgraph/tripgraph/model/internal/numwords"
 	"github.com/tripgraph/tripgraph/model/internal/textnorm"
@@ -61,6 +62,10 @@ func lex(text string) []token {
 		case c == ',' || c == ';' || c == '.' || c == '!' || c == '?' || c == ':':
 			brk = true
 			i++
+			continue
+		case strings.HasPrefix(s[i:], "—") || strings.HasPrefix(s[i:], "–"):
+			brk = true // a dash between clauses
+			i += len("—")
 			continue
 		default:
 			i++
@@ -156,6 +161,8 @@ func pastClause(toks []token) bool {
 			next = toks[i+1].text
 		}
 		switch {
+		case t.text == "been" && next != "to" && next != "in" && next != "there" && next != "here":
+			// "have been saving for ages" is no trip that was
 		case pastWords[t.text]:
 			return true
 		case (t.text == "last" || t.text == "ultima") && pastNouns[next]:

@@ -59,7 +59,7 @@ func Count(text string) int {
 		return n
 	}
 	if r, ok := roster(w); ok {
-		return r
+		return max(r, company(w)) // "my husband and I …, our kids come too"
 	}
 	if n := company(w); n > 0 {
 		return n

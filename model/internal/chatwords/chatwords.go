@@ -22,7 +22,7 @@ var words = map[string]string{
 	"nite": "night", "nites": "nights", "nts": "nights", "hrs": "hours", "hr": "hour",
 	"mnth": "month", "mths": "months",
 	"w/": "with", "w/o": "without", "wo/": "without",
-	"gf": "girlfriend", "bf": "boyfriend", "hubby": "husband", "bff": "friend", "bro": "brother", "sis": "sister",
+	"gf": "girlfriend", "bf": "boyfriend", "gfs": "girlfriends", "bfs": "boyfriends", "hubby": "husband", "bff": "friend", "bro": "brother", "sis": "sister",
 	"fam": "family", "bday": "birthday", "b-day": "birthday",
 	"tgiving": "thanksgiving", "thxgiving": "thanksgiving", "xmas": "Christmas", "nye": "New Year's Eve",
 	"pls": "please", "plz": "please", "u": "you", "ur": "your", "ya": "you",
