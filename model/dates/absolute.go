@@ -186,7 +186,7 @@ func (p parser) ages(i int) bool {
 	for j := i - 1; j >= max(0, i-4) && !p.toks[j+1].brk; j-- {
 		w := p.word(j)
 		if agesWords[w] {
-			return true
+			return !p.monthAfterRun(i)
 		}
 		if p.toks[j].kind == num || connectors[w] || w == "de" || w == "of" {
 			continue
@@ -199,6 +199,21 @@ func (p parser) ages(i int) bool {
 		}
 		if p.toks[j].kind != num && !connectors[p.word(j)] {
 			break
+		}
+	}
+	return false
+}
+
+// monthAfterRun reports a month after the numbers and connectors from
+// toks[i]: "3 a 10 de janeiro" are days, whatever comes before.
+func (p parser) monthAfterRun(i int) bool {
+	for j := i; j < len(p.toks) && j <= i+6; j++ {
+		w := p.word(j)
+		if _, ok := months[w]; ok {
+			return true
+		}
+		if p.toks[j].kind != num && p.toks[j].kind != sep && !connectors[w] && w != "de" && w != "of" {
+			return false
 		}
 	}
 	return false

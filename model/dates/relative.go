@@ -167,7 +167,7 @@ func (p parser) count(i int) (int, bool) {
 	}
 	t := p.toks[i]
 	if t.kind == num {
-		return t.n, t.digits <= 3
+		return t.n, t.digits <= 3 && !t.ordinal // "the third week" is no length
 	}
 	n, ok := numberWords[t.text]
 	return n, ok
