@@ -108,6 +108,9 @@ func relevant(users []string, today time.Time) bool {
 	if intent.Detect(last) == intent.Photos || intent.InjectionIn(users) {
 		return true // the trip stands; the reply answers the message
 	}
+	if Understand(users, today).Wish != nil {
+		return false // an open question: read again, answered with destinations
+	}
 	before := Understand(users[:len(users)-1], today)
 	lang := intent.Language(last)
 	if lang == "" {
