@@ -120,3 +120,23 @@ func TestClauses(t *testing.T) {
 		}
 	}
 }
+
+// Misspelt months and weekdays are the names they are one edit from.
+func TestTypos(t *testing.T) {
+	tests := []struct {
+		lang, text, start, end string
+	}{
+		{"en", "febuary 3 to 7", "2027-02-03", "2027-02-07"},
+		{"en", "feburary 3 to 7", "2027-02-03", "2027-02-07"},
+		{"pt", "de 3 a 7 de setembor", "2027-09-03", "2027-09-07"},
+		{"pt", "de 3 a 7 de dezenbro", "2026-12-03", "2026-12-07"},
+		{"en", "from wednsday to saturday", "2026-11-25", "2026-11-28"},
+		{"en", "what a match in march", "2027-03-01", ""},
+	}
+	for _, tt := range tests {
+		r := Parse(tt.text, tt.lang, today)
+		if fmtDate(r.Start) != tt.start || fmtDate(r.End) != tt.end {
+			t.Errorf("Parse(%q) = %s → %s, want %s → %s", tt.text, fmtDate(r.Start), fmtDate(r.End), tt.start, tt.end)
+		}
+	}
+}

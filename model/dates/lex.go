@@ -75,7 +75,7 @@ func lex(text string) []token {
 			toks[start].brk, brk = brk, false
 		}
 	}
-	return dropCityMonths(spellNumbers(toks))
+	return dropCityMonths(spellNumbers(fixTypos(toks)))
 }
 
 // spellNumbers turns numbers written in words into number tokens

@@ -1,0 +1,93 @@
+package dates
+
+// Month and weekday names are a closed vocabulary, so a word one edit
+// away from exactly one of them (a letter dropped, doubled, swapped or
+// wrong: "febuary", "setembor", "wednsday") is that name. Only names of
+// five letters or more are matched, and words that are themselves common
+// words stay as written.
+var (
+	typoNames = func() map[string]string {
+		m := map[string]string{}
+		for w := range months {
+			if len(w) >= 5 {
+				m[w] = w
+			}
+		}
+		for w := range weekdays {
+			if len(w) >= 6 && w != "segunda" && w != "quarta" && w != "quinta" {
+				m[w] = w // not the Portuguese ones that are ordinals too
+			}
+		}
+		return m
+	}()
+	// notTypos are words one edit from a month or weekday.
+	notTypos = map[string]bool{
+		"match": true, "marsh": true, "merch": true, "marcos": true, "marca": true, "marcas": true, "abriu": true,
+		"julia": true, "julio": true, "sundae": true, "augusta": true, "agostos": true,
+	}
+)
+
+// typoAt returns the month or weekday name a misspelt word stands for.
+func typoAt(w string) (string, bool) {
+	if len(w) < 5 || notTypos[w] {
+		return "", false
+	}
+	if _, ok := months[w]; ok {
+		return "", false
+	}
+	if _, ok := weekdays[w]; ok {
+		return "", false
+	}
+	found, n := "", 0
+	for name := range typoNames {
+		if d := len(name) - len(w); d > 1 || d < -1 {
+			continue
+		}
+		if oneEdit(w, name) {
+			found, n = name, n+1
+		}
+	}
+	return found, n == 1
+}
+
+// oneEdit reports whether a and b are one edit apart: a letter inserted,
+// dropped, replaced, or two neighbours swapped.
+func oneEdit(a, b string) bool {
+	if a == b {
+		return false
+	}
+	if len(a) == len(b) {
+		diff := -1
+		for i := 0; i < len(a); i++ {
+			if a[i] != b[i] {
+				if diff >= 0 {
+					return i == diff+1 && a[diff] == b[i] && a[i] == b[diff] && a[i+1:] == b[i+1:]
+				}
+				diff = i
+			}
+		}
+		return true
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	for i := 0; i < len(a); i++ {
+		if a[i] != b[i] {
+			return a[i:] == b[i+1:]
+		}
+	}
+	return true
+}
+
+// fixTypos writes misspelt month and weekday names as they are spelt.
+func fixTypos(toks []token) []token {
+	for i, t := range toks {
+		if t.kind != word {
+			continue
+		}
+		if name, ok := typoAt(t.text); ok {
+			toks[i].text = name
+		}
+	}
+	return toks
+}
