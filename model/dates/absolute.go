@@ -506,6 +506,9 @@ func (p parser) monthFirst(ft []token) bool {
 		case b > 12 && b <= 31 && a <= 12:
 			return true
 		}
+		if i+3 < len(ft) && (ft[i+3].text == "a" || ft[i+3].text == "ate") {
+			return false // "1/1 a 4/1": a Portuguese range, day first
+		}
 	}
 	return p.lang == locale.English
 }

@@ -140,6 +140,9 @@ func (p parser) stretch(was Result) (Result, bool) {
 		if u != unitNight && u != unitDay || u == unitDay && laterWords[p.word(i+1)] != 0 {
 			continue
 		}
+		if p.word(i+1) == "mais" && (p.word(i+2) == "tarde" || p.word(i+2) == "cedo") {
+			continue // "dois dias mais tarde" is a shift
+		}
 		n, sign := p.stretchAt(i)
 		if n == 0 || sign == 0 {
 			continue

@@ -316,3 +316,18 @@ func (p parser) wordsAt(i int, ws []string) bool {
 	}
 	return true
 }
+
+// NamesHoliday reports whether a text names a holiday ("Corpus Christi",
+// "Natal", "Tiradentes"): a town of that name may be the holiday.
+func NamesHoliday(text string) bool {
+	p := parser{toks: lex(text)}
+	for i := range p.toks {
+		if _, _, ok := p.holidayAt(i); ok {
+			return true
+		}
+		if p.word(i) == "natal" {
+			return true
+		}
+	}
+	return false
+}

@@ -56,6 +56,9 @@ func lex(text string) []token {
 			}
 			toks = append(toks, token{kind: word, text: s[i:j]})
 			i = j
+		case c == '-' && strings.HasPrefix(s[i+1:], "feira"):
+			i++ // "sexta-feira" is "sexta feira"
+			continue
 		case c == '/' || c == '-':
 			toks = append(toks, token{kind: sep, text: s[i : i+1]})
 			i++
@@ -86,7 +89,7 @@ func lex(text string) []token {
 func spellNumbers(toks []token) []token {
 	out := toks[:0:0]
 	for i := 0; i < len(toks); {
-		if toks[i].kind != word || toks[i].text == "dez" {
+		if toks[i].kind != word || toks[i].text == "dez" && !dayOfMonth(toks, i) {
 			out = append(out, toks[i])
 			i++
 			continue
@@ -96,6 +99,9 @@ func spellNumbers(toks []token) []token {
 			ws = append(ws, toks[j].text)
 		}
 		n, ok := numwords.Read(ws)
+		if ok && n.Weak && n.Ordinal && dayOfMonth(toks, i) {
+			n.Weak = false // "the second of January", "January second"
+		}
 		if !ok || n.Weak || n.Value > 999 || endsOnLink(ws, n.Words) {
 			out = append(out, toks[i])
 			i++
@@ -106,6 +112,23 @@ func spellNumbers(toks []token) []token {
 		i += n.Words
 	}
 	return out
+}
+
+// dayOfMonth reports a word that stands where a day of a month does:
+// before "(of|de) <month>" or after a month ("dez de janeiro", "the
+// second of May", "January second").
+func dayOfMonth(toks []token, i int) bool {
+	isMonth := func(j int) bool {
+		if j < 0 || j >= len(toks) || toks[j].kind != word {
+			return false
+		}
+		_, ok := months[toks[j].text]
+		return ok && !weakMonths[toks[j].text]
+	}
+	if i+1 < len(toks) && (toks[i+1].text == "of" || toks[i+1].text == "de") && isMonth(i+2) {
+		return true
+	}
+	return isMonth(i+1) || isMonth(i-1) && !toks[i].brk
 }
 
 // endsOnLink reports a number read up to a joining word or a hyphen: the

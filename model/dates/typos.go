@@ -29,7 +29,7 @@ var (
 
 // typoAt returns the month or weekday name a misspelt word stands for.
 func typoAt(w string) (string, bool) {
-	if len(w) < 5 || notTypos[w] {
+	if len(w) < 4 || notTypos[w] {
 		return "", false
 	}
 	if _, ok := months[w]; ok {
@@ -38,16 +38,29 @@ func typoAt(w string) (string, bool) {
 	if _, ok := weekdays[w]; ok {
 		return "", false
 	}
-	found, n := "", 0
+	found, meaning := "", -1
 	for name := range typoNames {
 		if d := len(name) - len(w); d > 1 || d < -1 {
 			continue
 		}
-		if oneEdit(w, name) {
-			found, n = name, n+1
+		if !oneEdit(w, name) || len(w) < 5 && (len(name) != 5 || w[0] != name[0]) {
+			continue // a four-letter word only as a five-letter name less one
 		}
+		m := nameMeaning(name)
+		if meaning >= 0 && m != meaning {
+			return "", false // near two names: "junlo" is June or July
+		}
+		found, meaning = name, m
 	}
-	return found, n == 1
+	return found, meaning >= 0
+}
+
+// nameMeaning numbers what a name means: months 1 to 12, weekdays 100 on.
+func nameMeaning(name string) int {
+	if m, ok := months[name]; ok {
+		return int(m)
+	}
+	return 100 + int(weekdays[name])
 }
 
 // oneEdit reports whether a and b are one edit apart: a letter inserted,

@@ -25,6 +25,9 @@ var roles = wordSet(`nanny babysitter au pair baba vo vovo vovó avo grandma gra
 grandfather newborn infant toddler baby bebe boy namorado namorada mate buddy pal roommate
 colega chefe boss assistant driver motorista guia guide`)
 
+// adjectives may come between an owner and a role.
+var adjectives = wordSet(`best little older younger elder big baby new dear melhor pequeno pequena mais velho velha nova novo querida querido`)
+
 // selves are the speaker in a list: "me", "I", "eu", "mim".
 var selves = wordSet(`me i eu mim myself`)
 
@@ -93,9 +96,12 @@ func item(w []string, i int) (n, size int, self, owned bool) {
 	if counted {
 		j++
 	}
+	for adjectives[word(w, j)] && j+1 < len(w) && (roles[word(w, j+1)] || companions[word(w, j+1)] || people[word(w, j+1)]) {
+		j++ // "my best friend", "minha melhor amiga", "our little ones"
+	}
 	s := word(w, j)
-	if s == "laws" && word(w, j-1) == "in" {
-		s = "in-laws"
+	if s == "in" && word(w, j+1) == "laws" {
+		s, j = "in-laws", j+1
 	}
 	switch {
 	case couples[s]:

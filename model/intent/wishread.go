@@ -133,7 +133,8 @@ func near(text string, ws []textnorm.Word) string {
 			continue
 		}
 		e := j
-		for e < len(ws) && e < j+3 && !preps[ws[e].Fold] && !nearStops[ws[e].Fold] && monthWords[ws[e].Fold] == 0 && kindWords[ws[e].Fold] == "" && !(e > j && breaks(text, ws[e-1], ws[e])) {
+		for e < len(ws) && e < j+3 && !preps[ws[e].Fold] && !nearStops[ws[e].Fold] && monthWords[ws[e].Fold] == 0 &&
+			(kindWords[ws[e].Fold] == "" || ws[e].Cap) && !(e > j && breaks(text, ws[e-1], ws[e])) {
 			e++
 		}
 		if e > j {

@@ -134,7 +134,7 @@ func understand(turns []string, today time.Time) Extraction {
 			if e.Wish == nil {
 				e.readPlace(places[i])
 			}
-			e.Dates = dates.UpdateIn(e.Dates, t, lang, today, south)
+			e.Dates = dates.UpdateIn(e.Dates, withoutPlaces(t, places[i], today), lang, today, south)
 			if !e.readLegs(t, places[i], lang, today, south) && len(places[i].Cities) > 0 && e.changesPlace(places[i]) {
 				e.Legs = nil // a new destination replaces the trip
 			}

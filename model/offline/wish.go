@@ -15,11 +15,22 @@ import (
 // for any other message.
 func openQuestion(t string, m gazetteer.Mention) *intent.DestinationWish {
 	w, ok := intent.ReadDestinationWish(t)
-	if !ok || intent.Detect(t) == intent.Photos || intent.ReadTalk(t) == intent.Unrelated && !intent.AsksSuggestion(t) {
+	if !ok || intent.ReadTalk(t) == intent.Unrelated && !intent.AsksSuggestion(t) {
 		return nil
 	}
-	if c, found := m.Destination(); found && !nearPlace(t[c.Start:c.End], w.Near) {
-		return nil // "a beach hotel in Salvador": a search
+	switch intent.Detect(t) {
+	case intent.Photos:
+		return nil
+	case intent.Accommodations, intent.Restaurants:
+		if !intent.AsksSuggestion(t) {
+			return nil // "hotel near the beach", "restaurants near Lisbon": a search
+		}
+	}
+	if c, found := m.Destination(); found {
+		if !nearPlace(t[c.Start:c.End], w.Near) {
+			return nil // "a beach hotel in Salvador": a search
+		}
+		w.Near = t[c.Start:c.End] // the whole name: "Rio de Janeiro", not "Rio"
 	}
 	if len(m.Countries) > 0 && w.Near == "" {
 		return nil // "somewhere warm in Greece": the country is the destination
@@ -30,7 +41,8 @@ func openQuestion(t string, m gazetteer.Mention) *intent.DestinationWish {
 // nearPlace reports whether a place named is the one the destination
 // should be near ("perto de SP").
 func nearPlace(name, near string) bool {
-	return near != "" && strings.Contains(textnorm.Key(near), textnorm.Key(name))
+	n, p := textnorm.Key(name), textnorm.Key(near)
+	return near != "" && (strings.Contains(p, n) || strings.HasPrefix(n, p))
 }
 
 // wishReply answers an open question: it says what was understood and
