@@ -10,10 +10,10 @@ import (
 // trip is the first message of a conversation a correction changes: a
 // city, five days of a month and a party.
 type trip struct {
-	lang, text  string
-	city        string
-	start, end  time.Time
-	guests      int
+	lang, text string
+	city       string
+	start, end time.Time
+	guests     int
 }
 
 // trips are first messages in every month, both languages.
@@ -50,9 +50,9 @@ func only(t trip, start, end time.Time, guests int) func(offline.Extraction) str
 // shifts: a move of the stay moves both ends, or the one named.
 func shifts() []test {
 	type shift struct {
-		text        string
-		days        int
-		start, end  bool // which ends move
+		text       string
+		days       int
+		start, end bool // which ends move
 	}
 	byLang := map[string][]shift{
 		"en": {

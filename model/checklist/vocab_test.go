@@ -5,8 +5,8 @@ import (
 
 	"github.com/tripgraph/tripgraph/model/dates"
 	"github.com/tripgraph/tripgraph/model/gazetteer"
-	"github.com/tripgraph/tripgraph/model/offline"
 	"github.com/tripgraph/tripgraph/model/internal/textnorm"
+	"github.com/tripgraph/tripgraph/model/offline"
 )
 
 // today is the clock of every case: a Saturday.
