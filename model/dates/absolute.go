@@ -166,7 +166,11 @@ func (p parser) atomAt(ft []token, orig []int, i int, afterConnector bool) (atom
 			return withYear(atom{day: d, month: m}, ft, i, i+2)
 		}
 	}
-	nextConn := i+2 < len(ft) && connectors[ft[i+1].text] && (ft[i+2].kind == num || months[ft[i+2].text] > 0)
+	k := i + 1
+	for k < len(ft) && ft[k].kind != num && connectors[ft[k].text] {
+		k++ // "chego dia 30 e volto dia 4": connectors in a row
+	}
+	nextConn := k > i+1 && k < len(ft) && (ft[k].kind == num || months[ft[k].text] > 0)
 	if nextConn || (afterConnector && (t.ordinal || !followedByCount(ft, i+1))) {
 		return atom{day: d}, 1
 	}

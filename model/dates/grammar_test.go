@@ -140,3 +140,10 @@ func TestTypos(t *testing.T) {
 		}
 	}
 }
+
+func TestConnectorsInARow(t *testing.T) {
+	r := Parse("chego dia 28 e volto dia 2", "pt", today)
+	if fmtDate(r.Start) != "2026-11-28" || fmtDate(r.End) != "2026-12-02" {
+		t.Errorf("chego dia 28 e volto dia 2 = %s → %s, want 2026-11-28 → 2026-12-02", fmtDate(r.Start), fmtDate(r.End))
+	}
+}

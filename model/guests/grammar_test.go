@@ -65,3 +65,21 @@ func TestTotal(t *testing.T) {
 		t.Errorf("Change(vem mais um casal) = %d, want 2", got)
 	}
 }
+
+// People named beside a larger count are some of them; a count the
+// speaker lists otherwise is a conflict.
+func TestConflictSubset(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"my sister got engaged, there's gonna be 5 of us total", false},
+		{"somos 4, eu e minha esposa", true},
+		{"3 of us: me, my wife and my 2 kids", true},
+	}
+	for _, tt := range tests {
+		if got := Conflict(tt.text); got != tt.want {
+			t.Errorf("Conflict(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}

@@ -553,10 +553,17 @@ func joins(w []string) bool {
 
 // Conflict reports a message that counts its party two ways that do not
 // agree: "somos 4, eu e minha esposa", "3 of us: me and my husband".
+//
+// The people named are a subset of a larger count unless the speaker
+// lists themselves among them: "5 of us; my sister loves Nashville"
+// agrees, "somos 4, eu e minha esposa" does not.
 func Conflict(text string) bool {
 	w := folds(text)
 	g, c := strongGrouped(w), company(w)
-	return g > 0 && c > 0 && g != c
+	if g == 0 || c == 0 || g == c {
+		return false
+	}
+	return c > g || hasSelf(w)
 }
 
 func isDigits(s string) bool {
