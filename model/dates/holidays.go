@@ -121,6 +121,18 @@ var datedHolidays = []holiday{
 	{[]string{"8", "de", "dezembro"}, oneDay(time.December, 8), onDay(time.December, 8)},
 }
 
+// holidaysByFirst and datedByFirst are the holidays by their first word,
+// in order, so that a word is compared only with those it may begin.
+var holidaysByFirst, datedByFirst = byFirst(holidays), byFirst(datedHolidays)
+
+func byFirst(list []holiday) map[string][]holiday {
+	m := map[string][]holiday{}
+	for _, h := range list {
+		m[h.words[0]] = append(m[h.words[0]], h)
+	}
+	return m
+}
+
 // fixedSpan is a period that starts on the same day every year.
 func fixedSpan(m time.Month, d, nights int) func(int) (time.Time, int) {
 	return func(y int) (time.Time, int) { return date(y, m, d), nights }
@@ -194,9 +206,16 @@ func Easter(y int) time.Time {
 // A one-day holiday named with its long weekend ("feriadão de 7 de
 // setembro") is the days off it makes with the weekend.
 func (p parser) holidayAt(i int) (Result, int, bool) {
-	list := holidays
-	if p.holidayWordBefore(i) && (p.longWeekendNear(i, 3) || !p.statesLength()) {
-		list = append(datedHolidays[:len(datedHolidays):len(datedHolidays)], holidays...)
+	if i >= len(p.toks) {
+		return Result{}, 0, false
+	}
+	first := p.toks[i].text
+	if p.toks[i].kind == num && p.toks[i].ordinal {
+		first += "th"
+	}
+	list := holidaysByFirst[first]
+	if len(datedByFirst[first]) > 0 && p.holidayWordBefore(i) && (p.longWeekendNear(i, 3) || !p.statesLength()) {
+		list = append(datedByFirst[first][:len(datedByFirst[first]):len(datedByFirst[first])], list...)
 	}
 	for _, h := range list {
 		if !p.wordsAt(i, h.words) {

@@ -89,7 +89,7 @@ func lex(text string) []token {
 func spellNumbers(toks []token) []token {
 	out := toks[:0:0]
 	for i := 0; i < len(toks); {
-		if toks[i].kind != word || toks[i].text == "dez" && !dayOfMonth(toks, i) {
+		if toks[i].kind != word || !numwords.Starts(toks[i].text) || toks[i].text == "dez" && !dayOfMonth(toks, i) {
 			out = append(out, toks[i])
 			i++
 			continue

@@ -6,19 +6,19 @@ package dates
 // five letters or more are matched, and words that are themselves common
 // words stay as written.
 var (
-	typoNames = func() map[string]string {
-		m := map[string]string{}
+	typoNames = func() []string {
+		var out []string
 		for w := range months {
 			if len(w) >= 5 {
-				m[w] = w
+				out = append(out, w)
 			}
 		}
 		for w := range weekdays {
 			if len(w) >= 6 && w != "segunda" && w != "quarta" && w != "quinta" {
-				m[w] = w // not the Portuguese ones that are ordinals too
+				out = append(out, w) // not the Portuguese ones that are ordinals too
 			}
 		}
-		return m
+		return out
 	}()
 	// notTypos are words one edit from a month or weekday.
 	notTypos = map[string]bool{
@@ -27,9 +27,18 @@ var (
 	}
 )
 
+// typoInitials are the first letters of typoNames: a misspelling keeps
+// its first letter in most cases, and the others are not looked at.
+var typoInitials = func() (out [26]bool) {
+	for _, n := range typoNames {
+		out[n[0]-'a'] = true
+	}
+	return out
+}()
+
 // typoAt returns the month or weekday name a misspelt word stands for.
 func typoAt(w string) (string, bool) {
-	if len(w) < 4 || notTypos[w] {
+	if len(w) < 4 || notTypos[w] || w[0] < 'a' || w[0] > 'z' || !typoInitials[w[0]-'a'] {
 		return "", false
 	}
 	if _, ok := months[w]; ok {
@@ -39,8 +48,8 @@ func typoAt(w string) (string, bool) {
 		return "", false
 	}
 	found, meaning := "", -1
-	for name := range typoNames {
-		if d := len(name) - len(w); d > 1 || d < -1 {
+	for _, name := range typoNames {
+		if d := len(name) - len(w); d > 1 || d < -1 || name[0] != w[0] && name[1] != w[1] {
 			continue
 		}
 		if !oneEdit(w, name) || len(w) < 5 && (len(name) != 5 || w[0] != name[0]) {

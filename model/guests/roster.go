@@ -131,6 +131,11 @@ func item(w []string, i int) (n, size int, self, owned bool) {
 func spellCounts(w []string) []string {
 	out := w[:0:0]
 	for i := 0; i < len(w); {
+		if !numwords.Starts(w[i]) {
+			out = append(out, w[i])
+			i++
+			continue
+		}
 		n, ok := numwords.Read(w[i:min(len(w), i+5)])
 		if !ok || n.Weak || n.Ordinal || n.Value > 999 || w[i+n.Words-1] == "e" || w[i+n.Words-1] == "and" {
 			out = append(out, w[i])

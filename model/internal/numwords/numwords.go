@@ -230,3 +230,27 @@ func at(ws []string, i int) string {
 	}
 	return ""
 }
+
+// Starts reports whether a number in words may begin with w: a cheap
+// test before Read.
+func Starts(w string) bool {
+	if _, ok := units[w]; ok {
+		return true
+	}
+	if _, ok := teens[w]; ok {
+		return true
+	}
+	if _, ok := tens[w]; ok {
+		return true
+	}
+	if _, ok := hundreds[w]; ok {
+		return true
+	}
+	if _, ok := ordinalUnits[w]; ok {
+		return true
+	}
+	if _, ok := ordinalTens[w]; ok {
+		return true
+	}
+	return approx[w] || collectives[w] > 0 || articles[w] > 0 || w == "half" || w == "meia" || w == "cerca" || w == "hundred"
+}
