@@ -95,9 +95,15 @@ func (p parser) own() Result {
 	}
 	if r.Empty() {
 		r, _ = p.bareDay()
+		if rel := p.relative(); !r.HasStart() && r.HasEnd() && rel.HasStart() && !rel.HasEnd() && rel.Start.Before(r.End) {
+			r.Start = rel.Start // "amanhã e volto dia 25"
+		}
 	}
 	if r.Empty() {
 		r = p.relative()
+		if r.HasStart() && !r.HasEnd() {
+			r.End = p.returnAfter(r.Start) // "amanhã, volto domingo"
+		}
 	}
 	if n := p.duration(); n > 0 {
 		if soft && r.HasStart() {

@@ -147,3 +147,18 @@ func TestConnectorsInARow(t *testing.T) {
 		t.Errorf("chego dia 28 e volto dia 2 = %s → %s, want 2026-11-28 → 2026-12-02", fmtDate(r.Start), fmtDate(r.End))
 	}
 }
+
+// A return after a relative start ends the stay.
+func TestReturnAfterRelativeStart(t *testing.T) {
+	tests := []struct{ lang, text, start, end string }{
+		{"pt", "amanhã, volto domingo", "2026-11-22", "2026-11-29"},
+		{"en", "tomorrow, back on Tuesday", "2026-11-22", "2026-11-24"},
+		{"pt", "amanhã e volto dia 25", "2026-11-22", "2026-11-25"},
+	}
+	for _, tt := range tests {
+		r := Parse(tt.text, tt.lang, today)
+		if fmtDate(r.Start) != tt.start || fmtDate(r.End) != tt.end {
+			t.Errorf("Parse(%q) = %s → %s, want %s → %s", tt.text, fmtDate(r.Start), fmtDate(r.End), tt.start, tt.end)
+		}
+	}
+}

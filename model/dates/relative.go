@@ -223,3 +223,25 @@ func (p parser) weekdayRange(i int, wd time.Weekday) Result {
 	}
 	return Result{Start: start}
 }
+
+// returnAfter reads a return said after a start in the same message, as
+// a weekday ("volto domingo", "back on Tuesday") or a bare day ("volto
+// dia 4"): the first such day after start. It is zero when none is said.
+func (p parser) returnAfter(start time.Time) time.Time {
+	for i := range p.toks {
+		if !returnWords[p.word(i)] {
+			continue
+		}
+		j := i + 1
+		for w := p.word(j); w == "on" || w == "no" || w == "na" || w == "dia" || w == "the" || w == "o"; w = p.word(j) {
+			j++
+		}
+		if wd, ok := weekdays[p.word(j)]; ok {
+			return p.weekdayAfter(start, wd)
+		}
+		if j < len(p.toks) && p.toks[j].kind == num && p.toks[j].n >= 1 && p.toks[j].n <= 31 && p.toks[j].digits <= 2 {
+			return p.dayOnOrAfter(p.toks[j].n, start.AddDate(0, 0, 1))
+		}
+	}
+	return time.Time{}
+}

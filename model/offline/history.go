@@ -41,7 +41,7 @@ func (e *Extraction) readPhoto(t, lang string, today time.Time) {
 		// "the pics from New York at Christmas": the album of the place;
 		// the time names the trip, not what was photographed.
 		e.Photo = intent.PhotoRequest{Kind: intent.Album, Album: place}
-	} else if who, where, ok := intent.SplitSubject(p.Query); ok && place == "" {
+	} else if who, where, ok := intent.SplitSubject(p.Query); ok && place == "" && !timeOnly(where, lang, today) {
 		// "fotos da Vivi no Farol da Barra": the place's photos, told how
 		// many show the person.
 		e.Photo.Query, e.Photo.Asked, e.Within = intent.SearchForm(where), where, who
