@@ -7,10 +7,7 @@ import "testing"
 // this one, ordinal weekends, and numeric dates read the way the message
 // shows.
 func TestComposedForms(t *testing.T) {
-	tests := []struct {
-		lang, text, start, end string
-		nights                 int
-	}{
+	tests := []parseCase{
 		// Numbers in words, cardinal and ordinal.
 		{"en", "from the twenty-first of May for five nights", "2027-05-21", "2027-05-26", 5},
 		{"en", "May first to third", "2027-05-01", "2027-05-03", 2},
@@ -41,22 +38,14 @@ func TestComposedForms(t *testing.T) {
 		{"en", "MLK day", "2027-01-16", "2027-01-18", 2},
 		{"pt", "feriado da Consciência Negra", "2027-11-19", "2027-11-21", 2},
 	}
-	for _, tt := range tests {
-		r := Parse(tt.text, tt.lang, today)
-		if fmtDate(r.Start) != tt.start || fmtDate(r.End) != tt.end || r.Nights != tt.nights {
-			t.Errorf("Parse(%q) = %s → %s (%d), want %s → %s (%d)", tt.text, fmtDate(r.Start), fmtDate(r.End), r.Nights, tt.start, tt.end, tt.nights)
-		}
-	}
+	checkParse(t, tests)
 }
 
 // A stay's own days among others: a return in the same message, an
 // arrival and a flight home, ages that are no range, a range beside a
 // day of its own, and a start day in a month named alone.
 func TestStayAmongOtherDays(t *testing.T) {
-	tests := []struct {
-		lang, text, start, end string
-		nights                 int
-	}{
+	tests := []parseCase{
 		{"pt", "dia 12 de dezembro, volto dia 15", "2026-12-12", "2026-12-15", 3},
 		{"en", "we land on April 2 and fly home on the 12th", "2027-04-02", "2027-04-12", 10},
 		{"en", "our kids (7 and 10) come too", "", "", 0},
@@ -64,12 +53,7 @@ func TestStayAmongOtherDays(t *testing.T) {
 		{"pt", "casamos dia 20 de junho e depois vamos, de 22 de junho a 1 de julho", "2027-06-22", "2027-07-01", 9},
 		{"pt", "15 dias em dezembro, a partir do dia 10", "2026-12-10", "2026-12-25", 15},
 	}
-	for _, tt := range tests {
-		r := Parse(tt.text, tt.lang, today)
-		if fmtDate(r.Start) != tt.start || fmtDate(r.End) != tt.end || r.Nights != tt.nights {
-			t.Errorf("Parse(%q) = %s → %s (%d), want %s → %s (%d)", tt.text, fmtDate(r.Start), fmtDate(r.End), r.Nights, tt.start, tt.end, tt.nights)
-		}
-	}
+	checkParse(t, tests)
 }
 
 // Corrections of a stay of Dec 3 to 6: a shift moves both ends unless
@@ -105,20 +89,12 @@ func TestCorrectionKinds(t *testing.T) {
 // Clauses: a dash ends one, "have been saving" is no trip that was, and
 // ages end at punctuation.
 func TestClauses(t *testing.T) {
-	tests := []struct {
-		lang, text, start, end string
-		nights                 int
-	}{
+	tests := []parseCase{
 		{"en", "we have been saving for ages — we land on April 2 and fly home on the 12th", "2027-04-02", "2027-04-12", 10},
 		{"en", "we've been to Rome in May, now Paris in June", "2027-06-01", "", 0},
 		{"pt", "2 adultos e 3 crianças, de 5 a 10 de janeiro", "2027-01-05", "2027-01-10", 5},
 	}
-	for _, tt := range tests {
-		r := Parse(tt.text, tt.lang, today)
-		if fmtDate(r.Start) != tt.start || fmtDate(r.End) != tt.end || r.Nights != tt.nights {
-			t.Errorf("Parse(%q) = %s → %s (%d), want %s → %s (%d)", tt.text, fmtDate(r.Start), fmtDate(r.End), r.Nights, tt.start, tt.end, tt.nights)
-		}
-	}
+	checkParse(t, tests)
 }
 
 // Misspelt months and weekdays are the names they are one edit from.
@@ -159,6 +135,24 @@ func TestReturnAfterRelativeStart(t *testing.T) {
 		r := Parse(tt.text, tt.lang, today)
 		if fmtDate(r.Start) != tt.start || fmtDate(r.End) != tt.end {
 			t.Errorf("Parse(%q) = %s → %s, want %s → %s", tt.text, fmtDate(r.Start), fmtDate(r.End), tt.start, tt.end)
+		}
+	}
+}
+
+// parseCase is a message and the dates Parse should read from it.
+type parseCase struct {
+	lang, text, start, end string
+	nights                 int
+}
+
+// checkParse parses each case on the Saturday clock and reports those
+// read otherwise.
+func checkParse(t *testing.T, tests []parseCase) {
+	t.Helper()
+	for _, tt := range tests {
+		r := Parse(tt.text, tt.lang, today)
+		if fmtDate(r.Start) != tt.start || fmtDate(r.End) != tt.end || r.Nights != tt.nights {
+			t.Errorf("Parse(%q) = %s → %s (%d), want %s → %s (%d)", tt.text, fmtDate(r.Start), fmtDate(r.End), r.Nights, tt.start, tt.end, tt.nights)
 		}
 	}
 }
