@@ -158,7 +158,7 @@ func (p parser) atomAt(ft []token, orig []int, i int, afterConnector bool) (atom
 		return withYear(atom{month: m}, ft, i, i+1)
 	}
 	d, ok := dayAt(ft, i)
-	if !ok || p.countForSomeone(orig[i]) {
+	if !ok || p.countForSomeone(orig[i]) || p.ages(orig[i]) {
 		return atom{}, 0
 	}
 	if i+1 < len(ft) && ft[i+1].kind == word && !ft[i+1].brk {
@@ -166,11 +166,61 @@ func (p parser) atomAt(ft []token, orig []int, i int, afterConnector bool) (atom
 			return withYear(atom{day: d, month: m}, ft, i, i+2)
 		}
 	}
-	nextConn := i+2 < len(ft) && connectors[ft[i+1].text] && (ft[i+2].kind == num || months[ft[i+2].text] > 0)
+	k := i + 1
+	for k < len(ft) && ft[k].kind != num && connectors[ft[k].text] {
+		k++ // "chego dia 30 e volto dia 4": connectors in a row
+	}
+	nextConn := k > i+1 && k < len(ft) && (ft[k].kind == num || months[ft[k].text] > 0)
 	if nextConn || (afterConnector && (t.ordinal || !followedByCount(ft, i+1))) {
 		return atom{day: d}, 1
 	}
 	return atom{}, 0
+}
+
+// agesWords are people whose numbers after them are ages: "our kids (7
+// and 10)", "filhos de 5 e 8 anos".
+var agesWords = map[string]bool{
+	"kids": true, "children": true, "sons": true, "daughters": true, "boys": true, "girls": true, "ages": true, "aged": true,
+	"filhos": true, "filhas": true, "criancas": true, "idades": true, "idade": true, "meninos": true, "meninas": true,
+}
+
+// ages reports a number that is an age: after people whose ages follow
+// ("kids 7 and 10", "filhos de 5 e 8"), or before "years old", "anos".
+func (p parser) ages(i int) bool {
+	for j := i - 1; j >= max(0, i-4) && !p.toks[j+1].brk; j-- {
+		w := p.word(j)
+		if agesWords[w] {
+			return !p.monthAfterRun(i)
+		}
+		if p.toks[j].kind == num || connectors[w] || w == "de" || w == "of" {
+			continue
+		}
+		break
+	}
+	for j := i + 1; j < len(p.toks) && j <= i+4; j++ {
+		if w := p.word(j); w == "anos" || w == "years" || w == "yo" {
+			return true
+		}
+		if p.toks[j].kind != num && !connectors[p.word(j)] {
+			break
+		}
+	}
+	return false
+}
+
+// monthAfterRun reports a month after the numbers and connectors from
+// toks[i]: "3 a 10 de janeiro" are days, whatever comes before.
+func (p parser) monthAfterRun(i int) bool {
+	for j := i; j < len(p.toks) && j <= i+6; j++ {
+		w := p.word(j)
+		if _, ok := months[w]; ok {
+			return true
+		}
+		if p.toks[j].kind != num && p.toks[j].kind != sep && !connectors[w] && w != "de" && w != "of" {
+			return false
+		}
+	}
+	return false
 }
 
 // endMarkerBefore reports whether the date at toks[i] is introduced as
@@ -243,7 +293,32 @@ func dayAt(ft []token, i int) (int, bool) {
 	if followedByCount(ft, i+1) {
 		return 0, false
 	}
+	if ft[i].spelled && !ft[i].ordinal && !monthNear(ft, i) {
+		return 0, false // "two to three nights", but "vinte e um de maio"
+	}
 	return ft[i].n, true
+}
+
+// monthNear reports a month's name next to the day at ft[i], or beyond
+// the other end of the range it begins or ends ("de vinte a vinte e
+// cinco de maio", "May first to third").
+func monthNear(ft []token, i int) bool {
+	if monthWord(ft, i-1) || monthWord(ft, i+1) {
+		return true
+	}
+	if i+3 < len(ft) && connectors[ft[i+1].text] && ft[i+2].kind == num && monthWord(ft, i+3) {
+		return true
+	}
+	return i >= 3 && connectors[ft[i-1].text] && ft[i-2].kind == num && monthWord(ft, i-3)
+}
+
+// monthWord reports a month's name at ft[i].
+func monthWord(ft []token, i int) bool {
+	if i < 0 || i >= len(ft) || ft[i].kind != word {
+		return false
+	}
+	_, ok := months[ft[i].text]
+	return ok
 }
 
 // followedByCount reports whether ft[i] is a unit or people word, which
@@ -291,7 +366,7 @@ func (p parser) numericDate(ft []token, i int) (atom, int) {
 	}
 	a, b := ft[i].n, ft[i+2].n
 	d, m := a, b
-	if p.lang == locale.English && a <= 12 && b <= 31 {
+	if p.monthFirst(ft) && a <= 12 && b <= 31 {
 		d, m = b, a
 	}
 	at := atom{day: d, month: time.Month(m)}
@@ -352,8 +427,15 @@ func (p parser) resolve(atoms []atom) Result {
 	}
 	switch {
 	case len(days) >= 2:
-		start := p.place(days[0])
-		end := p.placeAfter(days[1], start)
+		first := 0
+		for k := 2; k < len(days) && !days[1].linked; k++ {
+			if days[k].linked {
+				first = k - 1 // a range beside a day of its own: the range is the stay
+				break
+			}
+		}
+		start := p.place(days[first])
+		end := p.placeAfter(days[first+1], start)
 		return Result{Start: start, End: end}
 	case len(days) == 1 && days[0].endOnly:
 		return Result{End: p.place(days[0])}
@@ -411,4 +493,26 @@ func (p parser) placeAfter(a atom, start time.Time) time.Time {
 		t = t.AddDate(1, 0, 0)
 	}
 	return t
+}
+
+// monthFirst decides how the numeric dates of a message are read: as the
+// one that cannot be read otherwise says ("27/12 to 02/01" is day first
+// in English too, "12/27 a 01/02" month first in Portuguese), else month
+// first in English and day first in Portuguese.
+func (p parser) monthFirst(ft []token) bool {
+	for i := 0; i+2 < len(ft); i++ {
+		if ft[i].kind != num || ft[i+1].text != "/" || ft[i+2].kind != num || ft[i].digits > 2 || ft[i+2].digits > 2 {
+			continue
+		}
+		switch a, b := ft[i].n, ft[i+2].n; {
+		case a > 12 && a <= 31 && b <= 12:
+			return false
+		case b > 12 && b <= 31 && a <= 12:
+			return true
+		}
+		if i+3 < len(ft) && (ft[i+3].text == "a" || ft[i+3].text == "ate") {
+			return false // "1/1 a 4/1": a Portuguese range, day first
+		}
+	}
+	return p.lang == locale.English
 }

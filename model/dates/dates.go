@@ -88,16 +88,22 @@ func ParseAfter(text, lang string, today, ref time.Time, south bool) Result {
 // own reads what the text itself says of dates.
 func (p parser) own() Result {
 	atoms := p.atoms()
-	r := p.resolve(atoms)
+	r := p.dayInMonth(p.resolve(atoms), atoms)
 	soft := false // an end that a stated length replaces
 	if pr, ok := p.periods(); ok && (!dayIn(atoms) || pr.ownsDay && !r.HasEnd()) {
 		r, soft = pr.r, true
 	}
 	if r.Empty() {
 		r, _ = p.bareDay()
+		if rel := p.relative(); !r.HasStart() && r.HasEnd() && rel.HasStart() && !rel.HasEnd() && rel.Start.Before(r.End) {
+			r.Start = rel.Start // "amanhã e volto dia 25"
+		}
 	}
 	if r.Empty() {
 		r = p.relative()
+		if r.HasStart() && !r.HasEnd() {
+			r.End = p.returnAfter(r.Start) // "amanhã, volto domingo"
+		}
 	}
 	if n := p.duration(); n > 0 {
 		if soft && r.HasStart() {

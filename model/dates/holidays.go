@@ -55,6 +55,23 @@ var holidays = []holiday{
 	{[]string{"august", "bank", "holiday"}, lastMondaySpan(time.August), nil},
 	{[]string{"early", "may", "bank", "holiday"}, nthWeekdaySpan(time.May, time.Monday, 1, -2, 2), nil},
 	{[]string{"may", "day", "bank", "holiday"}, nthWeekdaySpan(time.May, time.Monday, 1, -2, 2), nil},
+	{[]string{"presidents", "day"}, nthMondaySpan(time.February, 3), nil},
+	{[]string{"president", "s", "day"}, nthMondaySpan(time.February, 3), nil},
+	{[]string{"washington", "s", "birthday"}, nthMondaySpan(time.February, 3), nil},
+	{[]string{"mlk", "day"}, nthMondaySpan(time.January, 3), nil},
+	{[]string{"martin", "luther", "king", "day"}, nthMondaySpan(time.January, 3), nil},
+	{[]string{"columbus", "day"}, nthMondaySpan(time.October, 2), nil},
+	{[]string{"indigenous", "peoples", "day"}, nthMondaySpan(time.October, 2), nil},
+	{[]string{"veterans", "day"}, oneDay(time.November, 11), onDay(time.November, 11)},
+	{[]string{"juneteenth"}, oneDay(time.June, 19), onDay(time.June, 19)},
+	{[]string{"easter", "monday"}, easterSpan(-2, 3), nil},
+	{[]string{"whitsun"}, easterSpan(48, 2), nil},
+	{[]string{"pentecost"}, easterSpan(48, 2), nil},
+	{[]string{"pentecostes"}, easterSpan(48, 2), nil},
+	{[]string{"consciencia", "negra"}, oneDay(time.November, 20), onDay(time.November, 20)},
+	{[]string{"imaculada", "conceicao"}, oneDay(time.December, 8), onDay(time.December, 8)},
+	{[]string{"restauracao", "da", "independencia"}, oneDay(time.December, 1), onDay(time.December, 1)},
+	{[]string{"dia", "de", "reis"}, oneDay(time.January, 6), onDay(time.January, 6)},
 	{[]string{"labor", "day"}, nthWeekdaySpan(time.September, time.Monday, 1, -2, 2), nil},
 	{[]string{"labour", "day"}, nthWeekdaySpan(time.September, time.Monday, 1, -2, 2), nil},
 	{[]string{"4th", "of", "july"}, oneDay(time.July, 4), onDay(time.July, 4)},
@@ -104,6 +121,18 @@ var datedHolidays = []holiday{
 	{[]string{"8", "de", "dezembro"}, oneDay(time.December, 8), onDay(time.December, 8)},
 }
 
+// holidaysByFirst and datedByFirst are the holidays by their first word,
+// in order, so that a word is compared only with those it may begin.
+var holidaysByFirst, datedByFirst = byFirst(holidays), byFirst(datedHolidays)
+
+func byFirst(list []holiday) map[string][]holiday {
+	m := map[string][]holiday{}
+	for _, h := range list {
+		m[h.words[0]] = append(m[h.words[0]], h)
+	}
+	return m
+}
+
 // fixedSpan is a period that starts on the same day every year.
 func fixedSpan(m time.Month, d, nights int) func(int) (time.Time, int) {
 	return func(y int) (time.Time, int) { return date(y, m, d), nights }
@@ -141,6 +170,14 @@ func nthWeekdaySpan(m time.Month, wd time.Weekday, n, off, nights int) func(int)
 	}
 }
 
+// nthMondaySpan is the long weekend of a month's nth Monday.
+func nthMondaySpan(m time.Month, n int) func(int) (time.Time, int) {
+	return func(y int) (time.Time, int) {
+		first := date(y, m, 1)
+		return around(first.AddDate(0, 0, (int(time.Monday)-int(first.Weekday())+7)%7+7*(n-1)))
+	}
+}
+
 // lastMondaySpan is the long weekend of a month's last Monday.
 func lastMondaySpan(m time.Month) func(int) (time.Time, int) {
 	return func(y int) (time.Time, int) {
@@ -169,9 +206,16 @@ func Easter(y int) time.Time {
 // A one-day holiday named with its long weekend ("feriadão de 7 de
 // setembro") is the days off it makes with the weekend.
 func (p parser) holidayAt(i int) (Result, int, bool) {
-	list := holidays
-	if p.holidayWordBefore(i) && (p.longWeekendNear(i, 3) || !p.statesLength()) {
-		list = append(datedHolidays[:len(datedHolidays):len(datedHolidays)], holidays...)
+	if i >= len(p.toks) {
+		return Result{}, 0, false
+	}
+	first := p.toks[i].text
+	if p.toks[i].kind == num && p.toks[i].ordinal {
+		first += "th"
+	}
+	list := holidaysByFirst[first]
+	if len(datedByFirst[first]) > 0 && p.holidayWordBefore(i) && (p.longWeekendNear(i, 3) || !p.statesLength()) {
+		list = append(datedByFirst[first][:len(datedByFirst[first]):len(datedByFirst[first])], list...)
 	}
 	for _, h := range list {
 		if !p.wordsAt(i, h.words) {
@@ -290,4 +334,19 @@ func (p parser) wordsAt(i int, ws []string) bool {
 		}
 	}
 	return true
+}
+
+// NamesHoliday reports whether a text names a holiday ("Corpus Christi",
+// "Natal", "Tiradentes"): a town of that name may be the holiday.
+func NamesHoliday(text string) bool {
+	p := parser{toks: lex(text)}
+	for i := range p.toks {
+		if _, _, ok := p.holidayAt(i); ok {
+			return true
+		}
+		if p.word(i) == "natal" {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,10 @@
 package dates
 
 import (
+	"strconv"
+	"strings"
+
+	"github.com/tripgraph/tripgraph/model/internal/numwords"
 	"github.com/tripgraph/tripgraph/model/internal/textnorm"
 )
 
@@ -18,7 +22,8 @@ type token struct {
 	text    string // folded word, digits, or the separator
 	n       int    // value of a number
 	digits  int    // number of digits
-	ordinal bool   // "3rd", "1º", "7th"
+	ordinal bool   // "3rd", "1º", "7th", "twenty-first"
+	spelled bool   // a number written in words ("twelve", "vinte e um")
 	brk     bool   // punctuation (",", ";", "." …) comes right before it
 }
 
@@ -51,12 +56,19 @@ func lex(text string) []token {
 			}
 			toks = append(toks, token{kind: word, text: s[i:j]})
 			i = j
+		case c == '-' && strings.HasPrefix(s[i+1:], "feira"):
+			i++ // "sexta-feira" is "sexta feira"
+			continue
 		case c == '/' || c == '-':
 			toks = append(toks, token{kind: sep, text: s[i : i+1]})
 			i++
 		case c == ',' || c == ';' || c == '.' || c == '!' || c == '?' || c == ':':
 			brk = true
 			i++
+			continue
+		case strings.HasPrefix(s[i:], "—") || strings.HasPrefix(s[i:], "–"):
+			brk = true // a dash between clauses
+			i += len("—")
 			continue
 		default:
 			i++
@@ -66,7 +78,64 @@ func lex(text string) []token {
 			toks[start].brk, brk = brk, false
 		}
 	}
-	return dropCityMonths(toks)
+	return dropCityMonths(spellNumbers(fixTypos(toks)))
+}
+
+// spellNumbers turns numbers written in words into number tokens
+// ("twenty-first" → 21st, "vinte e um" → 21, "a dozen" → 12), by the
+// grammar of package numwords. Words that are mostly something else stay
+// words: articles ("a", "um"), weekdays ("segunda"), and "dez", also
+// December.
+func spellNumbers(toks []token) []token {
+	out := toks[:0:0]
+	for i := 0; i < len(toks); {
+		if toks[i].kind != word || !numwords.Starts(toks[i].text) || toks[i].text == "dez" && !dayOfMonth(toks, i) {
+			out = append(out, toks[i])
+			i++
+			continue
+		}
+		ws := make([]string, 0, 4)
+		for j := i; j < len(toks) && j < i+5 && toks[j].kind != num; j++ {
+			ws = append(ws, toks[j].text)
+		}
+		n, ok := numwords.Read(ws)
+		if ok && n.Weak && n.Ordinal && dayOfMonth(toks, i) {
+			n.Weak = false // "the second of January", "January second"
+		}
+		if !ok || n.Weak || n.Value > 999 || endsOnLink(ws, n.Words) {
+			out = append(out, toks[i])
+			i++
+			continue
+		}
+		t := token{kind: num, text: strconv.Itoa(n.Value), n: n.Value, digits: len(strconv.Itoa(n.Value)), ordinal: n.Ordinal, spelled: true, brk: toks[i].brk}
+		out = append(out, t)
+		i += n.Words
+	}
+	return out
+}
+
+// dayOfMonth reports a word that stands where a day of a month does:
+// before "(of|de) <month>" or after a month ("dez de janeiro", "the
+// second of May", "January second").
+func dayOfMonth(toks []token, i int) bool {
+	isMonth := func(j int) bool {
+		if j < 0 || j >= len(toks) || toks[j].kind != word {
+			return false
+		}
+		_, ok := months[toks[j].text]
+		return ok && !weakMonths[toks[j].text]
+	}
+	if i+1 < len(toks) && (toks[i+1].text == "of" || toks[i+1].text == "de") && isMonth(i+2) {
+		return true
+	}
+	return isMonth(i+1) || isMonth(i-1) && !toks[i].brk
+}
+
+// endsOnLink reports a number read up to a joining word or a hyphen: the
+// grammar never ends on one, so this is a reading to refuse.
+func endsOnLink(ws []string, n int) bool {
+	last := ws[n-1]
+	return last == "e" || last == "and" || last == "-"
 }
 
 // pastWords put a clause in a trip that was: its dates are not the
@@ -115,6 +184,8 @@ func pastClause(toks []token) bool {
 			next = toks[i+1].text
 		}
 		switch {
+		case t.text == "been" && next != "to" && next != "in" && next != "there" && next != "here":
+			// "have been saving for ages" is no trip that was
 		case pastWords[t.text]:
 			return true
 		case (t.text == "last" || t.text == "ultima") && pastNouns[next]:

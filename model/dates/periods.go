@@ -46,7 +46,7 @@ func (p parser) periods() (period, bool) {
 var weekOrdinals = map[string]int{
 	"first": 1, "1st": 1, "primeira": 1, "second": 2, "2nd": 2, "segunda": 2,
 	"third": 3, "3rd": 3, "terceira": 3, "fourth": 4, "4th": 4, "quarta": 4,
-	"last": -1, "final": -1, "ultima": -1,
+	"last": -1, "final": -1, "ultima": -1, "ultimo": -1,
 }
 
 // weekOfMonth reads "the second week of May", "última semana de
@@ -57,10 +57,18 @@ func (p parser) weekOfMonth(i int) (Result, bool) {
 	if !ok && p.toks[i].kind == num && p.toks[i].ordinal && p.toks[i].n <= 4 {
 		n, ok = p.toks[i].n, true
 	}
-	if !ok || (p.word(i+1) != "week" && p.word(i+1) != "semana") {
+	if !ok {
 		return Result{}, false
 	}
-	j := i + 2
+	j, weekend := i+2, false
+	switch {
+	case p.word(i+1) == "weekend":
+		weekend = true
+	case p.word(i+1) == "fim" && p.word(i+2) == "de" && p.word(i+3) == "semana":
+		j, weekend = i+4, true
+	case p.word(i+1) != "week" && p.word(i+1) != "semana":
+		return Result{}, false
+	}
 	if w := p.word(j); w == "of" || w == "de" || w == "do" || w == "in" || w == "em" {
 		j++
 	}
@@ -69,11 +77,26 @@ func (p parser) weekOfMonth(i int) (Result, bool) {
 		return Result{}, false
 	}
 	y := p.yearOfMonth(m)
+	if weekend {
+		return nthWeekend(y, m, n), true
+	}
 	start := date(y, m, 1+7*(n-1))
 	if n < 0 {
 		start = date(y, m+1, 0).AddDate(0, 0, -7)
 	}
 	return Result{Start: start, End: start.AddDate(0, 0, 7)}, true
+}
+
+// nthWeekend is the nth weekend of a month (the last for n < 0): the
+// Friday to Sunday around its nth Saturday.
+func nthWeekend(y int, m time.Month, n int) Result {
+	first := date(y, m, 1)
+	sat := first.AddDate(0, 0, (int(time.Saturday)-int(first.Weekday())+7)%7+7*(n-1))
+	if n < 0 {
+		last := date(y, m+1, 0)
+		sat = last.AddDate(0, 0, -((int(last.Weekday()) - int(time.Saturday) + 7) % 7))
+	}
+	return Result{Start: sat.AddDate(0, 0, -1), End: sat.AddDate(0, 0, 1)}
 }
 
 // monthParts are the first day of the early, middle and late parts of a
@@ -223,8 +246,29 @@ func (p parser) dayOnOrAfter(n int, from time.Time) time.Time {
 // 20th", "a partir do dia 5" (a start) or "until the 30th", "até o dia 30"
 // (an end). It is in this month if still to come, else in the next.
 func (p parser) bareDay() (Result, bool) {
+	n, role, ok := p.bareDayNumber()
+	switch {
+	case !ok:
+		return Result{}, false
+	case role == bareStart:
+		return Result{Start: p.dayOnOrAfter(n, p.today)}, true
+	case role == bareReturn && !p.ref.IsZero():
+		return Result{End: p.dayOnOrAfter(n, p.ref)}, true // after the start stated before
+	}
+	return Result{End: p.dayOnOrAfter(n, p.today)}, true
+}
+
+// The roles of a bare day.
+const (
+	bareStart  = iota // "from the 20th"
+	bareEnd           // "until the 30th"
+	bareReturn        // "volto dia 9": after the start, wherever it was said
+)
+
+// bareDayNumber finds a bare day and its role.
+func (p parser) bareDayNumber() (n, role int, ok bool) {
 	for i, t := range p.toks {
-		if t.kind != num || t.digits > 2 || t.n < 1 || t.n > 31 {
+		if t.kind != num || t.digits > 2 || t.n < 1 || t.n > 31 || t.spelled && !t.ordinal {
 			continue
 		}
 		if i+1 < len(p.toks) && p.toks[i+1].kind == sep || followedByCount(p.toks, i+1) {
@@ -236,17 +280,29 @@ func (p parser) bareDay() (Result, bool) {
 		}
 		switch p.word(j) {
 		case "from", "starting", "since", "desde", "partir", "comecando":
-			return Result{Start: p.dayOnOrAfter(t.n, p.today)}, true
+			return t.n, bareStart, true
 		case "until", "till", "til", "ate", "through", "out":
-			return Result{End: p.dayOnOrAfter(t.n, p.today)}, true
+			return t.n, bareEnd, true
 		case "back", "return", "returning", "volto", "voltamos", "voltando", "saio", "saimos", "checkout":
-			// A return: after the start stated before, if any.
-			from := p.today
-			if !p.ref.IsZero() {
-				from = p.ref
-			}
-			return Result{End: p.dayOnOrAfter(t.n, from)}, true
+			return t.n, bareReturn, true
 		}
 	}
-	return Result{}, false
+	return 0, 0, false
+}
+
+// dayInMonth places a bare start day in the month a message names alone
+// ("15 dias em dezembro a partir do dia 10").
+func (p parser) dayInMonth(r Result, atoms []atom) Result {
+	if len(atoms) == 0 || dayIn(atoms) || !r.HasStart() || r.HasEnd() {
+		return r
+	}
+	n, role, ok := p.bareDayNumber()
+	if !ok || role != bareStart {
+		return r
+	}
+	y, m, _ := r.Start.Date()
+	if d := date(y, m, min(n, date(y, m+1, 0).Day())); !d.Before(p.today) {
+		r.Start = d
+	}
+	return r
 }

@@ -39,6 +39,9 @@ func (p parser) relativeAt(i int) (Result, bool) {
 			return p.weekend(i, i+2)
 		}
 	case "week", "semana":
+		if p.weekdayFollows(i) {
+			return Result{}, false // its weekdays say the days
+		}
 		return p.nextUnit(i, p.nextMonday())
 	case "month", "mes":
 		y, m, _ := p.today.Date()
@@ -50,8 +53,8 @@ func (p parser) relativeAt(i int) (Result, bool) {
 			return p.inSome(i - 3) // "2 weeks from today" reads like "in 2 weeks"
 		}
 	}
-	if wd, ok := weekdays[w]; ok && p.weekdayUsed(i) {
-		r := p.weekdayRange(i, wd)
+	if wd, ok := p.weekdayAt(i); ok {
+		r := p.inWeek(i, p.weekdayRange(i, wd))
 		prev := p.word(i - 1)
 		if prev == "on" || prev == "no" || prev == "na" {
 			prev = p.word(i - 2)
@@ -93,6 +96,8 @@ func (p parser) weekend(from, to int) (Result, bool) {
 		return p.weekendOf(1), true
 	case prev == "this" || prev == "este" || prev == "esse" || prev == "neste" || prev == "nesse" || prev2 == "this":
 		return p.weekendOf(0), true
+	case prev == "no" || prev == "the" && (prev2 == "over" || prev2 == "on" || prev2 == "at"):
+		return p.weekendOf(0), true // "no fim de semana", "over the weekend": the coming one
 	case prev == "long" || prev == "prolongado":
 		return Result{}, false
 	}
@@ -162,7 +167,7 @@ func (p parser) count(i int) (int, bool) {
 	}
 	t := p.toks[i]
 	if t.kind == num {
-		return t.n, t.digits <= 3
+		return t.n, t.digits <= 3 && !t.ordinal // "the third week" is no length
 	}
 	n, ok := numberWords[t.text]
 	return n, ok
@@ -208,7 +213,7 @@ func (p parser) weekdayRange(i int, wd time.Weekday) Result {
 	}
 	start := p.today.AddDate(0, 0, ahead)
 	for j := i + 1; j < len(p.toks) && j <= i+4; j++ {
-		if wd2, ok := weekdays[p.word(j)]; ok && j > i+1 {
+		if wd2, ok := p.weekdayAt(j); ok && j > i+1 {
 			gap := (int(wd2) - int(wd) + 7) % 7
 			if gap == 0 {
 				gap = 7
@@ -217,4 +222,26 @@ func (p parser) weekdayRange(i int, wd time.Weekday) Result {
 		}
 	}
 	return Result{Start: start}
+}
+
+// returnAfter reads a return said after a start in the same message, as
+// a weekday ("volto domingo", "back on Tuesday") or a bare day ("volto
+// dia 4"): the first such day after start. It is zero when none is said.
+func (p parser) returnAfter(start time.Time) time.Time {
+	for i := range p.toks {
+		if !returnWords[p.word(i)] {
+			continue
+		}
+		j := i + 1
+		for w := p.word(j); w == "on" || w == "no" || w == "na" || w == "dia" || w == "the" || w == "o"; w = p.word(j) {
+			j++
+		}
+		if wd, ok := weekdays[p.word(j)]; ok {
+			return p.weekdayAfter(start, wd)
+		}
+		if j < len(p.toks) && p.toks[j].kind == num && p.toks[j].n >= 1 && p.toks[j].n <= 31 && p.toks[j].digits <= 2 {
+			return p.dayOnOrAfter(p.toks[j].n, start.AddDate(0, 0, 1))
+		}
+	}
+	return time.Time{}
 }

@@ -47,6 +47,7 @@ var connectors = map[string]bool{
 	"and": true, "a": true, "ao": true, "ate": true, "e": true, "-": true, "/": false,
 	"leaving": true, "back": true, "returning": true, "checkout": true, "departing": true,
 	"saio": true, "saindo": true, "volta": true, "voltando": true, "retorno": true, "voltamos": true,
+	"volto": true, "regresso": true, "regressamos": true, "home": true, "return": true, "saimos": true,
 }
 
 // fillers are dropped before looking for absolute dates.
@@ -55,6 +56,7 @@ var fillers = map[string]bool{
 	"from": true, "desde": true, "entre": true, "between": true, "starting": true,
 	"comecando": true, "no": true, "em": true, "in": true,
 	"arriving": true, "arrive": true, "checkin": true, "chego": true, "chegando": true, "chegada": true, "ida": true,
+	"land": true, "landing": true, "chegamos": true,
 }
 
 const (

@@ -24,7 +24,10 @@ travellers kids kid children child teens teenagers friends babies baby
 toddlers toddler infants infant twins siblings cousins sisters brothers
 pessoas pessoa hospedes hospede adultos adulto criancas crianca filhos filho
 filhas filha amigos amigas viajantes bebes bebe adolescentes guys girls
-caras meninas meninos gemeos gemeas irmas irmaos primos primas sobrinhos`)
+caras meninas meninos gemeos gemeas irmas irmaos primos primas sobrinhos
+backpackers colleagues coworkers students women men ladies girlfriends boyfriends
+mochileiros colegas estudantes mulheres homens parents grandparents pais avos
+teenagers criancinhas`)
 
 // couples are counted two by two: "3 couples", "dois casais".
 var couples = wordSet(`couples casais`)
@@ -47,15 +50,64 @@ brothers irmaos irmas twins gemeos gemeas siblings cousins primos primas`)
 func Count(text string) int {
 	w := folds(text)
 	if n := explicit(w); n > 0 {
+		if r, ok := roster(w); ok && r > n {
+			return r // "my wife, our two kids and the nanny"
+		}
 		return n
 	}
 	if n := grouped(w); n > 0 {
 		return n
 	}
+	if r, ok := roster(w); ok {
+		return max(r, company(w)) // "my husband and I …, our kids come too"
+	}
 	if n := company(w); n > 0 {
 		return n
 	}
-	return fixed(w)
+	if n := fixed(w); n > 0 {
+		return n
+	}
+	return rough(w)
+}
+
+// Total returns the party a message states as a whole, or 0: "somos 6",
+// "3 of us", "family of 4", "just 3 now", "só 2 agora". Such a count
+// stands even beside a change ("somos 6 agora, vem mais um casal").
+func Total(text string) int {
+	w := folds(text)
+	if n := strongGrouped(w); n > 0 {
+		return n
+	}
+	for i := range w {
+		switch w[i] {
+		case "just", "only", "so", "apenas", "somente":
+			if n, ok := number(word(w, i+1)); ok && word(w, i+1) != "a" && word(w, i+1) != "um" && word(w, i+1) != "uma" && !unitAfter(w, i+2) && !people[word(w, i+2)] || ok && people[word(w, i+2)] && endOfCount(w, i+3) {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// rough reads a count given roughly, when nothing else says the party:
+// "uns 8", "about 10", "cerca de 12".
+func rough(w []string) int {
+	for i := range w {
+		switch w[i] {
+		case "uns", "umas", "about", "around", "roughly":
+		case "cerca":
+			if word(w, i+1) != "de" {
+				continue
+			}
+			i++
+		default:
+			continue
+		}
+		if n, ok := number(word(w, i+1)); ok && n > 1 && !unitAfter(w, i+2) && word(w, i+1) != "a" && word(w, i+1) != "um" && word(w, i+1) != "uma" {
+			return n
+		}
+	}
+	return 0
 }
 
 // folds returns the folded words of text, with "," standing for any
@@ -64,12 +116,17 @@ func folds(text string) []string {
 	ws := textnorm.Words(text)
 	out := make([]string, 0, len(ws)+4)
 	for i, w := range ws {
-		if i > 0 && strings.ContainsAny(text[ws[i-1].End:w.Start], ",.;:!?") {
-			out = append(out, ",")
+		if i > 0 {
+			switch between := text[ws[i-1].End:w.Start]; {
+			case strings.ContainsAny(between, ",.;:!?"):
+				out = append(out, ",")
+			case strings.ContainsAny(between, "+&"):
+				out = append(out, "+")
+			}
 		}
 		out = append(out, w.Fold)
 	}
-	return out
+	return spellCounts(out)
 }
 
 func word(w []string, i int) string {
@@ -111,11 +168,15 @@ func explicit(w []string) int {
 		if j > 0 && (w[j] == "small" || w[j] == "little" || w[j] == "young" || w[j] == "pequenas") {
 			j--
 		}
+		if j > 0 && (w[j] == "de" || w[j] == "of") && isDigits(w[j-1]) {
+			j-- // "meia dúzia de amigos" is "6 de amigos"
+		}
 		if n, ok := number(w[j]); ok && !(w[j] == "a" && !singular(w[i])) {
 			total += n
 		}
 	}
-	if total == 0 || anyWord(w, "adults", "adultos", "adult", "adulto", "people", "pessoas", "guests", "hospedes", "pax", "travelers", "travellers", "viajantes") {
+	if total == 0 || anyWord(w, "adults", "adultos", "adult", "adulto", "people", "pessoas", "guests", "hospedes", "pax", "travelers", "travellers", "viajantes",
+		"person", "pessoa", "guest", "hospede", "traveler", "traveller", "viajante") {
 		return total
 	}
 	if c := company(w); c > 0 {
@@ -138,7 +199,7 @@ func withCount(w []string) bool {
 			if owner(w[j]) {
 				j++ // "com minhas três primas"
 			}
-			if _, ok := number(word(w, j)); ok && people[word(w, j+1)] {
+			if _, ok := number(word(w, j)); ok && (people[word(w, j+1)] || isDigits(word(w, j)) && (word(w, j+1) == "de" || word(w, j+1) == "of") && people[word(w, j+2)]) {
 				return true
 			}
 		}
@@ -174,7 +235,7 @@ func strongGrouped(w []string) int {
 			}
 		case "eu", "me", "i":
 			j := i + 1
-			for word(w, j) == "e" || word(w, j) == "and" || word(w, j) == "plus" || word(w, j) == "mais" {
+			for word(w, j) == "e" || word(w, j) == "and" || word(w, j) == "plus" || word(w, j) == "mais" || word(w, j) == "+" {
 				j++
 			}
 			if n, ok := number(word(w, j)); ok && (j > i+1 || w[i] == "eu" && word(w, j) != "um" && word(w, j) != "uma") {
@@ -184,7 +245,7 @@ func strongGrouped(w []string) int {
 			}
 		case "of", "de":
 			if word(w, i+1) == "us" || word(w, i+1) == "we" || w[i] == "de" && word(w, i+1) == "nos" {
-				if n, ok := number(word(w, i-1)); ok {
+				if n, ok := number(word(w, i-1)); ok && !dropsOut(w, i+2) {
 					return n
 				}
 			}
@@ -194,6 +255,9 @@ func strongGrouped(w []string) int {
 				j++
 			}
 			if n, ok := number(word(w, j)); ok && word(w, j) != "a" && !unitAfter(w, j+1) {
+				if s := word(w, j+1); couples[s] || s == "casal" || s == "couple" {
+					return 2 * n // "somos um casal", "seremos dois casais"
+				}
 				return n
 			}
 		case "family", "familia", "party", "group", "grupo", "table", "mesa":
@@ -203,6 +267,14 @@ func strongGrouped(w []string) int {
 			}
 			if n, ok := number(word(w, j)); ok && !unitAfter(w, j+1) && word(w, j) != "a" && word(w, j) != "um" {
 				return n + addedAfter(w, j+1)
+			}
+		case "gente":
+			j := i + 1
+			for word(w, j) == "e" || word(w, j) == "eh" || word(w, j) == "vai" || word(w, j) == "ser" || word(w, j) == "sera" || word(w, j) == "em" || word(w, j) == "so" {
+				j++
+			}
+			if n, ok := number(word(w, j)); ok && j > i+1 && word(w, j) != "a" && word(w, j) != "um" && word(w, j) != "uma" && !unitAfter(w, j+1) {
+				return n // "a gente é em 5", "a gente vai ser 4"
 			}
 		case "are", "re":
 			if word(w, i-1) == "we" || word(w, i-1) == "there" {
@@ -235,11 +307,11 @@ func addedAfter(w []string, i int) int {
 	n := 0
 	for j := i; j < len(w) && j < i+4; j++ {
 		switch {
-		case companions[w[j]] && !onlyTalks(w, j):
+		case (companions[w[j]] || roles[w[j]]) && !onlyTalks(w, j):
 			n++
 		case pairs[w[j]]:
 			n += 2
-		case w[j] == "plus" || w[j] == "mais" || w[j] == "and" || w[j] == "e" || owner(w[j]):
+		case w[j] == "plus" || w[j] == "mais" || w[j] == "and" || w[j] == "e" || w[j] == "+" || owner(w[j]):
 		default:
 			return n
 		}
@@ -309,8 +381,9 @@ func company(w []string) int {
 // talkVerbs say what someone else said or did: a person they follow does
 // not travel ("my colleague Austin recommended Denver").
 var talkVerbs = wordSet(`says said recommended recommends told tells suggested loved went
+approved approves gave gives paid pays let lets allowed sent sends
 diz disse indicou indica recomendou recomenda falou sugeriu amou adorou foi
-foram viajou`)
+foram viajou aprovou aprova liberou libera deixou deixa mandou manda pagou paga deu da`)
 
 // onlyTalks reports a companion word followed, within two words, by one
 // of talkVerbs.
@@ -318,7 +391,7 @@ func onlyTalks(w []string, i int) bool {
 	if !companions[w[i]] && !pairs[w[i]] {
 		return false
 	}
-	for j := i + 1; j <= i+2 && j < len(w); j++ {
+	for j := i + 1; j <= i+3 && j < len(w); j++ {
 		if talkVerbs[w[j]] {
 			return true
 		}
@@ -335,6 +408,12 @@ func fixed(w []string) int {
 		switch s {
 		case "alone", "solo", "myself", "sozinho", "sozinha":
 			return 1
+		case "me", "mim":
+			if f := word(w, i-1); f == "for" || f == "pra" || f == "para" {
+				if g := word(w, i-2); g == "just" || g == "only" || g == "so" || g == "apenas" || g == "somente" || endOfCount(w, i+1) && word(w, i+1) != "and" && word(w, i+1) != "e" {
+					return 1 // "just for me", "só pra mim", "a hotel for me"
+				}
+			}
 		case "couple", "casal", "honeymoon":
 			if word(w, i+1) == "of" || word(w, i+1) == "de" && s == "casal" && word(w, i+2) != "" && !isPeopleish(word(w, i+2)) {
 				continue
@@ -392,6 +471,9 @@ func Change(text string) int {
 			}
 		case "mais", "+":
 			if n, ok := number(word(w, i+1)); ok && !unitAfter(w, i+2) && !unitAfter(w, i+3) {
+				if couples[word(w, i+2)] || word(w, i+2) == "casal" || word(w, i+2) == "couple" {
+					return 2 * n // "vem mais um casal"
+				}
 				return n
 			}
 		case "less", "fewer":
@@ -442,7 +524,8 @@ func Change(text string) int {
 func dropsOut(w []string, i int) bool {
 	for j := i; j < min(i+4, len(w)); j++ {
 		switch w[j] {
-		case "cant", "can", "cannot", "isn", "isnt", "won", "wont", "not", "nao", "desistiu", "desistiram", "dropped", "cancelled", "canceled":
+		case "cant", "can", "cannot", "isn", "isnt", "won", "wont", "not", "nao", "desistiu", "desistiram", "dropped", "cancelled", "canceled",
+			"bailed", "bails", "pulled", "furou", "cancelou", "saiu":
 			return word(w, j+1) != "wait" && word(w, j+2) != "wait" // "can't wait" is eager
 		}
 	}
@@ -470,8 +553,24 @@ func joins(w []string) bool {
 
 // Conflict reports a message that counts its party two ways that do not
 // agree: "somos 4, eu e minha esposa", "3 of us: me and my husband".
+//
+// The people named are a subset of a larger count unless the speaker
+// lists themselves among them: "5 of us; my sister loves Nashville"
+// agrees, "somos 4, eu e minha esposa" does not.
 func Conflict(text string) bool {
 	w := folds(text)
 	g, c := strongGrouped(w), company(w)
-	return g > 0 && c > 0 && g != c
+	if g == 0 || c == 0 || g == c {
+		return false
+	}
+	return c > g || hasSelf(w)
+}
+
+func isDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -24,14 +24,22 @@ traveled stayed photographed shot viajei viajamos fui fomos estive estivemos
 visitei visitamos tirei tiramos fotografei fotografamos fiz fizemos durou
 duraram passei passamos fiquei ficamos conheci conhecemos foi foram andei
 andamos rodei rodamos ever`)
-	askWords = set(`how when where what which list show tell quanto quanta quantos
-quantas quando onde quais qual que mostra mostre lista liste diga`)
+	askWords = set(`how when where what which list show tell remind quanto quanta quantos
+quantas quando onde quais qual que mostra mostre lista liste diga cade lembra lembre`)
 	// futureWords make a message about a trip to come, whatever else it says.
-	futureWords = set(`want wanna will would planning plan next again back going
+	futureWords = set(`want wanna will would planning plan next back going
 quero queria vou vamos planejando planejar proximo proxima denovo volta voltar
 gostaria pretendo`)
 	tripNouns = set(`trips travels places cities countries destinations viagens
 lugares cidades paises destinos`)
+	// everywhere asks for all the trips at once: "everywhere I've been".
+	everywhere = set(`everywhere everyplace anywhere`)
+	// lengthUnits in a yes-or-no question about a past trip ask how long
+	// it was: "was the Japan trip 10 days or 2 weeks?".
+	lengthUnits = set(`days weeks nights months dias semanas noites meses`)
+	// doneVerbs ask what was done or seen there: "what did we do in Rome?".
+	doneVerbs = set(`photograph photographed fotografei fotografamos shot took tirei tiramos see saw vi
+do did fiz fizemos fez vimos visit visited`)
 )
 
 // History reads a question about the traveller's own past trips.
@@ -46,8 +54,11 @@ func History(text string) Ask {
 	if future {
 		return NoAsk
 	}
-	if ask && listsTrips(w) {
+	if ask && listsTrips(w) || past && anyIn(w, everywhere) {
 		return AskTrips
+	}
+	if past && pastQuestion(w) && anyIn(w, lengthUnits) {
+		return AskStats // "was the Japan trip 10 days or 2 weeks?"
 	}
 	if !past || !ask {
 		return NoAsk
@@ -57,10 +68,29 @@ func History(text string) Ask {
 		return AskStats
 	case has(w, "where", "onde") && !has(w, "photograph", "photographed", "fotografei", "fotografamos"):
 		return AskTrips
-	case has(w, "what", "que") && has(w, "photograph", "photographed", "fotografei", "fotografamos", "shot", "took", "tirei", "see", "saw", "vi"):
+	case has(w, "what", "que") && anyIn(w, doneVerbs):
 		return AskPhotos
 	}
 	return NoAsk
+}
+
+// pastQuestion reports a question that opens with a past verb: "was
+// the trip …", "did we …", "foi …".
+func pastQuestion(w []string) bool {
+	switch at(w, 0) {
+	case "was", "were", "did", "foi", "foram":
+		return true
+	}
+	return false
+}
+
+func anyIn(w []string, s map[string]bool) bool {
+	for _, x := range w {
+		if s[x] {
+			return true
+		}
+	}
+	return false
 }
 
 // listsTrips reads "list my trips", "quais viagens eu fiz", "what places
@@ -82,6 +112,10 @@ func listsTrips(w []string) bool {
 func asksStats(w []string) bool {
 	for i, s := range w {
 		switch s {
+		case "year", "ano", "dates", "date", "datas", "data", "days", "dias":
+			if p := at(w, i-1); p == "which" || p == "what" || p == "que" || p == "qual" || p == "quais" {
+				return true // "which year did I go", "em que ano eu fui"
+			}
 		case "long", "many", "when", "quando", "quantos", "quantas":
 			if s == "long" || s == "many" {
 				if at(w, i-1) != "how" {

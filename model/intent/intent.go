@@ -76,7 +76,7 @@ func Detect(text string) Intent {
 		}
 	}
 	stay = stay || book && !food
-	if !stay && !food && History(text) != NoAsk {
+	if !stay && !food && (History(text) != NoAsk || showsTrip(w)) {
 		photo = true
 	}
 	if !stay && !food && !photo && !book && !trip && (offTopic(w) || offTopicQuestion(w) || identity(w) || howAreYou(w) || greeting(w)) {
@@ -97,6 +97,25 @@ func Detect(text string) Intent {
 		return Other
 	}
 	return None
+}
+
+// showsTrip reads "show me the Porto trip", "me mostra a viagem do
+// Porto": a trip that was is shown from its album.
+func showsTrip(w []string) bool {
+	for i, s := range w {
+		switch s {
+		case "show", "mostra", "mostre", "mostrar":
+			for j := i + 1; j < len(w) && j <= i+4; j++ {
+				switch w[j] {
+				case "trip", "vacation", "holiday", "viagem", "ferias":
+					return true
+				case "hotel", "hotels", "hoteis", "restaurants", "restaurantes", "options", "opcoes":
+					return false
+				}
+			}
+		}
+	}
+	return false
 }
 
 // stayException filters "ficar" and "stay" used for other things.

@@ -37,7 +37,7 @@ nossa nossos nossas o os as umas uns this that esse essa este esta those these`)
 taken last ultimo ultima passado passada year ano album albums albuns and e`)
 	requestVerbs = set(`show me see find get display mostre mostra mostrar me ver
 quero queria gostaria de all todas todos as os my minhas meus our nossas some
-any umas algumas look at can you could pode voce i want to`)
+any umas algumas look at can you could pode voce i want to cade where onde estao`)
 )
 
 // ParsePhoto reads a photo request.
@@ -126,7 +126,7 @@ func albumName(text string, ws []textnorm.Word) (string, []textnorm.Word, []text
 				return span(text, ws[s:e]), ws[:s], ws[i+1:], true
 			}
 		case "viagem", "ferias":
-			if p := wf(ws, i-1); p == "minha" || p == "nossa" || p == "da" || p == "na" || p == "das" || p == "nas" {
+			if p := wf(ws, i-1); p == "minha" || p == "nossa" || p == "da" || p == "na" || p == "das" || p == "nas" || p == "a" && requestBefore(ws, i-1) {
 				if s, e := nameAfter(text, ws, i+1); s < e {
 					return span(text, ws[s:e]), ws[:i], ws[e:], true
 				}
@@ -134,6 +134,16 @@ func albumName(text string, ws []textnorm.Word) (string, []textnorm.Word, []text
 		}
 	}
 	return "", nil, nil, false
+}
+
+// requestBefore reports a request verb just before ws[i]: "me mostra a
+// viagem do Porto".
+func requestBefore(ws []textnorm.Word, i int) bool {
+	switch wf(ws, i-1) {
+	case "mostra", "mostre", "mostrar", "ver", "show", "abre", "abrir":
+		return true
+	}
+	return false
 }
 
 // nameBefore reads "my <name> album": up to five words after a
@@ -394,4 +404,26 @@ func stem(w string) string {
 		return w[:len(w)-1]
 	}
 	return w
+}
+
+// subjectJoins join who was photographed to where: "Vivi no Farol da
+// Barra", "Leo at the lighthouse".
+var subjectJoins = set(`no na em at in on`)
+
+// SplitSubject splits a search term for someone at a place ("vivi no
+// farol da barra", "Leo at Table Mountain") into who and where. The one
+// is a single word, the other one to four.
+func SplitSubject(term string) (who, where string, ok bool) {
+	ws := textnorm.Words(term)
+	if len(ws) < 3 || len(ws) > 6 || !subjectJoins[ws[1].Fold] || preps[ws[0].Fold] || determiners[ws[0].Fold] {
+		return "", "", false
+	}
+	rest := ws[2:]
+	for len(rest) > 0 && determiners[rest[0].Fold] {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 {
+		return "", "", false
+	}
+	return ws[0].Raw, span(term, rest), true
 }

@@ -108,6 +108,9 @@ func relevant(users []string, today time.Time) bool {
 	if intent.Detect(last) == intent.Photos || intent.InjectionIn(users) {
 		return true // the trip stands; the reply answers the message
 	}
+	if Understand(users, today).Wish != nil {
+		return false // an open question: read again, answered with destinations
+	}
 	before := Understand(users[:len(users)-1], today)
 	lang := intent.Language(last)
 	if lang == "" {
@@ -118,6 +121,9 @@ func relevant(users []string, today time.Time) bool {
 	}
 	if d := dates.Parse(last, lang, today); !sameDates(d, before.Dates) {
 		return false
+	}
+	if d := dates.Update(before.Dates, last, lang, today); before.Dates.HasStart() && !sameDates(d, before.Dates) {
+		return false // a correction: "a day later", "mais uma noite"
 	}
 	if g := guests.Count(last); g > 0 && g != before.Guests || guests.Change(last) != 0 {
 		return false

@@ -37,6 +37,15 @@ func (e *Extraction) readPhoto(t, lang string, today time.Time) {
 		p.Kind, p.Album, p.Query = intent.Album, e.Photo.Album, "" // "and the stats of that trip?"
 	}
 	e.Photo, e.Within, e.PhotoPlace = p, "", place
+	if p.Kind == intent.SearchAll && place != "" && timeOnly(intent.Besides(cmp.Or(p.Asked, p.Query), place), lang, today) {
+		// "the pics from New York at Christmas": the album of the place;
+		// the time names the trip, not what was photographed.
+		e.Photo = intent.PhotoRequest{Kind: intent.Album, Album: place}
+	} else if who, where, ok := intent.SplitSubject(p.Query); ok && place == "" && !timeOnly(where, lang, today) {
+		// "fotos da Vivi no Farol da Barra": the place's photos, told how
+		// many show the person.
+		e.Photo.Query, e.Photo.Asked, e.Within = intent.SearchForm(where), where, who
+	}
 	e.PhotoDay, _ = dates.Day(t, lang, today)
 	if !e.PhotoDay.IsZero() && p.Kind != intent.Album && !p.Stats && ask != intent.AskTrips {
 		e.Photo = intent.PhotoRequest{Kind: intent.OnDay} // "the photos from 2025-02-13"
@@ -111,4 +120,14 @@ func yearIn(t string) int {
 		}
 	}
 	return 0
+}
+
+// timeOnly reports a rest of a search term that only says when: "at
+// Christmas", "in July", "em dezembro".
+func timeOnly(rest, lang string, today time.Time) bool {
+	ws := textnorm.Words(rest)
+	if len(ws) == 0 || len(ws) > 4 {
+		return false
+	}
+	return !dates.Parse(rest, lang, today).Empty()
 }

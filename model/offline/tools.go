@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"cmp"
 	"encoding/json"
 
 	"github.com/tripgraph/tripgraph/toolname"
@@ -226,7 +227,10 @@ func (m *Model) placeAlbum(c conversation, e Extraction, res string) (bool, *llm
 	if _, ok := firstAlbum(found, e.PhotoPlace); !ok {
 		return false, nil
 	}
-	e.Photo = intent.PhotoRequest{Kind: intent.Album, Album: e.PhotoPlace, Query: intent.Besides(e.Photo.Query, e.PhotoPlace)}
+	// What else the search named, as asked: the search's own form is cut
+	// ("bueno air") and would not lose the place.
+	rest := intent.Besides(cmp.Or(e.Photo.Asked, e.Photo.Query), e.PhotoPlace)
+	e.Photo = intent.PhotoRequest{Kind: intent.Album, Album: e.PhotoPlace, Query: intent.SearchForm(rest)}
 	return true, m.inAlbum(c, e, found)
 }
 

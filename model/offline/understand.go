@@ -60,6 +60,11 @@ type Extraction struct {
 	// the assistant's instructions (alone, or completing an attempt begun
 	// in the messages before it). Such messages add nothing to the trip.
 	Injection bool
+
+	// Wish is set when the last message is an open question: it asks for
+	// destinations to be suggested ("somewhere warm in December?",
+	// "praia perto de SP pra um fds") and names none of its own.
+	Wish *intent.DestinationWish
 }
 
 // assumedGuests is the count a change applies to when none was stated:
@@ -83,6 +88,11 @@ func Understand(turns []string, today time.Time) Extraction {
 // clone is e with slices of its own.
 func (e Extraction) clone() Extraction {
 	e.Legs, e.Wishes, e.Unsure = slices.Clone(e.Legs), slices.Clone(e.Wishes), slices.Clone(e.Unsure)
+	if e.Wish != nil {
+		w := *e.Wish
+		w.Months, w.Climates, w.Kinds = slices.Clone(w.Months), slices.Clone(w.Climates), slices.Clone(w.Kinds)
+		e.Wish = &w
+	}
 	e.ChildrenAges, e.Diets = slices.Clone(e.ChildrenAges), slices.Clone(e.Diets)
 	return e
 }
@@ -116,12 +126,15 @@ func understand(turns []string, today time.Time) Extraction {
 		switch {
 		case appends:
 			e.appendLeg(t, added, lang, today)
-		case it == intent.Other && planned && intent.ReadTalk(t) == intent.Unrelated:
+		case it == intent.Other && planned && intent.ReadTalk(t) == intent.Unrelated && !intent.AsksSuggestion(t):
 			// A question off the trip names no destination ("who is the
 			// president of France?").
 		case it != intent.Photos && !follow:
-			e.readPlace(places[i])
-			e.Dates = dates.UpdateIn(e.Dates, t, lang, today, south)
+			e.Wish = openQuestion(t, places[i])
+			if e.Wish == nil {
+				e.readPlace(places[i])
+			}
+			e.Dates = dates.UpdateIn(e.Dates, withoutPlaces(t, places[i], today), lang, today, south)
 			if !e.readLegs(t, places[i], lang, today, south) && len(places[i].Cities) > 0 && e.changesPlace(places[i]) {
 				e.Legs = nil // a new destination replaces the trip
 			}
@@ -133,8 +146,16 @@ func understand(turns []string, today time.Time) Extraction {
 			// A question about a past trip states no party ("our honeymoon").
 		} else if d := guests.Change(t); d != 0 && planned {
 			// A change of the party of a trip already told; before that,
-			// "eu e mais 3", "vou levar minha mãe" state the party.
-			e.Guests = max(1, cmp.Or(e.Guests, assumedGuests)+d)
+			// "eu e mais 3", "vou levar minha mãe" state the party. A
+			// whole count beside it is the party after the change
+			// ("somos 6 agora, vem mais um casal", "just 3 now").
+			if n := guests.Total(t); n > 0 {
+				e.Guests = n
+			} else {
+				e.Guests = max(1, cmp.Or(e.Guests, assumedGuests)+d)
+			}
+		} else if n := guests.Total(t); n > 0 && planned {
+			e.Guests = n
 		} else if n := guests.Count(t); n > 0 {
 			e.Guests = n
 		}
@@ -159,6 +180,12 @@ func understand(turns []string, today time.Time) Extraction {
 	}
 	e.settleLegs()
 	e.Intent = e.settle(last)
+	if e.Wish != nil && (len(turns) == 0 || attempt[len(turns)-1]) {
+		e.Wish = nil
+	}
+	if e.Wish != nil && e.Intent != intent.Photos {
+		e.Intent = intent.Other // answered with destinations to choose from, not a search
+	}
 	if n := len(turns); n > 0 && !attempt[n-1] && intent.Forget(turns[n-1]) {
 		e.Forget, e.Intent = true, intent.Other
 	}
