@@ -14,6 +14,7 @@ import (
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/replay"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
 	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/ui"
 )
@@ -110,7 +111,7 @@ func english() context.Context { return ui.WithLanguage(context.Background(), lo
 // tripTools answer the planner's tools in process, from their arguments.
 func tripTools() nodes.FuncTools {
 	tool := func(name string, out any) nodes.FuncTool {
-		return nodes.FuncTool{Tool: nodes.Tool{Name: name, Description: name}, Run: func(_ context.Context, raw json.RawMessage) (any, error) {
+		return nodes.FuncTool{Tool: nodes.Tool{Name: name, Description: name, Card: plannertest.Card(name)}, Run: func(_ context.Context, raw json.RawMessage) (any, error) {
 			var args map[string]any
 			if err := json.Unmarshal(raw, &args); err != nil {
 				return nil, err

@@ -189,10 +189,10 @@ func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (no
 	if err != nil {
 		return nodes.Result{}, err
 	}
-	emit(ctx, EventCalling, Calling{Type: EventCalling, Server: e.server.Name, Tool: name})
+	emit(ctx, EventCalling, Calling{Type: EventCalling, Server: e.server.Name, Tool: name, Card: e.card()})
 	start := time.Now()
 	data, err := b.call(ctx, user, e, args)
-	done := Complete{Type: EventComplete, Server: e.server.Name, Tool: name, DurationMs: float64(time.Since(start).Microseconds()) / 1000}
+	done := Complete{Type: EventComplete, Server: e.server.Name, Tool: name, Card: e.card(), DurationMs: float64(time.Since(start).Microseconds()) / 1000}
 	if err != nil {
 		done.Error = string(errcode.Of(err))
 		emit(ctx, EventComplete, done)

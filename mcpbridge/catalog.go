@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/sony/gobreaker/v2"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/nodes"
 )
 
@@ -190,7 +191,18 @@ func rank(e entry) int {
 // describe is the tool as the model sees it: without the userId
 // parameter, which the bridge fills in itself.
 func (e entry) describe() nodes.Tool {
-	return nodes.Tool{Name: e.name, Description: e.tool.Description, InputSchema: withoutUserID(e.tool.InputSchema)}
+	return nodes.Tool{Name: e.name, Description: e.tool.Description, InputSchema: withoutUserID(e.tool.InputSchema), Card: e.card()}
+}
+
+// card is the card that shows the tool's results, as a built-in server
+// names it in the tool's metadata; "" for any other server's tool, whose
+// results no card of ours is made for.
+func (e entry) card() string {
+	if !e.server.Builtin {
+		return ""
+	}
+	name, _ := e.tool.Meta[card.Meta].(string)
+	return name
 }
 
 // withoutUserID removes userId from a JSON Schema's properties and

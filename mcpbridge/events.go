@@ -22,6 +22,7 @@ type Calling struct {
 	Type   string `json:"type"`
 	Server string `json:"server"`
 	Tool   string `json:"tool"`
+	Card   string `json:"card,omitempty"` // the card that will show the result
 }
 
 // Progress is the payload of mcp_progress: the server reported progress.
@@ -40,6 +41,7 @@ type Complete struct {
 	Type       string  `json:"type"`
 	Server     string  `json:"server"`
 	Tool       string  `json:"tool"`
+	Card       string  `json:"card,omitempty"` // the card that shows the result
 	Items      *int    `json:"items,omitempty"`
 	Error      string  `json:"error,omitempty"`
 	DurationMs float64 `json:"durationMs"`

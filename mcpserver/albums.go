@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/toolname"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -139,47 +140,52 @@ type TripStatsOut struct {
 	Days        int                `json:"days" jsonschema:"days from the first photo to the last, both included; 0 for an empty album"`
 }
 
-func readOnly(name, title, description string) *mcp.Tool {
-	return &mcp.Tool{Name: name, Title: title, Description: description,
+// readOnly is a tool that changes nothing, whose results the card named
+// shows.
+func readOnly(name, shownBy, title, description string) *mcp.Tool {
+	return &mcp.Tool{Name: name, Title: title, Description: description, Meta: cardMeta(shownBy),
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}}
 }
 
+// cardMeta is the metadata of a tool whose results the card named shows.
+func cardMeta(name string) mcp.Meta { return mcp.Meta{card.Meta: name} }
+
 func (t *tools) addAlbumTools(s *mcp.Server) {
-	addTool(s, t, readOnly(toolname.UserAlbums, "List the user's photo albums",
+	addTool(s, t, readOnly(toolname.UserAlbums, card.Albums, "List the user's photo albums",
 		"Lists the user's travel photo albums, newest trip first, with cover, dates, photo count and main places. "+
 			"Use when: the user asks what albums or trips they have, or you need an albumId and do not know the album's name. "+
 			"Don't use when: the user names an album (use getAlbumByName) or wants photos of something without naming an album (use searchPhotosAcrossAlbums)."),
 		t.getUserAlbums)
-	addTool(s, t, readOnly(toolname.AlbumByName, "Find albums by name",
+	addTool(s, t, readOnly(toolname.AlbumByName, card.Albums, "Find albums by name",
 		"Finds the user's albums whose name, description or photo places contain the given text at the start of a word (case- and accent-insensitive; 'lisb' finds 'Lisboa', 'rio' finds 'Rio de Janeiro' but not 'aniversário'). "+
 			"A city or country matches under any of its names: 'Lisbon' finds 'Lisboa 2024', 'Japão' finds 'Japan 2025'. "+
 			"Use when: the user mentions an album or trip by name ('my Lisbon album', 'viagem a Paris') and you need its albumId. "+
 			"Don't use when: the user asks for photos of a thing, person or place without naming an album (use searchPhotosAcrossAlbums)."),
 		t.getAlbumByName)
-	addTool(s, t, readOnly(toolname.AlbumPhotos, "List an album's photos",
+	addTool(s, t, readOnly(toolname.AlbumPhotos, card.Photos, "List an album's photos",
 		"Lists the photos of one album in the order they were taken, a page at a time (limit, offset). "+
 			"Use when: you have an albumId and the user wants to see that album. "+
 			"Don't use when: the user wants photos of one day (getPhotosByDate) or of a place or event (getPhotosByLocation, or searchPhotosAcrossAlbums without an album)."),
 		t.getAlbumPhotos)
-	addTool(s, t, readOnly(toolname.PhotosByDate, "Photos of an album taken on a day",
+	addTool(s, t, readOnly(toolname.PhotosByDate, card.Photos, "Photos of an album taken on a day",
 		"Lists the photos of one album taken on one day; date is YYYY-MM-DD. "+
 			"Use when: you have an albumId and the user asks about a specific day of the trip. "+
 			"Don't use when: you have no albumId (find it first with getAlbumByName or getUserAlbums)."),
 		t.getPhotosByDate)
-	addTool(s, t, readOnly(toolname.PhotosByLocation, "Search one album's photos",
+	addTool(s, t, readOnly(toolname.PhotosByLocation, card.Photos, "Search one album's photos",
 		"Finds photos in ONE album (albumId required) whose location name or description contains the query at the start of a word (case- and accent-insensitive: 'praia' finds 'Praia do Forte' and 'praias', 'rio' finds 'Rio Sena' but not 'aniversário'). "+
 			"Descriptions are rich (people, events, moments) and match even when the location name is empty. "+
 			"Returns up to limit photos, newest first; when more than 1000 of the album's photos match, they are the newest of the first 1000 found: refine the query to see others. "+
 			"Use when: you already have the albumId (from the conversation or getAlbumByName) and the user asks for a place, person or moment in it. "+
 			"Don't use when: the user does not mention a specific album (use searchPhotosAcrossAlbums)."),
 		t.getPhotosByLocation)
-	addTool(s, t, readOnly(toolname.SearchPhotos, "Search photos in all albums",
+	addTool(s, t, readOnly(toolname.SearchPhotos, card.Photos, "Search photos in all albums",
 		"Finds photos in ALL of the user's albums (no albumId needed) whose location name or description contains the query at the start of a word (case- and accent-insensitive: 'aniversario' finds 'aniversário', 'praia' finds 'Praia do Forte' and 'praias', 'rio' finds 'Rio de Janeiro' but not 'aniversário'). "+
 			"Returns up to limit photos, newest first, and how many match. When more than 1000 match (totalIsLowerBound), it returns the newest of the first 1000 found, not necessarily the newest overall: refine the query to see those. "+
 			"Use when: the user asks for photos without naming an album ('show me Vivi's birthday photos', 'fotos da praia'); prefer it to asking which album. "+
 			"Don't use when: the user names a specific album (use getPhotosByLocation with its albumId)."),
 		t.searchPhotosAcrossAlbums)
-	addTool(s, t, readOnly(toolname.TripStats, "Statistics of an album's trip",
+	addTool(s, t, readOnly(toolname.TripStats, card.TripStats, "Statistics of an album's trip",
 		"Sums up one album: total photos, photos per place, first and last day and number of days. "+
 			"Use when: the user asks how long a trip was, where they went most, or how many photos they took. "+
 			"Don't use when: the user wants to see photos (use the photo tools)."),

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/toolname"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -140,7 +141,7 @@ type ListRestaurantsOut struct {
 }
 
 func (t *tools) addCatalogTools(s *mcp.Server) {
-	addTool(s, t, readOnly(toolname.ListAccommodations, "Find places to stay",
+	addTool(s, t, readOnly(toolname.ListAccommodations, card.Accommodations, "Find places to stay",
 		"Lists the accommodations of a city that hold the guests and are free for every night of the stay, with the total price (nights × nightly price). "+
 			"Optional caps (maxNightlyPrice, maxTotalPrice) keep only the places that cost at most that, in the currency given, converted at rough rates. "+
 			"Dates run from today (UTC) to 730 days ahead; earlier dates fail with BAD_REQUEST. "+
@@ -148,11 +149,11 @@ func (t *tools) addCatalogTools(s *mcp.Server) {
 			"Use when: the user wants a hotel or a place to stay in a city for some dates. "+
 			"Don't use when: the user wants to book a place you already listed (use book-accommodation) or asks about food (list-restaurants)."),
 		t.listAccommodations)
-	addTool(s, t, readOnly(toolname.GetAccommodation, "Details of one place to stay",
+	addTool(s, t, readOnly(toolname.GetAccommodation, card.Accommodations, "Details of one place to stay",
 		"Returns one accommodation by id; with startDate and endDate, also whether it is free for those dates. "+
 			"Use when: the user asks about a place you already listed, or whether it is free on other dates."),
 		t.getAccommodation)
-	addTool(s, t, &mcp.Tool{Name: toolname.BookAccommodation, Title: "Book a place to stay",
+	addTool(s, t, &mcp.Tool{Name: toolname.BookAccommodation, Title: "Book a place to stay", Meta: cardMeta(card.BookingConfirmation),
 		Description: "Books an accommodation for the user for a stay. Dates that overlap another booking of the place fail with CONFLICT; " +
 			"dates before today (UTC) or more than 730 days ahead fail with BAD_REQUEST. " +
 			"Send a fresh idempotencyKey per booking: retrying the same request with the same key returns the first booking and books nothing more; " +
@@ -161,7 +162,7 @@ func (t *tools) addCatalogTools(s *mcp.Server) {
 			"Don't use when: the user is still comparing places (use list-accommodations).",
 		Annotations: &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: new(false), OpenWorldHint: new(false)}},
 		t.bookAccommodation)
-	addTool(s, t, readOnly(toolname.ListRestaurants, "Find places to eat",
+	addTool(s, t, readOnly(toolname.ListRestaurants, card.Restaurants, "Find places to eat",
 		"Lists the restaurants of a city, popular and best rated first, optionally of one cuisine (English or Portuguese: 'Japanese', 'japonesa') or price range. "+
 			"The result lists every cuisine the city has, so that none of one cuisine is not taken for no restaurants at all. "+
 			"Use when: the user asks where to eat in a city. Don't use when: the user asks about places to stay."),

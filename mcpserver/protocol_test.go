@@ -15,10 +15,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/media"
 	"github.com/tripgraph/tripgraph/store"
-	"github.com/tripgraph/tripgraph/toolname"
 )
 
 // errorText calls a tool that must fail and returns its coded error.
@@ -304,20 +304,19 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// The server serves exactly the tools toolname names.
-func TestToolsAreTheNamedOnes(t *testing.T) {
+// Every tool names, in its metadata, the card that shows its results.
+func TestEveryToolNamesItsCard(t *testing.T) {
 	f := setup(t)
 	tools, err := connect(t, testConfig(f, f.ana.ID)).ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var served []string
-	for _, tool := range tools.Tools {
-		served = append(served, tool.Name)
+	if len(tools.Tools) == 0 {
+		t.Fatal("the server serves no tools")
 	}
-	slices.Sort(served)
-	named := slices.Sorted(slices.Values(toolname.All))
-	if !slices.Equal(served, named) {
-		t.Fatalf("the server serves %v; toolname.All names %v", served, named)
+	for _, tool := range tools.Tools {
+		if name, _ := tool.Meta[card.Meta].(string); !slices.Contains(card.Results, name) {
+			t.Errorf("%s names the card %q, not one of %v", tool.Name, name, card.Results)
+		}
 	}
 }

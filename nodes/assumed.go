@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/locale"
 )
 
@@ -124,7 +125,7 @@ func detailsOfThisTurn(s State) bool {
 		}
 	}
 	for _, c := range s.UI {
-		if c.Name == ComponentTripDetails && c.MessageID == last {
+		if c.Name == card.TripDetails && c.MessageID == last {
 			return true
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/model/offline"
 )
@@ -25,10 +26,10 @@ func benchTools() FuncTools {
 		return out
 	}
 	return FuncTools{
-		{Tool: Tool{Name: "list-accommodations"}, Run: func(context.Context, json.RawMessage) (any, error) {
+		{Tool: Tool{Name: "list-accommodations", Card: card.Accommodations}, Run: func(context.Context, json.RawMessage) (any, error) {
 			return map[string]any{"location": "Lisbon", "covered": true, "accommodations": places("h")}, nil
 		}},
-		{Tool: Tool{Name: "list-restaurants"}, Run: func(context.Context, json.RawMessage) (any, error) {
+		{Tool: Tool{Name: "list-restaurants", Card: card.Restaurants}, Run: func(context.Context, json.RawMessage) (any, error) {
 			return map[string]any{"location": "Lisbon", "covered": true, "restaurants": places("r")}, nil
 		}},
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/toolname"
@@ -33,9 +34,9 @@ type bookArgs struct {
 	Guests    int    `json:"guests"`
 }
 
-// card names a booking-confirmation card: its component id and the
+// confirmationCard names a booking-confirmation card: its component id and the
 // message it is shown with.
-type card struct {
+type confirmationCard struct {
 	ID        string
 	MessageID string
 }
@@ -48,13 +49,13 @@ type card struct {
 // back: only a confirmation of this same booking, before its deadline,
 // books; the booking's key is its idempotency key, so a repeated step
 // books once.
-func (t *turn) book(ctx context.Context, c card, raw json.RawMessage) (string, error) {
+func (t *turn) book(ctx context.Context, c confirmationCard, raw json.RawMessage) (string, error) {
 	props, toolErr := t.bookingSummary(ctx, raw)
 	props.ToolCallID = c.ID
 	if toolErr != nil {
 		return t.bookingOutcome(ctx, c, props, toolErr), nil
 	}
-	ask := UIComponent{ID: c.ID, Name: ComponentBookingConfirmation, Props: mustJSON(props), MessageID: c.MessageID}
+	ask := UIComponent{ID: c.ID, Name: card.BookingConfirmation, Props: mustJSON(props), MessageID: c.MessageID}
 	answer, err := graph.Interrupt[BookingAnswer](ctx, ask)
 	if err != nil {
 		return "", fmt.Errorf("confirming a booking: %w", err)
@@ -86,7 +87,7 @@ func (t *turn) book(ctx context.Context, c card, raw json.RawMessage) (string, e
 	json.Unmarshal(res.Full, &booked)
 	props.Status, props.BookingID, props.Reference, props.Key = BookingBooked, booked.Booking.ID, booked.Booking.Reference, ""
 	props.Warning, props.Previous = "", nil
-	t.show(ctx, UIComponent{ID: c.ID, Name: ComponentBookingConfirmation, Props: mustJSON(props), MessageID: c.MessageID})
+	t.show(ctx, UIComponent{ID: c.ID, Name: card.BookingConfirmation, Props: mustJSON(props), MessageID: c.MessageID})
 	return string(res.ModelView()), nil
 }
 
@@ -100,7 +101,7 @@ func (t *turn) book(ctx context.Context, c card, raw json.RawMessage) (string, e
 // so, once.
 func (t *turn) requestedBooking(ctx context.Context, lang string) (Update, error) {
 	r := *t.state.BookingRequest
-	c := card{ID: bookingCardID(r), MessageID: r.After}
+	c := confirmationCard{ID: bookingCardID(r), MessageID: r.After}
 	if _, err := t.book(ctx, c, requestArgs(r)); err != nil {
 		return Update{}, err
 	}
@@ -140,14 +141,14 @@ func bookingCardID(r BookingRequest) string {
 func (t *turn) setAside(ctx context.Context) []UIUpsert {
 	var out []UIUpsert
 	for _, r := range t.state.SetAside {
-		c := card{ID: bookingCardID(r), MessageID: r.After}
+		c := confirmationCard{ID: bookingCardID(r), MessageID: r.After}
 		props, _ := t.bookingSummary(ctx, requestArgs(r))
 		props.ToolCallID, props.Status, props.Key, props.ExpiresAt = c.ID, BookingSetAside, "", ""
 		props.Warning, props.Previous = "", nil
 		if props.StartDate == "" {
 			props.AccommodationID, props.StartDate, props.EndDate, props.Guests = r.AccommodationID, r.StartDate, r.EndDate, r.Guests
 		}
-		comp := UIComponent{ID: c.ID, Name: ComponentBookingConfirmation, Props: mustJSON(props), MessageID: c.MessageID}
+		comp := UIComponent{ID: c.ID, Name: card.BookingConfirmation, Props: mustJSON(props), MessageID: c.MessageID}
 		graph.Emit(ctx, "ui", comp)
 		out = append(out, UIUpsert{UIComponent: comp})
 	}
@@ -240,7 +241,7 @@ const availabilityBooked = "booked"
 func bookedBefore(s State, accommodationID string) *PreviousBooking {
 	for i := len(s.UI) - 1; i >= 0; i-- {
 		c := s.UI[i]
-		if c.Name != ComponentBookingConfirmation {
+		if c.Name != card.BookingConfirmation {
 			continue
 		}
 		var p BookingConfirmationProps
@@ -295,7 +296,7 @@ func bookingKey(ctx context.Context, p BookingConfirmationProps, deadline time.T
 // the model. A booking the catalog refuses because the stay is taken
 // (CONFLICT) is BookingUnavailable, said in the card's own words rather
 // than the tool's, which name internal ids.
-func (t *turn) bookingOutcome(ctx context.Context, c card, props BookingConfirmationProps, toolErr *ToolError) string {
+func (t *turn) bookingOutcome(ctx context.Context, c confirmationCard, props BookingConfirmationProps, toolErr *ToolError) string {
 	props.Error = toolErr
 	if toolErr != nil && props.Status == BookingPending {
 		props.Status = BookingFailed
@@ -304,7 +305,7 @@ func (t *turn) bookingOutcome(ctx context.Context, c card, props BookingConfirma
 		props.Status, props.Error = BookingUnavailable, nil
 	}
 	props.Key, props.Warning = "", "" // spent
-	t.show(ctx, UIComponent{ID: c.ID, Name: ComponentBookingConfirmation, Props: mustJSON(props), MessageID: c.MessageID})
+	t.show(ctx, UIComponent{ID: c.ID, Name: card.BookingConfirmation, Props: mustJSON(props), MessageID: c.MessageID})
 	told := map[string]any{"booked": false, "status": props.Status}
 	if toolErr != nil {
 		told["error"] = toolErr

@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 )
@@ -21,13 +22,13 @@ const bookCall = `{"id":"h1","startDate":"2027-05-03","endDate":"2027-05-07","gu
 // bookingTools answer get-accommodation and record book-accommodation.
 func bookingTools(booked *[]json.RawMessage) FuncTools {
 	return FuncTools{
-		{Tool: Tool{Name: toolGetAccommodation}, Run: func(_ context.Context, args json.RawMessage) (any, error) {
+		{Tool: Tool{Name: toolGetAccommodation, Card: card.Accommodations}, Run: func(_ context.Context, args json.RawMessage) (any, error) {
 			if !strings.Contains(string(args), `"h1"`) {
 				return nil, errcode.New(errcode.NotFound, "no such accommodation")
 			}
 			return map[string]any{"id": "h1", "name": "Casa Azul", "city": "Lisbon", "nightlyPrice": 87.45, "currency": "EUR", "capacity": 4}, nil
 		}},
-		{Tool: Tool{Name: toolBook}, Run: func(_ context.Context, args json.RawMessage) (any, error) {
+		{Tool: Tool{Name: toolBook, Card: card.BookingConfirmation}, Run: func(_ context.Context, args json.RawMessage) (any, error) {
 			*booked = append(*booked, args)
 			return map[string]any{"booking": map[string]any{"id": "b1", "totalPrice": 349.8}}, nil
 		}},
@@ -96,7 +97,7 @@ func TestBookingIsConfirmedFirst(t *testing.T) {
 				ExpiresAt: now.Add(ConfirmationTTL).Format(time.RFC3339)}
 			got := summary
 			got.ToolProps, got.Key = ToolProps{}, ""
-			if ask.Name != ComponentBookingConfirmation || !reflect.DeepEqual(got, want) || summary.Key == "" {
+			if ask.Name != card.BookingConfirmation || !reflect.DeepEqual(got, want) || summary.Key == "" {
 				t.Fatalf("the confirmation shows %s %+v\nwant %+v", ask.Name, summary, want)
 			}
 			_, cp, _ := g.GetState(context.Background(), thread, "")
@@ -115,7 +116,7 @@ func TestBookingIsConfirmedFirst(t *testing.T) {
 			if len(booked) == 1 && !strings.Contains(string(booked[0]), `"idempotencyKey":"`+summary.Key+`"`) {
 				t.Fatalf("booked with %s, want the confirmation's key as the idempotency key", booked[0])
 			}
-			i := slices.IndexFunc(s.UI, func(c UIComponent) bool { return c.Name == ComponentBookingConfirmation })
+			i := slices.IndexFunc(s.UI, func(c UIComponent) bool { return c.Name == card.BookingConfirmation })
 			var outcome BookingConfirmationProps
 			json.Unmarshal(s.UI[i].Props, &outcome)
 			if outcome.Status != tt.wantStatus || outcome.Total != 349.8 {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/internal/rawjson"
@@ -33,6 +34,10 @@ func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
 	tools, err := t.tools.List(ctx)
 	if err != nil {
 		return Update{}, fmt.Errorf("listing tools: %w", err)
+	}
+	t.cards = make(map[string]string, len(tools))
+	for _, tool := range tools {
+		t.cards[tool.Name] = tool.Card
 	}
 	lang := orDefault(s.Language, locale.Default)
 	if s.BookingRequest != nil {
@@ -99,6 +104,7 @@ func (p *planner) generate(ctx context.Context, msgs []llms.MessageContent, tool
 type turn struct {
 	*planner
 	tools Tools
+	cards map[string]string // the card of each tool listed, by tool
 	state State
 	msgID string // the id of the assistant message the components belong to
 	ui    []UIUpsert
@@ -153,10 +159,10 @@ func (t *turn) call(ctx context.Context, tc llms.ToolCall) (content string, repe
 	name := tc.FunctionCall.Name
 	args := json.RawMessage(orDefault(tc.FunctionCall.Arguments, "{}"))
 	if name == toolBook {
-		content, err = t.book(ctx, card{ID: tc.ID, MessageID: t.msgID}, args)
+		content, err = t.book(ctx, confirmationCard{ID: tc.ID, MessageID: t.msgID}, args)
 		return content, false, err
 	}
-	args = withPhotoPage(name, args)
+	args = withPhotoPage(t.cards[name], args)
 	if shown, ok := repeats(t.state, name, args); ok {
 		return string(shown), true, nil
 	}
@@ -172,10 +178,10 @@ func (t *turn) call(ctx context.Context, tc llms.ToolCall) (content string, repe
 // once and the rest behind "show more" (the tools' own default is 50).
 const PhotoPage = 200
 
-// withPhotoPage gives a call of a photo tool a limit of PhotoPage when it
-// has none; other calls are returned as they are.
-func withPhotoPage(tool string, args json.RawMessage) json.RawMessage {
-	if componentForTool[tool] != ComponentPhotos {
+// withPhotoPage gives a call of a tool the photo grid shows a limit of
+// PhotoPage when it has none; other calls are returned as they are.
+func withPhotoPage(shownBy string, args json.RawMessage) json.RawMessage {
+	if shownBy != card.Photos {
 		return args
 	}
 	var m map[string]any
@@ -295,24 +301,12 @@ func toolError(ctx context.Context, tool string, err error) *ToolError {
 // no component, and results that do not fit the component's props, show
 // nothing.
 func (t *turn) component(tc llms.ToolCall, args, result json.RawMessage, toolErr *ToolError) (UIComponent, bool) {
-	name, ok := componentForTool[tc.FunctionCall.Name]
+	name := t.cards[tc.FunctionCall.Name]
+	makeProps, ok := resultProps[name]
 	if !ok {
 		return UIComponent{}, false
 	}
-	base := ToolProps{ToolCallID: tc.ID, Tool: tc.FunctionCall.Name, Args: canonicalArgs(args), TripDetails: t.state.TripDetails, Error: toolErr}
-	var props any
-	switch name {
-	case ComponentAccommodations:
-		props = &AccommodationsListProps{ToolProps: base}
-	case ComponentRestaurants:
-		props = &RestaurantsListProps{ToolProps: base}
-	case ComponentAlbums:
-		props = &AlbumListProps{ToolProps: base}
-	case ComponentPhotos:
-		props = &PhotoGridProps{ToolProps: base}
-	case ComponentTripStats:
-		props = &TripStatsProps{ToolProps: base}
-	}
+	props := makeProps(ToolProps{ToolCallID: tc.ID, Tool: tc.FunctionCall.Name, Args: canonicalArgs(args), TripDetails: t.state.TripDetails, Error: toolErr})
 	if toolErr == nil {
 		if err := json.Unmarshal(result, props); err != nil {
 			return UIComponent{}, false

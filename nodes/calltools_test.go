@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/graph"
 )
 
@@ -29,7 +30,7 @@ func TestInternalToolErrorIsHidden(t *testing.T) {
 		calls("getAlbumByName", `{"name":"Japan"}`),
 		text("Something went wrong with your albums."),
 	}}
-	tools := FuncTools{{Tool: Tool{Name: "getAlbumByName"}, Run: func(context.Context, json.RawMessage) (any, error) {
+	tools := FuncTools{{Tool: Tool{Name: "getAlbumByName", Card: card.Albums}, Run: func(context.Context, json.RawMessage) (any, error) {
 		return nil, fmt.Errorf("querying albums: %w", errors.New(secret))
 	}}}
 	saver := graph.NewMemorySaver()
@@ -70,15 +71,16 @@ func TestInternalToolErrorIsHidden(t *testing.T) {
 // Photo tools are asked for a page the grid shows whole (behind "show
 // more" past its first screen) unless the model asked for a size.
 func TestPhotoToolsAskForAPage(t *testing.T) {
-	tests := []struct{ tool, args, want string }{
-		{"searchPhotosAcrossAlbums", `{"query":"praia"}`, `{"limit":200,"query":"praia"}`},
-		{"getAlbumPhotos", `{"albumId":"a1","limit":10}`, `{"albumId":"a1","limit":10}`},
-		{"list-accommodations", `{"location":"Lisbon"}`, `{"location":"Lisbon"}`},
-		{"searchPhotosAcrossAlbums", `not json`, `not json`},
+	tests := []struct{ shownBy, args, want string }{
+		{card.Photos, `{"query":"praia"}`, `{"limit":200,"query":"praia"}`},
+		{card.Photos, `{"albumId":"a1","limit":10}`, `{"albumId":"a1","limit":10}`},
+		{card.Accommodations, `{"location":"Lisbon"}`, `{"location":"Lisbon"}`},
+		{"", `{"query":"praia"}`, `{"query":"praia"}`},
+		{card.Photos, `not json`, `not json`},
 	}
 	for _, tt := range tests {
-		if got := string(withPhotoPage(tt.tool, json.RawMessage(tt.args))); got != tt.want {
-			t.Errorf("withPhotoPage(%s, %s) = %s, want %s", tt.tool, tt.args, got, tt.want)
+		if got := string(withPhotoPage(tt.shownBy, json.RawMessage(tt.args))); got != tt.want {
+			t.Errorf("withPhotoPage(%q, %s) = %s, want %s", tt.shownBy, tt.args, got, tt.want)
 		}
 	}
 }

@@ -3,36 +3,18 @@ package nodes
 import (
 	"encoding/json"
 
-	"github.com/tripgraph/tripgraph/toolname"
+	"github.com/tripgraph/tripgraph/card"
 )
 
-// Names of the UI components. Each is one templ component and one props type
-// below.
-const (
-	ComponentTripDetails    = "trip-details"
-	ComponentAccommodations = "accommodations-list"
-	ComponentRestaurants    = "restaurants-list"
-	ComponentAlbums         = "album-list"
-	ComponentPhotos         = "photo-grid"
-	ComponentTripStats      = "trip-stats"
-	// ComponentBookingConfirmation asks the traveller to confirm a booking
-	// (the payload of the run's interrupt), then shows what came of it.
-	ComponentBookingConfirmation = "booking-confirmation"
-)
-
-// componentForTool says which component shows a tool's result.
-var componentForTool = map[string]string{
-	toolname.ListAccommodations: ComponentAccommodations,
-	toolname.GetAccommodation:   ComponentAccommodations,
-	toolname.ListRestaurants:    ComponentRestaurants,
-	toolname.UserAlbums:         ComponentAlbums,
-	toolname.AlbumByName:        ComponentAlbums,
-	toolname.AlbumPhotos:        ComponentPhotos,
-	toolname.PhotosByDate:       ComponentPhotos,
-	toolname.PhotosByLocation:   ComponentPhotos,
-	toolname.SearchPhotos:       ComponentPhotos,
-	toolname.TripStats:          ComponentTripStats,
-	toolname.BookAccommodation:  ComponentBookingConfirmation,
+// resultProps make the props of each card that shows a tool's results,
+// around what every such card carries: the tool's result is decoded into
+// them.
+var resultProps = map[string]func(ToolProps) any{
+	card.Accommodations: func(b ToolProps) any { return &AccommodationsListProps{ToolProps: b} },
+	card.Restaurants:    func(b ToolProps) any { return &RestaurantsListProps{ToolProps: b} },
+	card.Albums:         func(b ToolProps) any { return &AlbumListProps{ToolProps: b} },
+	card.Photos:         func(b ToolProps) any { return &PhotoGridProps{ToolProps: b} },
+	card.TripStats:      func(b ToolProps) any { return &TripStatsProps{ToolProps: b} },
 }
 
 // TripDetailsProps are the props of a trip-details component.

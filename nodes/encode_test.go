@@ -3,6 +3,8 @@ package nodes
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/tripgraph/tripgraph/card"
 )
 
 // AppendJSON writes what json.Marshal writes, byte for byte, for states
@@ -13,7 +15,7 @@ func TestAppendJSONIsJSONMarshal(t *testing.T) {
 	props := json.RawMessage(`{"hotels":[{"name":"Casa \u003cAzul\u003e","price":120.5}],"note":"a \"b\""}`)
 	loose := json.RawMessage("{ \"nights\" : [ 1, 2 ],\n\"city\": \"São Paulo\" }")
 	comps := []UIComponent{
-		{ID: "u1", Name: ComponentTripDetails, Props: props, MessageID: "m1"},
+		{ID: "u1", Name: card.TripDetails, Props: props, MessageID: "m1"},
 		{ID: "u\"2\u2028", Name: "x<y>&", Props: loose, MessageID: ""},
 		{ID: "u3", Name: "empty"},
 	}

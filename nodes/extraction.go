@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/locale"
 	"github.com/tripgraph/tripgraph/tripdata"
@@ -213,7 +214,7 @@ func tripDetailsComponent(td TripDetails, assumed []string, s State) (UIComponen
 			msgID = s.Messages[i].ID
 		}
 	}
-	return UIComponent{ID: "trip-details-" + msgID, Name: ComponentTripDetails, Props: props, MessageID: msgID}, nil
+	return UIComponent{ID: "trip-details-" + msgID, Name: card.TripDetails, Props: props, MessageID: msgID}, nil
 }
 
 func orDefault(s, def string) string {

@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/model/offline"
@@ -86,7 +87,7 @@ func bookingCard(t *testing.T, s State, id string) (UIComponent, BookingConfirma
 	t.Helper()
 	var found []UIComponent
 	for _, c := range s.UI {
-		if c.Name == ComponentBookingConfirmation && c.ID == id {
+		if c.Name == card.BookingConfirmation && c.ID == id {
 			found = append(found, c)
 		}
 	}
@@ -129,7 +130,7 @@ func TestNewMessageSetsAWaitingBookingAside(t *testing.T) {
 	if p.Status != BookingSetAside || p.Name != "Casa Azul" || p.Key != "" || c.MessageID != ask.MessageID {
 		t.Fatalf("the waiting card became %s %+v, want it set aside in its place (message %s)", c.MessageID, p, ask.MessageID)
 	}
-	if !slices.Contains(r.ui, ComponentBookingConfirmation) || !slices.Contains(r.ui, ComponentRestaurants) {
+	if !slices.Contains(r.ui, card.BookingConfirmation) || !slices.Contains(r.ui, card.Restaurants) {
 		t.Fatalf("the turn streamed %v, want the set-aside card and the answer's", r.ui)
 	}
 	_, cp, err := g.GetState(context.Background(), thread, "")
@@ -249,18 +250,18 @@ func TestNotAFollowUpDoesNotRepeatTheSearch(t *testing.T) {
 // The rule itself: a call repeats the tool's latest card with the same
 // arguments, in any key order, and nothing else.
 func TestRepeats(t *testing.T) {
-	card := func(id, msg, tool, args string, failed bool) UIComponent {
+	shown := func(id, msg, name, tool, args string, failed bool) UIComponent {
 		p := ToolProps{Tool: tool, Args: json.RawMessage(args)}
 		if failed {
 			p.Error = &ToolError{Code: "UNAVAILABLE"}
 		}
-		return UIComponent{ID: id, Name: ComponentForTool(tool), MessageID: msg, Props: mustJSON(p)}
+		return UIComponent{ID: id, Name: name, MessageID: msg, Props: mustJSON(p)}
 	}
 	lisbon, porto := `{"guests":3,"location":"Lisbon"}`, `{"guests":3,"location":"Porto"}`
 	s := State{UI: []UIComponent{
-		card("1", "a1", "list-accommodations", lisbon, false),
-		card("2", "a2", "list-accommodations", porto, false),
-		card("3", "a2", "list-restaurants", porto, true),
+		shown("1", "a1", card.Accommodations, "list-accommodations", lisbon, false),
+		shown("2", "a2", card.Accommodations, "list-accommodations", porto, false),
+		shown("3", "a2", card.Restaurants, "list-restaurants", porto, true),
 	}}
 	tests := []struct {
 		name, tool, args string

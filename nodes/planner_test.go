@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 )
@@ -76,7 +77,7 @@ func text(s string) llms.ContentChoice { return llms.ContentChoice{Content: s} }
 // testTools are in-process tools that answer from their arguments.
 func testTools(record *[]string) FuncTools {
 	tool := func(name string, run func(args map[string]any) (any, error)) FuncTool {
-		return FuncTool{Tool: Tool{Name: name, Description: name}, Run: func(_ context.Context, raw json.RawMessage) (any, error) {
+		return FuncTool{Tool: Tool{Name: name, Description: name, Card: cardOf[name]}, Run: func(_ context.Context, raw json.RawMessage) (any, error) {
 			var args map[string]any
 			if err := json.Unmarshal(raw, &args); err != nil {
 				return nil, errcode.New(errcode.BadRequest, "arguments are not JSON")
@@ -177,7 +178,7 @@ func TestTripTurn(t *testing.T) {
 	if r.state.TripDetails == nil || !r.state.TripDetails.Equal(want) {
 		t.Fatalf("trip details = %+v, want %+v", r.state.TripDetails, want)
 	}
-	if !slices.Equal(r.ui, []string{ComponentTripDetails, ComponentAccommodations, ComponentRestaurants}) {
+	if !slices.Equal(r.ui, []string{card.TripDetails, card.Accommodations, card.Restaurants}) {
 		t.Fatalf("ui events = %v", r.ui)
 	}
 	if len(r.state.UI) != 3 {
@@ -266,7 +267,7 @@ func TestPhotoQuestionNeedsNoDestination(t *testing.T) {
 	if r.state.TripDetails != nil || strings.Contains(lastAI(r.state), "Para onde") {
 		t.Fatalf("a photo question was treated as a trip: %+v", r.state)
 	}
-	if !slices.Equal(r.ui, []string{ComponentPhotos}) {
+	if !slices.Equal(r.ui, []string{card.Photos}) {
 		t.Fatalf("ui = %v", r.ui)
 	}
 }
@@ -343,7 +344,7 @@ func TestAlbumThenAlbumTool(t *testing.T) {
 		text("Your Japan trip: 120 photos over 12 days."),
 	}}
 	r := runTurn(t, newPlanner(t, m, testTools(&toolCalls)), testThread, "stats of my Japan trip")
-	if !slices.Equal(r.ui, []string{ComponentAlbums, ComponentTripStats}) {
+	if !slices.Equal(r.ui, []string{card.Albums, card.TripStats}) {
 		t.Fatalf("ui = %v", r.ui)
 	}
 	if !slices.Equal(toolCalls, []string{`getAlbumByName {"name":"Japan"}`, `getTripStats {"albumId":"al1"}`}) {
@@ -387,4 +388,14 @@ func bound(d Deps, tr Traveller, cp graph.Checkpointer) (*Graph, error) {
 		cp = graph.NewMemorySaver()
 	}
 	return p.For(tr, cp), nil
+}
+
+// cardOf is the card of each tool of our server the tests' tools stand
+// for, as its registration names it.
+var cardOf = map[string]string{
+	"list-accommodations": card.Accommodations, "get-accommodation": card.Accommodations,
+	"book-accommodation": card.BookingConfirmation, "list-restaurants": card.Restaurants,
+	"getUserAlbums": card.Albums, "getAlbumByName": card.Albums, "getAlbumPhotos": card.Photos,
+	"getPhotosByDate": card.Photos, "getPhotosByLocation": card.Photos, "searchPhotosAcrossAlbums": card.Photos,
+	"getTripStats": card.TripStats,
 }

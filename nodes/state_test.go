@@ -5,11 +5,12 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/graph"
 )
 
 func comp(id, props string) UIComponent {
-	return UIComponent{ID: id, Name: ComponentAccommodations, Props: json.RawMessage(props), MessageID: "m"}
+	return UIComponent{ID: id, Name: card.Accommodations, Props: json.RawMessage(props), MessageID: "m"}
 }
 
 func TestReduce(t *testing.T) {

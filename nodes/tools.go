@@ -8,11 +8,13 @@ import (
 	"github.com/tripgraph/tripgraph/errcode"
 )
 
-// Tool describes a tool the model may call.
+// Tool describes a tool the model may call, and the card that shows its
+// results ("" for none: a user's own tool).
 type Tool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"inputSchema"` // a JSON Schema object
+	Card        string          `json:"card,omitempty"`
 }
 
 // Tools lists and calls the planner's tools. A tool that refuses a call

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms/openai"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/testing/openaitest"
 )
 
@@ -49,7 +50,7 @@ func TestOnTheOpenAIWire(t *testing.T) {
 	if !slices.Equal(second.nodes, []string{NodeClassify, NodeCallTools}) {
 		t.Fatalf("second turn ran %v", second.nodes)
 	}
-	if !slices.Equal(second.ui, []string{ComponentAlbums, ComponentTripStats}) || second.tokens != "Your Japan trip had 120 photos." {
+	if !slices.Equal(second.ui, []string{card.Albums, card.TripStats}) || second.tokens != "Your Japan trip had 120 photos." {
 		t.Fatalf("second turn: ui %v, streamed %q", second.ui, second.tokens)
 	}
 	if second.state.TripDetails == nil || second.state.TripDetails.Location != "Lisbon" {

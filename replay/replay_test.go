@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
 )
@@ -15,7 +16,7 @@ var (
 	porto  = &nodes.TripDetails{Location: "Porto", StartDate: "2026-05-04", EndDate: "2026-05-08", NumberOfGuests: 3}
 	h1     = nodes.Message{ID: "h1", Type: nodes.Human, Content: "Lisbon"}
 	a1     = nodes.Message{ID: "a1", Type: nodes.AI, Content: "Stays"}
-	acc    = nodes.UIComponent{ID: "u1", Name: nodes.ComponentAccommodations, MessageID: "a1", Props: json.RawMessage(`{"location":"Lisbon"}`)}
+	acc    = nodes.UIComponent{ID: "u1", Name: card.Accommodations, MessageID: "a1", Props: json.RawMessage(`{"location":"Lisbon"}`)}
 )
 
 func TestDiff(t *testing.T) {
@@ -156,7 +157,7 @@ func TestStepsLeaveOutPendingInputs(t *testing.T) {
 // TestPending reads the components a step paused on from its interrupts
 // and shows them with the step's state, without changing the state.
 func TestPending(t *testing.T) {
-	ask := nodes.UIComponent{ID: "call_9", Name: nodes.ComponentBookingConfirmation, MessageID: "a2", Props: json.RawMessage(`{"status":"pending"}`)}
+	ask := nodes.UIComponent{ID: "call_9", Name: card.BookingConfirmation, MessageID: "a2", Props: json.RawMessage(`{"status":"pending"}`)}
 	payload, _ := json.Marshal(ask)
 	state, _ := json.Marshal(nodes.State{Messages: []nodes.Message{h1}, UI: []nodes.UIComponent{acc}})
 	cp := graph.Checkpoint{ID: "c1", State: state, Interrupts: []graph.PendingInterrupt{

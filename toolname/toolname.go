@@ -1,7 +1,8 @@
-// Package toolname names the tools of tripgraph's own MCP server, in one
-// place: the server registers them under these names, the planner picks
-// the component that shows each result by them, and the offline model
-// calls them by them. Adding a tool starts here (see All).
+// Package toolname names the tools of tripgraph's own MCP server that
+// other code calls by name: the server registers them under these names,
+// and the offline model and the booking flow call them by them. A tool no
+// other code calls needs no name here: it is found from its registration,
+// which also names the card that shows its results (package card).
 package toolname
 
 // The tools of our MCP server.
@@ -18,8 +19,3 @@ const (
 	SearchPhotos       = "searchPhotosAcrossAlbums"
 	TripStats          = "getTripStats"
 )
-
-// All are every tool our MCP server serves; a test of the server holds
-// the two lists together.
-var All = []string{ListAccommodations, GetAccommodation, BookAccommodation, ListRestaurants,
-	UserAlbums, AlbumByName, AlbumPhotos, PhotosByDate, PhotosByLocation, SearchPhotos, TripStats}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/ui"
 )
@@ -28,9 +29,9 @@ func BenchmarkConversation(b *testing.B) {
 			rs = append(rs, nodes.Restaurant{ID: fmt.Sprint(i), Name: "Tasca", Cuisine: fmt.Sprint("c", i%5), PriceRange: "€€", OpeningHours: "12–23"})
 		}
 		s.UI = append(s.UI,
-			component(b, "td"+h, nodes.ComponentTripDetails, nodes.TripDetailsProps{TripDetails: lisbon, Nights: 4}),
-			component(b, "acc"+a, nodes.ComponentAccommodations, stays(accs...)),
-			component(b, "r"+a, nodes.ComponentRestaurants, eats(rs...)))
+			component(b, "td"+h, card.TripDetails, nodes.TripDetailsProps{TripDetails: lisbon, Nights: 4}),
+			component(b, "acc"+a, card.Accommodations, stays(accs...)),
+			component(b, "r"+a, card.Restaurants, eats(rs...)))
 		s.UI[len(s.UI)-3].MessageID = h
 		s.UI[len(s.UI)-2].MessageID = a
 		s.UI[len(s.UI)-1].MessageID = a

@@ -9,6 +9,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/nodes"
 )
 
@@ -18,19 +19,19 @@ import (
 func Component(c nodes.UIComponent) templ.Component {
 	id := DOMID(c.ID)
 	switch c.Name {
-	case nodes.ComponentTripDetails:
+	case card.TripDetails:
 		return withProps(c, id, tripDetails)
-	case nodes.ComponentAccommodations:
+	case card.Accommodations:
 		return withProps(c, id, accommodationsList)
-	case nodes.ComponentRestaurants:
+	case card.Restaurants:
 		return withProps(c, id, restaurantsList)
-	case nodes.ComponentAlbums:
+	case card.Albums:
 		return withProps(c, id, albumList)
-	case nodes.ComponentPhotos:
+	case card.Photos:
 		return withProps(c, id, photoGrid)
-	case nodes.ComponentTripStats:
+	case card.TripStats:
 		return withProps(c, id, tripStats)
-	case nodes.ComponentBookingConfirmation:
+	case card.BookingConfirmation:
 		return withProps(c, id, bookingConfirmation)
 	}
 	slog.Warn("rendering a UI component", "component", c.ID, "err", fmt.Errorf("unknown component name %q", c.Name))

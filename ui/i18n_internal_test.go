@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/locale"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/replay"
@@ -116,8 +117,8 @@ var nodesFaults = []nodes.StayFault{nodes.EndBeforeStart, nodes.PastDates, nodes
 
 func TestStepWordsInPortuguese(t *testing.T) {
 	pt := WithLanguage(t.Context(), Portuguese)
-	booking := nodes.UIComponent{ID: "b", Name: nodes.ComponentBookingConfirmation}
-	stays := nodes.UIComponent{ID: "s", Name: nodes.ComponentAccommodations}
+	booking := nodes.UIComponent{ID: "b", Name: card.BookingConfirmation}
+	stays := nodes.UIComponent{ID: "s", Name: card.Accommodations}
 	step := replay.Step{Node: nodes.NodeCallTools, Pending: []nodes.UIComponent{booking},
 		Change: replay.Change{Known: true, ComponentsAdded: []nodes.UIComponent{booking}, ComponentsUpdated: []nodes.UIComponent{stays, {Name: "weather"}},
 			TripDetails: &replay.TripChange{After: &nodes.TripDetails{Location: "Lisbon", Country: "Spain"}}}}

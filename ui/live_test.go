@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/ui"
 )
@@ -39,7 +40,7 @@ func TestBookButton(t *testing.T) {
 				ctx = ui.WithActions(ctx, *tt.acts)
 			}
 			var b strings.Builder
-			if err := ui.Component(component(t, "s", nodes.ComponentAccommodations, tt.props)).Render(ctx, &b); err != nil {
+			if err := ui.Component(component(t, "s", card.Accommodations, tt.props)).Render(ctx, &b); err != nil {
 				t.Fatal(err)
 			}
 			checkHTML(t, b.String(), tt.want, tt.absent)
@@ -51,7 +52,7 @@ func TestBookButton(t *testing.T) {
 // connected to the stream inside the conversation, its status line, the
 // error notice and a composer that can be swapped in.
 func TestLiveRegion(t *testing.T) {
-	page := ui.Page{Title: "t", AssetsURL: "/static", SendURL: "/app/threads/t1/messages", CSRFToken: "tok",
+	page := ui.Page{Title: "t", AssetsURL: "/static", SendURL: "/app/threads/t1/messages", CSRFToken: "tok", Scripts: true,
 		LiveURL: "/app/threads/t1/runs/r1/live?checkpoint=c1&amp",
 		State:   nodes.State{Messages: []nodes.Message{{ID: "h1", Type: nodes.Human, Content: "hello"}}}}
 	html := render(t, "en", ui.ChatPage(page))
@@ -61,7 +62,7 @@ func TestLiveRegion(t *testing.T) {
 	if strings.Index(html, `id="live"`) > strings.Index(html, `id="composer"`) {
 		t.Errorf("the live region is not inside the conversation, before the composer")
 	}
-	checkHTML(t, render(t, "en", ui.ChatPage(ui.Page{Title: "t", State: page.State})), nil, []string{`id="live"`, "sse-connect"})
+	checkHTML(t, render(t, "en", ui.ChatPage(ui.Page{Title: "t", State: page.State})), nil, []string{`id="live"`, "sse-connect", "<script"})
 
 	checkHTML(t, render(t, "pt", ui.ErrorNotice("CONFLICT", nil)), []string{`class="error" role="alert" data-code="CONFLICT"`, "Algo deu errado", "já foi respondido"}, nil)
 	refused := render(t, "pt", ui.ErrorNotice("BAD_REQUEST", []ui.Field{{Name: "startDate", Problem: "pastDates"}, {Name: "guests", Problem: "must be > 0"}}))

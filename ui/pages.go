@@ -36,6 +36,10 @@ type Page struct {
 	// LiveURL, when set, is a run's live stream (see LiveRun): the page
 	// connects to it on load, so that a reload rejoins a run still going.
 	LiveURL string
+	// Scripts loads the page's scripts (htmx, its SSE extension and the
+	// live script): set it when they are there (ScriptsEmbedded). Without
+	// them the page reads, without live updates.
+	Scripts bool
 }
 
 // Timeline is a thread's saved steps, newest first, with one selected.

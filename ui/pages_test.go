@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/replay"
 	"github.com/tripgraph/tripgraph/ui"
@@ -21,9 +22,9 @@ func TestEscaping(t *testing.T) {
 	state := nodes.State{
 		Messages: []nodes.Message{{ID: "m1", Type: nodes.Human, Content: evil}},
 		UI: []nodes.UIComponent{
-			component(t, "p", nodes.ComponentPhotos, nodes.PhotoGridProps{Photos: []nodes.Photo{{ID: "1", URL: `/m/1.jpg" onerror="x`, Description: evil}}}),
-			component(t, "r", nodes.ComponentRestaurants, eats(nodes.Restaurant{ID: "r1", Name: evil, Cuisine: `"><b>`})),
-			component(t, "a", nodes.ComponentAccommodations, nodes.AccommodationsListProps{ToolProps: nodes.ToolProps{Error: &nodes.ToolError{Code: "X", Message: evil}}}),
+			component(t, "p", card.Photos, nodes.PhotoGridProps{Photos: []nodes.Photo{{ID: "1", URL: `/m/1.jpg" onerror="x`, Description: evil}}}),
+			component(t, "r", card.Restaurants, eats(nodes.Restaurant{ID: "r1", Name: evil, Cuisine: `"><b>`})),
+			component(t, "a", card.Accommodations, nodes.AccommodationsListProps{ToolProps: nodes.ToolProps{Error: &nodes.ToolError{Code: "X", Message: evil}}}),
 		},
 	}
 	page := ui.Page{Title: evil, AssetsURL: "/static", State: state, SendURL: "/send",
@@ -45,9 +46,9 @@ func TestConversation(t *testing.T) {
 			{ID: "a1", Type: nodes.AI, Content: "Here are places to stay."},
 		},
 		UI: []nodes.UIComponent{
-			{ID: "acc", Name: nodes.ComponentAccommodations, MessageID: "a1", Props: mustJSON(t, stays())},
-			{ID: "td", Name: nodes.ComponentTripDetails, MessageID: "h1", Props: mustJSON(t, nodes.TripDetailsProps{TripDetails: lisbon, Nights: 4})},
-			{ID: "lost", Name: nodes.ComponentAlbums, MessageID: "gone", Props: mustJSON(t, nodes.AlbumListProps{})},
+			{ID: "acc", Name: card.Accommodations, MessageID: "a1", Props: mustJSON(t, stays())},
+			{ID: "td", Name: card.TripDetails, MessageID: "h1", Props: mustJSON(t, nodes.TripDetailsProps{TripDetails: lisbon, Nights: 4})},
+			{ID: "lost", Name: card.Albums, MessageID: "gone", Props: mustJSON(t, nodes.AlbumListProps{})},
 		},
 	}
 	html := render(t, "en", ui.Conversation(state))
@@ -102,7 +103,7 @@ func TestTimelineView(t *testing.T) {
 	before := nodes.State{Messages: []nodes.Message{{ID: "h1", Type: nodes.Human, Content: "Lisbon please"}}}
 	after := before
 	after.Messages = append(after.Messages, nodes.Message{ID: "a1", Type: nodes.AI, Content: "Found 3 stays"})
-	after.UI = []nodes.UIComponent{{ID: "acc", Name: nodes.ComponentAccommodations, MessageID: "a1", Props: mustJSON(t, stays())}}
+	after.UI = []nodes.UIComponent{{ID: "acc", Name: card.Accommodations, MessageID: "a1", Props: mustJSON(t, stays())}}
 	after.TripDetails = &lisbon
 	steps := []replay.Step{
 		{CheckpointID: "c2", ParentID: "c1", Step: 2, Node: "callTools", CreatedAt: at.Add(time.Second), State: after, Change: replay.Diff(before, after)},
@@ -133,7 +134,7 @@ func TestTimelineView(t *testing.T) {
 	checkHTML(t, render(t, "pt", ui.TimelineView(ui.Timeline{})), []string{"Esta conversa não tem passos salvos."}, []string{"<ol"})
 
 	// A fork that paused on a booking: the card shows, without buttons.
-	ask := component(t, "call_9", nodes.ComponentBookingConfirmation, nodes.BookingConfirmationProps{Name: "Casa Azul", Status: nodes.BookingPending, Key: "k"})
+	ask := component(t, "call_9", card.BookingConfirmation, nodes.BookingConfirmationProps{Name: "Casa Azul", Status: nodes.BookingPending, Key: "k"})
 	paused := replay.Step{CheckpointID: "c3", ParentID: "c2", Step: 3, Source: "fork", CreatedAt: at, State: after, Change: replay.Diff(after, after), Pending: []nodes.UIComponent{ask}}
 	tl = ui.Timeline{Steps: append([]replay.Step{paused}, steps...), StepURL: tl.StepURL}
 	checkHTML(t, render(t, "en", ui.TimelineView(tl)), []string{`<span class="node">fork</span>`,

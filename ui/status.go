@@ -3,7 +3,7 @@ package ui
 import (
 	"context"
 
-	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/card"
 )
 
 // ToolStatus is what a tool call is doing, for the status line of the
@@ -12,6 +12,7 @@ import (
 type ToolStatus struct {
 	MessageID string // the assistant message the call serves
 	Tool      string
+	Card      string // the card that shows the tool's results; "" for none
 	Place     string // the trip's destination, when known
 	Done      bool
 	Items     *int   // how many results came back, when known
@@ -26,16 +27,16 @@ func StatusDOMID(messageID string) string {
 
 // countKeys are the counted labels of each list component's items.
 var countKeys = map[string]string{
-	nodes.ComponentAccommodations: "n.stays",
-	nodes.ComponentRestaurants:    "n.restaurants",
-	nodes.ComponentAlbums:         "n.albums",
-	nodes.ComponentPhotos:         "n.photos",
+	card.Accommodations: "n.stays",
+	card.Restaurants:    "n.restaurants",
+	card.Albums:         "n.albums",
+	card.Photos:         "n.photos",
 }
 
 // statusText says what a call is doing or did: "Searching stays in
 // Lisbon…", "Found 3 places to stay", "The search failed".
 func statusText(ctx context.Context, s ToolStatus) string {
-	kind := nodes.ComponentForTool(s.Tool)
+	kind := s.Card
 	switch {
 	case s.Done && s.ErrorCode != "":
 		return text(ctx, "status.failed")
@@ -43,9 +44,9 @@ func statusText(ctx context.Context, s ToolStatus) string {
 		return text(ctx, "status.found", plural(ctx, countKeys[kind], *s.Items))
 	case s.Done:
 		return text(ctx, "status.done")
-	case kind == nodes.ComponentAccommodations && s.Place != "":
+	case kind == card.Accommodations && s.Place != "":
 		return text(ctx, "status.stays.in", cityName(ctx, s.Place))
-	case kind == nodes.ComponentRestaurants && s.Place != "":
+	case kind == card.Restaurants && s.Place != "":
 		return text(ctx, "status.restaurants.in", cityName(ctx, s.Place))
 	case kind != "":
 		return text(ctx, "status."+kind)

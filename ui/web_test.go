@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/replay"
 	"github.com/tripgraph/tripgraph/ui"
@@ -46,8 +47,8 @@ func TestTimelineBranches(t *testing.T) {
 // shows, and that without a linker the links are kept.
 func TestMediaLinks(t *testing.T) {
 	state := nodes.State{UI: []nodes.UIComponent{
-		component(t, "p", nodes.ComponentPhotos, nodes.PhotoGridProps{Photos: []nodes.Photo{{ID: "1", URL: "http://x/full?sig=1", ThumbnailURL: "http://x/thumb?sig=1"}}}),
-		component(t, "a", nodes.ComponentAccommodations, stays(nodes.Accommodation{ID: "h1", Name: "Casa", ImageURL: "http://x/pic.png"})),
+		component(t, "p", card.Photos, nodes.PhotoGridProps{Photos: []nodes.Photo{{ID: "1", URL: "http://x/full?sig=1", ThumbnailURL: "http://x/thumb?sig=1"}}}),
+		component(t, "a", card.Accommodations, stays(nodes.Accommodation{ID: "h1", Name: "Casa", ImageURL: "http://x/pic.png"})),
 	}}
 	link := func(u string) string { return "/local/" + strings.TrimPrefix(u, "http://x/") }
 	ctx := ui.WithMediaLinks(context.Background(), link)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
 )
@@ -192,7 +193,7 @@ func (p planner) callTools(_ context.Context, s nodes.State) (nodes.Update, erro
 	}
 	return nodes.Update{
 		Messages:  []nodes.Message{{ID: msgID, Type: nodes.AI, Content: answer(s.Language, *td)}},
-		UI:        []nodes.UIUpsert{{UIComponent: nodes.UIComponent{ID: callID, Name: nodes.ComponentAccommodations, Props: data, MessageID: msgID}}},
+		UI:        []nodes.UIUpsert{{UIComponent: nodes.UIComponent{ID: callID, Name: card.Accommodations, Props: data, MessageID: msgID}}},
 		Timestamp: p.clock(s, ordinalCallTools),
 	}, nil
 }

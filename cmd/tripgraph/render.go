@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
 )
@@ -58,34 +59,34 @@ func renderComponent(c nodes.UIComponent) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  ▸ %s", c.Name)
 	switch c.Name {
-	case nodes.ComponentTripDetails:
+	case card.TripDetails:
 		var p nodes.TripDetailsProps
 		json.Unmarshal(c.Props, &p)
 		td := p.TripDetails
 		fmt.Fprintf(&b, "  %s · %s → %s · %s · %s%s\n", place(td.Location, td.Country), td.StartDate, td.EndDate,
 			count(p.Nights, "night", "nights"), count(td.NumberOfGuests, "guest", "guests"), assumed(p.Assumed))
-	case nodes.ComponentAccommodations:
+	case card.Accommodations:
 		var p nodes.AccommodationsListProps
 		json.Unmarshal(c.Props, &p)
 		fmt.Fprintf(&b, "  %s in %s%s\n", count(len(p.Accommodations), "place", "places"), p.Location, problem(p.Error, p.Message))
 		for _, a := range p.Accommodations {
 			fmt.Fprintf(&b, "      %-34s %-10s %4.0f %s/night  %6.0f total  ★%.1f  sleeps %d\n", a.Name, a.Kind, a.NightlyPrice, a.Currency, a.TotalPrice, a.Rating, a.Capacity)
 		}
-	case nodes.ComponentRestaurants:
+	case card.Restaurants:
 		var p nodes.RestaurantsListProps
 		json.Unmarshal(c.Props, &p)
 		fmt.Fprintf(&b, "  %s in %s%s\n", count(len(p.Restaurants), "restaurant", "restaurants"), p.Location, problem(p.Error, p.Message))
 		for _, r := range p.Restaurants {
 			fmt.Fprintf(&b, "      %-34s %-12s %-4s ★%.1f  %.1f km\n", r.Name, r.Cuisine, r.PriceRange, r.Rating, r.DistanceKm)
 		}
-	case nodes.ComponentAlbums:
+	case card.Albums:
 		var p nodes.AlbumListProps
 		json.Unmarshal(c.Props, &p)
 		fmt.Fprintf(&b, "  %s%s\n", count(len(p.Albums), "album", "albums"), problem(p.Error, ""))
 		for _, a := range p.Albums {
 			fmt.Fprintf(&b, "      %-34s %s → %s  %s\n", a.Name, a.StartDate, a.EndDate, count(a.PhotoCount, "photo", "photos"))
 		}
-	case nodes.ComponentPhotos:
+	case card.Photos:
 		var p nodes.PhotoGridProps
 		json.Unmarshal(c.Props, &p)
 		total := count(max(p.Total, len(p.Photos)), "photo", "photos")
@@ -100,7 +101,7 @@ func renderComponent(c nodes.UIComponent) string {
 			}
 			fmt.Fprintf(&b, "      %s  %-40s %s\n", ph.TakenAt, ph.Description, ph.LocationName)
 		}
-	case nodes.ComponentTripStats:
+	case card.TripStats:
 		var p nodes.TripStatsProps
 		json.Unmarshal(c.Props, &p)
 		fmt.Fprintf(&b, "  %s: %s over %s (%s → %s)%s\n", p.Name, count(p.TotalPhotos, "photo", "photos"), count(p.Days, "day", "days"), p.StartDate, p.EndDate, problem(p.Error, ""))

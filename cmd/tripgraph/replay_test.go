@@ -16,13 +16,14 @@ import (
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/testing/pgtest"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
 	"github.com/tripgraph/tripgraph/testing/storetest"
 )
 
 // fakeTools answer the planner's trip tools from their arguments.
 func fakeTools() nodes.FuncTools {
 	tool := func(name string, out func(args map[string]any) any) nodes.FuncTool {
-		return nodes.FuncTool{Tool: nodes.Tool{Name: name, Description: name}, Run: func(_ context.Context, raw json.RawMessage) (any, error) {
+		return nodes.FuncTool{Tool: nodes.Tool{Name: name, Description: name, Card: plannertest.Card(name)}, Run: func(_ context.Context, raw json.RawMessage) (any, error) {
 			var args map[string]any
 			if err := json.Unmarshal(raw, &args); err != nil {
 				return nil, errcode.New(errcode.BadRequest, "arguments are not JSON")

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/picture"
 	"github.com/tripgraph/tripgraph/ui"
@@ -41,25 +42,25 @@ func fixtureState(t *testing.T) nodes.State {
 		},
 		TripDetails: &trip,
 		UI: []nodes.UIComponent{
-			comp("td", nodes.ComponentTripDetails, "a1", nodes.TripDetailsProps{TripDetails: trip, Nights: 4, Assumed: []string{nodes.FieldGuests}}),
-			comp("acc", nodes.ComponentAccommodations, "a1", nodes.AccommodationsListProps{Location: "Lisbon", Covered: true,
+			comp("td", card.TripDetails, "a1", nodes.TripDetailsProps{TripDetails: trip, Nights: 4, Assumed: []string{nodes.FieldGuests}}),
+			comp("acc", card.Accommodations, "a1", nodes.AccommodationsListProps{Location: "Lisbon", Covered: true,
 				StartDate: trip.StartDate, EndDate: trip.EndDate, Nights: 4, Guests: 3, Accommodations: []nodes.Accommodation{
 					{ID: "h1", Name: "Casa Azul", NightlyPrice: 92.5, Currency: "EUR", Rating: 4.6, ImageURL: "/photos/h1.png", Capacity: 4},
 					{ID: "h2", Name: "Hotel Tejo", NightlyPrice: 120, Currency: "EUR", Rating: 4.1, ImageURL: "/photos/h2.png", Capacity: 3},
 				}}),
-			comp("res", nodes.ComponentRestaurants, "a1", nodes.RestaurantsListProps{Location: "Lisbon", Covered: true, Restaurants: []nodes.Restaurant{
+			comp("res", card.Restaurants, "a1", nodes.RestaurantsListProps{Location: "Lisbon", Covered: true, Restaurants: []nodes.Restaurant{
 				{ID: "r1", Name: "Tasca do Chico", Cuisine: "portuguese", PriceRange: "€€", Rating: 4.5, DistanceKm: 1.2, OpeningHours: "12:00–23:00", Popular: true},
 				{ID: "r2", Name: "Sushi Ya", Cuisine: "japanese", PriceRange: "€€€", Rating: 4.2, DistanceKm: 0.4, OpeningHours: "19:00–23:00"},
 				{ID: "r3", Name: "Adega Machado", Cuisine: "portuguese", PriceRange: "€€", Rating: 4.0, DistanceKm: 2.1, OpeningHours: "12:00–22:00"},
 				{ID: "r4", Name: "Trattoria Lisboa", Cuisine: "italian", PriceRange: "€€", Rating: 3.9, DistanceKm: 0.9, OpeningHours: "18:00–23:30"},
 			}}),
-			comp("acc-failed", nodes.ComponentAccommodations, "a1", nodes.AccommodationsListProps{ToolProps: failed, Location: "Porto"}),
-			comp("res-far", nodes.ComponentRestaurants, "a1", nodes.RestaurantsListProps{Location: "Óbidos",
+			comp("acc-failed", card.Accommodations, "a1", nodes.AccommodationsListProps{ToolProps: failed, Location: "Porto"}),
+			comp("res-far", card.Restaurants, "a1", nodes.RestaurantsListProps{Location: "Óbidos",
 				Nearby: []nodes.NearbyCity{{Name: "Lisbon", DistanceKm: 72.4}}}),
-			comp("book", nodes.ComponentBookingConfirmation, "a1", nodes.BookingConfirmationProps{AccommodationID: "h1", Name: "Casa Azul", City: "Lisbon",
+			comp("book", card.BookingConfirmation, "a1", nodes.BookingConfirmationProps{AccommodationID: "h1", Name: "Casa Azul", City: "Lisbon",
 				StartDate: trip.StartDate, EndDate: trip.EndDate, Nights: 4, Guests: 3, NightlyPrice: 92.5, Total: 370, Currency: "EUR",
 				Status: nodes.BookingPending, Key: "k1", ExpiresAt: "2026-05-01T10:15:00Z"}),
-			comp("grid", nodes.ComponentPhotos, "a2", nodes.PhotoGridProps{Query: "praia", Total: len(photos), Photos: photos}),
+			comp("grid", card.Photos, "a2", nodes.PhotoGridProps{Query: "praia", Total: len(photos), Photos: photos}),
 		},
 	}
 }

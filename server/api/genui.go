@@ -17,6 +17,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/locale"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -26,8 +27,8 @@ import (
 )
 
 // components are the names the generative UI serves.
-var components = []string{nodes.ComponentTripDetails, nodes.ComponentAccommodations, nodes.ComponentRestaurants,
-	nodes.ComponentAlbums, nodes.ComponentPhotos, nodes.ComponentTripStats, nodes.ComponentBookingConfirmation}
+var components = []string{card.TripDetails, card.Accommodations, card.Restaurants,
+	card.Albums, card.Photos, card.TripStats, card.BookingConfirmation}
 
 // uiComponent answers POST /ui/{assistant}: the HTML the SDK puts in the
 // component's shadow root, which loads the stylesheet and the script,

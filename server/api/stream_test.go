@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/store"
@@ -71,7 +72,7 @@ func TestStreamRunInEveryMode(t *testing.T) {
 			t.Errorf("no %s frame among %v", ev, seen)
 		}
 	}
-	if len(ui) < 2 || ui[0] != nodes.ComponentTripDetails || ui[1] != nodes.ComponentAccommodations {
+	if len(ui) < 2 || ui[0] != card.TripDetails || ui[1] != card.Accommodations {
 		t.Errorf("ui components %v", ui)
 	}
 	if len(values.Messages) < 2 || values.TripDetails == nil {

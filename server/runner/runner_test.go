@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -165,7 +166,7 @@ func TestWorkerRunsATurn(t *testing.T) {
 			t.Errorf("no %s event among %v", mode, seen)
 		}
 	}
-	if len(ui) < 2 || ui[0] != nodes.ComponentTripDetails || ui[1] != nodes.ComponentAccommodations {
+	if len(ui) < 2 || ui[0] != card.TripDetails || ui[1] != card.Accommodations {
 		t.Errorf("ui components %v, want trip details then accommodations", ui)
 	}
 	var last struct {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/store"
@@ -31,8 +32,8 @@ func tripTools(stuck bool, started chan<- struct{}) nodes.FuncTools {
 		}
 	}
 	return nodes.FuncTools{
-		{Tool: nodes.Tool{Name: "list-accommodations", Description: "list accommodations"}, Run: answer("accommodations")},
-		{Tool: nodes.Tool{Name: "list-restaurants", Description: "list restaurants"}, Run: answer("restaurants")},
+		{Tool: nodes.Tool{Name: "list-accommodations", Card: card.Accommodations, Description: "list accommodations"}, Run: answer("accommodations")},
+		{Tool: nodes.Tool{Name: "list-restaurants", Card: card.Restaurants, Description: "list restaurants"}, Run: answer("restaurants")},
 	}
 }
 
@@ -57,7 +58,7 @@ func TestTakenOverRunShowsItsOutputOnce(t *testing.T) {
 	waitFor(t, "the accommodations card in the stream", func() bool {
 		events, err := st.ForOwner(owner).RunEvents(ctx, run.ID, 0, 0)
 		return err == nil && slices.ContainsFunc(events, func(e store.RunEvent) bool {
-			return e.Event == "custom" && strings.Contains(string(e.Data), nodes.ComponentAccommodations)
+			return e.Event == "custom" && strings.Contains(string(e.Data), card.Accommodations)
 		})
 	})
 	// The first worker's process is gone: its lease lapses, and another

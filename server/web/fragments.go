@@ -8,6 +8,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
@@ -125,7 +126,7 @@ func (v *liveView) toolStatus(b *strings.Builder, c wire.ToolStatus) error {
 	if c.Type != mcpbridge.EventCalling && c.Type != mcpbridge.EventComplete {
 		return nil
 	}
-	status := ui.ToolStatus{MessageID: ui.LiveReply, Tool: c.Tool, Place: v.place,
+	status := ui.ToolStatus{MessageID: ui.LiveReply, Tool: c.Tool, Card: c.Card, Place: v.place,
 		Done: c.Type == mcpbridge.EventComplete, Items: c.Items, ErrorCode: c.Error}
 	return renderTo(v.ctx, b, ui.OutOfBand(ui.ToolStatusLine(status)))
 }
@@ -133,7 +134,7 @@ func (v *liveView) toolStatus(b *strings.Builder, c wire.ToolStatus) error {
 // component places a component in its message, or replaces it where it
 // is.
 func (v *liveView) component(b *strings.Builder, c nodes.UIComponent) error {
-	if c.Name == nodes.ComponentTripDetails {
+	if c.Name == card.TripDetails {
 		var p nodes.TripDetailsProps
 		if json.Unmarshal(c.Props, &p) == nil && p.TripDetails.Location != "" {
 			v.place = p.TripDetails.Location

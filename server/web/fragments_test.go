@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/ui"
@@ -43,16 +44,16 @@ func props(t *testing.T, v any) json.RawMessage {
 // page already shows: the steps run in order on one view, as a stream's
 // events do.
 func TestLiveFragments(t *testing.T) {
-	trip := nodes.UIComponent{ID: "trip-details-h1", Name: nodes.ComponentTripDetails, MessageID: "h1",
+	trip := nodes.UIComponent{ID: "trip-details-h1", Name: card.TripDetails, MessageID: "h1",
 		Props: props(t, nodes.TripDetailsProps{TripDetails: nodes.TripDetails{Location: "Lisbon", Country: "Portugal",
 			StartDate: "2026-05-01", EndDate: "2026-05-05", NumberOfGuests: 3}, Nights: 4})}
-	stays := nodes.UIComponent{ID: "call_1", Name: nodes.ComponentAccommodations, MessageID: "a1",
+	stays := nodes.UIComponent{ID: "call_1", Name: card.Accommodations, MessageID: "a1",
 		Props: props(t, nodes.AccommodationsListProps{Location: "Lisbon", Covered: true, StartDate: "2026-05-01", EndDate: "2026-05-05", Guests: 3,
 			Accommodations: []nodes.Accommodation{{ID: "h1", Name: "Casa <Azul>", NightlyPrice: 90, Currency: "EUR"}}})}
 	staysAgain := stays
 	staysAgain.Props = props(t, nodes.AccommodationsListProps{Location: "Lisbon", Covered: true,
 		Accommodations: []nodes.Accommodation{{ID: "h2", Name: "Casa Verde", NightlyPrice: 80, Currency: "EUR"}}})
-	booking := nodes.UIComponent{ID: "book_1", Name: nodes.ComponentBookingConfirmation, MessageID: "a2",
+	booking := nodes.UIComponent{ID: "book_1", Name: card.BookingConfirmation, MessageID: "a2",
 		Props: props(t, nodes.BookingConfirmationProps{AccommodationID: "h1", Name: "Casa Azul", StartDate: "2026-05-01",
 			EndDate: "2026-05-05", Nights: 4, Guests: 3, NightlyPrice: 90, Total: 360, Currency: "EUR", Key: "123.abc", Status: nodes.BookingPending})}
 	three := 3
@@ -136,7 +137,7 @@ func TestLiveFragments(t *testing.T) {
 // A page rendered from a checkpoint shows its messages, components and
 // pending booking: the stream of the same run adds none of them again.
 func TestLiveFragmentsSkipWhatThePageShows(t *testing.T) {
-	comp := nodes.UIComponent{ID: "c1", Name: nodes.ComponentRestaurants, MessageID: "a1",
+	comp := nodes.UIComponent{ID: "c1", Name: card.Restaurants, MessageID: "a1",
 		Props: props(t, nodes.RestaurantsListProps{Location: "Lisbon", Covered: true})}
 	shown := nodes.State{Messages: []nodes.Message{{ID: "h1", Type: nodes.Human, Content: "hi"}, {ID: "a1", Type: nodes.AI, Content: "Hello."}},
 		UI: []nodes.UIComponent{comp}}
@@ -165,7 +166,7 @@ func TestLiveFragmentsSkipWhatThePageShows(t *testing.T) {
 // The trip a stream shows retitles the thread in the thread list, unless
 // its client titled it.
 func TestLiveFragmentsRetitleTheThread(t *testing.T) {
-	trip := nodes.UIComponent{ID: "trip-details-h1", Name: nodes.ComponentTripDetails, MessageID: "h1",
+	trip := nodes.UIComponent{ID: "trip-details-h1", Name: card.TripDetails, MessageID: "h1",
 		Props: props(t, nodes.TripDetailsProps{TripDetails: nodes.TripDetails{Location: "Lisbon", Country: "Portugal",
 			StartDate: "2026-05-01", EndDate: "2026-05-05", NumberOfGuests: 3}, Nights: 4})}
 	cx := ui.WithLanguage(context.Background(), "pt")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/media"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -278,7 +279,7 @@ func TestPhotosForASession(t *testing.T) {
 		URL: links.PhotoURL(photo, h.Alice.ID, "full"), ThumbnailURL: links.PhotoURL(photo, h.Alice.ID, "thumb"), Description: "the beach"}}})
 	tid := h.Thread(h.AliceKey, "")
 	if _, err := h.anyThread.UpdateState(ctx, tid, "", nodes.Update{UI: []nodes.UIUpsert{{UIComponent: nodes.UIComponent{
-		ID: "photos", Name: nodes.ComponentPhotos, Props: props}}}}, "callTools"); err != nil {
+		ID: "photos", Name: card.Photos, Props: props}}}}, "callTools"); err != nil {
 		t.Fatal(err)
 	}
 	alice := browser(h).login(h.AliceKey)

@@ -220,7 +220,7 @@ func (s *App) page(c echo.Context, current string) (ui.Page, error) {
 	for i, th := range threads {
 		links[i] = ui.ThreadLink{ID: th.ID, Title: threadTitle(cx, t, th), URL: LatestURL(th.ID), Current: th.ID == current}
 	}
-	return ui.Page{Title: "tripgraph", AssetsURL: assetsURL, Threads: links, NewURL: "/app",
+	return ui.Page{Title: "tripgraph", AssetsURL: assetsURL, Scripts: ui.ScriptsEmbedded(), Threads: links, NewURL: "/app",
 		CSRFToken: s.csrfToken(c), Language: s.languageSwitch(c, c.Request().URL.RequestURI()),
 		LogoutURL: "/logout", ProfileURL: profileURL}, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -316,13 +317,13 @@ func editedTrip(s nodes.State, td nodes.TripDetails) (nodes.UIComponent, error) 
 		return nodes.UIComponent{}, fmt.Errorf("encoding trip details: %w", err)
 	}
 	for i := len(s.UI) - 1; i >= 0; i-- {
-		if s.UI[i].Name == nodes.ComponentTripDetails {
-			return nodes.UIComponent{ID: s.UI[i].ID, Name: nodes.ComponentTripDetails, Props: props, MessageID: s.UI[i].MessageID}, nil
+		if s.UI[i].Name == card.TripDetails {
+			return nodes.UIComponent{ID: s.UI[i].ID, Name: card.TripDetails, Props: props, MessageID: s.UI[i].MessageID}, nil
 		}
 	}
 	for i := len(s.Messages) - 1; i >= 0; i-- {
 		if m := s.Messages[i]; m.Type == nodes.Human {
-			return nodes.UIComponent{ID: "trip-details-" + m.ID, Name: nodes.ComponentTripDetails, Props: props, MessageID: m.ID}, nil
+			return nodes.UIComponent{ID: "trip-details-" + m.ID, Name: card.TripDetails, Props: props, MessageID: m.ID}, nil
 		}
 	}
 	return nodes.UIComponent{}, errcode.New(errcode.BadRequest, "the conversation has no trip to change yet")

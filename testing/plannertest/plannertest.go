@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/model"
@@ -30,7 +31,7 @@ type Gate struct {
 // tells Started whom each of its calls acts for. It is a tenant.Factory's
 // Tools.
 func (g *Gate) Tools(u mcpbridge.User) nodes.Tools {
-	return nodes.FuncTools{{Tool: nodes.Tool{Name: "list-accommodations", Description: "list accommodations"},
+	return nodes.FuncTools{{Tool: nodes.Tool{Name: "list-accommodations", Card: card.Accommodations, Description: "list accommodations"},
 		Run: func(ctx context.Context, raw json.RawMessage) (any, error) {
 			if g.Started != nil {
 				g.Started <- u.ID
@@ -62,4 +63,16 @@ func Planner(t testing.TB) *nodes.Planner {
 		t.Fatal(err)
 	}
 	return planner
+}
+
+// Card is the card of each tool of our server a test's tool stands for,
+// as its registration names it.
+func Card(tool string) string {
+	return map[string]string{
+		"list-accommodations": card.Accommodations, "get-accommodation": card.Accommodations,
+		"book-accommodation": card.BookingConfirmation, "list-restaurants": card.Restaurants,
+		"getUserAlbums": card.Albums, "getAlbumByName": card.Albums, "getAlbumPhotos": card.Photos,
+		"getPhotosByDate": card.Photos, "getPhotosByLocation": card.Photos, "searchPhotosAcrossAlbums": card.Photos,
+		"getTripStats": card.TripStats,
+	}[tool]
 }

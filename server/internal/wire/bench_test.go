@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
 )
@@ -20,7 +21,7 @@ func BenchmarkUpdatePart(b *testing.B) {
 	props := json.RawMessage(`{"location":"Lisbon","accommodations":[` + strings.Join(hotels, ",") + `]}`)
 	ev := graph.Event[nodes.State, nodes.Update]{Kind: graph.NodeFinished, Node: "callTools", Update: nodes.Update{
 		Messages:  []nodes.Message{{ID: "m2", Type: nodes.AI, Content: "Here are five places to stay in Lisbon."}},
-		UI:        []nodes.UIUpsert{{UIComponent: nodes.UIComponent{ID: "c1", Name: nodes.ComponentAccommodations, Props: props, MessageID: "m2"}}},
+		UI:        []nodes.UIUpsert{{UIComponent: nodes.UIComponent{ID: "c1", Name: card.Accommodations, Props: props, MessageID: "m2"}}},
 		Timestamp: 1700000000000,
 	}}
 	for b.Loop() {

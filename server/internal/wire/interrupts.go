@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/toolname"
@@ -84,7 +85,7 @@ func InterruptValue(payload json.RawMessage) json.RawMessage {
 func pendingBooking(payload json.RawMessage) (nodes.UIComponent, nodes.BookingConfirmationProps, bool) {
 	var c nodes.UIComponent
 	var props nodes.BookingConfirmationProps
-	if json.Unmarshal(payload, &c) != nil || c.Name != nodes.ComponentBookingConfirmation ||
+	if json.Unmarshal(payload, &c) != nil || c.Name != card.BookingConfirmation ||
 		json.Unmarshal(c.Props, &props) != nil || props.Status != nodes.BookingPending || props.Key == "" {
 		return c, props, false
 	}

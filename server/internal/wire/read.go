@@ -37,6 +37,7 @@ type ToolStatus struct {
 	Type       string  `json:"type"`
 	Server     string  `json:"server"`
 	Tool       string  `json:"tool"`
+	Card       string  `json:"card"`
 	Items      *int    `json:"items"`
 	Error      string  `json:"error"`
 	DurationMs float64 `json:"durationMs"`

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -15,9 +16,9 @@ import (
 // from: a token, a component with its message, a tool's status, a pause's
 // component, a state, an error; anything else reads as nothing.
 func TestReadPartReadsWhatStreamPartsStore(t *testing.T) {
-	comp := nodes.UIComponent{ID: "c1", Name: nodes.ComponentTripDetails, Props: json.RawMessage(`{"tripDetails":{"location":"Lisbon"}}`), MessageID: "m1"}
+	comp := nodes.UIComponent{ID: "c1", Name: card.TripDetails, Props: json.RawMessage(`{"tripDetails":{"location":"Lisbon"}}`), MessageID: "m1"}
 	items := 3
-	booking := nodes.UIComponent{ID: "b1", Name: nodes.ComponentBookingConfirmation, Props: json.RawMessage(`{"status":"pending"}`), MessageID: "m2"}
+	booking := nodes.UIComponent{ID: "b1", Name: card.BookingConfirmation, Props: json.RawMessage(`{"status":"pending"}`), MessageID: "m2"}
 	payload, _ := json.Marshal(booking)
 	state, _ := json.Marshal(nodes.State{Messages: []nodes.Message{{ID: "m1", Type: nodes.AI, Content: "Here"}}, UI: []nodes.UIComponent{comp}})
 	tests := []struct {
@@ -37,7 +38,9 @@ func TestReadPartReadsWhatStreamPartsStore(t *testing.T) {
 				return p.Tool != nil && p.Tool.Type == mcpbridge.EventComplete && p.Tool.Tool == "list-accommodations" && *p.Tool.Items == 3
 			}},
 		{"a pause", graph.Event[nodes.State, nodes.Update]{Kind: graph.Interrupted, Interrupt: &graph.PendingInterrupt{ID: "i1", Node: nodes.NodeCallTools, Payload: payload}},
-			func(p Part) bool { return len(p.Interrupts) == 1 && p.Interrupts[0].ID == "b1" && p.Interrupts[0].MessageID == "m2" }},
+			func(p Part) bool {
+				return len(p.Interrupts) == 1 && p.Interrupts[0].ID == "b1" && p.Interrupts[0].MessageID == "m2"
+			}},
 		{"a state", graph.Event[nodes.State, nodes.Update]{Kind: graph.CheckpointSaved, Checkpoint: &graph.Checkpoint{State: state}},
 			func(p Part) bool {
 				return p.State != nil && len(p.State.Messages) == 1 && len(p.State.UI) == 1 && p.State.UI[0].MessageID == "m1"

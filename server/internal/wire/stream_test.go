@@ -8,13 +8,14 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
 )
 
 func TestStreamParts(t *testing.T) {
 	type ev = graph.Event[nodes.State, nodes.Update]
-	comp := nodes.UIComponent{ID: "u1", Name: nodes.ComponentTripDetails, Props: json.RawMessage(`{"location":"Lisbon"}`), MessageID: "m1"}
+	comp := nodes.UIComponent{ID: "u1", Name: card.TripDetails, Props: json.RawMessage(`{"location":"Lisbon"}`), MessageID: "m1"}
 	tests := []struct {
 		name string
 		in   ev

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -15,7 +16,7 @@ import (
 // lists; StateOf reads them back as they were saved.
 func TestValuesRoundTrip(t *testing.T) {
 	saved := nodes.State{Messages: []nodes.Message{{ID: "m1", Type: nodes.AI, Content: "Here"}},
-		UI: []nodes.UIComponent{{ID: "u1", Name: nodes.ComponentTripDetails, Props: json.RawMessage(`{"nights":4}`), MessageID: "m1"}}, Timestamp: 7}
+		UI: []nodes.UIComponent{{ID: "u1", Name: card.TripDetails, Props: json.RawMessage(`{"nights":4}`), MessageID: "m1"}}, Timestamp: 7}
 	raw, _ := json.Marshal(saved)
 	shown := Values(raw)
 	var v struct {
@@ -114,7 +115,7 @@ func TestBookingAsHumanInTheLoop(t *testing.T) {
 	props := nodes.BookingConfirmationProps{AccommodationID: "acc-1", Name: "Casa Azul", City: "Lisbon", StartDate: "2027-05-01",
 		EndDate: "2027-05-05", Nights: 4, Guests: 3, Total: 480, Currency: "EUR", Key: "1800000000.abc", Status: nodes.BookingPending}
 	propsJSON, _ := json.Marshal(props)
-	payload, _ := json.Marshal(nodes.UIComponent{ID: "book-1", Name: nodes.ComponentBookingConfirmation, Props: propsJSON, MessageID: "m1"})
+	payload, _ := json.Marshal(nodes.UIComponent{ID: "book-1", Name: card.BookingConfirmation, Props: propsJSON, MessageID: "m1"})
 	shown := InterruptValue(payload)
 	var req struct {
 		nodes.UIComponent
