@@ -186,3 +186,13 @@ func runsOf(h *apptest.Server, threadID string) []store.Run {
 	}
 	return runs
 }
+
+// onlyRun is the run of a thread of Alice's that has one.
+func onlyRun(h *apptest.Server, threadID string) store.Run {
+	h.T().Helper()
+	runs := runsOf(h, threadID)
+	if len(runs) != 1 {
+		h.T().Fatalf("%d runs on thread %s, want 1: %+v", len(runs), threadID, runs)
+	}
+	return runs[0]
+}

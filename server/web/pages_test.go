@@ -90,11 +90,19 @@ func TestChatPageListsThreads(t *testing.T) {
 	}
 }
 
-func TestThreadPageShowsLatestState(t *testing.T) {
-	h := apptest.New(t)
+// lisbonThenPorto is a thread of Alice's with two turns: Lisbon, then
+// Porto.
+func lisbonThenPorto(h *apptest.Server) string {
+	h.T().Helper()
 	tid := h.Thread(h.AliceKey, "")
 	h.Turn(h.Alice.ID, tid, plannertest.Lisbon)
 	h.Turn(h.Alice.ID, tid, porto)
+	return tid
+}
+
+func TestThreadPageShowsLatestState(t *testing.T) {
+	h := apptest.New(t)
+	tid := lisbonThenPorto(h)
 	before := len(checkpoints(h, tid))
 	b := newBrowser(h).login(h.AliceKey)
 	page := b.get("/app/threads/" + tid)
@@ -131,9 +139,7 @@ var timelineLinks = regexp.MustCompile(`<li id="cp-[^"]*"[^>]*><a href="([^"]+)"
 
 func TestTimelineSelectsAStep(t *testing.T) {
 	h := apptest.New(t)
-	tid := h.Thread(h.AliceKey, "")
-	h.Turn(h.Alice.ID, tid, plannertest.Lisbon)
-	h.Turn(h.Alice.ID, tid, porto)
+	tid := lisbonThenPorto(h)
 	cps := checkpoints(h, tid)
 	b := newBrowser(h).login(h.AliceKey)
 	page := b.get("/app/threads/" + tid + "/timeline")
