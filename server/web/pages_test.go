@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -25,40 +24,12 @@ import (
 
 const porto = "4 nights in Porto in May, 3 of us"
 
-// checkpoints lists a thread's checkpoints, newest first.
-func checkpoints(h *apptest.Server, threadID string) []graph.Checkpoint {
-	h.T().Helper()
-	cps, err := h.st.Checkpoints.List(context.Background(), threadID, graph.ListOptions{})
-	if err != nil {
-		h.T().Fatal(err)
-	}
-	return cps
-}
-
-func hasAll(t *testing.T, body []byte, want ...string) {
-	t.Helper()
-	for _, w := range want {
-		if !strings.Contains(string(body), w) {
-			t.Errorf("no %q in\n%s", w, body)
-		}
-	}
-}
-
-func lacks(t *testing.T, body []byte, absent ...string) {
-	t.Helper()
-	for _, a := range absent {
-		if strings.Contains(string(body), a) {
-			t.Errorf("%q should not be in\n%s", a, body)
-		}
-	}
-}
-
 func TestThreadPagesOfAnotherUser(t *testing.T) {
 	h := apptest.New(t)
 	tid := h.Thread(h.AliceKey, "")
 	h.Turn(h.Alice.ID, tid, plannertest.Lisbon)
 	cp := checkpoints(h, tid)[0].ID
-	bob := browser(h).login(h.BobKey)
+	bob := newBrowser(h).login(h.BobKey)
 	for _, c := range []struct {
 		method, path string
 	}{
@@ -86,11 +57,11 @@ func TestThreadPagesOfAnotherUser(t *testing.T) {
 	mustStatus(t, r, http.StatusNotFound)
 	hasAll(t, r.Body, `<html lang="pt-BR">`, "Isto não foi encontrado.", "Esta página não existe ou pertence a outra conta.")
 	lacks(t, r.Body, "no thread", "nope", "not found")
-	r = browser(h).post("/app/threads/"+tid+"/fork", url.Values{"message": {porto}}, "Accept-Language", "pt-BR")
+	r = newBrowser(h).post("/app/threads/"+tid+"/fork", url.Values{"message": {porto}}, "Accept-Language", "pt-BR")
 	mustStatus(t, r, http.StatusUnauthorized)
 	hasAll(t, r.Body, "Você não entrou na sua conta.", "Entre na sua conta e tente de novo.")
 	lacks(t, r.Body, "sign in first", "Sign in")
-	alice := browser(h).login(h.AliceKey)
+	alice := newBrowser(h).login(h.AliceKey)
 	mustStatus(t, alice.get("/app/threads/"+tid), http.StatusOK)
 	if bob := bob.get("/app"); strings.Contains(string(bob.Body), tid) {
 		t.Error("bob's thread list shows alice's thread")
@@ -102,7 +73,7 @@ func TestChatPageListsThreads(t *testing.T) {
 	older := h.Thread(h.AliceKey, `{"metadata":{"title":"<b>Beach</b> week"}}`)
 	newer := h.Thread(h.AliceKey, "")
 	h.Turn(h.Alice.ID, newer, plannertest.Lisbon)
-	page := browser(h).login(h.AliceKey).get("/app")
+	page := newBrowser(h).login(h.AliceKey).get("/app")
 	mustStatus(t, page, http.StatusOK)
 	body := string(page.Body)
 	iNew, iOld := strings.Index(body, web.ThreadURL(newer)), strings.Index(body, web.ThreadURL(older))
@@ -120,13 +91,21 @@ func TestChatPageListsThreads(t *testing.T) {
 	}
 }
 
-func TestThreadPageShowsLatestState(t *testing.T) {
-	h := apptest.New(t)
+// lisbonThenPorto is a thread of Alice's with two turns: Lisbon, then
+// Porto.
+func lisbonThenPorto(h *apptest.Server) string {
+	h.T().Helper()
 	tid := h.Thread(h.AliceKey, "")
 	h.Turn(h.Alice.ID, tid, plannertest.Lisbon)
 	h.Turn(h.Alice.ID, tid, porto)
+	return tid
+}
+
+func TestThreadPageShowsLatestState(t *testing.T) {
+	h := apptest.New(t)
+	tid := lisbonThenPorto(h)
 	before := len(checkpoints(h, tid))
-	b := browser(h).login(h.AliceKey)
+	b := newBrowser(h).login(h.AliceKey)
 	page := b.get("/app/threads/" + tid)
 	mustStatus(t, page, http.StatusOK)
 	hasAll(t, page.Body, "<title>Porto · ", " · 3 guests · tripgraph</title>", plannertest.Lisbon, porto, "Porto", `id="conversation"`, `class="component trip-details"`,
@@ -145,22 +124,25 @@ func TestThreadPageShowsLatestState(t *testing.T) {
 	// While a run is active (no worker takes it here), the page joins its
 	// live stream.
 	var run runJSON
-	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey, runBody("and restaurants?")).Decode(t, &run)
-	t.Cleanup(func() { h.Do(http.MethodDelete, "/threads/"+tid, h.AliceKey, "") }) // no worker of a later test may take it
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey,
+		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"and restaurants?"}]}}`).Decode(t, &run)
 	live := b.get("/app/threads/" + tid)
 	hasAll(t, live.Body, `sse-connect="/app/threads/`+tid+`/runs/`+run.RunID+`/live?checkpoint=`)
 	lacks(t, page.Body, "sse-connect")
+}
+
+// runJSON is a run as the API shows it.
+type runJSON struct {
+	RunID string `json:"run_id"`
 }
 
 var timelineLinks = regexp.MustCompile(`<li id="cp-[^"]*"[^>]*><a href="([^"]+)"`)
 
 func TestTimelineSelectsAStep(t *testing.T) {
 	h := apptest.New(t)
-	tid := h.Thread(h.AliceKey, "")
-	h.Turn(h.Alice.ID, tid, plannertest.Lisbon)
-	h.Turn(h.Alice.ID, tid, porto)
+	tid := lisbonThenPorto(h)
 	cps := checkpoints(h, tid)
-	b := browser(h).login(h.AliceKey)
+	b := newBrowser(h).login(h.AliceKey)
 	page := b.get("/app/threads/" + tid + "/timeline")
 	mustStatus(t, page, http.StatusOK)
 	links := timelineLinks.FindAllSubmatch(page.Body, -1)
@@ -195,13 +177,13 @@ func TestTimelineSelectsAStep(t *testing.T) {
 }
 
 func TestForkMakesABranch(t *testing.T) {
-	h := runHarness(t, &plannertest.Gate{})
+	h := apptest.New(t, apptest.WithTools((&plannertest.Gate{}).Tools), apptest.Started())
 	tid := h.Thread(h.AliceKey, "")
 	h.Turn(h.Alice.ID, tid, plannertest.Lisbon)
 	forkAt := checkpoints(h, tid)[0]
 	h.Turn(h.Alice.ID, tid, "and restaurants?")
 	oldHead := checkpoints(h, tid)[0]
-	b := browser(h).login(h.AliceKey)
+	b := newBrowser(h).login(h.AliceKey)
 
 	cases := []struct {
 		name string
@@ -240,7 +222,7 @@ func TestForkMakesABranch(t *testing.T) {
 	hasAll(t, page.Body, plannertest.Lisbon, porto)
 	lacks(t, page.Body, "and restaurants?")
 	// The old branch is as it was.
-	old, err := h.st.Checkpoints.Get(t.Context(), tid, oldHead.ID)
+	old, err := h.Tenant(h.Alice.ID).Checkpoints.Get(t.Context(), tid, oldHead.ID)
 	if err != nil || string(old.State) != string(oldHead.State) {
 		t.Fatalf("the old branch's head changed (%v)", err)
 	}
@@ -256,19 +238,20 @@ func TestForkMakesABranch(t *testing.T) {
 	}
 }
 
+// The photos of the catalog, which only PostgreSQL keeps.
 func TestPhotosForASession(t *testing.T) {
-	h := apptest.New(t)
+	h := onPostgres(t)
 	ctx := t.Context()
-	album, err := h.st.Catalog.EnsureAlbum(ctx, h.Alice.ID, uuid.NewString(), "Beach", "")
+	album, err := h.Store.Catalog.EnsureAlbum(ctx, h.Alice.ID, uuid.NewString(), "Beach", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	photo := uuid.NewString()
-	if _, err := h.st.Catalog.AddPhotos(ctx, []tripdata.NewPhoto{{ID: photo, AlbumID: album, UserID: h.Alice.ID,
+	if _, err := h.Store.Catalog.AddPhotos(ctx, []tripdata.NewPhoto{{ID: photo, AlbumID: album, UserID: h.Alice.ID,
 		Description: "the beach", TakenAt: time.Now(), Path: "photos/" + photo + ".png"}}); err != nil {
 		t.Fatal(err)
 	}
-	mh := media.Handler{Root: t.TempDir(), Secret: []byte("0123456789abcdef"), Photos: h.st.Catalog, Session: h.Srv.SessionUser}
+	mh := media.Handler{Root: t.TempDir(), Secret: []byte("0123456789abcdef"), Photos: h.Store.Catalog, Session: h.Srv.SessionUser}
 	mux := http.NewServeMux()
 	mh.Register(mux)
 	h.Srv.Mount(http.MethodGet, "/media/photos/:id", "photos", mux)
@@ -278,11 +261,11 @@ func TestPhotosForASession(t *testing.T) {
 	props, _ := json.Marshal(nodes.PhotoGridProps{Photos: []nodes.Photo{{ID: photo, AlbumID: album,
 		URL: links.PhotoURL(photo, h.Alice.ID, "full"), ThumbnailURL: links.PhotoURL(photo, h.Alice.ID, "thumb"), Description: "the beach"}}})
 	tid := h.Thread(h.AliceKey, "")
-	if _, err := h.anyThread.UpdateState(ctx, tid, "", nodes.Update{UI: []nodes.UIUpsert{{UIComponent: nodes.UIComponent{
+	if _, err := h.Tenant(h.Alice.ID).Planner.UpdateState(ctx, tid, "", nodes.Update{UI: []nodes.UIUpsert{{UIComponent: nodes.UIComponent{
 		ID: "photos", Name: card.Photos, Props: props}}}}, "callTools"); err != nil {
 		t.Fatal(err)
 	}
-	alice := browser(h).login(h.AliceKey)
+	alice := newBrowser(h).login(h.AliceKey)
 	page := alice.get("/app/threads/" + tid)
 	src := regexp.MustCompile(`<img src="([^"]+)"`).FindSubmatch(page.Body)
 	if src == nil || string(src[1]) != "/media/photos/"+photo+"?size=thumb" {
@@ -294,8 +277,8 @@ func TestPhotosForASession(t *testing.T) {
 		want int
 	}{
 		{"the owner's session", alice, http.StatusOK},
-		{"another user's session", browser(h).login(h.BobKey), http.StatusNotFound},
-		{"no session", browser(h), http.StatusUnauthorized},
+		{"another user's session", newBrowser(h).login(h.BobKey), http.StatusNotFound},
+		{"no session", newBrowser(h), http.StatusUnauthorized},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

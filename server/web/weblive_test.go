@@ -6,7 +6,6 @@ import (
 	"html"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -16,12 +15,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/mcpserver"
 	"github.com/tripgraph/tripgraph/mcpserver/backendtest"
 	"github.com/tripgraph/tripgraph/mcpserver/memory"
-	"github.com/tripgraph/tripgraph/model"
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/runner"
@@ -33,13 +30,11 @@ import (
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
-// liveHarness is a server with running workers whose planner, on the
+// liveHarness is a server with its runner started whose planner, on the
 // offline model, calls tripgraph's own MCP server (on the in-memory
 // catalog) through the bridge, as serve does.
 func liveHarness(t *testing.T) *apptest.Server {
 	t.Helper()
-	ctx := context.Background()
-	st := migratedStore(t)
 	cfg := mcpserver.Config{Backend: memory.NewDemo(backendtest.Cities()),
 		Resolve: func(s string) (mcpserver.Place, bool) { p, ok := gazetteer.Resolve(s); return mcpserver.Place(p), ok }}
 	bridge, err := mcpbridge.New(mcpbridge.Options{Servers: []mcpbridge.ServerConfig{{
@@ -50,40 +45,13 @@ func liveHarness(t *testing.T) *apptest.Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { bridge.Close() })
-	m, err := model.Config{}.Open(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	planner, err := nodes.Build(nodes.Deps{Model: m})
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs := &syncBuffer{}
-	srv := newServerWith(t, st, planner, tenant.Bridge(bridge), apptest.Limits(), logs)
-	srv.Start()
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(ts.Close)
-	h := &harness{t: t, srv: srv, planner: planner, tools: tenant.Bridge(bridge), url: ts.URL, st: st, logs: logs,
-		anyThread: planner.For(nodes.Traveller{Tools: nodes.FuncTools{}}, st.Checkpoints)}
-	h.Alice, h.AliceKey = newUser(t, st)
-	h.Bob, h.BobKey = newUser(t, st)
-	return h
-}
-
-// htmx posts a form with the CSRF token, as htmx does.
-func (b *browser) htmx(path string, form url.Values) apptest.Response {
-	b.h.T().Helper()
-	if form == nil {
-		form = url.Values{}
-	}
-	form.Set("csrf_token", b.csrf)
-	return b.post(path, form, "HX-Request", "true")
+	return apptest.New(t, apptest.WithTools(tenant.Bridge(bridge)), apptest.Started())
 }
 
 var sseConnect = regexp.MustCompile(`sse-connect="([^"]+)"`)
 
 // liveURLIn is the live stream a fragment connects to.
-func liveURLIn(t *testing.T, r apptest.Response) string {
+func liveURLIn(t testing.TB, r apptest.Response) string {
 	t.Helper()
 	m := sseConnect.FindSubmatch(r.Body)
 	if m == nil {
@@ -101,25 +69,19 @@ type liveFrame struct {
 
 // live reads a run's live stream to its end, from after lastID when set.
 func (b *browser) live(path string, lastID int64) []liveFrame {
-	b.h.T().Helper()
-	req, err := http.NewRequest(http.MethodGet, b.h.URL+path, nil)
-	if err != nil {
-		b.h.T().Fatal(err)
-	}
+	b.t.Helper()
+	var header []string
 	if lastID > 0 {
-		req.Header.Set("Last-Event-ID", strconv.FormatInt(lastID, 10))
+		header = []string{"Last-Event-ID", strconv.FormatInt(lastID, 10)}
 	}
-	resp, err := b.client.Do(req)
-	if err != nil {
-		b.h.T().Fatal(err)
-	}
+	resp := b.do(http.MethodGet, path, nil, header...)
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
-		b.h.T().Fatalf("GET %s = %d %s", path, resp.StatusCode, resp.Header.Get("Content-Type"))
+		b.t.Fatalf("GET %s = %d %s", path, resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
 	raw, err := io.ReadAll(resp.Body)
 	if err != nil {
-		b.h.T().Fatal(err)
+		b.t.Fatal(err)
 	}
 	return parseLive(string(raw))
 }
@@ -150,7 +112,7 @@ func parseLive(raw string) []liveFrame {
 
 // fragments is the HTML of a live stream's fragment events, checked to
 // carry increasing ids and to end with the end event.
-func fragments(t *testing.T, frames []liveFrame) string {
+func fragments(t testing.TB, frames []liveFrame) string {
 	t.Helper()
 	if len(frames) == 0 || frames[len(frames)-1].event != "end" {
 		t.Fatalf("the stream does not end with end: %+v", frames)
@@ -180,23 +142,19 @@ func inOrder(t *testing.T, s string, want ...string) {
 	}
 }
 
-// send posts a message with htmx on a thread ("" for a new one) and
+// say posts a message with htmx on a thread ("" for a new one) and
 // returns the thread's id and the live stream's fragments to the end.
 func (b *browser) say(threadID, text string) (string, string) {
-	b.h.T().Helper()
+	b.t.Helper()
 	path := "/app/messages"
 	if threadID != "" {
 		path = "/app/threads/" + threadID + "/messages"
 	}
-	r := b.htmx(path, url.Values{"message": {text}})
-	if r.Status != http.StatusOK {
-		b.h.T().Fatalf("POST %s = %d %s", path, r.Status, r.Body)
-	}
-	live := liveURLIn(b.h.T().(*testing.T), r)
+	r, all := b.run(path, url.Values{"message": {text}})
 	if threadID == "" {
 		threadID = strings.TrimPrefix(r.Header.Get("HX-Push-Url"), "/app/threads/")
 	}
-	return threadID, fragments(b.h.T().(*testing.T), b.live(live, 0))
+	return threadID, all
 }
 
 // headState is a thread's newest state, read as the owner's pages do.
@@ -219,7 +177,7 @@ func headState(h *apptest.Server, threadID string) nodes.State {
 // reconnect gets only what came after its last event.
 func TestLiveSend(t *testing.T) {
 	h := liveHarness(t)
-	b := browser(h).login(h.AliceKey)
+	b := newBrowser(h).login(h.AliceKey)
 	r := b.htmx("/app/messages", url.Values{"message": {plannertest.Lisbon}})
 	mustStatus(t, r, http.StatusOK)
 	threadID := strings.TrimPrefix(r.Header.Get("HX-Push-Url"), "/app/threads/")
@@ -260,11 +218,10 @@ func TestLiveSend(t *testing.T) {
 	if loc := r.Header.Get("Location"); loc != "/app/threads/"+threadID+"#latest" {
 		t.Fatalf("redirect to %q", loc)
 	}
-	// The run it started ends before the test does: no run of this test
-	// is left for the pools of later ones.
-	runs, err := h.st.ForOwner(h.Alice.ID).ListRuns(context.Background(), threadID, 1, 0)
-	if err != nil || len(runs) != 1 {
-		t.Fatal(runs, err)
+	// The run it started succeeds.
+	runs := runsOf(h, threadID)
+	if len(runs) != 2 {
+		t.Fatalf("%d runs, want the message's and the form's: %+v", len(runs), runs)
 	}
 	if done, err := runner.Await(context.Background(), h.Tenant(h.Alice.ID), runs[0].ID); err != nil || done.Status != store.RunSuccess {
 		t.Fatalf("the message posted without scripts ran %s (%v)", done.Status, err)
@@ -275,18 +232,11 @@ func TestLiveSend(t *testing.T) {
 // what the checkpoint shows is not added again, and what came after is.
 func TestLiveRejoin(t *testing.T) {
 	h := liveHarness(t)
-	b := browser(h).login(h.AliceKey)
+	b := newBrowser(h).login(h.AliceKey)
 	threadID, _ := b.say("", plannertest.Lisbon)
-	runs, err := h.st.ForOwner(h.Alice.ID).ListRuns(context.Background(), threadID, 1, 0)
-	if err != nil || len(runs) != 1 {
-		t.Fatalf("runs %v %v", runs, err)
-	}
-	cps, err := h.st.Checkpoints.List(context.Background(), threadID, graph.ListOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	first := onlyRun(h, threadID)
 	var afterExtraction, last string
-	for _, cp := range cps { // newest first
+	for _, cp := range checkpoints(h, threadID) { // newest first
 		if last == "" {
 			last = cp.ID
 		}
@@ -311,7 +261,7 @@ func TestLiveRejoin(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			all := fragments(t, b.live(web.LiveURL(threadID, runs[0].ID, tt.checkpoint, ""), 0))
+			all := fragments(t, b.live(web.LiveURL(threadID, first.ID, tt.checkpoint, ""), 0))
 			inOrder(t, all, tt.want...)
 			for _, a := range tt.absent {
 				if strings.Contains(all, a) {
@@ -324,22 +274,22 @@ func TestLiveRejoin(t *testing.T) {
 	if page := b.get(web.ThreadURL(threadID)).Body; strings.Contains(string(page), "/runs/") {
 		t.Fatalf("a thread with no active run links a live stream:\n%s", page)
 	}
-	h.Srv.runner.Drain(context.Background()) // the run below stays pending: active
-	run, err := h.st.ForOwner(h.Alice.ID).CreateRun(context.Background(), threadID, store.NewRun{Input: json.RawMessage(`{"input":{"messages":[{"id":"m2","type":"human","content":"and restaurants?"}]}}`)})
+	h.Srv.Shutdown(context.Background()) // the runner stops: the run below stays pending, active
+	alice := h.Tenant(h.Alice.ID)
+	run, err := alice.CreateRun(context.Background(), threadID, store.NewRun{Input: json.RawMessage(`{"input":{"messages":[{"id":"m2","type":"human","content":"and restaurants?"}]}}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if page := string(b.get(web.ThreadURL(threadID)).Body); !strings.Contains(page, html.EscapeString(web.LiveURL(threadID, run.ID, last, ""))) {
 		t.Fatalf("a thread with an active run does not link the run's stream from %s:\n%s", last, page)
 	}
-	// Leave no pending run for the pools of later tests.
-	if _, err := h.st.ForOwner(h.Alice.ID).CancelRun(context.Background(), run.ID); err != nil {
+	if _, err := alice.CancelRun(context.Background(), run.ID); err != nil {
 		t.Fatal(err)
 	}
 
 	// A fork that has written nothing yet shows the checkpoint it forks
 	// from, not the other branch's head.
-	fork, err := h.st.ForOwner(h.Alice.ID).CreateRun(context.Background(), threadID, store.NewRun{Input: json.RawMessage(
+	fork, err := alice.CreateRun(context.Background(), threadID, store.NewRun{Input: json.RawMessage(
 		`{"input":{"messages":[{"id":"m3","type":"human","content":"3 nights in Porto in June"}]},"checkpoint_id":"` + afterExtraction + `"}`)})
 	if err != nil {
 		t.Fatal(err)
@@ -349,7 +299,7 @@ func TestLiveRejoin(t *testing.T) {
 		strings.Count(page, `<article id="msg-`) != 1 {
 		t.Fatalf("a thread with a fork pending does not show the fork's base (%s, one message) with its stream:\n%s", afterExtraction, page)
 	}
-	if _, err := h.st.ForOwner(h.Alice.ID).CancelRun(context.Background(), fork.ID); err != nil {
+	if _, err := alice.CancelRun(context.Background(), fork.ID); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -375,14 +325,14 @@ func formIn(t *testing.T, re *regexp.Regexp, s string) (string, url.Values) {
 	return html.UnescapeString(m[1]), form
 }
 
-// post posts a form with htmx and reads the run it started to its end.
+// run posts a form with htmx and reads the run it started to its end.
 func (b *browser) run(path string, form url.Values) (apptest.Response, string) {
-	b.h.T().Helper()
+	b.t.Helper()
 	r := b.htmx(path, form)
 	if r.Status != http.StatusOK {
-		b.h.T().Fatalf("POST %s = %d %s", path, r.Status, r.Body)
+		b.t.Fatalf("POST %s = %d %s", path, r.Status, r.Body)
 	}
-	return r, fragments(b.h.T().(*testing.T), b.live(liveURLIn(b.h.T().(*testing.T), r), 0))
+	return r, fragments(b.t, b.live(liveURLIn(b.t, r), 0))
 }
 
 // bookingIn is the booking-confirmation of a state with that id.
@@ -407,7 +357,7 @@ var bookingSection = regexp.MustCompile(`<section id="(ui-book-[^"]+)" class="co
 // books it and shows it booked in place; Cancel books nothing.
 func TestLiveBooking(t *testing.T) {
 	h := liveHarness(t)
-	b := browser(h).login(h.AliceKey)
+	b := newBrowser(h).login(h.AliceKey)
 	threadID, all := b.say("", plannertest.Lisbon)
 	action, stay := formIn(t, bookForm, all)
 	if action != "/app/threads/"+threadID+"/book" || stay.Get("id") == "" || stay.Get("guests") != "3" {
@@ -454,16 +404,13 @@ func TestLiveBooking(t *testing.T) {
 
 	// The same answer again (a second tab, the back button) is refused in
 	// place: the booking was answered, and no run is started to fail.
-	runs, err := h.st.ForOwner(h.Alice.ID).ListRuns(context.Background(), threadID, 100, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	runs := runsOf(h, threadID)
 	r := b.htmx("/app/threads/"+threadID+"/booking", again)
 	if r.Status != http.StatusConflict || !strings.Contains(string(r.Body), `data-code="CONFLICT"`) || !strings.Contains(string(r.Body), "answered already") {
 		t.Fatalf("answering an answered booking = %d %s", r.Status, r.Body)
 	}
-	if after, err := h.st.ForOwner(h.Alice.ID).ListRuns(context.Background(), threadID, 100, 0); err != nil || len(after) != len(runs) {
-		t.Fatalf("answering an answered booking started a run: %d runs, then %d (%v)", len(runs), len(after), err)
+	if after := runsOf(h, threadID); len(after) != len(runs) {
+		t.Fatalf("answering an answered booking started a run: %d runs, then %d", len(runs), len(after))
 	}
 }
 
@@ -471,7 +418,7 @@ func TestLiveBooking(t *testing.T) {
 // answer replaces the trip card in place.
 func TestLiveTripEdit(t *testing.T) {
 	h := liveHarness(t)
-	b := browser(h).login(h.AliceKey)
+	b := newBrowser(h).login(h.AliceKey)
 	threadID, _ := b.say("", plannertest.Lisbon)
 	b.say(threadID, "show me my beach photos") // the edit must not search photos again
 	before := headState(h, threadID)
@@ -531,13 +478,10 @@ func TestLiveTripEdit(t *testing.T) {
 // the session's CSRF token is forbidden; no session, no entry.
 func TestLiveAccess(t *testing.T) {
 	h := liveHarness(t)
-	alice := browser(h).login(h.AliceKey)
+	alice := newBrowser(h).login(h.AliceKey)
 	threadID, _ := alice.say("", plannertest.Lisbon)
-	runs, err := h.st.ForOwner(h.Alice.ID).ListRuns(context.Background(), threadID, 1, 0)
-	if err != nil || len(runs) == 0 {
-		t.Fatal(runs, err)
-	}
-	live := web.LiveURL(threadID, runs[0].ID, "", "")
+	run := onlyRun(h, threadID)
+	live := web.LiveURL(threadID, run.ID, "", "")
 	base := "/app/threads/" + threadID
 	forms := []struct {
 		path string
@@ -548,11 +492,11 @@ func TestLiveAccess(t *testing.T) {
 		{base + "/booking", url.Values{"key": {"1.x"}, "confirmed": {"true"}}},
 		{base + "/trip", url.Values{"location": {"Porto"}, "startDate": {"2027-05-01"}, "endDate": {"2027-05-03"}, "numberOfGuests": {"2"}}},
 	}
-	bob := browser(h).login(h.BobKey)
+	bob := newBrowser(h).login(h.BobKey)
 	if r := bob.get(live); r.Status != http.StatusNotFound {
 		t.Errorf("bob's GET of alice's live stream = %d", r.Status)
 	}
-	anon := browser(h)
+	anon := newBrowser(h)
 	if r := anon.get(live); r.Status != http.StatusSeeOther {
 		t.Errorf("GET of a live stream without a session = %d", r.Status)
 	}
@@ -571,11 +515,11 @@ func TestLiveAccess(t *testing.T) {
 		t.Fatalf("refused posts changed the thread: %d messages", len(got.Messages))
 	}
 	for _, cp := range []string{"nope", uuidLike} {
-		if r := alice.get(web.LiveURL(threadID, runs[0].ID, cp, "")); r.Status != http.StatusNotFound && r.Status != http.StatusBadRequest {
+		if r := alice.get(web.LiveURL(threadID, run.ID, cp, "")); r.Status != http.StatusNotFound && r.Status != http.StatusBadRequest {
 			t.Errorf("live stream from checkpoint %q = %d %s", cp, r.Status, r.Body)
 		}
 	}
-	if r := bob.get(web.LiveURL(uuidLike, runs[0].ID, "", "")); r.Status != http.StatusNotFound {
+	if r := bob.get(web.LiveURL(uuidLike, run.ID, "", "")); r.Status != http.StatusNotFound {
 		t.Errorf("live stream of a run on another thread = %d", r.Status)
 	}
 }
@@ -586,7 +530,7 @@ const uuidLike = "01a1ff33-0000-7000-8000-000000000000"
 // next, and starts nothing.
 func TestLiveRefusals(t *testing.T) {
 	h := liveHarness(t)
-	b := browser(h).login(h.AliceKey)
+	b := newBrowser(h).login(h.AliceKey)
 	for _, tt := range []struct {
 		name, message, code string
 		status              int
@@ -605,7 +549,7 @@ func TestLiveRefusals(t *testing.T) {
 			}
 		})
 	}
-	threads, err := h.st.ForOwner(h.Alice.ID).SearchThreads(context.Background(), store.ThreadQuery{Limit: 10})
+	threads, err := h.Tenant(h.Alice.ID).SearchThreads(context.Background(), store.ThreadQuery{Limit: 10})
 	if err != nil || len(threads) != 0 {
 		t.Fatalf("refused messages made threads: %v %v", threads, err)
 	}
