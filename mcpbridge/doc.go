@@ -3,15 +3,18 @@
 // client.
 //
 // Servers are the built-in and operator-configured ones of Options, plus
-// each user's enabled servers from a Registry. The bridge speaks
+// the user's own enabled servers (User.Servers). The bridge speaks
 // Streamable HTTP, the legacy HTTP+SSE transport, stdio (a command, which
 // only the operator configures) and in-memory pipes to an in-process
 // server.
 //
-// The user comes from the context (WithUser), never from tool arguments:
-// a userId the model writes is dropped, or, for a built-in tool that
-// declares one, replaced by the context's user. Built-in servers over HTTP
-// get an mcpauth token minted for that user.
+// The user is whom For was given (their tenant's User: id, own servers,
+// output store), never tool arguments: a userId the model writes is
+// dropped, or, for a built-in tool that declares one, replaced by that
+// user. Built-in servers over HTTP get an mcpauth token minted for them.
+// A built-in server's tool may name the card that shows its results in
+// its metadata (card.Meta); the bridge passes it on with the tool and its
+// status events.
 //
 // Each (user, server) pair has one session, dialled on first use and kept
 // across runs. When the server lost it (404 for a known session), closed
