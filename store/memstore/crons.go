@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/tripgraph/tripgraph/store"
@@ -51,3 +52,5 @@ func (o OwnedCrons) Count(ctx context.Context, assistantID, threadID string) (in
 func (st *Store) FireCrons(context.Context, int, func(crons.Cron, time.Time) (store.CronRun, error)) ([]crons.Fired, error) {
 	return nil, errNotBuilt
 }
+
+var errNotBuilt = errors.New("the in-memory store does not have this yet")
