@@ -3,6 +3,7 @@ package memstore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/tripgraph/tripgraph/store/assistants"
 )
@@ -48,3 +49,5 @@ func (o OwnedAssistants) Versions(ctx context.Context, id string, metadata json.
 func (o OwnedAssistants) SetLatest(ctx context.Context, id string, version int) (assistants.Assistant, error) {
 	return assistants.Assistant{}, errNotBuilt
 }
+
+var errNotBuilt = errors.New("the in-memory store does not have this yet")
