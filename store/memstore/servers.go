@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"context"
+	"errors"
 
 	"github.com/tripgraph/tripgraph/store/mcpservers"
 )
@@ -45,3 +46,5 @@ func (o OwnedServers) SetSettings(ctx context.Context, s mcpservers.Settings) er
 func (o OwnedServers) Enabled(ctx context.Context) ([]mcpservers.WithSecret, error) {
 	return nil, errNotBuilt
 }
+
+var errNotBuilt = errors.New("the in-memory store does not have this yet")
