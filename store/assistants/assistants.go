@@ -111,26 +111,46 @@ func scan(row pgx.CollectableRow) (Assistant, error) {
 	return a, err
 }
 
-// errNotFound is what every call answers for an assistant the owner does
+// ErrNotFound is what every call answers for an assistant the owner does
 // not have, in LangGraph's words.
-var errNotFound = errcode.New(errcode.NotFound, "Assistant not found")
+var ErrNotFound = errcode.New(errcode.NotFound, "Assistant not found")
+
+// ErrVersionNotFound is what SetLatest answers for a version the
+// assistant does not have.
+var ErrVersionNotFound = errcode.New(errcode.NotFound, "Assistant version not found")
+
+// Check checks an assistant to create, and returns it with its defaults
+// filled in: Untitled for a name not given, {} for a config, context or
+// metadata not given. A member that is not a JSON object is a
+// BAD_REQUEST.
+func (n New) Check() (New, error) {
+	for _, m := range []*json.RawMessage{&n.Config, &n.Context, &n.Metadata} {
+		obj, err := Object(*m)
+		if err != nil {
+			return n, err
+		}
+		*m = obj
+	}
+	if n.Name == "" {
+		n.Name = Untitled
+	}
+	return n, nil
+}
 
 // Create stores a new assistant, version 1. An id that exists is a
 // CONFLICT.
 func (o Owned) Create(ctx context.Context, n New) (Assistant, error) {
-	obj, err := objects(n.Config, n.Context, n.Metadata)
+	n, err := n.Check()
 	if err != nil {
 		return Assistant{}, err
-	}
-	if n.Name == "" {
-		n.Name = Untitled
 	}
 	var out Assistant
 	err = pgx.BeginFunc(ctx, o.pool, func(tx pgx.Tx) error {
 		var err error
 		out, err = one(ctx, tx, `INSERT INTO assistants (id, owner_id, graph_id, name, description, config, context, metadata)
 			VALUES (coalesce($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6, $7, $8)
-			RETURNING `+columns, nullable(n.ID), o.owner, n.GraphID, n.Name, n.Description, obj[0], obj[1], obj[2])
+			RETURNING `+columns, nullable(n.ID), o.owner, n.GraphID, n.Name, n.Description, []byte(n.Config),
+			[]byte(n.Context), []byte(n.Metadata))
 		if err != nil {
 			return err
 		}
@@ -156,14 +176,14 @@ func (o Owned) Search(ctx context.Context, q Query) ([]Assistant, int, error) {
 	if err := o.pool.QueryRow(ctx, `SELECT count(*) FROM assistants WHERE `+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("counting assistants: %w", err)
 	}
-	order, err := orderBy(q.SortBy, q.SortOrder)
+	order, err := q.Order()
 	if err != nil {
 		return nil, 0, err
 	}
 	limit, offset := paging.Clamp(q.Limit, q.Offset, 10)
 	args = append(args, limit, offset)
 	rows, err := o.pool.Query(ctx, fmt.Sprintf(`SELECT %s FROM assistants WHERE %s ORDER BY %s LIMIT $%d OFFSET $%d`,
-		columns, where, order, len(args)-1, len(args)), args...)
+		columns, where, order.sql(), len(args)-1, len(args)), args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("searching assistants: %w", err)
 	}
@@ -200,32 +220,53 @@ func (o Owned) filter(q Query) (string, []any, error) {
 		where = append(where, "strpos(lower(name), lower($"+strconv.Itoa(len(args))+")) > 0")
 	}
 	if len(q.Metadata) > 0 {
-		meta, err := objects(q.Metadata)
+		meta, err := Object(q.Metadata)
 		if err != nil {
 			return "", nil, err
 		}
-		args = append(args, meta[0])
+		args = append(args, []byte(meta))
 		where = append(where, "metadata @> $"+strconv.Itoa(len(args)))
 	}
 	return strings.Join(where, " AND "), args, nil
 }
 
 // sortColumns are the columns assistants sort by, by their API name.
-var sortColumns = map[string]string{"": "created_at", "assistant_id": "id", "graph_id": "graph_id", "name": "name",
+var sortColumns = map[string]string{"assistant_id": "id", "graph_id": "graph_id", "name": "name",
 	"created_at": "created_at", "updated_at": "updated_at"}
 
-func orderBy(by, order string) (string, error) {
-	col, ok := sortColumns[by]
-	if !ok {
-		return "", errcode.New(errcode.BadRequest, "assistants cannot be sorted by %q", by)
+// Order is the order a search lists assistants in: by a column, then by
+// id, both in one direction.
+type Order struct {
+	By   string // assistant_id, graph_id, name, created_at or updated_at
+	Desc bool
+}
+
+// Order is q's order: created_at descending unless q says otherwise. A
+// column or a direction it does not know is a BAD_REQUEST.
+func (q Query) Order() (Order, error) {
+	o := Order{By: q.SortBy, Desc: true}
+	if o.By == "" {
+		o.By = "created_at"
 	}
-	switch order {
+	if _, ok := sortColumns[o.By]; !ok {
+		return Order{}, errcode.New(errcode.BadRequest, "assistants cannot be sorted by %q", q.SortBy)
+	}
+	switch q.SortOrder {
 	case "", "desc":
-		return col + " DESC, id DESC", nil
 	case "asc":
-		return col + " ASC, id ASC", nil
+		o.Desc = false
+	default:
+		return Order{}, errcode.New(errcode.BadRequest, "%q is not a sort order: asc or desc", q.SortOrder)
 	}
-	return "", errcode.New(errcode.BadRequest, "%q is not a sort order: asc or desc", order)
+	return o, nil
+}
+
+// sql is the order as an ORDER BY list.
+func (o Order) sql() string {
+	if o.Desc {
+		return sortColumns[o.By] + " DESC, id DESC"
+	}
+	return sortColumns[o.By] + " ASC, id ASC"
 }
 
 // Update applies p to the owner's assistant as a new version, which
@@ -237,7 +278,7 @@ func (o Owned) Update(ctx context.Context, id string, p Patch) (Assistant, error
 		if err != nil {
 			return readError(err, id, "reading an assistant")
 		}
-		next, err := patched(cur, p)
+		next, err := p.Apply(cur)
 		if err != nil {
 			return err
 		}
@@ -256,8 +297,11 @@ func (o Owned) Update(ctx context.Context, id string, p Patch) (Assistant, error
 	return out, err
 }
 
-// patched is cur with p applied.
-func patched(cur Assistant, p Patch) (Assistant, error) {
+// Apply is cur with p applied: the members p sets replace cur's (a config
+// or context must be a JSON object), and p's metadata, a JSON object, is
+// merged into cur's (its keys replace cur's). Its version and times are
+// cur's still: the store sets them.
+func (p Patch) Apply(cur Assistant) (Assistant, error) {
 	next := cur
 	set := func(dst *string, v *string) {
 		if v != nil {
@@ -274,11 +318,11 @@ func patched(cur Assistant, p Patch) (Assistant, error) {
 		v   json.RawMessage
 	}{{&next.Config, p.Config}, {&next.Context, p.Context}} {
 		if len(r.v) > 0 {
-			obj, err := objects(r.v)
+			obj, err := Object(r.v)
 			if err != nil {
 				return next, err
 			}
-			*r.dst = obj[0]
+			*r.dst = obj
 		}
 	}
 	if len(p.Metadata) > 0 {
@@ -305,7 +349,7 @@ func (o Owned) Delete(ctx context.Context, id string) error {
 		return fmt.Errorf("deleting assistant %s: %w", id, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return errNotFound
+		return ErrNotFound
 	}
 	return nil
 }
@@ -317,18 +361,14 @@ func (o Owned) Versions(ctx context.Context, id string, metadata json.RawMessage
 	if err != nil {
 		return nil, err
 	}
-	meta := []byte("{}")
-	if len(metadata) > 0 {
-		obj, err := objects(metadata)
-		if err != nil {
-			return nil, err
-		}
-		meta = obj[0]
+	meta, err := Object(metadata)
+	if err != nil {
+		return nil, err
 	}
 	limit, offset = paging.Clamp(limit, offset, 10)
 	rows, err := o.pool.Query(ctx, `SELECT assistant_id, version, graph_id, name, description, config, context, metadata, created_at
 		FROM assistant_versions WHERE assistant_id = $1 AND metadata @> $2
-		ORDER BY version DESC LIMIT $3 OFFSET $4`, a.ID, meta, limit, offset)
+		ORDER BY version DESC LIMIT $3 OFFSET $4`, a.ID, []byte(meta), limit, offset)
 	if err != nil {
 		return nil, fmt.Errorf("listing the versions of assistant %s: %w", id, err)
 	}
@@ -356,7 +396,7 @@ func (o Owned) SetLatest(ctx context.Context, id string, version int) (Assistant
 		if _, gerr := o.Get(ctx, id); gerr != nil {
 			return Assistant{}, gerr
 		}
-		return Assistant{}, errcode.New(errcode.NotFound, "Assistant version not found")
+		return Assistant{}, ErrVersionNotFound
 	}
 	return a, readError(err, id, "setting an assistant's version")
 }
@@ -385,22 +425,18 @@ func one(ctx context.Context, q querier, sql string, args ...any) (Assistant, er
 	return pgx.CollectExactlyOneRow(rows, scan)
 }
 
-// objects checks that each member is a JSON object; an empty one becomes
-// {}.
-func objects(members ...json.RawMessage) ([][]byte, error) {
-	out := make([][]byte, len(members))
-	for i, m := range members {
-		t := bytes.TrimSpace(m)
-		switch {
-		case len(t) == 0 || string(t) == "null":
-			out[i] = []byte("{}")
-		case json.Valid(t) && t[0] == '{':
-			out[i] = t
-		default:
-			return nil, errcode.New(errcode.BadRequest, "config, context and metadata must be JSON objects")
-		}
+// Object is a config, a context, metadata or a metadata filter as the
+// store keeps it: a JSON object, {} when empty or null. Anything else is a
+// BAD_REQUEST.
+func Object(m json.RawMessage) (json.RawMessage, error) {
+	t := bytes.TrimSpace(m)
+	switch {
+	case len(t) == 0 || string(t) == "null":
+		return json.RawMessage("{}"), nil
+	case json.Valid(t) && t[0] == '{':
+		return json.RawMessage(t), nil
 	}
-	return out, nil
+	return nil, errcode.New(errcode.BadRequest, "config, context and metadata must be JSON objects")
 }
 
 // readError turns "no such row" and malformed ids into NOT_FOUND.
@@ -410,7 +446,7 @@ func readError(err error, id, doing string) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, pgx.ErrNoRows), errors.As(err, &pgErr) && pgErr.Code == "22P02":
-		return errNotFound
+		return ErrNotFound
 	}
 	return fmt.Errorf("%s %s: %w", doing, id, err)
 }

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -128,26 +129,47 @@ type NewCron struct {
 	EndTime     *time.Time
 }
 
-// Create stores a cron, first due at the schedule's next time after now.
-// A thread must be the owner's.
-func (o Owned) Create(ctx context.Context, nc NewCron) (Cron, error) {
+// Check checks a cron to create, and returns it with its defaults filled
+// in (UTC, OnCompletedDelete, {} for a payload or metadata not given)
+// and its first due time after now (nil when it ends before). A schedule
+// or a zone it cannot read, an on_run_completed other than delete or keep,
+// or a payload or metadata that is not a JSON object is a BAD_REQUEST;
+// the job (which the server makes, not the client) must be JSON.
+func (nc NewCron) Check(now time.Time) (NewCron, *time.Time, error) {
 	if nc.Timezone == "" {
 		nc.Timezone = "UTC"
 	}
 	if nc.OnCompleted == "" {
 		nc.OnCompleted = OnCompletedDelete
 	}
-	if nc.OnCompleted != OnCompletedDelete && nc.OnCompleted != OnCompletedKeep {
-		return Cron{}, errcode.New(errcode.BadRequest, "on_run_completed must be delete or keep")
+	if err := checkOnCompleted(nc.OnCompleted); err != nil {
+		return nc, nil, err
 	}
-	next, err := Next(nc.Schedule, nc.Timezone, time.Now(), nc.EndTime)
+	var err error
+	if nc.Payload, err = object(nc.Payload, "payload"); err != nil {
+		return nc, nil, err
+	}
+	if nc.Metadata, err = object(nc.Metadata, "metadata"); err != nil {
+		return nc, nil, err
+	}
+	if err := checkJob(nc.Job); err != nil {
+		return nc, nil, err
+	}
+	next, err := Next(nc.Schedule, nc.Timezone, now, nc.EndTime)
+	return nc, next, err
+}
+
+// Create stores a cron, first due at the schedule's next time after now.
+// A thread must be the owner's.
+func (o Owned) Create(ctx context.Context, nc NewCron) (Cron, error) {
+	nc, next, err := nc.Check(time.Now())
 	if err != nil {
 		return Cron{}, err
 	}
 	rows, err := o.s.pool.Query(ctx, `
 		INSERT INTO crons (id, user_id, thread_id, assistant_id, schedule, timezone, payload, job, metadata,
 			enabled, on_run_completed, end_time, next_run_at)
-		SELECT $1::uuid, $2::uuid, t.id, $4, $5, $6, coalesce($7::jsonb, '{}'), $8::jsonb, coalesce($9::jsonb, '{}'), $10::boolean, $11, $12::timestamptz, $13::timestamptz
+		SELECT $1::uuid, $2::uuid, t.id, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10::boolean, $11, $12::timestamptz, $13::timestamptz
 		FROM (SELECT NULL) one LEFT JOIN threads t ON t.id::text = $3 AND t.owner_id = $2
 		WHERE $3 = '' OR t.id IS NOT NULL
 		RETURNING `+columns,
@@ -187,6 +209,53 @@ type Change struct {
 	OnCompleted *string
 }
 
+// Apply is c with the change made: its members replaced, its metadata
+// merged (the change's keys replace the cron's), and its next due time
+// after now worked out again. It refuses what NewCron.Check refuses.
+func (ch Change) Apply(c Cron, now time.Time) (Cron, error) {
+	if ch.Schedule != nil {
+		c.Schedule = *ch.Schedule
+	}
+	if ch.Timezone != nil {
+		c.Timezone = *ch.Timezone
+	}
+	if ch.EndTime != nil {
+		c.EndTime = ch.EndTime
+	}
+	if ch.Enabled != nil {
+		c.Enabled = *ch.Enabled
+	}
+	if ch.OnCompleted != nil {
+		if err := checkOnCompleted(*ch.OnCompleted); err != nil {
+			return c, err
+		}
+		c.OnCompleted = *ch.OnCompleted
+	}
+	if len(ch.Payload) > 0 {
+		payload, err := object(ch.Payload, "payload")
+		if err != nil {
+			return c, err
+		}
+		if err := checkJob(ch.Job); err != nil {
+			return c, err
+		}
+		c.Payload, c.Job = payload, ch.Job
+	}
+	if len(ch.Metadata) > 0 {
+		meta, err := merge(c.Metadata, ch.Metadata)
+		if err != nil {
+			return c, err
+		}
+		c.Metadata = meta
+	}
+	next, err := Next(c.Schedule, c.Timezone, now, c.EndTime)
+	if err != nil {
+		return c, err
+	}
+	c.NextRunAt = next
+	return c, nil
+}
+
 // Update changes a cron and works out its next due time again, in one
 // transaction.
 func (o Owned) Update(ctx context.Context, id string, ch Change) (Cron, error) {
@@ -200,38 +269,16 @@ func (o Owned) Update(ctx context.Context, id string, ch Change) (Cron, error) {
 		if err != nil {
 			return err
 		}
-		if ch.Schedule != nil {
-			c.Schedule = *ch.Schedule
-		}
-		if ch.Timezone != nil {
-			c.Timezone = *ch.Timezone
-		}
-		if ch.EndTime != nil {
-			c.EndTime = ch.EndTime
-		}
-		if ch.Enabled != nil {
-			c.Enabled = *ch.Enabled
-		}
-		if ch.OnCompleted != nil {
-			if *ch.OnCompleted != OnCompletedDelete && *ch.OnCompleted != OnCompletedKeep {
-				return errcode.New(errcode.BadRequest, "on_run_completed must be delete or keep")
-			}
-			c.OnCompleted = *ch.OnCompleted
-		}
-		if len(ch.Payload) > 0 {
-			c.Payload, c.Job = ch.Payload, ch.Job
-		}
-		next, err := Next(c.Schedule, c.Timezone, time.Now(), c.EndTime)
-		if err != nil {
+		if c, err = ch.Apply(c, time.Now()); err != nil {
 			return err
 		}
 		rows, err = tx.Query(ctx, `
 			UPDATE crons SET schedule = $3, timezone = $4, end_time = $5, enabled = $6, on_run_completed = $7,
-				payload = $8, job = $9, metadata = metadata || coalesce($10::jsonb, '{}'), next_run_at = $11, updated_at = now()
+				payload = $8, job = $9, metadata = $10, next_run_at = $11, updated_at = now()
 			WHERE id::text = $1 AND user_id = $2
 			RETURNING `+columns,
 			id, o.userID, c.Schedule, c.Timezone, c.EndTime, c.Enabled, c.OnCompleted, raw(c.Payload), raw(c.Job),
-			raw(ch.Metadata), next)
+			raw(c.Metadata), c.NextRunAt)
 		if err != nil {
 			return fmt.Errorf("updating cron %s: %w", id, err)
 		}
@@ -270,21 +317,36 @@ var SortColumns = []string{"cron_id", "assistant_id", "thread_id", "created_at",
 var sortSQL = map[string]string{"cron_id": "id", "assistant_id": "assistant_id", "thread_id": "thread_id",
 	"created_at": "created_at", "updated_at": "updated_at", "next_run_date": "next_run_at", "end_time": "end_time"}
 
-// Search lists the owner's crons.
-func (o Owned) Search(ctx context.Context, q Query) ([]Cron, error) {
-	col, ok := sortSQL[q.SortBy]
+// Check checks a search, and returns it with its defaults filled in:
+// SortBy one of SortColumns (created_at when ""), a limit of 10 when 0.
+// A column it does not know, or a limit or an offset below 0, is a
+// BAD_REQUEST.
+func (q Query) Check() (Query, error) {
 	if q.SortBy == "" {
-		col, ok = "created_at", true
+		q.SortBy = "created_at"
 	}
-	if !ok {
-		return nil, errcode.New(errcode.BadRequest, "sort_by %q is not one of the columns crons sort by", q.SortBy)
+	if !slices.Contains(SortColumns, q.SortBy) {
+		return q, errcode.New(errcode.BadRequest, "sort_by %q is not one of the columns crons sort by", q.SortBy)
 	}
-	dir := "DESC"
-	if q.Ascending {
-		dir = "ASC"
+	if q.Limit < 0 || q.Offset < 0 {
+		return q, errcode.New(errcode.BadRequest, "limit and offset must be at least 0")
 	}
 	if q.Limit == 0 {
 		q.Limit = 10
+	}
+	return q, nil
+}
+
+// Search lists the owner's crons: by q's column (nulls last), then by id,
+// both in q's direction.
+func (o Owned) Search(ctx context.Context, q Query) ([]Cron, error) {
+	q, err := q.Check()
+	if err != nil {
+		return nil, err
+	}
+	col, dir := sortSQL[q.SortBy], "DESC"
+	if q.Ascending {
+		dir = "ASC"
 	}
 	rows, err := o.s.pool.Query(ctx, `SELECT `+columns+` FROM crons
 		WHERE user_id = $1 AND ($2 = '' OR assistant_id = $2) AND ($3 = '' OR thread_id::text = $3)
@@ -353,9 +415,9 @@ func (s *Store) Fire(ctx context.Context, limit int, start Start) ([]Fired, erro
 		for _, c := range due {
 			f := Fired{Cron: c, Due: *c.NextRunAt}
 			f.Err = pgx.BeginFunc(ctx, tx, func(sp pgx.Tx) error { return start(ctx, sp, c, f.Due) })
-			next, err := Next(c.Schedule, c.Timezone, now, c.EndTime)
-			if err != nil { // stored before a rule changed: stop it rather than fire it again and again
-				next, f.Err = nil, errors.Join(f.Err, err)
+			next, err := c.NextDue(now)
+			if err != nil {
+				f.Err = errors.Join(f.Err, err)
 			}
 			if _, err := tx.Exec(ctx, `UPDATE crons SET next_run_at = $2 WHERE id = $1`, c.ID, next); err != nil {
 				return fmt.Errorf("moving cron %s to its next due time: %w", c.ID, err)
@@ -365,6 +427,16 @@ func (s *Store) Fire(ctx context.Context, limit int, start Start) ([]Fired, erro
 		return nil
 	})
 	return out, err
+}
+
+// NextDue is where a fired cron moves: its schedule's first time after
+// now (so that a process that was down for several due times starts one
+// run, not one per missed time), nil when that is past its end. A
+// schedule or a zone that no longer reads (stored before a rule changed)
+// stops the cron, nil, with the error, rather than fire it again and
+// again.
+func (c Cron) NextDue(now time.Time) (*time.Time, error) {
+	return Next(c.Schedule, c.Timezone, now, c.EndTime)
 }
 
 // PruneEnded deletes, of every owner, the crons that will never be due
@@ -392,6 +464,49 @@ func one(rows pgx.Rows, id string) (Cron, error) {
 		return Cron{}, fmt.Errorf("reading cron %s: %w", id, err)
 	}
 	return c, nil
+}
+
+func checkOnCompleted(s string) error {
+	if s != OnCompletedDelete && s != OnCompletedKeep {
+		return errcode.New(errcode.BadRequest, "on_run_completed must be delete or keep")
+	}
+	return nil
+}
+
+// object is a cron's payload or metadata, a JSON object: {} when absent.
+func object(m json.RawMessage, field string) (json.RawMessage, error) {
+	if len(m) == 0 {
+		return json.RawMessage("{}"), nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(m, &obj); err != nil || obj == nil {
+		return nil, errcode.New(errcode.BadRequest, "a cron's %s must be a JSON object", field)
+	}
+	return m, nil
+}
+
+// merge is metadata with patch's keys replacing its own; patch must be a
+// JSON object.
+func merge(metadata, patch json.RawMessage) (json.RawMessage, error) {
+	var add map[string]json.RawMessage
+	if err := json.Unmarshal(patch, &add); err != nil || add == nil {
+		return nil, errcode.New(errcode.BadRequest, "a cron's metadata must be a JSON object")
+	}
+	out := map[string]json.RawMessage{}
+	json.Unmarshal(metadata, &out)
+	for k, v := range add {
+		out[k] = v
+	}
+	return json.Marshal(out)
+}
+
+// checkJob refuses a cron without the job its runs execute, which the
+// server makes.
+func checkJob(job json.RawMessage) error {
+	if !json.Valid(job) {
+		return errors.New("a cron needs the job its runs execute, as JSON")
+	}
+	return nil
 }
 
 // raw is a JSON member as a query argument: NULL when absent.

@@ -20,6 +20,12 @@ import (
 
 var testURL string
 
+// The behaviour the in-memory twin shares (crons created, refused,
+// searched, changed, deleted with their thread, fired once per due time)
+// is tested by the tenants' suite (server/tenant/tenanttest), on
+// PostgreSQL too. Here is what is this store's own: schedules read, many
+// processes firing at once, a deleted user's crons.
+
 func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, "crons", &testURL)) }
 
 func TestNext(t *testing.T) {
@@ -95,81 +101,26 @@ func (f fixture) thread(t *testing.T, owner string) string {
 
 var job = json.RawMessage(`{"input":{"messages":[]}}`)
 
-func TestOwnedCrons(t *testing.T) {
+// Deleting a user deletes their crons, with their threads or without.
+func TestDeletedUserTakesCrons(t *testing.T) {
 	ctx := context.Background()
 	f := open(t)
-	anaID, ana := f.user(t, "crons-ana")
-	_, bob := f.user(t, "crons-bob")
-	th := f.thread(t, anaID)
-	c, err := ana.Create(ctx, NewCron{ThreadID: th, AssistantID: "trip-planner", Schedule: "0 9 * * *", Timezone: "Europe/Lisbon",
-		Job: job, Metadata: json.RawMessage(`{"watch":"lisbon"}`), Enabled: true})
+	anaID, ana := f.user(t, "crons-deleted")
+	onThread, err := ana.Create(ctx, NewCron{ThreadID: f.thread(t, anaID), AssistantID: "trip-planner", Schedule: "@daily", Job: job})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.ThreadID != th || c.NextRunAt == nil || c.OnCompleted != OnCompletedDelete || string(c.Payload) != "{}" {
-		t.Fatalf("created %+v", c)
-	}
-	stateless, err := ana.Create(ctx, NewCron{AssistantID: "trip-planner", Schedule: "@hourly", Job: job, Enabled: false, OnCompleted: OnCompletedKeep})
-	if err != nil || stateless.ThreadID != "" || stateless.Timezone != "UTC" {
-		t.Fatalf("stateless: %+v %v", stateless, err)
-	}
-	if _, err := bob.Create(ctx, NewCron{ThreadID: th, AssistantID: "trip-planner", Schedule: "@hourly", Job: job}); errcode.Of(err) != errcode.NotFound {
-		t.Errorf("a cron on another user's thread: %v", err)
-	}
-	// Bob reaches none of Ana's crons.
-	for name, err := range map[string]error{
-		"get":    second(bob.Get(ctx, c.ID)),
-		"update": second(bob.Update(ctx, c.ID, Change{Enabled: new(bool)})),
-		"delete": bob.Delete(ctx, c.ID),
-	} {
-		if errcode.Of(err) != errcode.NotFound {
-			t.Errorf("bob's %s of ana's cron: %v, want NOT_FOUND", name, err)
-		}
-	}
-	if list, _ := bob.Search(ctx, Query{}); len(list) != 0 {
-		t.Errorf("bob finds %d crons", len(list))
-	}
-	if n, _ := bob.Count(ctx, "", ""); n != 0 {
-		t.Errorf("bob counts %d crons", n)
-	}
-
-	enabled := true
-	for _, q := range []struct {
-		q    Query
-		want int
-	}{{Query{}, 2}, {Query{ThreadID: th}, 1}, {Query{Enabled: &enabled}, 1}, {Query{AssistantID: "other"}, 0}, {Query{Limit: 1}, 1}} {
-		if list, err := ana.Search(ctx, q.q); err != nil || len(list) != q.want {
-			t.Errorf("search %+v: %d (%v), want %d", q.q, len(list), err, q.want)
-		}
-	}
-	if _, err := ana.Search(ctx, Query{SortBy: "schedule"}); errcode.Of(err) != errcode.BadRequest {
-		t.Errorf("sort by an unknown column: %v", err)
-	}
-
-	sched, end := "0 10 * * *", time.Now().Add(-time.Hour)
-	up, err := ana.Update(ctx, c.ID, Change{Schedule: &sched, Metadata: json.RawMessage(`{"more":1}`), EndTime: &end})
+	stateless, err := ana.Create(ctx, NewCron{AssistantID: "trip-planner", Schedule: "@hourly", Job: job})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if up.Schedule != sched || up.NextRunAt != nil || string(up.Metadata) != `{"more": 1, "watch": "lisbon"}` {
-		t.Errorf("updated %+v (%s)", up, up.Metadata)
-	}
-	bad := "not a schedule"
-	if _, err := ana.Update(ctx, c.ID, Change{Schedule: &bad}); errcode.Of(err) != errcode.BadRequest {
-		t.Errorf("a bad schedule: %v", err)
-	}
-	if err := ana.Delete(ctx, c.ID); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ana.Get(ctx, c.ID); errcode.Of(err) != errcode.NotFound {
-		t.Errorf("after delete: %v", err)
-	}
-	// Deleting the user deletes their crons.
 	if _, err := f.pool.Exec(ctx, `DELETE FROM users WHERE id = $1`, anaID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ana.Get(ctx, stateless.ID); errcode.Of(err) != errcode.NotFound {
-		t.Errorf("a deleted user's cron: %v", err)
+	for _, id := range []string{onThread.ID, stateless.ID} {
+		if _, err := ana.Get(ctx, id); errcode.Of(err) != errcode.NotFound {
+			t.Errorf("a deleted user's cron: %v", err)
+		}
 	}
 }
 
@@ -255,5 +206,3 @@ func TestFireExactlyOnce(t *testing.T) {
 		t.Errorf("%d crons still due (%v)", late, err)
 	}
 }
-
-func second[T any](_ T, err error) error { return err }

@@ -87,26 +87,19 @@ const live = `(expires_at IS NULL OR expires_at > now())`
 // a millisecond, so that clients that compare times at that precision see
 // the change.
 func (o Owned) Put(ctx context.Context, in PutItem) error {
-	if err := CheckNamespace(in.Namespace, "namespace"); err != nil {
+	value, err := in.Check()
+	if err != nil {
 		return err
-	}
-	if err := checkKey(in.Key); err != nil {
-		return err
-	}
-	var value map[string]any
-	if err := json.Unmarshal(in.Value, &value); err != nil || value == nil {
-		return errcode.New(errcode.BadRequest, "an item's value must be a JSON object")
 	}
 	var text *string
-	if !in.NoIndex {
-		t := indexText(value, in.Index)
+	if t, ok := in.IndexedText(value); ok {
 		text = &t
 	}
 	var ttl *time.Duration
 	if in.TTL > 0 {
 		ttl = &in.TTL
 	}
-	_, err := o.s.pool.Exec(ctx, `
+	_, err = o.s.pool.Exec(ctx, `
 		INSERT INTO store_items AS i (user_id, namespace, key, value, search, ttl, expires_at)
 		VALUES ($1, $2, $3, $4, to_tsvector('simple', $5), $6, now() + $6)
 		ON CONFLICT (user_id, namespace, key) DO UPDATE SET
@@ -123,10 +116,7 @@ func (o Owned) Put(ctx context.Context, in PutItem) error {
 // Get is the item with this namespace and key; ok is false when there is
 // none (or its time ran out). With refresh, its time to live starts again.
 func (o Owned) Get(ctx context.Context, namespace []string, key string, refresh bool) (it Item, ok bool, err error) {
-	if err := CheckNamespace(namespace, "namespace"); err != nil {
-		return it, false, err
-	}
-	if err := checkKey(key); err != nil {
+	if err := (Ref{namespace, key}).Check(); err != nil {
 		return it, false, err
 	}
 	query := `SELECT namespace, key, value, created_at, updated_at, NULL::float8 FROM store_items
@@ -156,6 +146,15 @@ type Ref struct {
 	Key       string
 }
 
+// Check refuses a ref to an item the store cannot keep: its namespace
+// (CheckNamespace) or its key (CheckKey).
+func (r Ref) Check() error {
+	if err := CheckNamespace(r.Namespace, "namespace"); err != nil {
+		return err
+	}
+	return CheckKey(r.Key)
+}
+
 // GetEach reads the items refs name, in one statement: those that exist and
 // are live, in no particular order. Unlike Get, it never refreshes their
 // time to live.
@@ -163,10 +162,7 @@ func (o Owned) GetEach(ctx context.Context, refs ...Ref) ([]Item, error) {
 	args := []any{o.userID}
 	var which []string
 	for _, r := range refs {
-		if err := CheckNamespace(r.Namespace, "namespace"); err != nil {
-			return nil, err
-		}
-		if err := checkKey(r.Key); err != nil {
+		if err := r.Check(); err != nil {
 			return nil, err
 		}
 		args = append(args, r.Namespace, r.Key)
@@ -190,10 +186,7 @@ func (o Owned) GetEach(ctx context.Context, refs ...Ref) ([]Item, error) {
 // Delete removes the item with this namespace and key; deleting a missing
 // item is not an error.
 func (o Owned) Delete(ctx context.Context, namespace []string, key string) error {
-	if err := CheckNamespace(namespace, "namespace"); err != nil {
-		return err
-	}
-	if err := checkKey(key); err != nil {
+	if err := (Ref{namespace, key}).Check(); err != nil {
 		return err
 	}
 	if _, err := o.s.pool.Exec(ctx, `DELETE FROM store_items WHERE user_id = $1 AND namespace = $2 AND key = $3`,
@@ -232,34 +225,55 @@ type Query struct {
 	Refresh bool // the items found start their time to live again
 }
 
+// Check checks a search: its prefix, its page (a limit of 1 to
+// MaxPageSize, 10 when 0; an offset of at least 0) and its filter. It
+// returns the page's limit and the filter's conditions.
+func (q Query) Check() (limit int, conds []Condition, err error) {
+	if len(q.Prefix) > 0 {
+		if err := CheckNamespace(q.Prefix, "namespace_prefix"); err != nil {
+			return 0, nil, err
+		}
+	}
+	if limit, err = page(q.Limit, q.Offset); err != nil {
+		return 0, nil, err
+	}
+	conds, err = q.Conditions()
+	return limit, conds, err
+}
+
+// Terms are the words of q's text, folded as the indexed text is: an item
+// matches when one of its indexed words is one of them or begins with
+// one ("vegetarian" finds "vegetarians"). None when the text has no
+// words.
+func (q Query) Terms() []string { return textfold.Words(q.Text) }
+
+// FindsNothing reports a text that is not blank yet has no words ("!!"):
+// such a search finds nothing, where a blank text finds every item.
+func (q Query) FindsNothing() bool {
+	return strings.TrimSpace(q.Text) != "" && len(q.Terms()) == 0
+}
+
 // Search finds items: with a text, best ranked first; without, the most
 // recently updated first.
 func (o Owned) Search(ctx context.Context, q Query) ([]Item, error) {
-	if len(q.Prefix) > 0 {
-		if err := CheckNamespace(q.Prefix, "namespace_prefix"); err != nil {
-			return nil, err
-		}
-	}
-	limit, err := page(q.Limit, q.Offset)
+	limit, conds, err := q.Check()
 	if err != nil {
 		return nil, err
 	}
 	args := []any{o.userID, nonNil(q.Prefix)}
 	where := []string{"user_id = $1", live, "($2::text[] = '{}' OR namespace[1:cardinality($2::text[])] = $2)"}
-	filters, err := filterSQL(q.Filter, &args)
-	if err != nil {
-		return nil, err
-	}
-	where = append(where, filters...)
+	where = append(where, filterSQL(conds, &args)...)
 	score, order := "NULL::float8", "updated_at DESC, namespace, key"
-	if tsq := tsQuery(q.Text); tsq != "" {
-		args = append(args, tsq)
+	terms := q.Terms()
+	switch {
+	case len(terms) > 0:
+		args = append(args, tsQuery(terms))
 		n := len(args)
 		where = append(where, fmt.Sprintf("search @@ to_tsquery('simple', $%d)", n))
 		score = fmt.Sprintf("ts_rank(search, to_tsquery('simple', $%d))::float8", n)
 		order = "score DESC, updated_at DESC, namespace, key"
-	} else if strings.TrimSpace(q.Text) != "" {
-		return []Item{}, nil // a query of no words finds nothing
+	case q.FindsNothing():
+		return []Item{}, nil
 	}
 	args = append(args, limit, q.Offset)
 	query := fmt.Sprintf(`SELECT namespace, key, value, created_at, updated_at, %s AS score FROM store_items
@@ -293,17 +307,18 @@ type NamespaceQuery struct {
 	Offset   int
 }
 
-// Namespaces lists the namespaces that hold items, in order.
-func (o Owned) Namespaces(ctx context.Context, q NamespaceQuery) ([][]string, error) {
+// Check checks a listing: its page (a limit of 1 to MaxPageSize, 100
+// when 0; an offset of at least 0), its depth and the labels of its
+// prefix and suffix. It returns the page's limit.
+func (q NamespaceQuery) Check() (limit int, err error) {
 	if q.Limit == 0 {
 		q.Limit = 100
 	}
-	limit, err := page(q.Limit, q.Offset)
-	if err != nil {
-		return nil, err
+	if limit, err = page(q.Limit, q.Offset); err != nil {
+		return 0, err
 	}
 	if q.MaxDepth < 0 {
-		return nil, errcode.New(errcode.BadRequest, "max_depth must be at least 1")
+		return 0, errcode.New(errcode.BadRequest, "max_depth must be at least 1")
 	}
 	for _, m := range []struct {
 		labels []string
@@ -311,9 +326,18 @@ func (o Owned) Namespaces(ctx context.Context, q NamespaceQuery) ([][]string, er
 	}{{q.Prefix, "prefix"}, {q.Suffix, "suffix"}} {
 		if len(m.labels) > 0 {
 			if err := CheckNamespace(m.labels, m.field); err != nil {
-				return nil, err
+				return 0, err
 			}
 		}
+	}
+	return limit, nil
+}
+
+// Namespaces lists the namespaces that hold items, in order.
+func (o Owned) Namespaces(ctx context.Context, q NamespaceQuery) ([][]string, error) {
+	limit, err := q.Check()
+	if err != nil {
+		return nil, err
 	}
 	depth := any(nil)
 	if q.MaxDepth > 0 {
@@ -387,7 +411,9 @@ func CheckNamespace(ns []string, field string) error {
 	return nil
 }
 
-func checkKey(key string) error {
+// CheckKey refuses a key the store does not keep: empty, too long, or not
+// text PostgreSQL can store.
+func CheckKey(key string) error {
 	if key == "" || len(key) > MaxKeyLen {
 		return errcode.New(errcode.BadRequest, "an item's key must have 1 to %d bytes", MaxKeyLen)
 	}
@@ -424,35 +450,65 @@ func nonNil(s []string) []string {
 }
 
 // operators are the comparisons a filter may ask for, as SQL.
-var operators = map[string]string{"$eq": "=", "$ne": "<>", "$gt": ">", "$gte": ">=", "$lt": "<", "$lte": "<="}
+var operators = map[string]string{OpEq: "=", OpNe: "<>", OpGt: ">", OpGte: ">=", OpLt: "<", OpLte: "<="}
 
-// filterSQL turns a filter into conditions on value, adding their
-// operands to args.
-func filterSQL(filter map[string]json.RawMessage, args *[]any) ([]string, error) {
-	if len(filter) > MaxFilterLen {
+// The operators of a filter.
+const (
+	OpEq  = "$eq"
+	OpNe  = "$ne"
+	OpGt  = "$gt"
+	OpGte = "$gte"
+	OpLt  = "$lt"
+	OpLte = "$lte"
+)
+
+// Condition is one comparison of a search's filter: the top-level member
+// Field of an item's value against Operand, both compared as jsonb
+// values are. An item without the member fails every condition on it,
+// $ne too.
+type Condition struct {
+	Field   string
+	Op      string // one of OpEq, OpNe, OpGt, OpGte, OpLt, OpLte
+	Operand json.RawMessage
+}
+
+// Conditions are the comparisons q's filter asks for, by field and
+// operator: a member whose value is an object of operators and operands
+// ({"$gte": 2, "$lt": 4}) makes one per operator; any other value, one
+// of equality. A filter of more than MaxFilterLen members, or with a
+// member that is not JSON, is a BAD_REQUEST.
+func (q Query) Conditions() ([]Condition, error) {
+	if len(q.Filter) > MaxFilterLen {
 		return nil, errcode.New(errcode.BadRequest, "a filter may have at most %d members", MaxFilterLen)
 	}
-	var out []string
-	add := func(field, op string, operand json.RawMessage) {
-		*args = append(*args, field, string(operand))
-		n := len(*args)
-		out = append(out, fmt.Sprintf("value -> $%d %s $%d::jsonb", n-1, op, n))
-	}
-	for _, field := range sortedKeys(filter) {
-		raw := filter[field]
+	var out []Condition
+	for _, field := range sortedKeys(q.Filter) {
+		raw := q.Filter[field]
 		if !json.Valid(raw) {
 			return nil, errcode.New(errcode.BadRequest, "filter.%s is not JSON", field)
 		}
 		var ops map[string]json.RawMessage
 		if json.Unmarshal(raw, &ops) != nil || !allOperators(ops) {
-			add(field, "=", raw)
+			out = append(out, Condition{Field: field, Op: OpEq, Operand: raw})
 			continue
 		}
 		for _, name := range sortedKeys(ops) {
-			add(field, operators[name], ops[name])
+			out = append(out, Condition{Field: field, Op: name, Operand: ops[name]})
 		}
 	}
 	return out, nil
+}
+
+// filterSQL turns a filter's conditions into conditions on value, adding
+// their operands to args.
+func filterSQL(conds []Condition, args *[]any) []string {
+	var out []string
+	for _, c := range conds {
+		*args = append(*args, c.Field, string(c.Operand))
+		n := len(*args)
+		out = append(out, fmt.Sprintf("value -> $%d %s $%d::jsonb", n-1, operators[c.Op], n))
+	}
+	return out
 }
 
 // allOperators reports an object whose members are all operators.
@@ -466,6 +522,29 @@ func allOperators(m map[string]json.RawMessage) bool {
 		}
 	}
 	return true
+}
+
+// Check checks an item to put: its namespace, its key and its value, which
+// must be a JSON object. It returns the value, decoded.
+func (in PutItem) Check() (map[string]any, error) {
+	if err := (Ref{in.Namespace, in.Key}).Check(); err != nil {
+		return nil, err
+	}
+	var value map[string]any
+	if err := json.Unmarshal(in.Value, &value); err != nil || value == nil {
+		return nil, errcode.New(errcode.BadRequest, "an item's value must be a JSON object")
+	}
+	return value, nil
+}
+
+// IndexedText is the folded text of the strings a query may find in the
+// item, whose value Check decoded: every string in it, or those under the
+// paths of Index. ok is false with NoIndex: queries find nothing in it.
+func (in PutItem) IndexedText(value map[string]any) (text string, ok bool) {
+	if in.NoIndex {
+		return "", false
+	}
+	return indexText(value, in.Index), true
 }
 
 // indexText is the folded text of the strings a query may find in value:
@@ -506,19 +585,14 @@ func appendStrings(b *strings.Builder, v any) {
 	}
 }
 
-// tsQuery is a text search query that matches an item with any word of
-// text, or a word that begins with one ("vegetarian" finds "vegetarians"),
-// folded as the indexed text is; "" when text has no words.
-func tsQuery(text string) string {
-	words := textfold.Words(text)
-	if len(words) == 0 {
-		return ""
+// tsQuery is a text search query that matches an item with any of a
+// search's terms, or a word that begins with one (Query.Terms).
+func tsQuery(terms []string) string {
+	out := make([]string, 0, len(terms))
+	for _, w := range terms {
+		out = append(out, "'"+strings.ReplaceAll(w, "'", "''")+"':*")
 	}
-	terms := make([]string, 0, len(words))
-	for _, w := range words {
-		terms = append(terms, "'"+strings.ReplaceAll(w, "'", "''")+"':*")
-	}
-	return strings.Join(terms, " | ")
+	return strings.Join(out, " | ")
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -109,14 +109,17 @@ func scanServer(row pgx.Row, extra ...any) (Server, error) {
 	return m, err
 }
 
+// vetter checks and seals with the registry's guard and box.
+func (r Registry) vetter() Vetter { return Vetter{Guard: r.Guard, Box: r.Box} }
+
 // Create stores a new server for userID.
 func (r Registry) Create(ctx context.Context, userID string, in Input) (Server, error) {
-	in, err := r.validate(in, false)
+	in, err := r.vetter().Check(in, false)
 	if err != nil {
 		return Server{}, err
 	}
 	id := uuid.Must(uuid.NewV7()).String()
-	sealed, err := r.seal(id, in.Secret)
+	sealed, err := r.vetter().Secret(id, in, nil)
 	if err != nil {
 		return Server{}, err
 	}
@@ -151,18 +154,13 @@ func (r Registry) Modify(ctx context.Context, userID, id string, change func(Ser
 		if err != nil {
 			return fmt.Errorf("reading MCP server %s: %w", id, err)
 		}
-		in, err := r.validate(change(cur), cur.HasSecret)
+		in, err := r.vetter().Check(change(cur), cur.HasSecret)
 		if err != nil {
 			return err
 		}
-		sealed := stored
-		switch {
-		case in.AuthType == AuthNone:
-			sealed = nil
-		case in.Secret != nil:
-			if sealed, err = r.seal(cur.ID, in.Secret); err != nil {
-				return err
-			}
+		sealed, err := r.vetter().Secret(cur.ID, in, stored)
+		if err != nil {
+			return err
 		}
 		out, err = scanServer(tx.QueryRow(ctx, `
 			UPDATE mcp_servers SET name = $2, url = $3, transport = $4, auth_type = $5, auth_header = $6, secret = $7,
@@ -230,7 +228,7 @@ func (r Registry) Enabled(ctx context.Context, userID string) ([]WithSecret, err
 	}
 	out := make([]WithSecret, 0, len(list))
 	for _, s := range list {
-		secret, err := r.open(s.ID, s.sealed)
+		secret, err := r.vetter().Open(s.ID, s.sealed)
 		if err != nil { // a changed key: this server is skipped, the others still work
 			slog.WarnContext(ctx, "skipping an MCP server whose secret does not open", "server", s.ID, "err", err)
 			continue
@@ -257,35 +255,6 @@ func (r Registry) Delete(ctx context.Context, userID, id string) error {
 		}
 		return nil
 	})
-}
-
-// associatedData binds a sealed secret to its server's row.
-func associatedData(id string) []byte { return []byte("mcp_servers/" + id) }
-
-// seal seals a secret for server id; a nil secret is stored as NULL.
-func (r Registry) seal(id string, secret *string) ([]byte, error) {
-	if secret == nil {
-		return nil, nil
-	}
-	if r.Box == nil {
-		return nil, errcode.New(errcode.Unavailable, "this server is not set up to store credentials")
-	}
-	return r.Box.Seal([]byte(*secret), associatedData(id))
-}
-
-// open opens a stored secret; NULL is "".
-func (r Registry) open(id string, sealed []byte) (string, error) {
-	if sealed == nil {
-		return "", nil
-	}
-	if r.Box == nil {
-		return "", errcode.New(errcode.Unavailable, "this server is not set up to read credentials")
-	}
-	plain, err := r.Box.Open(sealed, associatedData(id))
-	if err != nil {
-		return "", fmt.Errorf("opening the secret of MCP server %s: %w", id, err)
-	}
-	return string(plain), nil
 }
 
 // writeError turns constraint violations into coded errors.

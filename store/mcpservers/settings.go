@@ -34,15 +34,22 @@ func (r Registry) Settings(ctx context.Context, userID string) (Settings, error)
 	return out, nil
 }
 
-// SetSettings replaces userID's settings. Every server id must be one of
-// the user's servers, or it is NOT_FOUND.
-func (r Registry) SetSettings(ctx context.Context, userID string, set Settings) error {
+// Servers are the ids of the servers the settings name, each once, in
+// the order they first come.
+func (s Settings) Servers() []string {
 	ids := []string{}
-	for _, id := range set.ToolMCPServers {
+	for _, id := range s.ToolMCPServers {
 		if !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}
+	return ids
+}
+
+// SetSettings replaces userID's settings. Every server id must be one of
+// the user's servers, or it is NOT_FOUND.
+func (r Registry) SetSettings(ctx context.Context, userID string, set Settings) error {
+	ids := set.Servers()
 	return pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
 		var mine []string
 		rows, err := tx.Query(ctx, `SELECT id::text FROM mcp_servers WHERE user_id::text = $1 AND id::text = ANY($2)`, userID, ids)

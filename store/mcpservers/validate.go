@@ -2,6 +2,7 @@ package mcpservers
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
 	"regexp"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/netguard"
+	"github.com/tripgraph/tripgraph/secretbox"
 )
 
 // Limits on a server config.
@@ -31,9 +33,18 @@ var (
 var reservedHeaders = []string{"accept", "connection", "content-length", "content-type", "host",
 	"last-event-id", "mcp-protocol-version", "mcp-session-id", "te", "transfer-encoding", "upgrade"}
 
-// validate checks a server config and fills in its defaults. hasSecret says
-// whether a secret is stored already, which a nil Secret keeps.
-func (r Registry) validate(in Input, hasSecret bool) (Input, error) {
+// Vetter checks the configs of the servers users save and seals their
+// credentials, for every store of servers: the rules of a config, the
+// SSRF guard for its URL, the secret box for its secret.
+type Vetter struct {
+	Guard *netguard.Guard // vets URLs; nil refuses every server
+	Box   *secretbox.Box  // seals secrets; nil refuses servers with one
+}
+
+// Check checks a server config and fills in its defaults. hasSecret says
+// whether a secret is stored already, which a nil Secret keeps. What a
+// client may get wrong is a BAD_REQUEST.
+func (v Vetter) Check(in Input, hasSecret bool) (Input, error) {
 	bad := func(format string, args ...any) (Input, error) {
 		return Input{}, errcode.New(errcode.BadRequest, format, args...)
 	}
@@ -41,7 +52,7 @@ func (r Registry) validate(in Input, hasSecret bool) (Input, error) {
 	if !mcpServerName.MatchString(in.Name) {
 		return bad("a server name is 1 to 40 letters, digits, '-' or '_', starting with a letter or digit")
 	}
-	u, err := r.validURL(strings.TrimSpace(in.URL))
+	u, err := v.validURL(strings.TrimSpace(in.URL))
 	if err != nil {
 		return Input{}, err
 	}
@@ -98,7 +109,7 @@ func (r Registry) validate(in Input, hasSecret bool) (Input, error) {
 // validURL accepts an http or https URL with a host that the SSRF guard
 // allows, without a fragment, and returns it normalized (scheme in lower
 // case).
-func (r Registry) validURL(raw string) (string, error) {
+func (v Vetter) validURL(raw string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil || raw == "" {
 		return "", errcode.New(errcode.BadRequest, "the server URL is not a URL")
@@ -106,10 +117,10 @@ func (r Registry) validURL(raw string) (string, error) {
 	if u.Fragment != "" {
 		return "", errcode.New(errcode.BadRequest, "the server URL must not have a #fragment")
 	}
-	if r.Guard == nil {
+	if v.Guard == nil {
 		return "", errors.New("checking a server URL: the registry has no SSRF guard")
 	}
-	if err := r.Guard.CheckURL(raw); err != nil {
+	if err := v.Guard.CheckURL(raw); err != nil {
 		return "", errcode.Wrap(errcode.BadRequest, err, "the server URL is not allowed: "+strings.TrimPrefix(err.Error(), netguard.ErrBlocked.Error()+": "))
 	}
 	if norm := u.String(); len(norm) <= maxMCPURL {
@@ -117,6 +128,42 @@ func (r Registry) validURL(raw string) (string, error) {
 	}
 	return "", errcode.New(errcode.BadRequest, "the server URL is longer than %d characters", maxMCPURL)
 }
+
+// Secret is the sealed secret to store for server id saved with in, which
+// Check returned: none with AuthNone; in's own secret, sealed, when it
+// has one; otherwise stored, the one the server has (nil for a new one).
+// Without a Box a secret to seal is UNAVAILABLE.
+func (v Vetter) Secret(id string, in Input, stored []byte) ([]byte, error) {
+	switch {
+	case in.AuthType == AuthNone:
+		return nil, nil
+	case in.Secret == nil:
+		return stored, nil
+	case v.Box == nil:
+		return nil, errcode.New(errcode.Unavailable, "this server is not set up to store credentials")
+	}
+	return v.Box.Seal([]byte(*in.Secret), associatedData(id))
+}
+
+// Open opens the sealed secret of server id; none is "". Without a Box it
+// is UNAVAILABLE; a secret sealed for another server, or with another
+// key, does not open.
+func (v Vetter) Open(id string, sealed []byte) (string, error) {
+	if sealed == nil {
+		return "", nil
+	}
+	if v.Box == nil {
+		return "", errcode.New(errcode.Unavailable, "this server is not set up to read credentials")
+	}
+	plain, err := v.Box.Open(sealed, associatedData(id))
+	if err != nil {
+		return "", fmt.Errorf("opening the secret of MCP server %s: %w", id, err)
+	}
+	return string(plain), nil
+}
+
+// associatedData binds a sealed secret to its server.
+func associatedData(id string) []byte { return []byte("mcp_servers/" + id) }
 
 // allowedTools checks tool names and drops repeats.
 func allowedTools(names []string) ([]string, error) {
