@@ -154,5 +154,3 @@ func (o *stepOutput) Appended(events []store.RunEvent, err error) error {
 }
 
 func newCheckpointID() string { return uuid.Must(uuid.NewV7()).String() }
-
-func second[T any](_ T, err error) error { return err }

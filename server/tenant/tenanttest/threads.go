@@ -87,10 +87,10 @@ func testThreads(t *testing.T, b Backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (map[string]any{"trip": "lisbon", "n": "first", "title": "Lisbon in July"}); !sameJSON(th.Metadata, want) {
+	if want := (map[string]any{"trip": "lisbon", "n": "first", "title": "Lisbon in July"}); !holds(th.Metadata, want) {
 		t.Fatalf("merged metadata %s, want %v", th.Metadata, want)
 	}
-	if got, _ := mine.Thread(ctx, ids[0]); !sameJSON(got.Metadata, map[string]any{"trip": "lisbon", "n": "first", "title": "Lisbon in July"}) {
+	if got, _ := mine.Thread(ctx, ids[0]); !holds(got.Metadata, map[string]any{"trip": "lisbon", "n": "first", "title": "Lisbon in July"}) {
 		t.Fatalf("the thread read back: %s", got.Metadata)
 	}
 	if _, err := mine.UpdateThreadMetadata(ctx, ids[0], json.RawMessage(`[]`)); errcode.Of(err) != errcode.BadRequest {
@@ -124,9 +124,9 @@ func threadIDs(list []store.Thread) []string {
 	return out
 }
 
-// sameJSON reports whether raw holds the value want, whatever its spacing
+// holds reports whether raw holds the value want, whatever its spacing
 // and member order.
-func sameJSON(raw json.RawMessage, want any) bool {
+func holds(raw json.RawMessage, want any) bool {
 	var got, norm any
 	if json.Unmarshal(raw, &got) != nil {
 		return false
