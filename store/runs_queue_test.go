@@ -594,7 +594,8 @@ func TestCancelOutlastsADeadlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `SELECT id FROM runs WHERE id = $1 FOR SHARE`, run.ID); err != nil {
+	var txPID uint32
+	if err := tx.QueryRow(ctx, `SELECT pg_backend_pid() FROM runs WHERE id = $1 FOR SHARE`, run.ID).Scan(&txPID); err != nil {
 		t.Fatal(err)
 	}
 	cancelled := make(chan error, 1)
@@ -602,7 +603,9 @@ func TestCancelOutlastsADeadlock(t *testing.T) {
 		_, err := s.ForOwner(owner).CancelRun(ctx, run.ID)
 		cancelled <- err
 	}()
-	time.Sleep(300 * time.Millisecond) // the cancel holds the thread and waits for the run
+	// The cancel holds the thread and waits for the run: it has waited
+	// longer than this transaction will, so it is the deadlock's victim.
+	waitUntilBlockedBy(t, s, txPID)
 	if _, err := tx.Exec(ctx, `UPDATE threads SET updated_at = now() WHERE id = $1`, run.ThreadID); err != nil {
 		t.Fatalf("the batch's side of the deadlock: %v", err)
 	}
@@ -620,4 +623,23 @@ func TestCancelOutlastsADeadlock(t *testing.T) {
 	if r := runStatus(t, s, owner, run.ID); !r.CancelRequested {
 		t.Errorf("the run has no cancel request: %+v", r)
 	}
+}
+
+// waitUntilBlockedBy waits until a backend waits for a lock backend pid
+// holds.
+func waitUntilBlockedBy(t *testing.T, s *Store, pid uint32) {
+	t.Helper()
+	for range 600 {
+		var n int
+		err := s.Pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
+			WHERE $1::int = ANY (pg_blocking_pids(pid))`, pid).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("no backend waits for backend %d after 30 s", pid)
 }
