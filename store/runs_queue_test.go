@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 // expireLease makes a run's lease lapse, as it does when its worker's
@@ -605,7 +606,7 @@ func TestCancelOutlastsADeadlock(t *testing.T) {
 	}()
 	// The cancel holds the thread and waits for the run: it has waited
 	// longer than this transaction will, so it is the deadlock's victim.
-	waitUntilBlockedBy(t, s, txPID)
+	pgtest.WaitUntilBlockedBy(t, s.Pool, txPID)
 	if _, err := tx.Exec(ctx, `UPDATE threads SET updated_at = now() WHERE id = $1`, run.ThreadID); err != nil {
 		t.Fatalf("the batch's side of the deadlock: %v", err)
 	}
@@ -623,23 +624,4 @@ func TestCancelOutlastsADeadlock(t *testing.T) {
 	if r := runStatus(t, s, owner, run.ID); !r.CancelRequested {
 		t.Errorf("the run has no cancel request: %+v", r)
 	}
-}
-
-// waitUntilBlockedBy waits until a backend waits for a lock backend pid
-// holds.
-func waitUntilBlockedBy(t *testing.T, s *Store, pid uint32) {
-	t.Helper()
-	for range 600 {
-		var n int
-		err := s.Pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
-			WHERE $1::int = ANY (pg_blocking_pids(pid))`, pid).Scan(&n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n > 0 {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("no backend waits for backend %d after 30 s", pid)
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 // noteCompanion writes a note in the checkpoint's transaction; fail makes
@@ -143,7 +143,7 @@ func TestCompanionLocksTheThreadFirst(t *testing.T) {
 		cp := graph.Checkpoint{ThreadID: thread, ID: newID(), State: []byte(`{"n":1}`)}
 		saved <- saver.ForRun(fence, lockCompanion{id: 1}).Put(ctx, cp, "")
 	}()
-	waitUntilBlockedBy(t, s, cancelPID)
+	pgtest.WaitUntilBlockedBy(t, s.Pool, cancelPID)
 	if _, err := cancel.Exec(ctx, `SELECT id FROM companion_locks WHERE id = 1 FOR NO KEY UPDATE`); err != nil {
 		t.Fatalf("the other transaction's lock of the companion's row: %v", err)
 	}
@@ -153,23 +153,4 @@ func TestCompanionLocksTheThreadFirst(t *testing.T) {
 	if err := <-saved; err != nil {
 		t.Fatalf("saving the checkpoint: %v", err)
 	}
-}
-
-// waitUntilBlockedBy waits until a backend waits for a lock that backend
-// pid holds.
-func waitUntilBlockedBy(t *testing.T, s *testDB, pid uint32) {
-	t.Helper()
-	for range 600 {
-		var n int
-		err := s.Pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
-			WHERE $1::int = ANY (pg_blocking_pids(pid))`, pid).Scan(&n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n > 0 {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("no backend waits for backend %d after 30 s", pid)
 }

@@ -129,3 +129,22 @@ func MigratedPool(t testing.TB, url string, migrate func(context.Context, string
 	t.Cleanup(pool.Close)
 	return pool
 }
+
+// WaitUntilBlockedBy waits until a backend of the database waits for a
+// lock that backend pid holds, and fails the test after 30 s.
+func WaitUntilBlockedBy(t testing.TB, pool *pgxpool.Pool, pid uint32) {
+	t.Helper()
+	for range 600 {
+		var n int
+		err := pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
+			WHERE $1::int = ANY (pg_blocking_pids(pid))`, pid).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("no backend waits for backend %d after 30 s", pid)
+}
