@@ -5,11 +5,9 @@ package archtest
 
 import (
 	"bufio"
-	"encoding/json"
 	"flag"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -83,33 +81,18 @@ func documentedImports(t *testing.T, path string) map[string][]string {
 }
 
 // actualImports lists the product's packages with the packages of ours
-// each imports, as go list sees them.
+// each imports.
 func actualImports(t *testing.T) map[string][]string {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-json=ImportPath,Imports", module+"/...")
-	cmd.Dir = filepath.Join("..", "..")
-	data, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
 	out := map[string][]string{}
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	for dec.More() {
-		var p struct {
-			ImportPath string
-			Imports    []string
-		}
-		if err := dec.Decode(&p); err != nil {
-			t.Fatal(err)
-		}
-		pkg := relative(p.ImportPath)
+	for pkg, imports := range allImports(t) {
 		if !product(pkg) {
 			continue
 		}
 		deps := []string{}
-		for _, imp := range p.Imports {
-			if strings.HasPrefix(imp, module+"/") {
-				deps = append(deps, relative(imp))
+		for _, imp := range imports {
+			if !strings.Contains(imp, ".") && !isStd(imp) {
+				deps = append(deps, imp)
 			}
 		}
 		slices.Sort(deps)
