@@ -119,6 +119,22 @@ type ListOptions struct {
 	Before string // only checkpoints with an ID below this one
 }
 
+// Select picks from a thread's checkpoints, oldest first, those the
+// options name, newest first, each a copy.
+func (o ListOptions) Select(oldestFirst []Checkpoint) []Checkpoint {
+	var out []Checkpoint
+	for i := len(oldestFirst) - 1; i >= 0; i-- {
+		if o.Before != "" && oldestFirst[i].ID >= o.Before {
+			continue
+		}
+		if o.Limit > 0 && len(out) == o.Limit {
+			break
+		}
+		out = append(out, oldestFirst[i].Clone())
+	}
+	return out
+}
+
 // Checkpointer stores checkpoints. Implementations must be safe for
 // concurrent use and return ErrNotFound (possibly wrapped) for missing data.
 //
@@ -242,18 +258,7 @@ func (m *MemorySaver) List(_ context.Context, threadID string, opts ListOptions)
 	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	var out []Checkpoint
-	list := m.threads[threadID]
-	for i := len(list) - 1; i >= 0; i-- {
-		if opts.Before != "" && list[i].ID >= opts.Before {
-			continue
-		}
-		if opts.Limit > 0 && len(out) == opts.Limit {
-			break
-		}
-		out = append(out, list[i].Clone())
-	}
-	return out, nil
+	return opts.Select(m.threads[threadID]), nil
 }
 
 // checkIDs applies the id rule to what Put is given.

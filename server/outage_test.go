@@ -77,7 +77,7 @@ func TestDatabaseOutageIsUnavailable(t *testing.T) {
 // to lapse; a client streaming it meanwhile sees its output once, and no
 // error.
 func TestRunOutlivesADatabaseBlip(t *testing.T) {
-	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	gate := plannertest.Held()
 	h, proxy := outageHarness(t, gate)
 	tid := h.Thread(h.AliceKey, "")
 	resp := h.OpenStream(context.Background(), http.MethodPost, "/threads/"+tid+"/runs/stream",

@@ -37,7 +37,7 @@ func within[T any](t *testing.T, ch <-chan T, what string) T {
 // Shutdown ends the open streams and waits with an UNAVAILABLE error that
 // tells the client to join again, after handing their runs back.
 func TestShutdownClosesStreams(t *testing.T) {
-	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	gate := plannertest.Held()
 	h := apptest.New(t, apptest.WithTools(gate.Tools), apptest.Started())
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -156,7 +156,7 @@ func TestChatRejects(t *testing.T) {
 
 // A chat's run goes on when its client leaves: it can be joined again.
 func TestChatClientLeaves(t *testing.T) {
-	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	gate := plannertest.Held()
 	h := apptest.New(t, apptest.WithTools(gate.Tools), apptest.Started())
 	ctx, cancel := context.WithCancel(context.Background())
 	resp := h.OpenStream(ctx, http.MethodPost, "/api/chat", `{"messages":[{"role":"user","content":`+apptest.JSONString(plannertest.Lisbon)+`}]}`, nil)

@@ -105,7 +105,7 @@ func TestRunBodiesAreChecked(t *testing.T) {
 }
 
 func TestCancelAndRejectWhileRunning(t *testing.T) {
-	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	gate := plannertest.Held()
 	h := apptest.New(t, apptest.WithTools(gate.Tools), apptest.Started())
 	tid := h.Thread(h.AliceKey, "")
 	var run apptest.RunJSON
@@ -184,7 +184,7 @@ func TestCommandRun(t *testing.T) {
 // multitask_strategy interrupt cancels the running run, keeps what it
 // saved, and runs the new one after it has stopped.
 func TestInterruptStrategy(t *testing.T) {
-	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	gate := plannertest.Held()
 	h := apptest.New(t, apptest.WithTools(gate.Tools), apptest.Started())
 	tid := h.Thread(h.AliceKey, "")
 	var first apptest.RunJSON
@@ -208,7 +208,7 @@ func TestInterruptStrategy(t *testing.T) {
 // multitask_strategy rollback cancels the running run and forks from the
 // checkpoint before it: what it saved is no longer in the thread's state.
 func TestRollbackStrategy(t *testing.T) {
-	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	gate := plannertest.Held()
 	h := apptest.New(t, apptest.WithTools(gate.Tools), apptest.Started())
 	tid := h.Thread(h.AliceKey, "")
 	var before nodes.State
@@ -357,7 +357,7 @@ func TestBreakpointRuns(t *testing.T) {
 // the thread's newest; the run's checkpoints stay in the history. A run
 // that started its thread has nothing to roll back to.
 func TestCancelWithRollback(t *testing.T) {
-	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	gate := plannertest.Held()
 	h := apptest.New(t, apptest.WithTools(gate.Tools), apptest.Started())
 	defer close(gate.Release)
 

@@ -144,7 +144,7 @@ func TestStreamDisconnect(t *testing.T) {
 		{"continue by default", ``, store.RunSuccess},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+			gate := plannertest.Held()
 			h := apptest.New(t, apptest.WithTools(gate.Tools), apptest.Started())
 			tid := h.Thread(h.AliceKey, "")
 			ctx, cancel := context.WithCancel(context.Background())
@@ -166,7 +166,7 @@ func TestStreamDisconnect(t *testing.T) {
 
 // A stream outlives the write timeout of ordinary answers.
 func TestStreamHasNoWriteDeadline(t *testing.T) {
-	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	gate := plannertest.Held()
 	limits := apptest.Limits()
 	limits.WriteTimeout = time.Millisecond
 	h := runHarness(t, gate, limited(limits))
@@ -183,7 +183,7 @@ func TestStreamHasNoWriteDeadline(t *testing.T) {
 }
 
 func TestStreamKeepAlive(t *testing.T) {
-	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	gate := plannertest.Held()
 	h := apptest.New(t, apptest.WithTools(gate.Tools), apptest.Started())
 	old := httpx.KeepAlive
 	httpx.KeepAlive = 5 * time.Millisecond

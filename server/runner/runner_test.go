@@ -190,7 +190,7 @@ func TestWorkerRunsATurn(t *testing.T) {
 }
 
 func TestWorkerCancelsARunningRun(t *testing.T) {
-	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	gate := plannertest.Held()
 	r, st := testRunner(t, gate)
 	r.Start()
 	owner, run := queueTurn(t, st, plannertest.Lisbon)
@@ -247,7 +247,7 @@ func TestWorkerTakesOverAnExpiredLease(t *testing.T) {
 }
 
 func TestStoppingHandsRunsBack(t *testing.T) {
-	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	gate := plannertest.Held()
 	r, st := testRunner(t, gate)
 	r.Start()
 	owner, run := queueTurn(t, st, plannertest.Lisbon)
@@ -276,7 +276,7 @@ func TestShutdownGrace(t *testing.T) {
 		{"the grace ends first: the run goes back to the queue", true, store.RunPending},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+			gate := plannertest.Held()
 			r, st := testRunner(t, gate)
 			r.Start()
 			owner, run := queueTurn(t, st, plannertest.Lisbon)
@@ -323,7 +323,7 @@ func TestShutdownGrace(t *testing.T) {
 // Config.Lease is the length of the claims the workers take, and of
 // their renewals.
 func TestRunLeaseIsTheClaimsLength(t *testing.T) {
-	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	gate := plannertest.Held()
 	r, st := testRunner(t, gate)
 	custom, err := New(Config{Queue: st, Tenants: r.tenants, Metrics: r.metrics, Workers: 1, Lease: 1500 * time.Millisecond})
 	if err != nil {
@@ -354,7 +354,7 @@ func TestRunLeaseIsTheClaimsLength(t *testing.T) {
 // A running run's lease is renewed while it runs, so the sweeper never
 // hands it to another worker.
 func TestLeaseIsRenewed(t *testing.T) {
-	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	gate := plannertest.Held()
 	r, st := testRunner(t, gate)
 	r.timing.lease = 2 * time.Second // long enough that a loaded machine does not let it lapse
 	r.Start()
@@ -381,7 +381,7 @@ func TestLeaseIsRenewed(t *testing.T) {
 // run the other worker now holds.
 func TestWorkerThatLostItsLeaseWritesNothing(t *testing.T) {
 	ctx := context.Background()
-	gate := &plannertest.Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+	gate := plannertest.Held()
 	r, st := testRunner(t, gate)
 	r.timing.lease = time.Hour // no renewal will tell the worker
 	r.Start()

@@ -80,6 +80,14 @@ func (a *Accounts) UserByID(_ context.Context, id string) (accounts.User, error)
 	return accounts.User{}, errcode.New(errcode.NotFound, "no user with id %q", id)
 }
 
+// knownUser fails NOT_FOUND unless id is a user's; the caller holds mu.
+func (s *state) knownUser(id string) error {
+	if _, ok := s.users[id]; !ok {
+		return errcode.New(errcode.NotFound, "no user with id %q", id)
+	}
+	return nil
+}
+
 // CreateAPIKey makes a new API key for a user and returns it; only its
 // hash is kept.
 func (a *Accounts) CreateAPIKey(_ context.Context, userID, label string) (string, error) {
@@ -89,8 +97,8 @@ func (a *Accounts) CreateAPIKey(_ context.Context, userID, label string) (string
 	}
 	a.s.mu.Lock()
 	defer a.s.mu.Unlock()
-	if _, ok := a.s.users[userID]; !ok {
-		return "", errcode.New(errcode.NotFound, "no such user")
+	if err := a.s.knownUser(userID); err != nil {
+		return "", err
 	}
 	a.s.accounts.keys[string(accounts.Hash(key))] = &apiKey{user: userID, label: label}
 	return key, nil
@@ -133,8 +141,8 @@ func (a *Accounts) CreateSession(_ context.Context, userID string, ttl time.Dura
 	}
 	a.s.mu.Lock()
 	defer a.s.mu.Unlock()
-	if _, ok := a.s.users[userID]; !ok {
-		return accounts.Session{}, errcode.New(errcode.NotFound, "no such user")
+	if err := a.s.knownUser(userID); err != nil {
+		return accounts.Session{}, err
 	}
 	sess := accounts.Session{Token: token, UserID: userID, CSRFToken: csrf, ExpiresAt: now().Add(ttl)}
 	for h, old := range a.s.accounts.sessions {
@@ -176,8 +184,8 @@ func (a *Accounts) CreateLoginLink(_ context.Context, userID string, ttl time.Du
 	}
 	a.s.mu.Lock()
 	defer a.s.mu.Unlock()
-	if _, ok := a.s.users[userID]; !ok {
-		return "", errcode.New(errcode.NotFound, "no such user")
+	if err := a.s.knownUser(userID); err != nil {
+		return "", err
 	}
 	a.s.accounts.links[string(accounts.Hash(token))] = loginLink{user: userID, expires: now().Add(ttl)}
 	return token, nil

@@ -156,19 +156,9 @@ func (o OwnedAssistants) Search(_ context.Context, q assistants.Query) ([]assist
 		return nil, 0, err
 	}
 	by := assistantSorts[order.By]
-	slices.SortFunc(list, func(a, b *assistant) int {
-		c := cmp.Or(by(a, b), cmp.Compare(a.ID, b.ID))
-		if order.Desc {
-			return -c
-		}
-		return c
-	})
+	sortList(list, func(a, b *assistant) int { return cmp.Or(by(a, b), cmp.Compare(a.ID, b.ID)) }, order.Desc)
 	limit, offset := paging.Clamp(q.Limit, q.Offset, 10)
-	out := []assistants.Assistant{}
-	for _, a := range page(list, limit, offset) {
-		out = append(out, a.record())
-	}
-	return out, len(list), nil
+	return records(page(list, limit, offset), (*assistant).record), len(list), nil
 }
 
 // Count is how many of the owner's assistants match q (its paging and
@@ -260,11 +250,7 @@ func (o OwnedAssistants) Versions(_ context.Context, id string, metadata json.Ra
 		}
 	}
 	limit, offset = paging.Clamp(limit, offset, 10)
-	out := []assistants.Version{}
-	for _, v := range page(list, limit, offset) {
-		out = append(out, versionRecord(v))
-	}
-	return out, nil
+	return records(page(list, limit, offset), versionRecord), nil
 }
 
 // SetLatest makes one of an assistant's versions its current one again.

@@ -159,18 +159,7 @@ func (c *checkpoints) List(_ context.Context, threadID string, opts graph.ListOp
 	}
 	c.s.mu.Lock()
 	defer c.s.mu.Unlock()
-	list := c.list(threadID)
-	var out []graph.Checkpoint
-	for i := len(list) - 1; i >= 0; i-- {
-		if opts.Before != "" && list[i].ID >= opts.Before {
-			continue
-		}
-		if opts.Limit > 0 && len(out) == opts.Limit {
-			break
-		}
-		out = append(out, list[i].Clone())
-	}
-	return out, nil
+	return opts.Select(c.list(threadID)), nil
 }
 
 // list is the checkpoints of one of the owner's threads, oldest first;

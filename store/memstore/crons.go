@@ -210,11 +210,7 @@ func (o OwnedCrons) Search(_ context.Context, q crons.Query) ([]crons.Cron, erro
 		}
 		return cmp.Or(c, dir*cmp.Compare(a.ID, b.ID))
 	})
-	out := []crons.Cron{}
-	for _, c := range page(list, q.Limit, q.Offset) {
-		out = append(out, copyCron(c))
-	}
-	return out, nil
+	return records(page(list, q.Limit, q.Offset), copyCron), nil
 }
 
 // matching are the owner's crons of an assistant and a thread ("": any);

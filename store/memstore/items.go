@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/store/items"
 	"github.com/tripgraph/tripgraph/textfold"
 )
@@ -97,8 +96,8 @@ func (o OwnedItems) Put(_ context.Context, in items.PutItem) error {
 	}
 	o.s.mu.Lock()
 	defer o.s.mu.Unlock()
-	if _, ok := o.s.users[o.id]; !ok {
-		return errcode.New(errcode.NotFound, "no such user")
+	if err := o.s.knownUser(o.id); err != nil {
+		return err
 	}
 	at := now()
 	it := &item{namespace: slices.Clone(in.Namespace), key: in.Key, value: decode(in.Value), words: words,

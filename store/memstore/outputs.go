@@ -28,8 +28,8 @@ func (o Owner) SaveToolOutput(_ context.Context, server, tool string, data json.
 	}
 	o.s.mu.Lock()
 	defer o.s.mu.Unlock()
-	if _, ok := o.s.users[o.id]; !ok {
-		return "", errcode.New(errcode.NotFound, "no such user")
+	if err := o.s.knownUser(o.id); err != nil {
+		return "", err
 	}
 	id := newID()
 	o.s.outputs[id] = &output{owner: o.id, server: server, tool: tool, data: slices.Clone(data), created: now()}

@@ -206,10 +206,7 @@ func (o Owner) ListRuns(_ context.Context, threadID string, limit, offset int, s
 		}
 	}
 	slices.Reverse(list)
-	for _, r := range page(list, limit, offset) {
-		out = append(out, r.record())
-	}
-	return out, nil
+	return records(page(list, limit, offset), (*run).record), nil
 }
 
 // runsOf are a thread's runs, oldest first; the caller holds mu.
@@ -328,6 +325,16 @@ func (s *state) heldRun(l store.Lease) (*run, error) {
 	return r, nil
 }
 
+// endingRun is the run l names while l holds it, for finishing or
+// releasing it: a run that does not exist is NOT_FOUND, as in
+// PostgreSQL, rather than a lost lease. The caller holds mu.
+func (s *state) endingRun(l store.Lease) (*run, error) {
+	if _, ok := s.runs[l.RunID]; !ok {
+		return nil, runNotFound(l.RunID)
+	}
+	return s.heldRun(l)
+}
+
 // RenewLease extends the lease l to the given length from now, or fails
 // with store.ErrLeaseLost (a CONFLICT) when l no longer holds its run.
 func (st *Store) RenewLease(_ context.Context, l store.Lease, lease time.Duration) (store.Run, error) {
@@ -355,10 +362,7 @@ func (st *Store) FinishRun(_ context.Context, l store.Lease, status, runErr stri
 	s := st.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.runs[l.RunID]; !ok {
-		return store.Run{}, runNotFound(l.RunID)
-	}
-	r, err := s.heldRun(l)
+	r, err := s.endingRun(l)
 	if err != nil {
 		return store.Run{}, err
 	}
@@ -372,10 +376,7 @@ func (st *Store) ReleaseRun(_ context.Context, l store.Lease) (store.Run, error)
 	s := st.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.runs[l.RunID]; !ok {
-		return store.Run{}, runNotFound(l.RunID)
-	}
-	r, err := s.heldRun(l)
+	r, err := s.endingRun(l)
 	if err != nil {
 		return store.Run{}, err
 	}

@@ -120,8 +120,8 @@ func (o OwnedServers) Create(_ context.Context, in mcpservers.Input) (mcpservers
 	}
 	o.s.mu.Lock()
 	defer o.s.mu.Unlock()
-	if _, ok := o.s.users[o.id]; !ok {
-		return mcpservers.Server{}, errcode.New(errcode.NotFound, "no such user")
+	if err := o.s.knownUser(o.id); err != nil {
+		return mcpservers.Server{}, err
 	}
 	if err := o.nameTaken(in.Name, ""); err != nil {
 		return mcpservers.Server{}, err
@@ -214,8 +214,8 @@ func (o OwnedServers) SetSettings(_ context.Context, set mcpservers.Settings) er
 			return err
 		}
 	}
-	if _, ok := o.s.users[o.id]; !ok {
-		return errcode.New(errcode.NotFound, "no such user")
+	if err := o.s.knownUser(o.id); err != nil {
+		return err
 	}
 	o.s.servers.settings[o.id] = mcpservers.Settings{ToolMCP: set.ToolMCP, ToolMCPServers: ids}
 	return nil

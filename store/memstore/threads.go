@@ -144,19 +144,9 @@ func (o Owner) SearchThreads(_ context.Context, q store.ThreadQuery) ([]store.Th
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(list, func(a, b *thread) int {
-		c := cmp.Or(by(a, b), cmp.Compare(a.id, b.id))
-		if desc {
-			return -c
-		}
-		return c
-	})
+	sortList(list, func(a, b *thread) int { return cmp.Or(by(a, b), cmp.Compare(a.id, b.id)) }, desc)
 	limit, offset := paging.Clamp(q.Limit, q.Offset, 20)
-	out := []store.Thread{}
-	for _, t := range page(list, limit, offset) {
-		out = append(out, t.record())
-	}
-	return out, nil
+	return records(page(list, limit, offset), (*thread).record), nil
 }
 
 // CountThreads is how many of the owner's threads match q (its paging
@@ -191,6 +181,26 @@ func (s *state) matching(owner string, q store.ThreadQuery) ([]*thread, error) {
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// sortList sorts list by compare, reversed when desc.
+func sortList[T any](list []T, compare func(a, b T) int, desc bool) {
+	slices.SortFunc(list, func(a, b T) int {
+		if desc {
+			return compare(b, a)
+		}
+		return compare(a, b)
+	})
+}
+
+// records converts each element of list with record, into a list that
+// is empty rather than nil, as JSON wants it.
+func records[T, R any](list []T, record func(T) R) []R {
+	out := make([]R, 0, len(list))
+	for _, x := range list {
+		out = append(out, record(x))
+	}
+	return out
 }
 
 // page is list's page from offset, at most limit long.

@@ -27,6 +27,12 @@ type Gate struct {
 	Server  string        // when set, each call reports its end as the tool bridge does, from this server
 }
 
+// Held is a gate that holds every call until the test closes Release
+// and tells Started of up to four calls without blocking them.
+func Held() *Gate {
+	return &Gate{Started: make(chan string, 4), Release: make(chan struct{})}
+}
+
 // Tools are the tools of the user u: the gated accommodations tool, which
 // tells Started whom each of its calls acts for. It is a tenant.Factory's
 // Tools.
