@@ -111,7 +111,6 @@ func TestServingLogIsJSON(t *testing.T) {
 // Every line tripgraph serve writes on stderr is JSON, from the first to
 // its failure: here it migrates, seeds, and cannot listen.
 func TestServeLogsOnlyJSONLines(t *testing.T) {
-	bin := servetest.Build(t)
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -119,8 +118,8 @@ func TestServeLogsOnlyJSONLines(t *testing.T) {
 	defer taken.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "serve", "--addr", taken.Addr().String())
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+testURL, "TRIPGRAPH_MEDIA_ROOT="+t.TempDir(), "MCP_SECRET=", "TRIPGRAPH_MODEL=")
+	cmd := tripgraphCommand(ctx, "serve", "--addr", taken.Addr().String())
+	cmd.Env = append(cmd.Env, "DATABASE_URL="+testURL, "TRIPGRAPH_MEDIA_ROOT="+t.TempDir(), "MCP_SECRET=", "TRIPGRAPH_MODEL=")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()

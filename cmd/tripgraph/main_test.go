@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/tripgraph/tripgraph/config"
@@ -16,8 +18,26 @@ import (
 // testURL is a fresh database for the commands that need one.
 var testURL string
 
+// asTripgraph, set in a process's environment, makes the test binary
+// run as tripgraph itself, with the arguments after its name: the tests
+// that watch the whole process (its exit status, what it writes where)
+// run it so, without building the binary again.
+const asTripgraph = "TRIPGRAPH_TEST_RUN_AS_MAIN"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(asTripgraph) == "1" {
+		main()
+		os.Exit(0)
+	}
 	os.Exit(pgtest.Run(m, "cmd", &testURL))
+}
+
+// tripgraphCommand is the command that runs tripgraph with args, as the
+// test binary itself.
+func tripgraphCommand(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = append(os.Environ(), asTripgraph+"=1")
+	return cmd
 }
 
 // envConfig is the configuration the environment gives, as main reads it.
