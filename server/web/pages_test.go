@@ -19,6 +19,7 @@ import (
 	"github.com/tripgraph/tripgraph/server/web"
 	"github.com/tripgraph/tripgraph/testing/apptest"
 	"github.com/tripgraph/tripgraph/testing/plannertest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
@@ -240,7 +241,7 @@ func TestForkMakesABranch(t *testing.T) {
 
 // The photos of the catalog, which only PostgreSQL keeps.
 func TestPhotosForASession(t *testing.T) {
-	h := onPostgres(t)
+	h := apptest.New(t, apptest.OnPostgres(storetest.Open(t, "web")))
 	ctx := t.Context()
 	album, err := h.Store.Catalog.EnsureAlbum(ctx, h.Alice.ID, uuid.NewString(), "Beach", "")
 	if err != nil {

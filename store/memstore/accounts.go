@@ -144,9 +144,9 @@ func (a *Accounts) CreateSession(_ context.Context, userID string, ttl time.Dura
 	if err := a.s.knownUser(userID); err != nil {
 		return accounts.Session{}, err
 	}
-	sess := accounts.Session{Token: token, UserID: userID, CSRFToken: csrf, ExpiresAt: now().Add(ttl)}
+	sess := accounts.Session{Token: token, UserID: userID, CSRFToken: csrf, ExpiresAt: a.s.now().Add(ttl)}
 	for h, old := range a.s.accounts.sessions {
-		if !old.ExpiresAt.After(now()) {
+		if !old.ExpiresAt.After(a.s.now()) {
 			delete(a.s.accounts.sessions, h)
 		}
 	}
@@ -160,7 +160,7 @@ func (a *Accounts) SessionByToken(_ context.Context, token string) (accounts.Ses
 	a.s.mu.Lock()
 	defer a.s.mu.Unlock()
 	sess, ok := a.s.accounts.sessions[string(accounts.Hash(token))]
-	if !ok || !sess.ExpiresAt.After(now()) {
+	if !ok || !sess.ExpiresAt.After(a.s.now()) {
 		return accounts.Session{}, errcode.New(errcode.Unauthenticated, "no such session, or it has expired")
 	}
 	return sess, nil
@@ -187,7 +187,7 @@ func (a *Accounts) CreateLoginLink(_ context.Context, userID string, ttl time.Du
 	if err := a.s.knownUser(userID); err != nil {
 		return "", err
 	}
-	a.s.accounts.links[string(accounts.Hash(token))] = loginLink{user: userID, expires: now().Add(ttl)}
+	a.s.accounts.links[string(accounts.Hash(token))] = loginLink{user: userID, expires: a.s.now().Add(ttl)}
 	return token, nil
 }
 
@@ -198,7 +198,7 @@ func (a *Accounts) UseLoginLink(_ context.Context, token string) (string, error)
 	h := string(accounts.Hash(token))
 	link, ok := a.s.accounts.links[h]
 	delete(a.s.accounts.links, h)
-	if !ok || !link.expires.After(now()) {
+	if !ok || !link.expires.After(a.s.now()) {
 		return "", errcode.New(errcode.Unauthenticated, "the login link is unknown or was used already")
 	}
 	return link.user, nil
@@ -216,7 +216,7 @@ func (s *state) userByName(name string) (*user, bool) {
 
 // addUser adds a user; the caller holds mu.
 func (s *state) addUser(name string) accounts.User {
-	u := &user{id: newID(), name: name, created: now()}
+	u := &user{id: newID(), name: name, created: s.now()}
 	s.users[u.id] = u
 	return u.account()
 }

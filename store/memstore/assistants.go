@@ -38,7 +38,7 @@ type assistant struct {
 func (a *assistant) saveVersion() {
 	a.versions = append(a.versions, assistants.Version{AssistantID: a.ID, Version: a.Version, GraphID: a.GraphID,
 		Name: a.Name, Description: a.Description, Config: a.Config, Context: a.Context, Metadata: a.Metadata,
-		CreatedAt: now()})
+		CreatedAt: a.UpdatedAt})
 }
 
 // latest is the assistant's highest version.
@@ -113,7 +113,7 @@ func (o OwnedAssistants) Create(_ context.Context, n assistants.New) (assistants
 	if _, ok := o.s.assistants.byID[id]; ok {
 		return assistants.Assistant{}, errcode.New(errcode.Conflict, "Assistant already exists")
 	}
-	at := now()
+	at := o.s.now()
 	a := &assistant{owner: o.id, Assistant: assistants.Assistant{ID: id, GraphID: n.GraphID, Name: n.Name,
 		Description: cloneString(n.Description), Config: cloneJSON(n.Config), Context: cloneJSON(n.Context),
 		Metadata: cloneJSON(n.Metadata), Version: 1, CreatedAt: at, UpdatedAt: at}}
@@ -212,7 +212,7 @@ func (o OwnedAssistants) Update(_ context.Context, id string, p assistants.Patch
 	}
 	next.Config, next.Context, next.Metadata = cloneJSON(next.Config), cloneJSON(next.Context), cloneJSON(next.Metadata)
 	next.Description = cloneString(next.Description)
-	next.Version, next.UpdatedAt = a.latest()+1, now()
+	next.Version, next.UpdatedAt = a.latest()+1, o.s.now()
 	a.Assistant = next
 	a.saveVersion()
 	return a.record(), nil
@@ -267,6 +267,6 @@ func (o OwnedAssistants) SetLatest(_ context.Context, id string, version int) (a
 	}
 	v := a.versions[i]
 	a.GraphID, a.Name, a.Description, a.Config, a.Context, a.Metadata = v.GraphID, v.Name, v.Description, v.Config, v.Context, v.Metadata
-	a.Version, a.UpdatedAt = v.Version, now()
+	a.Version, a.UpdatedAt = v.Version, o.s.now()
 	return a.record(), nil
 }

@@ -104,7 +104,7 @@ func (c *checkpoints) store(cps []graph.Checkpoint, head string) (int, error) {
 			return i, checkpoint.InvalidID(fmt.Errorf("saving checkpoint %s: it does not sort after the head %s: %w", cp.ID, head, graph.ErrInvalidID))
 		}
 		t.checkpoints = append(t.checkpoints, cp.Clone())
-		t.updated = now()
+		t.updated = c.s.now()
 	}
 	return len(cps), nil
 }

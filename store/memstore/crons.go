@@ -75,7 +75,7 @@ func (o OwnedCrons) Create(_ context.Context, nc crons.NewCron) (crons.Cron, err
 			return crons.Cron{}, errcode.New(errcode.NotFound, "no thread %s", nc.ThreadID)
 		}
 	}
-	at := now()
+	at := o.s.now()
 	c := &crons.Cron{ID: newID(), UserID: o.id, ThreadID: nc.ThreadID, AssistantID: nc.AssistantID,
 		Schedule: nc.Schedule, Timezone: nc.Timezone, Payload: cloneJSON(nc.Payload), Job: cloneJSON(nc.Job),
 		Metadata: cloneJSON(nc.Metadata), Enabled: nc.Enabled, OnCompleted: nc.OnCompleted,
@@ -125,7 +125,7 @@ func (o OwnedCrons) Update(_ context.Context, id string, ch crons.Change) (crons
 		return crons.Cron{}, err
 	}
 	next.Payload, next.Job, next.Metadata = cloneJSON(next.Payload), cloneJSON(next.Job), cloneJSON(next.Metadata)
-	next.EndTime, next.UpdatedAt = microseconds(next.EndTime), now()
+	next.EndTime, next.UpdatedAt = microseconds(next.EndTime), o.s.now()
 	*c = next
 	return copyCron(c), nil
 }
@@ -247,7 +247,7 @@ func (st *Store) FireCrons(_ context.Context, limit int, plan func(crons.Cron, t
 	s := st.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	at := now()
+	at := st.s.now()
 	var due []*crons.Cron
 	for _, c := range s.crons.byID {
 		if c.Enabled && c.NextRunAt != nil && !c.NextRunAt.After(at) {

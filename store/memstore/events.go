@@ -28,7 +28,7 @@ func (st *Store) AppendRunEvents(_ context.Context, l store.Lease, events []stor
 // appendLocked appends events to r's stream; the caller holds mu.
 func (s *state) appendLocked(r *run, events []store.NewRunEvent) []store.RunEvent {
 	out := make([]store.RunEvent, 0, len(events))
-	at := now()
+	at := s.now()
 	for _, e := range events {
 		if e.Position != "" {
 			if r.positions[e.Position] {

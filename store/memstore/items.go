@@ -99,7 +99,7 @@ func (o OwnedItems) Put(_ context.Context, in items.PutItem) error {
 	if err := o.s.knownUser(o.id); err != nil {
 		return err
 	}
-	at := now()
+	at := o.s.now()
 	it := &item{namespace: slices.Clone(in.Namespace), key: in.Key, value: decode(in.Value), words: words,
 		created: at, updated: at}
 	if in.TTL > 0 {
@@ -133,7 +133,7 @@ func (o OwnedItems) Get(_ context.Context, namespace []string, key string, refre
 	}
 	o.s.mu.Lock()
 	defer o.s.mu.Unlock()
-	at := now()
+	at := o.s.now()
 	it, ok := o.mine()[keyOf(namespace, key)]
 	if !ok || !it.live(at) {
 		return items.Item{}, false, nil
@@ -157,7 +157,7 @@ func (o OwnedItems) GetEach(_ context.Context, refs ...items.Ref) ([]items.Item,
 	}
 	o.s.mu.Lock()
 	defer o.s.mu.Unlock()
-	at := now()
+	at := o.s.now()
 	found := map[itemKey]*item{}
 	for _, r := range refs {
 		k := keyOf(r.Namespace, r.Key)
@@ -208,7 +208,7 @@ func (o OwnedItems) Search(_ context.Context, q items.Query) ([]items.Item, erro
 	}
 	o.s.mu.Lock()
 	defer o.s.mu.Unlock()
-	at := now()
+	at := o.s.now()
 	var list []hit
 	for _, it := range o.mine() {
 		if !it.live(at) || !hasPrefix(it.namespace, q.Prefix) || !meets(it.value, conds, operands) {
@@ -256,7 +256,7 @@ func (o OwnedItems) Namespaces(_ context.Context, q items.NamespaceQuery) ([][]s
 	}
 	o.s.mu.Lock()
 	defer o.s.mu.Unlock()
-	at := now()
+	at := o.s.now()
 	set := map[string][]string{}
 	for _, it := range o.mine() {
 		ns := it.namespace

@@ -35,6 +35,10 @@ type Options struct {
 	// Box seals the credentials of users' MCP servers; nil refuses
 	// servers with a credential, as the store does without a key.
 	Box *secretbox.Box
+	// Now is the store's clock, for the times it records and the expiry
+	// of sessions, links, leases and items; nil is time.Now. Tests set it
+	// to see what happens once something has expired.
+	Now func() time.Time
 }
 
 // Store is all of tripgraph's data in memory. It is safe for concurrent
@@ -59,6 +63,10 @@ func New(o Options) *Store {
 	s := &state{
 		users: map[string]*user{}, threads: map[string]*thread{}, runs: map[string]*run{},
 		outputs: map[string]*output{}, changed: make(chan struct{}), queueWatchers: map[int]chan struct{}{},
+		clock: o.Now,
+	}
+	if s.clock == nil {
+		s.clock = time.Now
 	}
 	s.initItems()
 	s.initCrons()
@@ -70,7 +78,8 @@ func New(o Options) *Store {
 
 // state is everything the Store holds, behind mu.
 type state struct {
-	mu sync.Mutex
+	mu    sync.Mutex
+	clock func() time.Time
 
 	users   map[string]*user
 	threads map[string]*thread
@@ -117,7 +126,7 @@ func (s *state) pendingLocked() {
 
 // now is the time a change is made at, to the microsecond, as PostgreSQL
 // keeps it.
-func now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+func (s *state) now() time.Time { return s.clock().UTC().Truncate(time.Microsecond) }
 
 // newID is a new UUIDv7: ids sort in the order they were made.
 func newID() string { return uuid.Must(uuid.NewV7()).String() }

@@ -32,7 +32,7 @@ func (o Owner) SaveToolOutput(_ context.Context, server, tool string, data json.
 		return "", err
 	}
 	id := newID()
-	o.s.outputs[id] = &output{owner: o.id, server: server, tool: tool, data: slices.Clone(data), created: now()}
+	o.s.outputs[id] = &output{owner: o.id, server: server, tool: tool, data: slices.Clone(data), created: o.s.now()}
 	return id, nil
 }
 

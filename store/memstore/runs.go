@@ -75,7 +75,7 @@ func (s *state) createRunLocked(owner, threadID string, nr store.NewRun) (*run, 
 	if err != nil {
 		return nil, err
 	}
-	t.metadata, t.updated = merge(t.metadata, stamp), now()
+	t.metadata, t.updated = merge(t.metadata, stamp), s.now()
 	return s.addRun(t, nr, strategy, meta, status, replaces), nil
 }
 
@@ -106,7 +106,7 @@ func (s *state) makeRoom(t *thread, strategy string) (status, replaces string, e
 
 // addRun adds a run to a thread; the caller holds mu.
 func (s *state) addRun(t *thread, nr store.NewRun, strategy string, meta []byte, status, replaces string) *run {
-	at := now()
+	at := s.now()
 	r := &run{owner: t.owner, Run: store.Run{ID: newID(), ThreadID: t.id, Status: status, MultitaskStrategy: strategy,
 		Input: cloneJSON(nr.Input), Metadata: encode(decode(meta)), CreatedAt: at, UpdatedAt: at, Replaces: replaces,
 		AssistantID: nr.AssistantID}}
@@ -238,7 +238,7 @@ func (s *state) activeRun(threadID string) *run {
 // holds mu.
 func (s *state) endRun(r *run, status, runErr string) {
 	wasActive := r.Status != store.RunQueued
-	at := now()
+	at := s.now()
 	r.Status, r.Error, r.FinishedAt, r.UpdatedAt = status, runErr, &at, at
 	r.leaseExpires = time.Time{}
 	defer s.notifyLocked()
@@ -260,7 +260,7 @@ func (s *state) endRun(r *run, status, runErr string) {
 
 // requestCancel records a cancel request on a running run.
 func (s *state) requestCancel(r *run) {
-	r.cancelRequested, r.UpdatedAt = true, now()
+	r.cancelRequested, r.UpdatedAt = true, s.now()
 	s.notifyLocked()
 }
 
@@ -295,7 +295,7 @@ func (st *Store) ClaimRun(_ context.Context, workerID string, lease time.Duratio
 	s := st.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	at := now()
+	at := st.s.now()
 	var due []*run
 	for _, r := range s.runs {
 		if r.Status == store.RunPending && (r.NotBefore == nil || !r.NotBefore.After(at)) {
@@ -348,7 +348,7 @@ func (st *Store) RenewLease(_ context.Context, l store.Lease, lease time.Duratio
 	if err != nil {
 		return store.Run{}, err
 	}
-	r.leaseExpires, r.UpdatedAt = now().Add(lease), now()
+	r.leaseExpires, r.UpdatedAt = st.s.now().Add(lease), st.s.now()
 	return r.record(), nil
 }
 
@@ -390,7 +390,7 @@ func (st *Store) ReleaseRun(_ context.Context, l store.Lease) (store.Run, error)
 
 // requeue puts a running run back to pending, without a lease.
 func (s *state) requeue(r *run) {
-	r.Status, r.leaseExpires, r.UpdatedAt = store.RunPending, time.Time{}, now()
+	r.Status, r.leaseExpires, r.UpdatedAt = store.RunPending, time.Time{}, s.now()
 	s.pendingLocked()
 	s.notifyLocked()
 }
@@ -403,7 +403,7 @@ func (st *Store) ReclaimExpired(_ context.Context, maxAttempts int) ([]store.Run
 	s := st.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	at := now()
+	at := st.s.now()
 	var expired []*run
 	for _, r := range s.runs {
 		if r.Status == store.RunRunning && r.leaseExpires.Before(at) {

@@ -126,7 +126,7 @@ func (o OwnedServers) Create(_ context.Context, in mcpservers.Input) (mcpservers
 	if err := o.nameTaken(in.Name, ""); err != nil {
 		return mcpservers.Server{}, err
 	}
-	at := now()
+	at := o.s.now()
 	m := &server{owner: o.id, Server: mcpservers.Server{ID: id, CreatedAt: at}}
 	m.set(in, sealed, at)
 	o.s.servers.byID[id] = m
@@ -174,7 +174,7 @@ func (o OwnedServers) Modify(_ context.Context, id string, change func(mcpserver
 	if err := o.nameTaken(in.Name, m.ID); err != nil {
 		return mcpservers.Server{}, err
 	}
-	m.set(in, sealed, now())
+	m.set(in, sealed, o.s.now())
 	return m.record(), nil
 }
 

@@ -82,7 +82,7 @@ func (s *state) newThreadLocked(owner, id string, metadata json.RawMessage) (*th
 	if _, ok := s.threads[id]; ok {
 		return nil, errcode.New(errcode.Conflict, "thread %s exists already", id)
 	}
-	at := now()
+	at := s.now()
 	t := &thread{id: id, owner: owner, metadata: encode(decode(metadata)), status: store.ThreadIdle, created: at, updated: at}
 	s.threads[id] = t
 	return t, nil
@@ -224,7 +224,7 @@ func (o Owner) UpdateThreadMetadata(_ context.Context, id string, patch json.Raw
 	if err != nil {
 		return store.Thread{}, err
 	}
-	t.metadata, t.updated = merge(t.metadata, meta), now()
+	t.metadata, t.updated = merge(t.metadata, meta), o.s.now()
 	return t.record(), nil
 }
 

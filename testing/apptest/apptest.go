@@ -58,6 +58,24 @@ type Server struct {
 	Logs *SyncBuffer
 	// Accounts are the users and keys of the server's data.
 	Accounts Accounts
+	// ahead is how far Advance has moved the twin's clock, shared with
+	// the servers With makes.
+	ahead *atomic.Int64
+}
+
+// now is the twin's clock: the time, moved on by Advance.
+func (s *Server) now() time.Time { return time.Now().Add(time.Duration(s.ahead.Load())) }
+
+// Advance moves the in-memory twin's clock on by d, so that sessions,
+// links, leases and items that would expire by then have: the test sees
+// the server after that much time. It fails the test on PostgreSQL, whose
+// clock is the database's.
+func (s *Server) Advance(d time.Duration) {
+	s.t.Helper()
+	if s.Mem == nil {
+		s.t.Fatal("Advance moves the in-memory twin's clock; this server runs on PostgreSQL")
+	}
+	s.ahead.Add(int64(d))
 }
 
 // Accounts is what the tests make users and keys with, in either store.
@@ -128,12 +146,12 @@ func New(t testing.TB, opts ...Option) *Server {
 	if o.noBox {
 		box = nil
 	}
-	s := &Server{t: t, Planner: plannertest.Planner(t), Tools: o.tools, Logs: &SyncBuffer{}, Store: o.store}
+	s := &Server{t: t, Planner: plannertest.Planner(t), Tools: o.tools, Logs: &SyncBuffer{}, Store: o.store, ahead: new(atomic.Int64)}
 	var data server.Data
 	if o.store != nil {
 		data, s.Accounts = server.OnPostgres(o.store, mcpservers.Registry{Pool: o.store.Pool, Guard: guard, Box: box}), o.store.Accounts
 	} else {
-		s.Mem = memstore.New(memstore.Options{Guard: guard, Box: box})
+		s.Mem = memstore.New(memstore.Options{Guard: guard, Box: box, Now: s.now})
 		data, s.Accounts = server.InMemory(s.Mem), s.Mem.Accounts
 	}
 	cfg := server.Config{Data: data, Planner: s.Planner, Tools: o.tools, Limits: Limits(),
