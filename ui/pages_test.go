@@ -69,7 +69,8 @@ func TestConversation(t *testing.T) {
 }
 
 // TestChatPage checks the layout: readable without scripts, labelled
-// controls, the scripts only when embedded, the current thread marked.
+// controls, the scripts only when the page has them, the current thread
+// marked.
 func TestChatPage(t *testing.T) {
 	page := ui.Page{Title: "tripgraph", AssetsURL: "/static", SendURL: "/threads/t1/messages", CSRFToken: "tok123", NewURL: "/threads/new",
 		Threads:  []ui.ThreadLink{{Title: "Lisbon in May", URL: "/threads/t1", Current: true}, {URL: "/threads/t2"}},
@@ -84,13 +85,10 @@ func TestChatPage(t *testing.T) {
 		`<form id="composer" class="composer" method="post" action="/threads/t1/messages" hx-post="/threads/t1/messages"`, `name="csrf_token" value="tok123"`,
 		`<label class="visually-hidden" for="message">Your message</label>`, `<textarea id="message" name="message"`,
 		`<button type="submit">Send</button>`, `<form class="lang" method="post" action="/app/lang"`, `<button type="submit" name="lang" value="pt" lang="pt-BR" aria-pressed="false">Português</button>`, `aria-live="polite"`, "hello"}
-	var absent []string
-	if ui.ScriptsEmbedded() {
-		want = append(want, `<script src="/static/vendor/htmx.min.js" defer>`, `<script src="/static/vendor/sse.min.js" defer>`)
-	} else {
-		absent = append(absent, "<script")
-	}
-	checkHTML(t, html, want, absent)
+	checkHTML(t, html, want, []string{"<script"})
+	page.Scripts = true
+	scripts := render(t, "en", ui.ChatPage(page))
+	checkHTML(t, scripts, []string{`<script src="/static/vendor/htmx.min.js" defer>`, `<script src="/static/vendor/sse.min.js" defer>`}, nil)
 
 	pt := render(t, "pt", ui.ChatPage(ui.Page{Title: "tripgraph"}))
 	checkHTML(t, pt, []string{`<html lang="pt-BR">`, "Conversas", "Ainda não há conversas."}, []string{"<form"})
