@@ -1,10 +1,11 @@
-package accounts
+package accounts_test
 
 import (
 	"os"
 	"testing"
 
 	"github.com/tripgraph/tripgraph/migrations"
+	"github.com/tripgraph/tripgraph/store/accounts"
 	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
@@ -16,4 +17,6 @@ func TestMain(m *testing.M) {
 }
 
 // openTestStore opens the accounts on the package's migrated database.
-func openTestStore(t testing.TB) *Store { return New(pgtest.MigratedPool(t, testURL, migrations.Up)) }
+func openTestStore(t testing.TB) *accounts.Store {
+	return accounts.New(pgtest.MigratedPool(t, testURL, migrations.Up))
+}

@@ -18,6 +18,7 @@ import (
 type Session struct {
 	Token     string
 	UserID    string
+	KeyID     string // the API key it was opened with: revoking the key ends it; "" for none
 	CSRFToken string
 	ExpiresAt time.Time
 }
@@ -33,8 +34,9 @@ func NewToken() (string, error) {
 }
 
 // CreateSession opens a session for a user that lasts ttl, with a new
-// CSRF token. Sessions that have expired are deleted on the way.
-func (s *Store) CreateSession(ctx context.Context, userID string, ttl time.Duration) (Session, error) {
+// CSRF token; keyID is the API key it is opened with ("" for a login
+// link). Sessions that have expired are deleted on the way.
+func (s *Store) CreateSession(ctx context.Context, userID, keyID string, ttl time.Duration) (Session, error) {
 	token, err := NewToken()
 	if err != nil {
 		return Session{}, err
@@ -43,12 +45,12 @@ func (s *Store) CreateSession(ctx context.Context, userID string, ttl time.Durat
 	if err != nil {
 		return Session{}, err
 	}
-	sess := Session{Token: token, UserID: userID, CSRFToken: csrf}
+	sess := Session{Token: token, UserID: userID, KeyID: keyID, CSRFToken: csrf}
 	err = s.Pool.QueryRow(ctx, `
 		WITH gone AS (DELETE FROM web_sessions WHERE expires_at <= now())
-		INSERT INTO web_sessions (token_hash, user_id, csrf_token, expires_at)
-		VALUES ($1, $2, $3, now() + $4 * interval '1 microsecond') RETURNING expires_at`,
-		Hash(token), userID, csrf, ttl.Microseconds()).Scan(&sess.ExpiresAt)
+		INSERT INTO web_sessions (token_hash, user_id, api_key_id, csrf_token, expires_at)
+		VALUES ($1, $2, NULLIF($3, '')::uuid, $4, now() + $5 * interval '1 microsecond') RETURNING expires_at`,
+		Hash(token), userID, keyID, csrf, ttl.Microseconds()).Scan(&sess.ExpiresAt)
 	if err != nil {
 		return Session{}, fmt.Errorf("opening a session: %w", err)
 	}
@@ -56,13 +58,16 @@ func (s *Store) CreateSession(ctx context.Context, userID string, ttl time.Durat
 }
 
 // SessionByToken returns the unexpired session a cookie's token opens, or
-// an UNAUTHENTICATED error that does not say whether it ever existed.
+// an UNAUTHENTICATED error that does not say whether it ever existed. A
+// session opened with a key that has been revoked since is over, even
+// one made while the key was being revoked.
 func (s *Store) SessionByToken(ctx context.Context, token string) (Session, error) {
 	sess := Session{Token: token}
 	err := s.Pool.QueryRow(ctx, `
-		SELECT user_id, csrf_token, expires_at FROM web_sessions
-		WHERE token_hash = $1 AND expires_at > now()`, Hash(token)).
-		Scan(&sess.UserID, &sess.CSRFToken, &sess.ExpiresAt)
+		SELECT s.user_id, coalesce(s.api_key_id::text, ''), s.csrf_token, s.expires_at FROM web_sessions s
+		LEFT JOIN api_keys k ON k.id = s.api_key_id
+		WHERE s.token_hash = $1 AND s.expires_at > now() AND k.revoked_at IS NULL`, Hash(token)).
+		Scan(&sess.UserID, &sess.KeyID, &sess.CSRFToken, &sess.ExpiresAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Session{}, errcode.New(errcode.Unauthenticated, "no such session, or it has expired")
 	}

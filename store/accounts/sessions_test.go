@@ -1,4 +1,4 @@
-package accounts
+package accounts_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/store/accounts"
 )
 
 // TestSessions checks that a session is found by its token from another
@@ -19,7 +20,7 @@ func TestSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, err := s.CreateSession(ctx, u.ID, time.Hour)
+	sess, err := s.CreateSession(ctx, u.ID, "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,21 +49,21 @@ func TestSessions(t *testing.T) {
 		t.Errorf("a deleted session: %v", err)
 	}
 
-	old, err := s.CreateSession(ctx, u.ID, time.Microsecond)
+	old, err := s.CreateSession(ctx, u.ID, "", time.Microsecond)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Pool.Exec(ctx, `UPDATE web_sessions SET expires_at = now() - interval '1 minute' WHERE token_hash = $1`, Hash(old.Token)); err != nil {
+	if _, err := s.Pool.Exec(ctx, `UPDATE web_sessions SET expires_at = now() - interval '1 minute' WHERE token_hash = $1`, accounts.Hash(old.Token)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.SessionByToken(ctx, old.Token); errcode.Of(err) != errcode.Unauthenticated {
 		t.Errorf("an expired session: %v", err)
 	}
-	if _, err := s.CreateSession(ctx, u.ID, time.Hour); err != nil {
+	if _, err := s.CreateSession(ctx, u.ID, "", time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	var n int
-	if err := s.Pool.QueryRow(ctx, `SELECT count(*) FROM web_sessions WHERE token_hash = $1`, Hash(old.Token)).Scan(&n); err != nil || n != 0 {
+	if err := s.Pool.QueryRow(ctx, `SELECT count(*) FROM web_sessions WHERE token_hash = $1`, accounts.Hash(old.Token)).Scan(&n); err != nil || n != 0 {
 		t.Errorf("the expired session was kept (%d, %v)", n, err)
 	}
 }
@@ -88,7 +89,7 @@ func TestLoginLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Pool.Exec(ctx, `UPDATE login_links SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, Hash(expired)); err != nil {
+	if _, err := s.Pool.Exec(ctx, `UPDATE login_links SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, accounts.Hash(expired)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.UseLoginLink(ctx, expired); errcode.Of(err) != errcode.Unauthenticated {

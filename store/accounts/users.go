@@ -96,58 +96,144 @@ func (s *Store) scanUser(ctx context.Context, by, query, arg string) (User, erro
 	return u, nil
 }
 
-// CreateAPIKey makes a new API key for a user and returns it. Only its hash
-// is stored: the key cannot be shown again.
-func (s *Store) CreateAPIKey(ctx context.Context, userID, label string) (string, error) {
-	key, err := NewAPIKey()
+// CreateAPIKey makes a new API key and returns it with its record. Only
+// its hash is stored: the key cannot be shown again.
+func (s *Store) CreateAPIKey(ctx context.Context, n NewKey) (string, Key, error) {
+	if err := n.Check(); err != nil {
+		return "", Key{}, err
+	}
+	secret, err := NewAPIKey()
 	if err != nil {
-		return "", err
+		return "", Key{}, err
 	}
-	if _, err := s.Pool.Exec(ctx, `INSERT INTO api_keys (user_id, key_hash, label) VALUES ($1, $2, $3)`,
-		userID, Hash(key), label); err != nil {
-		return "", fmt.Errorf("storing an API key: %w", err)
+	k, err := scanKey(s.Pool.QueryRow(ctx, `
+		INSERT INTO api_keys (user_id, key_hash, label, role) VALUES ($1, $2, $3, $4)
+		RETURNING `+keyColumns, n.UserID, Hash(secret), n.Label, n.Role))
+	if err != nil {
+		return "", Key{}, fmt.Errorf("storing an API key: %w", err)
 	}
-	return key, nil
+	return secret, k, nil
 }
 
-// UserByAPIKey returns the owner of a valid, unrevoked API key, or a
-// FORBIDDEN error that does not say whether the key ever existed. It marks
-// the key used (last_used_at) when it was last marked over lastUsedStep
-// ago: every request checks a key, and writing the key's row each time
-// would make the requests of one key queue on its row lock, each behind
-// the commit of the one before; a read commits nothing.
-func (s *Store) UserByAPIKey(ctx context.Context, key string) (User, error) {
-	hash := Hash(key)
+// UserByAPIKey returns the owner of a valid, unrevoked API key with the
+// key's record, or a FORBIDDEN error that does not say whether the key
+// ever existed. It marks the key used (last_used_at) when it was last
+// marked over lastUsedStep ago: every request checks a key, and writing
+// the key's row each time would make the requests of one key queue on
+// its row lock, each behind the commit of the one before; a read commits
+// nothing. Nothing is cached: a key revoked in any process is refused by
+// the next request in every process.
+func (s *Store) UserByAPIKey(ctx context.Context, secret string) (User, Key, error) {
 	var u User
+	k := Key{}
+	var lastUsed, revoked *time.Time
 	err := s.Pool.QueryRow(ctx, `
 		WITH touched AS (
 			UPDATE api_keys SET last_used_at = now()
 			WHERE key_hash = $1 AND revoked_at IS NULL
 			  AND (last_used_at IS NULL OR last_used_at < now() - $2 * interval '1 microsecond'))
-		SELECT u.id, u.name, u.created_at FROM api_keys k JOIN users u ON u.id = k.user_id
-		WHERE k.key_hash = $1 AND k.revoked_at IS NULL`, hash, lastUsedStep.Microseconds()).Scan(&u.ID, &u.Name, &u.CreatedAt)
+		SELECT u.id, u.name, u.created_at, k.id, k.user_id, k.label, k.role, k.created_at, k.last_used_at, k.revoked_at
+		FROM api_keys k JOIN users u ON u.id = k.user_id
+		WHERE k.key_hash = $1 AND k.revoked_at IS NULL`, Hash(secret), lastUsedStep.Microseconds()).
+		Scan(&u.ID, &u.Name, &u.CreatedAt, &k.ID, &k.UserID, &k.Label, &k.Role, &k.CreatedAt, &lastUsed, &revoked)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return User{}, errcode.New(errcode.Forbidden, "invalid API key")
+		return User{}, Key{}, errcode.New(errcode.Forbidden, "invalid API key")
 	}
 	if err != nil {
-		return User{}, fmt.Errorf("checking an API key: %w", err)
+		return User{}, Key{}, fmt.Errorf("checking an API key: %w", err)
 	}
-	return u, nil
+	k.LastUsedAt, k.RevokedAt = deref(lastUsed), deref(revoked)
+	return u, k, nil
 }
 
 // lastUsedStep is how stale an API key's last_used_at may get.
 const lastUsedStep = time.Minute
 
-// RevokeAPIKey revokes every key of userID whose hash matches key.
-func (s *Store) RevokeAPIKey(ctx context.Context, userID, key string) error {
-	tag, err := s.Pool.Exec(ctx, `UPDATE api_keys SET revoked_at = now() WHERE user_id = $1 AND key_hash = $2 AND revoked_at IS NULL`, userID, Hash(key))
+// ListAPIKeys lists a user's keys, revoked ones too, newest first.
+func (s *Store) ListAPIKeys(ctx context.Context, userID string) ([]Key, error) {
+	rows, err := s.Pool.Query(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE user_id::text = $1 ORDER BY created_at DESC, id`, userID)
 	if err != nil {
-		return fmt.Errorf("revoking an API key: %w", err)
+		return nil, fmt.Errorf("listing API keys: %w", err)
 	}
-	if tag.RowsAffected() == 0 {
-		return errcode.New(errcode.NotFound, "no such active API key")
+	keys, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Key, error) { return scanKey(r) })
+	if err != nil {
+		return nil, fmt.Errorf("listing API keys: %w", err)
 	}
-	return nil
+	return keys, nil
+}
+
+// RevokeAPIKey revokes one of a user's keys by its id, and ends the
+// browser sessions opened with it, in one statement. A key that is not
+// the user's, or is revoked already, is NOT_FOUND.
+func (s *Store) RevokeAPIKey(ctx context.Context, userID, keyID string) (Key, error) {
+	if err := CheckKeyID(keyID); err != nil {
+		return Key{}, err
+	}
+	k, err := scanKey(s.Pool.QueryRow(ctx, `
+		WITH revoked AS (
+			UPDATE api_keys SET revoked_at = now()
+			WHERE id = $2 AND user_id::text = $1 AND revoked_at IS NULL
+			RETURNING `+keyColumns+`),
+		ended AS (DELETE FROM web_sessions WHERE api_key_id IN (SELECT id FROM revoked))
+		SELECT * FROM revoked`, userID, keyID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Key{}, NoActiveKey(keyID)
+	}
+	if err != nil {
+		return Key{}, fmt.Errorf("revoking API key %s: %w", keyID, err)
+	}
+	return k, nil
+}
+
+// RotateAPIKey replaces one of a user's keys with a new one of the same
+// label and role: the old one is revoked, with its sessions, in the same
+// transaction. It returns the new key and its record.
+func (s *Store) RotateAPIKey(ctx context.Context, userID, keyID string) (string, Key, error) {
+	if err := CheckKeyID(keyID); err != nil {
+		return "", Key{}, err
+	}
+	secret, err := NewAPIKey()
+	if err != nil {
+		return "", Key{}, err
+	}
+	k, err := scanKey(s.Pool.QueryRow(ctx, `
+		WITH revoked AS (
+			UPDATE api_keys SET revoked_at = now()
+			WHERE id = $2 AND user_id::text = $1 AND revoked_at IS NULL
+			RETURNING id, user_id, label, role),
+		ended AS (DELETE FROM web_sessions WHERE api_key_id IN (SELECT id FROM revoked))
+		INSERT INTO api_keys (user_id, key_hash, label, role)
+		SELECT user_id, $3, label, role FROM revoked
+		RETURNING `+keyColumns, userID, keyID, Hash(secret)))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", Key{}, NoActiveKey(keyID)
+	}
+	if err != nil {
+		return "", Key{}, fmt.Errorf("rotating API key %s: %w", keyID, err)
+	}
+	return secret, k, nil
+}
+
+// keyColumns are the columns scanKey reads, in its order.
+const keyColumns = `id, user_id, label, role, created_at, last_used_at, revoked_at`
+
+// scanKey reads a key's record from a row of keyColumns.
+func scanKey(row pgx.Row) (Key, error) {
+	var k Key
+	var lastUsed, revoked *time.Time
+	if err := row.Scan(&k.ID, &k.UserID, &k.Label, &k.Role, &k.CreatedAt, &lastUsed, &revoked); err != nil {
+		return Key{}, err
+	}
+	k.LastUsedAt, k.RevokedAt = deref(lastUsed), deref(revoked)
+	return k, nil
+}
+
+// deref is *t, or the zero time for nil.
+func deref(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return *t
 }
 
 // NewAPIKey makes a new API key: APIKeyPrefix and 24 random bytes.
