@@ -43,6 +43,12 @@ func ruleText(fe validator.FieldError) string {
 		return "must be at least 2 (or unset)"
 	case "http_url":
 		return "must be origins, such as http://localhost:3000"
+	case "url":
+		return "must be a URL"
+	case "lte":
+		return "must be at most " + fe.Param()
+	case "required_with":
+		return "must be set with TRIPGRAPH_JWT_ISSUER"
 	}
 	return "breaks the rule " + fe.Tag()
 }

@@ -35,6 +35,7 @@ type Config struct {
 	Servers  UserServers
 	Limits   Limits
 	Runner   Runner
+	EndUsers EndUsers
 }
 
 // Database says which PostgreSQL to use.
@@ -101,6 +102,18 @@ type Limits struct {
 	RateBurst    int           `env:"TRIPGRAPH_RATE_BURST" validate:"gt=0" help:"REST requests an API key may send at once; over the limit the answer is 429 «TOO_MANY_REQUESTS» with «Retry-After». The defaults suit one backend key serving all of an app's travellers; for keys handed to people directly, 10 a second and bursts of 40 are tighter"`
 	MaxStreams   int           `env:"TRIPGRAPH_MAX_STREAMS" validate:"gt=0" help:"run streams and waits an API key may hold open at once in one «serve» process; one more is refused with 429 «TOO_MANY_REQUESTS»"`
 	SessionTTL   time.Duration `env:"TRIPGRAPH_SESSION_TTL" validate:"gt=0" help:"how long a browser session lasts after signing in (a Go duration); sessions live in PostgreSQL, so every «serve» on the database knows them"`
+}
+
+// EndUsers says how the travellers of an app that signs them in itself
+// reach the REST API, each as a user of their own: with their identity
+// provider's tokens, or through the app's backend key.
+type EndUsers struct {
+	JWTIssuer     string        `env:"TRIPGRAPH_JWT_ISSUER" shown:"unset: no tokens are accepted" validate:"omitempty,url" help:"the «iss» of the identity provider whose JSON Web Tokens the REST API accepts as «Authorization: Bearer»: each token's subject, under this issuer, is a tripgraph user of its own, made on first sight"`
+	JWTJWKSURL    string        `env:"TRIPGRAPH_JWT_JWKS_URL" shown:"from the issuer's discovery document" validate:"omitempty,url" help:"where the provider publishes its signing keys (a JSON Web Key Set); unset, it is read from «ISSUER/.well-known/openid-configuration». It is fetched at start, every hour, and when a token names a key not yet known (at most once a minute)"`
+	JWTAudience   []string      `env:"TRIPGRAPH_JWT_AUDIENCE" shown:"none" validate:"required_with=JWTIssuer" help:"comma-separated «aud» values accepted: a token must name one of them. Required with an issuer, so that a token minted for another service is refused"`
+	JWTAlgorithms []string      `env:"TRIPGRAPH_JWT_ALGORITHMS" shown:"RS256 … PS512, ES256 … ES512, EdDSA" help:"comma-separated signing algorithms accepted; only asymmetric ones may be named («none» and «HS256» never)"`
+	JWTClockSkew  time.Duration `env:"TRIPGRAPH_JWT_CLOCK_SKEW" validate:"gte=0,lte=10m" help:"how far the provider's clock and this server's may differ when a token's «exp», «nbf» and «iat» are checked"`
+	ActFor        bool          `env:"TRIPGRAPH_ACT_FOR_END_USERS" shown:"off" help:"let API keys made with the «backend» role act for an end user that the header «X-Tripgraph-End-User» names (the app's own id for them, 1 to 512 bytes): each end user of the key's user is a tripgraph user of its own. Off, a request with that header is refused with 403. Each such request is logged with the acting key's id"`
 }
 
 // Runner sizes and paces the workers that execute runs.

@@ -11,7 +11,7 @@ import (
 
 // APIKeys finds the user of an API key; *store.Store is one.
 type APIKeys interface {
-	UserByAPIKey(ctx context.Context, key string) (accounts.User, error)
+	UserByAPIKey(ctx context.Context, key string) (accounts.User, accounts.Key, error)
 }
 
 // Authenticator returns the check NewHTTPHandler and the media routes use
@@ -30,7 +30,7 @@ func Authenticator(keys APIKeys, secret []byte) func(ctx context.Context, bearer
 			}
 			return c.UserID, nil
 		case strings.HasPrefix(bearer, accounts.APIKeyPrefix):
-			u, err := keys.UserByAPIKey(ctx, bearer)
+			u, _, err := keys.UserByAPIKey(ctx, bearer)
 			if err != nil {
 				return "", err
 			}

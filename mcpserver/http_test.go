@@ -12,6 +12,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/mcpauth"
+	"github.com/tripgraph/tripgraph/store/accounts"
 )
 
 var testSecret = []byte("a test secret of enough length")
@@ -51,7 +52,7 @@ func TestHTTPCredentials(t *testing.T) {
 	f := setup(t)
 	srv := httpServer(t, f)
 	ctx := context.Background()
-	anaKey, err := f.st.Accounts.CreateAPIKey(ctx, f.ana.ID, "test")
+	anaKey, _, err := f.st.Accounts.CreateAPIKey(ctx, accounts.NewKey{UserID: f.ana.ID, Label: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,10 +26,10 @@ type Data struct {
 	Records func(userID string) tenant.Records
 	Queue   runner.Queue
 	Crons   runner.Crons
-	// Accounts check API keys and keep browser sessions, before a
-	// request is answered.
+	// Accounts check API keys, know end users and keep browser
+	// sessions, before a request is answered.
 	Accounts interface {
-		api.Keys
+		api.Accounts
 		web.Sessions
 	}
 	Stats metrics.QueueStats

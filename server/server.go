@@ -50,6 +50,13 @@ type Config struct {
 	// PublicURL is the server's base URL as browsers reach it: the
 	// generative UI's modules are loaded from there.
 	PublicURL string
+	// EndUserTokens, when set, lets the REST API take the tokens of the
+	// operator's identity provider (package jwtauth): each end user is a
+	// user of their own.
+	EndUserTokens api.Tokens
+	// ActForEndUsers lets backend keys act for the end users that the
+	// api.EndUserHeader names.
+	ActForEndUsers bool
 }
 
 // Server is the HTTP server. Build it with New, serve Handler, and Start
@@ -92,7 +99,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	rest := api.New(api.Config{Keys: cfg.Data.Accounts, Tenants: tenants, Runner: s.runner, Closing: s.closing,
+	rest := api.New(api.Config{Accounts: cfg.Data.Accounts, Tokens: cfg.EndUserTokens, ActForEndUsers: cfg.ActForEndUsers, Tenants: tenants, Runner: s.runner, Closing: s.closing,
 		Metrics: s.metrics, Limits: cfg.Limits, Logger: cfg.Logger, PublicURL: cfg.PublicURL})
 	s.web = web.New(web.Config{Sessions: cfg.Data.Accounts, Tenants: tenants, Runner: s.runner, Closing: s.closing,
 		Metrics: s.metrics, Limits: cfg.Limits, Logger: cfg.Logger, SessionTTL: cfg.SessionTTL})

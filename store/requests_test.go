@@ -21,7 +21,7 @@ func TestRequestsDoNotWaitForThePool(t *testing.T) {
 	}
 	t.Cleanup(s.Close)
 	owner, thread := newThread(t, s, "requester")
-	key, err := s.Accounts.CreateAPIKey(ctx, owner, "test")
+	key, _, err := s.Accounts.CreateAPIKey(ctx, accounts.NewKey{UserID: owner, Label: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestRequestsDoNotWaitForThePool(t *testing.T) {
 	// A bound, so that the test fails rather than waits for a connection.
 	bounded, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if _, err := accounts.New(s.RequestPool()).UserByAPIKey(bounded, key); err != nil {
+	if _, _, err := accounts.New(s.RequestPool()).UserByAPIKey(bounded, key); err != nil {
 		t.Errorf("checking a key with the pool taken: %v", err)
 	}
 	o := s.ForOwner(owner)

@@ -15,6 +15,7 @@ import (
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/seed"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/accounts"
 	"github.com/tripgraph/tripgraph/testing/faultproxy"
 )
 
@@ -219,7 +220,7 @@ func prepare(ctx context.Context, dbURL string, clients int) (keys, places []str
 		if err != nil {
 			return nil, nil, fmt.Errorf("making the campaign's users: %w", err)
 		}
-		k, err := st.Accounts.CreateAPIKey(ctx, u.ID, "chaos")
+		k, _, err := st.Accounts.CreateAPIKey(ctx, accounts.NewKey{UserID: u.ID, Label: "chaos"})
 		if err != nil {
 			return nil, nil, fmt.Errorf("making the campaign's API keys: %w", err)
 		}

@@ -17,9 +17,11 @@ import (
 	"github.com/tripgraph/tripgraph/seed"
 	"github.com/tripgraph/tripgraph/server"
 	"github.com/tripgraph/tripgraph/server/httpx"
+	"github.com/tripgraph/tripgraph/server/jwtauth"
 	"github.com/tripgraph/tripgraph/server/runner"
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/accounts"
 	"github.com/tripgraph/tripgraph/store/checkpoint"
 )
 
@@ -129,7 +131,7 @@ func printWelcome(ctx context.Context, w io.Writer, st *store.Store, srv *server
 	if err != nil {
 		return err
 	}
-	key, err := st.Accounts.CreateAPIKey(ctx, demo.ID, "make run")
+	key, _, err := st.Accounts.CreateAPIKey(ctx, accounts.NewKey{UserID: demo.ID, Label: "make run"})
 	if err != nil {
 		return err
 	}
@@ -172,17 +174,31 @@ func newAPI(ctx context.Context, cfg config.Config, env *serving, publicURL stri
 		return api{}, err
 	}
 	l := cfg.Limits
-	srv, err := server.New(server.Config{Data: server.OnPostgres(env.st, reg), Planner: planner, Tools: tenant.Bridge(bridge), Logger: log,
+	srvCfg := server.Config{Data: server.OnPostgres(env.st, reg), Planner: planner, Tools: tenant.Bridge(bridge), Logger: log,
 		Limits: httpx.Limits{MaxBodyBytes: l.MaxBodyBytes, BodyTimeout: l.BodyTimeout, WriteTimeout: l.WriteTimeout,
 			RatePerSec: l.RatePerSec, RateBurst: l.RateBurst, MaxStreams: l.MaxStreams},
 		Workers: cfg.Runner.Workers, RunLease: cfg.Runner.Lease, SessionTTL: l.SessionTTL,
-		CORSOrigins: cfg.HTTP.CORSOrigins, PublicURL: publicURL})
+		CORSOrigins: cfg.HTTP.CORSOrigins, PublicURL: publicURL, ActForEndUsers: cfg.EndUsers.ActFor}
+	if cfg.EndUsers.JWTIssuer != "" {
+		if srvCfg.EndUserTokens, err = endUserTokens(ctx, cfg.EndUsers, log); err != nil {
+			bridge.Close()
+			return api{}, err
+		}
+	}
+	srv, err := server.New(srvCfg)
 	if err != nil {
 		bridge.Close()
 		return api{}, err
 	}
 	srv.Start()
 	return api{Server: srv, close: bridge.Close}, nil
+}
+
+// endUserTokens verifies the tokens of the identity provider the
+// configuration names; ctx ends the refreshes of its keys.
+func endUserTokens(ctx context.Context, c config.EndUsers, log *slog.Logger) (*jwtauth.Verifier, error) {
+	return jwtauth.New(ctx, jwtauth.Config{Issuer: c.JWTIssuer, JWKSURL: c.JWTJWKSURL, Audience: c.JWTAudience,
+		Algorithms: c.JWTAlgorithms, ClockSkew: c.JWTClockSkew, Logger: log})
 }
 
 // modelConfig is the model's part of the configuration.

@@ -17,25 +17,46 @@ import (
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/server/internal/metrics"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/server/jwtauth"
 	"github.com/tripgraph/tripgraph/server/runner"
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store/accounts"
 )
 
-// Keys finds the user an API key belongs to.
-type Keys interface {
-	UserByAPIKey(ctx context.Context, key string) (accounts.User, error)
+// Accounts are what the API needs of the users and their keys: to find
+// whom a request's API key or token acts as, and, for operators, to
+// manage every user's keys.
+type Accounts interface {
+	UserByAPIKey(ctx context.Context, key string) (accounts.User, accounts.Key, error)
+	UserByIdentity(ctx context.Context, id accounts.Identity) (accounts.User, error)
+	UserByName(ctx context.Context, name string) (accounts.User, error)
+	UserByID(ctx context.Context, id string) (accounts.User, error)
+	CreateAPIKey(ctx context.Context, n accounts.NewKey) (string, accounts.Key, error)
+	ListAPIKeys(ctx context.Context, userID string) ([]accounts.Key, error)
+	RevokeAPIKey(ctx context.Context, userID, keyID string) (accounts.Key, error)
+	RotateAPIKey(ctx context.Context, userID, keyID string) (string, accounts.Key, error)
+}
+
+// Tokens verify end users' tokens from the operator's identity provider.
+type Tokens interface {
+	Verify(ctx context.Context, token string) (accounts.Identity, error)
 }
 
 // Config is what the API needs.
 type Config struct {
-	Keys    Keys
-	Tenants tenant.Factory
-	Runner  *runner.Runner
-	Closing *httpx.Closing // ends streams and waits when the server shuts down
-	Metrics *metrics.Metrics
-	Limits  httpx.Limits // including each key's rate and open streams
-	Logger  *slog.Logger
+	Accounts Accounts
+	// Tokens, when set, accepts end users' tokens as bearer credentials;
+	// nil accepts API keys only.
+	Tokens Tokens
+	// ActForEndUsers lets backend keys act for the end users that
+	// EndUserHeader names.
+	ActForEndUsers bool
+	Tenants        tenant.Factory
+	Runner         *runner.Runner
+	Closing        *httpx.Closing // ends streams and waits when the server shuts down
+	Metrics        *metrics.Metrics
+	Limits         httpx.Limits // including each key's rate and open streams
+	Logger         *slog.Logger
 	// PublicURL is the server's base URL as browsers reach it: the
 	// generative UI's stylesheet and script are loaded from there.
 	PublicURL string
@@ -43,22 +64,24 @@ type Config struct {
 
 // API is the REST API's handlers.
 type API struct {
-	keys    Keys
-	tenants tenant.Factory
-	runner  *runner.Runner
-	closing *httpx.Closing
-	metrics *metrics.Metrics
-	limits  httpx.Limits
-	limiter *httpx.Limiter   // each key's rate
-	streams *httpx.StreamCap // each key's open streams and waits
-	log     *slog.Logger
+	accounts Accounts
+	tokens   Tokens
+	actFor   bool
+	tenants  tenant.Factory
+	runner   *runner.Runner
+	closing  *httpx.Closing
+	metrics  *metrics.Metrics
+	limits   httpx.Limits
+	limiter  *httpx.Limiter   // each key's rate
+	streams  *httpx.StreamCap // each key's open streams and waits
+	log      *slog.Logger
 	// publicURL: see Config.PublicURL.
 	publicURL string
 }
 
 // New builds the API.
 func New(cfg Config) *API {
-	return &API{keys: cfg.Keys, tenants: cfg.Tenants, runner: cfg.Runner, closing: cfg.Closing,
+	return &API{accounts: cfg.Accounts, tokens: cfg.Tokens, actFor: cfg.ActForEndUsers, tenants: cfg.Tenants, runner: cfg.Runner, closing: cfg.Closing,
 		metrics: cfg.Metrics, limits: cfg.Limits, log: cfg.Logger, publicURL: cfg.PublicURL,
 		limiter: httpx.NewLimiter(cfg.Limits.RatePerSec, cfg.Limits.RateBurst), streams: httpx.NewStreamCap(cfg.Limits.MaxStreams)}
 }
@@ -131,10 +154,15 @@ func (s *API) Routes() []httpx.Route {
 		{Method: http.MethodDelete, Path: "/runs/crons/:cron_id", Summary: "Delete a cron", Handler: s.deleteCron, Status: http.StatusNoContent},
 		{Method: http.MethodPost, Path: "/store/namespaces", Summary: "List the namespaces that hold items, by prefix, suffix and depth", Handler: s.listNamespaces, Body: wire.StoreNamespaces{}, Response: wire.StoreNamespaceList{}},
 	}
+	operator := len(routes)
+	routes = append(routes, s.operatorRoutes()...)
 	for i := range routes {
 		routes[i].Middleware = []echo.MiddlewareFunc{httpx.Bounded(s.limits, routes[i].Long)}
 		if !routes[i].Public {
 			routes[i].Middleware = append(routes[i].Middleware, s.authenticate)
+		}
+		if i >= operator {
+			routes[i].Middleware = append(routes[i].Middleware, s.operatorOnly)
 		}
 		routes[i].Middleware = append(routes[i].Middleware, httpx.Text)
 		if routes[i].Long && !routes[i].Public {
@@ -194,32 +222,94 @@ func notFoundAsText(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// authenticate lets a request through with the tenant of the user its API
-// key belongs to. The key's rate limit is checked first, so that a flood
-// of guesses at one key costs no database work.
+// EndUserHeader names the end user a backend key acts for: the app's own
+// id for them.
+const EndUserHeader = "X-Tripgraph-End-User"
+
+// authenticate lets a request through with the tenant of the user it acts
+// as: the owner of its API key, the end user its key acts for, or the end
+// user its token names.
 func (s *API) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		key := APIKey(c.Request())
-		if key == "" {
-			return errcode.New(errcode.Unauthenticated, "send an API key in x-api-key or Authorization: Bearer")
-		}
-		if err := s.limiter.Allow(key, "too many requests with this API key; retry later"); err != nil {
-			return err
-		}
-		u, err := s.keys.UserByAPIKey(c.Request().Context(), key)
-		if errcode.Of(err) == errcode.Forbidden {
-			return errcode.New(errcode.Unauthenticated, "the API key is not valid")
-		}
+		u, err := s.caller(c)
 		if err != nil {
 			return err
 		}
 		httpx.SetTenant(c, s.tenants.For(u.ID))
-		httpx.AllowTextJSON(c) // an API key is a header no cross-site form sends
+		httpx.AllowTextJSON(c) // a credential is a header no cross-site form sends
 		return next(c)
 	}
 }
 
-// APIKey is the key a request carries in x-api-key or as a bearer token.
+// caller is the user a request acts as, from its credential.
+func (s *API) caller(c echo.Context) (accounts.User, error) {
+	credential := APIKey(c.Request())
+	switch {
+	case credential == "":
+		return accounts.User{}, errcode.New(errcode.Unauthenticated, "send an API key in x-api-key or Authorization: Bearer, or an end user's token as a bearer")
+	case s.tokens != nil && jwtauth.LooksLikeJWT(credential):
+		return s.tokenUser(c, credential)
+	}
+	return s.keyUser(c, credential)
+}
+
+// keyUser is the user an API key acts as: its owner, or the end user the
+// request names when the key is a backend key and the server allows it.
+// The key's rate limit is checked first, so that a flood of guesses at
+// one key costs no database work.
+func (s *API) keyUser(c echo.Context, secret string) (accounts.User, error) {
+	if err := s.limiter.Allow(secret, "too many requests with this API key; retry later"); err != nil {
+		return accounts.User{}, err
+	}
+	u, k, err := s.accounts.UserByAPIKey(httpx.Ctx(c), secret)
+	if errcode.Of(err) == errcode.Forbidden {
+		return accounts.User{}, errcode.New(errcode.Unauthenticated, "the API key is not valid")
+	}
+	if err != nil {
+		return accounts.User{}, err
+	}
+	endUser, named := c.Request().Header[http.CanonicalHeaderKey(EndUserHeader)]
+	if !named {
+		c.Set(keyOfRequest, k)
+		return u, nil
+	}
+	switch {
+	case !s.actFor:
+		return accounts.User{}, errcode.New(errcode.Forbidden, "this server lets no key act for end users (TRIPGRAPH_ACT_FOR_END_USERS is off)")
+	case k.Role != accounts.RoleBackend:
+		return accounts.User{}, errcode.New(errcode.Forbidden, "only a key with the backend role may act for an end user; this key's role is %s", k.Role)
+	case len(endUser) != 1:
+		return accounts.User{}, errcode.New(errcode.BadRequest, "send %s once", EndUserHeader)
+	}
+	httpx.SetActingKey(c, k.ID)
+	return s.accounts.UserByIdentity(httpx.Ctx(c), accounts.Identity{Issuer: accounts.BackendIssuer(u.ID), Subject: endUser[0]})
+}
+
+// tokenUser is the end user an identity provider's token names, made a
+// user on first sight. Its rate limit is the user's.
+func (s *API) tokenUser(c echo.Context, token string) (accounts.User, error) {
+	if c.Request().Header.Get(EndUserHeader) != "" {
+		return accounts.User{}, errcode.New(errcode.BadRequest, "%s goes with a backend API key, not with an end user's token", EndUserHeader)
+	}
+	id, err := s.tokens.Verify(httpx.Ctx(c), token)
+	if err != nil {
+		return accounts.User{}, err
+	}
+	u, err := s.accounts.UserByIdentity(httpx.Ctx(c), id)
+	if err != nil {
+		return accounts.User{}, err
+	}
+	if err := s.limiter.Allow(u.ID, "too many requests for this user; retry later"); err != nil {
+		return accounts.User{}, err
+	}
+	return u, nil
+}
+
+// keyOfRequest holds the API key a request acts with as its owner.
+const keyOfRequest = "tripgraph.api.key"
+
+// APIKey is the credential a request carries in x-api-key or as a
+// bearer token: an API key, or an end user's token.
 func APIKey(r *http.Request) string {
 	if k := r.Header.Get("X-Api-Key"); k != "" {
 		return k

@@ -54,8 +54,8 @@ func TestAuthentication(t *testing.T) {
 		h := h.With(t)
 		_, key := h.NewUser()
 		h.Must(http.StatusOK, http.MethodPost, "/threads/search", key, "")
-		u, _ := h.Accounts.UserByAPIKey(t.Context(), key)
-		if err := h.Accounts.RevokeAPIKey(t.Context(), u.ID, key); err != nil {
+		u, k, _ := h.Accounts.UserByAPIKey(t.Context(), key)
+		if _, err := h.Accounts.RevokeAPIKey(t.Context(), u.ID, k.ID); err != nil {
 			t.Fatal(err)
 		}
 		h.Must(http.StatusUnauthorized, http.MethodPost, "/threads/search", key, "")

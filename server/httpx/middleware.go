@@ -102,6 +102,15 @@ func TenantOf(c echo.Context) (t tenant.Tenant, ok bool) {
 	return t, ok
 }
 
+// actingKeyKey holds the id of the API key a request acts with for
+// another user.
+const actingKeyKey = "tripgraph.acting_key"
+
+// SetActingKey records that the request acts for its tenant's user with
+// the API key of this id, which belongs to another: the request's log
+// line names it.
+func SetActingKey(c echo.Context, keyID string) { c.Set(actingKeyKey, keyID) }
+
 // Observe answers a handler's error itself, so that the status is known,
 // then logs the request and counts it in the metrics.
 func Observe(m *metrics.Metrics, log *slog.Logger) echo.MiddlewareFunc {
@@ -121,6 +130,9 @@ func Observe(m *metrics.Metrics, log *slog.Logger) echo.MiddlewareFunc {
 				"route", route, "status", status, "duration_ms", elapsed.Milliseconds()}
 			if t, ok := TenantOf(c); ok {
 				attrs = append(attrs, "user_id", t.ID)
+			}
+			if key, ok := c.Get(actingKeyKey).(string); ok {
+				attrs = append(attrs, "acting_key_id", key)
 			}
 			log.InfoContext(c.Request().Context(), "request", attrs...)
 			return nil

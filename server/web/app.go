@@ -23,14 +23,14 @@ import (
 // Sessions is what the app needs of the accounts: browser sessions and
 // login links, and the users and keys of sign-in and sign-up.
 type Sessions interface {
-	CreateSession(ctx context.Context, userID string, ttl time.Duration) (accounts.Session, error)
+	CreateSession(ctx context.Context, userID, keyID string, ttl time.Duration) (accounts.Session, error)
 	SessionByToken(ctx context.Context, token string) (accounts.Session, error)
 	DeleteSession(ctx context.Context, token string) error
 	CreateLoginLink(ctx context.Context, userID string, ttl time.Duration) (string, error)
 	UseLoginLink(ctx context.Context, token string) (string, error)
-	UserByAPIKey(ctx context.Context, key string) (accounts.User, error)
+	UserByAPIKey(ctx context.Context, key string) (accounts.User, accounts.Key, error)
 	CreateUser(ctx context.Context, name string) (accounts.User, error)
-	CreateAPIKey(ctx context.Context, userID, label string) (string, error)
+	CreateAPIKey(ctx context.Context, n accounts.NewKey) (string, accounts.Key, error)
 }
 
 // Config is what the app needs.

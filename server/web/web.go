@@ -21,6 +21,7 @@ import (
 	"github.com/tripgraph/tripgraph/server/runner"
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/accounts"
 	"github.com/tripgraph/tripgraph/ui"
 )
 
@@ -82,14 +83,14 @@ func (s *App) login(c echo.Context) error {
 	if key == "" {
 		return s.loginForm(c, http.StatusUnauthorized, "login.bad")
 	}
-	u, err := s.sessions.UserByAPIKey(httpx.Ctx(c), key)
+	u, k, err := s.sessions.UserByAPIKey(httpx.Ctx(c), key)
 	if errcode.Of(err) == errcode.Forbidden {
 		return s.loginForm(c, http.StatusUnauthorized, "login.bad")
 	}
 	if err != nil {
 		return err
 	}
-	if err := s.startSession(c, u.ID); err != nil {
+	if err := s.startSession(c, u.ID, k.ID); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, localPath(c.FormValue("next"), "/app"))
@@ -137,11 +138,11 @@ func (s *App) signup(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	key, err := s.sessions.CreateAPIKey(httpx.Ctx(c), u.ID, "signup")
+	key, k, err := s.sessions.CreateAPIKey(httpx.Ctx(c), accounts.NewKey{UserID: u.ID, Label: "signup"})
 	if err != nil {
 		return err
 	}
-	if err := s.startSession(c, u.ID); err != nil {
+	if err := s.startSession(c, u.ID, k.ID); err != nil {
 		return err
 	}
 	return render(c, s.pageContext(c), http.StatusCreated, ui.NewKey(ui.KeyPage{AssetsURL: assetsURL,
@@ -157,7 +158,7 @@ func (s *App) loginLink(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.startSession(c, userID); err != nil {
+	if err := s.startSession(c, userID, ""); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/app")

@@ -227,9 +227,10 @@ func secure(r *http.Request) bool {
 	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
 }
 
-// startSession opens a session for a user and sets its cookie.
-func (s *App) startSession(c echo.Context, userID string) error {
-	sess, err := s.sessions.CreateSession(httpx.Ctx(c), userID, s.sessionTTL)
+// startSession opens a session for a user and sets its cookie; keyID is
+// the API key it was opened with, whose revocation ends it ("" for none).
+func (s *App) startSession(c echo.Context, userID, keyID string) error {
+	sess, err := s.sessions.CreateSession(httpx.Ctx(c), userID, keyID, s.sessionTTL)
 	if err != nil {
 		return err
 	}

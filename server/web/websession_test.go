@@ -124,7 +124,7 @@ func TestSignup(t *testing.T) {
 		t.Fatalf("the key is not shown:\n%s", r.Body)
 	}
 	h.Must(http.StatusOK, http.MethodPost, "/threads/search", string(key), "")
-	u, err := h.Accounts.UserByAPIKey(t.Context(), string(key))
+	u, _, err := h.Accounts.UserByAPIKey(t.Context(), string(key))
 	if err != nil || u.Name != name {
 		t.Fatalf("the key is of %+v (%v), want user %q", u, err, name)
 	}
@@ -339,4 +339,38 @@ func TestSessionAcrossProcesses(t *testing.T) {
 	token := b.cookie(web.SessionCookie)
 	mustStatus(t, onOther.submit("/logout", nil), http.StatusSeeOther)
 	mustStatus(t, b.keep(token).get("/app"), http.StatusSeeOther)
+}
+
+// A session opened with an API key ends when the key is revoked or
+// rotated; one opened by a login link does not.
+func TestSessionEndsWithItsKey(t *testing.T) {
+	h := apptest.New(t)
+	ctx := t.Context()
+	for _, withdraw := range []string{"revoke", "rotate"} {
+		t.Run(withdraw, func(t *testing.T) {
+			u, key := h.With(t).NewUser()
+			_, k, err := h.Accounts.UserByAPIKey(ctx, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := newBrowser(h.With(t)).login(key)
+			link, err := h.Srv.LoginLink(ctx, "", u.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			byLink := newBrowser(h.With(t))
+			mustStatus(t, byLink.get(link), http.StatusSeeOther)
+			mustStatus(t, byLink.get("/app"), http.StatusOK)
+			if withdraw == "revoke" {
+				_, err = h.Accounts.RevokeAPIKey(ctx, u.ID, k.ID)
+			} else {
+				_, _, err = h.Mem.Accounts.RotateAPIKey(ctx, u.ID, k.ID)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustStatus(t, b.get("/app"), http.StatusSeeOther)
+			mustStatus(t, byLink.get("/app"), http.StatusOK)
+		})
+	}
 }

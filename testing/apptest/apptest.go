@@ -81,9 +81,9 @@ func (s *Server) Advance(d time.Duration) {
 // Accounts is what the tests make users and keys with, in either store.
 type Accounts interface {
 	EnsureUser(ctx context.Context, name string) (accounts.User, error)
-	CreateAPIKey(ctx context.Context, userID, label string) (string, error)
-	RevokeAPIKey(ctx context.Context, userID, key string) error
-	UserByAPIKey(ctx context.Context, key string) (accounts.User, error)
+	CreateAPIKey(ctx context.Context, n accounts.NewKey) (string, accounts.Key, error)
+	RevokeAPIKey(ctx context.Context, userID, keyID string) (accounts.Key, error)
+	UserByAPIKey(ctx context.Context, key string) (accounts.User, accounts.Key, error)
 }
 
 // Option configures a Server.
@@ -199,7 +199,7 @@ func (s *Server) NewUser() (accounts.User, string) {
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	key, err := s.Accounts.CreateAPIKey(ctx, u.ID, "test")
+	key, _, err := s.Accounts.CreateAPIKey(ctx, accounts.NewKey{UserID: u.ID, Label: "test"})
 	if err != nil {
 		s.t.Fatal(err)
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/seed"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/accounts"
 )
 
 // Build compiles the tripgraph binary into the test's temporary folder.
@@ -73,7 +74,7 @@ func Prepare(t testing.TB, dbURL string, users ...string) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		k, err := st.Accounts.CreateAPIKey(ctx, u.ID, "test")
+		k, _, err := st.Accounts.CreateAPIKey(ctx, accounts.NewKey{UserID: u.ID, Label: "test"})
 		if err != nil {
 			t.Fatal(err)
 		}
