@@ -12,6 +12,7 @@ import (
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/model/guests"
 	"github.com/tripgraph/tripgraph/model/intent"
+	"github.com/tripgraph/tripgraph/model/suggest"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
@@ -46,7 +47,15 @@ type Extraction struct {
 	// The planner asks before relying on them; the traveller's next
 	// message, whatever it says, settles them.
 	Unsure []string
-	fuzzy  bool // the destination is the nearest name to a misspelt one
+	fuzzy  bool // the destination is the nearest name to a misspelt one that another place competes for
+
+	// Misspelt are the trip's places the last message misspelt, read
+	// with no doubt ("krakov" is Kraków): the reply names them.
+	Misspelt []Misspelling
+
+	// Suggested are destinations proposed to a traveller who asked for a
+	// kind of place and named none (see withSuggestions).
+	Suggested []suggest.Destination
 
 	// What the traveller tells of themselves, for the planner's profile:
 	// where they live, their children's ages, the diets they keep; and
@@ -93,6 +102,7 @@ func (e Extraction) clone() Extraction {
 		w.Months, w.Climates, w.Kinds = slices.Clone(w.Months), slices.Clone(w.Climates), slices.Clone(w.Kinds)
 		e.Wish = &w
 	}
+	e.Misspelt, e.Suggested = slices.Clone(e.Misspelt), slices.Clone(e.Suggested)
 	e.ChildrenAges, e.Diets = slices.Clone(e.ChildrenAges), slices.Clone(e.Diets)
 	return e
 }
@@ -139,7 +149,7 @@ func understand(turns []string, today time.Time) Extraction {
 				e.Legs = nil // a new destination replaces the trip
 			}
 		default:
-			e.readPlace(places[i])
+			e.readPhotoPlace(places[i])
 		}
 		e.readSelf(t, places[i])
 		if it == intent.Photos || follow {
@@ -186,6 +196,9 @@ func understand(turns []string, today time.Time) Extraction {
 	if e.Wish != nil && e.Intent != intent.Photos {
 		e.Intent = intent.Other // answered with destinations to choose from, not a search
 	}
+	if n := len(turns); n > 0 {
+		e.countryAsPlace(last, turns[n-1])
+	}
 	if n := len(turns); n > 0 && !attempt[n-1] && intent.Forget(turns[n-1]) {
 		e.Forget, e.Intent = true, intent.Other
 	}
@@ -195,6 +208,8 @@ func understand(turns []string, today time.Time) Extraction {
 	if n := len(turns); n > 0 && !e.Injection && e.Intent != intent.Photos && e.Intent != intent.Other {
 		if e.fuzzy || e.legsFuzzy(places[n-1]) {
 			e.Unsure = append(e.Unsure, "location")
+		} else {
+			e.Misspelt = misspellings(places[n-1], &e)
 		}
 		if dates.Alternatives(turns[n-1], e.Language, today) {
 			e.Unsure = append(e.Unsure, "startDate") // "the 14th or the 15th"
@@ -209,10 +224,11 @@ func understand(turns []string, today time.Time) Extraction {
 	return e
 }
 
-// legsFuzzy reports a leg of the trip read from a misspelt name in m.
+// legsFuzzy reports a leg of the trip read from a misspelt name in m
+// that another place competes for.
 func (e *Extraction) legsFuzzy(m gazetteer.Mention) bool {
 	for _, c := range m.Cities {
-		if !c.Fuzzy {
+		if !c.Fuzzy || !c.Unsure {
 			continue
 		}
 		for _, l := range e.Legs {
@@ -281,7 +297,7 @@ func southern(places []gazetteer.Mention) bool {
 
 func (e *Extraction) readPlace(m gazetteer.Mention) {
 	if c, ok := m.Destination(); ok && !(c.Role.Passing() && e.Location != "") {
-		e.Location, e.Country, e.cc, e.fuzzy = c.Name, c.CountryName(), c.City.Country, c.Fuzzy
+		e.Location, e.Country, e.cc, e.fuzzy = c.Name, c.CountryName(), c.City.Country, c.Fuzzy && c.Unsure
 		return
 	}
 	if len(m.Countries) > 0 {

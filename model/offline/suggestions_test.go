@@ -1,0 +1,72 @@
+package offline
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+// A traveller who asks for a kind of place and names none gets three to
+// five destinations to pick from, and picks one by its number or name in
+// the next message; a request that names its destination gets none.
+func TestSuggestionsAndPick(t *testing.T) {
+	m := newModel(t)
+	system := "Today: 2026-11-28"
+	tests := []struct {
+		turns     []string
+		suggested bool   // the reply proposes destinations
+		location  string // the trip's place after the last turn, "" for none
+	}{
+		{[]string{"somewhere warm in December?"}, true, ""},
+		{[]string{"praia perto de SP pra um fds"}, true, ""},
+		{[]string{"praia perto de SP pra um fds", "a 2"}, false, "Ilhabela"},
+		{[]string{"somewhere warm in December?", "Recife, 2 of us"}, false, "Recife"},
+		{[]string{"beach hotel in Salvador in May"}, false, "Salvador"},
+		{[]string{"Lisbon in May, 2 of us", "any good beaches?"}, false, "Lisbon"},
+		{[]string{"Lisbon in May, 2 of us", "hmm, somewhere warmer instead?"}, true, ""},
+	}
+	for _, tt := range tests {
+		got := extractOf(t, m, system, tt.turns...)
+		if got.Location != tt.location {
+			t.Errorf("%q: location %q, want %q", tt.turns, got.Location, tt.location)
+		}
+		resp, err := m.GenerateContent(context.Background(), conversationOf(system, tt.turns), llms.WithTools([]llms.Tool{toolDef(toolAccommodations), toolDef(toolRestaurants)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reply := resp.Choices[0].Content
+		if tt.suggested != strings.Contains(reply, " 1. ") {
+			t.Errorf("%q: reply %q; suggested %v", tt.turns, reply, tt.suggested)
+		} else if tt.suggested && (strings.Contains(reply, " 6. ") || !strings.Contains(reply, " 3. ")) {
+			t.Errorf("%q: reply %q proposes fewer than 3 or more than 5", tt.turns, reply)
+		}
+	}
+}
+
+// Suggestions asked for after a trip's dates are for the trip's month.
+func TestSuggestionsKeepTheTripsMonth(t *testing.T) {
+	m := newModel(t)
+	turns := []string{"Lisbon in May, 2 of us", "hmm, somewhere warmer instead?"}
+	resp, err := m.GenerateContent(context.Background(), conversationOf("Today: 2026-11-28", turns), llms.WithTools([]llms.Tool{toolDef(toolAccommodations)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reply := resp.Choices[0].Content; !strings.Contains(reply, "in May") || strings.Contains(reply, "December") {
+		t.Errorf("reply %q: want destinations for May", reply)
+	}
+}
+
+// A message asking for ideas after a trip is no follow-up the results
+// answer: classify says the trip no longer stands as it was.
+func TestAskingForIdeasIsNotRelevant(t *testing.T) {
+	today := time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
+	if relevant([]string{"Lisbon in May, 2 of us", "somewhere warmer instead?"}, today) {
+		t.Error("asking for somewhere warmer keeps the Lisbon results")
+	}
+	if !relevant([]string{"Lisbon in May, 2 of us", "any good beaches?"}, today) {
+		t.Error("asking about beaches drops the Lisbon results")
+	}
+}
