@@ -11,12 +11,12 @@ import (
 // Words of an open question, folded, by what they ask of a destination.
 var (
 	climateWords = map[string]Climate{
-		"warm": Warm, "hot": Warm, "heat": Warm, "tropical": Warm, "calor": Warm, "quente": Warm, "quentinho": Warm, "calorzinho": Warm,
-		"cold": Cold, "cool": Cold, "chilly": Cold, "frio": Cold, "friozinho": Cold, "fresco": Cold,
+		"warm": Warm, "warmer": Warm, "hot": Warm, "hotter": Warm, "heat": Warm, "tropical": Warm, "calor": Warm, "quente": Warm, "quentinho": Warm, "calorzinho": Warm,
+		"cold": Cold, "colder": Cold, "cool": Cold, "cooler": Cold, "chilly": Cold, "frio": Cold, "friozinho": Cold, "fresco": Cold,
 		"snow": Snow, "snowy": Snow, "neve": Snow, "nevando": Snow,
 		"mild": Mild, "pleasant": Mild, "ameno": Mild, "agradavel": Mild,
 		"dry": Dry, "seco": Dry,
-		"sunny": Sunny, "sunshine": Sunny, "sun": Sunny, "sol": Sunny, "ensolarado": Sunny,
+		"sunny": Sunny, "sunnier": Sunny, "sunshine": Sunny, "sun": Sunny, "sol": Sunny, "ensolarado": Sunny,
 	}
 	kindWords = map[string]PlaceKind{
 		"beach": Beach, "beaches": Beach, "seaside": Beach, "coast": Beach, "coastal": Beach, "praia": Beach, "praias": Beach, "litoral": Beach, "mar": Beach,
