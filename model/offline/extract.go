@@ -119,9 +119,6 @@ func relevant(users []string, today time.Time) bool {
 	if c, ok := gazetteer.Find(last).Destination(); ok && c.Name != before.Location {
 		return false
 	}
-	if asksForIdeas(last, lang, today) {
-		return false // "somewhere warmer instead?" is answered with destinations
-	}
 	if d := dates.Parse(last, lang, today); !sameDates(d, before.Dates) {
 		return false
 	}

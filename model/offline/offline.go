@@ -36,10 +36,12 @@
 //     When every tool it wanted has answered (llms.ToolCallResponse parts
 //     after the last user message), it calls nothing and summarises the
 //     results in the user's language. Errors are reported kindly.
-//     A traveller who asks for a kind of place and names none ("somewhere
-//     warm in December?") gets intent other and, when the tools are
-//     offered, a reply proposing three to five covered destinations
-//     (package suggest); the next message may pick one by its number.
+//     An open question, a wish for a kind of place that names none
+//     ("somewhere warm in December?", read by intent.ReadDestinationWish),
+//     gets intent other, no location and, when the tools are offered, a
+//     reply proposing three to five covered destinations (package
+//     suggest), or, when none fits, one that restates the wish and asks
+//     for a city; the next message may pick a destination by its number.
 //     A misspelt place only one destination is near is read as that
 //     place, and the summary names it with what was written ("Budapest
 //     (you wrote budapset)"); "unsure" lists the place only when two

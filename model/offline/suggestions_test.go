@@ -70,3 +70,23 @@ func TestAskingForIdeasIsNotRelevant(t *testing.T) {
 		t.Error("asking about beaches drops the Lisbon results")
 	}
 }
+
+// Distances are from where the trip starts: the place the question is
+// near, the one it leaves from, or where the traveller lives.
+func TestSuggestionsStartWhereTheTripDoes(t *testing.T) {
+	m := newModel(t)
+	tests := []struct{ turn, from string }{
+		{"praia perto de SP pra um fds", "km de São Paulo"},
+		{"flying from Lisbon, somewhere warm in December?", "km from Lisbon"},
+		{"we live in Porto. somewhere warm in December?", "km from Porto"},
+	}
+	for _, tt := range tests {
+		resp, err := m.GenerateContent(context.Background(), conversationOf("Today: 2026-11-28", []string{tt.turn}), llms.WithTools([]llms.Tool{toolDef(toolAccommodations)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if reply := resp.Choices[0].Content; !strings.Contains(reply, " 3. ") || !strings.Contains(reply, tt.from) {
+			t.Errorf("%q: reply %q, want destinations %s", tt.turn, reply, tt.from)
+		}
+	}
+}

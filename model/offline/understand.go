@@ -53,8 +53,8 @@ type Extraction struct {
 	// with no doubt ("krakov" is Kraków): the reply names them.
 	Misspelt []Misspelling
 
-	// Suggested are destinations proposed to a traveller who asked for a
-	// kind of place and named none (see withSuggestions).
+	// Suggested are the destinations proposed for Wish (see
+	// withSuggestions).
 	Suggested []suggest.Destination
 
 	// What the traveller tells of themselves, for the planner's profile:
@@ -72,8 +72,11 @@ type Extraction struct {
 
 	// Wish is set when the last message is an open question: it asks for
 	// destinations to be suggested ("somewhere warm in December?",
-	// "praia perto de SP pra um fds") and names none of its own.
+	// "praia perto de SP pra um fds") and names none of its own. The
+	// trip then has no place (Country may be one the wish keeps to), and
+	// from is the city it starts from, if the message names one.
 	Wish *intent.DestinationWish
+	from *gazetteer.City
 }
 
 // assumedGuests is the count a change applies to when none was stated:
@@ -120,6 +123,7 @@ func understand(turns []string, today time.Time) Extraction {
 	}
 	south := southern(places)
 	for i, t := range turns {
+		e.Wish, e.from = nil, nil // of the last message only
 		if attempt[i] {
 			continue // an attempt on the instructions tells nothing of the trip
 		}
@@ -140,12 +144,13 @@ func understand(turns []string, today time.Time) Extraction {
 			// A question off the trip names no destination ("who is the
 			// president of France?").
 		case it != intent.Photos && !follow:
-			e.Wish = openQuestion(t, places[i])
-			if e.Wish == nil {
+			if e.Wish, e.from = openQuestion(t, places[i], e.Location != "" || e.Country != ""); e.Wish != nil {
+				e.wishPlace(places[i])
+			} else {
 				e.readPlace(places[i])
 			}
 			e.Dates = dates.UpdateIn(e.Dates, withoutPlaces(t, places[i], today), lang, today, south)
-			if !e.readLegs(t, places[i], lang, today, south) && len(places[i].Cities) > 0 && e.changesPlace(places[i]) {
+			if e.Wish == nil && !e.readLegs(t, places[i], lang, today, south) && len(places[i].Cities) > 0 && e.changesPlace(places[i]) {
 				e.Legs = nil // a new destination replaces the trip
 			}
 		default:
@@ -190,10 +195,7 @@ func understand(turns []string, today time.Time) Extraction {
 	}
 	e.settleLegs()
 	e.Intent = e.settle(last)
-	if e.Wish != nil && (len(turns) == 0 || attempt[len(turns)-1]) {
-		e.Wish = nil
-	}
-	if e.Wish != nil && e.Intent != intent.Photos {
+	if e.Wish != nil {
 		e.Intent = intent.Other // answered with destinations to choose from, not a search
 	}
 	if n := len(turns); n > 0 {
@@ -302,6 +304,16 @@ func (e *Extraction) readPlace(m gazetteer.Mention) {
 	}
 	if len(m.Countries) > 0 {
 		e.Location, e.Country = "", gazetteer.CountryName(m.Countries[0], locale.English)
+	}
+}
+
+// wishPlace leaves the trip with no place for an open question: the
+// traveller asks where to go. A country it names is one the destinations
+// keep to ("somewhere warm in Greece?").
+func (e *Extraction) wishPlace(m gazetteer.Mention) {
+	e.Location, e.Country, e.cc, e.Legs = "", "", "", nil
+	if len(m.Countries) > 0 {
+		e.Country, e.cc = gazetteer.CountryName(m.Countries[0], locale.English), m.Countries[0]
 	}
 }
 

@@ -1,13 +1,12 @@
-// Package suggest proposes destinations to a traveller who gives a
-// season, a climate or a kind of place but no city ("somewhere warm in
-// December?", "praia perto de SP pra um fds"): three to five cities the
-// catalog covers, ranked by how well their climate in the month and
-// their kind fit the wish and by their distance from where the traveller
-// starts, each with its reason.
+// Package suggest proposes destinations for a destination wish
+// (intent.DestinationWish: "somewhere warm in December?", "praia perto de
+// SP pra um fds"): three to five cities the catalog covers, ranked by how
+// well their climate in the month and their kind fit the wish and by
+// their distance from where the traveller starts, each with its reason.
 //
-// The entry point is For: a Query (the month, the wishes, the place to
-// start from) gives ranked Destinations. Read takes a Query from a
-// message.
+// The entry point is For: a Query (the wish, the month, the place to
+// start from) gives ranked Destinations. The wish is read by package
+// intent; this package only ranks.
 package suggest
 
 import (
@@ -22,46 +21,33 @@ import (
 
 	"github.com/tripgraph/tripgraph/locale"
 	"github.com/tripgraph/tripgraph/model/gazetteer"
-)
-
-// Wish is something a traveller wants of a destination.
-type Wish string
-
-// The wishes suggestions know.
-const (
-	Warm   Wish = "warm"   // hot weather
-	Beach  Wish = "beach"  // the sea and a beach, warm enough for it
-	Snow   Wish = "snow"   // snow, skiing
-	Cool   Wish = "cool"   // mild weather, away from the heat
-	City   Wish = "city"   // a city break
-	Nature Wish = "nature" // hiking, waterfalls, landscapes
-	Cheap  Wish = "cheap"  // a low cost: a short journey
+	"github.com/tripgraph/tripgraph/model/intent"
 )
 
 // Query is what suggestions are for.
 type Query struct {
-	Month  time.Month
-	Wishes []Wish
-	// From is where the traveller starts (a place named "perto de SP",
-	// or where they live); Near asks for somewhere close to it (a
-	// weekend, "perto").
+	// Wish is what the traveller asked of the place. Its climates and
+	// kinds rank the destinations; a place to be near (Near) or a stay of
+	// a weekend (Nights up to 3) asks for somewhere close to From; a
+	// cheap one weighs the distance more.
+	Wish  intent.DestinationWish
+	Month time.Month // of the trip
+	// From is where the trip starts: the place the wish is near, or where
+	// the traveller lives; nil when unknown.
 	From *gazetteer.City
-	Near bool
 	// Country keeps to one country (ISO code) when the traveller named it.
 	Country string
-	// Open is set when the message asks for ideas in so many words
-	// ("somewhere", "where should we go", "algum lugar").
-	Open bool
 }
 
 // Destination is a suggested city with what makes it fit.
 type Destination struct {
-	Name, Country string  // English name and ISO code, as the gazetteer and catalog name it
-	High          int     // mean daily high in the month, °C
-	Kinds         []Wish  // beach, snow, city, nature
-	DistanceKm    float64 // from Query.From; 0 when unknown
-	coldSeason    bool    // the month is among the place's four coldest
-	from          string  // the starting place's English name
+	Name, Country string             // English name and ISO code, as the gazetteer and catalog name it
+	High          int                // mean daily high in the month, °C
+	Kinds         []intent.PlaceKind // of the table: beach, island, ski, mountain, lake, nature, city
+	DistanceKm    float64            // from Query.From; 0 when unknown
+	coldSeason    bool               // the month is among the place's four coldest
+	asked         []intent.PlaceKind // the kinds the wish asked for, as the table has them
+	from          string             // the starting place's English name
 	month         time.Month
 	score         float64
 }
@@ -71,25 +57,63 @@ type Destination struct {
 const minSuggestions = 3
 
 // For returns up to n destinations for q, best first; if somewhere near
-// gives fewer than three, farther ones too.
+// gives fewer than three, farther ones too. It returns none when the
+// wish asks nothing the destinations are ranked by ("where should we
+// go?", "somewhere romantic") and names no country.
 func For(q Query, n int) []Destination {
-	out := ranked(q, n)
-	if len(out) < minSuggestions && q.Near {
-		q.Near = false
-		out = ranked(q, n)
+	if !ranks(q) {
+		return nil
+	}
+	near := q.Wish.Near != "" || q.Wish.Nights > 0 && q.Wish.Nights <= 3
+	out := ranked(q, near, n)
+	if len(out) < minSuggestions && near {
+		out = ranked(q, false, n)
 	}
 	return out
 }
 
-// ranked returns up to n destinations for q, best first.
-func ranked(q Query, n int) []Destination {
+// tableKinds are the kinds of the table a wish's kinds are: countryside
+// is nature, culture a city; food, nightlife, romance and families are
+// not in the table.
+var tableKinds = map[intent.PlaceKind]intent.PlaceKind{
+	intent.Beach: intent.Beach, intent.Island: intent.Island, intent.Ski: intent.Ski, intent.Mountain: intent.Mountain,
+	intent.Lake: intent.Lake, intent.Nature: intent.Nature, intent.Countryside: intent.Nature,
+	intent.City: intent.City, intent.Culture: intent.City,
+}
+
+// asked is what the wish asks of the table's kinds, each once; a wish
+// for snow asks for ski slopes.
+func asked(w intent.DestinationWish) []intent.PlaceKind {
+	var out []intent.PlaceKind
+	for _, k := range w.Kinds {
+		if t, ok := tableKinds[k]; ok && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	if slices.Contains(w.Climates, intent.Snow) && !slices.Contains(out, intent.Ski) {
+		out = append(out, intent.Ski)
+	}
+	return out
+}
+
+// ranks reports whether q asks anything destinations are ranked by.
+func ranks(q Query) bool {
+	w := q.Wish
+	return q.Country != "" || w.Budget == intent.Cheap || len(asked(w)) > 0 ||
+		slices.ContainsFunc(w.Climates, func(c intent.Climate) bool { return c != intent.Dry })
+}
+
+// ranked returns up to n destinations for q, best first, near From if
+// near is set.
+func ranked(q Query, near bool, n int) []Destination {
+	kinds := asked(q.Wish)
 	var out []Destination
 	for _, p := range places() {
 		if q.Country != "" && p.country != q.Country {
 			continue
 		}
 		d := Destination{Name: p.name, Country: p.country, High: p.highs[q.Month-1], Kinds: p.kinds, month: q.Month,
-			coldSeason: p.coldest(q.Month)}
+			coldSeason: p.coldest(q.Month), asked: kinds}
 		if q.From != nil {
 			d.DistanceKm = distanceKm(q.From.Lat, q.From.Lon, p.lat, p.lon)
 			d.from = q.From.Name
@@ -97,13 +121,13 @@ func ranked(q Query, n int) []Destination {
 				continue // the starting place itself
 			}
 		}
-		if s, ok := score(q, d); ok {
+		if s, ok := score(q.Wish, kinds, near, d); ok {
 			d.score = s
 			out = append(out, d)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Destination) int { return cmp.Compare(b.score, a.score) })
-	if q.Country == "" && !q.Near {
+	if q.Country == "" && !near {
 		out = varied(out, perCountry)
 	}
 	return out[:min(n, len(out))]
@@ -122,45 +146,55 @@ func varied(list []Destination, max int) []Destination {
 	})
 }
 
-// score says how well d fits q; ok false when it does not fit at all (a
-// beach in the cold, snow in the heat, too far for a weekend).
-func score(q Query, d Destination) (float64, bool) {
+// score says how well d fits the wish w, whose kinds of the table are
+// kinds; ok false when it does not fit at all (a beach in the cold, snow
+// in the heat, too far for a weekend).
+func score(w intent.DestinationWish, kinds []intent.PlaceKind, near bool, d Destination) (float64, bool) {
 	s := 0.0
-	for _, w := range q.Wishes {
-		switch w {
-		case Warm:
+	for _, c := range w.Climates {
+		switch c {
+		case intent.Warm, intent.Sunny:
 			if d.High < 24 {
 				return 0, false
 			}
 			s += min(float64(d.High-20), 10) / 10
-		case Beach:
-			if !d.is(Beach) || d.High < 25 {
-				return 0, false
-			}
-			s += 1 + min(float64(d.High-25), 6)/12
-		case Snow:
-			if !d.is(Snow) || !d.coldSeason {
-				return 0, false
-			}
-			s += 1 + float64(20-d.High)/40
-		case Cool:
+		case intent.Mild:
 			if d.High < 10 || d.High > 24 {
 				return 0, false
 			}
 			s += 1 - math.Abs(float64(d.High-18))/8
-		case City, Nature:
-			if !d.is(w) {
+		case intent.Cold:
+			if d.High > 18 {
 				return 0, false
 			}
+			s += min(float64(18-d.High), 12) / 12
+		}
+	}
+	for _, k := range kinds {
+		if !d.is(k) {
+			return 0, false
+		}
+		switch k {
+		case intent.Beach:
+			if d.High < 25 {
+				return 0, false // too cold to swim
+			}
+			s += 1 + min(float64(d.High-25), 6)/12
+		case intent.Ski:
+			if !d.coldSeason {
+				return 0, false
+			}
+			s += 1 + float64(20-d.High)/40
+		default:
 			s++
 		}
 	}
 	if d.DistanceKm > 0 {
 		limit, weight := 20000.0, 1/8000.0
-		if q.Near {
+		if near {
 			limit, weight = 800, 1/400.0
 		}
-		if slices.Contains(q.Wishes, Cheap) {
+		if w.Budget == intent.Cheap {
 			weight *= 2
 		}
 		if d.DistanceKm > limit {
@@ -171,21 +205,33 @@ func score(q Query, d Destination) (float64, bool) {
 	return s, true
 }
 
-func (d Destination) is(w Wish) bool { return slices.Contains(d.Kinds, w) }
+func (d Destination) is(k intent.PlaceKind) bool { return slices.Contains(d.Kinds, k) }
+
+// kindNames name the table's kinds in a reason, English and Portuguese.
+var kindNames = map[intent.PlaceKind][2]string{
+	intent.Beach: {"beaches", "praias"}, intent.Island: {"an island", "ilha"}, intent.Ski: {"snow and skiing", "neve e esqui"},
+	intent.Mountain: {"mountains", "montanhas"}, intent.Lake: {"a lake", "lago"}, intent.Nature: {"nature", "natureza"},
+	intent.City: {"a city break", "passeio urbano"},
+}
+
+// kind is what d is named for in its reason: the first kind asked for,
+// else the first it has of beach, snow in its cold season, nature, city.
+func (d Destination) kind() intent.PlaceKind {
+	for _, k := range append(slices.Clone(d.asked), intent.Beach, intent.Ski, intent.Nature, intent.City) {
+		if d.is(k) && (k != intent.Ski || d.coldSeason) {
+			return k
+		}
+	}
+	return ""
+}
 
 // Reason says in lang (one of locale.All) why d fits: its kind, its
 // weather in the month and how far it is: "beaches, about 30 °C in
 // December, 420 km from São Paulo".
 func (d Destination) Reason(lang string) string {
 	var parts []string
-	if d.is(Beach) {
-		parts = append(parts, pick(lang, "beaches", "praias"))
-	} else if d.is(Snow) && d.coldSeason {
-		parts = append(parts, pick(lang, "snow and skiing", "neve e esqui"))
-	} else if d.is(Nature) {
-		parts = append(parts, pick(lang, "nature", "natureza"))
-	} else if d.is(City) {
-		parts = append(parts, pick(lang, "a city break", "passeio urbano"))
+	if k := d.kind(); k != "" {
+		parts = append(parts, pick(lang, kindNames[k][0], kindNames[k][1]))
 	}
 	month := monthName(d.month, lang)
 	parts = append(parts, fmt.Sprintf(pick(lang, "about %d °C in %s", "cerca de %d °C em %s"), d.High, month))
@@ -225,7 +271,7 @@ func distanceKm(lat1, lon1, lat2, lon2 float64) float64 {
 // place is a line of climateTable with the city's coordinates.
 type place struct {
 	name, country string
-	kinds         []Wish
+	kinds         []intent.PlaceKind
 	highs         [12]int
 	lat, lon      float64
 }
@@ -251,7 +297,10 @@ func parsePlaces() ([]place, error) {
 		}
 		p := place{name: f[0], country: f[1]}
 		for _, k := range strings.Fields(f[2]) {
-			p.kinds = append(p.kinds, Wish(k))
+			if _, ok := kindNames[intent.PlaceKind(k)]; !ok {
+				return nil, fmt.Errorf("climate line %q: no kind %q", line, k)
+			}
+			p.kinds = append(p.kinds, intent.PlaceKind(k))
 		}
 		temps := strings.Fields(f[3])
 		if len(temps) != 12 {

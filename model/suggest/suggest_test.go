@@ -10,70 +10,41 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/model/gazetteer"
+	"github.com/tripgraph/tripgraph/model/intent"
 )
-
-var today = time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
-
-func TestRead(t *testing.T) {
-	tests := []struct {
-		text, lang string
-		ok         bool
-		wishes     []Wish
-		month      time.Month
-		from       string
-		near       bool
-	}{
-		{"somewhere warm in December?", "en", true, []Wish{Warm}, time.December, "", false},
-		{"praia perto de SP pra um fds", "pt", true, []Wish{Beach}, time.December, "São Paulo", true},
-		{"quero esquiar em julho", "pt", true, []Wish{Snow}, time.July, "", false},
-		{"a cheap city break in march, near Lisbon", "en", true, []Wish{Cheap, City}, time.March, "Lisbon", true},
-		{"3 nights from friday in Quebec City", "en", false, nil, 0, "", false},
-		{"beach in Salvador in May", "en", false, nil, 0, "", false},
-		{"book the table for 8", "en", false, nil, 0, "", false},
-	}
-	for _, tt := range tests {
-		q, ok := Read(tt.text, tt.lang, today)
-		if ok != tt.ok {
-			t.Errorf("Read(%q) ok = %v, want %v", tt.text, ok, tt.ok)
-			continue
-		}
-		if !ok {
-			continue
-		}
-		from := ""
-		if q.From != nil {
-			from = q.From.Name
-		}
-		if strings.Join(wishNames(q.Wishes), ",") != strings.Join(wishNames(tt.wishes), ",") || q.Month != tt.month || from != tt.from || q.Near != tt.near {
-			t.Errorf("Read(%q) = %v %v from %q near %v; want %v %v from %q near %v", tt.text, q.Wishes, q.Month, from, q.Near, tt.wishes, tt.month, tt.from, tt.near)
-		}
-	}
-}
-
-func wishNames(ws []Wish) []string {
-	var out []string
-	for _, w := range ws {
-		out = append(out, string(w))
-	}
-	return out
-}
 
 // Suggestions fit what was asked: three to five of them, a beach warm
 // enough to swim, snow in its cold season, near enough for a weekend.
 func TestForFitsTheWish(t *testing.T) {
 	sp, _ := gazetteer.Lookup("São Paulo")
+	beach, ski := []intent.PlaceKind{intent.Beach}, []intent.PlaceKind{intent.Ski}
 	tests := []struct {
 		name string
 		q    Query
 		ok   func(Destination) bool
 	}{
-		{"warm in December", Query{Month: time.December, Wishes: []Wish{Warm}}, func(d Destination) bool { return d.High >= 24 }},
-		{"beach in July", Query{Month: time.July, Wishes: []Wish{Beach}}, func(d Destination) bool { return d.is(Beach) && d.High >= 25 }},
-		{"snow in July", Query{Month: time.July, Wishes: []Wish{Snow}}, func(d Destination) bool { return d.is(Snow) && d.coldSeason }},
-		{"snow in January", Query{Month: time.January, Wishes: []Wish{Snow}}, func(d Destination) bool { return d.is(Snow) && d.High <= 10 }},
-		{"a beach near São Paulo", Query{Month: time.December, Wishes: []Wish{Beach}, From: &sp, Near: true}, func(d Destination) bool { return d.DistanceKm <= 800 }},
-		{"cool in August", Query{Month: time.August, Wishes: []Wish{Cool}}, func(d Destination) bool { return d.High >= 10 && d.High <= 24 }},
-		{"snow in July near São Paulo", Query{Month: time.July, Wishes: []Wish{Snow}, From: &sp, Near: true}, func(d Destination) bool { return d.is(Snow) }},
+		{"warm in December", Query{Month: time.December, Wish: intent.DestinationWish{Climates: []intent.Climate{intent.Warm}}},
+			func(d Destination) bool { return d.High >= 24 }},
+		{"beach in July", Query{Month: time.July, Wish: intent.DestinationWish{Kinds: beach}},
+			func(d Destination) bool { return d.is(intent.Beach) && d.High >= 25 }},
+		{"an island in July", Query{Month: time.July, Wish: intent.DestinationWish{Kinds: []intent.PlaceKind{intent.Island}}},
+			func(d Destination) bool { return d.is(intent.Island) }},
+		{"snow in July", Query{Month: time.July, Wish: intent.DestinationWish{Climates: []intent.Climate{intent.Snow}}},
+			func(d Destination) bool { return d.is(intent.Ski) && d.coldSeason }},
+		{"skiing in January", Query{Month: time.January, Wish: intent.DestinationWish{Kinds: ski}},
+			func(d Destination) bool { return d.is(intent.Ski) && d.High <= 10 }},
+		{"a beach near São Paulo", Query{Month: time.December, Wish: intent.DestinationWish{Kinds: beach, Near: "SP"}, From: &sp},
+			func(d Destination) bool { return d.DistanceKm <= 800 }},
+		{"a beach for a weekend from São Paulo", Query{Month: time.December, Wish: intent.DestinationWish{Kinds: beach, Nights: 2}, From: &sp},
+			func(d Destination) bool { return d.DistanceKm <= 800 }},
+		{"mild in August", Query{Month: time.August, Wish: intent.DestinationWish{Climates: []intent.Climate{intent.Mild}}},
+			func(d Destination) bool { return d.High >= 10 && d.High <= 24 }},
+		{"cold in July", Query{Month: time.July, Wish: intent.DestinationWish{Climates: []intent.Climate{intent.Cold}}},
+			func(d Destination) bool { return d.High <= 18 }},
+		{"snow in July near São Paulo", Query{Month: time.July, Wish: intent.DestinationWish{Kinds: ski, Near: "SP"}, From: &sp},
+			func(d Destination) bool { return d.is(intent.Ski) }},
+		{"a beach in Brazil in July", Query{Month: time.July, Wish: intent.DestinationWish{Kinds: beach}, Country: "BR"},
+			func(d Destination) bool { return d.Country == "BR" && d.is(intent.Beach) }},
 	}
 	for _, tt := range tests {
 		got := For(tt.q, 5)
@@ -88,14 +59,32 @@ func TestForFitsTheWish(t *testing.T) {
 	}
 }
 
+// A wish that asks nothing destinations are ranked by gets none: the
+// model restates it and asks for a city instead.
+func TestForNothingToRankBy(t *testing.T) {
+	for _, w := range []intent.DestinationWish{
+		{},
+		{Kinds: []intent.PlaceKind{intent.Romantic}},
+		{Climates: []intent.Climate{intent.Dry}, Months: []time.Month{time.May}},
+	} {
+		if got := For(Query{Month: time.May, Wish: w}, 5); len(got) != 0 {
+			t.Errorf("For(%+v) = %d suggestions, want none", w, len(got))
+		}
+	}
+}
+
 func TestReason(t *testing.T) {
 	sp, _ := gazetteer.Lookup("São Paulo")
-	got := For(Query{Month: time.December, Wishes: []Wish{Beach}, From: &sp, Near: true}, 1)
+	got := For(Query{Month: time.December, Wish: intent.DestinationWish{Kinds: []intent.PlaceKind{intent.Beach}, Near: "SP"}, From: &sp}, 1)
 	if len(got) != 1 {
 		t.Fatalf("no suggestion")
 	}
 	if r := got[0].Reason("pt"); !strings.Contains(r, "praias") || !strings.Contains(r, "dezembro") || !strings.Contains(r, "km de São Paulo") {
 		t.Errorf("reason %q does not say beach, month and distance", r)
+	}
+	got = For(Query{Month: time.July, Wish: intent.DestinationWish{Kinds: []intent.PlaceKind{intent.Mountain}}}, 1)
+	if len(got) != 1 || !strings.HasPrefix(got[0].Reason("en"), "mountains, ") {
+		t.Errorf("a wish for mountains: %+v, want a reason that names them", got)
 	}
 }
 
