@@ -37,6 +37,8 @@ func openQuestion(t string, m gazetteer.Mention, placed bool) (*intent.Destinati
 	var from *gazetteer.City
 	if c, found := m.Destination(); found {
 		switch {
+		case c.Fuzzy && wishWord(t[c.Start:c.End]):
+			return &w, nil // "nature", "fresco" are the wish, not Natore or Frisco misspelt
 		case nearPlace(t[c.Start:c.End], w.Near):
 			w.Near = t[c.Start:c.End] // the whole name: "Rio de Janeiro", not "Rio"
 		case c.Origin, c.Role == gazetteer.Origin:
@@ -49,6 +51,17 @@ func openQuestion(t string, m gazetteer.Mention, placed bool) (*intent.Destinati
 		from = &c.City
 	}
 	return &w, from
+}
+
+// wishWord reports a single word an open question reads as a climate or
+// a kind of place ("nature"; not "campo grannde", a misspelt Campo
+// Grande).
+func wishWord(name string) bool {
+	if len(textnorm.Words(name)) != 1 {
+		return false
+	}
+	w, _ := intent.ReadDestinationWish(name)
+	return len(w.Climates) > 0 || len(w.Kinds) > 0
 }
 
 // nearPlace reports whether a place named is the one the destination

@@ -25,6 +25,10 @@ func TestOpenQuestions(t *testing.T) {
 		{[]string{"we live in Porto. somewhere warm in December?"}, true, ""},
 		{[]string{"flying from Lisbon, somewhere warm in December?"}, true, ""},
 		{[]string{"somewhere warm in December?", "who won the match yesterday?"}, false, ""},
+		{[]string{"where's sunny in November?"}, true, ""},
+		{[]string{"cheap city break in April?"}, true, ""},
+		{[]string{"suggest somewhere with nature in October"}, true, ""},
+		{[]string{"lugar mais fresco em agosto?"}, true, ""},
 		{[]string{"beach hotel in Salvador in March"}, false, "Salvador"},
 		{[]string{"Somewhere warm in December?", "Salvador then, 5 nights"}, false, "Salvador"},
 	}
