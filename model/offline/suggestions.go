@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -75,8 +76,32 @@ func suggestionReply(e Extraction) string {
 	var b strings.Builder
 	b.WriteString(say(e.Language, "Here are a few ideas:", "Algumas ideias:"))
 	for i, d := range e.Suggested {
-		fmt.Fprintf(&b, " %d. %s (%s);", i+1, placeName(d.Name, e.Language), d.Reason(e.Language))
+		fmt.Fprintf(&b, " %d. %s (%s);", i+1, placeName(d.Name, e.Language), reason(d, e.Language))
 	}
 	text := strings.TrimSuffix(b.String(), ";") + "."
 	return text + say(e.Language, " Which one? Reply with its name or number.", " Qual delas? Responda com o nome ou o número.")
+}
+
+// kindReasons name what a destination is proposed for, English and
+// Portuguese.
+var kindReasons = map[intent.PlaceKind][2]string{
+	intent.Beach: {"beaches", "praias"}, intent.Island: {"an island", "ilha"}, intent.Ski: {"snow and skiing", "neve e esqui"},
+	intent.Mountain: {"mountains", "montanhas"}, intent.Lake: {"a lake", "lago"}, intent.Nature: {"nature", "natureza"},
+	intent.City: {"a city break", "passeio urbano"},
+}
+
+// reason says in lang why d fits: its kind, its weather in the month and
+// how far it is: "beaches, about 30 °C in December, 420 km from São
+// Paulo".
+func reason(d suggest.Destination, lang string) string {
+	var parts []string
+	if k, ok := kindReasons[d.Kind]; ok {
+		parts = append(parts, say(lang, k[0], k[1]))
+	}
+	parts = append(parts, say(lang, fmt.Sprintf("about %d °C in %s", d.High, d.Month), fmt.Sprintf("cerca de %d °C em %s", d.High, ptMonths[d.Month])))
+	if d.DistanceKm > 0 {
+		km, from := int(math.Round(d.DistanceKm/10)*10), placeName(d.From, lang)
+		parts = append(parts, say(lang, fmt.Sprintf("%d km from %s", km, from), fmt.Sprintf("a %d km de %s", km, from)))
+	}
+	return strings.Join(parts, ", ")
 }

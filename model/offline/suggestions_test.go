@@ -7,6 +7,10 @@ import (
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
+
+	"github.com/tripgraph/tripgraph/model/gazetteer"
+	"github.com/tripgraph/tripgraph/model/intent"
+	"github.com/tripgraph/tripgraph/model/suggest"
 )
 
 // A traveller who asks for a kind of place and names none gets three to
@@ -88,5 +92,22 @@ func TestSuggestionsStartWhereTheTripDoes(t *testing.T) {
 		if reply := resp.Choices[0].Content; !strings.Contains(reply, " 3. ") || !strings.Contains(reply, tt.from) {
 			t.Errorf("%q: reply %q, want destinations %s", tt.turn, reply, tt.from)
 		}
+	}
+}
+
+// Each destination proposed says why: its kind, its weather in the
+// trip's month and how far it is from where the trip starts.
+func TestSuggestionReasons(t *testing.T) {
+	sp, _ := gazetteer.Lookup("São Paulo")
+	got := suggest.For(suggest.Query{Month: time.December, Wish: intent.DestinationWish{Kinds: []intent.PlaceKind{intent.Beach}, Near: "SP"}, From: &sp}, 1)
+	if len(got) != 1 {
+		t.Fatalf("no suggestion")
+	}
+	if r := reason(got[0], "pt"); !strings.HasPrefix(r, "praias, cerca de ") || !strings.Contains(r, " °C em dezembro, a ") || !strings.HasSuffix(r, " km de São Paulo") {
+		t.Errorf("reason %q does not say beach, month and distance", r)
+	}
+	got = suggest.For(suggest.Query{Month: time.July, Wish: intent.DestinationWish{Kinds: []intent.PlaceKind{intent.Mountain}}}, 1)
+	if len(got) != 1 || !strings.HasPrefix(reason(got[0], "en"), "mountains, about ") || !strings.HasSuffix(reason(got[0], "en"), " in July") {
+		t.Errorf("a wish for mountains in July: %+v, want a reason that names them and the month", got)
 	}
 }

@@ -2,11 +2,13 @@
 // (intent.DestinationWish: "somewhere warm in December?", "praia perto de
 // SP pra um fds"): three to five cities the catalog covers, ranked by how
 // well their climate in the month and their kind fit the wish and by
-// their distance from where the traveller starts, each with its reason.
+// their distance from where the traveller starts, each with what makes
+// it fit.
 //
 // The entry point is For: a Query (the wish, the month, the place to
 // start from) gives ranked Destinations. The wish is read by package
-// intent; this package only ranks.
+// intent, and the reply is written by the model; this package only
+// ranks.
 package suggest
 
 import (
@@ -19,7 +21,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tripgraph/tripgraph/locale"
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/model/intent"
 )
@@ -42,14 +43,17 @@ type Query struct {
 // Destination is a suggested city with what makes it fit.
 type Destination struct {
 	Name, Country string             // English name and ISO code, as the gazetteer and catalog name it
-	High          int                // mean daily high in the month, °C
 	Kinds         []intent.PlaceKind // of the table: beach, island, ski, mountain, lake, nature, city
-	DistanceKm    float64            // from Query.From; 0 when unknown
-	coldSeason    bool               // the month is among the place's four coldest
-	asked         []intent.PlaceKind // the kinds the wish asked for, as the table has them
-	from          string             // the starting place's English name
-	month         time.Month
-	score         float64
+	// Kind is the one it is proposed for: the first the wish asked for,
+	// else the first it has of beach, snow in its cold season, nature,
+	// city; "" for none of those.
+	Kind       intent.PlaceKind
+	Month      time.Month // of the trip
+	High       int        // mean daily high in the month, °C
+	From       string     // Query.From's English name, "" when unknown
+	DistanceKm float64    // from From; 0 when unknown
+	coldSeason bool       // the month is among the place's four coldest
+	score      float64
 }
 
 // minSuggestions is how few destinations a list may have before the
@@ -72,10 +76,13 @@ func For(q Query, n int) []Destination {
 	return out
 }
 
-// tableKinds are the kinds of the table a wish's kinds are: countryside
-// is nature, culture a city; food, nightlife, romance and families are
-// not in the table.
-var tableKinds = map[intent.PlaceKind]intent.PlaceKind{
+// tableKinds are the kinds climateTable tags places with.
+var tableKinds = []intent.PlaceKind{intent.Beach, intent.Island, intent.Ski, intent.Mountain, intent.Lake, intent.Nature, intent.City}
+
+// asTable are the kinds of the table a wish's kinds are: countryside is
+// nature, culture a city; food, nightlife, romance and families are not
+// in the table.
+var asTable = map[intent.PlaceKind]intent.PlaceKind{
 	intent.Beach: intent.Beach, intent.Island: intent.Island, intent.Ski: intent.Ski, intent.Mountain: intent.Mountain,
 	intent.Lake: intent.Lake, intent.Nature: intent.Nature, intent.Countryside: intent.Nature,
 	intent.City: intent.City, intent.Culture: intent.City,
@@ -86,7 +93,7 @@ var tableKinds = map[intent.PlaceKind]intent.PlaceKind{
 func asked(w intent.DestinationWish) []intent.PlaceKind {
 	var out []intent.PlaceKind
 	for _, k := range w.Kinds {
-		if t, ok := tableKinds[k]; ok && !slices.Contains(out, t) {
+		if t, ok := asTable[k]; ok && !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
@@ -112,11 +119,12 @@ func ranked(q Query, near bool, n int) []Destination {
 		if q.Country != "" && p.country != q.Country {
 			continue
 		}
-		d := Destination{Name: p.name, Country: p.country, High: p.highs[q.Month-1], Kinds: p.kinds, month: q.Month,
-			coldSeason: p.coldest(q.Month), asked: kinds}
+		d := Destination{Name: p.name, Country: p.country, Kinds: p.kinds, Month: q.Month, High: p.highs[q.Month-1],
+			coldSeason: p.coldest(q.Month)}
+		d.Kind = d.kind(kinds)
 		if q.From != nil {
 			d.DistanceKm = distanceKm(q.From.Lat, q.From.Lon, p.lat, p.lon)
-			d.from = q.From.Name
+			d.From = q.From.Name
 			if d.DistanceKm < 30 {
 				continue // the starting place itself
 			}
@@ -207,56 +215,15 @@ func score(w intent.DestinationWish, kinds []intent.PlaceKind, near bool, d Dest
 
 func (d Destination) is(k intent.PlaceKind) bool { return slices.Contains(d.Kinds, k) }
 
-// kindNames name the table's kinds in a reason, English and Portuguese.
-var kindNames = map[intent.PlaceKind][2]string{
-	intent.Beach: {"beaches", "praias"}, intent.Island: {"an island", "ilha"}, intent.Ski: {"snow and skiing", "neve e esqui"},
-	intent.Mountain: {"mountains", "montanhas"}, intent.Lake: {"a lake", "lago"}, intent.Nature: {"nature", "natureza"},
-	intent.City: {"a city break", "passeio urbano"},
-}
-
-// kind is what d is named for in its reason: the first kind asked for,
-// else the first it has of beach, snow in its cold season, nature, city.
-func (d Destination) kind() intent.PlaceKind {
-	for _, k := range append(slices.Clone(d.asked), intent.Beach, intent.Ski, intent.Nature, intent.City) {
+// kind is what d is proposed for: the first of asked it has, else the
+// first it has of beach, snow in its cold season, nature, city.
+func (d Destination) kind(asked []intent.PlaceKind) intent.PlaceKind {
+	for _, k := range append(slices.Clone(asked), intent.Beach, intent.Ski, intent.Nature, intent.City) {
 		if d.is(k) && (k != intent.Ski || d.coldSeason) {
 			return k
 		}
 	}
 	return ""
-}
-
-// Reason says in lang (one of locale.All) why d fits: its kind, its
-// weather in the month and how far it is: "beaches, about 30 °C in
-// December, 420 km from São Paulo".
-func (d Destination) Reason(lang string) string {
-	var parts []string
-	if k := d.kind(); k != "" {
-		parts = append(parts, pick(lang, kindNames[k][0], kindNames[k][1]))
-	}
-	month := monthName(d.month, lang)
-	parts = append(parts, fmt.Sprintf(pick(lang, "about %d °C in %s", "cerca de %d °C em %s"), d.High, month))
-	if d.DistanceKm > 0 {
-		km := strconv.Itoa(int(math.Round(d.DistanceKm/10) * 10))
-		from := gazetteer.CityName(d.from, lang)
-		parts = append(parts, fmt.Sprintf(pick(lang, "%s km from %s", "a %s km de %s"), km, from))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func pick(lang, en, pt string) string {
-	if lang == locale.Portuguese {
-		return pt
-	}
-	return en
-}
-
-var monthsPT = [...]string{"janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"}
-
-func monthName(m time.Month, lang string) string {
-	if lang == locale.Portuguese {
-		return monthsPT[m-1]
-	}
-	return m.String()
 }
 
 // distanceKm is the great-circle distance between two points.
@@ -297,7 +264,7 @@ func parsePlaces() ([]place, error) {
 		}
 		p := place{name: f[0], country: f[1]}
 		for _, k := range strings.Fields(f[2]) {
-			if _, ok := kindNames[intent.PlaceKind(k)]; !ok {
+			if !slices.Contains(tableKinds, intent.PlaceKind(k)) {
 				return nil, fmt.Errorf("climate line %q: no kind %q", line, k)
 			}
 			p.kinds = append(p.kinds, intent.PlaceKind(k))

@@ -73,18 +73,19 @@ func TestForNothingToRankBy(t *testing.T) {
 	}
 }
 
-func TestReason(t *testing.T) {
-	sp, _ := gazetteer.Lookup("São Paulo")
-	got := For(Query{Month: time.December, Wish: intent.DestinationWish{Kinds: []intent.PlaceKind{intent.Beach}, Near: "SP"}, From: &sp}, 1)
-	if len(got) != 1 {
-		t.Fatalf("no suggestion")
+// A destination is proposed for the kind the wish asked for.
+func TestKind(t *testing.T) {
+	got := For(Query{Month: time.July, Wish: intent.DestinationWish{Kinds: []intent.PlaceKind{intent.Mountain}}}, 5)
+	for _, d := range got {
+		if d.Kind != intent.Mountain {
+			t.Errorf("a wish for mountains: %s is proposed for %q", d.Name, d.Kind)
+		}
 	}
-	if r := got[0].Reason("pt"); !strings.Contains(r, "praias") || !strings.Contains(r, "dezembro") || !strings.Contains(r, "km de São Paulo") {
-		t.Errorf("reason %q does not say beach, month and distance", r)
-	}
-	got = For(Query{Month: time.July, Wish: intent.DestinationWish{Kinds: []intent.PlaceKind{intent.Mountain}}}, 1)
-	if len(got) != 1 || !strings.HasPrefix(got[0].Reason("en"), "mountains, ") {
-		t.Errorf("a wish for mountains: %+v, want a reason that names them", got)
+	got = For(Query{Month: time.July, Wish: intent.DestinationWish{Climates: []intent.Climate{intent.Warm}}}, 5)
+	for _, d := range got {
+		if d.Kind == "" || !d.is(d.Kind) {
+			t.Errorf("a wish for warmth: %s is proposed for %q, a kind it does not have", d.Name, d.Kind)
+		}
 	}
 }
 
@@ -94,7 +95,8 @@ func TestChoice(t *testing.T) {
 		want int
 		ok   bool
 	}{
-		{"the second one", 1, true}, {"a 3", 2, true}, {"opção 4", 3, true}, {"first", 0, true},
+		{"the second one", 1, true}, {"a 3", 2, true}, {"opção 4", 3, true}, {"first", 0, true}, {"a terceira", 2, true},
+		{"I'll take the 2nd please", 1, true}, {"a 2ª, por favor, somos 4", 1, true},
 		{"we are 2 adults and a kid", 0, false}, {"the sixth", 0, false}, {"Recife", 0, false},
 	}
 	for _, tt := range tests {
