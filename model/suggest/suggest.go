@@ -23,6 +23,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/model/intent"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 // Query is what suggestions are for.
@@ -123,7 +124,7 @@ func ranked(q Query, near bool, n int) []Destination {
 			coldSeason: p.coldest(q.Month)}
 		d.Kind = d.kind(kinds)
 		if q.From != nil {
-			d.DistanceKm = distanceKm(q.From.Lat, q.From.Lon, p.lat, p.lon)
+			d.DistanceKm = tripdata.DistanceKm(q.From.Lat, q.From.Lon, p.lat, p.lon)
 			d.From = q.From.Name
 			if d.DistanceKm < 30 {
 				continue // the starting place itself
@@ -224,15 +225,6 @@ func (d Destination) kind(asked []intent.PlaceKind) intent.PlaceKind {
 		}
 	}
 	return ""
-}
-
-// distanceKm is the great-circle distance between two points.
-func distanceKm(lat1, lon1, lat2, lon2 float64) float64 {
-	const r = 6371
-	rad := math.Pi / 180
-	dlat, dlon := (lat2-lat1)*rad, (lon2-lon1)*rad
-	a := math.Sin(dlat/2)*math.Sin(dlat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dlon/2)*math.Sin(dlon/2)
-	return 2 * r * math.Asin(math.Sqrt(a))
 }
 
 // place is a line of climateTable with the city's coordinates.
