@@ -111,3 +111,51 @@ func TestSuggestionReasons(t *testing.T) {
 		t.Errorf("a wish for mountains in July: %+v, want a reason that names them and the month", got)
 	}
 }
+
+// Open questions in many forms are answered with destinations when the
+// wish asks something they are ranked by, and restated otherwise; none
+// is searched or taken for talk off the trip.
+func TestOpenQuestionsAreAnswered(t *testing.T) {
+	m := newModel(t)
+	suggested := []string{
+		"somewhere warm in January?", "any ideas for a beach in July?", "where should we go skiing in February?",
+		"somewhere cold in August", "an island for our honeymoon in May?", "mountains near Lisbon for a weekend",
+		"a lake trip near Porto in June?", "cheap city break in April?", "where's sunny in November?",
+		"suggest somewhere with nature in October", "somewhere mild in March", "beach near Miami for a weekend",
+		"where to go in winter for snow?", "somewhere hot in Brazil in June?", "culture and museums in September, ideas?",
+		"hiking somewhere in July?", "somewhere cooler in August?", "family friendly beach in December?",
+		"algum lugar quente em janeiro?", "praia em julho, alguma ideia?", "onde esquiar em fevereiro?",
+		"lugar frio em agosto", "ilha pra lua de mel em maio?", "serra perto de BH pra um fds",
+		"lago perto de Curitiba em junho?", "cidade barata em abril?", "onde tem sol em novembro?",
+		"sugere um lugar com natureza em outubro", "lugar de clima ameno em março", "praia perto do Rio pra um fim de semana",
+		"pra onde ir no inverno com neve?", "lugar quente no Brasil em junho?", "cultura e museus em setembro, ideias?",
+		"trilha em julho, onde?", "lugar mais fresco em agosto?", "praia pra família em dezembro?",
+	}
+	restated := []string{
+		"where should we go?", "somewhere romantic in Europe?", "any ideas for a weekend away?",
+		"lugar romântico na Europa?", "alguma ideia pra um fim de semana?",
+	}
+	for i, turn := range append(suggested, restated...) {
+		resp, err := m.GenerateContent(context.Background(), conversationOf("Today: 2026-11-28", []string{turn}), llms.WithTools([]llms.Tool{toolDef(toolAccommodations), toolDef(toolRestaurants)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := resp.Choices[0]
+		got := "other"
+		switch {
+		case len(c.ToolCalls) > 0:
+			got = "searched"
+		case strings.Contains(c.Content, " 1. "):
+			got = "suggested"
+		case strings.Contains(c.Content, "destination would you like") || strings.Contains(c.Content, "destino você prefere"):
+			got = "restated"
+		}
+		want := "suggested"
+		if i >= len(suggested) {
+			want = "restated"
+		}
+		if got != want {
+			t.Errorf("%q: %s, want %s: %q", turn, got, want, c.Content)
+		}
+	}
+}
