@@ -67,7 +67,7 @@ func (t *tools) city(ctx context.Context, location string) (CityOut, tripdata.Ci
 	}
 	out.Place = &PlaceOut{Name: p.Name, Region: p.Region, Country: p.Country, CountryName: p.CountryName, Lat: p.Lat, Lng: p.Lng}
 	for _, c := range cities {
-		if c.Country == p.Country && distanceKm(c.Lat, c.Lng, p.Lat, p.Lng) <= sameCityKm && namedAs(c, p.Names) {
+		if c.Country == p.Country && tripdata.DistanceKm(c.Lat, c.Lng, p.Lat, p.Lng) <= sameCityKm && namedAs(c, p.Names) {
 			out.Location, out.Covered = c.Name, true
 			return out, c, nil
 		}
@@ -121,7 +121,7 @@ func placeLabel(p PlaceOut) string {
 func nearest(cities []tripdata.City, country string, lat, lng float64, n int) []NearbyCityOut {
 	out := make([]NearbyCityOut, len(cities))
 	for i, c := range cities {
-		out[i] = NearbyCityOut{Name: c.Name, Country: c.Country, DistanceKm: math.Round(distanceKm(lat, lng, c.Lat, c.Lng))}
+		out[i] = NearbyCityOut{Name: c.Name, Country: c.Country, DistanceKm: math.Round(tripdata.DistanceKm(lat, lng, c.Lat, c.Lng))}
 	}
 	abroad := func(c NearbyCityOut) int {
 		if c.Country == country {
@@ -135,7 +135,6 @@ func nearest(cities []tripdata.City, country string, lat, lng float64, n int) []
 	return out[:min(n, len(out))]
 }
 
-// distanceKm is the great-circle distance between two points.
 // centreKm is how near a city's centre a place counts as in it: its
 // area is then "centre".
 const centreKm = 1.0
@@ -150,7 +149,7 @@ func whereInCity(city tripdata.City, lat, lng float64) (km float64, area string)
 	if city.Lat == 0 && city.Lng == 0 {
 		return 0, ""
 	}
-	km = math.Round(distanceKm(city.Lat, city.Lng, lat, lng)*10) / 10
+	km = math.Round(tripdata.DistanceKm(city.Lat, city.Lng, lat, lng)*10) / 10
 	if km < centreKm {
 		return km, "centre"
 	}
@@ -174,12 +173,4 @@ func (t *tools) cityByID(ctx context.Context, id string) (tripdata.City, error) 
 		}
 	}
 	return tripdata.City{}, nil
-}
-
-func distanceKm(lat1, lng1, lat2, lng2 float64) float64 {
-	const earthKm = 6371.0
-	rad := math.Pi / 180
-	dlat, dlng := (lat2-lat1)*rad, (lng2-lng1)*rad
-	a := math.Sin(dlat/2)*math.Sin(dlat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dlng/2)*math.Sin(dlng/2)
-	return 2 * earthKm * math.Asin(math.Min(1, math.Sqrt(a)))
 }

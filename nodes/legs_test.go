@@ -114,8 +114,9 @@ func TestUnsureIsAsked(t *testing.T) {
 }
 
 // On the offline model: a trip of two cities is recorded with its legs
-// and each leg is searched; a misspelt city is asked about first, and the
-// answer lets the planning go on.
+// and each leg is searched; a misspelt city two places compete for
+// ("hoston": Houston or Boston) is asked about first, and the answer
+// lets the planning go on with the city asked about.
 func TestOfflineLegsAndGuess(t *testing.T) {
 	m, err := offline.New(offline.WithClock(fixedNow))
 	if err != nil {
@@ -134,12 +135,18 @@ func TestOfflineLegsAndGuess(t *testing.T) {
 
 	toolCalls = nil
 	thread := uuid.NewString()
-	r = runTurn(t, g, thread, "hotel in florance May 3-7 for 2")
-	if got := lastAI(r.state); got != "Just to check: Florence, 3–7 May, 2 of you?" || len(toolCalls) != 0 {
-		t.Fatalf("first answer %q, tool calls %v", got, toolCalls)
+	r = runTurn(t, g, thread, "hotel in hoston May 3-7 for 2")
+	asked := ""
+	for _, city := range []string{"Houston", "Boston"} {
+		if lastAI(r.state) == "Just to check: "+city+", 3–7 May, 2 of you?" {
+			asked = city
+		}
+	}
+	if asked == "" || len(toolCalls) != 0 {
+		t.Fatalf("first answer %q, tool calls %v; want Houston or Boston asked about, nothing searched", lastAI(r.state), toolCalls)
 	}
 	r = runTurn(t, g, thread, "yes")
-	if r.state.TripDetails == nil || r.state.TripDetails.Location != "Florence" || len(toolCalls) != 1 {
-		t.Fatalf("after yes: trip %+v, tool calls %v", r.state.TripDetails, toolCalls)
+	if r.state.TripDetails == nil || r.state.TripDetails.Location != asked || len(toolCalls) != 1 {
+		t.Fatalf("after yes: trip %+v, tool calls %v; want the trip to %s searched", r.state.TripDetails, toolCalls, asked)
 	}
 }

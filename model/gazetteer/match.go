@@ -10,11 +10,13 @@ import (
 // Match is a city named in a text.
 type Match struct {
 	City
-	Start, End int  // byte offsets of the name (and its qualifier) in the text
-	Origin     bool // introduced as a starting point ("from", "saindo de")
-	Dest       bool // introduced as a destination ("to", "para", "visit")
-	Fuzzy      bool // misspelt: the name nearest to what was written
-	Role       Role // what the place is to the trip
+	Start, End int    // byte offsets of the name (and its qualifier) in the text
+	Origin     bool   // introduced as a starting point ("from", "saindo de")
+	Dest       bool   // introduced as a destination ("to", "para", "visit")
+	Fuzzy      bool   // misspelt: the name nearest to what was written
+	Unsure     bool   // misspelt, and another place is as near: ask which
+	Written    string // the name as the traveller wrote it, when misspelt
+	Role       Role   // what the place is to the trip
 }
 
 // Mention is what a text says about places: the cities it names, in order,
@@ -51,7 +53,7 @@ func Find(text string) Mention {
 	words := textnorm.Words(text)
 	known := make([]bool, len(words))
 	for i, w := range words {
-		known[i] = knownWord(w.Fold)
+		known[i] = knownWord(w.Fold) && !x.misspeltIngCity(w.Fold)
 	}
 	var m Mention
 	var key strings.Builder
@@ -77,24 +79,43 @@ func (x *index) matchAt(text string, words []word, known []bool, i int, key *str
 	for n := min(most, len(words)-i); n >= 1; n-- {
 		k := joinFolds(words[i:i+n], key)
 		if cc, ok := x.countries[k]; ok && x.isCountry(words[i:i+n], k, cc) {
+			if !(i > 0 && placeWords[words[i-1].Fold]) && (words[i].Cap && x.usedAsName(text, words, i, n) || !countryStands(text, words, i, n)) {
+				return n // "Jordan fixed the tap", "O Brasil joga hoje", "Cuba libre"
+			}
 			m.Countries = append(m.Countries, cc)
 			return n
 		}
+		if cc, ok := misspeltCountries[k]; ok && n == 1 && !x.stateAt(words, i+1) {
+			m.Countries = append(m.Countries, cc) // "Columbia" is Colombia, "Columbia, SC" a city
+			return n
+		}
+		if holidayAt(words, i, n, k) {
+			return n // "feriado de Corpus Christi", "Tiradentes day": the holiday
+		}
 		c, alias, ok := x.candidate(k)
-		fuzzy := false
+		fuzzy, unsure := false, false
+		if ok && !alias && x.nameGoesOn(words, known, i+n) {
+			continue // part of a longer name the gazetteer lacks
+		}
 		if !ok || !x.accept(text, words, i, n, k, c, alias) {
-			if n > maxFuzzyWords || known[i+n-1] {
-				continue // a misspelt name ends in a word no reader knows
+			if ok && !alias && x.minor(c) {
+				continue // a small town's own name, not a misspelt city's
+			}
+			if n > maxFuzzyWords {
+				continue
 			}
 			near, found := x.fuzzyName(text, words, known[i:i+n], i, n, k)
 			if !found {
 				continue
 			}
-			k, fuzzy = near, true
+			k, fuzzy, unsure = near.name, true, near.competing
 			c, alias, _ = x.candidate(k)
 		}
 		q, qn := x.qualify(words, i+n, k, c, alias)
-		match := Match{City: x.cities[q], Start: words[i].Start, End: words[i+n+qn-1].End, Fuzzy: fuzzy}
+		match := Match{City: x.cities[q], Start: words[i].Start, End: words[i+n+qn-1].End, Fuzzy: fuzzy, Unsure: unsure}
+		if fuzzy {
+			match.Written = text[words[i].Start:words[i+n-1].End]
+		}
 		match.Origin, match.Dest = roleOf(words, i)
 		match.Role = roleAt(text, words, i, n)
 		m.Cities = append(m.Cities, match)
@@ -105,48 +126,61 @@ func (x *index) matchAt(text string, words []word, known []bool, i int, key *str
 
 // fuzzyName returns the name words[i:i+n] misspell, if they are written
 // where a place goes and no reader of the model knows them as words.
-func (x *index) fuzzyName(text string, words []word, known []bool, i, n int, k string) (string, bool) {
+func (x *index) fuzzyName(text string, words []word, known []bool, i, n int, k string) (reading, bool) {
 	if !unknownWords(words[i:i+n], known) {
-		return "", false
+		return reading{}, false
 	}
 	ctx := i > 0 && placeWords[words[i-1].Fold]
 	if !ctx && !words[i].Cap && !sentenceStart(text, words, i) && !placeFollows(text, words, i+n) {
-		return "", false
+		return reading{}, false
 	}
-	near, _, ok := x.nearest(k, !ctx)
-	return near, ok
+	r, ok := x.nearest(k, !ctx)
+	return r, ok
 }
 
 // nameStarts are known words that begin names ("new", "são", "porto").
-var nameStarts = wordSet(`new san santa saint st la las los le el sao porto rio belo buenos
-nova cidade ciudad ho`)
+var nameStarts = wordSet(`new san santa santo saint sankt st la las los le el sao porto puerto rio belo buenos
+nova cidade ciudad ho villa vila port fort mount monte cape cabo lake lago costa ilha isla praia playa dar bandar`)
 
-// unknownWords reports whether a run of words may misspell a name: its
-// last word, at least, is no word the model knows, and the others are
-// unknown too or begin names.
+// unknownWords reports whether a run of words may misspell a name: one
+// of them, at least, is no word the model knows; the first is unknown,
+// begins names ("new", "são") or, before an unknown word, is no function
+// word ("joao pesoa"); a last word the model knows ends a name only
+// after an unknown one ("mexiko city", "joo pessoa"), and a function word
+// or a month only if names end so ("sato domingo").
 func unknownWords(ws []word, known []bool) bool {
+	unknown := 0
 	for j, w := range ws {
-		if j == len(ws)-1 && (known[j] || len(w.Fold) < 3) {
+		switch {
+		case !known[j] && len(w.Fold) >= 3:
+			unknown++
+		case j == 0 && !nameStarts[w.Fold] && (len(ws) == 1 || stopNames[w.Fold] || placeWords[w.Fold]):
+			return false // a known word alone, or a function word, begins no misspelt name
+		case j > 0 && j < len(ws)-1 && !nameJoins[w.Fold] && !nameStarts[w.Fold] && !nameEnds[w.Fold]:
 			return false
-		}
-		if known[j] && !(j == 0 && nameStarts[w.Fold]) && !(j > 0 && nameJoins[w.Fold]) {
+		case j == len(ws)-1 && (unknown == 0 || stopNames[w.Fold] && !nameEnds[w.Fold]):
 			return false
 		}
 	}
-	return true
+	return unknown > 0
 }
+
+// nameEnds are known words that end names: "Mexico City", "Santo
+// Domingo", "Porto Alegre".
+var nameEnds = wordSet(`city beach island islands falls bay springs park valley lake grande paulo janeiro aires
+domingo cruz alegre horizonte verde branco preto novo nova sul norte santos maria jose juan luis`)
 
 // maxFuzzyWords is the most words a misspelt name is read in ("morro de
 // sao paolo" is not).
 const maxFuzzyWords = 3
 
 // nameJoins join the words of a name: "belo horizonte", "rio de janeiro".
-var nameJoins = wordSet(`de do da dos das del di e y`)
+var nameJoins = wordSet(`de do da dos das del di e y es el al as la los las du des`)
 
 // knownWord reports a word the model reads as something other than a
 // place: a stop word, travel vocabulary, a number, a country.
 func knownWord(w string) bool {
-	if stopNames[w] || commonWords[w] || looksLikeWord(w) {
+	if stopNames[w] || commonWords[w] || looksLikeWord(w) || pluralOfCommon(w) {
 		return true
 	}
 	for i := 0; i < len(w); i++ {
@@ -210,32 +244,83 @@ func (x *index) accept(text string, words []word, i, n int, k string, c int32, a
 	}
 	ctx := i > 0 && placeWords[words[i-1].Fold]
 	if k == "natal" && i > 0 {
-		switch words[i-1].Fold {
-		case "no", "do", "o", "pro", "feliz":
-			return false // "no Natal" is Christmas
-		case "de":
-			ctx = false // "feriado de Natal", but "saindo de Natal"
-		}
-		if !ctx && i+1 < len(words) && (words[i+1].Fold == "em" || words[i+1].Fold == "com" || words[i+1].Fold == "na" || words[i+1].Fold == "no") &&
-			!(i+2 < len(words) && months[words[i+2].Fold]) {
-			return false // "Natal em Gramado", "Natal com a família" is Christmas; "Natal em janeiro" the city
+		var city bool
+		if ctx, city = natalAsCity(words, i, ctx); !city {
+			return false
 		}
 	}
-	capital := words[i].Cap
-	start := sentenceStart(text, words, i)
-	pop := x.cities[c].Population
+	if !alias && x.minor(c) {
+		return x.acceptMinor(text, words, i, n, c)
+	}
+	if ctx && !words[i].Cap && verbBefore(words, i, n) {
+		return false // "to surprise her", "para dividir a conta"
+	}
+	if !ctx && words[i].Cap && x.usedAsName(text, words, i, n) {
+		return false // "Sydney will send the slides", "our Berlin office"
+	}
 	if ambiguous[k] || ambiguousPhrases[k] {
-		return ctx || (capital && !start) || (capital && pop >= 1_000_000) || (capital && placeFollows(text, words, i+n))
+		return x.acceptWordName(text, words, i, n, c, ctx)
 	}
-	if ctx || capital || alias || n > 1 {
+	return x.acceptName(text, words, i, n, c, ctx, alias)
+}
+
+// natalAsCity tells Natal the city from Christmas: "no Natal", "feliz
+// Natal", "Natal em Gramado", "Natal com a família" are Christmas, "Natal
+// em janeiro" the city. It returns whether the word before still
+// introduces a place ("saindo de Natal", not "feriado de Natal").
+func natalAsCity(words []word, i int, ctx bool) (placeWord, city bool) {
+	switch words[i-1].Fold {
+	case "no", "do", "o", "pro", "feliz":
+		return false, false
+	case "de":
+		ctx = false
+	}
+	if !ctx && i+1 < len(words) && (words[i+1].Fold == "em" || words[i+1].Fold == "com" || words[i+1].Fold == "na" || words[i+1].Fold == "no") &&
+		!(i+2 < len(words) && months[words[i+2].Fold]) {
+		return ctx, false
+	}
+	return ctx, true
+}
+
+// acceptWordName decides a name that is also a common word ("Nice",
+// "Split", "Vitória"): after a word introducing a place; capitalised in
+// the middle of a message about places, or before what follows a
+// destination, or joined to a known destination ("Natal e Pipa"); a large
+// or famous one starting a request ("porto in october").
+func (x *index) acceptWordName(text string, words []word, i, n int, c int32, ctx bool) bool {
+	capital, start := words[i].Cap, sentenceStart(text, words, i)
+	return ctx || capital && !start && aboutPlace(text, words, i, n) || capital && x.cities[c].Population >= 1_000_000 ||
+		capital && placeFollows(text, words, i+n) || start && x.famous(c) && tripFollows(words, i+n) ||
+		capital && x.destinationJoined(words, i+n)
+}
+
+// acceptName decides any other name. A capitalised name may be a person
+// ("Austin is starting university", "Chelsea and Madison"): a city that
+// is not a known destination counts where a name stands as a place
+// (aboutPlace). In lower case it takes a large city, or a known
+// destination that is no common word ("zermatt ski trip", "gramado no
+// natal"); a small town named like a word ("come") only after "in", "em".
+func (x *index) acceptName(text string, words []word, i, n int, c int32, ctx, alias bool) bool {
+	city := x.cities[c]
+	capital := words[i].Cap
+	if n == 1 && !capital && !alias && city.Word && !x.famous(c) && city.Population < 100_000 {
+		return false // in lower case a word: "to come", "na tela"
+	}
+	if ctx || alias || n > 1 {
 		return true
 	}
-	return pop >= 100_000
+	about := aboutPlace(text, words, i, n)
+	if capital {
+		return x.famous(c) || city.Population >= 1_000_000 || about
+	}
+	return city.Population >= 100_000 && (x.famous(c) || city.Population >= 1_000_000 || about) ||
+		x.famous(c) && !city.Word && about
 }
 
 // placeFollows reports whether what comes after a name is what follows a
 // destination: the end of the text, a comma, or a word such as "in",
-// "for", "em", "para" ("Vitória em janeiro", "Bath for the weekend").
+// "for", "em", "para", "instead", "then" ("Vitória em janeiro", "Bath for
+// the weekend", "and Porto instead").
 func placeFollows(text string, words []word, j int) bool {
 	if j >= len(words) {
 		return true
@@ -244,7 +329,8 @@ func placeFollows(text string, words []word, j int) bool {
 		return true
 	}
 	switch words[j].Fold {
-	case "in", "for", "on", "this", "next", "during", "until", "from", "em", "no", "na", "para", "pra", "neste", "nesse", "durante", "ate", "por":
+	case "in", "for", "on", "this", "next", "during", "until", "from", "em", "no", "na", "para", "pra", "neste", "nesse", "durante", "ate", "por",
+		"instead", "then", "depois":
 		return true
 	}
 	return false
@@ -261,6 +347,14 @@ func sentenceStart(text string, words []word, i int) bool {
 // right after it ("Paris, Texas", "Córdoba Spain"), if there is one. It
 // returns the city and how many words the qualifier took.
 func (x *index) qualify(words []word, j int, k string, c int32, alias bool) (int32, int) {
+	if j < len(words) && x.hasBrazilian(k, c) {
+		if uf, ok := brazilianStates[words[j].Fold]; ok && len(words[j].Raw) == 2 {
+			if i, ok := x.inPlace(k, "BR", uf); ok {
+				return i, 1
+			}
+			return c, 1 // a state's code after a Brazilian town's name is no place of its own
+		}
+	}
 	for n := min(3, len(words)-j); n >= 1; n-- {
 		q := joinFolds(words[j:j+n], new(strings.Builder))
 		if st, ok := x.states[q]; ok {
@@ -365,4 +459,184 @@ func (m Mention) Destination() (Match, bool) {
 		return Match{}, false
 	}
 	return m.Cities[best], true
+}
+
+// misspeltCountries are countries' names as travellers often misspell
+// them into a city's: "Columbia" for Colombia.
+var misspeltCountries = map[string]string{"columbia": "CO"}
+
+// stateAt reports a US state named at words[j], by name or postal code.
+func (x *index) stateAt(words []word, j int) bool {
+	for n := min(2, len(words)-j); n >= 1; n-- {
+		if _, ok := x.states[joinFolds(words[j:j+n], new(strings.Builder))]; ok {
+			return true
+		}
+	}
+	return j < len(words) && len(words[j].Raw) == 2 && strings.ToUpper(words[j].Raw) == words[j].Raw
+}
+
+// misspeltIngCity reports a word that ends like an English "-ing" word
+// but misspells a city of half a million whose name ends so too ("beiking",
+// "nanjng" is caught anyway): such a word is no English word.
+func (x *index) misspeltIngCity(w string) bool {
+	if !strings.HasSuffix(w, "ing") || commonWords[w] {
+		return false
+	}
+	r, ok := x.nearest(w, false)
+	if !ok || !strings.HasSuffix(r.name, "ing") {
+		return false
+	}
+	c, _, _ := x.candidate(r.name)
+	return x.cities[c].Population >= 500_000
+}
+
+// objectWords follow a verb, not a place: "to surprise her", "to split
+// the bill".
+var objectWords = wordSet(`her him them me us you it the a an my your our his their this that
+ele ela eles elas me te nos voces o a os as um uma meu minha seu sua`)
+
+// verbBefore reports a word that "to", "para" or "pra" introduce as a verb:
+// one of the gazetteer's words (flagged, or among the ambiguous names)
+// followed by an object.
+func verbBefore(words []word, i, n int) bool {
+	switch words[i-1].Fold {
+	case "to", "para", "pra", "pro":
+	default:
+		return false
+	}
+	k := words[i].Fold
+	if n != 1 || !(ambiguous[k] || wordNamed(k)) {
+		return false
+	}
+	return i+1 < len(words) && objectWords[words[i+1].Fold]
+}
+
+// wordNamed reports a name the data marks as also a common word.
+func wordNamed(k string) bool {
+	x, err := load()
+	if err != nil {
+		return false
+	}
+	c, _, ok := x.candidate(k)
+	return ok && x.cities[c].Word
+}
+
+// holidayNames are holidays named like places: Corpus Christi, Tiradentes,
+// São João, Independence (Day).
+var holidayNames = phraseSet(`corpus christi|tiradentes|sao joao|independence|aparecida|finados|
+reis|santo antonio|sao pedro|nossa senhora aparecida|memorial|labor|columbus|victoria`)
+
+// holidayWords name a holiday around its name: "feriado de Tiradentes",
+// "Independence Day", "Corpus Christi weekend".
+var holidayWords = wordSet(`feriado feriadao festa festas dia semana day weekend holiday holidays`)
+
+// holidayAt reports a holiday's name at words[i:i+n]: one of
+// holidayNames after "feriado de", "dia de", "festa de", or before "day",
+// "weekend", "feriado".
+func holidayAt(words []word, i, n int, k string) bool {
+	if !holidayNames[k] {
+		return false
+	}
+	j := i - 1
+	if j >= 0 && (words[j].Fold == "de" || words[j].Fold == "do" || words[j].Fold == "da") {
+		j--
+	}
+	if j >= 0 && j < i-1 && holidayWords[words[j].Fold] {
+		return true
+	}
+	return i+n < len(words) && holidayWords[words[i+n].Fold]
+}
+
+// tripFollows reports words after a name that make it a trip's place: a
+// preposition and then a month, a season, a number or a word of travel
+// ("in october", "em julho", "for 3 nights"), not "in half".
+func tripFollows(words []word, j int) bool {
+	if j+1 >= len(words) {
+		return false
+	}
+	switch words[j].Fold {
+	case "in", "em", "for", "no", "na", "pra", "para", "this", "next", "neste", "nesse":
+	default:
+		return false
+	}
+	next := words[j+1].Fold
+	return travelCues[next] || next[0] >= '0' && next[0] <= '9'
+}
+
+// destinationJoined reports a known destination joined to the name that
+// ends before words[j] ("Natal e Pipa", "Split and Hvar"): places named
+// together are places.
+func (x *index) destinationJoined(words []word, j int) bool {
+	if j+1 >= len(words) {
+		return false
+	}
+	switch words[j].Fold {
+	case "e", "and", "then", "depois", "y":
+	default:
+		return false
+	}
+	for n := min(x.longest[words[j+1].Fold], len(words)-j-1); n >= 1; n-- {
+		if c, _, ok := x.candidate(joinFolds(words[j+1:j+1+n], new(strings.Builder))); ok && x.famous(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasBrazilian reports a name that a town of Brazil bears.
+func (x *index) hasBrazilian(k string, c int32) bool {
+	if x.cities[c].Country == "BR" {
+		return true
+	}
+	for _, i := range x.byName[k] {
+		if x.cities[i].Country == "BR" {
+			return true
+		}
+	}
+	return false
+}
+
+// nameGoesOn reports a name that goes on past what the gazetteer knows:
+// "Serra do Cipó", "São Bento do Sapucaí" name places it lacks, not
+// Serra or São Bento.
+func (x *index) nameGoesOn(words []word, known []bool, j int) bool {
+	if j+1 >= len(words) || !ofWords[words[j].Fold] || known[j+1] || len(words[j+1].Fold) < 4 {
+		return false
+	}
+	next := words[j+1].Fold
+	if _, country := x.countries[next]; country {
+		return false // "Santiago do Chile"
+	}
+	c, _, ok := x.candidate(next)
+	return !ok || !x.famous(c)
+}
+
+// ofWords join a name to the words that go on naming the same place.
+var ofWords = wordSet(`de do da dos das del di`)
+
+// aboutPlace reports a message where a name stands as a place: a message
+// about travel, a short one ("Madison?", "actually Porto instead"), a name
+// before what follows a destination, or one picked or corrected to ("I
+// meant Nice").
+func aboutPlace(text string, words []word, i, n int) bool {
+	if travelCue(words) || len(words) <= 3 || placeFollows(text, words, i+n) {
+		return true
+	}
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
+		if chosenWords[words[j].Fold] {
+			return true
+		}
+	}
+	return false
+}
+
+// albumWords make a message about a past trip, where a country names an
+// album ("fotos do álbum Japão").
+var albumWords = wordSet(`photo photos pictures pics album albums foto fotos album albuns trip viagem viagens`)
+
+// countryStands reports a country's name where it stands as a place: in a
+// message about travel or a trip's photos, a short one, or before what
+// follows a destination; not "Turkey and stuffing", "Cuba libre".
+func countryStands(text string, words []word, i, n int) bool {
+	return aboutPlace(text, words, i, n) || anyWord(words, albumWords)
 }

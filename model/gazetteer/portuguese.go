@@ -37,16 +37,39 @@ var portugueseCities = map[string]string{
 	"Mykonos": "Míconos", "Bogota": "Bogotá", "Medellin": "Medellín",
 }
 
-// CityName returns the name of a city, given by its English name, in lang
-// (one of locale.All): the Portuguese exonym where Portuguese has one, else the
-// name as given. It needs no city data, so it is cheap to call.
+// CityName returns the name of a city or landmark, given by its English
+// name, in lang (one of locale.All): the Portuguese exonym where
+// Portuguese has one ("Lisboa", "Lago de Como"), else the name as given. It needs no city data, so it is cheap to call.
 func CityName(name, lang string) string {
 	if lang == locale.Portuguese {
 		if pt, ok := portugueseCities[name]; ok {
 			return pt
 		}
+		if pt, ok := landmarkNames()[name]; ok {
+			return pt
+		}
 	}
 	return name
+}
+
+var (
+	landmarkNamesOnce sync.Once
+	landmarkPT        map[string]string // English name of a landmark → Portuguese
+)
+
+// landmarkNames maps the landmarks' English names to their Portuguese
+// ones ("Lake Como" → "Lago de Como"); it reads the landmark table alone.
+func landmarkNames() map[string]string {
+	landmarkNamesOnce.Do(func() {
+		landmarkPT = map[string]string{}
+		list, _ := landmarks() // the table is checked when the gazetteer loads
+		for _, l := range list {
+			if l.pt != l.en {
+				landmarkPT[l.en] = l.pt
+			}
+		}
+	})
+	return landmarkPT
 }
 
 var (

@@ -10,6 +10,9 @@ func TestCityName(t *testing.T) {
 		{"Porto", "pt", "Porto"},
 		{"Lisbon", "en", "Lisbon"},
 		{"Atlantis", "pt", "Atlantis"},
+		{"Lake Como", "pt", "Lago de Como"},
+		{"Tuscany", "pt", "Toscana"},
+		{"Tuscany", "en", "Tuscany"},
 	}
 	for _, tt := range tests {
 		if got := CityName(tt.name, tt.lang); got != tt.want {

@@ -27,7 +27,8 @@ func (r Role) Passing() bool { return r == Origin || r == Past || r == Transit }
 // is the person.
 var personWords = wordSet(`friend friends daughter son wife husband sister brother mom mum
 mother dad father cousin boss colleague aunt uncle grandma grandpa niece nephew
-girlfriend boyfriend partner named called
+girlfriend boyfriend partner named called mr mrs ms miss dr doctor
+dona senhor senhora sr sra
 amiga amigo filha filho esposa marido irma irmao mae pai prima primo chefe colega
 tia tio avo sobrinha sobrinho namorada namorado chamada chamado`)
 

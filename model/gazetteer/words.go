@@ -73,6 +73,12 @@ julia juliana fernanda camila beatriz helena sophia laura lucia rafael
 daniel gabriel miguel david james john michael robert sarah emily emma
 olivia jessica jennifer mardi fourth meados inicio comeco metade quinzena finalzinho
 fomos estive passei passamos viajamos viajei gente semanas
+part parts parte partes piece pieces phone phones
+minha minhas nosso nossa nossos nossas deles delas sobre entre porque quando mesmo mesma outra outro
+outros outras todas todos muitos muitas poucos pouco tanto quanto coisa coisas medico medica consulta
+remedio escola compra comprar vender contas banco senha sistema empresa cliente reuniao ontem agenda
+trabalhar estudar jogar assistir tocar cantar dormir acordar chegar ligar desligar mandar enviar receber
+trem aviao navio favor ajuda problema pedido entrega endereco email mensagem celular computador internet aplicativo
 `)
 
 // wordEndings are English and Portuguese endings names of places rarely
@@ -82,8 +88,26 @@ var wordEndings = []string{"ing", "ings", "ed", "tion", "tions", "ness", "cao", 
 // looksLikeWord reports a word whose ending makes it a word rather than
 // a place.
 func looksLikeWord(w string) bool {
+	if strings.HasSuffix(w, "jing") || strings.HasSuffix(w, "qing") {
+		return false // Beijing, Chongqing: no English "-ing" word
+	}
 	for _, e := range wordEndings {
 		if len(w) > len(e)+2 && strings.HasSuffix(w, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// pluralEndings turn an English or Portuguese plural into its singular:
+// "casais" is "casal", "baratas" "barata", "cities" "city".
+var pluralEndings = [][2]string{{"ais", "al"}, {"eis", "el"}, {"ois", "ol"}, {"oes", "ao"}, {"ns", "m"},
+	{"ies", "y"}, {"es", ""}, {"s", ""}}
+
+// pluralOfCommon reports the plural of a common word.
+func pluralOfCommon(w string) bool {
+	for _, e := range pluralEndings {
+		if stem, ok := strings.CutSuffix(w, e[0]); ok && len(stem) >= 2 && commonWords[stem+e[1]] {
 			return true
 		}
 	}

@@ -60,8 +60,8 @@ type Climate string
 
 // The climates travellers ask for.
 const (
-	Warm  Climate = "warm"  // warm, hot, sunny, "calor", "sol", "quentinho"
-	Cold  Climate = "cold"  // cold, cool, "frio", "friozinho"
+	Warm  Climate = "warm"  // warm, warmer, hot, "calor", "quentinho"
+	Cold  Climate = "cold"  // cold, cool, colder, "frio", "friozinho"
 	Snow  Climate = "snow"  // snow, "neve"
 	Mild  Climate = "mild"  // mild, pleasant, "ameno", "agradável"
 	Dry   Climate = "dry"   // dry, not rainy, "sem chuva", "seco"

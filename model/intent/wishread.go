@@ -11,12 +11,12 @@ import (
 // Words of an open question, folded, by what they ask of a destination.
 var (
 	climateWords = map[string]Climate{
-		"warm": Warm, "hot": Warm, "heat": Warm, "tropical": Warm, "calor": Warm, "quente": Warm, "quentinho": Warm, "calorzinho": Warm,
-		"cold": Cold, "cool": Cold, "chilly": Cold, "frio": Cold, "friozinho": Cold, "fresco": Cold,
+		"warm": Warm, "warmer": Warm, "hot": Warm, "hotter": Warm, "heat": Warm, "tropical": Warm, "calor": Warm, "quente": Warm, "quentinho": Warm, "calorzinho": Warm,
+		"cold": Cold, "colder": Cold, "cool": Cold, "cooler": Cold, "chilly": Cold, "frio": Cold, "friozinho": Cold, "fresco": Cold,
 		"snow": Snow, "snowy": Snow, "neve": Snow, "nevando": Snow,
 		"mild": Mild, "pleasant": Mild, "ameno": Mild, "agradavel": Mild,
 		"dry": Dry, "seco": Dry,
-		"sunny": Sunny, "sunshine": Sunny, "sun": Sunny, "sol": Sunny, "ensolarado": Sunny,
+		"sunny": Sunny, "sunnier": Sunny, "sunshine": Sunny, "sun": Sunny, "sol": Sunny, "ensolarado": Sunny,
 	}
 	kindWords = map[string]PlaceKind{
 		"beach": Beach, "beaches": Beach, "seaside": Beach, "coast": Beach, "coastal": Beach, "praia": Beach, "praias": Beach, "litoral": Beach, "mar": Beach,
@@ -89,11 +89,16 @@ func ReadDestinationWish(text string) (DestinationWish, bool) {
 	if c, ok := ReadPriceCap(text); ok {
 		w.Cap = c
 	}
-	return w, asks || len(w.Climates) > 0 || len(w.Kinds) > 0 && (w.Near != "" || !slices.Contains(w.Kinds, City))
+	// A city alone is no wish ("city break", "meico city in October": a
+	// name the gazetteer missed) unless it is to be near somewhere or at
+	// a price: "a cheap city break in April?".
+	citied := w.Near != "" || w.Budget != ""
+	return w, asks || len(w.Climates) > 0 || len(w.Kinds) > 0 && (citied || !slices.Contains(w.Kinds, City))
 }
 
 // AsksSuggestion reports a message that asks for a place to be chosen:
-// "somewhere", "where should we go", "alguma sugestão", "pra onde".
+// "somewhere", "where should we go", "where's sunny", "alguma sugestão",
+// "pra onde".
 func AsksSuggestion(text string) bool {
 	return asksSuggestion(textnorm.Words(text))
 }
@@ -101,12 +106,24 @@ func AsksSuggestion(text string) bool {
 func asksSuggestion(ws []textnorm.Word) bool {
 	for i, x := range ws {
 		f := x.Fold
-		if suggestWords[f] || f == "where" && (wf(ws, i+1) == "should" || wf(ws, i+1) == "to") ||
+		if suggestWords[f] || f == "where" && (wf(ws, i+1) == "should" || wf(ws, i+1) == "to" || wheresClimate(ws, i+1)) ||
 			f == "onde" && (wf(ws, i+1) == "ir" || wf(ws, i-1) == "pra" || wf(ws, i-1) == "para") {
 			return true
 		}
 	}
 	return false
+}
+
+// wheresClimate reports "is warm", "'s sunny", "is it cold" at ws[i]:
+// after "where", a question for a place by its weather.
+func wheresClimate(ws []textnorm.Word, i int) bool {
+	if f := wf(ws, i); f != "is" && f != "s" {
+		return false
+	}
+	if wf(ws, i+1) == "it" {
+		i++
+	}
+	return climateWords[wf(ws, i+1)] != ""
 }
 
 // nearStops end the name of the place to be near.

@@ -24,8 +24,11 @@ func TestReadDestinationWish(t *testing.T) {
 		{"onde ir no inverno com neve?", true, nil, Winter, 0, []Climate{Snow}, nil, "", ""},
 		{"mountains a short drive from Porto for a week", true, nil, "", 7, nil, []PlaceKind{Mountain}, "", "Porto"},
 		{"sugestão de destino barato em julho", true, []time.Month{7}, "", 0, nil, nil, Cheap, ""},
+		{"hmm, somewhere warmer instead?", true, nil, "", 0, []Climate{Warm}, nil, "", ""},
 		{"hotel in Lisbon for 2", false, nil, "", 0, nil, nil, "", ""},
 		{"city break", false, nil, "", 0, nil, []PlaceKind{City}, "", ""},
+		{"cheap city break in April?", true, []time.Month{4}, "", 0, nil, []PlaceKind{City}, Cheap, ""},
+		{"where's sunny in November?", true, []time.Month{11}, "", 0, []Climate{Sunny}, nil, "", ""},
 	}
 	for _, tt := range tests {
 		w, ok := ReadDestinationWish(tt.text)

@@ -15,7 +15,9 @@
 //     {"location":"Lisbon","country":"Portugal","startDate":"2027-05-03",
 //     "endDate":"2027-05-07","nights":4,"numberOfGuests":3,
 //     "intent":"accommodations|restaurants|trip|photos|other","language":"en|pt"}.
-//     location is the gazetteer's English city name; dates follow the rules
+//     location is the gazetteer's English name of the city, or of the
+//     region, island or park named ("Lake Como"), or of the country
+//     named alone in a request ("Greece"); dates follow the rules
 //     of package dates (a month alone gives only startDate, its 1st).
 //     intent and language are always present.
 //  4. When the tool "classify" is offered, it calls it with
@@ -34,6 +36,16 @@
 //     When every tool it wanted has answered (llms.ToolCallResponse parts
 //     after the last user message), it calls nothing and summarises the
 //     results in the user's language. Errors are reported kindly.
+//     An open question, a wish for a kind of place that names none
+//     ("somewhere warm in December?", read by intent.ReadDestinationWish),
+//     gets intent other, no location and, when the tools are offered, a
+//     reply proposing three to five covered destinations (package
+//     suggest), or, when none fits, one that restates the wish and asks
+//     for a city; the next message may pick a destination by its number.
+//     A misspelt place only one destination is near is read as that
+//     place, and the summary names it with what was written ("Budapest
+//     (you wrote budapset)"); "unsure" lists the place only when two
+//     places compete for the misspelling.
 //  6. With no tools it answers in text.
 //  7. Replies are in the language of the conversation (en or pt).
 //
@@ -118,7 +130,7 @@ func (m *Model) respond(c conversation) *llms.ContentChoice {
 	switch {
 	case c.wants("extract"):
 		e := Understand(c.users, c.today)
-		args := extractArgs(e.withProfile(c.profile, c.users))
+		args := extractArgs(e.withProfile(c.profile, c.users).withSuggestions(c.users, c.today, c.profile))
 		args.Budget = extractArgs(e).Budget // what the messages stated, not what the profile remembers
 		return m.withCalls("", m.call("extract", args))
 	case c.wants("classify"):

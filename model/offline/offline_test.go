@@ -642,7 +642,9 @@ func TestInjectionIsRefused(t *testing.T) {
 }
 
 // A guess read from the last message is marked unsure, for the planner to
-// ask; the traveller's answer settles it.
+// ask, when two readings compete ("hoston": Houston or Boston); the
+// traveller's answer settles it. A misspelling only one destination is
+// near ("florance") is no guess.
 func TestUnsure(t *testing.T) {
 	m := newModel(t)
 	tests := []struct {
@@ -651,8 +653,9 @@ func TestUnsure(t *testing.T) {
 		guests   int
 		unsure   []string
 	}{
-		{[]string{"hotel in florance May 3-7 for 2"}, "Florence", 2, []string{"location"}},
-		{[]string{"hotel in florance May 3-7 for 2", "yes"}, "Florence", 2, nil},
+		{[]string{"hotel in florance May 3-7 for 2"}, "Florence", 2, nil},
+		{[]string{"hotel in hoston May 3-7 for 2"}, "Boston", 2, []string{"location"}},
+		{[]string{"hotel in hoston May 3-7 for 2", "yes"}, "Boston", 2, nil},
 		{[]string{"hotel in Florence May 3-7 for 2"}, "Florence", 2, nil},
 		{[]string{"somos 4, eu e minha esposa, hotel em Lisboa"}, "Lisbon", 4, []string{"numberOfGuests"}},
 		{[]string{"photos of my trip to florance"}, "Florence", 0, nil},

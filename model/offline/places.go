@@ -1,11 +1,13 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/tripgraph/tripgraph/model/dates"
 	"github.com/tripgraph/tripgraph/model/gazetteer"
+	"github.com/tripgraph/tripgraph/model/intent"
 )
 
 // placeMark stands for a place's name in the text the readers of dates
@@ -41,4 +43,30 @@ func withoutPlaces(t string, m gazetteer.Mention, today time.Time) string {
 	}
 	b.WriteString(t[last:])
 	return b.String()
+}
+
+// readPhotoPlace reads the place of a photo request: a city, never a
+// region, island or park, which names an album ("my Bahia album") rather
+// than a city to search in.
+func (e *Extraction) readPhotoPlace(m gazetteer.Mention) {
+	m.Cities = slices.DeleteFunc(slices.Clone(m.Cities), func(c gazetteer.Match) bool { return c.Kind != "" })
+	e.readPlace(m)
+}
+
+// countryAsPlace makes a country named alone the trip's place: "Greece in
+// June" is a trip to Greece, which the catalog answers with the cities it
+// covers there. It takes a request (asked, said as a stay or a meal,
+// with dates or a party, or in words of travel: "quero ir pra Tailândia"): a question that names a country ("is a 20%
+// tip normal in the US?") plans nothing. Photo requests and talk keep
+// only the country.
+func (e *Extraction) countryAsPlace(asked intent.Intent, last string) {
+	switch e.Intent {
+	case intent.Trip, intent.Accommodations, intent.Restaurants:
+	default:
+		return
+	}
+	request := asked != intent.None || !e.Dates.Empty() || e.Guests > 0 || gazetteer.AboutTravel(last)
+	if request && e.Location == "" && e.Country != "" && len(e.Legs) == 0 {
+		e.Location = e.Country
+	}
 }

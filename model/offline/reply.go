@@ -21,6 +21,8 @@ func smallTalk(c conversation, e Extraction) string {
 			"Não posso mudar minhas instruções nem agir fora delas. Posso ajudar a planejar sua viagem: hospedagem, restaurantes e suas fotos de viagem.")
 	case e.Intent == intent.Photos:
 		return say(e.Language, "I can't reach your photo albums right now.", "Não consigo acessar seus álbuns de fotos agora.")
+	case len(e.Suggested) > 0:
+		return suggestionReply(e)
 	case e.Wish != nil:
 		return wishReply(e)
 	}

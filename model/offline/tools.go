@@ -28,7 +28,7 @@ const (
 // once every tool wanted has answered. A trip of several cities is
 // searched leg by leg.
 func (m *Model) useTools(c conversation) *llms.ContentChoice {
-	e := Understand(c.users, c.today).withProfile(c.profile, c.users)
+	e := Understand(c.users, c.today).withProfile(c.profile, c.users).withSuggestions(c.users, c.today, c.profile)
 	if e.Intent == intent.Photos && c.offersAlbums() {
 		return m.photoStep(c, e)
 	}
@@ -58,7 +58,7 @@ func (m *Model) useTools(c conversation) *llms.ContentChoice {
 	case len(calls) > 0:
 		return m.withCalls("", calls...)
 	case answered > 0:
-		return textChoice(summariseTrip(c, e, want, stops))
+		return textChoice(withSpellings(summariseTrip(c, e, want, stops), e))
 	}
 	return textChoice(smallTalk(c, e))
 }

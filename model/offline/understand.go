@@ -12,6 +12,7 @@ import (
 	"github.com/tripgraph/tripgraph/model/gazetteer"
 	"github.com/tripgraph/tripgraph/model/guests"
 	"github.com/tripgraph/tripgraph/model/intent"
+	"github.com/tripgraph/tripgraph/model/suggest"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
@@ -46,7 +47,15 @@ type Extraction struct {
 	// The planner asks before relying on them; the traveller's next
 	// message, whatever it says, settles them.
 	Unsure []string
-	fuzzy  bool // the destination is the nearest name to a misspelt one
+	fuzzy  bool // the destination is the nearest name to a misspelt one that another place competes for
+
+	// Misspelt are the trip's places the last message misspelt, read
+	// with no doubt ("krakov" is Kraków): the reply names them.
+	Misspelt []Misspelling
+
+	// Suggested are the destinations proposed for Wish (see
+	// withSuggestions).
+	Suggested []suggest.Destination
 
 	// What the traveller tells of themselves, for the planner's profile:
 	// where they live, their children's ages, the diets they keep; and
@@ -63,8 +72,11 @@ type Extraction struct {
 
 	// Wish is set when the last message is an open question: it asks for
 	// destinations to be suggested ("somewhere warm in December?",
-	// "praia perto de SP pra um fds") and names none of its own.
+	// "praia perto de SP pra um fds") and names none of its own. The
+	// trip then has no place (Country may be one the wish keeps to), and
+	// from is the city it starts from, if the message names one.
 	Wish *intent.DestinationWish
+	from *gazetteer.City
 }
 
 // assumedGuests is the count a change applies to when none was stated:
@@ -93,6 +105,7 @@ func (e Extraction) clone() Extraction {
 		w.Months, w.Climates, w.Kinds = slices.Clone(w.Months), slices.Clone(w.Climates), slices.Clone(w.Kinds)
 		e.Wish = &w
 	}
+	e.Misspelt, e.Suggested = slices.Clone(e.Misspelt), slices.Clone(e.Suggested)
 	e.ChildrenAges, e.Diets = slices.Clone(e.ChildrenAges), slices.Clone(e.Diets)
 	return e
 }
@@ -110,6 +123,7 @@ func understand(turns []string, today time.Time) Extraction {
 	}
 	south := southern(places)
 	for i, t := range turns {
+		e.Wish, e.from = nil, nil // of the last message only
 		if attempt[i] {
 			continue // an attempt on the instructions tells nothing of the trip
 		}
@@ -130,16 +144,17 @@ func understand(turns []string, today time.Time) Extraction {
 			// A question off the trip names no destination ("who is the
 			// president of France?").
 		case it != intent.Photos && !follow:
-			e.Wish = openQuestion(t, places[i])
-			if e.Wish == nil {
+			if e.Wish, e.from = openQuestion(t, places[i], e.Location != "" || e.Country != ""); e.Wish != nil {
+				e.wishPlace(places[i])
+			} else {
 				e.readPlace(places[i])
 			}
 			e.Dates = dates.UpdateIn(e.Dates, withoutPlaces(t, places[i], today), lang, today, south)
-			if !e.readLegs(t, places[i], lang, today, south) && len(places[i].Cities) > 0 && e.changesPlace(places[i]) {
+			if e.Wish == nil && !e.readLegs(t, places[i], lang, today, south) && len(places[i].Cities) > 0 && e.changesPlace(places[i]) {
 				e.Legs = nil // a new destination replaces the trip
 			}
 		default:
-			e.readPlace(places[i])
+			e.readPhotoPlace(places[i])
 		}
 		e.readSelf(t, places[i])
 		if it == intent.Photos || follow {
@@ -180,11 +195,11 @@ func understand(turns []string, today time.Time) Extraction {
 	}
 	e.settleLegs()
 	e.Intent = e.settle(last)
-	if e.Wish != nil && (len(turns) == 0 || attempt[len(turns)-1]) {
-		e.Wish = nil
-	}
-	if e.Wish != nil && e.Intent != intent.Photos {
+	if e.Wish != nil {
 		e.Intent = intent.Other // answered with destinations to choose from, not a search
+	}
+	if n := len(turns); n > 0 {
+		e.countryAsPlace(last, turns[n-1])
 	}
 	if n := len(turns); n > 0 && !attempt[n-1] && intent.Forget(turns[n-1]) {
 		e.Forget, e.Intent = true, intent.Other
@@ -195,6 +210,8 @@ func understand(turns []string, today time.Time) Extraction {
 	if n := len(turns); n > 0 && !e.Injection && e.Intent != intent.Photos && e.Intent != intent.Other {
 		if e.fuzzy || e.legsFuzzy(places[n-1]) {
 			e.Unsure = append(e.Unsure, "location")
+		} else {
+			e.Misspelt = misspellings(places[n-1], &e)
 		}
 		if dates.Alternatives(turns[n-1], e.Language, today) {
 			e.Unsure = append(e.Unsure, "startDate") // "the 14th or the 15th"
@@ -209,10 +226,11 @@ func understand(turns []string, today time.Time) Extraction {
 	return e
 }
 
-// legsFuzzy reports a leg of the trip read from a misspelt name in m.
+// legsFuzzy reports a leg of the trip read from a misspelt name in m
+// that another place competes for.
 func (e *Extraction) legsFuzzy(m gazetteer.Mention) bool {
 	for _, c := range m.Cities {
-		if !c.Fuzzy {
+		if !c.Fuzzy || !c.Unsure {
 			continue
 		}
 		for _, l := range e.Legs {
@@ -281,11 +299,21 @@ func southern(places []gazetteer.Mention) bool {
 
 func (e *Extraction) readPlace(m gazetteer.Mention) {
 	if c, ok := m.Destination(); ok && !(c.Role.Passing() && e.Location != "") {
-		e.Location, e.Country, e.cc, e.fuzzy = c.Name, c.CountryName(), c.City.Country, c.Fuzzy
+		e.Location, e.Country, e.cc, e.fuzzy = c.Name, c.CountryName(), c.City.Country, c.Fuzzy && c.Unsure
 		return
 	}
 	if len(m.Countries) > 0 {
 		e.Location, e.Country = "", gazetteer.CountryName(m.Countries[0], locale.English)
+	}
+}
+
+// wishPlace leaves the trip with no place for an open question: the
+// traveller asks where to go. A country it names is one the destinations
+// keep to ("somewhere warm in Greece?").
+func (e *Extraction) wishPlace(m gazetteer.Mention) {
+	e.Location, e.Country, e.cc, e.Legs = "", "", "", nil
+	if len(m.Countries) > 0 {
+		e.Country, e.cc = gazetteer.CountryName(m.Countries[0], locale.English), m.Countries[0]
 	}
 }
 

@@ -11,31 +11,57 @@ import (
 
 // openQuestion reads a message that asks for destinations to be
 // suggested: it wishes for a climate, a kind of place or just somewhere,
-// and names no destination besides a place to be near. It returns nil
-// for any other message.
-func openQuestion(t string, m gazetteer.Mention) *intent.DestinationWish {
+// and names no destination besides a place to be near, one it leaves
+// from or where the traveller lives, a place named in passing, or a
+// country to keep to. Once the trip has its place (placed), only a
+// message that asks for ideas in so many words ("somewhere warmer
+// instead?") is one; a wish alone ("any good beaches?") is about the
+// trip. It returns nil for any other message, else the wish and the city
+// the trip starts from when the message names one (the place to be
+// near: "praia perto de SP"; to leave from: "flying from Lisbon"; where
+// the traveller lives).
+func openQuestion(t string, m gazetteer.Mention, placed bool) (*intent.DestinationWish, *gazetteer.City) {
 	w, ok := intent.ReadDestinationWish(t)
-	if !ok || intent.ReadTalk(t) == intent.Unrelated && !intent.AsksSuggestion(t) {
-		return nil
+	asks := intent.AsksSuggestion(t)
+	if !ok || placed && !asks || intent.ReadTalk(t) == intent.Unrelated && !asks {
+		return nil, nil
 	}
 	switch intent.Detect(t) {
 	case intent.Photos:
-		return nil
+		return nil, nil
 	case intent.Accommodations, intent.Restaurants:
-		if !intent.AsksSuggestion(t) {
-			return nil // "hotel near the beach", "restaurants near Lisbon": a search
+		if !asks {
+			return nil, nil // "hotel near the beach", "restaurants near Lisbon": a search
 		}
 	}
+	var from *gazetteer.City
 	if c, found := m.Destination(); found {
-		if !nearPlace(t[c.Start:c.End], w.Near) {
-			return nil // "a beach hotel in Salvador": a search
+		switch {
+		case c.Fuzzy && wishWord(t[c.Start:c.End]):
+			return &w, nil // "nature", "fresco" are the wish, not Natore or Frisco misspelt
+		case nearPlace(t[c.Start:c.End], w.Near):
+			w.Near = t[c.Start:c.End] // the whole name: "Rio de Janeiro", not "Rio"
+		case c.Origin, c.Role == gazetteer.Origin:
+			// "flying from Lisbon", "we live in Porto": where the trip starts
+		case c.Role.Passing():
+			return &w, nil // a trip that was, a stop on the way
+		default:
+			return nil, nil // "a beach hotel in Salvador": a search
 		}
-		w.Near = t[c.Start:c.End] // the whole name: "Rio de Janeiro", not "Rio"
+		from = &c.City
 	}
-	if len(m.Countries) > 0 && w.Near == "" {
-		return nil // "somewhere warm in Greece": the country is the destination
+	return &w, from
+}
+
+// wishWord reports a single word an open question reads as a climate or
+// a kind of place ("nature"; not "campo grannde", a misspelt Campo
+// Grande).
+func wishWord(name string) bool {
+	if len(textnorm.Words(name)) != 1 {
+		return false
 	}
-	return &w
+	w, _ := intent.ReadDestinationWish(name)
+	return len(w.Climates) > 0 || len(w.Kinds) > 0
 }
 
 // nearPlace reports whether a place named is the one the destination
@@ -45,9 +71,9 @@ func nearPlace(name, near string) bool {
 	return near != "" && (strings.Contains(p, n) || strings.HasPrefix(n, p))
 }
 
-// wishReply answers an open question: it says what was understood and
-// asks the traveller to name a destination. This is where destinations
-// to suggest are to be given, once a suggester takes a DestinationWish.
+// wishReply answers an open question no destination can be suggested
+// for (it asks nothing they are ranked by, or none fits): it says what
+// was understood and asks the traveller to name a destination.
 func wishReply(e Extraction) string {
 	w := *e.Wish
 	var parts []string

