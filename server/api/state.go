@@ -21,6 +21,7 @@ import (
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 	"github.com/tripgraph/tripgraph/server/runner"
 	"github.com/tripgraph/tripgraph/server/tenant"
+	"github.com/tripgraph/tripgraph/store/paging"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
@@ -59,7 +60,7 @@ func (s *API) answerState(c echo.Context, threadID, checkpointID string) error {
 		if err != nil || head == nil {
 			return answerOr(c, wire.EmptyState(), err)
 		}
-		return c.JSON(http.StatusOK, wire.FromCheckpoint(*head))
+		return s.answerCheckpoint(c, t, *head)
 	}
 	if uuid.Validate(checkpointID) != nil {
 		return errcode.New(errcode.NotFound, "no checkpoint %q", checkpointID)
@@ -68,7 +69,34 @@ func (s *API) answerState(c echo.Context, threadID, checkpointID string) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, wire.FromCheckpoint(cp))
+	return s.answerCheckpoint(c, t, cp)
+}
+
+// answerCheckpoint answers with the state at cp, its run's metadata
+// stamped in.
+func (s *API) answerCheckpoint(c echo.Context, t tenant.Tenant, cp graph.Checkpoint) error {
+	runs, err := metadataOfRuns(httpx.Ctx(c), t, cp.ThreadID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, wire.WithRunMetadata(wire.FromCheckpoint(cp), runs))
+}
+
+// metadataOfRuns is the metadata of each of a thread's runs, by run id.
+func metadataOfRuns(ctx context.Context, t tenant.Tenant, threadID string) (map[string]json.RawMessage, error) {
+	out := map[string]json.RawMessage{}
+	for offset := 0; ; offset += paging.Max {
+		runs, err := t.ListRuns(ctx, threadID, paging.Max, offset)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range runs {
+			out[r.ID] = r.Metadata
+		}
+		if len(runs) < paging.Max {
+			return out, nil
+		}
+	}
 }
 
 func answerOr(c echo.Context, v any, err error) error {
@@ -127,9 +155,13 @@ func (s *API) answerHistory(c echo.Context, limit int, before string, filter map
 	if err != nil {
 		return err
 	}
+	runs, err := metadataOfRuns(httpx.Ctx(c), t, threadID)
+	if err != nil {
+		return err
+	}
 	out := make([]wire.ThreadState, 0, min(len(list), limit))
 	for _, cp := range list {
-		st := wire.FromCheckpoint(cp)
+		st := wire.WithRunMetadata(wire.FromCheckpoint(cp), runs)
 		if contains(st.Metadata, filter) {
 			out = append(out, st)
 		}

@@ -248,3 +248,35 @@ func TestUpdateState(t *testing.T) {
 		}
 	})
 }
+
+// A run's metadata is in the metadata of every checkpoint it wrote, as
+// LangGraph stamps it: history filters by it, and the state shows it.
+func TestHistoryByRunMetadata(t *testing.T) {
+	h := apptest.New(t, apptest.Started())
+	tid := h.Thread(h.AliceKey, "")
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey, apptest.RunBody("hello"))
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey,
+		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"4 nights in Lisbon in May, 3 of us"}]},"metadata":{"trip":"lisbon","step":"not the checkpoint's"}}`)
+	history := func(filter string) []wire.ThreadState {
+		var list []wire.ThreadState
+		h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/history", h.AliceKey, `{"limit":100,"metadata":`+filter+`}`).Decode(t, &list)
+		return list
+	}
+	all, lisbon := history(`{}`), history(`{"trip":"lisbon"}`)
+	if len(lisbon) == 0 || len(lisbon) >= len(all) {
+		t.Fatalf("%d of %d checkpoints carry the second run's metadata", len(lisbon), len(all))
+	}
+	for _, st := range lisbon {
+		if _, isStep := st.Metadata["step"].(float64); !isStep {
+			t.Errorf("the run's metadata replaced the checkpoint's own step: %v", st.Metadata)
+		}
+	}
+	if n := len(history(`{"trip":"porto"}`)); n != 0 {
+		t.Errorf("%d checkpoints match metadata no run had", n)
+	}
+	var state wire.ThreadState
+	h.Must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/state", h.AliceKey, "").Decode(t, &state)
+	if state.Metadata["trip"] != "lisbon" {
+		t.Errorf("the state's metadata %v lacks its run's", state.Metadata)
+	}
+}

@@ -52,6 +52,28 @@ func FromCheckpoint(cp graph.Checkpoint) ThreadState {
 	return st
 }
 
+// WithRunMetadata adds the metadata of the run that wrote a state's
+// checkpoint to the state's metadata, as LangGraph stamps a run's
+// metadata into each of its checkpoints; the checkpoint's own members
+// win. runs holds each run's metadata by run id.
+func WithRunMetadata(st ThreadState, runs map[string]json.RawMessage) ThreadState {
+	runID, _ := st.Metadata["run_id"].(string)
+	raw := runs[runID]
+	if len(raw) == 0 {
+		return st
+	}
+	var extra map[string]any
+	if json.Unmarshal(raw, &extra) != nil {
+		return st
+	}
+	for k, v := range extra {
+		if _, own := st.Metadata[k]; !own {
+			st.Metadata[k] = v
+		}
+	}
+	return st
+}
+
 // EmptyState is the state of a thread with no checkpoint yet.
 func EmptyState() ThreadState {
 	return ThreadState{Values: emptyValues, Next: []string{}, Tasks: []Task{}}
