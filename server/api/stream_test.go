@@ -245,11 +245,11 @@ type debugFrame struct {
 	Type    string `json:"type"`
 	Step    int    `json:"step"`
 	Payload struct {
-		ID         string          `json:"id"`
-		Name       string          `json:"name"`
-		Values     json.RawMessage `json:"values"`
-		Result     [][2]any        `json:"result"`
-		Interrupts []any           `json:"interrupts"`
+		ID         string                     `json:"id"`
+		Name       string                     `json:"name"`
+		Values     json.RawMessage            `json:"values"`
+		Result     map[string]json.RawMessage `json:"result"`
+		Interrupts []any                      `json:"interrupts"`
 		Config     struct {
 			Configurable struct {
 				CheckpointID string `json:"checkpoint_id"`

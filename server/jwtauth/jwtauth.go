@@ -132,9 +132,10 @@ func keySet(ctx context.Context, client *http.Client, url string, c Config) (key
 	storage, err := jwkset.NewHTTPClient(jwkset.HTTPClientOptions{
 		HTTPURLs: map[string]jwkset.Storage{url: remote},
 		// A token of an unknown key fetches the set again, at most once a
-		// minute; past that it fails at once rather than waiting.
+		// minute. The limit is never waited for (a wait longer than this
+		// bound fails at once), and the bound is also the fetch's time.
 		RefreshUnknownKID: rate.NewLimiter(rate.Every(time.Minute), 1),
-		RateLimitWaitMax:  time.Millisecond,
+		RateLimitWaitMax:  5 * time.Second,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("end-user tokens: %w", err)

@@ -100,6 +100,20 @@ func TestKeyRotation(t *testing.T) {
 	if idp.KeySetFetches() != before+1 {
 		t.Errorf("the key set was fetched %d times for one new key", idp.KeySetFetches()-before)
 	}
+	// Within the minute, tokens of keys no one knows fetch nothing more
+	// and do not wait: a flood of them costs the provider nothing.
+	forger := idptest.RSAKey(t)
+	start := time.Now()
+	for range 20 {
+		if _, err := v.Verify(t.Context(), idptest.Sign(t, forger, "made-up", idptest.Claims{Subject: "x", Issuer: idp.Issuer(),
+			Audience: jwt.ClaimStrings{idptest.Audience}, ExpiresAt: jwt.NewNumericDate(time.Now().Add(time.Hour))})); err == nil {
+			t.Fatal("a token of a made-up key was accepted")
+		}
+	}
+	if n := idp.KeySetFetches(); n != before+1 {
+		t.Errorf("made-up keys fetched the set %d more times", n-before-1)
+	}
+	t.Logf("20 tokens of made-up keys refused in %v", time.Since(start))
 }
 
 // What cannot work is refused when the verifier is made.

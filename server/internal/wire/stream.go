@@ -3,7 +3,6 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
@@ -387,10 +386,11 @@ type DebugTask struct {
 // when a node ends: the node's update as [field, value] pairs, or the
 // interrupts it paused on.
 type DebugTaskResult struct {
-	ID         string      `json:"id"`
-	Name       string      `json:"name"`
-	Error      *string     `json:"error"`
-	Result     [][2]any    `json:"result"`
+	ID     string                     `json:"id"`
+	Name   string                     `json:"name"`
+	Error  *string                    `json:"error"`
+	Result map[string]json.RawMessage `json:"result"` // what the node wrote, by channel
+
 	Interrupts []Interrupt `json:"interrupts"`
 }
 
@@ -403,12 +403,12 @@ func (p *Parts) task(ev graph.Event[nodes.State, nodes.Update]) any {
 		return DebugTask{ID: runTaskID(ev), Name: ev.Node, Input: json.RawMessage(Values(mustMarshal(ev.State))),
 			Triggers: []string{"branch:to:" + ev.Node}, Interrupts: []Interrupt{}}
 	case graph.NodeFinished:
-		return DebugTaskResult{ID: runTaskID(ev), Name: ev.Node, Result: fieldPairs(ev.Update), Interrupts: []Interrupt{}}
+		return DebugTaskResult{ID: runTaskID(ev), Name: ev.Node, Result: writesOf(ev.Update), Interrupts: []Interrupt{}}
 	case graph.Interrupted:
 		if ev.Interrupt == nil {
 			return nil
 		}
-		return DebugTaskResult{ID: runTaskID(ev), Name: ev.Node, Result: [][2]any{}, Interrupts: []Interrupt{interruptOf(*ev.Interrupt)}}
+		return DebugTaskResult{ID: runTaskID(ev), Name: ev.Node, Result: map[string]json.RawMessage{}, Interrupts: []Interrupt{interruptOf(*ev.Interrupt)}}
 	}
 	return nil
 }
@@ -464,18 +464,14 @@ func runTaskID(ev graph.Event[nodes.State, nodes.Update]) string {
 	return uuid.NewSHA1(taskSpace, fmt.Appendf(nil, "%s/%d/%s", ev.RunID, ev.Step, ev.Node)).String()
 }
 
-// fieldPairs is an update as the [field, value] pairs it writes, by field
-// name: the members its JSON form has.
-func fieldPairs(u nodes.Update) [][2]any {
-	var fields map[string]json.RawMessage
+// writesOf is what an update writes, by channel: a task result as
+// LangGraph's server gives it.
+func writesOf(u nodes.Update) map[string]json.RawMessage {
+	fields := map[string]json.RawMessage{}
 	if json.Unmarshal(UpdateJSON(u), &fields) != nil {
-		return [][2]any{}
+		return map[string]json.RawMessage{}
 	}
-	out := make([][2]any, 0, len(fields))
-	for _, k := range slices.Sorted(maps.Keys(fields)) {
-		out = append(out, [2]any{k, fields[k]})
-	}
-	return out
+	return fields
 }
 
 // mustMarshal encodes a value that always encodes, such as a state.

@@ -83,7 +83,7 @@ func TestPartsDebugAndEvents(t *testing.T) {
 			`debug: {"type":"task","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"id":"` + task + `","name":"classify","input":{"messages":[],"ui":[],"timestamp":0,"language":"pt"},"triggers":["branch:to:classify"],"interrupts":[]}}`,
 			`events: {"event":"on_chain_start","name":"classify","run_id":"` + task + `","tags":[],` + nodeMeta + `,"parent_ids":["r1"],"data":{"input":{"messages":[],"ui":[],"timestamp":0,"language":"pt"}}}`}},
 		{"node finished", ev{Kind: graph.NodeFinished, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", Update: nodes.Update{Intent: nodes.IntentTrip, Language: "pt"}}, []string{
-			`debug: {"type":"task_result","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"id":"` + task + `","name":"classify","error":null,"result":[["intent","trip"],["language","pt"]],"interrupts":[]}}`,
+			`debug: {"type":"task_result","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"id":"` + task + `","name":"classify","error":null,"result":{"intent":"trip","language":"pt"},"interrupts":[]}}`,
 			`events: {"event":"on_chain_end","name":"classify","run_id":"` + task + `","tags":[],` + nodeMeta + `,"parent_ids":["r1"],"data":{"output":{"intent":"trip","language":"pt"}}}`}},
 		{"checkpoint", ev{Kind: graph.CheckpointSaved, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", Checkpoint: cp}, []string{
 			`debug: {"type":"checkpoint","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"config":{"configurable":{"thread_id":"t1","checkpoint_id":"c2"}},"parent_config":{"configurable":{"thread_id":"t1","checkpoint_id":"c1"}},"values":{"messages":[]},"metadata":{"parents":{},"run_id":"r1","source":"loop","step":2,"thread_id":"t1","writes":{"classify":{"intent":"trip"}}},"next":["callTools"],"tasks":[{"id":"` +
@@ -95,7 +95,7 @@ func TestPartsDebugAndEvents(t *testing.T) {
 		{"custom", ev{Kind: graph.Custom, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", Name: "progress", Payload: map[string]int{"done": 1}}, []string{
 			`events: {"event":"on_custom_event","name":"progress","run_id":"` + task + `","tags":[],` + nodeMeta + `,"parent_ids":["r1"],"data":{"done":1}}`}},
 		{"interrupted", ev{Kind: graph.Interrupted, RunID: "r1", ThreadID: "t1", Step: 2, Node: "classify", Interrupt: &graph.PendingInterrupt{ID: "i1", Node: "classify", Payload: json.RawMessage(`{"confirm":true}`)}}, []string{
-			`debug: {"type":"task_result","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"id":"` + task + `","name":"classify","error":null,"result":[],"interrupts":[{"id":"i1","value":{"confirm":true}}]}}`,
+			`debug: {"type":"task_result","timestamp":"2027-05-01T10:00:00Z","step":2,"payload":{"id":"` + task + `","name":"classify","error":null,"result":{},"interrupts":[{"id":"i1","value":{"confirm":true}}]}}`,
 			`events: {"event":"on_chain_stream","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"chunk":{"__interrupt__":[{"id":"i1","value":{"confirm":true}}]}}}`,
 			`events: {"event":"on_chain_end","name":"trip-planner","run_id":"r1","tags":[],` + rootMeta + `,"parent_ids":[],"data":{"output":{"messages":[],"ui":[],"timestamp":0}}}`}},
 		{"stopped by a breakpoint", ev{Kind: graph.Interrupted, RunID: "r1", ThreadID: "t1", Step: 2, Node: "callTools"}, []string{
