@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -388,6 +389,31 @@ func TestStreamDebugAndEvents(t *testing.T) {
 	for _, e := range stored {
 		if e.Event == "debug" || e.Event == "events" {
 			t.Fatalf("a run streamed in values mode stored a %s event", e.Event)
+		}
+	}
+}
+
+// With messages and values asked for together, each message is complete
+// after the values that hold it, as LangGraph's server orders them: the
+// run's last frame is the reply, complete.
+func TestStreamMessagesAfterValues(t *testing.T) {
+	h := apptest.New(t, apptest.Started())
+	tid := h.Thread(h.AliceKey, "")
+	r := h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/stream", h.AliceKey,
+		apptest.StreamBody("4 nights in Lisbon in May, 3 of us", `["messages","values"]`, ""))
+	frames := apptest.ReadFrames(t, bytes.NewReader(r.Body))
+	last := frames[len(frames)-1]
+	if last.Event != "messages/complete" || !strings.Contains(string(last.Data), `"type":"ai"`) {
+		t.Fatalf("the last frame is %s %s, want the reply complete", last.Event, last.Data)
+	}
+	for i, f := range frames {
+		if f.Event != "messages/complete" || !strings.Contains(string(f.Data), `"type":"ai"`) {
+			continue
+		}
+		var id []struct{ ID string }
+		json.Unmarshal([]byte(f.Data), &id)
+		if i == 0 || frames[i-1].Event != "values" || !strings.Contains(string(frames[i-1].Data), id[0].ID) {
+			t.Errorf("message %s is complete before the values that hold it", id[0].ID)
 		}
 	}
 }

@@ -12,8 +12,8 @@ import (
 
 // One run's events through one Parts, in the modes that keep what they
 // have seen: messages mode shows each streamed message's metadata once,
-// its whole text so far at each token and the message complete when its
-// node ends (and the input's messages complete when it is applied);
+// its whole text so far at each token and the message complete once the
+// checkpoint holding it is saved (and the input's messages complete when it is applied);
 // events mode opens and closes a chat model around a streamed message;
 // tasks and checkpoints modes carry the debug payloads; a run continuing
 // from a checkpoint shows that checkpoint first.
@@ -30,6 +30,8 @@ func TestPartsAcrossARun(t *testing.T) {
 		{Kind: graph.Token, RunID: "r1", ThreadID: "t1", Step: 1, Node: "extraction", MessageID: "a1", Token: "Where"},
 		{Kind: graph.Token, RunID: "r1", ThreadID: "t1", Step: 1, Node: "extraction", MessageID: "a1", Token: " to?"},
 		{Kind: graph.NodeFinished, RunID: "r1", ThreadID: "t1", Step: 1, Node: "extraction", Update: nodes.Update{Messages: []nodes.Message{{ID: "a1", Type: nodes.AI, Content: "Where to?"}}}},
+		{Kind: graph.CheckpointSaved, RunID: "r1", ThreadID: "t1", Checkpoint: &graph.Checkpoint{ThreadID: "t1", ID: "c2", ParentID: "c1", Step: 1, Node: "extraction",
+			State: json.RawMessage(`{"messages":[]}`), Update: json.RawMessage(`{"messages":[{"id":"a1","type":"ai","content":"Where to?"}]}`), Metadata: graph.Metadata{Source: graph.SourceLoop}}},
 	}
 	var got []string
 	for _, e := range run {
@@ -62,8 +64,8 @@ func TestPartsAcrossARun(t *testing.T) {
 		"events:on_chat_model_start", "events:on_chat_model_stream",
 		`messages/partial [{"type":"ai","id":"a1","content":"Where to?"}]`,
 		"events:on_chat_model_stream",
-		`messages/complete [{"type":"ai","id":"a1","content":"Where to?"}]`,
 		"tasks", "events:on_chat_model_end", "events:on_chain_end",
+		`messages/complete [{"type":"ai","id":"a1","content":"Where to?"}]`, "checkpoints",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("parts\n got %q\nwant %q", got, want)

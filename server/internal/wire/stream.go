@@ -324,10 +324,11 @@ func (p *Parts) messageFrames(ev graph.Event[nodes.State, nodes.Update]) []named
 		}
 		text := p.streamed[ev.MessageID] + ev.Token
 		return append(out, namedFrame{EventMessagesPartial, []Message{{Type: nodes.AI, ID: ev.MessageID, Content: text}}})
-	case graph.NodeFinished:
-		return completeFrames(ev.Update.Messages)
 	case graph.CheckpointSaved:
-		if ev.Checkpoint == nil || ev.Checkpoint.Node != "" || pendingInput(*ev.Checkpoint) {
+		// A message is complete once the checkpoint that holds it is
+		// saved, after that checkpoint's values part, as LangGraph's
+		// server orders them: the input's, and each node's.
+		if ev.Checkpoint == nil || pendingInput(*ev.Checkpoint) {
 			return nil
 		}
 		var u nodes.Update
