@@ -14,6 +14,7 @@ import (
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/testing/apptest"
 	"github.com/tripgraph/tripgraph/testing/plannertest"
+	"github.com/tripgraph/tripgraph/testing/storetest"
 )
 
 // runHarness is a server with its runner started, on tools from gate.
@@ -402,5 +403,42 @@ func TestCancelWithRollback(t *testing.T) {
 	h.Must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID, h.AliceKey, "").Decode(t, &run)
 	if run.Status != "interrupted" {
 		t.Fatalf("the rolled back run is %s", run.Status)
+	}
+}
+
+// A run enqueued behind a held one and cancelled before it starts never
+// writes: its input never reaches the thread's state or history, and no
+// checkpoint names it. The first run is held until the cancel is done, so
+// the order is certain.
+func TestCancelledQueuedRunNeverWrites(t *testing.T) {
+	t.Run("in memory", func(t *testing.T) { cancelledQueuedRunNeverWrites(t) })
+	t.Run("on PostgreSQL", func(t *testing.T) {
+		cancelledQueuedRunNeverWrites(t, apptest.OnPostgres(storetest.Open(t, "queuedcancel")))
+	})
+}
+
+func cancelledQueuedRunNeverWrites(t *testing.T, opts ...apptest.Option) {
+	gate := plannertest.Held()
+	h := apptest.New(t, append(opts, apptest.WithTools(gate.Tools), apptest.Started())...)
+	tid := h.Thread(h.AliceKey, "")
+	var first, queued apptest.RunJSON
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey, apptest.RunBody(plannertest.Lisbon)).Decode(t, &first)
+	<-gate.Started
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs", h.AliceKey,
+		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"never to be read"}]},"multitask_strategy":"enqueue"}`).Decode(t, &queued)
+	h.Must(http.StatusNoContent, http.MethodPost, "/threads/"+tid+"/runs/"+queued.RunID+"/cancel?wait=1", h.AliceKey, "")
+	close(gate.Release)
+	h.Must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+first.RunID+"/join", h.AliceKey, "")
+
+	h.Must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+queued.RunID, h.AliceKey, "").Decode(t, &queued)
+	if queued.Status != "interrupted" {
+		t.Errorf("the cancelled queued run is %s", queued.Status)
+	}
+	history := h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/history", h.AliceKey, `{"limit":1000}`)
+	state := h.Must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/state", h.AliceKey, "")
+	for what, body := range map[string][]byte{"history": history.Body, "state": state.Body} {
+		if strings.Contains(string(body), "never to be read") || strings.Contains(string(body), queued.RunID) {
+			t.Errorf("the thread's %s holds the cancelled run's input or id", what)
+		}
 	}
 }
