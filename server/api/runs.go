@@ -93,9 +93,9 @@ func (s *API) listRuns(c echo.Context) error {
 
 // cancelRun asks a run to stop, wherever it executes: 202 at once, or
 // with wait=1, 204 once it has ended. A run that has ended already stays
-// as it ended. A delayed run that has not started ends at once. With action=rollback it also waits,
-// then moves the thread back to the state before the run (see
-// runner.RollBack).
+// as it ended. A delayed run that has not started ends at once. With
+// action=rollback it also waits, then discards the run with what it
+// wrote, as LangGraph does (see runner.RollBack).
 func (s *API) cancelRun(c echo.Context) error {
 	action := c.QueryParam("action")
 	switch action {
@@ -119,7 +119,7 @@ func (s *API) cancelRun(c echo.Context) error {
 		return err
 	}
 	if action == "rollback" {
-		if err := runner.RollBack(httpx.Ctx(c), t, run); err != nil {
+		if err := runner.RollBack(httpx.Ctx(c), t, run.ID); err != nil {
 			return err
 		}
 	}

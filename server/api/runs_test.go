@@ -206,8 +206,9 @@ func TestInterruptStrategy(t *testing.T) {
 	}
 }
 
-// multitask_strategy rollback cancels the running run and forks from the
-// checkpoint before it: what it saved is no longer in the thread's state.
+// multitask_strategy rollback cancels the running run and deletes it with
+// what it saved, as LangGraph does: the run is gone (404), and the new run
+// starts from the state before it.
 func TestRollbackStrategy(t *testing.T) {
 	gate := plannertest.Held()
 	h := apptest.New(t, apptest.WithTools(gate.Tools), apptest.Started())
@@ -220,10 +221,8 @@ func TestRollbackStrategy(t *testing.T) {
 	var values nodes.State
 	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey,
 		`{"assistant_id":"trip-planner","input":{"messages":[{"role":"user","content":"hello again"}]},"multitask_strategy":"rollback"}`).Decode(t, &values)
-	h.Must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+first.RunID, h.AliceKey, "").Decode(t, &first)
-	if first.Status != "interrupted" {
-		t.Fatalf("rolled back run is %s", first.Status)
-	}
+	h.Must(http.StatusNotFound, http.MethodGet, "/threads/"+tid+"/runs/"+first.RunID, h.AliceKey, "")
+	h.Must(http.StatusNotFound, http.MethodGet, "/threads/"+tid+"/runs/"+first.RunID+"/join", h.AliceKey, "")
 	for _, m := range values.Messages {
 		if m.Content == plannertest.Lisbon {
 			t.Fatalf("the rolled back run's message is still there: %+v", values.Messages)
@@ -354,9 +353,10 @@ func TestBreakpointRuns(t *testing.T) {
 	}
 }
 
-// Cancelling with action=rollback puts the state before the run back as
-// the thread's newest; the run's checkpoints stay in the history. A run
-// that started its thread has nothing to roll back to.
+// Cancelling with action=rollback deletes the run with what it wrote,
+// as LangGraph does: the state is again what it was before the run (none,
+// for a run that started its thread), the history keeps nothing of it,
+// and the run is gone.
 func TestCancelWithRollback(t *testing.T) {
 	gate := plannertest.Held()
 	h := apptest.New(t, apptest.WithTools(gate.Tools), apptest.Started())
@@ -366,9 +366,13 @@ func TestCancelWithRollback(t *testing.T) {
 	var run apptest.RunJSON
 	h.Must(http.StatusOK, http.MethodPost, "/threads/"+first+"/runs", h.AliceKey, apptest.RunBody(plannertest.Lisbon)).Decode(t, &run)
 	<-gate.Started
-	r := h.Must(http.StatusConflict, http.MethodPost, "/threads/"+first+"/runs/"+run.RunID+"/cancel?action=rollback", h.AliceKey, "")
-	if r.ErrorCode(t) != "CONFLICT" || !strings.Contains(string(r.Body), "started the thread") {
-		t.Fatalf("rolling back a thread's first run: %s", r.Body)
+	h.Must(http.StatusNoContent, http.MethodPost, "/threads/"+first+"/runs/"+run.RunID+"/cancel?action=rollback", h.AliceKey, "")
+	var empty struct {
+		Values map[string]any `json:"values"`
+	}
+	h.Must(http.StatusOK, http.MethodGet, "/threads/"+first+"/state", h.AliceKey, "").Decode(t, &empty)
+	if len(empty.Values) != 0 {
+		t.Fatalf("rolling back a thread's first run left %v", empty.Values)
 	}
 
 	tid := h.Thread(h.AliceKey, "")
@@ -379,31 +383,19 @@ func TestCancelWithRollback(t *testing.T) {
 	h.Must(http.StatusNotFound, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?action=rollback", h.BobKey, "")
 	h.Must(http.StatusNoContent, http.MethodPost, "/threads/"+tid+"/runs/"+run.RunID+"/cancel?action=rollback", h.AliceKey, "")
 	var state struct {
-		Values   nodes.State `json:"values"`
-		Metadata struct {
-			Source string `json:"source"`
-		} `json:"metadata"`
-	}
-	h.Must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/state", h.AliceKey, "").Decode(t, &state)
-	if len(state.Values.Messages) != len(before.Messages) || state.Values.TripDetails != nil || state.Metadata.Source != "update" {
-		t.Fatalf("after the rollback the thread has %d messages (want %d), trip %+v, source %q",
-			len(state.Values.Messages), len(before.Messages), state.Values.TripDetails, state.Metadata.Source)
-	}
-	var history []struct {
 		Values nodes.State `json:"values"`
 	}
-	h.Must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/history?limit=100", h.AliceKey, "").Decode(t, &history)
-	kept := false
-	for _, st := range history {
-		kept = kept || len(st.Values.Messages) > 0 && st.Values.Messages[len(st.Values.Messages)-1].Content == plannertest.Lisbon
+	h.Must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/state", h.AliceKey, "").Decode(t, &state)
+	if len(state.Values.Messages) != len(before.Messages) || state.Values.TripDetails != nil {
+		t.Fatalf("after the rollback the thread has %d messages (want %d), trip %+v",
+			len(state.Values.Messages), len(before.Messages), state.Values.TripDetails)
 	}
-	if !kept {
-		t.Fatal("the rolled back run's checkpoints are gone from the history")
+	history := h.Must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/history?limit=100", h.AliceKey, "")
+	if strings.Contains(string(history.Body), plannertest.Lisbon) || strings.Contains(string(history.Body), run.RunID) {
+		t.Fatal("the rolled back run's checkpoints are still in the history")
 	}
-	h.Must(http.StatusOK, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID, h.AliceKey, "").Decode(t, &run)
-	if run.Status != "interrupted" {
-		t.Fatalf("the rolled back run is %s", run.Status)
-	}
+	h.Must(http.StatusNotFound, http.MethodGet, "/threads/"+tid+"/runs/"+run.RunID, h.AliceKey, "")
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey, apptest.RunBody("and now?"))
 }
 
 // A run enqueued behind a held one and cancelled before it starts never

@@ -466,8 +466,8 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 		}
 		recovered = head != nil && head.Metadata.RunID == run.ID
 	}
-	if run.MultitaskStrategy == store.MultitaskRollback && run.Replaces != "" && j.CheckpointID == "" {
-		if j.CheckpointID, err = before(ctx, t, run.ThreadID, run.Replaces); err != nil {
+	if run.MultitaskStrategy == store.MultitaskRollback && run.Replaces != "" {
+		if err := RollBack(ctx, t, run.Replaces); err != nil {
 			return "", err
 		}
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
-	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store"
@@ -203,60 +202,14 @@ func Await(ctx context.Context, t tenant.Tenant, runID string) (Ended, error) {
 	return Ended{Run: run, Failure: failure}, err
 }
 
-// errStartedThread: a run that wrote a thread's first checkpoint has no
-// state before it to roll back to.
-var errStartedThread = errors.New("it started the thread")
-
-// RollBack makes the state before a cancelled run the thread's newest
-// again: a new checkpoint with that state, forked from the checkpoint
-// before the run's first. The run's own checkpoints stay in the history
-// as an abandoned branch (checkpoints are never deleted), and the run
-// stays listed. A run that wrote nothing leaves the thread as it is; one
-// that started the thread cannot be rolled back (CONFLICT).
-func RollBack(ctx context.Context, t tenant.Tenant, run store.Run) error {
-	prior, err := before(ctx, t, run.ThreadID, run.ID)
-	if errors.Is(err, errStartedThread) {
-		return errcode.Wrap(errcode.Conflict, err, fmt.Sprintf("run %s was cancelled, but it started the thread, so there is no state to roll back to; delete the thread instead", run.ID))
-	}
-	if err != nil || prior == "" {
-		return err
-	}
-	base, err := t.Planner.Checkpoint(ctx, run.ThreadID, prior)
-	if err != nil {
-		return fmt.Errorf("reading the checkpoint before run %s: %w", run.ID, err)
-	}
-	asNode := base.Node
-	if asNode == "" {
-		asNode = graph.START
-	}
-	if _, err := t.Planner.UpdateState(ctx, run.ThreadID, prior, nodes.Update{}, asNode); err != nil {
-		return fmt.Errorf("rolling back run %s: %w", run.ID, err)
+// RollBack discards a run that has ended, as LangGraph's rollback does:
+// the run, its events and the checkpoints it wrote are deleted, and the
+// thread's state is again what it was before the run (none, if the run
+// started the thread). A run discarded already is not an error.
+func RollBack(ctx context.Context, t tenant.Tenant, runID string) error {
+	err := t.DiscardRun(ctx, runID)
+	if err != nil && errcode.Of(err) != errcode.NotFound {
+		return fmt.Errorf("rolling back run %s: %w", runID, err)
 	}
 	return nil
-}
-
-// before is the checkpoint a rollback forks from: the parent of the oldest
-// checkpoint the replaced run wrote on the thread, or "" when it wrote
-// none. A run that started the thread has nothing before it: that
-// rollback fails.
-func before(ctx context.Context, t tenant.Tenant, threadID, replaced string) (string, error) {
-	oldest, cursor := "", ""
-	for {
-		page, err := t.Checkpoints.List(ctx, threadID, graph.ListOptions{Limit: 100, Before: cursor})
-		if err != nil {
-			return "", fmt.Errorf("finding the checkpoints of run %s: %w", replaced, err)
-		}
-		for _, cp := range page {
-			if cp.Metadata.RunID == replaced {
-				oldest = cp.ParentID
-				if oldest == "" {
-					return "", fmt.Errorf("rolling back run %s: %w", replaced, errStartedThread)
-				}
-			}
-		}
-		if len(page) < 100 {
-			return oldest, nil
-		}
-		cursor = page[len(page)-1].ID
-	}
 }

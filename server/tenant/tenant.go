@@ -91,6 +91,9 @@ type Runs interface {
 	ActiveRun(ctx context.Context, threadID string) (store.Run, error)
 	ListRuns(ctx context.Context, threadID string, limit, offset int, statuses ...string) ([]store.Run, error)
 	CancelRun(ctx context.Context, runID string) (store.Run, error)
+	// DiscardRun deletes a run that has ended, with its events and the
+	// checkpoints it wrote: what a rollback does to the run it replaces.
+	DiscardRun(ctx context.Context, runID string) error
 	RunEvents(ctx context.Context, runID string, afterSeq int64, limit int) ([]store.RunEvent, error)
 	FollowRunEvents(ctx context.Context, runID string, afterSeq int64) iter.Seq2[store.RunEvent, error]
 	// RunCheckpoints is the checkpointer run l writes with: fenced by l,

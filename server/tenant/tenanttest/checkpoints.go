@@ -3,6 +3,7 @@ package tenanttest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/google/uuid"
@@ -24,6 +25,74 @@ func testCheckpoints(t *testing.T, b Backend) {
 	})
 	t.Run("the first checkpoint creates the thread", func(t *testing.T) { testFirstCheckpoint(t, b) })
 	t.Run("a run's writes are fenced and carry its output", func(t *testing.T) { testRunCheckpoints(t, b) })
+	t.Run("a discarded run takes its checkpoints", func(t *testing.T) { testDiscardRun(t, b) })
+}
+
+// Discarding a run that has ended deletes it, its events and its
+// checkpoints, and the thread's head is the checkpoint before them; a
+// run going on, another owner's run, or one that later checkpoints build
+// on cannot be discarded.
+func testDiscardRun(t *testing.T, b Backend) {
+	ctx := context.Background()
+	mine, thread := newThread(t, b)
+	write := func(run store.Run, parent string, n int) string {
+		t.Helper()
+		c := mustClaim(t, b, "w")
+		if c.ID != run.ID {
+			t.Fatalf("claimed %s, want %s", c.ID, run.ID)
+		}
+		out := &stepOutput{}
+		cps := mine.RunCheckpoints(c.Lease(), out)
+		for i := range n {
+			out.events = []store.NewRunEvent{{Event: "values", Data: []byte(`{}`)}}
+			cp := graph.Checkpoint{ThreadID: thread, ID: newCheckpointID(), ParentID: parent, State: []byte(fmt.Sprintf(`{"n":%d}`, i)), Metadata: graph.Metadata{RunID: run.ID}}
+			if err := cps.Put(ctx, cp, parent); err != nil {
+				t.Fatal(err)
+			}
+			parent = cp.ID
+		}
+		if _, err := b.Queue.FinishRun(ctx, c.Lease(), store.RunCancelled, ""); err != nil {
+			t.Fatal(err)
+		}
+		return parent
+	}
+	first := mustCreate(t, mine, thread, "")
+	kept := write(first, "", 1)
+	second := mustCreate(t, mine, thread, "")
+	if err := mine.DiscardRun(ctx, second.ID); !wantCode(t, "discarding a pending run", err, errcode.Conflict) {
+		return
+	}
+	write(second, kept, 2)
+	other := b.Records(b.NewUser(t))
+	wantCode(t, "another owner discarding the run", other.DiscardRun(ctx, second.ID), errcode.NotFound)
+	if err := mine.DiscardRun(ctx, second.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err := mine.Run(ctx, second.ID)
+	wantCode(t, "reading a discarded run", err, errcode.NotFound)
+	if head, err := mine.Checkpoints.Latest(ctx, thread); err != nil || head.ID != kept {
+		t.Fatalf("the head after the discard is %s (%v), want %s", head.ID, err, kept)
+	}
+	if list, _ := mine.Checkpoints.List(ctx, thread, graph.ListOptions{}); len(list) != 1 {
+		t.Fatalf("%d checkpoints left, want the first run's one", len(list))
+	}
+	wantCode(t, "discarding twice", mine.DiscardRun(ctx, second.ID), errcode.NotFound)
+
+	// A later run's checkpoints build on the first run's: it stays.
+	third := mustCreate(t, mine, thread, "")
+	write(third, kept, 1)
+	wantCode(t, "discarding a run others build on", mine.DiscardRun(ctx, first.ID), errcode.Conflict)
+	// The newest run, which started nothing, goes; then the first, which
+	// started the thread, leaves it with no checkpoint.
+	if err := mine.DiscardRun(ctx, third.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := mine.DiscardRun(ctx, first.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mine.Checkpoints.Latest(ctx, thread); !errors.Is(err, graph.ErrNotFound) {
+		t.Fatalf("the thread's head after discarding every run: %v, want none", err)
+	}
 }
 
 // A thread's first checkpoint creates it, the writer's; another user's
