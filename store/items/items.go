@@ -352,7 +352,7 @@ func (o Owned) Namespaces(ctx context.Context, q NamespaceQuery) ([][]string, er
 	}
 	depth := any(nil)
 	if q.MaxDepth > 0 {
-		depth = q.MaxDepth
+		depth = min(q.MaxDepth, MaxDepth) // no namespace is deeper; an array subscript is an integer
 	}
 	rows, err := o.s.pool.Query(ctx, `
 		SELECT DISTINCT CASE WHEN $4::int IS NULL THEN namespace ELSE namespace[1:$4] END AS ns

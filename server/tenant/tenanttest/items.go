@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -369,6 +370,7 @@ func itemsNamespaces(t *testing.T, b Backend) {
 		{"a prefix longer than any", items.NamespaceQuery{Prefix: []string{"a", "b", "c", "e", "f"}}, [][]string{}},
 		{"max depth", items.NamespaceQuery{MaxDepth: 2}, [][]string{{"a", "b"}, {"a", "x"}, {"b", "c"}}},
 		{"prefix and depth", items.NamespaceQuery{Prefix: []string{"a"}, MaxDepth: 1}, [][]string{{"a"}}},
+		{"a depth past any", items.NamespaceQuery{Prefix: []string{"a", "b"}, MaxDepth: math.MaxInt64}, [][]string{{"a", "b", "c"}, {"a", "b", "c", "e"}, {"a", "b", "d"}}},
 		{"page", items.NamespaceQuery{Limit: 2, Offset: 3}, [][]string{{"a", "x"}, {"b", "c"}}},
 	} {
 		got, err := mine.Namespaces(ctx, c.q)
