@@ -1,6 +1,7 @@
 package web
 
 import (
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -102,14 +103,22 @@ func profileOf(c echo.Context) (nodes.Profile, error) {
 		p.Diet = append(p.Diet, strings.ToLower(d))
 	}
 	if v := field("budget"); v != "" {
-		amount, err := strconv.ParseFloat(v, 64)
+		amount, ok := decimal(v)
 		cur := strings.ToUpper(field("budget_currency"))
-		if err != nil || amount <= 0 || amount > 1e7 || cur != "" && !currencyCode(cur) {
+		if !ok || amount <= 0 || amount > 1e7 || cur != "" && !currencyCode(cur) {
 			return bad("the budget")
 		}
 		p.Budget = &nodes.Budget{Amount: amount, Currency: cur}
 	}
 	return p, nil
+}
+
+// decimal reads a form's number, which may have decimals: a finite one
+// only, as a person writes it, never NaN or an infinity (which
+// strconv.ParseFloat reads, and JSON cannot hold).
+func decimal(v string) (float64, bool) {
+	f, err := strconv.ParseFloat(v, 64)
+	return f, err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
 }
 
 // splitList splits "5, 8" or "vegetarian; vegan" into its items.

@@ -1,14 +1,17 @@
 // Package jsonb is the one rule of what PostgreSQL keeps of a JSON value
 // in a jsonb (or text) column: UTF-8 text without NUL characters or lone
 // surrogates, and numbers within the range of numeric, which jsonb keeps
-// its numbers in. The API checks every member of every body by it before
-// either store sees it (server/httpx), so PostgreSQL and the in-memory
-// twin, which keeps anything, answer alike.
+// its numbers in (Problem); and of a string as text (TextProblem). The
+// API checks every member of every body by it, and the browser app every
+// field of every form, before either store sees them (server/httpx,
+// server/web), so PostgreSQL and the in-memory twin, which keeps
+// anything, answer alike.
 package jsonb
 
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -25,12 +28,31 @@ const (
 	maxExponent = 1<<30 - 1
 )
 
+// What PostgreSQL refuses in text, as Problem and TextProblem say it.
+const (
+	notUTF8 = "must be valid UTF-8"
+	hasNUL  = "must not contain NUL characters (\\u0000)"
+)
+
+// TextProblem says why PostgreSQL cannot keep s, a string a form or a
+// query sent, as text: bytes that are not UTF-8 (which a lone surrogate
+// is, encoded), or a NUL; "" when it can.
+func TextProblem(s string) string {
+	switch {
+	case !utf8.ValidString(s):
+		return notUTF8
+	case strings.ContainsRune(s, 0):
+		return hasNUL
+	}
+	return ""
+}
+
 // Problem says what in raw, a valid JSON value, PostgreSQL cannot keep:
 // bytes that are not UTF-8, a NUL (\u0000) or a lone surrogate escape in
 // a string, or a number NumberProblem refuses; "" when there is nothing.
 func Problem(raw []byte) string {
 	if !utf8.Valid(raw) {
-		return "must be valid UTF-8"
+		return notUTF8
 	}
 	for i := 0; i < len(raw); {
 		var msg string
@@ -82,7 +104,7 @@ func escapeEnd(raw []byte, i int) (int, string) {
 	i += 4
 	switch {
 	case code == 0:
-		return i, "must not contain NUL characters (\\u0000)"
+		return i, hasNUL
 	case code >= 0xDC00 && code <= 0xDFFF:
 		return i, "must not contain a lone surrogate"
 	case code >= 0xD800 && code <= 0xDBFF:

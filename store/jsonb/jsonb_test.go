@@ -96,3 +96,40 @@ func TestProblemIsPostgreSQLs(t *testing.T) {
 		}
 	}
 }
+
+// texts are strings at the edges of what PostgreSQL keeps as text.
+var texts = []value{
+	{"plain", "Lisboa", false},
+	{"accents and an emoji", "São Paulo 😀", false},
+	{"control characters but NUL", "a\x01\tb\n", false},
+	{"NUL", "Lis\x00boa", true},
+	{"not UTF-8", "Lis\xffboa", true},
+	{"a surrogate, encoded", "\xed\xa0\x80", true},
+}
+
+func TestTextProblem(t *testing.T) {
+	for _, v := range texts {
+		if got := TextProblem(v.raw); (got != "") != v.refused {
+			t.Errorf("%s: TextProblem = %q, want a problem: %v", v.name, got, v.refused)
+		}
+	}
+}
+
+// The rule is PostgreSQL's: it keeps as text each string TextProblem lets
+// through, and refuses each one it refuses.
+func TestTextProblemIsPostgreSQLs(t *testing.T) {
+	pgtest.Skip(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, testURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, v := range texts {
+		var n int
+		err := conn.QueryRow(ctx, `SELECT length($1::text)`, v.raw).Scan(&n)
+		if problem := TextProblem(v.raw); (err != nil) != (problem != "") {
+			t.Errorf("%s: PostgreSQL says %v, the rule %q", v.name, err, problem)
+		}
+	}
+}
