@@ -21,8 +21,8 @@ import (
 // (CheckStoreWrite); what is read back is read as far as it goes
 // (readProfile, readConsent), never a failure.
 var (
-	ProfileItem = ItemKey{Namespace: []string{"tripgraph", "profile"}, Key: "traveller"}
-	ConsentItem = ItemKey{Namespace: []string{"tripgraph", "settings"}, Key: "memory"}
+	ProfileItem = ItemKey{Namespace: []string{PlannerNamespace, "profile"}, Key: "traveller"}
+	ConsentItem = ItemKey{Namespace: []string{PlannerNamespace, "settings"}, Key: "memory"}
 )
 
 // ItemKey names one item of a traveller's long-term store.
@@ -279,18 +279,14 @@ func CheckStoreWrite(namespace []string, key string, value json.RawMessage) erro
 		}
 		return nil
 	}
-	return errcode.New(errcode.BadRequest, "the namespace %s is the planner's: it keeps only %s and %s there",
-		PlannerNamespace, ProfileItem, ConsentItem)
+	return errcode.New(errcode.BadRequest, "the namespace %s is the planner's: it keeps there only the item %q in %s and %q in %s",
+		PlannerNamespace, ProfileItem.Key, strings.Join(ProfileItem.Namespace, "."), ConsentItem.Key, strings.Join(ConsentItem.Namespace, "."))
 }
 
 // is reports whether k names the same item as other.
 func (k ItemKey) is(other ItemKey) bool {
 	return k.Key == other.Key && slices.Equal(k.Namespace, other.Namespace)
 }
-
-// String is the item's namespace, its labels joined by periods as the
-// store's API joins them, and its key.
-func (k ItemKey) String() string { return strings.Join(k.Namespace, ".") + " " + k.Key }
 
 // strictly decodes value into dst, refusing members dst has not, and
 // says what is wrong as a client wrote it.
