@@ -1,19 +1,28 @@
 package nodes
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
+
+	"github.com/tripgraph/tripgraph/errcode"
 )
 
 // Where the planner keeps what it remembers of a traveller, among their
 // own long-term store items: the profile, and whether they agreed to it.
 // A client of the store's API sees and may change both, as they are the
-// traveller's own.
+// traveller's own, but only to what the planner would write there
+// (CheckStoreWrite); what is read back is read as far as it goes
+// (readProfile, readConsent), never a failure.
 var (
-	ProfileItem = ItemKey{Namespace: []string{"tripgraph", "profile"}, Key: "traveller"}
-	ConsentItem = ItemKey{Namespace: []string{"tripgraph", "settings"}, Key: "memory"}
+	ProfileItem = ItemKey{Namespace: []string{PlannerNamespace, "profile"}, Key: "traveller"}
+	ConsentItem = ItemKey{Namespace: []string{PlannerNamespace, "settings"}, Key: "memory"}
 )
 
 // ItemKey names one item of a traveller's long-term store.
@@ -72,9 +81,8 @@ type consentValue struct {
 
 // Consent reports whether the traveller agreed to be remembered.
 func (m TravellerMemory) Consent(ctx context.Context) (bool, error) {
-	var v consentValue
-	ok, err := m.read(ctx, ConsentItem, &v)
-	return ok && v.Remember, err
+	raw, err := m.read(ctx, ConsentItem)
+	return readConsent(raw), err
 }
 
 // SetConsent records whether the traveller agrees to be remembered;
@@ -94,8 +102,7 @@ func (m TravellerMemory) SetConsent(ctx context.Context, remember bool) error {
 // refused one (the demo user's, on in the demo); one already recorded
 // stays.
 func (m TravellerMemory) DefaultConsent(ctx context.Context, remember bool) error {
-	var v map[string]any
-	if ok, err := m.read(ctx, ConsentItem, &v); ok || err != nil {
+	if raw, err := m.read(ctx, ConsentItem); raw != nil || err != nil {
 		return err
 	}
 	return m.SetConsent(ctx, remember)
@@ -103,9 +110,8 @@ func (m TravellerMemory) DefaultConsent(ctx context.Context, remember bool) erro
 
 // Profile is what is remembered, whether or not the planner may use it now.
 func (m TravellerMemory) Profile(ctx context.Context) (Profile, error) {
-	var p Profile
-	_, err := m.read(ctx, ProfileItem, &p)
-	return p, err
+	raw, err := m.read(ctx, ProfileItem)
+	return readProfile(raw), err
 }
 
 // Save replaces the profile (the traveller's own edit); an empty one is
@@ -153,14 +159,10 @@ func (m TravellerMemory) recall(ctx context.Context) (consent bool, p Profile, e
 	if err != nil {
 		return false, p, fmt.Errorf("reading the traveller's memory: %w", err)
 	}
-	var c consentValue
-	if err := decodeItem(ConsentItem, values[0], &c); err != nil || !c.Remember {
-		return false, p, err
+	if !readConsent(values[0]) {
+		return false, p, nil
 	}
-	if err := decodeItem(ProfileItem, values[1], &p); err != nil {
-		return false, Profile{}, err
-	}
-	return true, p, nil
+	return true, readProfile(values[1]), nil
 }
 
 // Remember merges p into the profile, when the traveller agreed to be
@@ -212,22 +214,92 @@ func (m TravellerMemory) Forget(ctx context.Context) error {
 	return m.items.Delete(ctx, ProfileItem)
 }
 
-// read reads one item into dst; ok is false when there is none.
-func (m TravellerMemory) read(ctx context.Context, key ItemKey, dst any) (bool, error) {
+// read reads one item's value; nil when there is none.
+func (m TravellerMemory) read(ctx context.Context, key ItemKey) (json.RawMessage, error) {
 	values, err := m.items.Read(ctx, key)
-	if err != nil || values[0] == nil {
-		return false, err
+	if err != nil {
+		return nil, fmt.Errorf("reading the item %s: %w", key.Key, err)
 	}
-	return true, decodeItem(key, values[0], dst)
+	return values[0], nil
 }
 
-// decodeItem decodes an item's value into dst; none leaves dst as it is.
-func decodeItem(key ItemKey, value json.RawMessage, dst any) error {
-	if value == nil {
+// readConsent is a stored consent: given when its remember is true, and
+// not when it is anything else or there is none.
+func readConsent(raw json.RawMessage) bool {
+	var c consentValue
+	return json.Unmarshal(raw, &c) == nil && c.Remember
+}
+
+// readProfile is what the planner can use of a stored profile: each member
+// of the right type, the others left out, so that a value a client wrote
+// by hand (through the store's API, before such writes were checked) is
+// shown and used as far as it goes, never a failure.
+func readProfile(raw json.RawMessage) Profile {
+	var p Profile
+	if raw == nil || json.Unmarshal(raw, &p) == nil {
+		return p
+	}
+	p = Profile{}
+	var members map[string]json.RawMessage
+	json.Unmarshal(raw, &members)
+	for _, name := range slices.Sorted(maps.Keys(members)) {
+		one, _ := json.Marshal(map[string]json.RawMessage{name: members[name]})
+		if json.Unmarshal(one, &Profile{}) == nil {
+			json.Unmarshal(one, &p)
+		}
+	}
+	return p
+}
+
+// PlannerNamespace is the first label of the namespaces the planner keeps
+// its items under (ProfileItem, ConsentItem), reserved for them.
+const PlannerNamespace = "tripgraph"
+
+// CheckStoreWrite refuses what a client of the store's API writes in the
+// planner's namespace that the planner would not have written there: an
+// item it does not keep, a profile the profile page could not have saved
+// (unknown members, members of the wrong type, or Profile.Check's
+// refusals), a consent that is not {"remember": true or false}. A write
+// in any other namespace is the client's own business.
+func CheckStoreWrite(namespace []string, key string, value json.RawMessage) error {
+	if len(namespace) == 0 || namespace[0] != PlannerNamespace {
 		return nil
 	}
-	if err := json.Unmarshal(value, dst); err != nil {
-		return fmt.Errorf("reading the item %s: %w", key.Key, err)
+	k := ItemKey{Namespace: namespace, Key: key}
+	switch {
+	case k.is(ProfileItem):
+		var p Profile
+		if err := strictly(value, &p); err != nil {
+			return errcode.New(errcode.BadRequest, "the traveller's profile: %s", err)
+		}
+		return p.Check()
+	case k.is(ConsentItem):
+		if err := strictly(value, &consentValue{}); err != nil {
+			return errcode.New(errcode.BadRequest, `the consent to memory must be {"remember": true or false}: %s`, err)
+		}
+		return nil
 	}
-	return nil
+	return errcode.New(errcode.BadRequest, "the namespace %s is the planner's: it keeps there only the item %q in %s and %q in %s",
+		PlannerNamespace, ProfileItem.Key, strings.Join(ProfileItem.Namespace, "."), ConsentItem.Key, strings.Join(ConsentItem.Namespace, "."))
+}
+
+// is reports whether k names the same item as other.
+func (k ItemKey) is(other ItemKey) bool {
+	return k.Key == other.Key && slices.Equal(k.Namespace, other.Namespace)
+}
+
+// strictly decodes value into dst, refusing members dst has not, and
+// says what is wrong as a client wrote it.
+func strictly(value json.RawMessage, dst any) error {
+	dec := json.NewDecoder(bytes.NewReader(value))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(dst)
+	var te *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &te):
+		return fmt.Errorf("%s cannot be a %s", te.Field, te.Value)
+	}
+	return errors.New(strings.TrimPrefix(err.Error(), "json: "))
 }

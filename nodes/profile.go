@@ -8,8 +8,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/locale"
+	"github.com/tripgraph/tripgraph/tripdata"
 )
 
 // Profile is what the planner remembers of a traveller across
@@ -39,6 +41,70 @@ type Budget struct {
 func (p Profile) Empty() bool {
 	return p.HomeCity == "" && p.HomeCountry == "" && p.Currency == "" && p.PartySize == 0 && len(p.ChildrenAges) == 0 &&
 		len(p.Diet) == 0 && p.Budget == nil && p.Language == ""
+}
+
+// Bounds of a profile a traveller or a client writes (see Profile.Check).
+const (
+	MaxProfileText = 200 // bytes of the home city, and of the country
+	MaxChildAge    = 17
+	MaxDiets       = 10
+	MaxDietLen     = 50  // bytes of one diet
+	MaxBudget      = 1e7 // in the budget's currency
+)
+
+// Check refuses a profile the planner could not use, as the profile page
+// and a client of the store's API write it (the planner's own merges are
+// not held to it), naming the member: a home city or country of more than
+// MaxProfileText bytes; a currency, or a budget's, not of three capital
+// letters; a party of fewer than 1 or more than tripdata.MaxGuests; a
+// child's age past MaxChildAge; more than MaxDiets diets, or one empty or
+// longer than MaxDietLen; a budget not above 0 and at most MaxBudget; a
+// language tripgraph does not speak.
+func (p Profile) Check() error {
+	if member, why := p.fault(); member != "" {
+		return errcode.New(errcode.BadRequest, "the traveller's profile: %s %s", member, why)
+	}
+	return nil
+}
+
+// fault is the first member Check refuses, and why; "" when none.
+func (p Profile) fault() (member, why string) {
+	switch {
+	case len(p.HomeCity) > MaxProfileText:
+		return "homeCity", fmt.Sprintf("has more than %d bytes", MaxProfileText)
+	case len(p.HomeCountry) > MaxProfileText:
+		return "homeCountry", fmt.Sprintf("has more than %d bytes", MaxProfileText)
+	case p.Currency != "" && !CurrencyCode(p.Currency):
+		return "currency", "must be three capital letters (ISO 4217)"
+	case p.PartySize < 0 || p.PartySize > tripdata.MaxGuests:
+		return "partySize", fmt.Sprintf("must be from 1 to %d", tripdata.MaxGuests)
+	case slices.ContainsFunc(p.ChildrenAges, func(a int) bool { return a < 0 || a > MaxChildAge }):
+		return "childrenAges", fmt.Sprintf("must each be from 0 to %d", MaxChildAge)
+	case len(p.Diet) > MaxDiets:
+		return "diet", fmt.Sprintf("has more than %d diets", MaxDiets)
+	case slices.ContainsFunc(p.Diet, func(d string) bool { return d == "" || len(d) > MaxDietLen }):
+		return "diet", fmt.Sprintf("must each have 1 to %d bytes", MaxDietLen)
+	case p.Budget != nil && !(p.Budget.Amount > 0 && p.Budget.Amount <= MaxBudget): // NaN too
+		return "budget.amount", fmt.Sprintf("must be above 0 and at most %g", MaxBudget)
+	case p.Budget != nil && p.Budget.Currency != "" && !CurrencyCode(p.Budget.Currency):
+		return "budget.currency", "must be three capital letters (ISO 4217)"
+	case p.Language != "" && !locale.Known(p.Language):
+		return "language", "must be a language tripgraph speaks"
+	}
+	return "", ""
+}
+
+// CurrencyCode reports an ISO 4217-shaped code: three capital letters.
+func CurrencyCode(s string) bool {
+	if len(s) != 3 {
+		return false
+	}
+	for _, r := range s {
+		if r < 'A' || r > 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // Merge is p with what newer says over it; diets add up.

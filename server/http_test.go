@@ -190,3 +190,55 @@ func TestParametersAreChecked(t *testing.T) {
 		}
 	}
 }
+
+// A request framed twice, with both Content-Length and Transfer-Encoding,
+// may be an attempt to smuggle a second request past a proxy that reads
+// the other framing: it is answered, with Connection: close, and the
+// connection is closed (RFC 9112 §6.1), so nothing after it on the
+// connection is read as a request. So is an HTTP/1.0 request that names a
+// Transfer-Encoding, whose framing that section calls faulty. A plain
+// request keeps its connection.
+func TestDoubleFramingClosesTheConnection(t *testing.T) {
+	h := apptest.New(t)
+	smuggled := "GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n"
+	for _, c := range []struct {
+		name, head, body string
+		closed           bool
+	}{
+		{"Content-Length and chunked", "HTTP/1.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked", "2\r\n{}\r\n0\r\n\r\n", true},
+		{"chunked before Content-Length", "HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 40", "2\r\n{}\r\n0\r\n\r\n", true},
+		{"HTTP/1.0 with Transfer-Encoding", "HTTP/1.0\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\nContent-Length: 2", "{}", true},
+		{"Content-Length alone", "HTTP/1.1\r\nContent-Length: 2", "{}", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", strings.TrimPrefix(h.URL, "http://"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			fmt.Fprintf(conn, "POST /threads %s\r\nHost: x\r\nX-Api-Key: %s\r\nContent-Type: application/json\r\n\r\n%s%s",
+				c.head, h.AliceKey, c.body, smuggled)
+			conn.SetReadDeadline(time.Now().Add(30 * time.Second)) // a bound on the test, not an assertion
+			rd := bufio.NewReader(conn)
+			resp, err := http.ReadResponse(rd, nil)
+			if err != nil {
+				t.Fatalf("no answer: %v", err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode >= 500 {
+				t.Errorf("status %d", resp.StatusCode)
+			}
+			if resp.Close != c.closed { // Connection: close, which ReadResponse takes out of the header
+				t.Errorf("answered with Connection: close: %v, want %v", resp.Close, c.closed)
+			}
+			next, err := http.ReadResponse(rd, nil)
+			if c.closed && err == nil {
+				next.Body.Close()
+				t.Errorf("the connection stayed open: what followed the request was answered %d", next.StatusCode)
+			}
+			if !c.closed && (err != nil || next.StatusCode != http.StatusNotFound) {
+				t.Errorf("the next request on a plain connection: %v", err)
+			}
+		})
+	}
+}

@@ -110,6 +110,12 @@ func TestUserAssistants(t *testing.T) {
 	if b.Version != 1 || b.Name != "Untitled" {
 		t.Fatalf("back to version 1: %+v", b)
 	}
+	for _, v := range []string{"3", "2147483648", "99999999999", "9223372036854775807"} { // no such version, past the integer column too
+		if r := h.Must(http.StatusNotFound, http.MethodPost, "/assistants/"+a.AssistantID+"/latest", h.AliceKey, `{"version":`+v+`}`); string(r.Body) != "Assistant version not found" {
+			t.Errorf("version %s: %q", v, r.Body)
+		}
+	}
+	h.Must(http.StatusUnprocessableEntity, http.MethodPost, "/assistants/"+a.AssistantID+"/latest", h.AliceKey, `{"version":99999999999999999999}`)
 	h.Must(http.StatusConflict, http.MethodPatch, "/assistants/trip-planner", h.AliceKey, `{}`)
 
 	r := h.Must(http.StatusOK, http.MethodPost, "/assistants/search", h.AliceKey, `{"name":"TITLED","limit":1}`)

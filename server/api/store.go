@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 	"github.com/tripgraph/tripgraph/store/items"
@@ -17,9 +18,14 @@ import (
 // user's items, through the key's tenant.
 
 // putItem stores an item, or replaces the one with its namespace and key.
+// In the planner's namespace, only what the planner would write there
+// (nodes.CheckStoreWrite): its profile page and runs read it back.
 func (s *API) putItem(c echo.Context) error {
 	var in wire.StorePut
 	if err := httpx.Bind(c, &in); err != nil {
+		return err
+	}
+	if err := nodes.CheckStoreWrite(in.Namespace, in.Key, in.Value); err != nil {
 		return err
 	}
 	put := items.PutItem{Namespace: in.Namespace, Key: in.Key, Value: in.Value}

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strings"
@@ -110,5 +111,57 @@ func TestStoreRoutesKeepUsersApart(t *testing.T) {
 	h.Must(http.StatusOK, http.MethodGet, "/store/items?namespace=private&key=k", h.AliceKey, "").Decode(t, &it)
 	if !strings.Contains(string(it.Value), "alice's") {
 		t.Errorf("alice's item after bob's put and delete: %s", it.Value)
+	}
+}
+
+// The planner's own items (its namespace, tripgraph) take only what the
+// planner would write there: a profile of its shape and within its
+// bounds, a consent that is true or false, no other item. What is taken
+// is what the planner reads back; another namespace takes any object.
+func TestStorePlannerNamespace(t *testing.T) {
+	h := apptest.New(t)
+	put := func(ns, key, value string) apptest.Response {
+		return h.Do(http.MethodPut, "/store/items", h.AliceKey, `{"namespace":`+ns+`,"key":"`+key+`","value":`+value+`}`)
+	}
+	profile, consent := `["tripgraph","profile"]`, `["tripgraph","settings"]`
+	for _, c := range []struct{ name, ns, key, value string }{
+		{"a home city that is not text", profile, "traveller", `{"homeCity":5}`},
+		{"a member the profile has not", profile, "traveller", `{"homeCity":"Braga","shoeSize":42}`},
+		{"a party too large", profile, "traveller", `{"partySize":99}`},
+		{"a negative party", profile, "traveller", `{"partySize":-1}`},
+		{"a party that is not whole", profile, "traveller", `{"partySize":2.5}`},
+		{"a child's age past 17", profile, "traveller", `{"childrenAges":[4,30]}`},
+		{"a currency that is not a code", profile, "traveller", `{"currency":"euros"}`},
+		{"a budget of nothing", profile, "traveller", `{"budget":{"amount":0}}`},
+		{"a budget past the bound", profile, "traveller", `{"budget":{"amount":1e300}}`},
+		{"a budget that is not an object", profile, "traveller", `{"budget":"cheap"}`},
+		{"a language tripgraph does not speak", profile, "traveller", `{"language":"xx"}`},
+		{"too many diets", profile, "traveller", `{"diet":["a","b","c","d","e","f","g","h","i","j","k"]}`},
+		{"a home city too long", profile, "traveller", `{"homeCity":"` + strings.Repeat("a", 201) + `"}`},
+		{"a consent that is not a boolean", consent, "memory", `{"remember":"yes"}`},
+		{"a consent with more", consent, "memory", `{"remember":true,"until":"2030"}`},
+		{"another item in the planner's namespace", profile, "someone", `{"homeCity":"Braga"}`},
+		{"another namespace of the planner's", `["tripgraph","notes"]`, "k", `{}`},
+	} {
+		if r := put(c.ns, c.key, c.value); r.Status != http.StatusBadRequest || r.ErrorCode(t) != "BAD_REQUEST" {
+			t.Errorf("%s: %d %s, want 400", c.name, r.Status, r.Body)
+		}
+	}
+	if p, err := h.Tenant(h.Alice.ID).Memory.Profile(context.Background()); err != nil || !p.Empty() {
+		t.Fatalf("the refused writes left a profile: %+v %v", p, err)
+	}
+
+	h.Must(http.StatusNoContent, http.MethodPut, "/store/items", h.AliceKey,
+		`{"namespace":["tripgraph","profile"],"key":"traveller","value":{"homeCity":"Braga","partySize":2,"budget":{"amount":120.5,"currency":"EUR"}}}`)
+	h.Must(http.StatusNoContent, http.MethodPut, "/store/items", h.AliceKey, `{"namespace":["tripgraph","settings"],"key":"memory","value":{"remember":true}}`)
+	h.Must(http.StatusNoContent, http.MethodPut, "/store/items", h.AliceKey, `{"namespace":["tripgraphs"],"key":"k","value":{"any":"thing"}}`)
+	m := h.Tenant(h.Alice.ID).Memory
+	p, err := m.Recall(context.Background())
+	if err != nil || p.HomeCity != "Braga" || p.PartySize != 2 || p.Budget == nil || p.Budget.Amount != 120.5 {
+		t.Fatalf("the planner recalls %+v (%v)", p, err)
+	}
+	h.Must(http.StatusNoContent, http.MethodDelete, "/store/items", h.AliceKey, `{"namespace":["tripgraph","profile"],"key":"traveller"}`)
+	if p, _ := m.Profile(context.Background()); !p.Empty() {
+		t.Errorf("a deleted profile is remembered: %+v", p)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"os"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/server/internal/wire"
+	"github.com/tripgraph/tripgraph/store/jsonb"
 )
 
 // validate checks request bodies; field errors name JSON fields.
@@ -135,8 +135,11 @@ func readBody(r *http.Request, textOK bool) ([]byte, error) {
 }
 
 // DecodeFields decodes each member of a JSON object into the field of dst
-// with that JSON name, collecting a problem per unknown member and per
-// member of the wrong type (nested objects refuse unknown members too).
+// with that JSON name, collecting a problem per unknown member, per member
+// of the wrong type (nested objects refuse unknown members too) and per
+// member PostgreSQL could not keep (jsonb.Problem: NUL characters, numbers
+// out of its range…), whether or not it is stored: this is the one place
+// every member of every body is checked.
 func DecodeFields(fields map[string]json.RawMessage, dst any) []wire.FieldError {
 	v := reflect.ValueOf(dst).Elem()
 	byName := map[string]int{}
@@ -152,7 +155,7 @@ func DecodeFields(fields map[string]json.RawMessage, dst any) []wire.FieldError 
 			problems = append(problems, wire.FieldError{Field: name, Message: "unknown field"})
 			continue
 		}
-		if msg := TextProblem(fields[name]); msg != "" {
+		if msg := jsonb.Problem(fields[name]); msg != "" {
 			problems = append(problems, wire.FieldError{Field: name, Message: msg})
 			continue
 		}
@@ -270,45 +273,6 @@ func SortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// TextProblem says what in a raw JSON value PostgreSQL cannot store as
-// text or jsonb: bytes that are not UTF-8, a NUL (\u0000), or a lone
-// surrogate escape; "" when there is nothing.
-func TextProblem(raw []byte) string {
-	if !utf8.Valid(raw) {
-		return "must be valid UTF-8"
-	}
-	for i := 0; i < len(raw); i++ {
-		if raw[i] != '\\' || i+1 >= len(raw) {
-			continue
-		}
-		i++ // the escaped character
-		if raw[i] != 'u' || i+4 >= len(raw) {
-			continue
-		}
-		code, err := strconv.ParseUint(string(raw[i+1:i+5]), 16, 16)
-		if err != nil {
-			continue
-		}
-		i += 4
-		switch {
-		case code == 0:
-			return "must not contain NUL characters (\\u0000)"
-		case code >= 0xDC00 && code <= 0xDFFF:
-			return "must not contain a lone surrogate"
-		case code >= 0xD800 && code <= 0xDBFF:
-			if i+6 >= len(raw) || raw[i+1] != '\\' || raw[i+2] != 'u' {
-				return "must not contain a lone surrogate"
-			}
-			low, err := strconv.ParseUint(string(raw[i+3:i+7]), 16, 16)
-			if err != nil || low < 0xDC00 || low > 0xDFFF {
-				return "must not contain a lone surrogate"
-			}
-			i += 6
-		}
-	}
-	return ""
 }
 
 // Text checks the path parameters of a route: each must be text a person

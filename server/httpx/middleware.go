@@ -206,3 +206,24 @@ func NoSniff(next echo.HandlerFunc) echo.HandlerFunc {
 		return next(c)
 	}
 }
+
+// CloseUncertainFraming closes the connection after answering a request
+// whose body's framing a proxy in front might have read differently, as
+// RFC 9112 §6.1 requires, so that nothing sent after it on the connection
+// (a smuggled request) is read as a request. Such a request names both a
+// Content-Length and a Transfer-Encoding, or is HTTP/1.0 and names a
+// Transfer-Encoding. Go's server frames the first by the chunked encoding
+// alone and the second by its Content-Length alone, and drops the header
+// it ignores before any handler sees the request: so every request with a
+// chunked body is answered with Connection: close (a plain chunked
+// request costs its client a new connection, and clients seldom chunk
+// requests), and so is every HTTP/1.0 request (which keeps its connection
+// only when it asks to).
+func CloseUncertainFraming(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if r := c.Request(); len(r.TransferEncoding) > 0 || !r.ProtoAtLeast(1, 1) {
+			c.Response().Header().Set("Connection", "close")
+		}
+		return next(c)
+	}
+}

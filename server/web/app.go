@@ -75,7 +75,8 @@ func New(cfg Config) *App {
 // API's routes and refuses unsafe requests from another origin; a public
 // one takes a session when there is one, any other needs one (without it
 // a GET goes to the login page and anything else is a 401) and its unsafe
-// requests must carry the session's CSRF token.
+// requests must carry the session's CSRF token. Every form's fields must
+// be text PostgreSQL can keep (checkForm).
 func (s *App) Routes() []httpx.Route {
 	routes := []httpx.Route{
 		{Method: http.MethodGet, Path: "/", Handler: s.home, Public: true},
@@ -108,7 +109,7 @@ func (s *App) Routes() []httpx.Route {
 		} else {
 			mw = append(mw, s.requireSession, s.checkCSRF)
 		}
-		routes[i].Middleware = mw
+		routes[i].Middleware = append(mw, s.checkForm)
 	}
 	return routes
 }

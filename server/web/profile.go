@@ -1,6 +1,7 @@
 package web
 
 import (
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -8,10 +9,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tripgraph/tripgraph/errcode"
-	"github.com/tripgraph/tripgraph/locale"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/httpx"
-	"github.com/tripgraph/tripgraph/tripdata"
 	"github.com/tripgraph/tripgraph/ui"
 )
 
@@ -64,7 +63,7 @@ func (s *App) forgetProfile(c echo.Context) error {
 }
 
 // profileOf reads the profile form, refusing values the planner could not
-// use.
+// use (nodes.Profile.Check) and text that is not what the field asks for.
 func profileOf(c echo.Context) (nodes.Profile, error) {
 	field := func(name string) string { return strings.TrimSpace(c.FormValue(name)) }
 	p := nodes.Profile{HomeCity: field("home_city"), HomeCountry: field("home_country"),
@@ -72,44 +71,39 @@ func profileOf(c echo.Context) (nodes.Profile, error) {
 	bad := func(what string) (nodes.Profile, error) {
 		return nodes.Profile{}, errcode.New(errcode.BadRequest, "%s is not valid", what)
 	}
-	if len(p.HomeCity) > 200 || len(p.HomeCountry) > 200 {
-		return bad("the home city or country")
-	}
-	if p.Currency != "" && !currencyCode(p.Currency) {
-		return bad("the currency")
-	}
-	if p.Language != "" && !locale.Known(p.Language) {
-		return bad("the language")
-	}
 	if v := field("party_size"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > tripdata.MaxGuests {
+		if err != nil || n < 1 {
 			return bad("the party")
 		}
 		p.PartySize = n
 	}
 	for _, a := range splitList(field("children_ages")) {
 		n, err := strconv.Atoi(a)
-		if err != nil || n < 0 || n > 17 {
+		if err != nil {
 			return bad("a child's age")
 		}
 		p.ChildrenAges = append(p.ChildrenAges, n)
 	}
 	for _, d := range splitList(field("diet")) {
-		if len(d) > 50 || len(p.Diet) >= 10 {
-			return bad("the diets")
-		}
 		p.Diet = append(p.Diet, strings.ToLower(d))
 	}
 	if v := field("budget"); v != "" {
-		amount, err := strconv.ParseFloat(v, 64)
-		cur := strings.ToUpper(field("budget_currency"))
-		if err != nil || amount <= 0 || amount > 1e7 || cur != "" && !currencyCode(cur) {
+		amount, ok := decimal(v)
+		if !ok {
 			return bad("the budget")
 		}
-		p.Budget = &nodes.Budget{Amount: amount, Currency: cur}
+		p.Budget = &nodes.Budget{Amount: amount, Currency: strings.ToUpper(field("budget_currency"))}
 	}
-	return p, nil
+	return p, p.Check()
+}
+
+// decimal reads a form's number, which may have decimals: a finite one
+// only, as a person writes it, never NaN or an infinity (which
+// strconv.ParseFloat reads, and JSON cannot hold).
+func decimal(v string) (float64, bool) {
+	f, err := strconv.ParseFloat(v, 64)
+	return f, err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
 }
 
 // splitList splits "5, 8" or "vegetarian; vegan" into its items.
@@ -121,17 +115,4 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-// currencyCode reports an ISO 4217-shaped code: three letters.
-func currencyCode(s string) bool {
-	if len(s) != 3 {
-		return false
-	}
-	for _, r := range s {
-		if r < 'A' || r > 'Z' {
-			return false
-		}
-	}
-	return true
 }

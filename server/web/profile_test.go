@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tripgraph/tripgraph/nodes"
+	"github.com/tripgraph/tripgraph/store/items"
 	"github.com/tripgraph/tripgraph/testing/apptest"
 )
 
@@ -127,4 +129,49 @@ func TestProfilePage(t *testing.T) {
 		mustStatus(t, anon.post("/app/profile/forget", url.Values{}), http.StatusUnauthorized)
 		mustRemember(h.With(t), h.Alice.ID, nodes.Profile{}, false)
 	})
+}
+
+// Whatever the planner's items hold (written before the store's API
+// checked them, or by hand), the profile page shows what it can read of
+// them and never fails: each member of the right type, the others left
+// out; a consent that is not true is not given. The planner recalls the
+// same.
+func TestProfilePageReadsWhatItCan(t *testing.T) {
+	h := apptest.New(t)
+	b := newBrowser(h).login(h.AliceKey)
+	it := h.Tenant(h.Alice.ID).Items
+	put := func(key nodes.ItemKey, value string) {
+		t.Helper()
+		if err := it.Put(context.Background(), items.PutItem{Namespace: key.Namespace, Key: key.Key, Value: json.RawMessage(value)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		profile, consent string
+		shows            []string
+		given            bool
+	}{
+		{`{"homeCity":5,"partySize":"four","budget":{"amount":"x"},"diet":["vegan"],"language":"pt"}`, `{"remember":"yes"}`,
+			[]string{`value="vegan"`, `<option value="pt" lang="pt-BR" selected>`}, false},
+		{`{"homeCity":["Braga"],"childrenAges":{"a":1},"homeCountry":"Portugal"}`, `{"remember":1}`, []string{`value="Portugal"`}, false},
+		{`{"diet":"vegan","currency":"EUR"}`, `{}`, []string{`value="EUR"`}, false},
+		{`{"budget":[],"partySize":1e30,"homeCity":"Braga"}`, `{"remember":true,"x":{}}`, []string{`value="Braga"`}, true},
+	} {
+		put(nodes.ProfileItem, c.profile)
+		put(nodes.ConsentItem, c.consent)
+		page := b.get("/app/profile")
+		if page.Status != http.StatusOK {
+			t.Fatalf("the profile page with %s and %s: %d %s", c.profile, c.consent, page.Status, page.Body)
+		}
+		hasAll(t, page.Body, c.shows...)
+		if given := strings.Contains(string(page.Body), `value="true" checked`); given != c.given {
+			t.Errorf("consent %s shown given: %v", c.consent, given)
+		}
+		if _, err := h.Tenant(h.Alice.ID).Memory.Recall(context.Background()); err != nil {
+			t.Errorf("the planner recalling %s: %v", c.profile, err)
+		}
+	}
+	if p, err := h.Tenant(h.Alice.ID).Memory.Recall(context.Background()); err != nil || p.HomeCity != "Braga" || p.PartySize != 0 || p.Budget != nil {
+		t.Errorf("the planner recalls %+v (%v), want the home city alone", p, err)
+	}
 }

@@ -124,13 +124,10 @@ type started struct {
 func (s *App) pageForm(start func(echo.Context) (started, error)) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		st, err := start(c)
-		plain := c.Request().Header.Get("HX-Request") != "true"
 		switch {
-		case err != nil && plain:
-			return err // pageErrors makes it a page
 		case err != nil:
-			return s.formFailed(c, err)
-		case plain:
+			return s.refusal(c, err)
+		case !byHTMX(c):
 			return c.Redirect(http.StatusSeeOther, LatestURL(st.run.ThreadID))
 		}
 		cx := s.liveContext(c, st.run.ThreadID)
@@ -172,6 +169,18 @@ func outOfBand(how, target string, c templ.Component) templ.Component {
 		_, err := io.WriteString(w, b.String())
 		return err
 	})
+}
+
+// byHTMX reports a form posted by htmx, which shows the answer in place.
+func byHTMX(c echo.Context) bool { return c.Request().Header.Get("HX-Request") == "true" }
+
+// refusal answers a refused form as the forms do: with its notice for
+// htmx (formFailed), else with the error, which pageErrors makes a page.
+func (s *App) refusal(c echo.Context, err error) error {
+	if byHTMX(c) {
+		return s.formFailed(c, err)
+	}
+	return err
 }
 
 // formFailed answers a refused form with the notice of its error code;

@@ -15,6 +15,7 @@ import (
 	"github.com/tripgraph/tripgraph/locale"
 	"github.com/tripgraph/tripgraph/server/httpx"
 	"github.com/tripgraph/tripgraph/store/accounts"
+	"github.com/tripgraph/tripgraph/store/jsonb"
 	"github.com/tripgraph/tripgraph/ui"
 )
 
@@ -117,6 +118,31 @@ func (s *App) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
 		want := s.csrfToken(c)
 		if want == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(want)) != 1 {
 			return errcode.New(errcode.Forbidden, "the form is out of date; reload the page and send it again")
+		}
+		return next(c)
+	}
+}
+
+// checkForm refuses a form with a field PostgreSQL could not keep as text
+// (jsonb.TextProblem: a NUL, bytes that are not UTF-8) as a 422 naming
+// the field, answered as the form answers its own refusals, before any
+// handler reads it: the one check of every form's fields, as
+// httpx.DecodeFields is of every body's members.
+func (s *App) checkForm(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if !unsafe(c.Request().Method) {
+			return next(c)
+		}
+		form, err := c.FormParams()
+		if err != nil {
+			return errcode.Wrap(errcode.BadRequest, err, "the form could not be read")
+		}
+		for _, name := range httpx.SortedKeys(form) {
+			for _, v := range form[name] {
+				if msg := jsonb.TextProblem(v); msg != "" {
+					return s.refusal(c, httpx.InvalidField(name, msg))
+				}
+			}
 		}
 		return next(c)
 	}

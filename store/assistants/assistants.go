@@ -384,12 +384,14 @@ func (o Owned) Versions(ctx context.Context, id string, metadata json.RawMessage
 }
 
 // SetLatest makes one of an assistant's versions its current one again.
+// A version it does not have is ErrVersionNotFound, one past the column's
+// integer range included (compared as a bigint, it matches no row).
 func (o Owned) SetLatest(ctx context.Context, id string, version int) (Assistant, error) {
 	a, err := one(ctx, o.pool, `
 		UPDATE assistants a SET graph_id = v.graph_id, name = v.name, description = v.description, config = v.config,
 			context = v.context, metadata = v.metadata, version = v.version, updated_at = now()
 		FROM assistant_versions v
-		WHERE a.id::text = $1 AND a.owner_id = $2 AND v.assistant_id = a.id AND v.version = $3
+		WHERE a.id::text = $1 AND a.owner_id = $2 AND v.assistant_id = a.id AND v.version = $3::bigint
 		RETURNING a.id, a.graph_id, a.name, a.description, a.config, a.context, a.metadata, a.version, a.created_at, a.updated_at`,
 		id, o.owner, version)
 	if errors.Is(err, pgx.ErrNoRows) {

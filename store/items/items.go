@@ -6,7 +6,8 @@
 // listed, searched nor overwritten.
 //
 // Queries are full-text searches with PostgreSQL's own text search over
-// the folded strings of each value (see Put), ranked by ts_rank.
+// the folded strings of each value, up to MaxIndexedText bytes of them
+// (see PutItem.IndexedText), ranked by ts_rank.
 package items
 
 import (
@@ -34,6 +35,16 @@ const (
 	MaxPageSize  = paging.Max // items or namespaces in one answer
 	MaxQueryLen  = 500        // bytes of a search query
 	MaxFilterLen = 20         // members of a search filter
+	// MaxNamespaceLen bounds the bytes of a namespace's labels together,
+	// so that a namespace and a key fit in an entry of the table's
+	// primary key (a btree entry holds at most 2704 bytes).
+	MaxNamespaceLen = 1024
+	// MaxIndexedText bounds the bytes of an item's folded text that
+	// queries search (see PutItem.IndexedText): PostgreSQL's tsvector
+	// holds at most 1 MiB of words and their positions, which a text
+	// three or four times shorter fills (a hyphenated word is kept whole
+	// and as its parts).
+	MaxIndexedText = 128 << 10
 )
 
 // Item is one stored object.
@@ -341,7 +352,7 @@ func (o Owned) Namespaces(ctx context.Context, q NamespaceQuery) ([][]string, er
 	}
 	depth := any(nil)
 	if q.MaxDepth > 0 {
-		depth = q.MaxDepth
+		depth = min(q.MaxDepth, MaxDepth) // no namespace is deeper; an array subscript is an integer
 	}
 	rows, err := o.s.pool.Query(ctx, `
 		SELECT DISTINCT CASE WHEN $4::int IS NULL THEN namespace ELSE namespace[1:$4] END AS ns
@@ -386,15 +397,17 @@ func scanItem(row pgx.CollectableRow) (Item, error) {
 }
 
 // CheckNamespace refuses a namespace the store does not keep: empty, too
-// deep, or with a label that is empty, too long, not text PostgreSQL can
-// store, or has a period (the clients join labels with periods in a query
-// string).
+// deep, too long altogether, or with a label that is empty, too long, not
+// text PostgreSQL can store, or has a period (the clients join labels with
+// periods in a query string).
 func CheckNamespace(ns []string, field string) error {
 	switch {
 	case len(ns) == 0:
 		return errcode.New(errcode.BadRequest, "%s must have at least one label", field)
 	case len(ns) > MaxDepth:
 		return errcode.New(errcode.BadRequest, "%s has more than %d labels", field, MaxDepth)
+	case len(strings.Join(ns, "")) > MaxNamespaceLen:
+		return errcode.New(errcode.BadRequest, "the labels of %s have more than %d bytes together", field, MaxNamespaceLen)
 	}
 	for _, l := range ns {
 		switch {
@@ -539,12 +552,30 @@ func (in PutItem) Check() (map[string]any, error) {
 
 // IndexedText is the folded text of the strings a query may find in the
 // item, whose value Check decoded: every string in it, or those under the
-// paths of Index. ok is false with NoIndex: queries find nothing in it.
+// paths of Index, up to the last whole word within MaxIndexedText bytes
+// (the value is kept whole; a query does not find the words past that).
+// ok is false with NoIndex: queries find nothing in it.
 func (in PutItem) IndexedText(value map[string]any) (text string, ok bool) {
 	if in.NoIndex {
 		return "", false
 	}
-	return indexText(value, in.Index), true
+	return bounded(indexText(value, in.Index)), true
+}
+
+// bounded is text cut after its last whole word within MaxIndexedText
+// bytes; a word longer than that is cut between two characters.
+func bounded(text string) string {
+	if len(text) <= MaxIndexedText {
+		return text
+	}
+	if i := strings.LastIndexByte(text[:MaxIndexedText+1], ' '); i > 0 {
+		return text[:i]
+	}
+	i := MaxIndexedText
+	for !utf8.RuneStart(text[i]) {
+		i--
+	}
+	return text[:i]
 }
 
 // indexText is the folded text of the strings a query may find in value:

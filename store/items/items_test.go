@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -127,5 +128,23 @@ func TestDeleteNamespace(t *testing.T) {
 	}
 	if got, _ := ana.Search(ctx, Query{}); !slices.Equal(keys(got), []string{"3"}) {
 		t.Errorf("left %q", keys(got))
+	}
+}
+
+// The indexed text is cut after its last whole word within the bound, or
+// between two characters of a word longer than the bound.
+func TestBounded(t *testing.T) {
+	word := strings.Repeat("a", MaxIndexedText-1)
+	for _, c := range []struct{ name, text, want string }{
+		{"short", "lisbon porto", "lisbon porto"},
+		{"at the bound", word + "b", word + "b"},
+		{"a space just past the bound", word + "b c", word + "b"},
+		{"a word across the bound", word + " bc", word},
+		{"one long word", word + "bé", word + "b"},
+		{"a character across the bound", word + "é", word},
+	} {
+		if got := bounded(c.text); got != c.want {
+			t.Errorf("%s: %d bytes, want %d", c.name, len(got), len(c.want))
+		}
 	}
 }

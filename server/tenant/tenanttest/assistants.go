@@ -3,6 +3,8 @@ package tenanttest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -116,6 +118,10 @@ func assistantsVersions(t *testing.T, b Backend) {
 	}
 	_, err = o.SetLatest(ctx, a.ID, 9)
 	wantCode(t, "a version that does not exist", err, errcode.NotFound)
+	for _, v := range []int{0, -1, math.MaxInt32 + 1, 99999999999, math.MaxInt64, math.MinInt64} {
+		_, err = o.SetLatest(ctx, a.ID, v)
+		wantCode(t, fmt.Sprintf("version %d", v), err, errcode.NotFound)
+	}
 	if err := o.Delete(ctx, a.ID); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,11 @@ package tenanttest
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -24,6 +28,7 @@ func testItems(t *testing.T, b Backend) {
 		{"owners apart", itemsOwnersApart},
 		{"search", itemsSearch},
 		{"ranking", itemsRanking},
+		{"at the bounds", itemsAtTheBounds},
 		{"namespaces", itemsNamespaces},
 		{"time to live", itemsTTL},
 		{"get each", itemsGetEach},
@@ -133,6 +138,7 @@ func itemsRefusals(t *testing.T, b Backend) {
 		{"a label with a period", put([]string{"a.b"}, "k", `{}`)},
 		{"a namespace too deep", put(deep, "k", `{}`)},
 		{"a label too long", put([]string{strings.Repeat("l", items.MaxLabelLen+1)}, "k", `{}`)},
+		{"a namespace too long altogether", put(randomNamespace(items.MaxDepth), "k", `{}`)},
 		{"NUL in a label", put([]string{"a\x00"}, "k", `{}`)},
 		{"no key", put([]string{"a"}, "", `{}`)},
 		{"a key too long", put([]string{"a"}, strings.Repeat("k", items.MaxKeyLen+1), `{}`)},
@@ -296,6 +302,51 @@ func itemsRanking(t *testing.T, b Backend) {
 	}
 }
 
+// The longest namespace and key are kept, however little they compress
+// (PostgreSQL's primary key holds them in one btree entry); so is a value
+// whose indexed text is longer than a tsvector holds, which queries find
+// by the words within MaxIndexedText bytes of it, not by those past it.
+func itemsAtTheBounds(t *testing.T, b Backend) {
+	ctx := context.Background()
+	mine := b.Records(b.NewUser(t)).Items
+	ns, key := randomNamespace(items.MaxNamespaceLen/items.MaxLabelLen), randomText(items.MaxKeyLen)
+	putItem(t, mine, ns, key, `{"a":1}`)
+	if _, ok, err := mine.Get(ctx, ns, key, false); !ok || err != nil {
+		t.Errorf("the longest namespace and key: %v %v", ok, err)
+	}
+	var words strings.Builder
+	words.WriteString("opening")
+	for i := 0; words.Len() < 1<<20; i++ {
+		fmt.Fprintf(&words, " w%x", i)
+	}
+	value := `{"text":"` + words.String() + ` closing"}`
+	putItem(t, mine, []string{"big"}, "notes", value)
+	if it, ok, err := mine.Get(ctx, []string{"big"}, "notes", false); !ok || err != nil || !sameJSON(it.Value, []byte(value)) {
+		t.Errorf("the big item reads back: %v %v", ok, err)
+	}
+	for text, want := range map[string][]string{"opening": {"notes"}, "w100": {"notes"}, "closing": {}} {
+		if got, err := mine.Search(ctx, items.Query{Prefix: []string{"big"}, Text: text}); err != nil || !slices.Equal(itemKeys(got), want) {
+			t.Errorf("%q finds %q (%v), want %q", text, itemKeys(got), err, want)
+		}
+	}
+}
+
+// randomNamespace is n labels of MaxLabelLen random bytes each.
+func randomNamespace(n int) []string {
+	ns := make([]string, n)
+	for i := range ns {
+		ns[i] = randomText(items.MaxLabelLen)
+	}
+	return ns
+}
+
+// randomText is n bytes of random hex digits, which do not compress.
+func randomText(n int) string {
+	b := make([]byte, (n+1)/2)
+	rand.Read(b)
+	return hex.EncodeToString(b)[:n]
+}
+
 // Namespaces lists each namespace that holds items once, in order, by
 // prefix and suffix (a label "*" matching any), cut to a depth, paged.
 func itemsNamespaces(t *testing.T, b Backend) {
@@ -319,6 +370,7 @@ func itemsNamespaces(t *testing.T, b Backend) {
 		{"a prefix longer than any", items.NamespaceQuery{Prefix: []string{"a", "b", "c", "e", "f"}}, [][]string{}},
 		{"max depth", items.NamespaceQuery{MaxDepth: 2}, [][]string{{"a", "b"}, {"a", "x"}, {"b", "c"}}},
 		{"prefix and depth", items.NamespaceQuery{Prefix: []string{"a"}, MaxDepth: 1}, [][]string{{"a"}}},
+		{"a depth past any", items.NamespaceQuery{Prefix: []string{"a", "b"}, MaxDepth: math.MaxInt64}, [][]string{{"a", "b", "c"}, {"a", "b", "c", "e"}, {"a", "b", "d"}}},
 		{"page", items.NamespaceQuery{Limit: 2, Offset: 3}, [][]string{{"a", "x"}, {"b", "c"}}},
 	} {
 		got, err := mine.Namespaces(ctx, c.q)
