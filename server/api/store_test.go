@@ -70,6 +70,8 @@ func TestStoreRoutes(t *testing.T) {
 		{"label with a period", http.MethodPut, "/store/items", `{"namespace":["a.b"],"key":"k","value":{}}`, http.StatusBadRequest},
 		{"bad index", http.MethodPut, "/store/items", `{"namespace":["a"],"key":"k","value":{},"index":"all"}`, http.StatusUnprocessableEntity},
 		{"negative ttl", http.MethodPut, "/store/items", `{"namespace":["a"],"key":"k","value":{},"ttl":-1}`, http.StatusUnprocessableEntity},
+		{"ttl past 100 years", http.MethodPut, "/store/items", `{"namespace":["a"],"key":"k","value":{},"ttl":1e12}`, http.StatusUnprocessableEntity},
+		{"a number past a float", http.MethodPut, "/store/items", `{"namespace":["a"],"key":"k","value":{"n":1e400}}`, http.StatusBadRequest},
 		{"unknown member", http.MethodPost, "/store/items/search", `{"namespace":["a"]}`, http.StatusUnprocessableEntity},
 		{"limit over the cap", http.MethodPost, "/store/items/search", `{"limit":5000}`, http.StatusBadRequest},
 		{"get without a key", http.MethodGet, "/store/items?namespace=a", "", http.StatusBadRequest},

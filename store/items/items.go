@@ -13,6 +13,7 @@ package items
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -544,7 +545,12 @@ func (in PutItem) Check() (map[string]any, error) {
 		return nil, err
 	}
 	var value map[string]any
-	if err := json.Unmarshal(in.Value, &value); err != nil || value == nil {
+	err := json.Unmarshal(in.Value, &value)
+	var tooBig *json.UnmarshalTypeError
+	if errors.As(err, &tooBig) && strings.HasPrefix(tooBig.Value, "number") {
+		return nil, errcode.New(errcode.BadRequest, "an item's value holds a %s that does not fit a 64-bit float, as every number of an item must", tooBig.Value)
+	}
+	if err != nil || value == nil {
 		return nil, errcode.New(errcode.BadRequest, "an item's value must be a JSON object")
 	}
 	return value, nil

@@ -28,7 +28,7 @@ type StorePut struct {
 	Key       string          `json:"key" validate:"required"`
 	Value     json.RawMessage `json:"value" validate:"required,object"`
 	Index     json.RawMessage `json:"index"`
-	TTL       *float64        `json:"ttl" validate:"omitempty,min=0"`
+	TTL       *float64        `json:"ttl" validate:"omitempty,min=0,max=52596000"` // minutes: at most 100 years
 }
 
 // StoreDelete is the body of DELETE /store/items.
