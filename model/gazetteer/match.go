@@ -258,6 +258,10 @@ func (x *index) accept(text string, words []word, i, n int, k string, c int32, a
 	if !ctx && words[i].Cap && x.usedAsName(text, words, i, n) {
 		return false // "Sydney will send the slides", "our Berlin office"
 	}
+	if !ctx && tentativeBefore(words, i) && (x.famous(c) || x.cities[c].Population >= 100_000) &&
+		(!ambiguous[k] && !ambiguousPhrases[k] || placeFollows(text, words, i+n) || i+n < len(words) && strings.ContainsAny(text[words[i+n-1].End:words[i+n].Start], "?!.;")) {
+		return true // "maybe porto?", "thinking of florence for june", "talvez recife"
+	}
 	if ambiguous[k] || ambiguousPhrases[k] {
 		return x.acceptWordName(text, words, i, n, c, ctx)
 	}
@@ -315,6 +319,31 @@ func (x *index) acceptName(text string, words []word, i, n int, c int32, ctx, al
 	}
 	return city.Population >= 100_000 && (x.famous(c) || city.Population >= 1_000_000 || about) ||
 		x.famous(c) && !city.Word && about
+}
+
+// tentativeWords name a destination not yet decided on: "maybe porto?",
+// "talvez recife", "thinking of florence". After them a well-known
+// place's name counts in lower case, as after "in" or "em".
+var tentativeWords = wordSet(`maybe perhaps possibly probably considering talvez`)
+
+// tentativeBefore reports a word or two that put forward a destination
+// right before words[i]: "maybe", "talvez", "thinking of", "how about",
+// "quem sabe", "que tal", "pensando em".
+func tentativeBefore(words []word, i int) bool {
+	if i == 0 {
+		return false
+	}
+	if tentativeWords[words[i-1].Fold] {
+		return true
+	}
+	if i < 2 {
+		return false
+	}
+	switch words[i-2].Fold + " " + words[i-1].Fold {
+	case "thinking of", "thinking about", "how about", "what about", "quem sabe", "que tal", "pensando em", "pensei em", "pensamos em":
+		return true
+	}
+	return false
 }
 
 // placeFollows reports whether what comes after a name is what follows a

@@ -258,10 +258,11 @@ func (e *Extraction) changesPlace(m gazetteer.Mention) bool {
 }
 
 // chat reports small talk that may come with a request: a greeting,
-// thanks, laughter.
+// thanks, laughter, or a word of small talk that is no talk of its own
+// ("something central would be great", "algo no centro seria ótimo").
 func chat(t string) bool {
 	switch intent.ReadTalk(t) {
-	case intent.Greeting, intent.Thanks, intent.Laugh:
+	case intent.Greeting, intent.Thanks, intent.Laugh, intent.NoTalk:
 		return true
 	}
 	return false
