@@ -15,7 +15,9 @@ import (
 // trip that was is neither the destination nor a leg.
 func TestTentativeRequests(t *testing.T) {
 	today := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC) // a Sunday
-	d := func(m time.Month, day int) string { return time.Date(2027, m, day, 0, 0, 0, 0, time.UTC).Format(time.DateOnly) }
+	d := func(m time.Month, day int) string {
+		return time.Date(2027, m, day, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
+	}
 	tests := []struct {
 		text, location, start, end string
 		guests                     int
