@@ -10,7 +10,7 @@ func (p parser) duration() int {
 			if n := p.lengthAt(i); n > 0 && (best == 0 || units[t.text] == unitNight) {
 				best = n
 			}
-		case t.text == "weekend" || t.text == "fds" || t.text == "fim" && p.word(i+1) == "de" && p.word(i+2) == "semana":
+		case t.text == "weekend" || t.text == "wknd" || t.text == "fds" || t.text == "fim" && p.word(i+1) == "de" && p.word(i+2) == "semana":
 			if best == 0 {
 				best = p.weekendLength(i)
 			}

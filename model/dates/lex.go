@@ -78,7 +78,39 @@ func lex(text string) []token {
 			toks[start].brk, brk = brk, false
 		}
 	}
-	return dropCityMonths(spellNumbers(fixTypos(toks)))
+	return dropCityMonths(spellNumbers(fixTypos(weekendWords(toks))))
+}
+
+// weekendWords writes the ways Portuguese says "weekend" as one:
+// "final de semana", "fim-de-semana" and "finais de semana" are "fim de
+// semana" to every reader of dates.
+func weekendWords(toks []token) []token {
+	for i := 0; i+2 < len(toks); i++ {
+		if t := toks[i].text; toks[i].kind != word || t != "fim" && t != "final" && t != "finais" && t != "fins" {
+			continue
+		}
+		j := i + 1
+		if toks[j].kind == sep && toks[j].text == "-" {
+			j++
+		}
+		if j+1 >= len(toks) || toks[j].text != "de" {
+			continue
+		}
+		k := j + 1
+		if toks[k].kind == sep && toks[k].text == "-" {
+			k++
+		}
+		if k >= len(toks) || toks[k].text != "semana" {
+			continue
+		}
+		toks[i].text = "fim"
+		if k-i != 2 { // drop the hyphens
+			brk := toks[i].brk
+			toks = append(toks[:i+1], append([]token{{kind: word, text: "de"}, toks[k]}, toks[k+1:]...)...)
+			toks[i].brk = brk
+		}
+	}
+	return toks
 }
 
 // spellNumbers turns numbers written in words into number tokens
