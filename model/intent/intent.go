@@ -133,12 +133,20 @@ func stayException(w []string, i int) bool {
 		if i == 0 && (at(w, 1) == "in" || at(w, 1) == "at" || at(w, 1) == "near") {
 			return false // "stay in Paris until…"
 		}
+		if w[i] == "stay" && stayNounBefore[at(w, i-1)] {
+			return false // "a cheap stay in NYC", "our stay": the noun
+		}
 		return !(at(w, i-1) == "to" || at(w, i+1) == "num" || at(w, i+1) == "numa" || at(w, i+1) == "in" && at(w, i+2) == "a")
 	case "room", "rooms", "quarto", "quartos":
 		return at(w, i+1) == "for" && at(w, i+2) == "dessert"
 	}
 	return false
 }
+
+// stayNounBefore make "stay" the noun, a place to stay: "a cheap stay",
+// "a short stay", "our stay".
+var stayNounBefore = set(`a cheap budget affordable luxury luxurious short quick cozy cosy comfy nice
+our my good decent`)
 
 // foodException filters food words that are not about restaurants.
 func foodException(w []string, i int) bool {

@@ -39,6 +39,8 @@ type Extraction struct {
 
 	PriceCap intent.PriceCap // the most the traveller pays for a stay, if said
 	Wishes   []string        // what they wish of a stay the catalog cannot filter by
+	Budget   intent.Budget   // the price level asked of a stay: cheap, luxury or ""
+	StayKind string          // the kind of stay asked for: hostel, apartment, guesthouse or ""
 	cc       string          // ISO code of the destination's country
 
 	// Unsure lists the fields read by a guess from the last message: a
@@ -191,6 +193,11 @@ func understand(turns []string, today time.Time) Extraction {
 		case it != intent.None:
 			last = it
 			e.readDetails(t, it, lang, today)
+		case last == intent.None:
+			// A trip told with no word of what it wants ("Porto in May,
+			// under 100 a night"): settled as a trip, its stay's wishes
+			// count.
+			e.readDetails(t, intent.Trip, lang, today)
 		}
 	}
 	e.settleLegs()
@@ -340,6 +347,12 @@ func (e *Extraction) readDetails(t string, it intent.Intent, lang string, today 
 func (e *Extraction) readWishes(t string) {
 	if c, ok := intent.ReadPriceCap(t); ok {
 		e.PriceCap = c
+	}
+	if b := intent.StayBudget(t); b != "" {
+		e.Budget = b // "cheap", "budget-friendly", "barato", "luxo"
+	}
+	if k := intent.StayKind(t); k != "" {
+		e.StayKind = k // "hostel", "pousada", "apartment"
 	}
 	for _, w := range intent.Wishes(t) {
 		if !slices.Contains(e.Wishes, w) {
