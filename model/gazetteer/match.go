@@ -403,7 +403,8 @@ func tentativeBefore(words []word, i int) bool {
 		return false
 	}
 	switch words[i-2].Fold + " " + words[i-1].Fold {
-	case "thinking of", "thinking about", "how about", "what about", "quem sabe", "que tal", "pensando em", "pensei em", "pensamos em":
+	case "thinking of", "thinking about", "how about", "what about", "quem sabe", "que tal", "pensando em", "pensei em", "pensamos em",
+		"i meant", "i mean", "quis dizer", "quer dizer", "quero dizer", "ou melhor", "or rather":
 		return true
 	}
 	return false

@@ -52,7 +52,7 @@ adoramos adorei passei passamos morei`)
 	homeWords    = wordSet(`live living based moro moramos vivo vivemos`)
 	negWords     = wordSet(`not nao nada forget esquece esqueca esquecer skip scratch`)
 	chosenWords  = wordSet(`meant mean prefer prefiro preferimos leaning melhor actually wait
-make switch change trocar troca muda mudar quer`)
+make switch change trocar troca muda mudar quer quis`)
 )
 
 // roleOf reads the role of the place at words[i:i+n] from the words
@@ -77,7 +77,7 @@ func roleAt(text string, words []word, i, n int) Role {
 	// "ou melhor, Maragogi".
 	for j := i - 1; j >= 0 && j >= i-3; j-- {
 		w := words[j].Fold
-		if chosenWords[w] && (w != "quer" || j+1 < len(words) && words[j+1].Fold == "dizer") {
+		if chosenWords[w] && (w != "quer" && w != "quis" || j+1 < len(words) && words[j+1].Fold == "dizer") {
 			return Chosen
 		}
 	}

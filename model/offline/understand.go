@@ -145,6 +145,10 @@ func understand(turns []string, today time.Time) Extraction {
 		case it == intent.Other && planned && intent.ReadTalk(t) == intent.Unrelated && !intent.AsksSuggestion(t):
 			// A question off the trip names no destination ("who is the
 			// president of France?").
+		case it == intent.Other && intent.ReadTalk(t) == intent.Unrelated && !intent.AsksSuggestion(t):
+			// Before any trip, its place may be the one to come; its days
+			// are not a stay's ("is it going to rain tomorrow?").
+			e.readPlace(places[i])
 		case it != intent.Photos && !follow:
 			if e.Wish, e.from = openQuestion(t, places[i], e.Location != "" || e.Country != ""); e.Wish != nil {
 				e.wishPlace(places[i])
