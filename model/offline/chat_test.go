@@ -6,11 +6,12 @@ import "testing"
 // "this weekend" is the one under way.
 const chatToday = "2027-06-12"
 
-// chatFloors are the chat set's scores when it was first run (rounded
-// down), below which TestChatSet fails. See BENCH.md.
+// chatFloors are the chat set's scores after the model was changed for
+// the kinds of failure it showed (rounded down), below which TestChatSet
+// fails; its first scores are in BENCH.md.
 var chatFloors = map[string]float64{
-	"location": 0, "dates": 0, "guests": 0, "intent+tools": 0, "album": 0, "off-topic": 0,
-	"legs": 0, "wishes": 0, "injection": 0, "not refused": 1.0, "whole": 0,
+	"location": 0.995, "dates": 0.975, "guests": 0.995, "intent+tools": 1.0, "album": 1.0, "off-topic": 1.0,
+	"legs": 1.0, "wishes": 1.0, "injection": 1.0, "not refused": 1.0, "whole": 0.97,
 }
 
 // TestChatSet scores the offline model on the chat set: 208 messages
