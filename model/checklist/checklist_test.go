@@ -39,6 +39,7 @@ var suites = []func() []test{
 	partyInWords, partyCollectives, partyRoles,
 	shifts, stretches, replaces, partyChanges,
 	historyQuestions, openQuestions,
+	tentativeDestinations, pastThenNew, softPreferences,
 	citySwaps, citySpellings, messageForms, monthTypos,
 }
 

@@ -129,10 +129,14 @@ func (p parser) bareRange(a, b atom) []atom {
 func (p parser) filtered() ([]token, []int) {
 	ft := make([]token, 0, len(p.toks))
 	orig := make([]int, 0, len(p.toks))
+	brk := false // a break before a filler left out stays: "boston 2, from oct 14"
 	for i, t := range p.toks {
 		if t.kind == word && fillers[t.text] {
+			brk = brk || t.brk
 			continue
 		}
+		t.brk = t.brk || brk
+		brk = false
 		ft = append(ft, t)
 		orig = append(orig, i)
 	}

@@ -10,7 +10,7 @@ func (p parser) duration() int {
 			if n := p.lengthAt(i); n > 0 && (best == 0 || units[t.text] == unitNight) {
 				best = n
 			}
-		case t.text == "weekend" || t.text == "fds" || t.text == "fim" && p.word(i+1) == "de" && p.word(i+2) == "semana":
+		case t.text == "weekend" || t.text == "wknd" || t.text == "fds" || t.text == "fim" && p.word(i+1) == "de" && p.word(i+2) == "semana":
 			if best == 0 {
 				best = p.weekendLength(i)
 			}
@@ -46,6 +46,9 @@ func (p parser) lengthAt(i int) int {
 	n, ok := p.count(j)
 	if !ok {
 		if p.word(i-1) == "for" || p.word(i-1) == "por" || p.word(i-1) == "the" && p.word(i-2) == "for" {
+			if b := i - 2; b >= 0 && (p.toks[b].kind == num || p.word(b) == "amount" || moneyWords[p.word(b)]) {
+				return 0 // "250 por noite", "80 euros per night": a price
+			}
 			n, ok = 1, true
 		} else {
 			return 0

@@ -78,7 +78,89 @@ func lex(text string) []token {
 			toks[start].brk, brk = brk, false
 		}
 	}
-	return dropCityMonths(spellNumbers(fixTypos(toks)))
+	return dropCityMonths(spellNumbers(fixTypos(weekendWords(amounts(toks, s)))))
+}
+
+// signed reports the sign and number m in s, the number whole ("$ 300",
+// not "$ 3" of it).
+func signed(s, m string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], m)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(m)
+		if end >= len(s) || !isDigit(s[end]) {
+			return true
+		}
+		i = end
+	}
+}
+
+// moneyWords follow an amount of money: "4 mil", "300 reais", "80 euros".
+var moneyWords = map[string]bool{
+	"mil": true, "k": true, "reais": true, "real": true, "euros": true, "euro": true, "eur": true, "brl": true, "usd": true,
+	"dolares": true, "dollars": true, "dollar": true, "bucks": true, "pounds": true, "libras": true, "contos": true, "conto": true,
+	"pila": true, "pilas": true, "gbp": true, "quid": true,
+}
+
+// amounts makes the numbers that are sums of money ("R$ 300", "4 mil",
+// "80 euros", "$200") a word, "amount", that no reader of dates takes
+// for a day or a length. s is the folded text the tokens were read from,
+// whose currency signs they no longer have; a sign is found again by
+// the number's digits right after it.
+func amounts(toks []token, s string) []token {
+	for i := range toks {
+		t := &toks[i]
+		if t.kind != num {
+			continue
+		}
+		money := i+1 < len(toks) && toks[i+1].kind == word && moneyWords[toks[i+1].text]
+		if !money {
+			for _, sign := range []string{"$", "€", "£", "¥"} {
+				money = money || signed(s, sign+t.text) || signed(s, sign+" "+t.text)
+			}
+		}
+		if money {
+			*t = token{kind: word, text: "amount", brk: t.brk}
+			if i > 0 && toks[i-1].kind == word && (toks[i-1].text == "r" || toks[i-1].text == "us" || toks[i-1].text == "u") {
+				toks[i-1].text = "amount" // the "R" of "R$"
+			}
+		}
+	}
+	return toks
+}
+
+// weekendWords writes the ways Portuguese says "weekend" as one:
+// "final de semana", "fim-de-semana" and "finais de semana" are "fim de
+// semana" to every reader of dates.
+func weekendWords(toks []token) []token {
+	for i := 0; i+2 < len(toks); i++ {
+		if t := toks[i].text; toks[i].kind != word || t != "fim" && t != "final" && t != "finais" && t != "fins" {
+			continue
+		}
+		j := i + 1
+		if toks[j].kind == sep && toks[j].text == "-" {
+			j++
+		}
+		if j+1 >= len(toks) || toks[j].text != "de" {
+			continue
+		}
+		k := j + 1
+		if toks[k].kind == sep && toks[k].text == "-" {
+			k++
+		}
+		if k >= len(toks) || toks[k].text != "semana" {
+			continue
+		}
+		toks[i].text = "fim"
+		if k-i != 2 { // drop the hyphens
+			brk := toks[i].brk
+			toks = append(toks[:i+1], append([]token{{kind: word, text: "de"}, toks[k]}, toks[k+1:]...)...)
+			toks[i].brk = brk
+		}
+	}
+	return toks
 }
 
 // spellNumbers turns numbers written in words into number tokens

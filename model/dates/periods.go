@@ -77,14 +77,24 @@ func (p parser) weekOfMonth(i int) (Result, bool) {
 		return Result{}, false
 	}
 	y := p.yearOfMonth(m)
+	r := weekOf(y, m, n, weekend)
+	if r.End.Before(p.today) || !weekend && r.End.Equal(p.today) {
+		r = weekOf(y+1, m, n, weekend) // the first week of this month, gone by: next year's
+	}
+	return r, true
+}
+
+// weekOf is the nth week (or weekend) of a month of year y, the last for
+// n < 0.
+func weekOf(y int, m time.Month, n int, weekend bool) Result {
 	if weekend {
-		return nthWeekend(y, m, n), true
+		return nthWeekend(y, m, n)
 	}
 	start := date(y, m, 1+7*(n-1))
 	if n < 0 {
 		start = date(y, m+1, 0).AddDate(0, 0, -7)
 	}
-	return Result{Start: start, End: start.AddDate(0, 0, 7)}, true
+	return Result{Start: start, End: start.AddDate(0, 0, 7)}
 }
 
 // nthWeekend is the nth weekend of a month (the last for n < 0): the

@@ -92,12 +92,13 @@ func (p parser) weekend(from, to int) (Result, bool) {
 	switch {
 	case next == "after" && p.word(to+2) == "next", next == "depois" && p.word(to+2) == "do" && (p.word(to+3) == "proximo" || p.word(to+3) == "que"):
 		return p.weekendOf(2), true
-	case prev == "next" || prev == "proximo" || next == "que" && p.word(to+2) == "vem" || prev == "following" || prev == "seguinte":
+	case prev == "next" || prev == "proximo" || next == "que" && p.word(to+2) == "vem" || prev == "following" || prev == "seguinte" || next == "seguinte":
 		return p.weekendOf(1), true
 	case prev == "this" || prev == "este" || prev == "esse" || prev == "neste" || prev == "nesse" || prev2 == "this":
 		return p.weekendOf(0), true
-	case prev == "no" || prev == "the" && (prev2 == "over" || prev2 == "on" || prev2 == "at"):
-		return p.weekendOf(0), true // "no fim de semana", "over the weekend": the coming one
+	case prev == "no" || prev == "the" && (prev2 == "over" || prev2 == "on" || prev2 == "at" || prev2 == "for" || prev2 == "during"),
+		prev == "pro" || prev == "pelo" || prev == "nesse" || prev == "o" && (prev2 == "para" || prev2 == "pra" || prev2 == "durante"):
+		return p.weekendOf(0), true // "no fim de semana", "over the weekend", "pro fds": the coming one
 	case prev == "long" || prev == "prolongado":
 		return Result{}, false
 	}
@@ -105,12 +106,17 @@ func (p parser) weekend(from, to int) (Result, bool) {
 }
 
 // weekendOf is the Friday-to-Sunday weekend of this week (0) or the next.
+// The weekend under way starts today: on a Saturday it is Saturday to
+// Sunday, on a Sunday Sunday to Monday (the night that is left of it).
 func (p parser) weekendOf(weeks int) Result {
 	monday := p.today.AddDate(0, 0, -((int(p.today.Weekday()) + 6) % 7))
 	fri := monday.AddDate(0, 0, 4+7*weeks)
 	sun := fri.AddDate(0, 0, 2)
 	if fri.Before(p.today) {
 		fri = p.today
+	}
+	if !sun.After(fri) {
+		sun = fri.AddDate(0, 0, 1)
 	}
 	return Result{Start: fri, End: sun}
 }

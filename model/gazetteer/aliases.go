@@ -236,7 +236,7 @@ hotel hotels hostel hostels restaurant restaurants food comida bar bars
 photo photos foto fotos album albums trip viagem weekend semana noite noites
 night nights day days dia dias week weeks mes month people pessoas guests
 adults kids children criancas adultos family familia casal couple
-center centre city cidade downtown airport aeroporto station estacao
+center centre city cidade downtown airport aeroporto station estacao metro subway
 beach beaches mountain montanha lake lago river park parque island ilha
 sur sul norte north south east west leste oeste
 new san santa saint st la le el al

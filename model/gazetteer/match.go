@@ -258,6 +258,22 @@ func (x *index) accept(text string, words []word, i, n int, k string, c int32, a
 	if !ctx && words[i].Cap && x.usedAsName(text, words, i, n) {
 		return false // "Sydney will send the slides", "our Berlin office"
 	}
+	if !ctx && (tentativeBefore(words, i) || legBefore(text, words, i)) && (x.famous(c) || x.cities[c].Population >= 100_000) &&
+		(!ambiguous[k] && !ambiguousPhrases[k] || placeFollows(text, words, i+n) || lengthFollows(words, i+n) ||
+			i+n < len(words) && strings.ContainsAny(text[words[i+n-1].End:words[i+n].Start], "?!.;")) {
+		return true // "maybe porto?", "thinking of florence for june", "talvez recife", "then florence 2 nights"
+	}
+	if n == 1 && i+1 < len(words) && len(words[i+1].Raw) == 2 && (ambiguous[k] || x.minor(c)) {
+		if uf, ok := brazilianStates[words[i+1].Fold]; ok {
+			if _, in := x.inPlace(k, "BR", uf); in {
+				return true // "bonito ms", "penedo rj": a town and its state
+			}
+		}
+	}
+	if !ctx && !words[i].Cap && sentenceStart(text, words, i) && (x.famous(c) || x.cities[c].Population >= 500_000) && (ambiguous[k] || ambiguousPhrases[k]) &&
+		(lengthFollows(words, i+n) || tripFollows(words, i+n) || x.destinationJoined(words, i+n) || occasionFollows(words, i+n)) {
+		return true // "rio for new year's", "salvador e depois recife", "lisboa 3 noites", "granada 2 nights"
+	}
 	if ambiguous[k] || ambiguousPhrases[k] {
 		return x.acceptWordName(text, words, i, n, c, ctx)
 	}
@@ -315,6 +331,83 @@ func (x *index) acceptName(text string, words []word, i, n int, c int32, ctx, al
 	}
 	return city.Population >= 100_000 && (x.famous(c) || city.Population >= 1_000_000 || about) ||
 		x.famous(c) && !city.Word && about
+}
+
+// legBefore reports a word or sign that joins a city to the one before
+// it in a trip of several: "then florence", "e depois porto", "lisbon +
+// porto", "madrid → seville".
+func legBefore(text string, words []word, i int) bool {
+	if i == 0 {
+		return false
+	}
+	switch words[i-1].Fold {
+	case "then", "depois", "after":
+		return true
+	}
+	gap := text[words[i-1].End:words[i].Start]
+	return strings.Contains(gap, "+") || strings.Contains(gap, "→") || strings.Contains(gap, "->") || strings.Contains(gap, ">")
+}
+
+// lengthFollows reports a length of stay or a date right after a name:
+// "lisboa 3 noites", "rio fds que vem", "salvador de 10 a 14".
+func lengthFollows(words []word, j int) bool {
+	if j >= len(words) {
+		return false
+	}
+	f := words[j].Fold
+	switch {
+	case f[0] >= '0' && f[0] <= '9':
+		return true
+	case f == "fim" || f == "weekend" || f == "fds" || f == "wknd":
+		return true
+	case (f == "de" || f == "from" || f == "do") && j+1 < len(words) && words[j+1].Fold[0] >= '0' && words[j+1].Fold[0] <= '9':
+		return true
+	}
+	return false
+}
+
+// occasionFollows reports "for new year's", "pro réveillon", "no
+// carnaval" after a name: a trip's occasion.
+func occasionFollows(words []word, j int) bool {
+	if j+1 >= len(words) {
+		return false
+	}
+	switch words[j].Fold {
+	case "for", "over", "pro", "pra", "no", "na", "para":
+	default:
+		return false
+	}
+	switch words[j+1].Fold {
+	case "new", "christmas", "xmas", "easter", "carnival", "thanksgiving", "reveillon", "carnaval", "natal", "pascoa", "ano", "the":
+		return true
+	}
+	return false
+}
+
+// tentativeWords name a destination not yet decided on: "maybe porto?",
+// "talvez recife", "thinking of florence". After them a well-known
+// place's name counts in lower case, as after "in" or "em".
+var tentativeWords = wordSet(`maybe perhaps possibly probably considering talvez`)
+
+// tentativeBefore reports a word or two that put forward a destination
+// right before words[i]: "maybe", "talvez", "thinking of", "how about",
+// "quem sabe", "que tal", "pensando em".
+func tentativeBefore(words []word, i int) bool {
+	if i == 0 {
+		return false
+	}
+	if tentativeWords[words[i-1].Fold] {
+		return true
+	}
+	if i < 2 {
+		return false
+	}
+	switch words[i-2].Fold + " " + words[i-1].Fold {
+	case "thinking of", "thinking about", "how about", "what about", "quem sabe", "que tal", "pensando em", "pensei em", "pensamos em",
+		"i meant", "i mean", "quis dizer", "quer dizer", "quero dizer", "ou melhor", "or rather":
+		return true
+	}
+	return false
 }
 
 // placeFollows reports whether what comes after a name is what follows a
@@ -575,8 +668,11 @@ func (x *index) destinationJoined(words []word, j int) bool {
 	default:
 		return false
 	}
+	if f := words[j+1].Fold; (f == "depois" || f == "then") && j+2 < len(words) {
+		j++ // "e depois", "and then"
+	}
 	for n := min(x.longest[words[j+1].Fold], len(words)-j-1); n >= 1; n-- {
-		if c, _, ok := x.candidate(joinFolds(words[j+1:j+1+n], new(strings.Builder))); ok && x.famous(c) {
+		if c, _, ok := x.candidate(joinFolds(words[j+1:j+1+n], new(strings.Builder))); ok && (x.famous(c) || x.cities[c].Population >= 500_000) {
 			return true
 		}
 	}

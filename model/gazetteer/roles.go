@@ -39,14 +39,20 @@ fomos fui foi fiquei ficamos estive estivemos visitei visitamos amou amei amamos
 adoramos adorei passei passamos morei`)
 	// pastPhrases do too, in either order around the place.
 	pastPhrases = []string{"last year", "last time", "last summer", "last winter", "ano passado",
-		"ultima vez", "vez passada", "verao passado", "like last", "como da ultima", "anos atras", "years ago"}
+		"ultima vez", "vez passada", "verao passado", "like last", "como da ultima", "anos atras", "years ago",
+		"last month", "last spring", "last autumn", "last fall", "last christmas", "last easter", "back in",
+		"year before last", "mes passado", "inverno passado", "outono passado", "primavera passada",
+		"natal passado", "carnaval passado", "reveillon passado", "ano retrasado", "months ago", "meses atras"}
+	// pastBefore, right before a place, make it a trip that was: "we did
+	// Paris", "já fizemos Floripa".
+	pastBefore = wordSet(`did done fizemos fiz`)
 	// clauseBreaks end the clause a place is read in.
 	clauseBreaks = wordSet(`but mas now agora this esse essa este esta porem then depois so entao`)
 	transitWords = wordSet(`layover layovers stopover connecting connection via conexao escala escalas`)
 	homeWords    = wordSet(`live living based moro moramos vivo vivemos`)
 	negWords     = wordSet(`not nao nada forget esquece esqueca esquecer skip scratch`)
 	chosenWords  = wordSet(`meant mean prefer prefiro preferimos leaning melhor actually wait
-make switch change trocar troca muda mudar quer`)
+make switch change trocar troca muda mudar quer quis`)
 )
 
 // roleOf reads the role of the place at words[i:i+n] from the words
@@ -71,7 +77,7 @@ func roleAt(text string, words []word, i, n int) Role {
 	// "ou melhor, Maragogi".
 	for j := i - 1; j >= 0 && j >= i-3; j-- {
 		w := words[j].Fold
-		if chosenWords[w] && (w != "quer" || j+1 < len(words) && words[j+1].Fold == "dizer") {
+		if chosenWords[w] && (w != "quer" && w != "quis" || j+1 < len(words) && words[j+1].Fold == "dizer") {
 			return Chosen
 		}
 	}
@@ -83,6 +89,9 @@ func roleAt(text string, words []word, i, n int) Role {
 			return Negated // "Paris não", "Rome not"
 		}
 		break
+	}
+	if len(before) >= 1 && pastBefore[before[len(before)-1].Fold] {
+		return Past
 	}
 	for j := len(before) - 1; j >= 0; j-- {
 		if homeWords[before[j].Fold] {

@@ -40,7 +40,7 @@ esposa marido namorada namorado noiva noivo parceiro parceira amigo amiga mae pa
 irma irmao filho filha mulher companheira companheiro sogra sogro chefe colega
 mother-in-law avo baby bebe grandma grandpa granny grandmother grandfather cousin
 uncle aunt niece nephew toddler cunhado cunhada sobrinho sobrinha primo prima tio tia
-neto neta`)
+neto neta mozao moza mozinho mozinha bae namorido`)
 	pairs   = wordSet(`parents pais grandparents avos in-laws inlaws sogros`)
 	plurals = wordSet(`kids children filhos filhas friends amigos amigas sisters
 brothers irmaos irmas twins gemeos gemeas siblings cousins primos primas`)
@@ -427,6 +427,10 @@ func fixed(w []string) int {
 			if n := word(w, i+1); n == "me" || n == "eu" || n == "i" {
 				return 1
 			}
+		case "us":
+			if n, ok := number(word(w, i+1)); ok && n > 1 && n < 20 && !unitAfter(w, i+2) {
+				return n // "just us two", "us 3"
+			}
 		}
 	}
 	return 0
@@ -545,6 +549,9 @@ func joins(w []string) bool {
 				case "coming", "come", "comes", "vem", "vao", "vai", "irao", "ira", "vir":
 					return true
 				}
+			}
+			if _, ok := number(word(w, i-2)); ok && (people[word(w, i-1)] || plurals[word(w, i-1)] || companions[word(w, i-1)] || roles[word(w, i-1)]) {
+				return true // "and 1 kid too", "e 2 amigos também"
 			}
 		}
 	}

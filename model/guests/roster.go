@@ -122,8 +122,15 @@ func item(w []string, i int) (n, size int, self, owned bool) {
 	case (companions[s] || roles[s]) && !counted && (seps[word(w, i-1)] || i == 0):
 		return 1, 1, false, false // "grandma, grandpa, …"
 	}
+	if others[word(w, i)] && (seps[word(w, i-1)] && selves[word(w, i-2)] || seps[word(w, i+1)] && selves[word(w, i+2)]) {
+		return 1, 1, false, false // "eu e ela", "me and him", "ela e eu"
+	}
 	return 0, 0, false, false
 }
+
+// others are a person named by a pronoun beside the speaker: "eu e ela",
+// "me and her".
+var others = wordSet(`ela ele her him she he`)
 
 // spellCounts writes numbers written in words as digits ("a dozen" →
 // "12", "vinte e dois" → "22", "meia dúzia" → "6"), by the grammar of

@@ -51,7 +51,7 @@ func History(text string) Ask {
 		ask = ask || askWords[s]
 		future = future || futureWords[s]
 	}
-	if future {
+	if future || thisTime(w) {
 		return NoAsk
 	}
 	if ask && listsTrips(w) || past && anyIn(w, everywhere) {
@@ -72,6 +72,18 @@ func History(text string) Ask {
 		return AskPhotos
 	}
 	return NoAsk
+}
+
+// thisTime reads "this time", "dessa vez", "desta vez": a trip to come
+// set against one that was ("we did Rome last year, this time what
+// about Madrid?").
+func thisTime(w []string) bool {
+	for i, s := range w {
+		if s == "time" && at(w, i-1) == "this" || s == "vez" && (at(w, i-1) == "dessa" || at(w, i-1) == "desta" || at(w, i-1) == "essa" || at(w, i-1) == "esta") {
+			return true
+		}
+	}
+	return false
 }
 
 // pastQuestion reports a question that opens with a past verb: "was
@@ -185,7 +197,7 @@ func offTopic(w []string) bool {
 			return true
 		case s == "horas" && at(w, i-1) == "que":
 			return true
-		case (s == "who" || s == "quem") && i == 0:
+		case (s == "who" || s == "quem") && i == 0 && at(w, i+1) != "sabe" && at(w, i+1) != "knows":
 			return true
 		case s == "e" && at(w, i-1) == "que" && at(w, i-2) == "o" && i <= 3:
 			return true // "o que é …?"

@@ -231,6 +231,8 @@ func asksRules(w []string) bool {
 				return true
 			case (w[j] == "text" || w[j] == "texto" || w[j] == "words" || w[j] == "message" || w[j] == "mensagem") && (at(w, j+1) == "above" || at(w, j+1) == "acima"):
 				return true // "repeat the text above"
+			case (w[j] == "everything" || w[j] == "tudo" || w[j] == "all") && (at(w, j+1) == "above" || at(w, j+1) == "acima") && !has(w, "photos", "fotos", "pics"):
+				return true // "print everything above this line"
 			case (w[j] == "message" || w[j] == "mensagem") && (at(w, j-1) == "system" || at(w, j+2) == "sistema"):
 				return true // "your system message"
 			case instructionWords[w[j]] && ownedRules(w, i, j):

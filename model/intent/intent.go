@@ -67,8 +67,14 @@ func Detect(text string) Intent {
 			photo = true
 		case stayWords[s] && !stayException(w, i), hasPrefix(s, "hotel", "hosped", "acomod", "accom"):
 			stay = true
+		case foodWords[s] && liking(w, i):
+			trip = true // "and we love ramen": a taste, not a search for restaurants alone
 		case foodWords[s] && !foodException(w, i), hasPrefix(s, "restaur"):
 			food = true
+		case misspelt(s, stayKeys):
+			stay = true // "hotle", "hostal", "pousda"
+		case misspelt(s, foodKeys):
+			food = true // "restuarants", "restaurnte"
 		case tripWords[s]:
 			trip = true
 		case smallTalk[s]:
@@ -133,9 +139,95 @@ func stayException(w []string, i int) bool {
 		if i == 0 && (at(w, 1) == "in" || at(w, 1) == "at" || at(w, 1) == "near") {
 			return false // "stay in Paris until…"
 		}
+		if w[i] == "stay" && stayNounBefore[at(w, i-1)] {
+			return false // "a cheap stay in NYC", "our stay": the noun
+		}
 		return !(at(w, i-1) == "to" || at(w, i+1) == "num" || at(w, i+1) == "numa" || at(w, i+1) == "in" && at(w, i+2) == "a")
 	case "room", "rooms", "quarto", "quartos":
 		return at(w, i+1) == "for" && at(w, i+2) == "dessert"
+	}
+	return false
+}
+
+// stayNounBefore make "stay" the noun, a place to stay: "a cheap stay",
+// "a short stay", "our stay".
+var stayNounBefore = set(`a cheap budget affordable luxury luxurious short quick cozy cosy comfy nice
+our my good decent`)
+
+// stayKeys and foodKeys are the words of a request for stays or
+// restaurants that travellers misspell: one letter dropped, doubled,
+// swapped or wrong is still the word (two in the long ones).
+var (
+	stayKeys = []string{"hotel", "hotels", "hostel", "hostels", "pousada", "pousadas", "hospedagem", "accommodation", "apartment", "airbnb"}
+	foodKeys = []string{"restaurant", "restaurants", "restaurante", "restaurantes"}
+)
+
+// misspelt reports a word of five letters or more one edit from a key
+// (two for keys of ten letters or more) and no word the model knows.
+func misspelt(s string, keys []string) bool {
+	if len(s) < 5 || stayWords[s] || foodWords[s] || tripWords[s] || commonNear[s] {
+		return false
+	}
+	for _, k := range keys {
+		if s[0] != k[0] && s[1] != k[0] {
+			continue
+		}
+		limit := 1
+		if len(k) >= 10 {
+			limit = 2
+		}
+		if d := editDistance(s, k, limit); d > 0 && d <= limit {
+			return true
+		}
+	}
+	return false
+}
+
+// commonNear are words one edit from a key that mean something else.
+var commonNear = set(`hostels hotels motel motels hovel hovels hostal pousar`)
+
+// editDistance is the optimal string alignment distance of a and b, or
+// limit+1 when it is more than limit.
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		best := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+			best = min(best, cur[j])
+		}
+		if best > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// liking reports a food word said as a taste of the travellers' ("we
+// love ramen", "adoramos frutos do mar"), not as what to search for.
+func liking(w []string, i int) bool {
+	for j := i - 1; j >= max(0, i-3); j-- {
+		switch w[j] {
+		case "love", "loves", "like", "likes", "enjoy", "adoro", "adoramos", "amo", "amamos", "gosto", "gostamos", "curtimos", "curto":
+			return has(w, "trip", "viagem", "week", "semana", "nights", "noites", "of", "somos") && !has(w, "restaurant", "restaurants", "restaurante", "restaurantes", "eat", "comer", "dinner", "jantar")
+		}
 	}
 	return false
 }

@@ -31,8 +31,11 @@ var (
 	capWords = set(`under below max maximum upto most less cheaper lower budget within
 ate maximo abaixo menos orcamento teto limite`)
 	// perNight and wholeStay say what the price is for.
-	perNight  = set(`night nightly noite diaria diarias pernoite`)
-	wholeStay = set(`total whole all tudo inteira`)
+	perNight  = set(`night nightly noite diaria diarias pernoite nt nite pn`)
+	wholeStay = set(`total whole all tudo inteira toda todo entire completa`)
+	// capAfter put a ceiling on an amount said before them: "150 reais
+	// no máximo", "100 eur max a night", "90 or less".
+	capAfterWords = set(`max maximo tops`)
 )
 
 // ReadPriceCap reads a price cap from a message: "under 120 euros a
@@ -43,17 +46,77 @@ func ReadPriceCap(text string) (PriceCap, bool) {
 	ws := textnorm.Words(text)
 	for i := range ws {
 		amount, n, ok := amountAt(ws, i)
-		if !ok || !capBefore(ws, i) {
+		if !ok || !capBefore(ws, i) && !capAfter(text, ws, i+n) && !lessThanSign(text, ws, i) {
 			continue
 		}
 		c := PriceCap{Amount: amount, Currency: currencyAround(text, ws, i, i+n)}
-		if c.Currency == "" && !perAfter(ws, i+n) && !totalAfter(ws, i+n) && !budgetBefore(ws, i) {
+		per := perAfter(ws, i+n) || perBefore(ws, i)
+		if c.Currency == "" && !per && !totalAfter(ws, i+n) && !budgetBefore(ws, i) && !(amount >= 40 && endsClause(text, ws, i+n) && stayAsked(ws)) {
 			continue // "up to 4 people", "até 12 de abril" are no price
 		}
-		c.Total = totalAfter(ws, i+n) || budgetBefore(ws, i) && !perAfter(ws, i+n)
+		c.Total = totalAfter(ws, i+n) || budgetBefore(ws, i) && !per
 		return c, true
 	}
 	return PriceCap{}, false
+}
+
+// capAfter reports a ceiling said after the amount ws[:j] and its
+// currency or unit: "150 reais por noite no máximo", "100 eur max",
+// "90 a night or less", "200 ou menos".
+func capAfter(text string, ws []textnorm.Word, j int) bool {
+	for k := j; k < len(ws) && k < j+5; k++ {
+		if k > 0 && strings.ContainsAny(text[ws[k-1].End:ws[k].Start], ",;.!?") {
+			return false // another clause: "from sept 20, max 1500 eur"
+		}
+		f := ws[k].Fold
+		switch {
+		case capAfterWords[f]:
+			// "max 1500" caps its own number; "no máximo, 3 a 5 de abril" not
+			return !isDigits(wf(ws, k+1)) || strings.ContainsAny(text[ws[k].End:ws[k+1].Start], ",;.!?")
+		case f == "most" && wf(ws, k-1) == "at", f == "less" && wf(ws, k-1) == "or", f == "menos" && wf(ws, k-1) == "ou":
+			return true
+		case isDigits(f):
+			return false // another number: the ceiling is its own
+		}
+	}
+	return false
+}
+
+// lessThanSign reports "<" or "<=" right before the amount ws[i].
+func lessThanSign(text string, ws []textnorm.Word, i int) bool {
+	before := text[:ws[i].Start]
+	if i > 0 {
+		before = text[ws[i-1].End:ws[i].Start]
+	}
+	return strings.Contains(before, "<") || strings.Contains(before, "≤")
+}
+
+// perBefore reports a price per night named before the amount: "diária
+// de até 180", "nightly max 90", "per night under 100".
+func perBefore(ws []textnorm.Word, i int) bool {
+	for j := i - 1; j >= 0 && j >= i-4; j-- {
+		if perNight[ws[j].Fold] {
+			return true
+		}
+	}
+	return false
+}
+
+// endsClause reports that nothing but punctuation or the end follows the
+// amount ending at ws[j-1]: "hotel for under 100", "pousada até 250.".
+func endsClause(text string, ws []textnorm.Word, j int) bool {
+	return j >= len(ws) || strings.ContainsAny(text[ws[j-1].End:ws[j].Start], ",.;!?")
+}
+
+// stayAsked reports a message that asks for a place to stay, where a
+// bare ceiling is a price.
+func stayAsked(ws []textnorm.Word) bool {
+	for _, w := range ws {
+		if stayWords[w.Fold] || strings.HasPrefix(w.Fold, "hotel") || strings.HasPrefix(w.Fold, "hosped") {
+			return true
+		}
+	}
+	return false
 }
 
 // amountAt reads an amount at ws[i]: "120", "1.500", "1,500", "3 mil",
@@ -111,7 +174,7 @@ func capBefore(ws []textnorm.Word, i int) bool {
 		switch {
 		case capWords[f]:
 			return true
-		case f == "over" && j > 0 && (ws[j-1].Fold == "nothing" || ws[j-1].Fold == "not"):
+		case (f == "over" || f == "above" || f == "acima") && j > 0 && (ws[j-1].Fold == "nothing" || ws[j-1].Fold == "not" || ws[j-1].Fold == "nada" || ws[j-1].Fold == "nao"):
 			return true
 		case f == "than" && j > 0 && (ws[j-1].Fold == "more" || ws[j-1].Fold == "less"):
 			return true
@@ -170,6 +233,9 @@ func perAfter(ws []textnorm.Word, i int) bool {
 	for j := i; j < len(ws) && j < i+4; j++ {
 		if perNight[ws[j].Fold] {
 			return true
+		}
+		if f := ws[j].Fold; (f == "dia" || f == "day") && (wf(ws, j-1) == "por" || wf(ws, j-1) == "per" || wf(ws, j-1) == "a" || wf(ws, j-1) == "ao") {
+			return true // "250 por dia", "100 a day"
 		}
 	}
 	return false

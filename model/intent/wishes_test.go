@@ -12,7 +12,7 @@ func TestReadPriceCap(t *testing.T) {
 		ok   bool
 	}{
 		{"hotel in Madrid under 90 euros a night", PriceCap{90, "EUR", false}, true},
-		{"nothing above $150 per night", PriceCap{}, false},
+		{"nothing above $150 per night", PriceCap{150, "USD", false}, true},
 		{"no more than $150 per night", PriceCap{150, "USD", false}, true},
 		{"max 80 pounds/night", PriceCap{80, "GBP", false}, true},
 		{"our budget is 2k euros for the week", PriceCap{2000, "EUR", true}, true},

@@ -171,7 +171,7 @@ func wishNights(ws []textnorm.Word) int {
 				return 3
 			}
 			return 2
-		case "fim":
+		case "fim", "final":
 			if wf(ws, i+1) == "de" && wf(ws, i+2) == "semana" {
 				return 2
 			}

@@ -164,9 +164,22 @@ func (e *Extraction) readLegs(t string, m gazetteer.Mention, lang string, today 
 			for j := range e.Legs {
 				e.Legs[j].Nights = e.Legs[last].Nights
 			}
-		case onlyLast || whole.HasEnd() && e.Legs[last].Nights == whole.Nights:
+		case onlyLast || earlierBare(e.Legs) && whole.HasEnd() && e.Legs[last].Nights == whole.Nights:
 			e.legTotal = max(whole.Nights, e.Legs[last].Nights)
 			e.Legs[last].Nights = 0
+		}
+	}
+	return true
+}
+
+// earlierBare reports legs before the last with no length of their own:
+// then a length said after the last city may be the whole trip's ("Lisbon
+// and Porto from May 3 to 9"), never when they have one ("tokyo 4 nights,
+// osaka 3 from oct 2").
+func earlierBare(legs []Leg) bool {
+	for _, l := range legs[:len(legs)-1] {
+		if l.Nights > 0 {
+			return false
 		}
 	}
 	return true

@@ -119,6 +119,9 @@ func summariseList(c conversation, e Extraction, td TripDetails, name string, p 
 		return summariseRestaurants(c, e, in, p)
 	}
 	if p.total == 0 {
+		if msg := str(p.object["message"]); e.PriceCap.Amount > 0 && strings.Contains(msg, "price cap") {
+			return overCap(e, in, msg)
+		}
 		if n := td.NumberOfGuests; strings.Contains(str(p.object["message"]), "guests") || strings.Contains(str(p.object["message"]), "holds") {
 			return say(e.Language,
 				fmt.Sprintf("No place to stay %s holds a group of %d. Would smaller groups in separate places work?", in, n),
@@ -131,9 +134,13 @@ func summariseList(c conversation, e Extraction, td TripDetails, name string, p 
 	if e.PriceCap.Amount > 0 {
 		capped = ", " + capPhrase(e.PriceCap, e.Language)
 	}
-	return say(e.Language,
+	found := say(e.Language,
 		fmt.Sprintf("Found %d %s %s for %d %s, %s%s.", p.total, plural(p.total, "place to stay", "places to stay"), in, g, plural(g, "guest", "guests"), dateSpan(td, locale.English), capped),
 		fmt.Sprintf("Encontrei %d %s de hospedagem %s para %d %s, %s%s.", p.total, plural(p.total, "opção", "opções"), in, g, plural(g, "hóspede", "hóspedes"), dateSpan(td, locale.Portuguese), capped))
+	if more := stayChoice(e, p.list); more != "" {
+		return found + " " + more
+	}
+	return found
 }
 
 // summariseRestaurants names what was found; when nothing of the cuisine

@@ -39,6 +39,8 @@ type Extraction struct {
 
 	PriceCap intent.PriceCap // the most the traveller pays for a stay, if said
 	Wishes   []string        // what they wish of a stay the catalog cannot filter by
+	Budget   intent.Budget   // the price level asked of a stay: cheap, luxury or ""
+	StayKind string          // the kind of stay asked for: hostel, apartment, guesthouse or ""
 	cc       string          // ISO code of the destination's country
 
 	// Unsure lists the fields read by a guess from the last message: a
@@ -143,6 +145,10 @@ func understand(turns []string, today time.Time) Extraction {
 		case it == intent.Other && planned && intent.ReadTalk(t) == intent.Unrelated && !intent.AsksSuggestion(t):
 			// A question off the trip names no destination ("who is the
 			// president of France?").
+		case it == intent.Other && intent.ReadTalk(t) == intent.Unrelated && !intent.AsksSuggestion(t):
+			// Before any trip, its place may be the one to come; its days
+			// are not a stay's ("is it going to rain tomorrow?").
+			e.readPlace(places[i])
 		case it != intent.Photos && !follow:
 			if e.Wish, e.from = openQuestion(t, places[i], e.Location != "" || e.Country != ""); e.Wish != nil {
 				e.wishPlace(places[i])
@@ -191,6 +197,11 @@ func understand(turns []string, today time.Time) Extraction {
 		case it != intent.None:
 			last = it
 			e.readDetails(t, it, lang, today)
+		case last == intent.None:
+			// A trip told with no word of what it wants ("Porto in May,
+			// under 100 a night"): settled as a trip, its stay's wishes
+			// count.
+			e.readDetails(t, intent.Trip, lang, today)
 		}
 	}
 	e.settleLegs()
@@ -258,10 +269,11 @@ func (e *Extraction) changesPlace(m gazetteer.Mention) bool {
 }
 
 // chat reports small talk that may come with a request: a greeting,
-// thanks, laughter.
+// thanks, laughter, or a word of small talk that is no talk of its own
+// ("something central would be great", "algo no centro seria ótimo").
 func chat(t string) bool {
 	switch intent.ReadTalk(t) {
-	case intent.Greeting, intent.Thanks, intent.Laugh:
+	case intent.Greeting, intent.Thanks, intent.Laugh, intent.NoTalk:
 		return true
 	}
 	return false
@@ -339,6 +351,12 @@ func (e *Extraction) readDetails(t string, it intent.Intent, lang string, today 
 func (e *Extraction) readWishes(t string) {
 	if c, ok := intent.ReadPriceCap(t); ok {
 		e.PriceCap = c
+	}
+	if b := intent.StayBudget(t); b != "" {
+		e.Budget = b // "cheap", "budget-friendly", "barato", "luxo"
+	}
+	if k := intent.StayKind(t); k != "" {
+		e.StayKind = k // "hostel", "pousada", "apartment"
 	}
 	for _, w := range intent.Wishes(t) {
 		if !slices.Contains(e.Wishes, w) {

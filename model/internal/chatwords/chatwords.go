@@ -19,7 +19,7 @@ var words = map[string]string{
 	"tmrw": "tomorrow", "tmr": "tomorrow", "tmw": "tomorrow", "tmrow": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow",
 	"tonite": "tonight", "2nite": "tonight", "2night": "tonight",
 	"wknd": "weekend", "wkend": "weekend", "wkd": "weekend", "wk": "week", "wks": "weeks", "wkds": "weekends",
-	"nite": "night", "nites": "nights", "nts": "nights", "hrs": "hours", "hr": "hour",
+	"nite": "night", "nites": "nights", "nts": "nights", "nt": "night", "hrs": "hours", "hr": "hour",
 	"mnth": "month", "mths": "months",
 	"w/": "with", "w/o": "without", "wo/": "without",
 	"gf": "girlfriend", "bf": "boyfriend", "gfs": "girlfriends", "bfs": "boyfriends", "hubby": "husband", "bff": "friend", "bro": "brother", "sis": "sister",
@@ -87,6 +87,14 @@ func expand(tok string) (string, bool) {
 	if n, rest := digits(low); n != "" && (rest == "yo" || rest == "y/o") {
 		return "child", true // "a 4yo": a child, of whatever age
 	}
+	if n, rest := digits(low); n != "" && rest != "" {
+		if w, ok := words[rest]; ok && gluedUnits[w] {
+			return n + " " + w, true // "2wks", "3nts"
+		}
+		if gluedUnits[rest] {
+			return n + " " + rest, true // "4nights", "5noites", "2ppl"
+		}
+	}
 	if before, after, ok := strings.Cut(low, "/"); ok && before != "" && after != "" {
 		// "w/my", "p/2": a short word glued to the next.
 		if w, ok := words[before+"/"]; ok {
@@ -99,6 +107,13 @@ func expand(tok string) (string, bool) {
 		return tok, false
 	}
 	return tok, false
+}
+
+// gluedUnits are written glued to their number: "2wks", "5noites".
+var gluedUnits = map[string]bool{
+	"nights": true, "night": true, "noites": true, "noite": true, "days": true, "day": true, "dias": true,
+	"weeks": true, "week": true, "semanas": true, "semana": true, "people": true, "pessoas": true,
+	"adults": true, "adultos": true, "kids": true, "criancas": true, "crianças": true,
 }
 
 // digits splits a token into its leading digits and the rest.

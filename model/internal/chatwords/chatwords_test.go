@@ -23,3 +23,18 @@ func TestExpand(t *testing.T) {
 		}
 	}
 }
+
+func TestGluedUnits(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"tokyo 2wks in oct", "tokyo 2 weeks in oct"},
+		{"hotel 3nts from may 2", "hotel 3 nights from may 2"},
+		{"pousada 5noites, 2pessoas", "pousada 5 noites, 2 pessoas"},
+		{"SF hotel tmrw, 1 nt", "SF hotel tomorrow, 1 night"},
+		{"room 101b", "room 101b"},
+		{"the 3rd", "the 3rd"},
+	} {
+		if got := Expand(tt.in); got != tt.want {
+			t.Errorf("Expand(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
