@@ -69,6 +69,7 @@ type RunInfo struct {
 
 // emitted is what a node sends to the run while it works.
 type emitted struct {
+	from      *emitter // the node's that sent it
 	kind      EventKind
 	name      string
 	payload   any
@@ -127,6 +128,7 @@ func send(ctx context.Context, e emitted) {
 		return
 	default:
 	}
+	e.from = em
 	select { // the run reads until the node returns, so this cannot hang
 	case em.ch <- e:
 	case <-em.stop:

@@ -219,12 +219,12 @@ func (c *Compiled[S, U]) UpdateState(ctx context.Context, threadID, checkpointID
 // find there. A thread with no checkpoint starts from S's zero value.
 func (c *Compiled[S, U]) start(ctx context.Context, threadID, checkpointID string) (Checkpoint, S, string, error) {
 	var zero S
-	base, err := c.Checkpoint(ctx, threadID, checkpointID)
+	base, err := c.load(ctx, threadID, checkpointID)
 	if errors.Is(err, ErrNotFound) && checkpointID == "" {
-		return Checkpoint{ThreadID: threadID, Step: emptyStep}, zero, "", nil
+		return Checkpoint{ThreadID: threadID, Step: emptyStep}, zero, "", nil // a new thread: no error made
 	}
 	if err != nil {
-		return base, zero, "", err
+		return base, zero, "", loadError(threadID, checkpointID, err)
 	}
 	head := base.ID
 	if checkpointID != "" {
@@ -244,17 +244,24 @@ func (c *Compiled[S, U]) Checkpoint(ctx context.Context, threadID, checkpointID 
 	if threadID == "" {
 		return Checkpoint{}, errors.New("a thread id is required")
 	}
-	var cp Checkpoint
-	var err error
-	if checkpointID == "" {
-		cp, err = c.cp.Latest(ctx, threadID)
-	} else {
-		cp, err = c.cp.Get(ctx, threadID, checkpointID)
-	}
+	cp, err := c.load(ctx, threadID, checkpointID)
 	if err != nil {
-		return cp, fmt.Errorf("loading checkpoint %q of thread %q: %w", checkpointID, threadID, err)
+		return cp, loadError(threadID, checkpointID, err)
 	}
 	return cp, nil
+}
+
+// load reads a thread's checkpoint (its newest when checkpointID is "")
+// from the checkpointer, its error as the checkpointer gives it.
+func (c *Compiled[S, U]) load(ctx context.Context, threadID, checkpointID string) (Checkpoint, error) {
+	if checkpointID == "" {
+		return c.cp.Latest(ctx, threadID)
+	}
+	return c.cp.Get(ctx, threadID, checkpointID)
+}
+
+func loadError(threadID, checkpointID string, err error) error {
+	return fmt.Errorf("loading checkpoint %q of thread %q: %w", checkpointID, threadID, err)
 }
 
 // run is the state of one execution.
@@ -279,6 +286,11 @@ type run[S, U any] struct {
 
 	paused   *PendingInterrupt // set when a node paused the run
 	pausedAt int               // the step of the checkpoint that records the pause
+
+	// events and done carry what the running node emits and returns; made
+	// at the first node, they serve every node of the run.
+	events chan emitted
+	done   chan nodeResult[U]
 
 	branching  bool        // the run starts from a checkpoint older than the thread's head
 	continuing bool        // the next node is the one the starting checkpoint left due: no breakpoint before it
@@ -674,30 +686,32 @@ type nodeResult[U any] struct {
 // non-nil Interrupt means the node paused the run.
 func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S) (U, *PendingInterrupt, error) {
 	r.emit(Event[S, U]{Kind: NodeStarted, Step: step, Node: node, State: state})
+	if r.events == nil {
+		r.events, r.done = make(chan emitted, 16), make(chan nodeResult[U], 1)
+	}
 	em := &emitter{
 		info:    RunInfo{ThreadID: r.cfg.ThreadID, RunID: r.cfg.RunID, Step: step, Node: node},
-		ch:      make(chan emitted, 16),
+		ch:      r.events,
 		stop:    make(chan struct{}),
 		answers: r.answers,
 	}
 	r.answers = nil // they answer the first node only
-	done := make(chan nodeResult[U], 1)
 	if r.c.bind != nil {
 		ctx = r.c.bind(ctx)
 	}
-	go call(context.WithValue(ctx, emitterKey{}, em), r.c.g.nodes[node], state, done)
+	go call(context.WithValue(ctx, emitterKey{}, em), r.c.g.nodes[node], state, r.done)
 	var res nodeResult[U]
 	for waiting := true; waiting; {
 		select {
-		case e := <-em.ch:
-			r.forward(step, node, e)
-		case res = <-done:
+		case e := <-r.events:
+			r.forwardFrom(em, step, node, e)
+		case res = <-r.done:
 			waiting = false
 		}
 	}
 	close(em.stop)
-	for len(em.ch) > 0 { // what the node emitted just before it returned
-		r.forward(step, node, <-em.ch)
+	for len(r.events) > 0 { // what the node emitted just before it returned
+		r.forwardFrom(em, step, node, <-r.events)
 	}
 	em.mu.Lock()
 	pause := em.pause
@@ -709,6 +723,15 @@ func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S)
 		return res.update, nil, &NodeError{Node: node, Err: res.err}
 	}
 	return res.update, nil, nil
+}
+
+// forwardFrom forwards what the running node em emitted; what a goroutine
+// of an earlier node sends after that node's step is dropped, as that
+// node's own emitter would have dropped it.
+func (r *run[S, U]) forwardFrom(em *emitter, step int, node string, e emitted) {
+	if e.from == em {
+		r.forward(step, node, e)
+	}
 }
 
 func (r *run[S, U]) forward(step int, node string, e emitted) {
