@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/testing/apptest"
+	"github.com/tripgraph/tripgraph/testing/plannertest"
 )
 
 // LangGraph's generative UI asks /ui/{assistant} for a component's code:
@@ -39,5 +41,31 @@ func TestGenerativeUI(t *testing.T) {
 	h.Must(http.StatusOK, http.MethodPost, "/ui/trip-planner/render", h.AliceKey, string(raw)).Decode(t, &out)
 	if strings.Contains(out.HTML, "<script>") {
 		t.Fatalf("props were not escaped: %s", out.HTML)
+	}
+}
+
+// The trip the planner understood is attached to the traveller's message
+// in its state; LangGraph's clients get it on the reply to that message,
+// where Agent Chat UI shows a message's components (under AI messages
+// only), above the places to stay.
+func TestTripDetailsOnTheReply(t *testing.T) {
+	h := runHarness(t, &plannertest.Gate{})
+	tid := h.Thread(h.AliceKey, "")
+	var state struct {
+		Messages []struct{ ID, Type string }
+		UI       []struct {
+			Name     string
+			Metadata struct {
+				MessageID string `json:"message_id"`
+			}
+		}
+	}
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+tid+"/runs/wait", h.AliceKey, apptest.RunBody(plannertest.Lisbon)).Decode(t, &state)
+	if len(state.Messages) != 2 || state.Messages[1].Type != "ai" || len(state.UI) < 2 {
+		t.Fatalf("the state after a trip: %+v", state)
+	}
+	reply := state.Messages[1].ID
+	if state.UI[0].Name != card.TripDetails || state.UI[0].Metadata.MessageID != reply || state.UI[1].Metadata.MessageID != reply {
+		t.Fatalf("the components are not on the reply %s: %+v", reply, state.UI)
 	}
 }
