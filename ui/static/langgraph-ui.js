@@ -78,10 +78,23 @@
     }
   }
 
+  // withKey gives a pending booking's props back their key: React keeps a
+  // prop named key for itself and never hands it to the component, and the
+  // key is what its Confirm and Cancel answer with. It is the key of the
+  // interrupt pending on the same booking.
+  function withKey(stream, name, props) {
+    if (name !== "booking-confirmation" || props.key !== undefined) return props;
+    const pending = [].concat(stream.interrupt ?? [], stream.interrupts ?? [])
+      .map((i) => i && i.value)
+      .find((v) => v && v.name === name && v.props && v.props.toolCallId === props.toolCallId);
+    return pending ? { ...props, key: pending.props.key } : props;
+  }
+
   // component is the React component that shows the named component.
   function component(name) {
-    return function TripgraphComponent(props) {
+    return function TripgraphComponent(given) {
       const stream = useStreamContext();
+      const props = withKey(stream, name, given);
       const [html, setHtml] = React.useState("");
       const root = React.useRef(null);
       const current = React.useRef(stream);
