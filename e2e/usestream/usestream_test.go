@@ -6,7 +6,7 @@
 // through LoadExternalComponent and /ui/{assistant}, and bookings asked
 // for with the components' own Book buttons: one approved through its
 // human-in-the-loop interrupt, as Agent Chat UI answers it, one cancelled
-// in the pending booking's card. It needs node, npm,
+// in the pending booking's card, and the trip changed in its card. It needs node, npm,
 // chromium and PostgreSQL; it is skipped without them and with -short.
 package usestream
 
@@ -105,6 +105,22 @@ func TestUseStreamConversation(t *testing.T) {
 		const cards = shadowText('li [data-ui="booking-confirmation"]');
 		return document.querySelector('main').dataset.loading === 'false' && !document.querySelector('[data-interrupt]') &&
 			/Booking cancelled/.test(cards) && /booking reference/.test(cards) ? 'ok' : '';
+	})()`)
+	// The trip's edit, in its card: 2 guests instead of 3 updates the trip
+	// in place, says the change as the traveller's message and searches
+	// again, as tripgraph's own page does.
+	waitFor(t, ctx, "the trip's edit sent", `(() => {
+		const f = __shadow('[data-ui="trip-details"]', 'form.trip-edit', 0);
+		if (!f) return '';
+		f.querySelector('[name=numberOfGuests]').value = '2';
+		f.requestSubmit();
+		return 'ok';
+	})()`)
+	waitFor(t, ctx, "the trip changed and searched again", `(() => {
+		const said = [...document.querySelectorAll('[data-message="human"]')].map((m) => m.textContent);
+		return document.querySelector('main').dataset.loading === 'false' && said.some((m) => /^Change the trip to Lisbon, .*2 guests$/.test(m)) &&
+			/2 guests/.test(shadowText('[data-ui="trip-details"]')) && !/3 guests/.test(shadowText('[data-ui="trip-details"]')) &&
+			document.querySelectorAll('[data-ui="accommodations-list"]').length === 2 ? 'ok' : '';
 	})()`)
 	if failed, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.error || ''`)); err != nil || failed != "" {
 		t.Fatalf("useStream reported an error: %q (%v)", failed, err)

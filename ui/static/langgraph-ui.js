@@ -28,7 +28,8 @@
   const { useStreamContext } = need("@langchain/langgraph-sdk/react-ui");
 
   // tripUpdate is the state update of a trip-details edit: the trip as
-  // stated (nothing assumed), its newest card replaced where it is shown,
+  // stated (nothing assumed), its newest card replaced where it is shown
+  // (on the reply, as LangGraph's clients see it, which it then stays on),
   // and the traveller's message saying the change (data-said and
   // data-guests, in the page's language), which the tools are chosen for.
   function tripUpdate(stream, form, f) {
