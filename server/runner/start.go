@@ -85,10 +85,17 @@ func (r *Runner) Enqueue(ctx context.Context, t tenant.Tenant, req Request) (sto
 // thread; a start from a checkpoint the thread does not have; and an answer
 // when nothing on the thread waits for one, such as a booking answered
 // already. An answer in the human-in-the-loop shape is read as the
-// planner's own here (wire.ResumeValue), against what the thread waits on.
+// planner's own here (wire.ResumeValue), against what the thread waits on,
+// or, from a checkpoint (as useStream resumes, naming the checkpoint its
+// branch is at), against what that checkpoint waits on.
 func canGoOn(ctx context.Context, t tenant.Tenant, j *Job, threadID string) error {
 	if j.CheckpointID != "" {
-		return hasCheckpoint(ctx, t, threadID, j.CheckpointID)
+		cp, err := hasCheckpoint(ctx, t, threadID, j.CheckpointID)
+		if err != nil || j.Command == nil || j.Command.Resume == nil {
+			return err
+		}
+		j.Command.Resume, err = wire.ResumeValue(j.Command.Resume, cp.Interrupts)
+		return err
 	}
 	if j.Command != nil && j.Command.Resume != nil {
 		head, err := awaitsAnswer(ctx, t, threadID)
@@ -117,17 +124,18 @@ func canGoOn(ctx context.Context, t tenant.Tenant, j *Job, threadID string) erro
 // a command continues a thread; an input starts one.
 var ErrCommandWithoutState = errcode.New(errcode.BadRequest, "the thread has no state for a command to continue (its goto or update): send an input to start it")
 
-// hasCheckpoint refuses a start from a checkpoint the thread does not
-// have (NOT_FOUND), before the run is queued.
-func hasCheckpoint(ctx context.Context, t tenant.Tenant, threadID, checkpointID string) error {
+// hasCheckpoint returns the checkpoint a run starts from, or refuses a
+// start from a checkpoint the thread does not have (NOT_FOUND), before the
+// run is queued.
+func hasCheckpoint(ctx context.Context, t tenant.Tenant, threadID, checkpointID string) (graph.Checkpoint, error) {
 	if threadID == "" || graph.CheckID("checkpoint id", checkpointID) != nil {
-		return errcode.New(errcode.NotFound, "no checkpoint %s on the thread", checkpointID)
+		return graph.Checkpoint{}, errcode.New(errcode.NotFound, "no checkpoint %s on the thread", checkpointID)
 	}
-	_, err := t.Planner.Checkpoint(ctx, threadID, checkpointID)
+	cp, err := t.Planner.Checkpoint(ctx, threadID, checkpointID)
 	if errors.Is(err, graph.ErrNotFound) || errors.Is(err, graph.ErrInvalidID) {
-		return errcode.New(errcode.NotFound, "no checkpoint %s on thread %s", checkpointID, threadID)
+		return cp, errcode.New(errcode.NotFound, "no checkpoint %s on thread %s", checkpointID, threadID)
 	}
-	return err
+	return cp, err
 }
 
 // awaitsAnswer returns the thread's newest checkpoint, or refuses with
