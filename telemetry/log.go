@@ -26,7 +26,9 @@ func (t traceHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 	return traceHandler{t.Handler.WithAttrs(attrs)}
 }
 
-func (t traceHandler) WithGroup(name string) slog.Handler { return traceHandler{t.Handler.WithGroup(name)} }
+func (t traceHandler) WithGroup(name string) slog.Handler {
+	return traceHandler{t.Handler.WithGroup(name)}
+}
 
 // LogAttrs are the trace_id and span_id of ctx's span, for a logger made
 // for the span's work whose calls carry no context (log.With(...)); none
