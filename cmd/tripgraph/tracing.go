@@ -45,12 +45,13 @@ func tracingConfig(c config.Tracing) telemetry.Config {
 
 // statementTracer is what traces the database's statements while tracing
 // is on (each a span under the request's, the run's or the tool call's),
-// or nil. Statements' parameters are never recorded.
+// or nil. Statements' parameters are never recorded, nor the waits for a
+// pooled connection (which would double the spans).
 func statementTracer() pgx.QueryTracer {
 	if !telemetry.Enabled() {
 		return nil
 	}
-	return otelpgx.NewTracer(otelpgx.WithTrimSQLInSpanName())
+	return otelpgx.NewTracer(otelpgx.WithTrimSQLInSpanName(), otelpgx.WithDisableAcquireTracer())
 }
 
 // tracedModel is m with its calls traced while tracing is on.
