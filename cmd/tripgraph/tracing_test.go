@@ -203,4 +203,3 @@ func checkContents(t *testing.T, spans []otlptest.Span, on bool, max int) {
 		t.Error("contents on, yet none was cut to its length")
 	}
 }
-
