@@ -53,6 +53,10 @@ func StartRun(ctx context.Context, r Run) (context.Context, trace.Span) {
 // EndRun ends a run's span with how the run ended: its status, and msg as
 // the span's error when the run failed.
 func EndRun(span trace.Span, status string, failed bool, msg string) {
+	if !span.IsRecording() {
+		span.End()
+		return
+	}
 	span.SetAttributes(StatusKey.String(status))
 	if failed {
 		span.SetStatus(codes.Error, msg)

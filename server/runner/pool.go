@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -337,6 +338,9 @@ func (r *Runner) execute(ctx context.Context, claim store.Claim) {
 // trace of the request that queued it (Job.TraceParent), whichever process
 // took that request.
 func (r *Runner) startSpan(ctx context.Context, run store.Run) (context.Context, trace.Span) {
+	if !telemetry.Enabled() {
+		return ctx, noop.Span{}
+	}
 	j, _ := DecodeJob(run.Input) // a job that cannot be read fails the run in runGraph
 	return telemetry.StartRun(ctx, telemetry.Run{ID: run.ID, ThreadID: run.ThreadID, Attempt: run.Attempts, CreatedBy: j.TraceParent})
 }
