@@ -16,5 +16,6 @@ func Default() Config {
 			RatePerSec: 500, RateBurst: 2000, MaxStreams: 1000, SessionTTL: 7 * 24 * time.Hour},
 		Runner:   Runner{Lease: 30 * time.Second, ShutdownGrace: 20 * time.Second},
 		EndUsers: EndUsers{JWTClockSkew: time.Minute},
+		Tracing:  Tracing{Protocol: "http/protobuf", ServiceName: "tripgraph", SampleRatio: 1, ContentBytes: 4096},
 	}
 }

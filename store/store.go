@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tripgraph/tripgraph/store/accounts"
@@ -68,6 +69,10 @@ type Options struct {
 	MaxConns int32
 	// Checkpoints tune the checkpointer.
 	Checkpoints checkpoint.Options
+	// Tracer, when set, sees every statement of the pools (and of the
+	// connections that listen for and send notifications): the command
+	// sets OpenTelemetry's (otelpgx) when tracing is on.
+	Tracer pgx.QueryTracer
 }
 
 // Open connects to the database at url with the default options and
@@ -84,6 +89,9 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 	}
 	if o.MaxConns > 0 {
 		cfg.MaxConns, cfg.MinConns = o.MaxConns, o.MaxConns
+	}
+	if o.Tracer != nil {
+		cfg.ConnConfig.Tracer = o.Tracer
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/telemetry"
 )
 
 // Request is a run to queue on one of a tenant's threads.
@@ -51,9 +52,13 @@ func (r *Runner) Enqueue(ctx context.Context, t tenant.Tenant, req Request) (sto
 	if err := CheckAdded(ctx, t, req.ThreadID, req.Job.CheckpointID, req.Job.added()); err != nil {
 		return store.Run{}, err
 	}
+	req.Job.TraceParent = telemetry.TraceParent(ctx)
 	raw, err := json.Marshal(req.Job)
 	if err != nil {
 		return store.Run{}, fmt.Errorf("encoding a run's job: %w", err)
+	}
+	if req.Metadata, err = withTraceID(ctx, req.Metadata); err != nil {
+		return store.Run{}, err
 	}
 	nr := store.NewRun{Input: raw, Metadata: req.Metadata, MultitaskStrategy: req.MultitaskStrategy,
 		Delay: req.Delay, AssistantID: req.AssistantID}
@@ -220,4 +225,29 @@ func RollBack(ctx context.Context, t tenant.Tenant, runID string) error {
 		return fmt.Errorf("rolling back run %s: %w", runID, err)
 	}
 	return nil
+}
+
+// TraceIDKey is the member of a run's metadata that names the trace its
+// work is in, when the request that created it was traced: what an
+// operator looks the run up by in the trace back end.
+const TraceIDKey = "trace_id"
+
+// withTraceID adds ctx's trace id to a run's metadata (a JSON object, or
+// none) under TraceIDKey, unless the client set that member itself.
+func withTraceID(ctx context.Context, metadata json.RawMessage) (json.RawMessage, error) {
+	id := telemetry.TraceID(ctx)
+	if id == "" {
+		return metadata, nil
+	}
+	m := map[string]json.RawMessage{}
+	if len(metadata) > 0 && string(metadata) != "null" {
+		if err := json.Unmarshal(metadata, &m); err != nil {
+			return nil, fmt.Errorf("adding the trace id to a run's metadata: %w", err)
+		}
+	}
+	if _, set := m[TraceIDKey]; set {
+		return metadata, nil
+	}
+	m[TraceIDKey], _ = json.Marshal(id)
+	return json.Marshal(m)
 }
