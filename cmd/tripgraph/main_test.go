@@ -86,4 +86,7 @@ func TestConfigDefaultsAreThePackagesDefaults(t *testing.T) {
 			t.Errorf("%s: the configuration's default is %v, the package's %v", c.what, c.got, c.want)
 		}
 	}
+	if got := quotaLimits(d.Quota); got != quota.Default {
+		t.Errorf("the configuration's default limits are %+v, the store's %+v", got, quota.Default)
+	}
 }

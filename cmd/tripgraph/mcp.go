@@ -119,7 +119,8 @@ type serving struct {
 // openServing migrates and opens the database, with the secrets and the
 // media root of the configuration.
 func openServing(ctx context.Context, cfg config.Config, log *slog.Logger, dbPool int32) (*serving, error) {
-	st, err := openStoreWith(ctx, cfg.Database, store.Options{MaxConns: dbPool, Checkpoints: checkpointerOptions(cfg.Storage)})
+	st, err := openStoreWith(ctx, cfg.Database, store.Options{MaxConns: dbPool, Checkpoints: checkpointerOptions(cfg.Storage),
+		Limits: quotaLimits(cfg.Quota)})
 	if err != nil {
 		return nil, err
 	}

@@ -31,6 +31,14 @@ type Limits struct {
 // LangGraph's, a minute.
 var Default = Limits{Crons: 100, CronInterval: time.Minute, Items: 10_000, ItemBytes: 50 << 20, ActiveRuns: 20}
 
+// LockUser is the SQL, on PostgreSQL, that a change a rule of this
+// package weighs for user $1 runs first in its transaction, before it
+// counts what the user holds: it locks the user's row, so that the
+// changes of one user that a limit weighs wait for one another, and two
+// processes never both pass a check that only one of them may. (FOR NO
+// KEY UPDATE: inserting rows that refer to the user does not wait for it.)
+const LockUser = `SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE`
+
 // OrDefault is l with each limit that is not set (0) taken from Default.
 func (l Limits) OrDefault() Limits {
 	l.Crons = or(l.Crons, Default.Crons)

@@ -1,0 +1,88 @@
+package tenanttest
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/store/crons"
+	"github.com/tripgraph/tripgraph/store/quota"
+)
+
+// What each user may keep and run, held alike by every store: each limit
+// lets the last one allowed in and refuses the next, with its code and a
+// message that names it; other users have their own.
+var limitsCases = []suiteCase{
+	{"crons a user keeps", limitCrons},
+	{"how often a cron may be due", limitCronInterval},
+}
+
+// wantLimit reports an error unless err has code and its message says
+// words.
+func wantLimit(t *testing.T, what string, err error, code errcode.Code, words string) {
+	t.Helper()
+	if errcode.Of(err) != code || !strings.Contains(errcode.Message(err), words) {
+		t.Errorf("%s: %v, want %s saying %q", what, err, code, words)
+	}
+}
+
+// A user keeps at most the limit's crons: the last is made, the next is
+// refused, and stores nothing; deleting one makes room again. Another
+// user's crons do not count.
+func limitCrons(t *testing.T, b Backend) {
+	ctx := context.Background()
+	b = b.WithLimits(t, quota.Limits{Crons: 3})
+	mine, theirs, _, _ := two(t, b)
+	var last crons.Cron
+	for range 3 {
+		last = newCron(t, mine, crons.NewCron{Schedule: "@daily"})
+	}
+	one := crons.NewCron{AssistantID: "trip-planner", Schedule: "@daily", Job: cronJob}
+	_, err := mine.Crons.Create(ctx, one)
+	wantLimit(t, "a cron past the limit", err, errcode.LimitExceeded, "cron limit")
+	if n, err := mine.Crons.Count(ctx, "", ""); n != 3 || err != nil {
+		t.Errorf("after a refused cron the user has %d (%v), want 3", n, err)
+	}
+	newCron(t, theirs, one)
+	if err := mine.Crons.Delete(ctx, last.ID); err != nil {
+		t.Fatal(err)
+	}
+	newCron(t, mine, one)
+}
+
+// A schedule that may be due again sooner than the shortest interval (a
+// minute by default, LangGraph's) is refused when a cron is created or
+// changed; one due exactly that often is taken. Cron expressions have no
+// seconds field to be due sooner with; with a longer interval, their due
+// times are held to it too.
+func limitCronInterval(t *testing.T, b Backend) {
+	ctx := context.Background()
+	mine := b.Records(b.NewUser(t))
+	for _, ok := range []string{"@every 1m", "@every 90s", "* * * * *"} {
+		newCron(t, mine, crons.NewCron{Schedule: ok})
+	}
+	for _, often := range []string{"@every 59s", "@every 1s", "@every 1ms"} {
+		_, err := mine.Crons.Create(ctx, crons.NewCron{AssistantID: "trip-planner", Schedule: often, Job: cronJob})
+		wantLimit(t, often, err, errcode.LimitExceeded, "at most once every 1m")
+	}
+	_, err := mine.Crons.Create(ctx, crons.NewCron{AssistantID: "trip-planner", Schedule: "*/30 * * * * *", Job: cronJob})
+	wantCode(t, "a schedule with seconds", err, errcode.BadRequest)
+	daily := newCron(t, mine, crons.NewCron{Schedule: "@daily"})
+	_, err = mine.Crons.Update(ctx, daily.ID, crons.Change{Schedule: ptr("@every 30s")})
+	wantLimit(t, "changing a schedule to every 30s", err, errcode.LimitExceeded, "cron interval limit")
+	if got, _ := mine.Crons.Get(ctx, daily.ID); got.Schedule != "@daily" {
+		t.Errorf("a refused change stored the schedule %q", got.Schedule)
+	}
+
+	five := b.WithLimits(t, quota.Limits{CronInterval: 5 * time.Minute})
+	slow := five.Records(five.NewUser(t))
+	for _, ok := range []string{"*/5 * * * *", "@hourly", "@every 5m"} {
+		newCron(t, slow, crons.NewCron{Schedule: ok})
+	}
+	for _, often := range []string{"*/4 * * * *", "0,3 * * * *", "@every 299s", "* * * * *"} {
+		_, err := slow.Crons.Create(ctx, crons.NewCron{AssistantID: "trip-planner", Schedule: often, Job: cronJob})
+		wantLimit(t, often+" under a 5m interval", err, errcode.LimitExceeded, "at most once every 5m")
+	}
+}
