@@ -110,7 +110,7 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 		}
 	}
 	return &Store{Pool: pool, requests: requests, Accounts: accounts.New(pool), Catalog: catalog.New(pool),
-		Checkpoints: checkpoint.New(pool, o.Checkpoints), Items: items.New(pool), Crons: crons.New(pool, o.Limits), limits: o.Limits.OrDefault()}, nil
+		Checkpoints: checkpoint.New(pool, o.Checkpoints), Items: items.New(pool, o.Limits), Crons: crons.New(pool, o.Limits), limits: o.Limits.OrDefault()}, nil
 }
 
 // RequestPool is the pool for what a request waits on before it is

@@ -58,3 +58,31 @@ func TestCronIntervalLimit(t *testing.T) {
 	wantRefused(t, "a change to every second", h.Do(http.MethodPatch, "/runs/crons/"+c.CronID, h.AliceKey, `{"schedule":"@every 1s"}`),
 		http.StatusUnprocessableEntity, "LIMIT_EXCEEDED", "cron interval limit")
 }
+
+// A user's long-term store holds at most TRIPGRAPH_MAX_STORE_ITEMS items
+// and TRIPGRAPH_MAX_STORE_BYTES bytes: a put past either is 422; replacing
+// an item counts the difference, and deleting one frees its room.
+func TestStoreLimits(t *testing.T) {
+	h := apptest.New(t, apptest.Quota(quota.Limits{Items: 2, ItemBytes: 200}))
+	put := func(key string, filler int) apptest.Response {
+		return h.Do(http.MethodPut, "/store/items", h.AliceKey,
+			`{"namespace":["notes"],"key":"`+key+`","value":{"text":"`+strings.Repeat("x", filler)+`"}}`)
+	}
+	// An item counts its compact value ({"text":"…"}, 11 bytes and the
+	// filler), its key and its labels ("notes").
+	for _, key := range []string{"a", "b"} {
+		if r := put(key, 83); r.Status != http.StatusNoContent { // 100 bytes each: 200, the limit
+			t.Fatalf("putting %s: %d %s", key, r.Status, r.Body)
+		}
+	}
+	wantRefused(t, "a third item", put("c", 1), http.StatusUnprocessableEntity, "LIMIT_EXCEEDED",
+		"store item limit reached: a user's store may hold 2 items")
+	wantRefused(t, "a larger replacement", put("a", 84), http.StatusUnprocessableEntity, "LIMIT_EXCEEDED",
+		"store size limit reached: a user's store may hold 200 bytes, and this put would make it 201 bytes")
+	h.Must(http.StatusNoContent, http.MethodPut, "/store/items", h.AliceKey, `{"namespace":["notes"],"key":"a","value":{}}`)
+	h.Must(http.StatusNoContent, http.MethodDelete, "/store/items", h.AliceKey, `{"namespace":["notes"],"key":"b"}`)
+	if r := put("c", 83); r.Status != http.StatusNoContent {
+		t.Errorf("an item a deletion made room for: %d %s", r.Status, r.Body)
+	}
+	h.Must(http.StatusNoContent, http.MethodPut, "/store/items", h.BobKey, `{"namespace":["notes"],"key":"c","value":{}}`)
+}

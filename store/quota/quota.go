@@ -84,6 +84,16 @@ type Usage struct {
 	Bytes int64
 }
 
+// AfterPut is what a store that holds u holds once an item of size bytes
+// is put in it, replacing a live item of replaced bytes (nil when there is
+// none: the put adds an item). Replacing counts the difference.
+func (u Usage) AfterPut(size int64, replaced *int64) Usage {
+	if replaced == nil {
+		return Usage{Items: u.Items + 1, Bytes: u.Bytes + size}
+	}
+	return Usage{Items: u.Items, Bytes: u.Bytes - *replaced + size}
+}
+
 // CheckItems refuses a put that would take a user's long-term store past
 // Items items or ItemBytes bytes: before is what the store holds, after
 // what it would hold once the put replaced any item with the same

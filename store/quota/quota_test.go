@@ -53,6 +53,25 @@ func TestAPutThatDoesNotGrowTheStoreIsAllowed(t *testing.T) {
 	}
 }
 
+// A put adds an item and its bytes, or replaces one and counts the
+// difference.
+func TestAfterPut(t *testing.T) {
+	held := Usage{Items: 3, Bytes: 300}
+	old := int64(120)
+	for _, c := range []struct {
+		name     string
+		replaced *int64
+		want     Usage
+	}{
+		{"a new item", nil, Usage{4, 400}},
+		{"a replaced one", &old, Usage{3, 280}},
+	} {
+		if got := held.AfterPut(100, c.replaced); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}
+
 // Limits not set are the defaults; those set are kept.
 func TestOrDefault(t *testing.T) {
 	got := Limits{Crons: 7}.OrDefault()

@@ -2,12 +2,14 @@ package tenanttest
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/store/crons"
+	"github.com/tripgraph/tripgraph/store/items"
 	"github.com/tripgraph/tripgraph/store/quota"
 )
 
@@ -17,6 +19,8 @@ import (
 var limitsCases = []suiteCase{
 	{"crons a user keeps", limitCrons},
 	{"how often a cron may be due", limitCronInterval},
+	{"items a user's store holds", limitItems},
+	{"bytes a user's store holds", limitItemBytes},
 }
 
 // wantLimit reports an error unless err has code and its message says
@@ -85,4 +89,80 @@ func limitCronInterval(t *testing.T, b Backend) {
 		_, err := slow.Crons.Create(ctx, crons.NewCron{AssistantID: "trip-planner", Schedule: often, Job: cronJob})
 		wantLimit(t, often+" under a 5m interval", err, errcode.LimitExceeded, "at most once every 5m")
 	}
+}
+
+// A user's store holds at most the limit's live items: the last is put,
+// the next refused; replacing one still goes, deleting one makes room, an
+// item whose time ran out counts no more. Another user's do not count.
+func limitItems(t *testing.T, b Backend) {
+	ctx := context.Background()
+	b = b.WithLimits(t, quota.Limits{Items: 3})
+	mine, theirs, _, _ := two(t, b)
+	ns := []string{"limits"}
+	for _, k := range []string{"a", "b", "c"} {
+		putItem(t, mine.Items, ns, k, `{"n":1}`)
+	}
+	err := mine.Items.Put(ctx, items.PutItem{Namespace: ns, Key: "d", Value: json.RawMessage(`{"n":1}`)})
+	wantLimit(t, "an item past the limit", err, errcode.LimitExceeded, "store item limit")
+	if _, ok, _ := mine.Items.Get(ctx, ns, "d", false); ok {
+		t.Error("a refused item was stored")
+	}
+	putItem(t, mine.Items, ns, "c", `{"n":2}`)
+	putItem(t, theirs.Items, ns, "d", `{"n":1}`)
+	if err := mine.Items.Delete(ctx, ns, "c"); err != nil {
+		t.Fatal(err)
+	}
+	if err := mine.Items.Put(ctx, items.PutItem{Namespace: ns, Key: "brief", Value: json.RawMessage(`{"n":1}`), TTL: time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(5 * time.Millisecond) // its time runs out
+	putItem(t, mine.Items, ns, "d", `{"n":1}`)
+}
+
+// A user's store holds at most the limit's bytes: an item counts its
+// value as compact JSON, its key and its labels; a put that would pass the
+// limit is refused, one that reaches it goes; replacing an item counts
+// the difference, and deleting one frees its bytes.
+func limitItemBytes(t *testing.T, b Backend) {
+	ctx := context.Background()
+	b = b.WithLimits(t, quota.Limits{ItemBytes: 100})
+	mine := b.Records(b.NewUser(t))
+	put := func(key string, size int) error {
+		t.Helper()
+		return mine.Items.Put(ctx, sized(t, key, size))
+	}
+	for _, p := range []struct {
+		key  string
+		size int
+	}{{"a", 60}, {"b", 40}} { // 100: the limit, reached
+		if err := put(p.key, p.size); err != nil {
+			t.Fatalf("putting %s (%d bytes): %v", p.key, p.size, err)
+		}
+	}
+	wantLimit(t, "a byte past the limit", put("c", 14), errcode.LimitExceeded, "store size limit")
+	wantLimit(t, "a replacement one byte larger", put("a", 61), errcode.LimitExceeded, "store size limit")
+	if err := put("a", 46); err != nil { // 86
+		t.Fatalf("a smaller replacement: %v", err)
+	}
+	if err := put("c", 14); err != nil { // 100 again
+		t.Fatalf("an item the replacement made room for: %v", err)
+	}
+	if err := mine.Items.Delete(ctx, []string{"sized"}, "b"); err != nil {
+		t.Fatal(err)
+	}
+	if err := put("d", 40); err != nil {
+		t.Fatalf("an item a deletion made room for: %v", err)
+	}
+}
+
+// sized is an item under the namespace "sized" that counts size bytes
+// (at least 14, with a key of one byte) against its owner's limit.
+func sized(t *testing.T, key string, size int) items.PutItem {
+	t.Helper()
+	in := items.PutItem{Namespace: []string{"sized"}, Key: key}
+	in.Value = json.RawMessage(`{"v": "` + strings.Repeat("x", size-len(`{"v":""}`)-len(key)-len("sized")) + `"}`)
+	if got := in.Size(); got != int64(size) {
+		t.Fatalf("the item counts %d bytes, want %d", got, size)
+	}
+	return in
 }
