@@ -3,16 +3,22 @@ package store
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tripgraph/tripgraph/store/quota"
 )
+
+// unlimited lets one user queue as many runs as a benchmark needs.
+var unlimited = Options{Limits: quota.Limits{ActiveRuns: math.MaxInt32}}
 
 // BenchmarkClaimFinish measures the queue's throughput: workers in two
 // processes claim pending runs (one per thread) and finish them.
 func BenchmarkClaimFinish(b *testing.B) {
 	ctx := context.Background()
-	stores := openQueueStores(b, 2)
+	stores := openQueueStoresWith(b, 2, unlimited)
 	owner, _ := newThread(b, stores[0], "bench")
 	for range b.N {
 		th, err := stores[0].ForOwner(owner).CreateThread(ctx, NewThread{})

@@ -86,3 +86,19 @@ func TestStoreLimits(t *testing.T) {
 	}
 	h.Must(http.StatusNoContent, http.MethodPut, "/store/items", h.BobKey, `{"namespace":["notes"],"key":"c","value":{}}`)
 }
+
+// A user has at most TRIPGRAPH_MAX_ACTIVE_RUNS runs queued and running
+// over all their threads; one more is 429, on a thread or stateless.
+// Another user has their own.
+func TestActiveRunLimit(t *testing.T) {
+	h := apptest.New(t, apptest.Quota(quota.Limits{ActiveRuns: 2})) // no workers: the runs stay pending
+	body := apptest.RunBody("4 nights in Lisbon in May")
+	for range 2 {
+		h.Must(http.StatusOK, http.MethodPost, "/threads/"+h.Thread(h.AliceKey, "")+"/runs", h.AliceKey, body)
+	}
+	wantRefused(t, "a third run", h.Do(http.MethodPost, "/threads/"+h.Thread(h.AliceKey, "")+"/runs", h.AliceKey, body),
+		http.StatusTooManyRequests, "TOO_MANY_REQUESTS", "run limit reached: a user may have 2 runs queued or running at once")
+	wantRefused(t, "a stateless run", h.Do(http.MethodPost, "/runs/wait", h.AliceKey, body),
+		http.StatusTooManyRequests, "TOO_MANY_REQUESTS", "run limit reached")
+	h.Must(http.StatusOK, http.MethodPost, "/threads/"+h.Thread(h.BobKey, "")+"/runs", h.BobKey, body)
+}

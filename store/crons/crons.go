@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -483,6 +484,10 @@ func (s *Store) Fire(ctx context.Context, limit int, start Start) ([]Fired, erro
 		if err != nil {
 			return fmt.Errorf("claiming due crons: %w", err)
 		}
+		// Starting a run locks its owner's row (quota.LockUser) until this
+		// transaction ends: in owner order, two processes firing at once
+		// lock them in one order and never deadlock.
+		slices.SortStableFunc(due, func(a, b Cron) int { return strings.Compare(a.UserID, b.UserID) })
 		for _, c := range due {
 			f := Fired{Cron: c, Due: *c.NextRunAt}
 			f.Err = pgx.BeginFunc(ctx, tx, func(sp pgx.Tx) error { return start(ctx, sp, c, f.Due) })

@@ -46,7 +46,9 @@ func (s *state) ownRun(owner, id string) (*run, error) {
 
 // CreateRun creates a run on one of the owner's threads, as
 // store.Owner.CreateRun does: pending on an idle thread; otherwise its
-// multitask strategy decides (reject, enqueue, interrupt, rollback).
+// multitask strategy decides (reject, enqueue, interrupt, rollback). An
+// owner at their limit of runs queued, pending and running, once the
+// strategy has ended those it replaces, is refused one more.
 func (o Owner) CreateRun(_ context.Context, threadID string, nr store.NewRun) (store.Run, error) {
 	o.s.mu.Lock()
 	defer o.s.mu.Unlock()
@@ -71,7 +73,9 @@ func (s *state) createRunLocked(owner, threadID string, nr store.NewRun) (*run, 
 	if err != nil {
 		return nil, err
 	}
-	status, replaces, err := s.makeRoom(t, strategy)
+	status, replaces, err := s.makeRoom(t, strategy, func(ended int) error {
+		return s.limits.CheckActiveRuns(s.activeRunsOf(owner) - ended)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -80,21 +84,29 @@ func (s *state) createRunLocked(owner, threadID string, nr store.NewRun) (*run, 
 }
 
 // makeRoom applies a multitask strategy to a thread and returns the status
-// of the run to create and the run it replaces.
-func (s *state) makeRoom(t *thread, strategy string) (status, replaces string, err error) {
+// of the run to create and the run it replaces. It changes nothing until
+// check, told how many active runs the strategy ends, lets the run be
+// created.
+func (s *state) makeRoom(t *thread, strategy string, check func(ended int) error) (status, replaces string, err error) {
 	active := s.activeRun(t.id)
 	switch {
 	case active == nil:
-		return store.RunPending, "", nil
+		return store.RunPending, "", check(0)
 	case strategy == store.MultitaskReject:
 		return "", "", errcode.New(errcode.Conflict, "thread %s already has an active run %s (%s)", t.id, active.ID, active.Status)
 	case strategy == store.MultitaskEnqueue:
-		return store.RunQueued, "", nil
+		return store.RunQueued, "", check(0)
 	}
-	for _, r := range s.runsOf(t.id) {
-		if r.Status == store.RunQueued {
-			s.endRun(r, store.RunCancelled, "")
-		}
+	queued := slices.DeleteFunc(s.runsOf(t.id), func(r *run) bool { return r.Status != store.RunQueued })
+	ended := len(queued)
+	if active.Status == store.RunPending {
+		ended++
+	}
+	if err := check(ended); err != nil {
+		return "", "", err
+	}
+	for _, r := range queued {
+		s.endRun(r, store.RunCancelled, "")
 	}
 	if active.Status == store.RunPending {
 		s.endRun(active, store.RunCancelled, "")
@@ -142,9 +154,13 @@ func (o Owner) CreateRunOnNewThread(_ context.Context, nt store.NewThread, nr st
 }
 
 // createRunOnNewThreadLocked is CreateRunOnNewThread; the caller holds mu.
+// An owner at their limit of active runs gets no thread either.
 func (s *state) createRunOnNewThreadLocked(owner string, nt store.NewThread, nr store.NewRun) (*run, error) {
 	strategy, meta, err := nr.Check()
 	if err != nil {
+		return nil, err
+	}
+	if err := s.limits.CheckActiveRuns(s.activeRunsOf(owner)); err != nil {
 		return nil, err
 	}
 	threadMeta, err := store.CheckMetadata(nt.Metadata)
@@ -207,6 +223,18 @@ func (o Owner) ListRuns(_ context.Context, threadID string, limit, offset int, s
 	}
 	slices.Reverse(list)
 	return records(page(list, limit, offset), (*run).record), nil
+}
+
+// activeRunsOf counts the owner's runs queued, pending and running, over
+// all their threads; the caller holds mu.
+func (s *state) activeRunsOf(owner string) int {
+	n := 0
+	for _, r := range s.runs {
+		if r.owner == owner && !r.Final() {
+			n++
+		}
+	}
+	return n
 }
 
 // runsOf are a thread's runs, oldest first; the caller holds mu.

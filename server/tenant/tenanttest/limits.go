@@ -7,7 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/store/crons"
 	"github.com/tripgraph/tripgraph/store/items"
 	"github.com/tripgraph/tripgraph/store/quota"
@@ -21,6 +24,7 @@ var limitsCases = []suiteCase{
 	{"how often a cron may be due", limitCronInterval},
 	{"items a user's store holds", limitItems},
 	{"bytes a user's store holds", limitItemBytes},
+	{"runs a user has queued and running", limitActiveRuns},
 }
 
 // wantLimit reports an error unless err has code and its message says
@@ -165,4 +169,42 @@ func sized(t *testing.T, key string, size int) items.PutItem {
 		t.Fatalf("the item counts %d bytes, want %d", got, size)
 	}
 	return in
+}
+
+// A user has at most the limit's runs queued, pending and running, over
+// all their threads: the last is created, the next refused with
+// TOO_MANY_REQUESTS, on a thread or on a new one (which is then not
+// made). A strategy that ends runs counts what it ends; a run that ends
+// makes room; another user's runs do not count.
+func limitActiveRuns(t *testing.T, b Backend) {
+	ctx := context.Background()
+	b = b.WithLimits(t, quota.Limits{ActiveRuns: 3})
+	mine, theirs, _, _ := two(t, b)
+	first, second, third := newThreadOf(t, mine), newThreadOf(t, mine), newThreadOf(t, mine)
+	mustCreate(t, mine, first, "")
+	mustCreate(t, mine, first, store.MultitaskEnqueue)
+	mustCreate(t, mine, second, "") // the third: the limit
+	_, err := mine.CreateRun(ctx, third, store.NewRun{})
+	wantLimit(t, "a run past the limit", err, errcode.TooManyRequests, "run limit")
+	_, err = mine.CreateRun(ctx, first, store.NewRun{MultitaskStrategy: store.MultitaskEnqueue})
+	wantLimit(t, "a run queued past the limit", err, errcode.TooManyRequests, "run limit")
+	fresh := uuid.NewString()
+	_, err = mine.CreateRunOnNewThread(ctx, store.NewThread{ID: fresh}, store.NewRun{})
+	wantLimit(t, "a run on a new thread past the limit", err, errcode.TooManyRequests, "run limit")
+	if _, err := mine.Thread(ctx, fresh); errcode.Of(err) != errcode.NotFound {
+		t.Errorf("a refused run made its thread: %v", err)
+	}
+	mustCreate(t, theirs, newThreadOf(t, theirs), "")
+
+	// Interrupting ends the first thread's queued run and its pending one.
+	mustCreate(t, mine, first, store.MultitaskInterrupt)
+	last := mustCreate(t, mine, third, "")
+	_, err = mine.CreateRunOnNewThread(ctx, store.NewThread{}, store.NewRun{})
+	wantLimit(t, "a run past the limit again", err, errcode.TooManyRequests, "run limit")
+	if _, err := mine.CancelRun(ctx, last.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mine.CreateRunOnNewThread(ctx, store.NewThread{ID: fresh}, store.NewRun{}); err != nil {
+		t.Errorf("a run once another ended: %v", err)
+	}
 }
