@@ -141,8 +141,8 @@ func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr Ne
 		threadID, o.id, stamp)
 	b.Queue(`
 		WITH r AS (
-			INSERT INTO runs (thread_id, owner_id, status, multitask_strategy, input, metadata, not_before, assistant_id)
-			SELECT t.id, t.owner_id, 'pending', $3, $4, $5, `+notBefore+`, nullif($6, '')
+			INSERT INTO runs (thread_id, owner_id, status, multitask_strategy, input, metadata, not_before, assistant_id, claim_round)
+			SELECT t.id, t.owner_id, 'pending', $3, $4, $5, `+notBefore+`, nullif($6, ''), `+claimRoundOf("t.owner_id", "")+`
 			FROM threads t
 			WHERE t.id = $1 AND t.owner_id::text = $2
 				AND NOT EXISTS (SELECT 1 FROM runs WHERE thread_id = t.id AND status IN ('pending', 'running'))
@@ -217,8 +217,9 @@ func (o Owner) createRunIn(ctx context.Context, tx pgx.Tx, n *notes, threadID st
 	}
 	run, err := oneRun(ctx, tx, "creating a run on thread "+threadID, `
 		WITH r AS (
-			INSERT INTO runs (thread_id, owner_id, status, multitask_strategy, input, metadata, replaces, not_before, assistant_id)
-			VALUES ($1, $9, $2, $3, $4, $5, nullif($6, '')::uuid, `+notBefore+`, nullif($8, ''))
+			INSERT INTO runs (thread_id, owner_id, status, multitask_strategy, input, metadata, replaces, not_before, assistant_id,
+				claim_round)
+			VALUES ($1, $9, $2, $3, $4, $5, nullif($6, '')::uuid, `+notBefore+`, nullif($8, ''), `+claimRoundOf("$9::uuid", "")+`)
 			RETURNING *)
 		SELECT `+runColumns+` FROM r`, threadID, status, strategy, input, meta, replaces, nr.Delay.Microseconds(), nr.AssistantID, o.id)
 	if err == nil && run.Status == RunPending {
@@ -278,8 +279,8 @@ func (o Owner) createRunOnNewThread(ctx context.Context, q batcher, nt NewThread
 			WHERE `+activeRunsBelow("$2::uuid", "$10")+`
 			RETURNING id, owner_id),
 		r AS (
-			INSERT INTO runs (thread_id, owner_id, status, multitask_strategy, input, metadata, not_before, assistant_id)
-			SELECT t.id, t.owner_id, 'pending', $4, $5, $6, `+notBefore+`, nullif($8, '') FROM t
+			INSERT INTO runs (thread_id, owner_id, status, multitask_strategy, input, metadata, not_before, assistant_id, claim_round)
+			SELECT t.id, t.owner_id, 'pending', $4, $5, $6, `+notBefore+`, nullif($8, ''), `+claimRoundOf("t.owner_id", "")+` FROM t
 			RETURNING *)
 		SELECT `+runColumns+` FROM r`, nullable(nt.ID), o.id, threadMeta, strategy, input, meta, nr.Delay.Microseconds(),
 		nr.AssistantID, stamp, o.s.limits.ActiveRuns)

@@ -48,3 +48,37 @@ func BenchmarkClaimFinish(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkClaimBacklog measures one claim, alone, in one process, with
+// a backlog of pending runs of many owners: 50 owners with 100 runs each,
+// and more, one run a thread. Each run claimed is finished untimed.
+func BenchmarkClaimBacklog(b *testing.B) {
+	ctx := context.Background()
+	st := openQueueStoresWith(b, 1, unlimited)[0]
+	owners := make([]string, 50)
+	for i := range owners {
+		owners[i], _ = newThread(b, st, fmt.Sprintf("backlog%d", i))
+	}
+	for range 100 + b.N/len(owners) + 1 {
+		for _, o := range owners {
+			if _, err := st.ForOwner(o).CreateRunOnNewThread(ctx, NewThread{}, NewRun{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if _, err := st.Pool.Exec(ctx, `ANALYZE runs; ANALYZE threads`); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		c, ok, err := st.ClaimRun(ctx, "w", time.Minute)
+		if err != nil || !ok {
+			b.Fatalf("claim: %v, %v", ok, err)
+		}
+		b.StopTimer()
+		if _, err := st.FinishRun(ctx, c.Lease(), RunSuccess, ""); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+}

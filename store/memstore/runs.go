@@ -21,6 +21,7 @@ type run struct {
 	cancelRequested bool
 	events          []store.RunEvent
 	positions       map[string]bool // the positions its events took
+	round           int64           // its claim round, taken when it became pending (store.ClaimRound)
 }
 
 func (r *run) record() store.Run {
@@ -126,11 +127,32 @@ func (s *state) addRun(t *thread, nr store.NewRun, strategy string, meta []byte,
 		nb := at.Add(nr.Delay)
 		r.NotBefore = &nb
 	}
+	if status == store.RunPending {
+		r.round = s.claimRound(r.owner)
+	}
 	s.runs[r.ID] = r
 	if status == store.RunPending {
 		s.pendingLocked()
 	}
 	return r
+}
+
+// claimRound is the claim round a run of owner's takes as it becomes
+// pending (store.ClaimRound); the caller holds mu.
+func (s *state) claimRound(owner string) int64 {
+	var lowest, highest *int64
+	for _, r := range s.runs {
+		if r.Status != store.RunPending {
+			continue
+		}
+		if lowest == nil || r.round < *lowest {
+			lowest = &r.round
+		}
+		if r.owner == owner && (highest == nil || r.round > *highest) {
+			highest = &r.round
+		}
+	}
+	return store.ClaimRound(lowest, highest)
 }
 
 // cloneJSON copies a JSON value; none stays none.
@@ -276,6 +298,7 @@ func (s *state) endRun(r *run, status, runErr string) {
 	}
 	for _, q := range s.runsOf(r.ThreadID) {
 		if q.Status == store.RunQueued {
+			q.round = s.claimRound(q.owner)
 			q.Status, q.UpdatedAt = store.RunPending, at
 			t.status, t.updated = store.ThreadBusy, at
 			s.pendingLocked()
@@ -313,7 +336,8 @@ func (o Owner) CancelRun(_ context.Context, runID string) (store.Run, error) {
 	return r.record(), nil
 }
 
-// ClaimRun takes the oldest pending run of any owner for workerID, marks
+// ClaimRun takes the next pending run of any owner for workerID, of the
+// lowest claim round and the oldest within it (store.ClaimRound), marks
 // it running under a lease of the given length, counts the attempt and
 // marks its thread busy. ok is false when no run is waiting.
 func (st *Store) ClaimRun(_ context.Context, workerID string, lease time.Duration) (store.Claim, bool, error) {
@@ -333,7 +357,9 @@ func (st *Store) ClaimRun(_ context.Context, workerID string, lease time.Duratio
 	if len(due) == 0 {
 		return store.Claim{}, false, nil
 	}
-	r := slices.MinFunc(due, func(a, b *run) int { return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID)) })
+	r := slices.MinFunc(due, func(a, b *run) int {
+		return cmp.Or(cmp.Compare(a.round, b.round), a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
+	})
 	r.Status, r.WorkerID, r.Attempts, r.leaseExpires, r.UpdatedAt = store.RunRunning, workerID, r.Attempts+1, at.Add(lease), at
 	if r.StartedAt == nil {
 		r.StartedAt = &at
@@ -416,7 +442,9 @@ func (st *Store) ReleaseRun(_ context.Context, l store.Lease) (store.Run, error)
 	return r.record(), nil
 }
 
-// requeue puts a running run back to pending, without a lease.
+// requeue puts a running run back to pending, without a lease; it keeps
+// its claim round, so it is claimed again before the runs that became
+// pending since.
 func (s *state) requeue(r *run) {
 	r.Status, r.leaseExpires, r.UpdatedAt = store.RunPending, time.Time{}, s.now()
 	s.pendingLocked()
