@@ -124,7 +124,7 @@ type Quota struct {
 	CronMinInterval time.Duration `env:"TRIPGRAPH_CRON_MIN_INTERVAL" validate:"gte=1m" help:"the shortest time a cron's schedule may leave between two due times (at least «1m», as LangGraph's); a schedule that may be due sooner («@every 30s») is refused with 422 «LIMIT_EXCEEDED», and a stored one stops at its next due time"`
 	MaxStoreItems   int           `env:"TRIPGRAPH_MAX_STORE_ITEMS" validate:"gt=0" help:"items one user's long-term store («/store/items») may hold; a put of one more is refused with 422 «LIMIT_EXCEEDED»"`
 	MaxStoreBytes   ByteSize      `env:"TRIPGRAPH_MAX_STORE_BYTES" validate:"gt=0" help:"bytes one user's long-term store may hold: each item counts its value as compact JSON, its key and its namespace's labels; replacing an item counts the difference and deleting one frees its bytes. Bytes, or with a «KiB», «MiB» or «GiB» suffix; a put past it is refused with 422 «LIMIT_EXCEEDED»"`
-	MaxActiveRuns   int           `env:"TRIPGRAPH_MAX_ACTIVE_RUNS" validate:"gt=0" help:"runs one user may have queued and running at once, over all their threads and every «serve» process on the database; one more is refused with 429 «TOO_MANY_REQUESTS» (a cron's due time then starts none)"`
+	MaxActiveRuns   int           `env:"TRIPGRAPH_MAX_ACTIVE_RUNS" validate:"gt=0" help:"runs one user may have queued and running at once, over all their threads and every «serve» process on the database; one more is refused with 429 «TOO_MANY_REQUESTS» (a cron's due time then starts none). A backend key that serves all of an app's travellers is one user: raise it to fit"`
 }
 
 // Runner sizes and paces the workers that execute runs.
