@@ -152,9 +152,9 @@ func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr Ne
 		o.s.limits.ActiveRuns)
 	res := o.s.requests.SendBatch(ctx, b)
 	defer res.Close()
-	for range 2 {
+	for range 2 { // the owner's row, then the thread
 		if _, err := res.Exec(); err != nil {
-			return Run{}, false, notFoundAs(fmt.Errorf("locking thread %s: %w", threadID, err), "Thread with ID %s not found", threadID)
+			return Run{}, false, notFoundAs(fmt.Errorf("locking thread %s and its owner: %w", threadID, err), "Thread with ID %s not found", threadID)
 		}
 	}
 	rows, err := res.Query()
@@ -329,19 +329,21 @@ func (o Owner) roomForOneMore(ctx context.Context, tx pgx.Tx) error {
 	return o.s.limits.CheckActiveRuns(active)
 }
 
-// countActiveRuns counts owner $1's runs queued, pending and running, on
-// the index runs_owner_active_idx.
-const countActiveRuns = `SELECT count(*) FROM runs WHERE owner_id = $1 AND status IN ('queued', 'pending', 'running')`
-
-// activeRunsBelow is the SQL condition that owner (an expression) has
-// fewer runs queued, pending and running than limit (a parameter):
-// quota.Limits.CheckActiveRuns's rule, for the statements that create a
-// run in one round trip. When it fails they create nothing, and their
-// caller asks the rule itself for its error.
-func activeRunsBelow(owner, limit string) string {
-	return `(SELECT count(*) FROM runs a WHERE a.owner_id = ` + owner +
-		` AND a.status IN ('queued', 'pending', 'running')) < ` + limit
+// activeRunsOf is the SQL that counts owner's (an SQL expression) runs
+// queued, pending and running, on the index runs_owner_active_idx.
+func activeRunsOf(owner string) string {
+	return `(SELECT count(*) FROM runs a WHERE a.owner_id = ` + owner + ` AND a.status IN ('queued', 'pending', 'running'))`
 }
+
+// countActiveRuns counts owner $1's active runs.
+var countActiveRuns = `SELECT ` + activeRunsOf("$1")
+
+// activeRunsBelow is the SQL condition that owner (an SQL expression) has
+// fewer active runs than limit (a parameter): quota.Limits.CheckActiveRuns's
+// rule, for the statements that create a run in one round trip. When it
+// fails they create nothing, and their caller asks the rule itself for
+// its error.
+func activeRunsBelow(owner, limit string) string { return activeRunsOf(owner) + ` < ` + limit }
 
 // batcher sends a batch: a pool or a transaction.
 type batcher interface {
