@@ -47,6 +47,8 @@ func ruleText(fe validator.FieldError) string {
 		return "must be a URL"
 	case "lte":
 		return "must be at most " + fe.Param()
+	case "oneof":
+		return "must be one of " + fe.Param()
 	case "required_with":
 		return "must be set with TRIPGRAPH_JWT_ISSUER"
 	}

@@ -37,6 +37,7 @@ type Config struct {
 	Quota    Quota
 	Runner   Runner
 	EndUsers EndUsers
+	Tracing  Tracing
 }
 
 // Database says which PostgreSQL to use.
@@ -134,6 +135,28 @@ type Runner struct {
 	ShutdownGrace time.Duration `env:"TRIPGRAPH_SHUTDOWN_GRACE" validate:"gte=0" help:"on SIGTERM or Ctrl-C, «serve» stops taking runs and new connections, lets its runs go on this long, hands the unfinished ones back to the queue (another process resumes them from their last checkpoint at once), then ends open streams with an «UNAVAILABLE» error frame telling clients to join again with «Last-Event-ID»; requests still going get 10 s more"`
 }
 
+// Tracing says where the OpenTelemetry traces of requests and runs go,
+// and what they hold. It is off until an OTLP endpoint is set. The
+// variables are OpenTelemetry's own, read here as every setting is.
+type Tracing struct {
+	Endpoint       string    `env:"OTEL_EXPORTER_OTLP_ENDPOINT" shown:"unset: tracing off" validate:"omitempty,url" help:"the OTLP collector or back end traces are sent to (such as «http://127.0.0.1:4318», or «http://127.0.0.1:4317» with «grpc»); setting it turns tracing on. With «http/protobuf» the traces go to its path «/v1/traces»; an «http://» endpoint is sent to without TLS"`
+	TracesEndpoint string    `env:"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" shown:"unset" validate:"omitempty,url" help:"the traces' own endpoint, which wins over «OTEL_EXPORTER_OTLP_ENDPOINT» and turns tracing on too; with «http/protobuf» it is the whole URL, path included"`
+	Protocol       string    `env:"OTEL_EXPORTER_OTLP_PROTOCOL" validate:"oneof=grpc http/protobuf" help:"«grpc» or «http/protobuf»"`
+	Headers        KeyValues `env:"OTEL_EXPORTER_OTLP_HEADERS" shown:"none" secret:"true" help:"headers sent with every export, «key=value» pairs separated by commas, values URL-encoded (such as «Authorization=Basic%20…» for Langfuse); never logged"`
+	ServiceName    string    `env:"OTEL_SERVICE_NAME" help:"the «service.name» of this process's spans"`
+	Resource       KeyValues `env:"OTEL_RESOURCE_ATTRIBUTES" shown:"none" help:"more attributes of this process's spans, «key=value» pairs separated by commas (such as «deployment.environment.name=staging»)"`
+	SampleRatio    float64   `env:"OTEL_TRACES_SAMPLER_ARG" validate:"gte=0,lte=1" help:"the share of traces kept, from «0» to «1», decided where a trace starts (a request, or a cron's run) and followed by every span under it, a run executed by another process included («parentbased_traceidratio»)"`
+	Disabled       bool      `env:"OTEL_SDK_DISABLED" shown:"false" help:"«true» turns tracing off whatever else is set"`
+	Contents       bool      `env:"TRIPGRAPH_TRACE_CONTENTS" shown:"off" help:"record the messages a model is sent and answers, and tools' arguments and results, in the spans; off, spans hold names, sizes, token counts and outcomes only. Turn it on only where the trace back end may hold what travellers write"`
+	ContentBytes   int       `env:"TRIPGRAPH_TRACE_CONTENT_BYTES" validate:"gt=0" help:"with «TRIPGRAPH_TRACE_CONTENTS», each recorded content is cut to this many bytes (at a character's start), marked «…» where it was cut"`
+}
+
+// On reports whether traces are sent: an endpoint is set and the SDK is
+// not disabled.
+func (t Tracing) On() bool {
+	return !t.Disabled && (t.Endpoint != "" || t.TracesEndpoint != "")
+}
+
 // DBPool is the size of serve's database pool on a machine of cpus CPUs:
 // Database.Pool when set, else four connections per CPU and four more (12
 // on 2 CPUs). The workers are many more, but a worker holds a connection
@@ -202,16 +225,18 @@ func readable(err error, vars map[string]string) error {
 	if !errors.As(err, &agg) {
 		return fmt.Errorf("reading the configuration: %w", err)
 	}
-	byField := map[string]string{}
+	byField, secret := map[string]string{}, map[string]bool{}
 	for _, s := range Settings() {
-		byField[s.field] = s.Name
+		byField[s.field], secret[s.Name] = s.Name, s.secret
 	}
 	problems := make([]error, 0, len(agg.Errors))
 	for _, e := range agg.Errors {
 		var pe env.ParseError
 		if errors.As(e, &pe) && byField[pe.Name] != "" {
 			name := byField[pe.Name]
-			e = fmt.Errorf("%s=%q: %w", name, vars[name], pe.Err)
+			if e = fmt.Errorf("%s=%q: %w", name, vars[name], pe.Err); secret[name] {
+				e = fmt.Errorf("%s: %w", name, pe.Err)
+			}
 		}
 		problems = append(problems, fmt.Errorf("reading the configuration: %w", e))
 	}

@@ -173,3 +173,43 @@ func TestFieldNamesAreUnique(t *testing.T) {
 		seen[s.field] = s.Name
 	}
 }
+
+// Tracing is off by default and on once an OTLP endpoint is set, from
+// OpenTelemetry's own variables; headers and resource attributes are read
+// as the specification writes them, and a bad header names its key, never
+// its value.
+func TestTracing(t *testing.T) {
+	if Default().Tracing.On() {
+		t.Error("tracing must be off by default")
+	}
+	c, err := FromMap(map[string]string{
+		"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4317", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc",
+		"OTEL_EXPORTER_OTLP_HEADERS": "Authorization=Basic%20c2VjcmV0, x-tenant = trips ",
+		"OTEL_SERVICE_NAME":          "trips-eu", "OTEL_TRACES_SAMPLER_ARG": "0.25",
+		"OTEL_RESOURCE_ATTRIBUTES": "deployment.environment.name=staging", "TRIPGRAPH_TRACE_CONTENTS": "true",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := c.Tracing
+	if !tr.On() || tr.Protocol != "grpc" || tr.ServiceName != "trips-eu" || tr.SampleRatio != 0.25 || !tr.Contents || tr.ContentBytes != 4096 {
+		t.Errorf("tracing read as %+v", tr)
+	}
+	if tr.Headers["Authorization"] != "Basic c2VjcmV0" || tr.Headers["x-tenant"] != "trips" || tr.Resource["deployment.environment.name"] != "staging" {
+		t.Errorf("headers %v, resource %v", tr.Headers, tr.Resource)
+	}
+	if s := tr.Headers.String(); strings.Contains(s, "c2VjcmV0") {
+		t.Errorf("headers written with their values: %s", s)
+	}
+	off, err := FromMap(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_SDK_DISABLED": "true"})
+	if err != nil || off.Tracing.On() {
+		t.Errorf("OTEL_SDK_DISABLED=true must turn tracing off: %v", err)
+	}
+	for name, v := range map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": "http/json", "OTEL_TRACES_SAMPLER_ARG": "2",
+		"OTEL_EXPORTER_OTLP_HEADERS": "=sekrit", "TRIPGRAPH_TRACE_CONTENT_BYTES": "0"} {
+		_, err := FromMap(map[string]string{name: v})
+		if err == nil || !strings.Contains(err.Error(), name) || strings.Contains(err.Error(), "sekrit") {
+			t.Errorf("%s=%s: %v, want an error naming the variable and not the secret", name, v, err)
+		}
+	}
+}

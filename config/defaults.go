@@ -18,5 +18,6 @@ func Default() Config {
 			MaxActiveRuns: 20},
 		Runner:   Runner{Lease: 30 * time.Second, ShutdownGrace: 20 * time.Second},
 		EndUsers: EndUsers{JWTClockSkew: time.Minute},
+		Tracing:  Tracing{Protocol: "http/protobuf", ServiceName: "tripgraph", SampleRatio: 1, ContentBytes: 4096},
 	}
 }

@@ -14,6 +14,7 @@ type Setting struct {
 	Literal bool   // Default is the value itself, not words about it
 	Help    string // what it means
 	field   string // its Go field's name
+	secret  bool   // its value is never written in an error (tag secret)
 }
 
 // Settings lists every variable of Config in the order of its fields.
@@ -35,7 +36,8 @@ func walk(v reflect.Value, out *[]Setting) {
 		if !words {
 			shown = plain(fv)
 		}
-		*out = append(*out, Setting{Name: name, Default: shown, Literal: !words && shown != "", Help: f.Tag.Get("help"), field: f.Name})
+		*out = append(*out, Setting{Name: name, Default: shown, Literal: !words && shown != "", Help: f.Tag.Get("help"), field: f.Name,
+			secret: f.Tag.Get("secret") == "true"})
 	}
 }
 

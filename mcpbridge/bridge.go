@@ -191,14 +191,17 @@ func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (no
 	}
 	emit(ctx, EventCalling, Calling{Type: EventCalling, Server: e.server.Name, Tool: name, Card: e.card()})
 	start := time.Now()
+	ctx, span := startCall(ctx, e, args)
 	data, err := b.call(ctx, user, e, args)
 	done := Complete{Type: EventComplete, Server: e.server.Name, Tool: name, Card: e.card(), DurationMs: float64(time.Since(start).Microseconds()) / 1000}
 	if err != nil {
+		endCall(span, nil, 0, err)
 		done.Error = string(errcode.Of(err))
 		emit(ctx, EventComplete, done)
 		return nodes.Result{}, err
 	}
 	items := countItems(data)
+	endCall(span, data, items, nil)
 	done.Items = &items
 	emit(ctx, EventComplete, done)
 	res := nodes.Result{Full: data}
@@ -247,9 +250,11 @@ func (b *Bridge) call(ctx context.Context, user string, e entry, args json.RawMe
 	report := func(p *mcp.ProgressNotificationParams) {
 		emit(parent, EventProgress, Progress{Type: EventProgress, Server: e.server.Name, Tool: e.name, Progress: p.Progress, Total: p.Total, Message: p.Message})
 	}
+	watch := b.watchGuard(parent, user, e.server)
 	res, err := guarded(parent, b, user, e.server, func() (*mcp.CallToolResult, error) {
 		return s.callTool(ctx, e.tool.Name, args, report)
 	})
+	watch(err)
 	switch {
 	case err == nil:
 		data, err := decodeResult(res)

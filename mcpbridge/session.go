@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tripgraph/tripgraph/telemetry"
 )
 
 // sessionKey identifies a session: one per user and server.
@@ -224,6 +226,7 @@ func (s *session) forgetTools() {
 // progress notifications.
 func (s *session) callTool(ctx context.Context, name string, args any, report func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
 	params := &mcp.CallToolParams{Name: name, Arguments: args}
+	params.Meta = telemetry.InjectMeta(ctx, params.Meta) // the server's spans join the call's trace
 	if report != nil {
 		token := "p" + strconv.FormatUint(s.tokens.Add(1), 10)
 		params.SetProgressToken(token)

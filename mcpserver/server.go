@@ -64,7 +64,7 @@ func New(cfg Config) *mcp.Server {
 			Logger:       cfg.Logger,
 			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 		})
-	s.AddReceivingMiddleware(onlyDeclared)
+	s.AddReceivingMiddleware(onlyDeclared, traced)
 	t := &tools{cfg: cfg}
 	t.addAlbumTools(s)
 	t.addCatalogTools(s)

@@ -34,6 +34,9 @@ const MaxToolSteps = 5
 type Deps struct {
 	Model llms.Model
 	Now   func() time.Time // the clock; time.Now when nil
+	// Around, when set, wraps every node as the graph is built: what runs
+	// around each node of every run (telemetry.Node, its span).
+	Around func(node string, fn func(context.Context, State) (Update, error)) func(context.Context, State) (Update, error)
 }
 
 // Graph is the compiled trip planner.
@@ -49,9 +52,9 @@ func Build(d Deps) (*Planner, error) {
 	}
 	p := &planner{Deps: d}
 	g := graph.New(Reduce)
-	g.AddNode(NodeClassify, p.settling(p.classify))
-	g.AddNode(NodeExtraction, p.settling(p.extraction))
-	g.AddNode(NodeCallTools, p.settling(p.callTools))
+	g.AddNode(NodeClassify, p.around(NodeClassify, p.settling(p.classify)))
+	g.AddNode(NodeExtraction, p.around(NodeExtraction, p.settling(p.extraction)))
+	g.AddNode(NodeCallTools, p.around(NodeCallTools, p.settling(p.callTools)))
 	g.AddConditionalEdges(graph.START, RouteStart, NodeClassify, NodeExtraction, NodeCallTools)
 	g.AddConditionalEdges(NodeClassify, RouteAfterClassifying, NodeExtraction, NodeCallTools)
 	g.AddConditionalEdges(NodeExtraction, RouteAfterExtraction, NodeCallTools, graph.END)
@@ -101,6 +104,14 @@ type planner struct {
 }
 
 var validate = validator.New(validator.WithRequiredStructEnabled())
+
+// around is node wrapped by Deps.Around, or node itself.
+func (p *planner) around(name string, node func(context.Context, State) (Update, error)) func(context.Context, State) (Update, error) {
+	if p.Around == nil {
+		return node
+	}
+	return p.Around(name, node)
+}
 
 func (p *planner) today() time.Time {
 	y, m, d := p.Now().Date()

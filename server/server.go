@@ -112,7 +112,7 @@ func New(cfg Config) (*Server, error) {
 	e.Logger.SetOutput(io.Discard) // every error goes through ErrorHandler, which logs it with slog
 	e.HTTPErrorHandler = httpx.ErrorHandler(cfg.Logger)
 	e.Pre(httpx.CloseUncertainFraming)
-	e.Use(httpx.RequestIDs(), httpx.Observe(s.metrics, cfg.Logger), httpx.Recover(), httpx.NoSniff)
+	e.Use(httpx.Trace(), httpx.RequestIDs(), httpx.Observe(s.metrics, cfg.Logger), httpx.Recover(), httpx.NoSniff)
 	if len(cfg.CORSOrigins) > 0 {
 		e.Pre(httpx.CORS(cfg.CORSOrigins, servedBy(rest.Routes())))
 	}

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tripgraph/tripgraph/store/accounts"
@@ -74,6 +75,10 @@ type Options struct {
 	// Limits are what each user may keep and run (quota.Default's where
 	// not set).
 	Limits quota.Limits
+	// Tracer, when set, sees every statement of the pools (and of the
+	// connections that listen for and send notifications): the command
+	// sets OpenTelemetry's (otelpgx) when tracing is on.
+	Tracer pgx.QueryTracer
 }
 
 // Open connects to the database at url with the default options and
@@ -90,6 +95,9 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 	}
 	if o.MaxConns > 0 {
 		cfg.MaxConns, cfg.MinConns = o.MaxConns, o.MaxConns
+	}
+	if o.Tracer != nil {
+		cfg.ConnConfig.Tracer = o.Tracer
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

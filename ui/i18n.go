@@ -182,6 +182,7 @@ var catalog = map[string]map[string]string{
 	"change.waiting":               {English: "waiting for an answer to %s", Portuguese: "aguardando resposta para %s"},
 	"timeline.none":                {English: "This conversation has no saved steps.", Portuguese: "Esta conversa não tem passos salvos."},
 	"timeline.at":                  {English: "The conversation at step %d", Portuguese: "A conversa no passo %d"},
+	"timeline.trace":               {English: "Trace of this step's run", Portuguese: "Rastro da execução deste passo"},
 	"change.you":                   {English: "your message", Portuguese: "sua mensagem"},
 	"change.replied":               {English: "replied “%s”", Portuguese: "respondeu “%s”"},
 	"timeline.asked":               {English: "About", Portuguese: "Sobre"},

@@ -71,3 +71,34 @@ func TestLiveRegion(t *testing.T) {
 	checkHTML(t, render(t, "en", ui.OutOfBand(ui.Composer("/app/threads/t2/messages", "tok"))),
 		[]string{`<form id="composer" class="composer" method="post" action="/app/threads/t2/messages" hx-post="/app/threads/t2/messages"`, `hx-swap-oob="true"`}, nil)
 }
+
+// TestStreamActions checks the forms for a script that sends them through
+// LangGraph's SDK (the generative UI): each card's forms are there, with
+// the fields the posted forms have, but no URL, htmx or CSRF field, and
+// data-action naming what each does.
+func TestStreamActions(t *testing.T) {
+	ctx := ui.WithActions(ui.WithLanguage(context.Background(), "en"), ui.Actions{Stream: true})
+	stays := nodes.AccommodationsListProps{Location: "Lisbon", Covered: true, StartDate: "2026-05-04", EndDate: "2026-05-08", Guests: 2,
+		Accommodations: []nodes.Accommodation{{ID: "h1", Name: "Casa Azul", NightlyPrice: 90, Currency: "EUR"}}}
+	pending := nodes.BookingConfirmationProps{Status: nodes.BookingPending, Key: "k-123", Name: "Casa Azul", StartDate: "2026-05-04", EndDate: "2026-05-08", Guests: 2}
+	for _, tt := range []struct {
+		name  string
+		c     nodes.UIComponent
+		wants []string
+	}{
+		{"book", component(t, "s", card.Accommodations, stays), []string{`<form class="book" data-action="book">`, `name="id" value="h1"`,
+			`name="startDate" value="2026-05-04"`, `name="endDate" value="2026-05-08"`, `name="guests" value="2"`, `<button type="submit" class="book">Book Casa Azul</button>`}},
+		{"answer", component(t, "b", card.BookingConfirmation, pending), []string{`<form class="answer" data-action="answer">`, `name="key" value="k-123"`,
+			`name="confirmed" value="true">Confirm</button>`, `name="confirmed" value="false" class="secondary">Cancel</button>`}},
+		{"trip", component(t, "td", card.TripDetails, nodes.TripDetailsProps{TripDetails: lisbon, Nights: 4}), []string{`<form class="trip-edit" data-action="trip" data-guests="{n} guest|{n} guests" data-said="Change the trip to {location}, {dates}, {guests}">`,
+			`name="location" value="Lisbon"`, `name="numberOfGuests" value="3"`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			if err := ui.Component(tt.c).Render(ctx, &b); err != nil {
+				t.Fatal(err)
+			}
+			checkHTML(t, b.String(), tt.wants, []string{"csrf_token", "hx-post", ` action=`, `method="post"`})
+		})
+	}
+}

@@ -56,6 +56,10 @@ type Timeline struct {
 	ForkURL   string
 	CSRFToken string
 	ThreadURL string // the thread's newest state
+	// Traces are the trace ids of the runs that wrote the steps, by
+	// checkpoint id: what an operator looks a step up by in the trace
+	// back end. Steps without one show none.
+	Traces map[string]string
 }
 
 // selected is the selected step, or the newest.

@@ -330,7 +330,28 @@ type Actions struct {
 	// tripdata.MaxDaysAhead days ahead, check-out within
 	// tripdata.MaxNights nights of it. Zero: no limits.
 	Today time.Time
+	// Stream has every form shown and sent by the page's own script
+	// rather than posted: LangGraph's generative UI (the API's /ui
+	// routes), whose script submits what the traveller does through the
+	// SDK's stream. Each form then has no URL, hx-post or CSRF field, and
+	// says what it does in data-action: ActionBook, ActionAnswer or
+	// ActionTrip, with the same fields as the posted forms.
+	Stream bool
 }
+
+// What a form does, as data-action names it for a script (Actions.Stream).
+const (
+	ActionBook   = "book"   // a stay's Book button: id, startDate, endDate, guests
+	ActionAnswer = "answer" // a pending booking's Confirm or Cancel: key, confirmed (the button's value)
+	ActionTrip   = "trip"   // the trip-details edit: location, startDate, endDate, numberOfGuests
+)
+
+// books, answers and edits report whether the stays' Book buttons, a
+// pending booking's Confirm and Cancel, and the trip-details edit are
+// shown.
+func (a Actions) books() bool   { return a.Stream || a.BookURL != "" }
+func (a Actions) answers() bool { return a.Stream || a.BookingURL != "" }
+func (a Actions) edits() bool   { return a.Stream || a.TripURL != "" }
 
 type actionsKey struct{}
 
@@ -522,4 +543,16 @@ func shortRange(ctx context.Context, start, end string) string {
 // request for the trip, not as the one before it.
 func TripChange(ctx context.Context, td nodes.TripDetails) string {
 	return text(ctx, "trip.changed", td.Location, dateRange(ctx, td.StartDate, td.EndDate), plural(ctx, "n.guests", td.NumberOfGuests))
+}
+
+// tripChangeAttrs give a script (Actions.Stream) what TripChange says, in
+// the page's language, for it to say the change as the traveller's
+// message: data-said, with {location}, {dates} and {guests} to fill in,
+// and data-guests, the singular and the plural of {n} guests, split by
+// "|".
+func tripChangeAttrs(ctx context.Context) templ.Attributes {
+	return templ.Attributes{
+		"data-said":   text(ctx, "trip.changed", "{location}", "{dates}", "{guests}"),
+		"data-guests": strings.ReplaceAll(format(lang(ctx), "n.guests"), "%d", "{n}"),
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/tripgraph/tripgraph/config"
+	"github.com/tripgraph/tripgraph/telemetry"
 )
 
 // command is one subcommand of the binary.
@@ -78,7 +79,7 @@ func fail(c command, err error) {
 // logs with that package is a JSON line as well, not plain text among
 // them.
 func servingLog(w io.Writer) *slog.Logger {
-	l := slog.New(slog.NewJSONHandler(w, nil))
+	l := slog.New(telemetry.LogHandler(slog.NewJSONHandler(w, nil))) // a request's or a run's lines carry its trace
 	slog.SetDefault(l)
 	return l
 }

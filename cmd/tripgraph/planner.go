@@ -91,7 +91,7 @@ func newMemoryPlanner(m llms.Model, cfg mcpserver.Config, log *slog.Logger) (*no
 
 // buildPlanner compiles the planner on m; a failure closes the bridge.
 func buildPlanner(m llms.Model, bridge *mcpbridge.Bridge) (*nodes.Planner, *mcpbridge.Bridge, error) {
-	p, err := nodes.Build(nodes.Deps{Model: m})
+	p, err := nodes.Build(nodes.Deps{Model: m, Around: aroundNodes()})
 	if err != nil {
 		bridge.Close()
 		return nil, nil, err

@@ -60,6 +60,11 @@ func runServe(ctx context.Context, cfg config.Config, args []string) error {
 		return err
 	}
 	log := slog.Default() // JSON lines: see servingLog
+	stopTracing, err := startTracing(ctx, cfg.Tracing, log)
+	if err != nil {
+		return err
+	}
+	defer stopTracing() // last: the spans of the shutdown are sent too
 	if cfg.Runner.Workers == 0 {
 		cfg.Runner.Workers = runner.DefaultWorkers()
 	}
@@ -166,6 +171,7 @@ func newAPI(ctx context.Context, cfg config.Config, env *serving, publicURL stri
 	if err != nil {
 		return api{}, err
 	}
+	m = tracedModel(m, cfg.Model.Spec)
 	reg, err := userRegistry(env.st, cfg.Servers)
 	if err != nil {
 		return api{}, err

@@ -204,7 +204,7 @@ const raw = (path, init = {}) =>
   const tasks = chunks.filter((c) => c.event === "tasks").map((c) => c.data);
   const start = tasks.find((t) => t.name === "extraction" && t.input);
   assert.deepEqual(start.triggers, ["branch:to:extraction"]);
-  assert.ok(tasks.some((t) => t.id === start.id && Array.isArray(t.result)));
+  assert.ok(tasks.some((t) => t.id === start.id && t.result && typeof t.result === "object" && !Array.isArray(t.result) && "intent" in t.result), "a task result is keyed by channel");
 
   const history = (await client.threads.getHistory(thread.thread_id, { limit: 100 })).reverse();
   const checkpoints = chunks.filter((c) => c.event === "checkpoints").map((c) => c.data);
@@ -279,6 +279,32 @@ const raw = (path, init = {}) =>
   assert.match(rendered.html, /Lisbon/);
   const proxied = await raw("/threads", { method: "POST", headers: { "content-type": "text/plain;charset=UTF-8" }, body: JSON.stringify({ metadata: { via: "proxy" } }) });
   assert.equal(proxied.status, 200);
+}
+
+// --- the protocol as LangGraph's server answers it ---
+{
+  // A run's metadata is in its checkpoints: history filters by it.
+  const thread = await client.threads.create();
+  await client.runs.wait(thread.thread_id, GRAPH, { input: { messages: [{ role: "user", content: "hi" }] } });
+  await client.runs.wait(thread.thread_id, GRAPH, { input: { messages: [{ role: "user", content: lisbon }] }, metadata: { trip: "lisbon" } });
+  const all = await client.threads.getHistory(thread.thread_id, { limit: 100 });
+  const filtered = await client.threads.getHistory(thread.thread_id, { limit: 100, metadata: { trip: "lisbon" } });
+  assert.ok(filtered.length > 0 && filtered.length < all.length, `${filtered.length} of ${all.length} checkpoints carry the run's metadata`);
+  assert.ok(filtered.every((s) => s.metadata.trip === "lisbon"));
+
+  // Messages and values together: the last frame is the reply, complete.
+  const mixed = await gather(client.runs.stream(thread.thread_id, GRAPH, { input: { messages: [{ role: "user", content: "3 nights in Porto in June" }] }, streamMode: ["messages", "values"] }));
+  assert.equal(mixed.at(-1).event, "messages/complete");
+  assert.equal(mixed.at(-1).data[0].type, "ai");
+
+  // Rollback deletes the run it replaces.
+  const first = await client.runs.create(thread.thread_id, GRAPH, { input: { messages: [{ role: "user", content: "never mind" }] }, afterSeconds: 60 });
+  const second = await client.runs.create(thread.thread_id, GRAPH, { input: { messages: [{ role: "user", content: "hello" }] }, multitaskStrategy: "rollback" });
+  await client.runs.join(thread.thread_id, second.run_id);
+  await assert.rejects(client.runs.get(thread.thread_id, first.run_id), (e) => e.status === 404);
+  await assert.rejects(client.runs.join(thread.thread_id, first.run_id), (e) => e.status === 404);
+  const after = await client.threads.getState(thread.thread_id);
+  assert.ok(!JSON.stringify(after.values).includes("never mind"));
 }
 
 console.log("ok");

@@ -1,11 +1,13 @@
 // A small chat page on the LangGraph SDK's useStream hook, the client code
 // Agent Chat UI runs: it streams a trip planner run, shows the messages,
 // shows each UI component through LoadExternalComponent (which loads
-// tripgraph's own components from /ui/{assistant}), asks to book the first
-// place to stay, and answers the booking's human-in-the-loop interrupt as
-// Agent Chat UI does. The page is served from another origin than the API
-// (?api=URL&key=API_KEY), so every call goes through CORS. Each element a
-// test reads carries a data- attribute.
+// tripgraph's own components from /ui/{assistant}; their Book, Confirm and
+// Cancel buttons submit through this page's stream), and shows the
+// booking's human-in-the-loop interrupt as Agent Chat UI does, with an
+// Approve button that answers it as Agent Chat UI does, and the pending
+// booking's own card (the interrupt's component). The page is served from
+// another origin than the API (?api=URL&key=API_KEY), so every call goes
+// through CORS. Each element a test reads carries a data- attribute.
 import React, { useState } from "react";
 import { createRoot } from "react-dom/client";
 import { useStream } from "@langchain/langgraph-sdk/react";
@@ -31,7 +33,6 @@ function App() {
     onError: (err) => { document.body.dataset.error = String(err); },
   });
   const ui = stream.values?.ui ?? [];
-  const stays = ui.find((u) => u.name === "accommodations-list");
   const request = stream.interrupt?.value;
 
   const send = (e) => {
@@ -42,11 +43,6 @@ function App() {
       optimisticValues: (prev) => ({ ...prev, messages: [...(prev.messages ?? []), message] }),
     });
     setDraft("");
-  };
-  const book = () => {
-    const place = stays.props.accommodations[0];
-    const trip = stays.props.tripDetails;
-    stream.submit({ bookingRequest: { id: place.id, startDate: trip.startDate, endDate: trip.endDate, guests: trip.numberOfGuests } });
   };
   const approve = () => stream.submit({}, { command: { resume: { decisions: [{ type: "approve" }] } } });
 
@@ -68,9 +64,13 @@ function App() {
         <section data-interrupt={request.action_requests[0].name}>
           <p>{request.action_requests[0].description}</p>
           {request.review_configs[0].allowed_decisions.includes("approve") && <button data-approve onClick={approve}>Approve</button>}
+          {request.name && (
+            <div data-ui={request.name} data-pending>
+              <LoadExternalComponent stream={stream} message={{ type: "ui", id: request.id, name: request.name, props: request.props }} />
+            </div>
+          )}
         </section>
       )}
-      {stays && !stream.isLoading && !request && <button data-book onClick={book}>Book {stays.props.accommodations[0].name}</button>}
       <form onSubmit={send}>
         <input data-draft value={draft} onChange={(e) => setDraft(e.target.value)} aria-label="Message" />
         <button type="submit">Send</button>

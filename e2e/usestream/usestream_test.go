@@ -3,8 +3,10 @@
 // UI runs, with React, bundled by esbuild from the npm packages locked in
 // package-lock.json) against a real `tripgraph serve` on another origin:
 // a trip conversation streamed through CORS, tripgraph's components shown
-// through LoadExternalComponent and /ui/{assistant}, and a booking
-// confirmed through its human-in-the-loop interrupt. It needs node, npm,
+// through LoadExternalComponent and /ui/{assistant}, and bookings asked
+// for with the components' own Book buttons: one approved through its
+// human-in-the-loop interrupt, as Agent Chat UI answers it, one cancelled
+// in the pending booking's card, and the trip changed in its card. It needs node, npm,
 // chromium and PostgreSQL; it is skipped without them and with -short.
 package usestream
 
@@ -72,18 +74,53 @@ func TestUseStreamConversation(t *testing.T) {
 			stays.includes('Lisbon') && trip.includes('Lisbon') ? 'ok' : '';
 	})()`)
 
-	// A booking: the page asks for the first place, the run pauses on the
-	// human-in-the-loop request, and an approval books it.
-	click(t, ctx, "the button that books the first place", `[data-book]`)
+	// A booking from the card: the Book button of the first place, in
+	// tripgraph's component, submits through the page's stream; the run
+	// pauses on the human-in-the-loop request, which the page shows as
+	// Agent Chat UI does, and its Approve (a decision, sent with the
+	// checkpoint the page's branch is at) books: the card says booked,
+	// with the reference.
+	click(t, ctx, "the card's Book button of the first place", shadowButton(`[data-ui="accommodations-list"]`, `form.book button`, 0))
 	waitFor(t, ctx, "the booking's human-in-the-loop request", `(() => {
 		const r = document.querySelector('[data-interrupt="book-accommodation"]');
 		return r && r.textContent.includes('Book ') && document.querySelector('[data-approve]') ? 'ok' : '';
 	})()`)
 	click(t, ctx, "the button that approves the booking", `[data-approve]`)
-	waitFor(t, ctx, "the booking confirmed", `(() => {
-		const card = shadowText('[data-ui="booking-confirmation"]');
+	waitFor(t, ctx, "the booking made", `(() => {
+		const card = shadowText('li [data-ui="booking-confirmation"]');
 		return document.querySelector('main').dataset.loading === 'false' && !document.querySelector('[data-interrupt]') &&
-			/booked|confirmed/i.test(card) ? 'ok' : '';
+			/Booked/.test(card) && /booking reference/.test(card) ? 'ok' : '';
+	})()`)
+
+	// Another from the card, cancelled in the pending booking's own card
+	// (the interrupt's component): its Cancel resumes the run with the
+	// planner's answer, and nothing is booked.
+	click(t, ctx, "the card's Book button of the second place", shadowButton(`[data-ui="accommodations-list"]`, `form.book button`, 1))
+	waitFor(t, ctx, "the pending booking's card", `(() => {
+		const pending = shadowText('[data-pending]');
+		return document.querySelector('[data-interrupt="book-accommodation"]') && /Confirm your booking/.test(pending) ? 'ok' : '';
+	})()`)
+	click(t, ctx, "the pending card's Cancel", shadowButton(`[data-pending]`, `form.answer button.secondary`, 0))
+	waitFor(t, ctx, "the booking cancelled", `(() => {
+		const cards = shadowText('li [data-ui="booking-confirmation"]');
+		return document.querySelector('main').dataset.loading === 'false' && !document.querySelector('[data-interrupt]') &&
+			/Booking cancelled/.test(cards) && /booking reference/.test(cards) ? 'ok' : '';
+	})()`)
+	// The trip's edit, in its card: 2 guests instead of 3 updates the trip
+	// in place, says the change as the traveller's message and searches
+	// again, as tripgraph's own page does.
+	waitFor(t, ctx, "the trip's edit sent", `(() => {
+		const f = __shadow('[data-ui="trip-details"]', 'form.trip-edit', 0);
+		if (!f) return '';
+		f.querySelector('[name=numberOfGuests]').value = '2';
+		f.requestSubmit();
+		return 'ok';
+	})()`)
+	waitFor(t, ctx, "the trip changed and searched again", `(() => {
+		const said = [...document.querySelectorAll('[data-message="human"]')].map((m) => m.textContent);
+		return document.querySelector('main').dataset.loading === 'false' && said.some((m) => /^Change the trip to Lisbon, .*2 guests$/.test(m)) &&
+			/2 guests/.test(shadowText('[data-ui="trip-details"]')) && !/3 guests/.test(shadowText('[data-ui="trip-details"]')) &&
+			document.querySelectorAll('[data-ui="accommodations-list"]').length === 2 ? 'ok' : '';
 	})()`)
 	if failed, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.error || ''`)); err != nil || failed != "" {
 		t.Fatalf("useStream reported an error: %q (%v)", failed, err)
@@ -193,14 +230,34 @@ func step(t *testing.T, ctx context.Context, what string, actions ...chromedp.Ac
 // once the page has moved.
 func click(t *testing.T, ctx context.Context, what, selector string) {
 	t.Helper()
-	waitFor(t, ctx, what+", clicked", fmt.Sprintf(`(b => b ? (b.click(), 'ok') : '')(document.querySelector(%q))`, selector))
+	find := fmt.Sprintf(`document.querySelector(%q)`, selector)
+	if strings.HasPrefix(selector, "__shadow(") {
+		find = selector
+	}
+	waitFor(t, ctx, what+", clicked", fmt.Sprintf(`(b => b ? (b.click(), 'ok') : '')(%s)`, find))
+}
+
+// shadowButton is a selector for click: the index-th element that css
+// finds inside the shadow roots under the elements within finds, where
+// LoadExternalComponent shows tripgraph's components (a stay's Book is in
+// its details, opened first, as a traveller opens them).
+func shadowButton(within, css string, index int) string {
+	return fmt.Sprintf(`__shadow(%q, %q, %d)`, within, css, index)
 }
 
 // shadowText is a page helper: the text inside the shadow roots under the
 // elements a selector finds, where LoadExternalComponent shows a
 // component.
 const shadowText = `window.shadowText = (sel) => [...document.querySelectorAll(sel + ' [id^="child-shadow"]')]
-	.map((host) => host.shadowRoot ? host.shadowRoot.textContent : '').join(' ');`
+	.map((host) => host.shadowRoot ? host.shadowRoot.textContent : '').join(' ');
+window.__shadow = (within, css, index) => {
+	const found = [...document.querySelectorAll(within + ' [id^="child-shadow"]')]
+		.flatMap((host) => host.shadowRoot ? [...host.shadowRoot.querySelectorAll(css)] : []);
+	const el = found[index];
+	const details = el && el.closest('details');
+	if (details) details.open = true;
+	return el || null;
+};`
 
 // waitFor evaluates a script until it answers "ok", for at most a minute.
 func waitFor(t *testing.T, ctx context.Context, what, script string) {

@@ -5,7 +5,9 @@ package api
 // (LoadExternalComponent). tripgraph answers with a small script (the
 // ui package's langgraph-ui.js) that asks for each component's HTML,
 // rendered by the same templates as its own pages, so that no React copy
-// of the components is needed.
+// of the components is needed, and sends what the traveller does in the
+// cards (Book, Confirm or Cancel, the trip's edit) through the page's
+// stream, as runs the API already takes.
 
 import (
 	"encoding/json"
@@ -14,6 +16,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -53,8 +56,10 @@ func (s *API) uiComponent(c echo.Context) error {
 }
 
 // renderUIComponent answers the script: a component's HTML, rendered
-// from its props in the language asked for (the page's), without the
-// forms of tripgraph's own pages, which post to its sessions.
+// from its props in the language asked for (the page's), with the forms
+// of tripgraph's own pages (Book, a booking's Confirm and Cancel, the
+// trip's edit) made for the script, which sends them through the page's
+// LangGraph stream (ui.Actions.Stream) rather than posting them.
 func (s *API) renderUIComponent(c echo.Context) error {
 	var in wire.UIRenderRequest
 	if err := httpx.Bind(c, &in); err != nil {
@@ -68,6 +73,7 @@ func (s *API) renderUIComponent(c echo.Context) error {
 	}
 	var b strings.Builder
 	ctx := ui.WithLanguage(httpx.Ctx(c), locale.FromAcceptLanguage(in.Lang))
+	ctx = ui.WithActions(ctx, ui.Actions{Stream: true, Today: time.Now().UTC().Truncate(24 * time.Hour)})
 	if err := ui.Component(nodes.UIComponent{ID: in.Name, Name: in.Name, Props: in.Props}).Render(ctx, &b); err != nil {
 		return fmt.Errorf("rendering UI component %s: %w", in.Name, err)
 	}

@@ -125,7 +125,7 @@ func Observe(m *metrics.Metrics, log *slog.Logger) echo.MiddlewareFunc {
 				route = "(unmatched)"
 			}
 			elapsed := time.Since(start)
-			m.Request(c.Request().Method, route, strconv.Itoa(status), elapsed)
+			m.Request(c.Request().Context(), c.Request().Method, route, strconv.Itoa(status), elapsed)
 			attrs := []any{"request_id", RequestID(c.Request().Context()), "method", c.Request().Method,
 				"route", route, "status", status, "duration_ms", elapsed.Milliseconds()}
 			if t, ok := TenantOf(c); ok {

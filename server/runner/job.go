@@ -30,6 +30,10 @@ type Job struct {
 	// DeleteThread: the run's thread is deleted once the run ends (a
 	// cron's run on a thread of its own).
 	DeleteThread bool `json:"delete_thread,omitempty"`
+	// TraceParent is the W3C trace context of the request that queued the
+	// run, when it was traced: the worker's span, in whichever process,
+	// continues that trace and links to it.
+	TraceParent string `json:"traceparent,omitempty"`
 }
 
 // Command is a graph.Command as a Job stores it.

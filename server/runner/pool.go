@@ -14,6 +14,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
+
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
 	"github.com/tripgraph/tripgraph/server/internal/metrics"
@@ -21,6 +24,7 @@ import (
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/store/checkpoint"
+	"github.com/tripgraph/tripgraph/telemetry"
 )
 
 // DefaultWorkers is how many runs a process executes at once when the
@@ -304,9 +308,11 @@ func (r *Runner) execute(ctx context.Context, claim store.Claim) {
 	r.executing.Add(1)
 	defer r.executing.Add(-1)
 	run := claim.Run
-	log := r.log.With("run_id", run.ID, "thread_id", run.ThreadID, "worker", run.WorkerID)
+	ctx, span := r.startSpan(ctx, run)
+	log := r.log.With(append([]any{"run_id", run.ID, "thread_id", run.ThreadID, "worker", run.WorkerID}, telemetry.LogAttrs(ctx)...)...)
 	l := run.Lease()
 	status, msg := r.runOn(ctx, run, claim.Owner, log)
+	defer telemetry.EndRun(span, spanStatus(status), status == store.RunError, msg)
 	switch {
 	case status == "":
 		return // the lease was lost: the run is someone else's now
@@ -326,6 +332,25 @@ func (r *Runner) execute(ctx context.Context, claim store.Claim) {
 			log.Error("deleting the thread of a cron's run", "err", err)
 		}
 	}
+}
+
+// startSpan starts the span of a run this worker claimed: it continues the
+// trace of the request that queued it (Job.TraceParent), whichever process
+// took that request.
+func (r *Runner) startSpan(ctx context.Context, run store.Run) (context.Context, trace.Span) {
+	if !telemetry.Enabled() {
+		return ctx, noop.Span{}
+	}
+	j, _ := DecodeJob(run.Input) // a job that cannot be read fails the run in runGraph
+	return telemetry.StartRun(ctx, telemetry.Run{ID: run.ID, ThreadID: run.ThreadID, Attempt: run.Attempts, CreatedBy: j.TraceParent})
+}
+
+// spanStatus is how a run's span names the end runOn reported.
+func spanStatus(status string) string {
+	if status == "" {
+		return "lease_lost"
+	}
+	return status
 }
 
 // handBack puts a run this pool holds back in the queue, pending.
@@ -486,14 +511,18 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 // graph's error.
 func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, j Job, run store.Run, recovered bool, out *outbox) (string, error) {
 	status := store.RunSuccess
-	timer := r.metrics.NodeTimer()
+	timer := r.metrics.NodeTimer(ctx)
 	if recovered {
 		if err := resendSaved(ctx, t, run, out); err != nil {
 			return "", err
 		}
 	}
 	cfg := j.config(run.ThreadID, run.ID, recovered)
-	planner := t.RunPlanner(t.RunCheckpoints(run.Lease(), out))
+	cp := t.RunCheckpoints(run.Lease(), out)
+	if telemetry.Enabled() {
+		cp = telemetry.Checkpoints(cp)
+	}
+	planner := t.RunPlanner(cp)
 	for ev, err := range planner.Run(ctx, cfg) {
 		if err != nil {
 			return "", err

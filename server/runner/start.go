@@ -14,6 +14,7 @@ import (
 	"github.com/tripgraph/tripgraph/server/internal/wire"
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/telemetry"
 )
 
 // Request is a run to queue on one of a tenant's threads.
@@ -51,9 +52,13 @@ func (r *Runner) Enqueue(ctx context.Context, t tenant.Tenant, req Request) (sto
 	if err := CheckAdded(ctx, t, req.ThreadID, req.Job.CheckpointID, req.Job.added()); err != nil {
 		return store.Run{}, err
 	}
+	req.Job.TraceParent = telemetry.TraceParent(ctx)
 	raw, err := json.Marshal(req.Job)
 	if err != nil {
 		return store.Run{}, fmt.Errorf("encoding a run's job: %w", err)
+	}
+	if req.Metadata, err = withTraceID(ctx, req.Metadata); err != nil {
+		return store.Run{}, err
 	}
 	nr := store.NewRun{Input: raw, Metadata: req.Metadata, MultitaskStrategy: req.MultitaskStrategy,
 		Delay: req.Delay, AssistantID: req.AssistantID}
@@ -85,10 +90,17 @@ func (r *Runner) Enqueue(ctx context.Context, t tenant.Tenant, req Request) (sto
 // thread; a start from a checkpoint the thread does not have; and an answer
 // when nothing on the thread waits for one, such as a booking answered
 // already. An answer in the human-in-the-loop shape is read as the
-// planner's own here (wire.ResumeValue), against what the thread waits on.
+// planner's own here (wire.ResumeValue), against what the thread waits on,
+// or, from a checkpoint (as useStream resumes, naming the checkpoint its
+// branch is at), against what that checkpoint waits on.
 func canGoOn(ctx context.Context, t tenant.Tenant, j *Job, threadID string) error {
 	if j.CheckpointID != "" {
-		return hasCheckpoint(ctx, t, threadID, j.CheckpointID)
+		cp, err := hasCheckpoint(ctx, t, threadID, j.CheckpointID)
+		if err != nil || j.Command == nil || j.Command.Resume == nil {
+			return err
+		}
+		j.Command.Resume, err = wire.ResumeValue(j.Command.Resume, cp.Interrupts)
+		return err
 	}
 	if j.Command != nil && j.Command.Resume != nil {
 		head, err := awaitsAnswer(ctx, t, threadID)
@@ -117,17 +129,18 @@ func canGoOn(ctx context.Context, t tenant.Tenant, j *Job, threadID string) erro
 // a command continues a thread; an input starts one.
 var ErrCommandWithoutState = errcode.New(errcode.BadRequest, "the thread has no state for a command to continue (its goto or update): send an input to start it")
 
-// hasCheckpoint refuses a start from a checkpoint the thread does not
-// have (NOT_FOUND), before the run is queued.
-func hasCheckpoint(ctx context.Context, t tenant.Tenant, threadID, checkpointID string) error {
+// hasCheckpoint returns the checkpoint a run starts from, or refuses a
+// start from a checkpoint the thread does not have (NOT_FOUND), before the
+// run is queued.
+func hasCheckpoint(ctx context.Context, t tenant.Tenant, threadID, checkpointID string) (graph.Checkpoint, error) {
 	if threadID == "" || graph.CheckID("checkpoint id", checkpointID) != nil {
-		return errcode.New(errcode.NotFound, "no checkpoint %s on the thread", checkpointID)
+		return graph.Checkpoint{}, errcode.New(errcode.NotFound, "no checkpoint %s on the thread", checkpointID)
 	}
-	_, err := t.Planner.Checkpoint(ctx, threadID, checkpointID)
+	cp, err := t.Planner.Checkpoint(ctx, threadID, checkpointID)
 	if errors.Is(err, graph.ErrNotFound) || errors.Is(err, graph.ErrInvalidID) {
-		return errcode.New(errcode.NotFound, "no checkpoint %s on thread %s", checkpointID, threadID)
+		return cp, errcode.New(errcode.NotFound, "no checkpoint %s on thread %s", checkpointID, threadID)
 	}
-	return err
+	return cp, err
 }
 
 // awaitsAnswer returns the thread's newest checkpoint, or refuses with
@@ -212,4 +225,29 @@ func RollBack(ctx context.Context, t tenant.Tenant, runID string) error {
 		return fmt.Errorf("rolling back run %s: %w", runID, err)
 	}
 	return nil
+}
+
+// TraceIDKey is the member of a run's metadata that names the trace its
+// work is in, when the request that created it was traced: what an
+// operator looks the run up by in the trace back end.
+const TraceIDKey = "trace_id"
+
+// withTraceID adds ctx's trace id to a run's metadata (a JSON object, or
+// none) under TraceIDKey, unless the client set that member itself.
+func withTraceID(ctx context.Context, metadata json.RawMessage) (json.RawMessage, error) {
+	id := telemetry.TraceID(ctx)
+	if id == "" {
+		return metadata, nil
+	}
+	m := map[string]json.RawMessage{}
+	if len(metadata) > 0 && string(metadata) != "null" {
+		if err := json.Unmarshal(metadata, &m); err != nil {
+			return nil, fmt.Errorf("adding the trace id to a run's metadata: %w", err)
+		}
+	}
+	if _, set := m[TraceIDKey]; set {
+		return metadata, nil
+	}
+	m[TraceIDKey], _ = json.Marshal(id)
+	return json.Marshal(m)
 }

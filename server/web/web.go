@@ -341,6 +341,9 @@ func (s *App) timelinePage(c echo.Context) error {
 	if len(cps) > 0 {
 		p.Timeline.Head = cps[0].ID
 	}
+	if p.Timeline.Traces, err = stepTraces(httpx.Ctx(c), t, id, cps); err != nil {
+		return err
+	}
 	// A step of the past is shown as it was: its components offer no forms.
 	cx := ui.WithActions(s.pageContext(c), ui.Actions{})
 	return render(c, cx, http.StatusOK, ui.ChatPage(p))

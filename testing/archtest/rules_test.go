@@ -30,6 +30,17 @@ var rules = []rule{
 	{"ui", []string{"server/...", "store/..."}, "the components render view values; they reach no server or store"},
 	{"model/...", []string{"nodes", "server/...", "store/...", "mcpbridge", "mcpserver/..."}, "the models are what the planner calls, not the other way round"},
 	{"...", []string{"model"}, "only the binary chooses the model (package model); the planner is given one"},
+	{"telemetry", []string{"...", "-graph", "-internal/..."}, "tracing sits under every layer that traces: it knows only the engine's types"},
+}
+
+// The layers that trace do it through OpenTelemetry's API (and package
+// telemetry); only telemetry and the binary set the SDK up and choose
+// where spans go.
+func init() {
+	for _, pkg := range []string{"graph", "nodes", "model/...", "mcpbridge", "mcpserver/...", "server/...", "store/...", "ui"} {
+		rules = append(rules, rule{pkg, []string{"go.opentelemetry.io/otel/sdk/...", "go.opentelemetry.io/otel/exporters/...",
+			"github.com/exaring/otelpgx"}, "only telemetry and the binary set tracing up: the layers use OpenTelemetry's API"})
+	}
 }
 
 // exempt are the packages that may break the rules whose packages match

@@ -17,6 +17,7 @@ import (
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/telemetry"
 )
 
 // Metrics are the families the server feeds.
@@ -70,10 +71,21 @@ const (
 	HTML      = "html" // the browser's live fragments
 )
 
-// Request counts an answered request and its duration.
-func (m *Metrics) Request(method, route, status string, took time.Duration) {
+// Request counts an answered request and its duration, with an exemplar
+// pointing at the request's trace when ctx's span is sampled.
+func (m *Metrics) Request(ctx context.Context, method, route, status string, took time.Duration) {
 	m.requests.WithLabelValues(method, route, status).Inc()
-	m.duration.WithLabelValues(method, route).Observe(took.Seconds())
+	observe(m.duration.WithLabelValues(method, route), took.Seconds(), telemetry.SampledTraceID(ctx))
+}
+
+// observe records v, with an exemplar naming traceID when there is one: a
+// histogram's bucket then leads to a trace that fell in it.
+func observe(o prometheus.Observer, v float64, traceID string) {
+	if eo, ok := o.(prometheus.ExemplarObserver); ok && traceID != "" {
+		eo.ObserveWithExemplar(v, prometheus.Labels{"trace_id": traceID})
+		return
+	}
+	o.Observe(v)
 }
 
 // StreamOpened counts a stream of protocol as open until the returned func
@@ -86,7 +98,7 @@ func (m *Metrics) StreamOpened(protocol string) (closed func()) {
 
 // Handler serves the families in Prometheus's text format.
 func (m *Metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, EnableOpenMetrics: true})
 }
 
 // NodeTimer turns the graph events of one run into node durations and
@@ -94,11 +106,12 @@ func (m *Metrics) Handler() http.Handler {
 type NodeTimer struct {
 	m       *Metrics
 	started map[string]time.Time // by node, within the current step
+	traceID string               // the run's trace, when sampled: the durations' exemplar
 }
 
-// NodeTimer starts timing one run's nodes.
-func (m *Metrics) NodeTimer() *NodeTimer {
-	return &NodeTimer{m: m, started: map[string]time.Time{}}
+// NodeTimer starts timing the nodes of the run ctx's span is.
+func (m *Metrics) NodeTimer(ctx context.Context) *NodeTimer {
+	return &NodeTimer{m: m, started: map[string]time.Time{}, traceID: telemetry.SampledTraceID(ctx)}
 }
 
 // See records what an event reports: a node's start or end, or the end of
@@ -109,7 +122,7 @@ func (t *NodeTimer) See(kind graph.EventKind, node, name string, payload any) {
 		t.started[node] = time.Now()
 	case graph.NodeFinished:
 		if at, ok := t.started[node]; ok {
-			t.m.nodes.WithLabelValues(node).Observe(time.Since(at).Seconds())
+			observe(t.m.nodes.WithLabelValues(node), time.Since(at).Seconds(), t.traceID)
 			delete(t.started, node)
 		}
 	case graph.Custom:

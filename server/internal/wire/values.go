@@ -45,10 +45,21 @@ func uiMessage(c nodes.UIComponent, extra map[string]any) UIMessage {
 // state after every step, so this reshapes the saved (compact) text in one
 // pass rather than decoding and encoding it again; text it cannot read is
 // returned as it is.
+//
+// A component the planner attaches to the traveller's message (the trip
+// it understood) is attached, in a UIMessage, to the reply that answers
+// that message: LangGraph's generative UI attaches components to AI
+// messages, and front ends built on it (Agent Chat UI) show a message's
+// components under AI messages only. Until the reply is in the state it
+// stays on the traveller's message.
 func Values(state json.RawMessage) json.RawMessage {
 	members, ok := rawjson.Object(state)
 	if !ok {
 		return state
+	}
+	var replies map[string]string
+	if m, ok := rawjson.Named(members, "messages"); ok {
+		replies = repliesTo(m)
 	}
 	out := make([]byte, 0, len(state)+len(state)/4)
 	out = append(out, '{')
@@ -63,7 +74,7 @@ func Values(state json.RawMessage) json.RawMessage {
 			hasMessages = true
 			out = appendList(out, m.Value)
 		case `"ui"`:
-			out = appendUIMessages(out, m.Value)
+			out = appendUIMessages(out, m.Value, replies)
 		default:
 			out = append(out, m.Value...)
 		}
@@ -85,9 +96,44 @@ func appendList(out, value []byte) []byte {
 	return append(out, value...)
 }
 
+// repliesTo maps each traveller's message of a saved messages list that
+// an AI message follows to the first such AI message: the reply whose
+// components it shows to LangGraph's clients (see Values).
+func repliesTo(messages []byte) map[string]string {
+	list, ok := rawjson.Array(messages)
+	if !ok {
+		return nil
+	}
+	var replies map[string]string
+	var waiting []string // traveller's messages no reply has followed yet
+	for _, raw := range list {
+		var m struct {
+			ID   string `json:"id"`
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(raw, &m) != nil || m.ID == "" {
+			continue
+		}
+		switch m.Type {
+		case nodes.Human:
+			waiting = append(waiting, m.ID)
+		case nodes.AI:
+			for _, id := range waiting {
+				if replies == nil {
+					replies = make(map[string]string)
+				}
+				replies[id] = m.ID
+			}
+			waiting = waiting[:0]
+		}
+	}
+	return replies
+}
+
 // appendUIMessages appends the saved ui list as UIMessages (see
-// uiMessage), or as it is when its entries are not components.
-func appendUIMessages(out, ui []byte) []byte {
+// uiMessage), or as it is when its entries are not components. A
+// component on a message replies names is put on its reply.
+func appendUIMessages(out, ui []byte, replies map[string]string) []byte {
 	if isNull(ui) {
 		return append(out, "[]"...)
 	}
@@ -112,10 +158,33 @@ func appendUIMessages(out, ui []byte) []byte {
 		out = append(out, `,"props":`...)
 		out = appendMember(out, fields, "props", "null")
 		out = append(out, `,"metadata":{"message_id":`...)
-		out = appendMember(out, fields, "messageId", `""`)
+		if reply := replyOf(fields, replies); reply != nil {
+			out = append(out, reply...)
+		} else {
+			out = appendMember(out, fields, "messageId", `""`)
+		}
 		out = append(out, "}}"...)
 	}
 	return append(out, ']')
+}
+
+// replyOf is the id, as JSON, of the reply a saved component is shown on
+// (see Values): nil when its message is not a traveller's message that
+// has one.
+func replyOf(fields []rawjson.Member, replies map[string]string) []byte {
+	if len(replies) == 0 {
+		return nil
+	}
+	v, ok := rawjson.Named(fields, "messageId")
+	var id string
+	if !ok || json.Unmarshal(v, &id) != nil || replies[id] == "" {
+		return nil
+	}
+	out, err := json.Marshal(replies[id])
+	if err != nil {
+		return nil
+	}
+	return out
 }
 
 // appendMember appends the value of the member named key, or missing when

@@ -69,6 +69,42 @@ func TestValuesReshapesText(t *testing.T) {
 	}
 }
 
+// A component on the traveller's message (the trip it understood) is
+// shown on the reply to that message, where LangGraph's front ends (Agent
+// Chat UI) look for a message's components; without a reply yet, on the
+// traveller's message. Components on AI messages, or on messages not in
+// the state, keep theirs.
+func TestValuesShowComponentsOnReplies(t *testing.T) {
+	saved := nodes.State{
+		Messages: []nodes.Message{
+			{ID: "h1", Type: nodes.Human, Content: "somewhere"}, {ID: "a1", Type: nodes.AI, Content: "Where?"},
+			{ID: "h2", Type: nodes.Human, Content: "Lisbon"}, {ID: "h3", Type: nodes.Human, Content: "in May"},
+			{ID: "a2", Type: nodes.AI, Content: "Found 5 places"}, {ID: "a3", Type: nodes.AI, Content: "Booked"},
+			{ID: "h4", Type: nodes.Human, Content: "now Porto"},
+		},
+		UI: []nodes.UIComponent{
+			{ID: "trip-details-h3", Name: card.TripDetails, Props: json.RawMessage(`{}`), MessageID: "h3"},
+			{ID: "stays", Name: card.Accommodations, Props: json.RawMessage(`{}`), MessageID: "a2"},
+			{ID: "trip-details-h2", Name: card.TripDetails, Props: json.RawMessage(`{}`), MessageID: "h2"},
+			{ID: "trip-details-h4", Name: card.TripDetails, Props: json.RawMessage(`{}`), MessageID: "h4"},
+			{ID: "gone", Name: card.TripDetails, Props: json.RawMessage(`{}`), MessageID: "h0"},
+		},
+	}
+	raw, _ := json.Marshal(saved)
+	var v struct {
+		UI []UIMessage `json:"ui"`
+	}
+	if err := json.Unmarshal(Values(raw), &v); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"trip-details-h3": "a2", "stays": "a2", "trip-details-h2": "a2", "trip-details-h4": "h4", "gone": "h0"}
+	for _, m := range v.UI {
+		if m.Metadata["message_id"] != want[m.ID] {
+			t.Errorf("%s is shown on %v, want %s", m.ID, m.Metadata["message_id"], want[m.ID])
+		}
+	}
+}
+
 // ClientValues reads what clients send into the planner's form, and
 // refuses, by field, what the planner would lose.
 func TestClientValues(t *testing.T) {
