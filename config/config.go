@@ -34,6 +34,7 @@ type Config struct {
 	Storage  Storage
 	Servers  UserServers
 	Limits   Limits
+	Quota    Quota
 	Runner   Runner
 	EndUsers EndUsers
 	Tracing  Tracing
@@ -93,15 +94,15 @@ type UserServers struct {
 	AllowHosts []string `env:"TRIPGRAPH_MCP_ALLOW_HOSTS" shown:"empty" help:"comma-separated host names, addresses and CIDR prefixes that users' MCP servers may reach although they are private, loopback or otherwise blocked (for example «mcp.internal,10.20.0.0/16»)"`
 }
 
-// Limits bound what one REST request, one API key and one browser session
-// may cost.
+// Limits bound what one REST request, one API key, one user's open streams
+// and one browser session may cost.
 type Limits struct {
 	MaxBodyBytes int64         `env:"TRIPGRAPH_MAX_BODY_BYTES" validate:"gt=0" help:"largest REST request body; larger ones get 413"`
 	BodyTimeout  time.Duration `env:"TRIPGRAPH_BODY_TIMEOUT" validate:"gt=0" help:"a REST request body must arrive within this, else 408"`
 	WriteTimeout time.Duration `env:"TRIPGRAPH_WRITE_TIMEOUT" validate:"gt=0" help:"a non-streaming REST answer must be written within this"`
 	RatePerSec   float64       `env:"TRIPGRAPH_RATE_LIMIT" validate:"gt=0" help:"REST requests per second per API key, on average (a token bucket per key, in each process's memory)"`
 	RateBurst    int           `env:"TRIPGRAPH_RATE_BURST" validate:"gt=0" help:"REST requests an API key may send at once; over the limit the answer is 429 «TOO_MANY_REQUESTS» with «Retry-After». The defaults suit one backend key serving all of an app's travellers; for keys handed to people directly, 10 a second and bursts of 40 are tighter"`
-	MaxStreams   int           `env:"TRIPGRAPH_MAX_STREAMS" validate:"gt=0" help:"run streams and waits an API key may hold open at once in one «serve» process; one more is refused with 429 «TOO_MANY_REQUESTS»"`
+	MaxStreams   int           `env:"TRIPGRAPH_MAX_STREAMS" validate:"gt=0" help:"run streams, waits and browser live streams one user may hold open at once in one «serve» process, over all their API keys and browser sessions; one more is refused with 429 «TOO_MANY_REQUESTS»"`
 	SessionTTL   time.Duration `env:"TRIPGRAPH_SESSION_TTL" validate:"gt=0" help:"how long a browser session lasts after signing in (a Go duration); sessions live in PostgreSQL, so every «serve» on the database knows them"`
 }
 
@@ -115,6 +116,16 @@ type EndUsers struct {
 	JWTAlgorithms []string      `env:"TRIPGRAPH_JWT_ALGORITHMS" shown:"RS256 … PS512, ES256 … ES512, EdDSA" help:"comma-separated signing algorithms accepted; only asymmetric ones may be named («none» and «HS256» never)"`
 	JWTClockSkew  time.Duration `env:"TRIPGRAPH_JWT_CLOCK_SKEW" validate:"gte=0,lte=10m" help:"how far the provider's clock and this server's may differ when a token's «exp», «nbf» and «iat» are checked"`
 	ActFor        bool          `env:"TRIPGRAPH_ACT_FOR_END_USERS" shown:"off" help:"let API keys made with the «backend» role act for an end user that the header «X-Tripgraph-End-User» names (the app's own id for them, 1 to 512 bytes): each end user of the key's user is a tripgraph user of its own. Off, a request with that header is refused with 403. Each such request is logged with the acting key's id"`
+}
+
+// Quota is what one user may keep and run at once, held alike by
+// PostgreSQL and the in-memory twin (package store/quota).
+type Quota struct {
+	MaxCrons        int           `env:"TRIPGRAPH_MAX_CRONS" validate:"gt=0" help:"crons one user may keep; creating one more is refused with 422 «LIMIT_EXCEEDED»"`
+	CronMinInterval time.Duration `env:"TRIPGRAPH_CRON_MIN_INTERVAL" validate:"gte=1m" help:"the shortest time a cron's schedule may leave between two due times (at least «1m», as LangGraph's); a schedule that may be due sooner («@every 30s») is refused with 422 «LIMIT_EXCEEDED», and a stored one stops at its next due time"`
+	MaxStoreItems   int           `env:"TRIPGRAPH_MAX_STORE_ITEMS" validate:"gt=0" help:"items one user's long-term store («/store/items») may hold; a put of one more is refused with 422 «LIMIT_EXCEEDED»"`
+	MaxStoreBytes   ByteSize      `env:"TRIPGRAPH_MAX_STORE_BYTES" validate:"gt=0" help:"bytes one user's long-term store may hold: each item counts its value as compact JSON, its key and its namespace's labels; replacing an item counts the difference and deleting one frees its bytes. Bytes, or with a «KiB», «MiB» or «GiB» suffix; a put past it is refused with 422 «LIMIT_EXCEEDED»"`
+	MaxActiveRuns   int           `env:"TRIPGRAPH_MAX_ACTIVE_RUNS" validate:"gt=0" help:"runs one user may have queued and running at once, over all their threads and every «serve» process on the database; one more is refused with 429 «TOO_MANY_REQUESTS» (a cron's due time then starts none). A backend key that serves all of an app's travellers is one user (raise it to fit), unless it acts for each as an end user («TRIPGRAPH_ACT_FOR_END_USERS»), each a user of their own"`
 }
 
 // Runner sizes and paces the workers that execute runs.

@@ -76,6 +76,7 @@ func TestValues(t *testing.T) {
 		"MCP_MAX_SESSIONS": "7", "MCP_SESSION_TIMEOUT": "90s", "TRIPGRAPH_CHECKPOINT_CACHE_BYTES": "16MiB",
 		"TRIPGRAPH_MCP_ALLOW_HOSTS": " mcp.internal , 10.9.0.0/16,", "TRIPGRAPH_RATE_LIMIT": "2.5",
 		"TRIPGRAPH_SHUTDOWN_GRACE": "0s", "TRIPGRAPH_DB_POOL": "32", "TRIPGRAPH_THREAD_TTL": "720h",
+		"TRIPGRAPH_MAX_STORE_BYTES": "5MiB", "TRIPGRAPH_CRON_MIN_INTERVAL": "5m",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +92,8 @@ func TestValues(t *testing.T) {
 		{"TRIPGRAPH_RATE_LIMIT", c.Limits.RatePerSec, 2.5},
 		{"TRIPGRAPH_SHUTDOWN_GRACE", c.Runner.ShutdownGrace, time.Duration(0)},
 		{"TRIPGRAPH_THREAD_TTL", c.Storage.ThreadTTL, 720 * time.Hour},
+		{"TRIPGRAPH_MAX_STORE_BYTES", c.Quota.MaxStoreBytes, ByteSize(5 << 20)},
+		{"TRIPGRAPH_CRON_MIN_INTERVAL", c.Quota.CronMinInterval, 5 * time.Minute},
 		{"DBPool", c.DBPool(7), int32(32)},
 		{"DBPool by default", Default().DBPool(2), int32(12)},
 	} {
@@ -114,6 +117,8 @@ func TestBadValuesNameTheirVariables(t *testing.T) {
 		"TRIPGRAPH_MAX_BODY_BYTES":         "0",
 		"TRIPGRAPH_THREAD_TTL":             "-5h",
 		"TRIPGRAPH_CHECKPOINT_CACHE_BYTES": "0",
+		"TRIPGRAPH_CRON_MIN_INTERVAL":      "30s",
+		"TRIPGRAPH_MAX_ACTIVE_RUNS":        "0",
 	}
 	_, err := FromMap(bad)
 	if err == nil {

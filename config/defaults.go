@@ -14,6 +14,8 @@ func Default() Config {
 		Storage: Storage{CheckpointCache: 2 << 20},
 		Limits: Limits{MaxBodyBytes: 1 << 20, BodyTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
 			RatePerSec: 500, RateBurst: 2000, MaxStreams: 1000, SessionTTL: 7 * 24 * time.Hour},
+		Quota: Quota{MaxCrons: 100, CronMinInterval: time.Minute, MaxStoreItems: 10_000, MaxStoreBytes: 50 << 20,
+			MaxActiveRuns: 20},
 		Runner:   Runner{Lease: 30 * time.Second, ShutdownGrace: 20 * time.Second},
 		EndUsers: EndUsers{JWTClockSkew: time.Minute},
 		Tracing:  Tracing{Protocol: "http/protobuf", ServiceName: "tripgraph", SampleRatio: 1, ContentBytes: 4096},

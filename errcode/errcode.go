@@ -25,6 +25,7 @@ const (
 	TooManyRequests  Code = "TOO_MANY_REQUESTS"
 	Unavailable      Code = "UNAVAILABLE"
 	Internal         Code = "INTERNAL"
+	LimitExceeded    Code = "LIMIT_EXCEEDED" // a user's limit on what they keep, or on a value: see HTTPStatus
 )
 
 // Error is an error with a code and a message fit to show a client.
@@ -119,6 +120,12 @@ func HTTPStatus(code Code) int {
 		return http.StatusUnsupportedMediaType
 	case TooManyRequests:
 		return http.StatusTooManyRequests
+	case LimitExceeded:
+		// What would take a user past a limit on what they keep (crons,
+		// the long-term store's items and bytes) or on a value (how often
+		// a cron may be due); its message names the limit. Limits on what
+		// a user does at once (runs, streams) are TooManyRequests.
+		return http.StatusUnprocessableEntity
 	case Unavailable:
 		return http.StatusServiceUnavailable
 	}

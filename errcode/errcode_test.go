@@ -35,7 +35,7 @@ func TestOfAndMessage(t *testing.T) {
 
 func TestHTTPStatusOfEveryCode(t *testing.T) {
 	want := map[Code]int{BadRequest: 400, Unauthenticated: 401, Forbidden: 403, NotFound: 404, Conflict: 409,
-		UnsupportedMedia: 415, Unavailable: 503, Internal: 500, Code("SOMETHING_ELSE"): 500}
+		UnsupportedMedia: 415, TooManyRequests: 429, LimitExceeded: 422, Unavailable: 503, Internal: 500, Code("SOMETHING_ELSE"): 500}
 	for code, status := range want {
 		if got := HTTPStatus(code); got != status {
 			t.Errorf("HTTPStatus(%s) = %d, want %d", code, got, status)

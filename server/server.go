@@ -99,10 +99,13 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One cap on each user's open streams: their API streams and waits and
+	// their browser's live streams count together.
+	streams := httpx.NewStreamCap(cfg.Limits.MaxStreams)
 	rest := api.New(api.Config{Accounts: cfg.Data.Accounts, Tokens: cfg.EndUserTokens, ActForEndUsers: cfg.ActForEndUsers, Tenants: tenants, Runner: s.runner, Closing: s.closing,
-		Metrics: s.metrics, Limits: cfg.Limits, Logger: cfg.Logger, PublicURL: cfg.PublicURL})
+		Metrics: s.metrics, Limits: cfg.Limits, Streams: streams, Logger: cfg.Logger, PublicURL: cfg.PublicURL})
 	s.web = web.New(web.Config{Sessions: cfg.Data.Accounts, Tenants: tenants, Runner: s.runner, Closing: s.closing,
-		Metrics: s.metrics, Limits: cfg.Limits, Logger: cfg.Logger, SessionTTL: cfg.SessionTTL})
+		Metrics: s.metrics, Limits: cfg.Limits, Streams: streams, Logger: cfg.Logger, SessionTTL: cfg.SessionTTL})
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

@@ -41,11 +41,17 @@ func openTestStore(t testing.TB) *Store {
 // the test's own, so that claims see no other test's runs.
 func openQueueStores(t testing.TB, n int) []*Store {
 	t.Helper()
+	return openQueueStoresWith(t, n, Options{})
+}
+
+// openQueueStoresWith is openQueueStores with options.
+func openQueueStoresWith(t testing.TB, n int, o Options) []*Store {
+	t.Helper()
 	url := migratedDatabase(t)
 	stores := make([]*Store, n)
 	for i := range stores {
 		var err error
-		if stores[i], err = Open(context.Background(), url); err != nil {
+		if stores[i], err = OpenWith(context.Background(), url, o); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(stores[i].Close)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/store/paging"
+	"github.com/tripgraph/tripgraph/store/quota"
 )
 
 // Run statuses. Pending and running runs are active: a thread has at most
@@ -98,7 +99,12 @@ const runColumns = `r.id, r.thread_id, r.status, r.multitask_strategy, r.input, 
 // enqueue creates it queued behind the others; interrupt and rollback
 // cancel the thread's queued runs and its active one (at once when pending,
 // by a cancel request when running) and create it pending, or queued until
-// the running one ends. All of it is one transaction.
+// the running one ends. An owner with the most runs queued, pending and
+// running the limits allow, over all their threads, once the strategy has
+// ended those it replaces, is refused one more (TOO_MANY_REQUESTS,
+// quota.Limits.CheckActiveRuns). All of it is one transaction, which
+// locks the owner's row before it counts their runs: two processes cannot
+// both create the last run allowed.
 func (o Owner) CreateRun(ctx context.Context, threadID string, nr NewRun) (Run, error) {
 	if run, ok, err := o.createRunOnIdleThread(ctx, threadID, nr); ok || err != nil {
 		return run, err
@@ -112,12 +118,14 @@ func (o Owner) CreateRun(ctx context.Context, threadID string, nr NewRun) (Run, 
 }
 
 // createRunOnIdleThread is CreateRun for its usual case, a thread with no
-// active run, in one round trip and one commit: a batch (one transaction)
-// that locks the thread, stamping its metadata, and then, in a statement
-// of its own that so sees every run committed before the lock was had,
-// creates the run pending if the thread has no active run. ok is false
-// when it created none (the thread is missing, or busy): CreateRun's
-// transaction then decides.
+// active run and an owner below their limit, in one round trip and one
+// commit: a batch (one transaction) that locks the owner's row and the
+// thread, stamping its metadata, and then, in a statement of its own that
+// so sees every run committed before the locks were had, creates the run
+// pending if the thread has no active run and the owner fewer active runs
+// than the limit. ok is false when it created none (the thread is
+// missing, or busy, or the owner at their limit): CreateRun's transaction
+// then decides, and says why.
 func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr NewRun) (run Run, ok bool, err error) {
 	strategy, input, meta, err := nr.columns()
 	if err != nil {
@@ -128,21 +136,26 @@ func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr Ne
 		return Run{}, false, err
 	}
 	b := &pgx.Batch{}
+	b.Queue(quota.LockUser, o.id)
 	b.Queue(`UPDATE threads SET metadata = metadata || $3, updated_at = now() WHERE id = $1 AND owner_id::text = $2`,
 		threadID, o.id, stamp)
 	b.Queue(`
 		WITH r AS (
-			INSERT INTO runs (thread_id, status, multitask_strategy, input, metadata, not_before, assistant_id)
-			SELECT t.id, 'pending', $3, $4, $5, `+notBefore+`, nullif($6, '')
+			INSERT INTO runs (thread_id, owner_id, status, multitask_strategy, input, metadata, not_before, assistant_id, claim_round)
+			SELECT t.id, t.owner_id, 'pending', $3, $4, $5, `+notBefore+`, nullif($6, ''), `+claimRoundOf("t.owner_id", "")+`
 			FROM threads t
 			WHERE t.id = $1 AND t.owner_id::text = $2
 				AND NOT EXISTS (SELECT 1 FROM runs WHERE thread_id = t.id AND status IN ('pending', 'running'))
+				AND `+activeRunsBelow("t.owner_id", "$8")+`
 			RETURNING *)
-		SELECT `+runColumns+` FROM r`, threadID, o.id, strategy, input, meta, nr.AssistantID, nr.Delay.Microseconds())
+		SELECT `+runColumns+` FROM r`, threadID, o.id, strategy, input, meta, nr.AssistantID, nr.Delay.Microseconds(),
+		o.s.limits.ActiveRuns)
 	res := o.s.requests.SendBatch(ctx, b)
 	defer res.Close()
-	if _, err := res.Exec(); err != nil {
-		return Run{}, false, notFoundAs(fmt.Errorf("locking thread %s: %w", threadID, err), "Thread with ID %s not found", threadID)
+	for range 2 { // the owner's row, then the thread
+		if _, err := res.Exec(); err != nil {
+			return Run{}, false, notFoundAs(fmt.Errorf("locking thread %s and its owner: %w", threadID, err), "Thread with ID %s not found", threadID)
+		}
 	}
 	rows, err := res.Query()
 	if err == nil {
@@ -180,6 +193,9 @@ func (o Owner) createRunIn(ctx context.Context, tx pgx.Tx, n *notes, threadID st
 	if err != nil {
 		return Run{}, err
 	}
+	if err := o.lockRuns(ctx, tx); err != nil {
+		return Run{}, err
+	}
 	if err := lockThread(ctx, tx, o.id, threadID); err != nil {
 		return Run{}, err
 	}
@@ -196,12 +212,16 @@ func (o Owner) createRunIn(ctx context.Context, tx pgx.Tx, n *notes, threadID st
 	if err != nil {
 		return Run{}, err
 	}
+	if err := o.roomForOneMore(ctx, tx); err != nil {
+		return Run{}, err
+	}
 	run, err := oneRun(ctx, tx, "creating a run on thread "+threadID, `
 		WITH r AS (
-			INSERT INTO runs (thread_id, status, multitask_strategy, input, metadata, replaces, not_before, assistant_id)
-			VALUES ($1, $2, $3, $4, $5, nullif($6, '')::uuid, `+notBefore+`, nullif($8, ''))
+			INSERT INTO runs (thread_id, owner_id, status, multitask_strategy, input, metadata, replaces, not_before, assistant_id,
+				claim_round)
+			VALUES ($1, $9, $2, $3, $4, $5, nullif($6, '')::uuid, `+notBefore+`, nullif($8, ''), `+claimRoundOf("$9::uuid", "")+`)
 			RETURNING *)
-		SELECT `+runColumns+` FROM r`, threadID, status, strategy, input, meta, replaces, nr.Delay.Microseconds(), nr.AssistantID)
+		SELECT `+runColumns+` FROM r`, threadID, status, strategy, input, meta, replaces, nr.Delay.Microseconds(), nr.AssistantID, o.id)
 	if err == nil && run.Status == RunPending {
 		n.add(runPending)
 	}
@@ -209,9 +229,11 @@ func (o Owner) createRunIn(ctx context.Context, tx pgx.Tx, n *notes, threadID st
 }
 
 // CreateRunOnNewThread creates a thread of the owner's, as CreateThread
-// does, with a pending run on it, in one statement: one round trip and one
+// does, with a pending run on it, in one batch: one round trip and one
 // commit, where CreateThread then CreateRun take two commits and a
-// transaction of five statements. A stateless run starts this way.
+// transaction of five statements. A stateless run starts this way. An
+// owner at their limit of active runs is refused, as CreateRun refuses
+// them, and gets no thread either.
 func (o Owner) CreateRunOnNewThread(ctx context.Context, nt NewThread, nr NewRun) (Run, error) {
 	run, err := o.createRunOnNewThread(ctx, o.s.requests, nt, nr)
 	if err == nil {
@@ -230,7 +252,11 @@ func (o Owner) CreateRunOnNewThreadIn(ctx context.Context, tx pgx.Tx, nt NewThre
 	return run, err
 }
 
-func (o Owner) createRunOnNewThread(ctx context.Context, q querier, nt NewThread, nr NewRun) (Run, error) {
+// createRunOnNewThread is CreateRunOnNewThread on q, a pool or a
+// transaction: a batch that locks the owner's row, counts their active
+// runs, and then, in a statement of its own, creates the thread and its
+// run if the owner is below their limit; else the count says why not.
+func (o Owner) createRunOnNewThread(ctx context.Context, q batcher, nt NewThread, nr NewRun) (Run, error) {
 	strategy, input, meta, err := nr.columns()
 	if err != nil {
 		return Run{}, err
@@ -243,20 +269,85 @@ func (o Owner) createRunOnNewThread(ctx context.Context, q querier, nt NewThread
 	if err != nil {
 		return Run{}, err
 	}
-	run, err := oneRun(ctx, q, "creating a run on a new thread", `
+	b := &pgx.Batch{}
+	b.Queue(quota.LockUser, o.id)
+	b.Queue(countActiveRuns, o.id)
+	b.Queue(`
 		WITH t AS (
 			INSERT INTO threads (id, owner_id, metadata)
-			VALUES (coalesce($1::uuid, gen_random_uuid()), $2, $3::jsonb || $9::jsonb)
-			RETURNING id),
+			SELECT coalesce($1::uuid, gen_random_uuid()), $2, $3::jsonb || $9::jsonb
+			WHERE `+activeRunsBelow("$2::uuid", "$10")+`
+			RETURNING id, owner_id),
 		r AS (
-			INSERT INTO runs (thread_id, status, multitask_strategy, input, metadata, not_before, assistant_id)
-			SELECT t.id, 'pending', $4, $5, $6, `+notBefore+`, nullif($8, '') FROM t
+			INSERT INTO runs (thread_id, owner_id, status, multitask_strategy, input, metadata, not_before, assistant_id, claim_round)
+			SELECT t.id, t.owner_id, 'pending', $4, $5, $6, `+notBefore+`, nullif($8, ''), `+claimRoundOf("t.owner_id", "")+` FROM t
 			RETURNING *)
-		SELECT `+runColumns+` FROM r`, nullable(nt.ID), o.id, threadMeta, strategy, input, meta, nr.Delay.Microseconds(), nr.AssistantID, stamp)
+		SELECT `+runColumns+` FROM r`, nullable(nt.ID), o.id, threadMeta, strategy, input, meta, nr.Delay.Microseconds(),
+		nr.AssistantID, stamp, o.s.limits.ActiveRuns)
+	res := q.SendBatch(ctx, b)
+	defer res.Close()
+	var active int
+	_, err = res.Exec()
+	if err == nil {
+		err = res.QueryRow().Scan(&active)
+	}
+	if err != nil {
+		return Run{}, threadError(fmt.Errorf("counting the active runs of user %s: %w", o.id, err), "creating a run on a new thread", nt.ID)
+	}
+	rows, err := res.Query()
+	var run Run
+	if err == nil {
+		run, err = pgx.CollectExactlyOneRow(rows, scanRun)
+	}
+	if errors.Is(err, pgx.ErrNoRows) { // the owner is at their limit
+		if refused := o.s.limits.CheckActiveRuns(active); refused != nil {
+			return Run{}, refused
+		}
+	}
 	if err != nil {
 		return Run{}, threadError(err, "creating a run on a new thread", nt.ID)
 	}
-	return run, nil
+	return run, res.Close()
+}
+
+// lockRuns locks the owner's row in tx, before their active runs are
+// counted: the creations of one owner's runs wait for one another.
+func (o Owner) lockRuns(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, quota.LockUser, o.id); err != nil {
+		return fmt.Errorf("locking the runs of user %s: %w", o.id, err)
+	}
+	return nil
+}
+
+// roomForOneMore counts the owner's active runs in tx, which has locked
+// the owner's row, and refuses one more past the limit.
+func (o Owner) roomForOneMore(ctx context.Context, tx pgx.Tx) error {
+	var active int
+	if err := tx.QueryRow(ctx, countActiveRuns, o.id).Scan(&active); err != nil {
+		return fmt.Errorf("counting the active runs of user %s: %w", o.id, err)
+	}
+	return o.s.limits.CheckActiveRuns(active)
+}
+
+// activeRunsOf is the SQL that counts owner's (an SQL expression) runs
+// queued, pending and running, on the index runs_owner_active_idx.
+func activeRunsOf(owner string) string {
+	return `(SELECT count(*) FROM runs a WHERE a.owner_id = ` + owner + ` AND a.status IN ('queued', 'pending', 'running'))`
+}
+
+// countActiveRuns counts owner $1's active runs.
+var countActiveRuns = `SELECT ` + activeRunsOf("$1")
+
+// activeRunsBelow is the SQL condition that owner (an SQL expression) has
+// fewer active runs than limit (a parameter): quota.Limits.CheckActiveRuns's
+// rule, for the statements that create a run in one round trip. When it
+// fails they create nothing, and their caller asks the rule itself for
+// its error.
+func activeRunsBelow(owner, limit string) string { return activeRunsOf(owner) + ` < ` + limit }
+
+// batcher sends a batch: a pool or a transaction.
+type batcher interface {
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
 // notBefore is the SQL of a new run's not_before from its delay in

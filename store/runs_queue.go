@@ -55,33 +55,20 @@ type Claim struct {
 	More bool
 }
 
-// ClaimRun takes the oldest pending run of any owner for workerID, marks it
-// running under a lease of the given length, counts the attempt and marks
-// its thread busy. It skips runs that other transactions hold, so workers
-// in several processes never claim the same run. ok is false when no run is
-// waiting. A run with Attempts above 1 was started before by a worker that
-// stopped: resume it from its thread's last checkpoint.
+// ClaimRun takes the next pending run of any owner for workerID: the one
+// of the lowest claim round, the oldest within it (see ClaimRound), so
+// that the owners with runs waiting take turns. It marks the run running
+// under a lease of the given length, counts the attempt and marks its
+// thread busy. It skips runs that other transactions hold, so workers in
+// several processes never claim the same run, nor wait for one another.
+// ok is false when no run is waiting. A run with Attempts above 1 was
+// started before by a worker that stopped: resume it from its thread's
+// last checkpoint.
 func (s *Store) ClaimRun(ctx context.Context, workerID string, lease time.Duration) (c Claim, ok bool, err error) {
 	if workerID == "" || lease <= 0 {
 		return Claim{}, false, errcode.New(errcode.BadRequest, "a claim needs a worker id and a positive lease")
 	}
-	rows, err := s.Pool.Query(ctx, `
-		WITH c AS (
-			SELECT r.id, r.thread_id, t.owner_id FROM runs r JOIN threads t ON t.id = r.thread_id
-			WHERE r.status = 'pending' AND (r.not_before IS NULL OR r.not_before <= now())
-			ORDER BY r.created_at, r.id LIMIT 1
-			FOR NO KEY UPDATE OF r, t SKIP LOCKED),
-		th AS (UPDATE threads SET status = 'busy', updated_at = now() FROM c WHERE threads.id = c.thread_id),
-		r AS (
-			UPDATE runs SET status = 'running', worker_id = $1, attempts = attempts + 1,
-				lease_expires_at = now() + $2 * interval '1 microsecond',
-				started_at = coalesce(started_at, now()), updated_at = now()
-			FROM c WHERE runs.id = c.id
-			RETURNING runs.*)
-		SELECT `+runColumns+`, c.owner_id::text, EXISTS (
-			SELECT 1 FROM runs o WHERE o.status = 'pending' AND o.id <> r.id
-				AND (o.not_before IS NULL OR o.not_before <= now()))
-		FROM r JOIN c ON c.id = r.id`, workerID, lease.Microseconds())
+	rows, err := s.Pool.Query(ctx, claimSQL, workerID, lease.Microseconds())
 	if err == nil {
 		c, err = pgx.CollectExactlyOneRow(rows, func(row pgx.CollectableRow) (Claim, error) {
 			var c Claim
@@ -103,6 +90,67 @@ func (s *Store) ClaimRun(ctx context.Context, workerID string, lease time.Durati
 	}
 	return c, true, nil
 }
+
+// ClaimRound is the claim round a run takes when it becomes pending.
+// Workers claim the pending run of the lowest round first, the oldest
+// within it, so that every owner with runs waiting has one claimed per
+// round, however many they queued: one user's backlog does not hold up
+// another user's run. lowest is the lowest round of the runs pending now,
+// of any owner, and ownersHighest the highest of the run's owner's; nil
+// when there is none. The round is the later of lowest and one past
+// ownersHighest: an owner with nothing waiting joins the current round,
+// one with runs waiting takes the round after their last. (The store
+// works it out in SQL, claimRoundOf; the in-memory twin calls this.)
+func ClaimRound(lowest, ownersHighest *int64) int64 {
+	var round int64
+	if lowest != nil {
+		round = max(round, *lowest)
+	}
+	if ownersHighest != nil {
+		round = max(round, *ownersHighest+1)
+	}
+	return round
+}
+
+// claimRoundOf is ClaimRound in SQL, for a run of owner (an SQL
+// expression) that becomes pending: two probes of an index, the first
+// entry of runs_claim_idx and the last of the owner's pending entries in
+// runs_owner_active_idx. ending, when not "", is the id (an SQL
+// expression) of a run the statement ends, which its snapshot still shows
+// pending: it does not count.
+func claimRoundOf(owner, ending string) string {
+	other := ""
+	if ending != "" {
+		other = ` AND p.id <> ` + ending
+	}
+	return `greatest(0,
+		(SELECT p.claim_round FROM runs p WHERE p.status = 'pending'` + other + ` ORDER BY p.claim_round LIMIT 1),
+		(SELECT max(p.claim_round) + 1 FROM runs p WHERE p.owner_id = ` + owner + ` AND p.status = 'pending'` + other + `))`
+}
+
+// claimSQL claims the next pending run for worker $1 under a lease of $2
+// microseconds: the first entry of runs_claim_idx (claim round, then age)
+// that is due and that no other transaction holds, its thread locked with
+// it, both skipped when held (SKIP LOCKED), so that no worker waits for
+// another. It returns the run as claimed, its owner, and whether another
+// run is pending.
+const claimSQL = `
+	WITH c AS (
+		SELECT r.id, r.thread_id, t.owner_id FROM runs r JOIN threads t ON t.id = r.thread_id
+		WHERE r.status = 'pending' AND (r.not_before IS NULL OR r.not_before <= now())
+		ORDER BY r.claim_round, r.created_at, r.id LIMIT 1
+		FOR NO KEY UPDATE OF r, t SKIP LOCKED),
+	th AS (UPDATE threads SET status = 'busy', updated_at = now() FROM c WHERE threads.id = c.thread_id),
+	r AS (
+		UPDATE runs SET status = 'running', worker_id = $1, attempts = attempts + 1,
+			lease_expires_at = now() + $2 * interval '1 microsecond',
+			started_at = coalesce(started_at, now()), updated_at = now()
+		FROM c WHERE runs.id = c.id
+		RETURNING runs.*)
+	SELECT ` + runColumns + `, c.owner_id::text, EXISTS (
+		SELECT 1 FROM runs o WHERE o.status = 'pending' AND o.id <> r.id
+			AND (o.not_before IS NULL OR o.not_before <= now()))
+	FROM r JOIN c ON c.id = r.id`
 
 // resumed is the announcement, after a run's id, that another attempt of
 // the run began: a follower reads the table (see subscription.noted).
@@ -221,7 +269,9 @@ func (s *Store) withHeldRun(ctx context.Context, l Lease, change func(pgx.Tx, *n
 }
 
 // requeue puts a locked running run back to pending, without a lease,
-// and adds its announcement to n.
+// and adds its announcement to n. It keeps its claim round, below the
+// rounds of the runs that became pending since: a run handed back is
+// claimed again before them.
 func requeue(ctx context.Context, tx pgx.Tx, n *notes, runID string) (Run, error) {
 	r, err := oneRun(ctx, tx, "handing run "+runID+" back to the queue", `
 		WITH r AS (
@@ -387,7 +437,7 @@ func (e ended) announce(n *notes) {
 // event and whether a run was promoted (see ended). Every part of the
 // statement reads the runs as they were before it, so old is the run's
 // status before it ended. The caller has locked the thread.
-const endRunSQL = `
+var endRunSQL = `
 	WITH old AS (SELECT status FROM runs WHERE id = $1),
 	r AS (
 		UPDATE runs SET status = $2, error = nullif($3, ''), finished_at = now(), updated_at = now(),
@@ -396,10 +446,10 @@ const endRunSQL = `
 		RETURNING *),
 	was_active AS (SELECT r.thread_id FROM r, old WHERE old.status <> 'queued'),
 	promoted AS (
-		UPDATE runs SET status = 'pending', updated_at = now()
-		WHERE id = (SELECT q.id FROM runs q JOIN was_active a ON q.thread_id = a.thread_id
-		            WHERE q.status = 'queued' ORDER BY q.created_at, q.id LIMIT 1)
-		RETURNING id),
+		UPDATE runs u SET status = 'pending', claim_round = ` + claimRoundOf("u.owner_id", "$1") + `, updated_at = now()
+		WHERE u.id = (SELECT q.id FROM runs q JOIN was_active a ON q.thread_id = a.thread_id
+		              WHERE q.status = 'queued' ORDER BY q.created_at, q.id LIMIT 1)
+		RETURNING u.id),
 	th AS (
 		UPDATE threads SET status = CASE WHEN EXISTS (SELECT 1 FROM promoted) THEN $7 ELSE $6 END, updated_at = now()
 		FROM was_active a WHERE threads.id = a.thread_id)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
@@ -624,4 +625,55 @@ func TestCancelOutlastsADeadlock(t *testing.T) {
 	if r := runStatus(t, s, owner, run.ID); !r.CancelRequested {
 		t.Errorf("the run has no cancel request: %+v", r)
 	}
+}
+
+// The claim and a new run's claim round are index probes however long the
+// queue is: with 20,000 runs of 200 users pending, the claim takes the
+// first entry of runs_claim_idx, and the round the first entry of it and
+// the last of the owner's in runs_owner_active_idx.
+func TestClaimUsesItsIndexes(t *testing.T) {
+	ctx := context.Background()
+	s := openQueueStores(t, 1)[0]
+	var owner string
+	err := s.Pool.QueryRow(ctx, `
+		WITH u AS (INSERT INTO users (name) SELECT 'bulk-' || g FROM generate_series(1, 200) g RETURNING id),
+		t AS (INSERT INTO threads (owner_id) SELECT u.id FROM u, generate_series(1, 100) RETURNING id, owner_id),
+		r AS (INSERT INTO runs (thread_id, owner_id, status, claim_round)
+			SELECT id, owner_id, 'pending', (random() * 100)::bigint FROM t RETURNING owner_id)
+		SELECT owner_id::text FROM r LIMIT 1`).Scan(&owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Pool.Exec(ctx, `ANALYZE runs; ANALYZE threads`); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what, sql string
+		args      []any
+		indexes   []string
+	}{
+		{"the claim", claimSQL, []any{"w", time.Minute.Microseconds()}, []string{"Index Scan using runs_claim_idx"}},
+		{"a claim round", `SELECT ` + claimRoundOf("$1::uuid", ""), []any{owner}, []string{"runs_claim_idx", "runs_owner_active_idx"}},
+	} {
+		plan := explain(t, s, c.sql, c.args...)
+		for _, index := range c.indexes {
+			if !strings.Contains(plan, index) {
+				t.Errorf("%s does not use %s:\n%s", c.what, index, plan)
+			}
+		}
+	}
+}
+
+// explain is PostgreSQL's plan of a statement, as text.
+func explain(t *testing.T, s *Store, sql string, args ...any) string {
+	t.Helper()
+	rows, err := s.Pool.Query(context.Background(), `EXPLAIN `+sql, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(lines, "\n")
 }

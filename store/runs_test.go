@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/store/quota"
 )
 
 func TestRunLifecycle(t *testing.T) {
@@ -232,5 +233,64 @@ func claimQueued(t *testing.T, s *Store) {
 		if !ok {
 			return
 		}
+	}
+}
+
+// Two processes create runs for one user at once, on threads of their own
+// and on new ones: the user's row is locked before their active runs are
+// counted, so exactly the limit's runs are created, and every other is
+// refused with TOO_MANY_REQUESTS.
+func TestActiveRunLimitHoldsAcrossProcesses(t *testing.T) {
+	ctx := context.Background()
+	url := migratedDatabase(t)
+	const limit, tries = 5, 24
+	stores := make([]*Store, 2)
+	for i := range stores {
+		var err error
+		if stores[i], err = OpenWith(ctx, url, Options{Limits: quota.Limits{ActiveRuns: limit}}); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(stores[i].Close)
+	}
+	owner, _ := newThread(t, stores[0], "racer")
+	threads := make([]string, tries)
+	for i := range threads {
+		th, err := stores[0].ForOwner(owner).CreateThread(ctx, NewThread{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		threads[i] = th.ID
+	}
+	errs := make(chan error, tries)
+	var wg sync.WaitGroup
+	for i, th := range threads {
+		wg.Go(func() {
+			o := stores[i%2].ForOwner(owner)
+			var err error
+			if i%3 == 0 {
+				_, err = o.CreateRunOnNewThread(ctx, NewThread{}, NewRun{})
+			} else {
+				_, err = o.CreateRun(ctx, th, NewRun{})
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	created := 0
+	for err := range errs {
+		switch {
+		case err == nil:
+			created++
+		case errcode.Of(err) != errcode.TooManyRequests:
+			t.Errorf("creating a run: %v", err)
+		}
+	}
+	var active int
+	if err := stores[0].Pool.QueryRow(ctx, countActiveRuns, owner).Scan(&active); err != nil {
+		t.Fatal(err)
+	}
+	if created != limit || active != limit {
+		t.Errorf("%d runs created (%d active), want the limit's %d", created, active, limit)
 	}
 }

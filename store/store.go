@@ -26,6 +26,7 @@ import (
 	"github.com/tripgraph/tripgraph/store/checkpoint"
 	"github.com/tripgraph/tripgraph/store/crons"
 	"github.com/tripgraph/tripgraph/store/items"
+	"github.com/tripgraph/tripgraph/store/quota"
 )
 
 // Store is a handle on the database. It is safe for concurrent use.
@@ -50,6 +51,8 @@ type Store struct {
 	// Crons are the scheduled runs of every user.
 	Crons *crons.Store
 
+	limits quota.Limits // what each user may keep and run
+
 	hubMu    sync.Mutex
 	hub      *hub      // the LISTEN connection, started on first use
 	notifier *notifier // sends what the store announces, started on first use
@@ -69,6 +72,9 @@ type Options struct {
 	MaxConns int32
 	// Checkpoints tune the checkpointer.
 	Checkpoints checkpoint.Options
+	// Limits are what each user may keep and run (quota.Default's where
+	// not set).
+	Limits quota.Limits
 	// Tracer, when set, sees every statement of the pools (and of the
 	// connections that listen for and send notifications): the command
 	// sets OpenTelemetry's (otelpgx) when tracing is on.
@@ -112,7 +118,7 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 		}
 	}
 	return &Store{Pool: pool, requests: requests, Accounts: accounts.New(pool), Catalog: catalog.New(pool),
-		Checkpoints: checkpoint.New(pool, o.Checkpoints), Items: items.New(pool), Crons: crons.New(pool)}, nil
+		Checkpoints: checkpoint.New(pool, o.Checkpoints), Items: items.New(pool, o.Limits), Crons: crons.New(pool, o.Limits), limits: o.Limits.OrDefault()}, nil
 }
 
 // RequestPool is the pool for what a request waits on before it is

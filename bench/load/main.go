@@ -182,7 +182,10 @@ func startServer(ctx context.Context, c config, dbURL string) (*server, error) {
 	}
 	defer logFile.Close()
 	s.cmd = exec.Command(c.bin, "serve", "--welcome", "--addr", "127.0.0.1:"+strconv.Itoa(port))
-	s.cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "TRIPGRAPH_MODEL=offline") // its limits as they are by default
+	// Its limits as they are by default, but one: every client runs as the
+	// demo user (one key), whose runs queued and running would be refused
+	// past TRIPGRAPH_MAX_ACTIVE_RUNS, as a backend key's would.
+	s.cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "TRIPGRAPH_MODEL=offline", "TRIPGRAPH_MAX_ACTIVE_RUNS=100000")
 	if c.workers > 0 {
 		s.cmd.Env = append(s.cmd.Env, "TRIPGRAPH_WORKERS="+strconv.Itoa(c.workers))
 	}

@@ -72,9 +72,11 @@ func prepareTemplate(ctx context.Context, env roundEnv) error {
 
 // tripgraphEnv is the environment serve runs with: the offline model, and
 // its defaults otherwise (the per-key limits included: every client
-// shares the demo user's key, as an app's backend does).
+// shares the demo user's key, as an app's backend does), but for the
+// limit on one user's runs queued and running, which that one key would
+// reach: it is raised as such a backend would raise it.
 func tripgraphEnv(dbURL string) []string {
-	return append(os.Environ(), "DATABASE_URL="+dbURL, "TRIPGRAPH_MODEL=offline")
+	return append(os.Environ(), "DATABASE_URL="+dbURL, "TRIPGRAPH_MODEL=offline", "TRIPGRAPH_MAX_ACTIVE_RUNS=100000")
 }
 
 func startTripgraph(ctx context.Context, env roundEnv, db, label string) (*server, error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/tripgraph/tripgraph/server/runner"
 	"github.com/tripgraph/tripgraph/server/web"
 	"github.com/tripgraph/tripgraph/store/checkpoint"
+	"github.com/tripgraph/tripgraph/store/quota"
 	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
@@ -72,6 +73,11 @@ func TestConfigDefaultsAreThePackagesDefaults(t *testing.T) {
 		{"TRIPGRAPH_RATE_BURST", d.Limits.RateBurst, httpx.DefaultLimits.RateBurst},
 		{"TRIPGRAPH_MAX_STREAMS", d.Limits.MaxStreams, httpx.DefaultLimits.MaxStreams},
 		{"TRIPGRAPH_SESSION_TTL", d.Limits.SessionTTL, web.DefaultSessionTTL},
+		{"TRIPGRAPH_MAX_CRONS", d.Quota.MaxCrons, quota.Default.Crons},
+		{"TRIPGRAPH_CRON_MIN_INTERVAL", d.Quota.CronMinInterval, quota.Default.CronInterval},
+		{"TRIPGRAPH_MAX_STORE_ITEMS", d.Quota.MaxStoreItems, quota.Default.Items},
+		{"TRIPGRAPH_MAX_STORE_BYTES", int64(d.Quota.MaxStoreBytes), quota.Default.ItemBytes},
+		{"TRIPGRAPH_MAX_ACTIVE_RUNS", d.Quota.MaxActiveRuns, quota.Default.ActiveRuns},
 		{"TRIPGRAPH_WORKERS", d.Runner.Workers, 0}, // the runner's DefaultWorkers()
 		{"TRIPGRAPH_RUN_LEASE", d.Runner.Lease, runner.DefaultLease},
 		{"TRIPGRAPH_SHUTDOWN_GRACE", d.Runner.ShutdownGrace, runner.DefaultShutdownGrace},
@@ -79,5 +85,8 @@ func TestConfigDefaultsAreThePackagesDefaults(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("%s: the configuration's default is %v, the package's %v", c.what, c.got, c.want)
 		}
+	}
+	if got := quotaLimits(d.Quota); got != quota.Default {
+		t.Errorf("the configuration's default limits are %+v, the store's %+v", got, quota.Default)
 	}
 }

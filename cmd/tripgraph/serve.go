@@ -23,6 +23,7 @@ import (
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/store/accounts"
 	"github.com/tripgraph/tripgraph/store/checkpoint"
+	"github.com/tripgraph/tripgraph/store/quota"
 )
 
 func init() {
@@ -211,6 +212,12 @@ func endUserTokens(ctx context.Context, c config.EndUsers, log *slog.Logger) (*j
 func modelConfig(c config.Model) model.Config {
 	return model.Config{Spec: c.Spec, OpenAIKey: c.OpenAIKey, OpenAIBaseURL: c.OpenAIBaseURL,
 		AnthropicKey: c.AnthropicKey, GoogleKey: c.GoogleKey}
+}
+
+// quotaLimits are what the configuration lets each user keep and run.
+func quotaLimits(c config.Quota) quota.Limits {
+	return quota.Limits{Crons: c.MaxCrons, CronInterval: c.CronMinInterval, Items: c.MaxStoreItems,
+		ItemBytes: int64(c.MaxStoreBytes), ActiveRuns: c.MaxActiveRuns}
 }
 
 // checkpointerOptions are the checkpointer's part of the configuration:

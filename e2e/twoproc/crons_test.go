@@ -28,7 +28,10 @@ func TestCronsFireOnceAcrossProcesses(t *testing.T) {
 	const n = 50
 	key := servetest.Prepare(t, testURL, "twoproc-crons")[0]
 	bin := servetest.Build(t)
-	env := []string{"TRIPGRAPH_WORKERS=2", "TRIPGRAPH_RUN_LEASE=2s", "TRIPGRAPH_RATE_LIMIT=1000", "TRIPGRAPH_RATE_BURST=1000"}
+	// One user's fifty runs at once: past the default limit of runs queued
+	// and running, which would skip the due times of thirty.
+	env := []string{"TRIPGRAPH_WORKERS=2", "TRIPGRAPH_RUN_LEASE=2s", "TRIPGRAPH_RATE_LIMIT=1000", "TRIPGRAPH_RATE_BURST=1000",
+		fmt.Sprintf("TRIPGRAPH_MAX_ACTIVE_RUNS=%d", n)}
 	addrA, addrB := servetest.FreeAddr(t), servetest.FreeAddr(t)
 	a := servetest.Serve(t, bin, addrA, testURL, env...)
 	workersA := workersOf(t, addrA, key) // before B starts: A alone can claim the run

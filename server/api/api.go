@@ -55,8 +55,11 @@ type Config struct {
 	Runner         *runner.Runner
 	Closing        *httpx.Closing // ends streams and waits when the server shuts down
 	Metrics        *metrics.Metrics
-	Limits         httpx.Limits // including each key's rate and open streams
-	Logger         *slog.Logger
+	Limits         httpx.Limits // including each key's rate
+	// Streams bound each user's open streams and waits, shared with the
+	// browser app's live streams.
+	Streams *httpx.StreamCap
+	Logger  *slog.Logger
 	// PublicURL is the server's base URL as browsers reach it: the
 	// generative UI's stylesheet and script are loaded from there.
 	PublicURL string
@@ -73,7 +76,7 @@ type API struct {
 	metrics  *metrics.Metrics
 	limits   httpx.Limits
 	limiter  *httpx.Limiter   // each key's rate
-	streams  *httpx.StreamCap // each key's open streams and waits
+	streams  *httpx.StreamCap // each user's open streams and waits
 	log      *slog.Logger
 	// publicURL: see Config.PublicURL.
 	publicURL string
@@ -83,7 +86,7 @@ type API struct {
 func New(cfg Config) *API {
 	return &API{accounts: cfg.Accounts, tokens: cfg.Tokens, actFor: cfg.ActForEndUsers, tenants: cfg.Tenants, runner: cfg.Runner, closing: cfg.Closing,
 		metrics: cfg.Metrics, limits: cfg.Limits, log: cfg.Logger, publicURL: cfg.PublicURL,
-		limiter: httpx.NewLimiter(cfg.Limits.RatePerSec, cfg.Limits.RateBurst), streams: httpx.NewStreamCap(cfg.Limits.MaxStreams)}
+		limiter: httpx.NewLimiter(cfg.Limits.RatePerSec, cfg.Limits.RateBurst), streams: cfg.Streams}
 }
 
 // Routes are the API's routes, each with its auth and bounds.
@@ -166,26 +169,13 @@ func (s *API) Routes() []httpx.Route {
 		}
 		routes[i].Middleware = append(routes[i].Middleware, httpx.Text)
 		if routes[i].Long && !routes[i].Public {
-			routes[i].Middleware = append(routes[i].Middleware, s.capStreams)
+			routes[i].Middleware = append(routes[i].Middleware, s.streams.Capped)
 		}
 		if langGraphRoute(routes[i].Path) {
 			routes[i].Middleware = append(routes[i].Middleware, notFoundAsText)
 		}
 	}
 	return routes
-}
-
-// capStreams holds one of the key's open streams for the request, or
-// refuses it with a 429 when the key has its most open already.
-func (s *API) capStreams(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		release, err := s.streams.Hold(APIKey(c.Request()))
-		if err != nil {
-			return err
-		}
-		defer release()
-		return next(c)
-	}
 }
 
 // info says what this server is and does, in the shape of LangGraph's

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tripgraph/tripgraph/store/accounts"
 	"github.com/tripgraph/tripgraph/testing/apptest"
 	"github.com/tripgraph/tripgraph/testing/plannertest"
 )
@@ -88,9 +89,10 @@ func TestRateLimit(t *testing.T) {
 	h.Must(http.StatusOK, http.MethodGet, "/assistants/trip-planner", h.BobKey, "")
 }
 
-// A key may hold MaxStreams streams and waits open at once in a process;
-// one more is refused with 429 until one ends. Other keys have their own.
-func TestOpenStreamsArePerKeyAndCapped(t *testing.T) {
+// A user may hold MaxStreams streams and waits open at once in a process,
+// over all their keys; one more is refused with 429 until one ends. Other
+// users have their own.
+func TestOpenStreamsArePerUserAndCapped(t *testing.T) {
 	limits := apptest.Limits()
 	limits.MaxStreams = 2
 	gate := &plannertest.Gate{Started: make(chan string, 8), Release: make(chan struct{})}
@@ -99,18 +101,22 @@ func TestOpenStreamsArePerKeyAndCapped(t *testing.T) {
 	defer release() // also when the test fails, so that its runs end
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stream := func(ctx context.Context) *http.Response {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, h.URL+"/threads/"+h.Thread(h.AliceKey, "")+"/runs/stream",
+	secondKey, _, err := h.Accounts.CreateAPIKey(ctx, accounts.NewKey{UserID: h.Alice.ID, Label: "second"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream := func(ctx context.Context, key string) *http.Response {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, h.URL+"/threads/"+h.Thread(key, "")+"/runs/stream",
 			strings.NewReader(apptest.StreamBody(plannertest.Lisbon, `"values"`, "")))
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-Api-Key", h.AliceKey)
+		req.Header.Set("X-Api-Key", key)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return resp
 	}
-	first := stream(ctx)
+	first := stream(ctx, h.AliceKey)
 	waited := make(chan apptest.Response, 1)
 	go func() {
 		waited <- h.Do(http.MethodPost, "/threads/"+h.Thread(h.AliceKey, "")+"/runs/wait", h.AliceKey, apptest.RunBody(plannertest.Lisbon))
@@ -122,10 +128,11 @@ func TestOpenStreamsArePerKeyAndCapped(t *testing.T) {
 	// that the test fails rather than hangs.
 	bounded, stop := context.WithTimeout(ctx, 30*time.Second)
 	defer stop()
-	third := stream(bounded)
+	third := stream(bounded, secondKey) // the user's other key: the same cap
 	body, _ := io.ReadAll(io.LimitReader(third.Body, 1<<10))
 	third.Body.Close()
-	if third.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(body), "TOO_MANY_REQUESTS") || third.Header.Get("Retry-After") == "" {
+	if third.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(body), "TOO_MANY_REQUESTS") ||
+		!strings.Contains(string(body), "stream limit") || third.Header.Get("Retry-After") == "" {
 		t.Fatalf("a third open request = %d %s, want 429 with Retry-After", third.StatusCode, body)
 	}
 	tid := h.Thread(h.AliceKey, "") // short requests are not counted

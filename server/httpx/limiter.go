@@ -2,11 +2,13 @@ package httpx
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
 	"time"
 
+	"github.com/labstack/echo/v4"
 	"golang.org/x/time/rate"
 )
 
@@ -71,34 +73,54 @@ func (l *Limiter) dropFull(now time.Time) {
 	}
 }
 
-// StreamCap bounds the requests each key holds open at once (streams, and
-// waits for a run's end), in this process's memory.
+// StreamCap bounds the requests each user holds open at once (run
+// streams, waits for a run's end, the browser's live streams), in this
+// process's memory. One cap is shared by the API and the browser app, so
+// that a user's streams of both count together.
 type StreamCap struct {
 	max  int
 	mu   sync.Mutex
-	open map[[32]byte]int
+	open map[string]int
 }
 
-// NewStreamCap allows each key max open requests.
+// NewStreamCap allows each user max open requests.
 func NewStreamCap(max int) *StreamCap {
-	return &StreamCap{max: max, open: map[[32]byte]int{}}
+	return &StreamCap{max: max, open: map[string]int{}}
 }
 
-// Hold counts one more open request of key, or refuses with a 429 when key
-// has max open already. Call release when the request ends.
-func (s *StreamCap) Hold(key string) (release func(), err error) {
-	h := sha256.Sum256([]byte(key))
+// Hold counts one more open request of the user, or refuses with a 429
+// when they have max open already. Call release when the request ends.
+func (s *StreamCap) Hold(userID string) (release func(), err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.open[h] >= s.max {
-		return nil, TooMany(1, fmt.Sprintf("this API key has %d streams open already, the most it may; close one, or retry later", s.max))
+	if s.open[userID] >= s.max {
+		return nil, TooMany(1, fmt.Sprintf(
+			"stream limit reached: a user may hold %d streams open at once, over all their API keys and browser sessions; close one, or retry later", s.max))
 	}
-	s.open[h]++
+	s.open[userID]++
 	return func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if s.open[h]--; s.open[h] == 0 {
-			delete(s.open, h)
+		if s.open[userID]--; s.open[userID] == 0 {
+			delete(s.open, userID)
 		}
 	}, nil
+}
+
+// Capped holds one of the request's user's open requests while next
+// runs, or refuses it with a 429 when the user has the most open already.
+// The request's tenant must be set: the route's authentication runs first.
+func (s *StreamCap) Capped(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		t, ok := TenantOf(c)
+		if !ok {
+			return errors.New("capping a stream: the request has no user")
+		}
+		release, err := s.Hold(t.ID)
+		if err != nil {
+			return err
+		}
+		defer release()
+		return next(c)
+	}
 }

@@ -20,14 +20,14 @@ import (
 	"github.com/tripgraph/tripgraph/server/tenant"
 )
 
-// Limits bound what one request or one API key may cost.
+// Limits bound what one request, one API key or one user may cost.
 type Limits struct {
 	MaxBodyBytes int64         // request bodies above this are refused (413)
 	BodyTimeout  time.Duration // the whole body must arrive within this (408)
 	WriteTimeout time.Duration // a non-streaming answer must be written within this
 	RatePerSec   float64       // requests per second per API key, on average
 	RateBurst    int           // requests an API key may send at once
-	MaxStreams   int           // streams and waits an API key may hold open at once, in one process
+	MaxStreams   int           // streams, waits and live streams a user may hold open at once, in one process
 }
 
 // DefaultLimits are the limits when nothing is configured. They fit the

@@ -11,36 +11,56 @@ import (
 	"github.com/tripgraph/tripgraph/secretbox"
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/server/tenant/tenanttest"
+	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/store/accounts"
 	"github.com/tripgraph/tripgraph/store/mcpservers"
 	"github.com/tripgraph/tripgraph/store/memstore"
+	"github.com/tripgraph/tripgraph/store/quota"
 	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/testing/storetest"
 )
 
 // The in-memory twin passes the tenants' suite.
 func TestInMemory(t *testing.T) {
-	tenanttest.Run(t, func(t *testing.T) tenanttest.Backend {
-		guard, box := guardAndBox(t)
-		ms := memstore.New(memstore.Options{Guard: guard, Box: box})
-		return tenanttest.Backend{Records: tenant.InMemory(ms), Queue: ms,
-			NewUser: func(t *testing.T) string { return newUser(t, ms.Accounts.EnsureUser) }}
-	})
+	tenanttest.Run(t, func(t *testing.T) tenanttest.Backend { return inMemory(t, quota.Limits{}) })
+}
+
+// inMemory is a new in-memory twin holding users to limits.
+func inMemory(t *testing.T, limits quota.Limits) tenanttest.Backend {
+	guard, box := guardAndBox(t)
+	ms := memstore.New(memstore.Options{Guard: guard, Box: box, Limits: limits})
+	return tenanttest.Backend{Records: tenant.InMemory(ms), Queue: ms,
+		NewUser:    func(t *testing.T) string { return newUser(t, ms.Accounts.EnsureUser) },
+		WithLimits: inMemory}
 }
 
 // PostgreSQL passes the tenants' suite.
 func TestOnPostgres(t *testing.T) {
 	pgtest.Skip(t)
-	st := storetest.Open(t, "tenantsuite")
+	st, url := storetest.OpenURL(t, "tenantsuite")
 	tenanttest.Run(t, func(t *testing.T) tenanttest.Backend {
 		// The queue serves every owner: no other test's runs may wait in it.
 		if _, err := st.Pool.Exec(context.Background(), `DELETE FROM threads`); err != nil {
 			t.Fatal(err)
 		}
-		guard, box := guardAndBox(t)
-		return tenanttest.Backend{Records: tenant.OnPostgres(st, mcpservers.Registry{Pool: st.Pool, Guard: guard, Box: box}), Queue: st,
-			NewUser: func(t *testing.T) string { return newUser(t, st.Accounts.EnsureUser) }}
+		b := onPostgres(t, st)
+		b.WithLimits = func(t *testing.T, limits quota.Limits) tenanttest.Backend {
+			limited, err := store.OpenWith(context.Background(), url, store.Options{Limits: limits})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(limited.Close)
+			return onPostgres(t, limited)
+		}
+		return b
 	})
+}
+
+// onPostgres is the suite's backend on st.
+func onPostgres(t *testing.T, st *store.Store) tenanttest.Backend {
+	guard, box := guardAndBox(t)
+	return tenanttest.Backend{Records: tenant.OnPostgres(st, mcpservers.Registry{Pool: st.Pool, Guard: guard, Box: box}), Queue: st,
+		NewUser: func(t *testing.T) string { return newUser(t, st.Accounts.EnsureUser) }}
 }
 
 // guardAndBox are the SSRF guard and the secret box users' MCP servers

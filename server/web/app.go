@@ -41,7 +41,10 @@ type Config struct {
 	Closing  *httpx.Closing // ends live streams when the server shuts down
 	Metrics  *metrics.Metrics
 	Limits   httpx.Limits
-	Logger   *slog.Logger
+	// Streams bound each user's open live streams, shared with the API's
+	// streams and waits.
+	Streams *httpx.StreamCap
+	Logger  *slog.Logger
 	// SessionTTL is how long a browser session lasts; DefaultSessionTTL
 	// when 0.
 	SessionTTL time.Duration
@@ -55,7 +58,8 @@ type App struct {
 	closing    *httpx.Closing
 	metrics    *metrics.Metrics
 	limits     httpx.Limits
-	attempts   *httpx.Limiter // sign-ins and sign-ups, per client address and per key
+	streams    *httpx.StreamCap // each user's open streams, the API's with the app's
+	attempts   *httpx.Limiter   // sign-ins and sign-ups, per client address and per key
 	log        *slog.Logger
 	sessionTTL time.Duration
 }
@@ -66,7 +70,7 @@ func New(cfg Config) *App {
 		cfg.SessionTTL = DefaultSessionTTL
 	}
 	return &App{sessions: cfg.Sessions, tenants: cfg.Tenants, runner: cfg.Runner, closing: cfg.Closing,
-		metrics: cfg.Metrics, limits: cfg.Limits, log: cfg.Logger, sessionTTL: cfg.SessionTTL,
+		metrics: cfg.Metrics, limits: cfg.Limits, streams: cfg.Streams, log: cfg.Logger, sessionTTL: cfg.SessionTTL,
 		attempts: httpx.NewLimiter(AttemptsPerSecond, AttemptsBurst)}
 }
 
@@ -108,6 +112,9 @@ func (s *App) Routes() []httpx.Route {
 			mw = append(mw, s.optionalSession)
 		} else {
 			mw = append(mw, s.requireSession, s.checkCSRF)
+		}
+		if r.Long && !r.Public {
+			mw = append(mw, s.streams.Capped)
 		}
 		routes[i].Middleware = append(mw, s.checkForm)
 	}

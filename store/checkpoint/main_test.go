@@ -62,8 +62,8 @@ func newThread(t testing.TB, s *testDB, user string) (ownerID, threadID string) 
 func runFence(t testing.TB, s *testDB, threadID string) Fence {
 	t.Helper()
 	var runID string
-	if err := s.Pool.QueryRow(context.Background(), `INSERT INTO runs (thread_id, status, worker_id, attempts)
-		VALUES ($1, 'running', 'w1', 1) RETURNING id`, threadID).Scan(&runID); err != nil {
+	if err := s.Pool.QueryRow(context.Background(), `INSERT INTO runs (thread_id, owner_id, status, worker_id, attempts)
+		SELECT id, owner_id, 'running', 'w1', 1 FROM threads WHERE id = $1 RETURNING id`, threadID).Scan(&runID); err != nil {
 		t.Fatal(err)
 	}
 	return Fence{RunID: runID, WorkerID: "w1", Attempt: 1}

@@ -15,7 +15,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -25,6 +27,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/store/quota"
 )
 
 // What to do with a thread made for one run of a cron without a thread.
@@ -58,10 +61,14 @@ var parser = cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cr
 
 // Next is the first time after after at which a schedule in a zone is due,
 // or nil when that is past end (or never). It refuses a schedule or a zone
-// it cannot read.
-func Next(schedule, zone string, after time.Time, end *time.Time) (*time.Time, error) {
+// it cannot read (BAD_REQUEST), and a schedule that may be due again
+// sooner than limits allow (quota.Limits.CheckCronInterval).
+func Next(schedule, zone string, after time.Time, end *time.Time, limits quota.Limits) (*time.Time, error) {
 	sched, loc, err := parse(schedule, zone)
 	if err != nil {
+		return nil, err
+	}
+	if err := limits.CheckCronInterval(schedule, shortest(sched, after.In(loc), limits.CronInterval)); err != nil {
 		return nil, err
 	}
 	next := sched.Next(after.In(loc))
@@ -87,13 +94,48 @@ func parse(schedule, zone string) (cron.Schedule, *time.Location, error) {
 	return sched, loc, nil
 }
 
-// Store is the crons of every user; ForOwner is one user's part.
-type Store struct {
-	pool *pgxpool.Pool
+// shortest is the shortest time sched leaves between two of its due
+// times, as far as a limit of interval needs to know: an @every's delay;
+// a cron expression's is at least a minute, its finest field, and when
+// interval is longer, the shortest between its next gapsSeen due times
+// after from.
+func shortest(sched cron.Schedule, from time.Time, interval time.Duration) time.Duration {
+	if every, ok := sched.(cron.ConstantDelaySchedule); ok {
+		return every.Delay
+	}
+	gap := time.Duration(math.MaxInt64)
+	if interval <= time.Minute {
+		return gap
+	}
+	prev := sched.Next(from)
+	for range gapsSeen {
+		next := sched.Next(prev)
+		if next.IsZero() {
+			break
+		}
+		if gap = min(gap, next.Sub(prev)); gap < interval {
+			break
+		}
+		prev = next
+	}
+	return gap
 }
 
-// New is the store on pool.
-func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+// gapsSeen is how many due times of a cron expression shortest looks at:
+// three days of one every five minutes.
+const gapsSeen = 1000
+
+// Store is the crons of every user; ForOwner is one user's part.
+type Store struct {
+	pool   *pgxpool.Pool
+	limits quota.Limits
+}
+
+// New is the store on pool, holding each user to limits' crons and cron
+// interval (quota.Default's where not set).
+func New(pool *pgxpool.Pool, limits quota.Limits) *Store {
+	return &Store{pool: pool, limits: limits.OrDefault()}
+}
 
 // Owned is one user's crons: every method reaches that user's only, and
 // another user's cron is NOT_FOUND.
@@ -134,8 +176,9 @@ type NewCron struct {
 // and its first due time after now (nil when it ends before). A schedule
 // or a zone it cannot read, an on_run_completed other than delete or keep,
 // or a payload or metadata that is not a JSON object is a BAD_REQUEST;
-// the job (which the server makes, not the client) must be JSON.
-func (nc NewCron) Check(now time.Time) (NewCron, *time.Time, error) {
+// a schedule due again sooner than limits allow is a LIMIT_EXCEEDED; the
+// job (which the server makes, not the client) must be JSON.
+func (nc NewCron) Check(now time.Time, limits quota.Limits) (NewCron, *time.Time, error) {
 	if nc.Timezone == "" {
 		nc.Timezone = "UTC"
 	}
@@ -155,18 +198,47 @@ func (nc NewCron) Check(now time.Time) (NewCron, *time.Time, error) {
 	if err := checkJob(nc.Job); err != nil {
 		return nc, nil, err
 	}
-	next, err := Next(nc.Schedule, nc.Timezone, now, nc.EndTime)
+	next, err := Next(nc.Schedule, nc.Timezone, now, nc.EndTime, limits)
 	return nc, next, err
 }
 
 // Create stores a cron, first due at the schedule's next time after now.
-// A thread must be the owner's.
+// A thread must be the owner's. An owner who keeps the most crons the
+// limits allow is refused one more (quota.Limits.CheckCrons), checked in
+// the transaction that adds it, after the owner's row is locked: two
+// processes cannot both add the last one.
 func (o Owned) Create(ctx context.Context, nc NewCron) (Cron, error) {
-	nc, next, err := nc.Check(time.Now())
+	nc, next, err := nc.Check(time.Now(), o.s.limits)
 	if err != nil {
 		return Cron{}, err
 	}
-	rows, err := o.s.pool.Query(ctx, `
+	var c Cron
+	err = pgx.BeginFunc(ctx, o.s.pool, func(tx pgx.Tx) error {
+		if err := o.roomForOneMore(ctx, tx); err != nil {
+			return err
+		}
+		c, err = o.insert(ctx, tx, nc, next)
+		return err
+	})
+	return c, err
+}
+
+// roomForOneMore locks the owner's row, then counts their crons, and
+// refuses one more past the limit.
+func (o Owned) roomForOneMore(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, quota.LockUser, o.userID); err != nil {
+		return fmt.Errorf("locking the crons of user %s: %w", o.userID, err)
+	}
+	var have int
+	if err := tx.QueryRow(ctx, `SELECT count(*) FROM crons WHERE user_id = $1`, o.userID).Scan(&have); err != nil {
+		return fmt.Errorf("counting the crons of user %s: %w", o.userID, err)
+	}
+	return o.s.limits.CheckCrons(have)
+}
+
+// insert adds a checked cron, first due at next.
+func (o Owned) insert(ctx context.Context, tx pgx.Tx, nc NewCron, next *time.Time) (Cron, error) {
+	rows, err := tx.Query(ctx, `
 		INSERT INTO crons (id, user_id, thread_id, assistant_id, schedule, timezone, payload, job, metadata,
 			enabled, on_run_completed, end_time, next_run_at)
 		SELECT $1::uuid, $2::uuid, t.id, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10::boolean, $11, $12::timestamptz, $13::timestamptz
@@ -212,7 +284,7 @@ type Change struct {
 // Apply is c with the change made: its members replaced, its metadata
 // merged (the change's keys replace the cron's), and its next due time
 // after now worked out again. It refuses what NewCron.Check refuses.
-func (ch Change) Apply(c Cron, now time.Time) (Cron, error) {
+func (ch Change) Apply(c Cron, now time.Time, limits quota.Limits) (Cron, error) {
 	if ch.Schedule != nil {
 		c.Schedule = *ch.Schedule
 	}
@@ -248,7 +320,7 @@ func (ch Change) Apply(c Cron, now time.Time) (Cron, error) {
 		}
 		c.Metadata = meta
 	}
-	next, err := Next(c.Schedule, c.Timezone, now, c.EndTime)
+	next, err := Next(c.Schedule, c.Timezone, now, c.EndTime, limits)
 	if err != nil {
 		return c, err
 	}
@@ -269,7 +341,7 @@ func (o Owned) Update(ctx context.Context, id string, ch Change) (Cron, error) {
 		if err != nil {
 			return err
 		}
-		if c, err = ch.Apply(c, time.Now()); err != nil {
+		if c, err = ch.Apply(c, time.Now(), o.s.limits); err != nil {
 			return err
 		}
 		rows, err = tx.Query(ctx, `
@@ -412,10 +484,14 @@ func (s *Store) Fire(ctx context.Context, limit int, start Start) ([]Fired, erro
 		if err != nil {
 			return fmt.Errorf("claiming due crons: %w", err)
 		}
+		// Starting a run locks its owner's row (quota.LockUser) until this
+		// transaction ends: in owner order, two processes firing at once
+		// lock them in one order and never deadlock.
+		slices.SortStableFunc(due, func(a, b Cron) int { return strings.Compare(a.UserID, b.UserID) })
 		for _, c := range due {
 			f := Fired{Cron: c, Due: *c.NextRunAt}
 			f.Err = pgx.BeginFunc(ctx, tx, func(sp pgx.Tx) error { return start(ctx, sp, c, f.Due) })
-			next, err := c.NextDue(now)
+			next, err := c.NextDue(now, s.limits)
 			if err != nil {
 				f.Err = errors.Join(f.Err, err)
 			}
@@ -432,11 +508,12 @@ func (s *Store) Fire(ctx context.Context, limit int, start Start) ([]Fired, erro
 // NextDue is where a fired cron moves: its schedule's first time after
 // now (so that a process that was down for several due times starts one
 // run, not one per missed time), nil when that is past its end. A
-// schedule or a zone that no longer reads (stored before a rule changed)
+// schedule or a zone that no longer reads (stored before a rule changed,
+// such as an "@every 1ms" before the shortest interval was a minute)
 // stops the cron, nil, with the error, rather than fire it again and
 // again.
-func (c Cron) NextDue(now time.Time) (*time.Time, error) {
-	return Next(c.Schedule, c.Timezone, now, c.EndTime)
+func (c Cron) NextDue(now time.Time, limits quota.Limits) (*time.Time, error) {
+	return Next(c.Schedule, c.Timezone, now, c.EndTime, limits)
 }
 
 // PruneEnded deletes, of every owner, the crons that will never be due

@@ -15,6 +15,7 @@ import (
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/store/accounts"
+	"github.com/tripgraph/tripgraph/store/quota"
 	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
@@ -50,7 +51,7 @@ func TestNext(t *testing.T) {
 		{"before the end", "0 12 1 * *", "UTC", "2027-02-10T00:00:00Z", &end, "2027-03-01T12:00:00Z"},
 		{"past the end", "0 13 1 * *", "UTC", "2027-02-10T00:00:00Z", &end, ""},
 	} {
-		got, err := Next(c.schedule, c.zone, at(c.after), c.end)
+		got, err := Next(c.schedule, c.zone, at(c.after), c.end, quota.Default)
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			continue
@@ -63,7 +64,7 @@ func TestNext(t *testing.T) {
 		}
 	}
 	for _, bad := range [][2]string{{"61 * * * *", "UTC"}, {"every day", "UTC"}, {"* * * * * *", "UTC"}, {"* * * * *", "Mars/Olympus"}, {"* * * * *", "Local"}} {
-		if _, err := Next(bad[0], bad[1], time.Now(), nil); errcode.Of(err) != errcode.BadRequest {
+		if _, err := Next(bad[0], bad[1], time.Now(), nil, quota.Default); errcode.Of(err) != errcode.BadRequest {
 			t.Errorf("%q in %q: %v, want BAD_REQUEST", bad[0], bad[1], err)
 		}
 	}
@@ -78,7 +79,7 @@ type fixture struct {
 func open(t *testing.T) fixture {
 	t.Helper()
 	pool := pgtest.MigratedPool(t, testURL, migrations.Up)
-	return fixture{s: New(pool), pool: pool, acc: accounts.New(pool)}
+	return fixture{s: New(pool, quota.Limits{}), pool: pool, acc: accounts.New(pool)}
 }
 
 func (f fixture) user(t *testing.T, name string) (string, Owned) {

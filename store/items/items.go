@@ -11,6 +11,7 @@
 package items
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,6 +26,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/store/paging"
+	"github.com/tripgraph/tripgraph/store/quota"
 	"github.com/tripgraph/tripgraph/textfold"
 )
 
@@ -61,11 +63,15 @@ type Item struct {
 
 // Store is the items of every user; ForOwner is one user's part.
 type Store struct {
-	pool *pgxpool.Pool
+	pool   *pgxpool.Pool
+	limits quota.Limits
 }
 
-// New is the store on pool.
-func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+// New is the store on pool, holding each user's items to limits' items and
+// bytes (quota.Default's where not set).
+func New(pool *pgxpool.Pool, limits quota.Limits) *Store {
+	return &Store{pool: pool, limits: limits.OrDefault()}
+}
 
 // Owned is one user's items: every method reaches that user's only.
 type Owned struct {
@@ -97,7 +103,10 @@ const live = `(expires_at IS NULL OR expires_at > now())`
 // Put stores an item, or replaces the one with its namespace and key (whose
 // creation time it keeps). Its updated_at always moves forward, by at least
 // a millisecond, so that clients that compare times at that precision see
-// the change.
+// the change. A put that would take the owner's live items past the
+// limits' items or bytes is refused (quota.Limits.CheckItems), checked in
+// its transaction after the owner's row is locked, so that two processes
+// cannot both fill the last room.
 func (o Owned) Put(ctx context.Context, in PutItem) error {
 	value, err := in.Check()
 	if err != nil {
@@ -111,18 +120,45 @@ func (o Owned) Put(ctx context.Context, in PutItem) error {
 	if in.TTL > 0 {
 		ttl = &in.TTL
 	}
-	_, err = o.s.pool.Exec(ctx, `
-		INSERT INTO store_items AS i (user_id, namespace, key, value, search, ttl, expires_at)
-		VALUES ($1, $2, $3, $4, to_tsvector('simple', $5), $6, now() + $6)
-		ON CONFLICT (user_id, namespace, key) DO UPDATE SET
-			value = EXCLUDED.value, search = EXCLUDED.search, ttl = EXCLUDED.ttl, expires_at = EXCLUDED.expires_at,
-			created_at = CASE WHEN i.expires_at IS NULL OR i.expires_at > now() THEN i.created_at ELSE now() END,
-			updated_at = greatest(now(), i.updated_at + interval '1 millisecond')`,
-		o.userID, in.Namespace, in.Key, in.Value, text, ttl)
-	if err != nil {
-		return fmt.Errorf("storing item %q: %w", in.Key, err)
+	size := in.Size()
+	return pgx.BeginFunc(ctx, o.s.pool, func(tx pgx.Tx) error {
+		if err := o.roomFor(ctx, tx, in, size); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `
+			INSERT INTO store_items AS i (user_id, namespace, key, value, search, ttl, expires_at, bytes)
+			VALUES ($1, $2, $3, $4, to_tsvector('simple', $5), $6, now() + $6, $7)
+			ON CONFLICT (user_id, namespace, key) DO UPDATE SET
+				value = EXCLUDED.value, search = EXCLUDED.search, ttl = EXCLUDED.ttl, expires_at = EXCLUDED.expires_at,
+				bytes = EXCLUDED.bytes,
+				created_at = CASE WHEN i.expires_at IS NULL OR i.expires_at > now() THEN i.created_at ELSE now() END,
+				updated_at = greatest(now(), i.updated_at + interval '1 millisecond')`,
+			o.userID, in.Namespace, in.Key, in.Value, text, ttl, size)
+		if err != nil {
+			return fmt.Errorf("storing item %q: %w", in.Key, err)
+		}
+		return nil
+	})
+}
+
+// roomFor locks the owner's row, then sums their live items, and refuses
+// a put of size bytes past the limits: in one round trip.
+func (o Owned) roomFor(ctx context.Context, tx pgx.Tx, in PutItem, size int64) error {
+	b := &pgx.Batch{}
+	b.Queue(quota.LockUser, o.userID)
+	b.Queue(`SELECT count(*), coalesce(sum(bytes), 0), sum(bytes) FILTER (WHERE namespace = $2 AND key = $3)
+		FROM store_items WHERE user_id = $1 AND `+live, o.userID, in.Namespace, in.Key)
+	res := tx.SendBatch(ctx, b)
+	defer res.Close()
+	if _, err := res.Exec(); err != nil {
+		return fmt.Errorf("locking the store of user %s: %w", o.userID, err)
 	}
-	return nil
+	var held quota.Usage
+	var replaced *int64
+	if err := res.QueryRow().Scan(&held.Items, &held.Bytes, &replaced); err != nil {
+		return fmt.Errorf("summing the store of user %s: %w", o.userID, err)
+	}
+	return o.s.limits.CheckItems(held, held.AfterPut(size, replaced))
 }
 
 // Get is the item with this namespace and key; ok is false when there is
@@ -554,6 +590,22 @@ func (in PutItem) Check() (map[string]any, error) {
 		return nil, errcode.New(errcode.BadRequest, "an item's value must be a JSON object")
 	}
 	return value, nil
+}
+
+// Size is the bytes an item counts against its owner's limit: its value
+// as compact JSON, its key and its namespace's labels. Its value must be
+// JSON (Check).
+func (in PutItem) Size() int64 {
+	var b bytes.Buffer
+	n := len(in.Value)
+	if json.Compact(&b, in.Value) == nil {
+		n = b.Len()
+	}
+	n += len(in.Key)
+	for _, label := range in.Namespace {
+		n += len(label)
+	}
+	return int64(n)
 }
 
 // IndexedText is the folded text of the strings a query may find in the

@@ -3,16 +3,20 @@ package items
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/migrations"
 	"github.com/tripgraph/tripgraph/store/accounts"
+	"github.com/tripgraph/tripgraph/store/quota"
 	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
@@ -31,7 +35,7 @@ func open(t *testing.T, names ...string) (*Store, *pgxpool.Pool, []Owned) {
 	t.Helper()
 	pool := pgtest.MigratedPool(t, testURL, migrations.Up)
 	acc := accounts.New(pool)
-	s := New(pool)
+	s := New(pool, quota.Limits{})
 	var owned []Owned
 	for _, n := range names {
 		u, err := acc.EnsureUser(context.Background(), n)
@@ -146,5 +150,35 @@ func TestBounded(t *testing.T) {
 		if got := bounded(c.text); got != c.want {
 			t.Errorf("%s: %d bytes, want %d", c.name, len(got), len(c.want))
 		}
+	}
+}
+
+// Puts racing for the last room of a user's store: the user's row is
+// locked before their items are counted, so exactly the limit's items go
+// in, whichever connections the puts take, and the others are refused.
+func TestConcurrentPutsStopAtTheLimit(t *testing.T) {
+	ctx := context.Background()
+	_, pool, o := open(t, "items-race")
+	limited := New(pool, quota.Limits{Items: 5}).ForOwner(o[0].userID)
+	errs := make(chan error, 20)
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Go(func() {
+			errs <- limited.Put(ctx, PutItem{Namespace: []string{"race"}, Key: fmt.Sprint(i), Value: json.RawMessage(`{}`)})
+		})
+	}
+	wg.Wait()
+	close(errs)
+	stored := 0
+	for err := range errs {
+		switch {
+		case err == nil:
+			stored++
+		case errcode.Of(err) != errcode.LimitExceeded:
+			t.Errorf("a put: %v", err)
+		}
+	}
+	if stored != 5 {
+		t.Errorf("%d puts went in, want the limit's 5", stored)
 	}
 }

@@ -59,9 +59,10 @@ func (o OwnedCrons) own(id string) (*crons.Cron, error) {
 }
 
 // Create stores a cron, first due at the schedule's next time after now.
-// A thread must be the owner's.
+// A thread must be the owner's; an owner who keeps the most crons the
+// limits allow is refused one more.
 func (o OwnedCrons) Create(_ context.Context, nc crons.NewCron) (crons.Cron, error) {
-	nc, next, err := nc.Check(time.Now())
+	nc, next, err := nc.Check(time.Now(), o.s.limits)
 	if err != nil {
 		return crons.Cron{}, err
 	}
@@ -69,6 +70,9 @@ func (o OwnedCrons) Create(_ context.Context, nc crons.NewCron) (crons.Cron, err
 	defer o.s.mu.Unlock()
 	if _, ok := o.s.users[o.id]; !ok {
 		return crons.Cron{}, errcode.New(errcode.NotFound, "no such owner")
+	}
+	if err := o.s.limits.CheckCrons(len(o.matching("", ""))); err != nil {
+		return crons.Cron{}, err
 	}
 	if nc.ThreadID != "" {
 		if _, err := o.s.ownThread(o.id, nc.ThreadID); err != nil {
@@ -120,7 +124,7 @@ func (o OwnedCrons) Update(_ context.Context, id string, ch crons.Change) (crons
 	if err != nil {
 		return crons.Cron{}, err
 	}
-	next, err := ch.Apply(*c, time.Now())
+	next, err := ch.Apply(*c, time.Now(), o.s.limits)
 	if err != nil {
 		return crons.Cron{}, err
 	}
@@ -261,7 +265,7 @@ func (st *Store) FireCrons(_ context.Context, limit int, plan func(crons.Cron, t
 	for _, c := range due[:min(len(due), limit)] {
 		f := crons.Fired{Cron: copyCron(c), Due: *c.NextRunAt}
 		f.Err = s.startCronRun(f.Cron, f.Due, plan)
-		next, err := c.NextDue(at)
+		next, err := c.NextDue(at, s.limits)
 		if err != nil {
 			f.Err = errors.Join(f.Err, err)
 		}

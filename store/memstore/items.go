@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/store/items"
+	"github.com/tripgraph/tripgraph/store/quota"
 	"github.com/tripgraph/tripgraph/textfold"
 )
 
@@ -44,6 +45,7 @@ type item struct {
 	words     map[string]int // the indexed words and how often each comes; nil: not indexed
 	ttl       time.Duration  // 0: lives for ever
 	expires   time.Time
+	bytes     int64 // what it counts against its owner's limit (items.PutItem.Size)
 	created   time.Time
 	updated   time.Time
 }
@@ -84,7 +86,8 @@ func (o OwnedItems) mine() map[itemKey]*item {
 
 // Put stores an item, or replaces the one with its namespace and key,
 // whose creation time it keeps while that one lives. Its update time
-// always moves forward, by at least a millisecond.
+// always moves forward, by at least a millisecond. A put that would take
+// the owner's live items past the limits' items or bytes is refused.
 func (o OwnedItems) Put(_ context.Context, in items.PutItem) error {
 	value, err := in.Check()
 	if err != nil {
@@ -100,13 +103,16 @@ func (o OwnedItems) Put(_ context.Context, in items.PutItem) error {
 		return err
 	}
 	at := o.s.now()
+	k := keyOf(in.Namespace, in.Key)
 	it := &item{namespace: slices.Clone(in.Namespace), key: in.Key, value: decode(in.Value), words: words,
-		created: at, updated: at}
+		created: at, updated: at, bytes: in.Size()}
+	if err := o.roomFor(k, it.bytes, at); err != nil {
+		return err
+	}
 	if in.TTL > 0 {
 		it.ttl = in.TTL.Truncate(time.Microsecond)
 		it.refresh(at)
 	}
-	k := keyOf(in.Namespace, in.Key)
 	if old, ok := o.mine()[k]; ok {
 		if old.live(at) {
 			it.created = old.created
@@ -115,6 +121,24 @@ func (o OwnedItems) Put(_ context.Context, in items.PutItem) error {
 	}
 	o.mine()[k] = it
 	return nil
+}
+
+// roomFor refuses a put of size bytes under k past the limits, given the
+// owner's live items at at; the caller holds mu.
+func (o OwnedItems) roomFor(k itemKey, size int64, at time.Time) error {
+	var held quota.Usage
+	var replaced *int64
+	for ik, it := range o.mine() {
+		if !it.live(at) {
+			continue
+		}
+		held.Items++
+		held.Bytes += it.bytes
+		if ik == k {
+			replaced = &it.bytes
+		}
+	}
+	return o.s.limits.CheckItems(held, held.AfterPut(size, replaced))
 }
 
 func laterOf(a, b time.Time) time.Time {

@@ -25,6 +25,7 @@ import (
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/netguard"
 	"github.com/tripgraph/tripgraph/secretbox"
+	"github.com/tripgraph/tripgraph/store/quota"
 )
 
 // Options configure a Store.
@@ -39,6 +40,9 @@ type Options struct {
 	// of sessions, links, leases and items; nil is time.Now. Tests set it
 	// to see what happens once something has expired.
 	Now func() time.Time
+	// Limits are what each user may keep and run (quota.Default's where
+	// not set), held by the same rules as the store's.
+	Limits quota.Limits
 }
 
 // Store is all of tripgraph's data in memory. It is safe for concurrent
@@ -63,7 +67,7 @@ func New(o Options) *Store {
 	s := &state{
 		users: map[string]*user{}, threads: map[string]*thread{}, runs: map[string]*run{},
 		outputs: map[string]*output{}, changed: make(chan struct{}), queueWatchers: map[int]chan struct{}{},
-		clock: o.Now,
+		clock: o.Now, limits: o.Limits.OrDefault(),
 	}
 	if s.clock == nil {
 		s.clock = time.Now
@@ -78,8 +82,9 @@ func New(o Options) *Store {
 
 // state is everything the Store holds, behind mu.
 type state struct {
-	mu    sync.Mutex
-	clock func() time.Time
+	mu     sync.Mutex
+	clock  func() time.Time
+	limits quota.Limits
 
 	users   map[string]*user
 	threads map[string]*thread

@@ -21,6 +21,7 @@ type run struct {
 	cancelRequested bool
 	events          []store.RunEvent
 	positions       map[string]bool // the positions its events took
+	round           int64           // its claim round, taken when it became pending (store.ClaimRound)
 }
 
 func (r *run) record() store.Run {
@@ -46,7 +47,9 @@ func (s *state) ownRun(owner, id string) (*run, error) {
 
 // CreateRun creates a run on one of the owner's threads, as
 // store.Owner.CreateRun does: pending on an idle thread; otherwise its
-// multitask strategy decides (reject, enqueue, interrupt, rollback).
+// multitask strategy decides (reject, enqueue, interrupt, rollback). An
+// owner at their limit of runs queued, pending and running, once the
+// strategy has ended those it replaces, is refused one more.
 func (o Owner) CreateRun(_ context.Context, threadID string, nr store.NewRun) (store.Run, error) {
 	o.s.mu.Lock()
 	defer o.s.mu.Unlock()
@@ -71,7 +74,9 @@ func (s *state) createRunLocked(owner, threadID string, nr store.NewRun) (*run, 
 	if err != nil {
 		return nil, err
 	}
-	status, replaces, err := s.makeRoom(t, strategy)
+	status, replaces, err := s.makeRoom(t, strategy, func(ended int) error {
+		return s.limits.CheckActiveRuns(s.activeRunsOf(owner) - ended)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -80,21 +85,29 @@ func (s *state) createRunLocked(owner, threadID string, nr store.NewRun) (*run, 
 }
 
 // makeRoom applies a multitask strategy to a thread and returns the status
-// of the run to create and the run it replaces.
-func (s *state) makeRoom(t *thread, strategy string) (status, replaces string, err error) {
+// of the run to create and the run it replaces. It changes nothing until
+// check, told how many active runs the strategy ends, lets the run be
+// created.
+func (s *state) makeRoom(t *thread, strategy string, check func(ended int) error) (status, replaces string, err error) {
 	active := s.activeRun(t.id)
 	switch {
 	case active == nil:
-		return store.RunPending, "", nil
+		return store.RunPending, "", check(0)
 	case strategy == store.MultitaskReject:
 		return "", "", errcode.New(errcode.Conflict, "thread %s already has an active run %s (%s)", t.id, active.ID, active.Status)
 	case strategy == store.MultitaskEnqueue:
-		return store.RunQueued, "", nil
+		return store.RunQueued, "", check(0)
 	}
-	for _, r := range s.runsOf(t.id) {
-		if r.Status == store.RunQueued {
-			s.endRun(r, store.RunCancelled, "")
-		}
+	queued := slices.DeleteFunc(s.runsOf(t.id), func(r *run) bool { return r.Status != store.RunQueued })
+	ended := len(queued)
+	if active.Status == store.RunPending {
+		ended++
+	}
+	if err := check(ended); err != nil {
+		return "", "", err
+	}
+	for _, r := range queued {
+		s.endRun(r, store.RunCancelled, "")
 	}
 	if active.Status == store.RunPending {
 		s.endRun(active, store.RunCancelled, "")
@@ -114,11 +127,32 @@ func (s *state) addRun(t *thread, nr store.NewRun, strategy string, meta []byte,
 		nb := at.Add(nr.Delay)
 		r.NotBefore = &nb
 	}
+	if status == store.RunPending {
+		r.round = s.claimRound(r.owner)
+	}
 	s.runs[r.ID] = r
 	if status == store.RunPending {
 		s.pendingLocked()
 	}
 	return r
+}
+
+// claimRound is the claim round a run of owner's takes as it becomes
+// pending (store.ClaimRound); the caller holds mu.
+func (s *state) claimRound(owner string) int64 {
+	var lowest, highest *int64
+	for _, r := range s.runs {
+		if r.Status != store.RunPending {
+			continue
+		}
+		if lowest == nil || r.round < *lowest {
+			lowest = &r.round
+		}
+		if r.owner == owner && (highest == nil || r.round > *highest) {
+			highest = &r.round
+		}
+	}
+	return store.ClaimRound(lowest, highest)
 }
 
 // cloneJSON copies a JSON value; none stays none.
@@ -142,9 +176,13 @@ func (o Owner) CreateRunOnNewThread(_ context.Context, nt store.NewThread, nr st
 }
 
 // createRunOnNewThreadLocked is CreateRunOnNewThread; the caller holds mu.
+// An owner at their limit of active runs gets no thread either.
 func (s *state) createRunOnNewThreadLocked(owner string, nt store.NewThread, nr store.NewRun) (*run, error) {
 	strategy, meta, err := nr.Check()
 	if err != nil {
+		return nil, err
+	}
+	if err := s.limits.CheckActiveRuns(s.activeRunsOf(owner)); err != nil {
 		return nil, err
 	}
 	threadMeta, err := store.CheckMetadata(nt.Metadata)
@@ -209,6 +247,18 @@ func (o Owner) ListRuns(_ context.Context, threadID string, limit, offset int, s
 	return records(page(list, limit, offset), (*run).record), nil
 }
 
+// activeRunsOf counts the owner's runs queued, pending and running, over
+// all their threads; the caller holds mu.
+func (s *state) activeRunsOf(owner string) int {
+	n := 0
+	for _, r := range s.runs {
+		if r.owner == owner && !r.Final() {
+			n++
+		}
+	}
+	return n
+}
+
 // runsOf are a thread's runs, oldest first; the caller holds mu.
 func (s *state) runsOf(threadID string) []*run {
 	var list []*run
@@ -248,6 +298,7 @@ func (s *state) endRun(r *run, status, runErr string) {
 	}
 	for _, q := range s.runsOf(r.ThreadID) {
 		if q.Status == store.RunQueued {
+			q.round = s.claimRound(q.owner)
 			q.Status, q.UpdatedAt = store.RunPending, at
 			t.status, t.updated = store.ThreadBusy, at
 			s.pendingLocked()
@@ -285,7 +336,8 @@ func (o Owner) CancelRun(_ context.Context, runID string) (store.Run, error) {
 	return r.record(), nil
 }
 
-// ClaimRun takes the oldest pending run of any owner for workerID, marks
+// ClaimRun takes the next pending run of any owner for workerID, of the
+// lowest claim round and the oldest within it (store.ClaimRound), marks
 // it running under a lease of the given length, counts the attempt and
 // marks its thread busy. ok is false when no run is waiting.
 func (st *Store) ClaimRun(_ context.Context, workerID string, lease time.Duration) (store.Claim, bool, error) {
@@ -305,7 +357,9 @@ func (st *Store) ClaimRun(_ context.Context, workerID string, lease time.Duratio
 	if len(due) == 0 {
 		return store.Claim{}, false, nil
 	}
-	r := slices.MinFunc(due, func(a, b *run) int { return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID)) })
+	r := slices.MinFunc(due, func(a, b *run) int {
+		return cmp.Or(cmp.Compare(a.round, b.round), a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
+	})
 	r.Status, r.WorkerID, r.Attempts, r.leaseExpires, r.UpdatedAt = store.RunRunning, workerID, r.Attempts+1, at.Add(lease), at
 	if r.StartedAt == nil {
 		r.StartedAt = &at
@@ -388,7 +442,9 @@ func (st *Store) ReleaseRun(_ context.Context, l store.Lease) (store.Run, error)
 	return r.record(), nil
 }
 
-// requeue puts a running run back to pending, without a lease.
+// requeue puts a running run back to pending, without a lease; it keeps
+// its claim round, so it is claimed again before the runs that became
+// pending since.
 func (s *state) requeue(r *run) {
 	r.Status, r.leaseExpires, r.UpdatedAt = store.RunPending, time.Time{}, s.now()
 	s.pendingLocked()

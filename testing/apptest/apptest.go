@@ -34,6 +34,7 @@ import (
 	"github.com/tripgraph/tripgraph/store/accounts"
 	"github.com/tripgraph/tripgraph/store/mcpservers"
 	"github.com/tripgraph/tripgraph/store/memstore"
+	"github.com/tripgraph/tripgraph/store/quota"
 	"github.com/tripgraph/tripgraph/testing/plannertest"
 )
 
@@ -94,6 +95,7 @@ type options struct {
 	store   *store.Store
 	started bool
 	noBox   bool
+	quota   quota.Limits
 	tune    []func(*server.Config)
 }
 
@@ -112,6 +114,11 @@ func Started() Option { return func(o *options) { o.started = true } }
 // NoSecretKey runs the server without the key that seals users' MCP
 // server credentials: servers with one are refused.
 func NoSecretKey() Option { return func(o *options) { o.noBox = true } }
+
+// Quota holds each user of the in-memory twin to limits (quota.Default's
+// where not set). On PostgreSQL the store's own limits hold, as it was
+// opened (store.Options.Limits), and a test that asks for others fails.
+func Quota(limits quota.Limits) Option { return func(o *options) { o.quota = limits } }
 
 // Tune changes the server's configuration before it is built.
 func Tune(tune func(*server.Config)) Option {
@@ -148,10 +155,13 @@ func New(t testing.TB, opts ...Option) *Server {
 	}
 	s := &Server{t: t, Planner: plannertest.Planner(t), Tools: o.tools, Logs: &SyncBuffer{}, Store: o.store, ahead: new(atomic.Int64)}
 	var data server.Data
+	if o.store != nil && o.quota != (quota.Limits{}) {
+		t.Fatal("apptest.Quota sets the in-memory twin's limits; open the PostgreSQL store with store.Options.Limits")
+	}
 	if o.store != nil {
 		data, s.Accounts = server.OnPostgres(o.store, mcpservers.Registry{Pool: o.store.Pool, Guard: guard, Box: box}), o.store.Accounts
 	} else {
-		s.Mem = memstore.New(memstore.Options{Guard: guard, Box: box, Now: s.now})
+		s.Mem = memstore.New(memstore.Options{Guard: guard, Box: box, Now: s.now, Limits: o.quota})
 		data, s.Accounts = server.InMemory(s.Mem), s.Mem.Accounts
 	}
 	cfg := server.Config{Data: data, Planner: s.Planner, Tools: o.tools, Limits: Limits(),

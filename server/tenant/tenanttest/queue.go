@@ -3,13 +3,16 @@ package tenanttest
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/quota"
 )
 
 // The run queue as workers of every owner see it: claims, leases, ends,
@@ -24,6 +27,7 @@ var queueCases = []suiteCase{
 	{"enqueue races the end", testEnqueueRace},
 	{"cancel watches", testWatchCancel},
 	{"a finished run's thread deleted", testDeleteRunThread},
+	{"users take turns", testUsersTakeTurns},
 }
 
 // A run is claimed once, gets its events, and ends with a final status that
@@ -338,4 +342,49 @@ func testDeleteRunThread(t *testing.T, b Backend) {
 	if _, err := mine.Run(ctx, first.ID); errcode.Of(err) != errcode.NotFound {
 		t.Fatalf("a run of the deleted thread: %v, want NOT_FOUND", err)
 	}
+}
+
+// Workers take turns between the users with runs waiting, one run each a
+// round, each user's oldest first: one user's backlog does not hold up
+// another's run, which is claimed second however many the first queued
+// before it. A user with nothing waiting joins the round under way.
+func testUsersTakeTurns(t *testing.T, b Backend) {
+	ctx := context.Background()
+	b = b.WithLimits(t, quota.Limits{ActiveRuns: 100})
+	ann, bob, cy := b.Records(b.NewUser(t)), b.Records(b.NewUser(t)), b.Records(b.NewUser(t))
+	queue := func(r tenant.Records) string {
+		t.Helper()
+		run, err := r.CreateRunOnNewThread(ctx, store.NewThread{}, store.NewRun{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return run.ID
+	}
+	var anns []string
+	for range 12 {
+		anns = append(anns, queue(ann))
+	}
+	bobs := []string{queue(bob)}
+	want := []string{anns[0], bobs[0]}
+	for i, got := range claimIDs(t, b, 2) {
+		if got != want[i] {
+			t.Fatalf("claim %d is run %s, want %s: Bob's run waits for Ann's backlog", i+1, got, want[i])
+		}
+	}
+	cys := []string{queue(cy), queue(cy)}
+	bobs = append(bobs, queue(bob), queue(bob))
+	want = append([]string{anns[1], cys[0], bobs[1], anns[2], cys[1], bobs[2]}, anns[3:]...)
+	if got := claimIDs(t, b, len(want)); !slices.Equal(got, want) {
+		t.Errorf("claimed\n%v\nwant, a round each\n%v", got, want)
+	}
+}
+
+// claimIDs claims n runs and returns their ids, in the order claimed.
+func claimIDs(t *testing.T, b Backend, n int) []string {
+	t.Helper()
+	var ids []string
+	for range n {
+		ids = append(ids, mustClaim(t, b, "w").ID)
+	}
+	return ids
 }

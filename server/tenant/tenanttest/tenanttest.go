@@ -15,6 +15,7 @@ import (
 	"github.com/tripgraph/tripgraph/server/tenant"
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/store/crons"
+	"github.com/tripgraph/tripgraph/store/quota"
 )
 
 // Backend is a store under test.
@@ -25,6 +26,9 @@ type Backend struct {
 	NewUser func(t *testing.T) string
 	// Queue is the run queue, as workers of any owner's runs see it.
 	Queue Queue
+	// WithLimits is a store of the same kind that holds users to limits:
+	// on PostgreSQL, another handle on the same database.
+	WithLimits func(t *testing.T, limits quota.Limits) Backend
 }
 
 // Queue is what the suite drives runs with, as a worker does.
@@ -50,6 +54,7 @@ func Run(t *testing.T, newBackend func(t *testing.T) Backend) {
 		{"runs", runsCases},
 		{"run queue", queueCases},
 		{"run events", eventsCases},
+		{"limits", limitsCases},
 	}
 	for _, g := range groups {
 		for _, c := range g.cases {
