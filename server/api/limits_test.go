@@ -22,6 +22,9 @@ func wantRefused(t *testing.T, what string, r apptest.Response, status int, code
 	if err := json.Unmarshal(r.Body, &e); err != nil || r.Status != status || e.Error != code || !strings.Contains(e.Message, words) {
 		t.Errorf("%s: %d %s, want %d %s saying %q", what, r.Status, r.Body, status, code, words)
 	}
+	if status == http.StatusTooManyRequests && r.Header.Get("Retry-After") == "" {
+		t.Errorf("%s: a 429 without Retry-After", what)
+	}
 }
 
 // cronBody creates a cron on a schedule.

@@ -134,8 +134,17 @@ func Describe(err error) (int, wire.Error, int) {
 	if code == errcode.Internal {
 		msg = "internal error"
 	}
-	return errcode.HTTPStatus(code), wire.Error{Error: string(code), Message: msg}, 0
+	retryAfter := 0
+	if code == errcode.TooManyRequests {
+		retryAfter = limitRetryAfter
+	}
+	return errcode.HTTPStatus(code), wire.Error{Error: string(code), Message: msg}, retryAfter
 }
+
+// limitRetryAfter is the Retry-After, in seconds, of a 429 that a limit
+// on what a user does at once gave (their runs queued and running): a run
+// ends in its own time, so the client is told to try again soon.
+const limitRetryAfter = 2
 
 // FromGraph gives the engine's sentinel errors their codes.
 func FromGraph(err error) error {
