@@ -629,4 +629,3 @@ func checkJSONLog(t *testing.T, p *proc) {
 		t.Errorf("%s logged %d lines", p.name, len(lines))
 	}
 }
-
