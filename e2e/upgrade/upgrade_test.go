@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,6 +28,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/tripgraph/tripgraph/testing/faultproxy"
 	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/testing/servetest"
 )
@@ -61,10 +63,12 @@ func TestRollingUpgradeKeepsRunsAndStreams(t *testing.T) {
 		t.Fatalf("the previous release's migrations: %v\n%s", err, out)
 	}
 	keys := servetest.Populate(t, testURL, "upgrade-ana", "upgrade-rui")
-	f := &fleet{}
-	a, b := f.start(t, oldBin, "old A"), f.start(t, oldBin, "old B")
-
+	f := &fleet{db: slowDatabase(t)}
+	a := f.start(t, oldBin, "old A")
 	load := startLoad(ctx, t, f, keys)
+	f.learnWorker(t, a)
+	b := f.start(t, oldBin, "old B")
+	f.learnWorker(t, b)
 	pause := func() { time.Sleep(2 * time.Second) }
 	pause()
 	// This release's expand migrations, under the old processes' runs.
@@ -73,11 +77,11 @@ func TestRollingUpgradeKeepsRunsAndStreams(t *testing.T) {
 	}
 	pause()
 	// Replace them one by one.
-	f.start(t, newBin, "new C")
+	f.learnWorker(t, f.start(t, newBin, "new C"))
 	pause()
 	f.stop(t, a)
 	pause()
-	f.start(t, newBin, "new D")
+	f.learnWorker(t, f.start(t, newBin, "new D"))
 	pause()
 	f.stop(t, b)
 	pause()
@@ -86,6 +90,7 @@ func TestRollingUpgradeKeepsRunsAndStreams(t *testing.T) {
 	checkRuns(t, f, runs)
 	for _, p := range f.all() {
 		if p.alive {
+			p.worker = "" // the travellers are done: no run to stop it in
 			f.stop(t, p)
 		}
 	}
@@ -102,6 +107,32 @@ func TestRollingUpgradeKeepsRunsAndStreams(t *testing.T) {
 	}
 	t.Logf("%d runs through the upgrade, %d of them resumed by another process; %d streams joined again after a process stopped",
 		len(runs), handedBack, rejoined)
+}
+
+// dbDelay is how much longer each of the processes' round trips to the
+// database takes, as across a network: runs take long enough that a
+// process stopped while the travellers keep it busy is mid-run.
+const dbDelay = 2 * time.Millisecond
+
+// slowDatabase is the test's database URL through a loopback proxy that
+// delays its answers by dbDelay.
+func slowDatabase(t *testing.T) string {
+	t.Helper()
+	u, err := url.Parse(testURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy, err := faultproxy.Start(u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { proxy.Close() }) // after the processes, which were started later
+	proxy.Delay(dbDelay)
+	through, err := proxy.Through(testURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return through
 }
 
 // buildPrevious builds the previous release's binary from this clone's
@@ -138,7 +169,9 @@ func buildPrevious(t *testing.T) string {
 		t.Fatalf("extracting the previous release: %v", err)
 	}
 	bin := filepath.Join(t.TempDir(), "tripgraph-previous")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, "./cmd/tripgraph")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", bin, "./cmd/tripgraph")
 	build.Dir = src
 	start := time.Now()
 	if out, err := build.CombinedOutput(); err != nil {
@@ -159,12 +192,14 @@ func migrate(ctx context.Context, bin string) ([]byte, error) {
 type proc struct {
 	*servetest.Process
 	name, addr string
-	alive      bool // still taking requests
+	worker     string // the id its one worker claims runs under, once learnt
+	alive      bool   // still taking requests
 }
 
 // fleet is the serve processes behind the travellers' load balancer: a
 // request goes to one that is alive.
 type fleet struct {
+	db    string // the database URL the processes use
 	mu    sync.Mutex
 	procs []*proc
 	next  int
@@ -174,7 +209,7 @@ type fleet struct {
 func (f *fleet) start(t *testing.T, bin, name string) *proc {
 	t.Helper()
 	addr := servetest.FreeAddr(t)
-	p := &proc{Process: servetest.Start(t, bin, addr, testURL, env...), name: name, addr: addr, alive: true}
+	p := &proc{Process: servetest.Start(t, bin, addr, f.db, env...), name: name, addr: addr, alive: true}
 	f.mu.Lock()
 	f.procs = append(f.procs, p)
 	f.mu.Unlock()
@@ -183,11 +218,13 @@ func (f *fleet) start(t *testing.T, bin, name string) *proc {
 
 // stop takes a process out of the balancer and stops it with SIGTERM, as
 // an orchestrator does, and waits for it to exit cleanly. It sends the
-// signal once a run is executing (or after a few seconds), so that the
-// process is likely mid-run: an orchestrator does not wait for a lull.
+// signal while the process executes a run, when it can within a few
+// seconds: an orchestrator does not wait for a lull.
 func (f *fleet) stop(t *testing.T, p *proc) {
 	t.Helper()
-	waitForARun()
+	if p.worker != "" {
+		waitForARun(p.worker)
+	}
 	f.mu.Lock()
 	p.alive = false
 	f.mu.Unlock()
@@ -206,10 +243,10 @@ func (f *fleet) stop(t *testing.T, p *proc) {
 	}
 }
 
-// waitForARun returns once some process executes a run, or after three
+// waitForARun returns once the worker executes a run, or after five
 // seconds.
-func waitForARun() {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+func waitForARun(worker string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, testURL)
 	if err != nil {
@@ -218,11 +255,50 @@ func waitForARun() {
 	defer conn.Close(context.Background())
 	for ctx.Err() == nil {
 		var running bool
-		if conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM runs WHERE status = 'running')`).Scan(&running) == nil && running {
+		err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM runs WHERE status = 'running' AND worker_id = $1)`, worker).Scan(&running)
+		if err == nil && running {
 			return
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// learnWorker finds the id of p's worker: the first worker seen running a
+// run that is no other process's. p must be the newest process, and the
+// travellers at work.
+func (f *fleet) learnWorker(t *testing.T, p *proc) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, testURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	known := map[string]bool{}
+	for _, q := range f.all() {
+		known[q.worker] = true
+	}
+	for ctx.Err() == nil {
+		rows, err := conn.Query(ctx, `SELECT DISTINCT worker_id FROM runs WHERE status = 'running'`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			if !known[id] {
+				f.mu.Lock()
+				p.worker = id
+				f.mu.Unlock()
+				return
+			}
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	t.Fatalf("%s ran no run within 20 s", p.name)
 }
 
 // pick is the address of the next live process, round robin.
