@@ -6,9 +6,13 @@
 -- the pending run of the lowest round, the oldest first within it, so
 -- each user with runs waiting has one claimed per round, however many
 -- they queued, on an index that keeps the claim a short range scan.
+--
+-- Expand: the release before this one makes runs pending without a round
+-- (they take 0, and are claimed first) and claims the oldest pending run
+-- on runs_pending_idx, which stays until a contract migration, once no
+-- release claims that way, drops it.
 ALTER TABLE runs ADD COLUMN claim_round bigint NOT NULL DEFAULT 0;
 CREATE INDEX runs_claim_idx ON runs (claim_round, created_at, id) WHERE status = 'pending';
-DROP INDEX runs_pending_idx;
 -- An owner's highest pending round is the last entry of their range.
 DROP INDEX runs_owner_active_idx;
 CREATE INDEX runs_owner_active_idx ON runs (owner_id, status, claim_round) WHERE status IN ('queued', 'pending', 'running');
@@ -16,6 +20,5 @@ CREATE INDEX runs_owner_active_idx ON runs (owner_id, status, claim_round) WHERE
 -- +goose Down
 DROP INDEX runs_owner_active_idx;
 CREATE INDEX runs_owner_active_idx ON runs (owner_id, status) WHERE status IN ('queued', 'pending', 'running');
-CREATE INDEX runs_pending_idx ON runs (created_at, id) WHERE status = 'pending';
 DROP INDEX runs_claim_idx;
 ALTER TABLE runs DROP COLUMN claim_round;

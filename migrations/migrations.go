@@ -11,18 +11,32 @@ import (
 
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
 )
+
+// lockWait is how many seconds a process waits for another's migrations
+// before it gives up.
+const lockWait = 300
 
 //go:embed *.sql
 var files embed.FS
 
-// provider opens the database and a goose provider over the embedded files.
+// provider opens the database and a goose provider over the embedded
+// files. The provider holds a PostgreSQL advisory lock while it migrates,
+// so that processes of a new release started together (a rolling update
+// with surge, a blue-green fleet) apply each migration once, one after
+// another, instead of failing on one another's half.
 func provider(databaseURL string) (*goose.Provider, *sql.DB, error) {
 	db, err := sql.Open("pgx", databaseURL)
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening the database for migrations: %w", err)
 	}
-	p, err := goose.NewProvider(goose.DialectPostgres, db, files)
+	locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, lockWait))
+	if err != nil {
+		db.Close()
+		return nil, nil, fmt.Errorf("making the migrations' lock: %w", err)
+	}
+	p, err := goose.NewProvider(goose.DialectPostgres, db, files, goose.WithSessionLocker(locker))
 	if err != nil {
 		db.Close()
 		return nil, nil, fmt.Errorf("loading migrations: %w", err)

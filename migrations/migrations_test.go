@@ -3,6 +3,7 @@ package migrations
 import (
 	"bytes"
 	"context"
+	"io/fs"
 	"os"
 	"strings"
 	"testing"
@@ -77,4 +78,42 @@ func publicTables(t *testing.T) map[string]bool {
 		out[n] = true
 	}
 	return out
+}
+
+// Processes that start together migrate one after another: each
+// migration is applied once, and none of them fails on another's.
+func TestConcurrentUpsApplyEachMigrationOnce(t *testing.T) {
+	pgtest.Skip(t)
+	ctx := context.Background()
+	url, drop, err := pgtest.NewDatabase(ctx, "migrconcurrent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drop()
+	const processes = 3
+	errs := make(chan error, processes)
+	for range processes {
+		go func() { errs <- Up(ctx, url) }()
+	}
+	for range processes {
+		if err := <-errs; err != nil {
+			t.Errorf("one of %d concurrent migrations: %v", processes, err)
+		}
+	}
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var applied, twice int
+	if err := conn.QueryRow(ctx, `SELECT count(DISTINCT version_id), count(*) - count(DISTINCT version_id) FROM goose_db_version WHERE version_id > 0`).Scan(&applied, &twice); err != nil {
+		t.Fatal(err)
+	}
+	all, err := fs.Glob(files, "*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if applied != len(all) || twice != 0 {
+		t.Errorf("%d migrations of %d applied, %d of them more than once", applied, len(all), twice)
+	}
 }

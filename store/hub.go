@@ -41,7 +41,9 @@ type hub struct {
 const MCPServersChannel = "mcp_servers"
 
 // RunQueueChannel is where a run that becomes pending is announced, with
-// no payload, once the transaction that made it so has committed.
+// no payload, once the transaction that made it so has committed. Every
+// announcement on it wakes a worker, whatever its payload: a later
+// release may say more in it, and this one's workers still hear it.
 const RunQueueChannel = "run_queue"
 
 // hubChannels are the channels the hub listens on.
@@ -210,6 +212,9 @@ func (h *hub) deliver(channel, payload string) {
 		return
 	}
 	runID, rest, _ := strings.Cut(payload, ":")
+	if channel == RunQueueChannel {
+		runID = "" // the queue's watchers hear every announcement on it, whatever it says
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for sub := range h.subs[subKey{channel, runID}] {

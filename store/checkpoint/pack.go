@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	"github.com/klauspost/compress/zstd"
@@ -34,16 +35,41 @@ func pack(b []byte) []byte {
 	return packed
 }
 
-// unpack returns the JSON a stored value holds.
+// A stored value's first byte is its format's version: JSON text (which
+// begins with a printable byte or JSON's whitespace), a zstd frame (its
+// magic) holding one of the others, or an update stored as copies from
+// its parent (refMarker). The other control bytes are kept for formats to
+// come. A release writes a new format only once the release before it
+// reads it, so that the two can run together and a downgrade by one
+// release reads every row; a release that meets a format it does not
+// know says so (errNewerFormat) rather than misread it.
+func checkFormat(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	switch c := b[0]; {
+	case c >= 0x20, c == '\t', c == '\n', c == '\r', c == refMarker:
+		return nil
+	default:
+		return fmt.Errorf("%w: format %#02x", errNewerFormat, c)
+	}
+}
+
+// errNewerFormat reports a stored value in a format that a newer release
+// wrote and this one does not read.
+var errNewerFormat = errors.New("reading a stored checkpoint value: a newer release wrote it in a format this release does not read")
+
+// unpack returns the JSON (or copies from the parent) a stored value
+// holds.
 func unpack(b []byte) ([]byte, error) {
 	if !bytes.HasPrefix(b, zstdMagic) {
-		return b, nil
+		return b, checkFormat(b)
 	}
 	out, err := zstdReader.DecodeAll(b, nil)
 	if err != nil {
 		return nil, fmt.Errorf("decompressing a stored checkpoint value: %w", err)
 	}
-	return out, nil
+	return out, checkFormat(out)
 }
 
 // packed is pack for a nullable column: nil stays nil.

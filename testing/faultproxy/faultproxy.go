@@ -1,7 +1,8 @@
 // Package faultproxy is a TCP proxy on loopback that tests put between a
 // program and its database, to make the database go away and come back at
-// will, as an outage or a network partition would, without touching the
-// database server itself.
+// will, as an outage or a network partition would, or answer late, as a
+// database across a network does, without touching the database server
+// itself.
 package faultproxy
 
 import (
@@ -10,6 +11,7 @@ import (
 	"net"
 	"net/url"
 	"sync"
+	"time"
 )
 
 // Proxy forwards every connection made to Addr to its target, until Cut.
@@ -20,6 +22,7 @@ type Proxy struct {
 
 	mu    sync.Mutex
 	cut   bool
+	delay time.Duration         // before each piece of what the target sends is passed on
 	conns map[net.Conn]struct{} // both ends of every open connection
 }
 
@@ -64,6 +67,22 @@ func (p *Proxy) Cut() {
 		c.Close()
 	}
 	clear(p.conns)
+}
+
+// Delay holds each piece of what the target sends back for d before it is
+// passed on, from now on: every round trip through the proxy takes about
+// d longer. 0 passes it on at once.
+func (p *Proxy) Delay(d time.Duration) {
+	p.mu.Lock()
+	p.delay = d
+	p.mu.Unlock()
+}
+
+// delayed is the delay Delay set.
+func (p *Proxy) delayed() time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.delay
 }
 
 // Restore lets connections through again; those Cut dropped stay dropped.
@@ -112,16 +131,36 @@ func (p *Proxy) forward(client net.Conn) {
 	}
 	defer p.untrack(client, server)
 	done := make(chan struct{}, 2)
-	pipe := func(dst, src net.Conn) {
-		io.Copy(dst, src)
+	pipe := func(dst, src net.Conn, copy func(dst, src net.Conn)) {
+		copy(dst, src)
 		dst.Close()
 		src.Close()
 		done <- struct{}{}
 	}
-	go pipe(server, client)
-	go pipe(client, server)
+	go pipe(server, client, func(dst, src net.Conn) { io.Copy(dst, src) })
+	go pipe(client, server, p.copyLate)
 	<-done
 	<-done
+}
+
+// copyLate copies src to dst until either fails, each piece read held
+// for the proxy's delay first.
+func (p *Proxy) copyLate(dst, src net.Conn) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			if d := p.delayed(); d > 0 {
+				time.Sleep(d)
+			}
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // track records a connection's two ends, unless the proxy is cut.

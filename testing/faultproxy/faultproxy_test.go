@@ -97,3 +97,27 @@ func TestThrough(t *testing.T) {
 		t.Error("a URL of another host was rewritten")
 	}
 }
+
+// A delay holds what the target answers for at least that long; the
+// answer still arrives whole.
+func TestDelay(t *testing.T) {
+	p, err := Start(echoServer(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	const d = 100 * time.Millisecond
+	p.Delay(d)
+	c, err := net.Dial("tcp", p.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	start := time.Now()
+	if !roundTrip(c) {
+		t.Fatal("the round trip through a delaying proxy failed")
+	}
+	if took := time.Since(start); took < d {
+		t.Errorf("a round trip through a proxy delaying %s took %s", d, took)
+	}
+}

@@ -55,10 +55,17 @@ func FreeAddr(t testing.TB) string {
 // with an API key, which it returns in order.
 func Prepare(t testing.TB, dbURL string, users ...string) []string {
 	t.Helper()
-	ctx := context.Background()
-	if err := migrations.Up(ctx, dbURL); err != nil {
+	if err := migrations.Up(context.Background(), dbURL); err != nil {
 		t.Fatal(err)
 	}
+	return Populate(t, dbURL, users...)
+}
+
+// Populate is Prepare on a database some release has migrated already:
+// it seeds and makes the users, and migrates nothing.
+func Populate(t testing.TB, dbURL string, users ...string) []string {
+	t.Helper()
+	ctx := context.Background()
 	st, err := store.Open(ctx, dbURL)
 	if err != nil {
 		t.Fatal(err)
@@ -89,6 +96,22 @@ func Prepare(t testing.TB, dbURL string, users ...string) []string {
 // shows the server's log when the test fails.
 func Serve(t testing.TB, bin, addr, dbURL string, env ...string) *exec.Cmd {
 	t.Helper()
+	return Start(t, bin, addr, dbURL, env...).Cmd
+}
+
+// Process is a `serve` that Start started, and what it writes.
+type Process struct {
+	*exec.Cmd
+	log *lockedBuffer
+}
+
+// Log is what the process wrote so far, its standard output and error
+// together.
+func (p *Process) Log() string { return p.log.String() }
+
+// Start is Serve, for a test that reads what the process writes too.
+func Start(t testing.TB, bin, addr, dbURL string, env ...string) *Process {
+	t.Helper()
 	cmd := exec.Command(bin, "serve", "--addr", addr)
 	cmd.Env = append(append(os.Environ(), "DATABASE_URL="+dbURL, "TRIPGRAPH_MEDIA_ROOT="+t.TempDir(),
 		"MCP_SECRET=", "TRIPGRAPH_MODEL="), env...)
@@ -105,7 +128,7 @@ func Serve(t testing.TB, bin, addr, dbURL string, env ...string) *exec.Cmd {
 		}
 	})
 	waitReady(t, addr)
-	return cmd
+	return &Process{Cmd: cmd, log: log}
 }
 
 // waitReady waits until /readyz answers 200, for at most a minute.
