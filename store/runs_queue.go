@@ -453,7 +453,7 @@ var endRunSQL = `
 	th AS (
 		UPDATE threads SET status = CASE WHEN EXISTS (SELECT 1 FROM promoted) THEN $7 ELSE $6 END, updated_at = now()
 		FROM was_active a WHERE threads.id = a.thread_id)
-	SELECT ` + runColumns + `, coalesce((SELECT max(seq) FROM run_events WHERE run_id = r.id), 0),
+	SELECT ` + runColumns + `, coalesce((SELECT max(seq) FROM run_events WHERE run_id = $1), 0),
 		EXISTS (SELECT 1 FROM promoted)
 	FROM r`
 
