@@ -40,7 +40,7 @@ func TestNames(t *testing.T) {
 
 // newDatabase is a fresh migrated database of the test's own (partitions
 // are the whole table's) with a user.
-func newDatabase(t *testing.T) *pgxpool.Pool {
+func newDatabase(t testing.TB) *pgxpool.Pool {
 	t.Helper()
 	pgtest.Skip(t)
 	ctx := context.Background()
@@ -103,7 +103,7 @@ func partitionOf(t *testing.T, pool *pgxpool.Pool, run string) (string, int) {
 }
 
 // addPast adds the partition of a past day, as Add did on that day.
-func addPast(t *testing.T, pool *pgxpool.Pool, day time.Time) {
+func addPast(t testing.TB, pool *pgxpool.Pool, day time.Time) {
 	t.Helper()
 	ctx := context.Background()
 	var lo, hi string
