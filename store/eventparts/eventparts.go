@@ -40,9 +40,9 @@ const lockTimeout = 500 * time.Millisecond
 // not get in time.
 const tries = 3
 
-// defaultBatch is how many rows one statement deletes from the default
-// partition.
-const defaultBatch = 5000
+// defaultBatch is how many rows of the default partition one statement
+// looks at to delete those expired (a variable for tests).
+var defaultBatch = 5000
 
 // namePrefix and nameLayout name a day's partition.
 const (
@@ -198,8 +198,26 @@ func (p *Partitions) drop(ctx context.Context, part Partition, dryRun bool) (boo
 const expiredDefault = `FROM run_events_default e JOIN runs r ON r.id = e.run_id
 	WHERE r.created_at < $1 AND r.status NOT IN ('queued', 'pending', 'running')`
 
-// pruneDefault deletes the expired rows of the default partition, in
-// statements of defaultBatch rows, and returns how many.
+// pruneDefaultSQL deletes the expired rows of the runs of the next
+// defaultBatch rows of the default partition after run $2 (all runs when
+// NULL), in run id order along its primary key, and returns the last run
+// id it looked at (NULL past the end) and how many rows it deleted. Each
+// statement starts where the one before stopped, so none reads again the
+// rows that it left dead.
+const pruneDefaultSQL = `
+	WITH batch AS (
+		SELECT DISTINCT run_id FROM (
+			SELECT run_id FROM run_events_default WHERE $2::uuid IS NULL OR run_id > $2
+			ORDER BY run_id LIMIT $3) x),
+	gone AS (
+		DELETE FROM run_events_default e USING runs r, batch b
+		WHERE e.run_id = b.run_id AND r.id = b.run_id
+			AND r.created_at < $1 AND r.status NOT IN ('queued', 'pending', 'running')
+		RETURNING 1)
+	SELECT (SELECT run_id FROM batch ORDER BY run_id DESC LIMIT 1), (SELECT count(*) FROM gone)`
+
+// pruneDefault deletes the expired rows of the default partition, a batch
+// of runs per statement, and returns how many.
 func (p *Partitions) pruneDefault(ctx context.Context, cutoff time.Time, dryRun bool) (int64, error) {
 	if dryRun {
 		var n int64
@@ -209,15 +227,14 @@ func (p *Partitions) pruneDefault(ctx context.Context, cutoff time.Time, dryRun 
 		return n, nil
 	}
 	var total int64
+	var after *string
 	for {
-		tag, err := p.pool.Exec(ctx, `
-			DELETE FROM run_events_default d USING (SELECT e.run_id, e.seq `+expiredDefault+` LIMIT $2) x
-			WHERE d.run_id = x.run_id AND d.seq = x.seq`, cutoff, defaultBatch)
-		if err != nil {
+		var n int64
+		if err := p.pool.QueryRow(ctx, pruneDefaultSQL, cutoff, after, defaultBatch).Scan(&after, &n); err != nil {
 			return total, fmt.Errorf("deleting the expired rows of run_events_default: %w", err)
 		}
-		total += tag.RowsAffected()
-		if tag.RowsAffected() < defaultBatch {
+		total += n
+		if after == nil {
 			return total, nil
 		}
 	}

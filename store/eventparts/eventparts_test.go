@@ -189,6 +189,8 @@ func TestPruneKeepsActiveRuns(t *testing.T) {
 	ctx := context.Background()
 	pool := newDatabase(t)
 	p := New(pool)
+	defer func(n int) { defaultBatch = n }(defaultBatch)
+	defaultBatch = 2 // a run's events span statements
 	today := time.Now().UTC().Truncate(24 * time.Hour)
 	d10, d9, d8 := today.AddDate(0, 0, -10), today.AddDate(0, 0, -9), today.AddDate(0, 0, -8)
 	for _, d := range []time.Time{d10, d9, d8} {
