@@ -120,7 +120,9 @@ type event struct {
 	event, data, at, position string // position "-" for none
 }
 
-func (e event) String() string { return fmt.Sprintf("%d %s %s %s %s", e.seq, e.event, e.data, e.at, e.position) }
+func (e event) String() string {
+	return fmt.Sprintf("%d %s %s %s %s", e.seq, e.event, e.data, e.at, e.position)
+}
 
 func events(t *testing.T, conn *pgx.Conn, run string) []event {
 	t.Helper()
