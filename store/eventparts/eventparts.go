@@ -127,7 +127,9 @@ type Pruned struct {
 }
 
 // activeSQL tells whether a run with an id in [$1, $2) is queued, pending
-// or running.
+// or running. It reads the active runs alone, which are few, along the
+// partial index runs_owner_active_idx, not the day's runs: it runs while
+// the drop holds the whole table.
 const activeSQL = `SELECT EXISTS (SELECT 1 FROM runs WHERE id >= uuid_v7_bound($1) AND id < uuid_v7_bound($2)
 	AND status IN ('queued', 'pending', 'running'))`
 
