@@ -266,3 +266,35 @@ func defaultRows(t *testing.T, pool *pgxpool.Pool, run string) int64 {
 	}
 	return n
 }
+
+// The check for a partition's active runs, which runs while the drop
+// holds the whole table, reads the few active runs along their partial
+// index, not the day's many runs.
+func TestActiveCheckReadsActiveRunsOnly(t *testing.T) {
+	ctx := context.Background()
+	pool := newDatabase(t)
+	day := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -9)
+	_, err := pool.Exec(ctx, `
+		WITH t AS (INSERT INTO threads (owner_id) SELECT '00000000-0000-4000-8000-000000000001' FROM generate_series(1, 20000) RETURNING id)
+		INSERT INTO runs (id, thread_id, owner_id, status)
+		SELECT overlay(uuid_v7_bound($1::timestamptz + n * interval '1 second')::text PLACING substr(gen_random_uuid()::text, 15) FROM 15)::uuid,
+			id, '00000000-0000-4000-8000-000000000001', CASE WHEN n % 5000 = 0 THEN 'running' ELSE 'success' END
+		FROM (SELECT id, row_number() OVER () AS n FROM t) t`, day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `ANALYZE runs`); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := pool.Query(ctx, `EXPLAIN `+activeSQL, day, day.AddDate(0, 0, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan := strings.Join(lines, "\n"); !strings.Contains(plan, "runs_owner_active_idx") {
+		t.Errorf("the active-run check does not read runs_owner_active_idx:\n%s", plan)
+	}
+}
