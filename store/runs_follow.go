@@ -165,9 +165,10 @@ const (
 )
 
 // runAndEventsSQL reads run $1 of owner $2 and at most $4 of its events
-// after seq $3. The events' join names the run's id as the run row has
-// it, which a plan made before it is known cannot prune by: run_id = $1
-// says which partition to read, to the planner and at run time alike.
+// after seq $3. The events are those of run_id $1, not of the run row's
+// id (the same run): a parameter is what lets PostgreSQL read the run's
+// partition of run_events alone, whether it plans for this run or for
+// any and prunes when the plan runs.
 const runAndEventsSQL = `
 	SELECT r.status, e.seq, e.event, e.data, e.created_at
 	FROM runs r JOIN threads t ON t.id = r.thread_id

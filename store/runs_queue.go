@@ -434,7 +434,8 @@ func (e ended) announce(n *notes) {
 // thread's active one (not queued), the thread's oldest queued run becomes
 // pending and the thread busy ($7) again; else the thread takes the status
 // the run's end gives it ($6). It returns the run, the seq of its last
-// event and whether a run was promoted (see ended). Every part of the
+// event (read as run_id $1, so from the run's partition of run_events
+// alone) and whether a run was promoted (see ended). Every part of the
 // statement reads the runs as they were before it, so old is the run's
 // status before it ended. The caller has locked the thread.
 var endRunSQL = `
