@@ -80,10 +80,11 @@ type MCP struct {
 	RequestBodyTimeout  time.Duration `env:"MCP_BODY_TIMEOUT" validate:"gt=0" help:"time for a request body to arrive (408 past it); streamed responses have no limit"`
 }
 
-// Storage is how long threads are kept and how much memory checkpoints
-// may use.
+// Storage is how long threads and run events are kept and how much
+// memory checkpoints may use.
 type Storage struct {
 	ThreadTTL       time.Duration `env:"TRIPGRAPH_THREAD_TTL" shown:"unset: keep forever" validate:"gte=0" help:"threads whose newest checkpoint is older than this Go duration («720h») are deleted by «serve»'s sweeper and by «tripgraph prune»"`
+	RunEventsTTL    time.Duration `env:"TRIPGRAPH_RUN_EVENTS_TTL" validate:"gte=0" help:"how long a run's stream events (what joining or resuming a run's stream replays) are kept after the run was created, a Go duration; never while the run is queued, pending or running. «serve» and «tripgraph prune» drop them a day's partition at a time, so they stay up to a day longer («0»: keep them until their thread is deleted). The run's checkpoints, and so its thread's state and history, are kept apart"`
 	CheckpointCache ByteSize      `env:"TRIPGRAPH_CHECKPOINT_CACHE_BYTES" validate:"gte=0" help:"memory for the threads' newest checkpoint states, which writing deltas needs («0»: none); bytes, or with a «KiB», «MiB» or «GiB» suffix"`
 }
 

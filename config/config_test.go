@@ -76,7 +76,7 @@ func TestValues(t *testing.T) {
 		"MCP_MAX_SESSIONS": "7", "MCP_SESSION_TIMEOUT": "90s", "TRIPGRAPH_CHECKPOINT_CACHE_BYTES": "16MiB",
 		"TRIPGRAPH_MCP_ALLOW_HOSTS": " mcp.internal , 10.9.0.0/16,", "TRIPGRAPH_RATE_LIMIT": "2.5",
 		"TRIPGRAPH_SHUTDOWN_GRACE": "0s", "TRIPGRAPH_DB_POOL": "32", "TRIPGRAPH_THREAD_TTL": "720h",
-		"TRIPGRAPH_MAX_STORE_BYTES": "5MiB", "TRIPGRAPH_CRON_MIN_INTERVAL": "5m",
+		"TRIPGRAPH_MAX_STORE_BYTES": "5MiB", "TRIPGRAPH_CRON_MIN_INTERVAL": "5m", "TRIPGRAPH_RUN_EVENTS_TTL": "0",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -92,6 +92,8 @@ func TestValues(t *testing.T) {
 		{"TRIPGRAPH_RATE_LIMIT", c.Limits.RatePerSec, 2.5},
 		{"TRIPGRAPH_SHUTDOWN_GRACE", c.Runner.ShutdownGrace, time.Duration(0)},
 		{"TRIPGRAPH_THREAD_TTL", c.Storage.ThreadTTL, 720 * time.Hour},
+		{"TRIPGRAPH_RUN_EVENTS_TTL", c.Storage.RunEventsTTL, time.Duration(0)},
+		{"TRIPGRAPH_RUN_EVENTS_TTL by default", Default().Storage.RunEventsTTL, 7 * 24 * time.Hour},
 		{"TRIPGRAPH_MAX_STORE_BYTES", c.Quota.MaxStoreBytes, ByteSize(5 << 20)},
 		{"TRIPGRAPH_CRON_MIN_INTERVAL", c.Quota.CronMinInterval, 5 * time.Minute},
 		{"DBPool", c.DBPool(7), int32(32)},

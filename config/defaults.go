@@ -11,7 +11,7 @@ func Default() Config {
 		HTTP:  HTTP{Addr: "127.0.0.1:8080", MediaRoot: ".data/media"},
 		MCP: MCP{StandaloneAddr: "127.0.0.1:8081", MaxSessions: 1000, SessionTimeout: 30 * time.Minute,
 			MaxBatch: 20, MaxBatchResultBytes: 4 << 20, MaxRequestBytes: 4 << 20, RequestBodyTimeout: 10 * time.Second},
-		Storage: Storage{CheckpointCache: 2 << 20},
+		Storage: Storage{RunEventsTTL: 7 * 24 * time.Hour, CheckpointCache: 2 << 20},
 		Limits: Limits{MaxBodyBytes: 1 << 20, BodyTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
 			RatePerSec: 500, RateBurst: 2000, MaxStreams: 1000, SessionTTL: 7 * 24 * time.Hour},
 		Quota: Quota{MaxCrons: 100, CronMinInterval: time.Minute, MaxStoreItems: 10_000, MaxStoreBytes: 50 << 20,

@@ -170,6 +170,14 @@ func appendedOf(runID string, events []NewRunEvent, seqs []int64, created []time
 	return out
 }
 
+// runEventsSQL reads at most $4 events of run $1 of owner $2 after seq $3:
+// the run's partition alone, along its primary key.
+const runEventsSQL = `
+	SELECT e.run_id, e.seq, e.event, e.data, e.created_at
+	FROM run_events e JOIN runs r ON r.id = e.run_id JOIN threads t ON t.id = r.thread_id
+	WHERE e.run_id = $1 AND t.owner_id = $2 AND e.seq > $3
+	ORDER BY e.seq LIMIT $4`
+
 // RunEvents returns the events of a run on one of the owner's threads that
 // come after seq afterSeq (0 for all), in order, at most limit of them (0
 // means runEventsPage, the most).
@@ -177,11 +185,7 @@ func (o Owner) RunEvents(ctx context.Context, runID string, afterSeq int64, limi
 	if limit <= 0 || limit > runEventsPage {
 		limit = runEventsPage
 	}
-	rows, err := o.s.Pool.Query(ctx, `
-		SELECT e.run_id, e.seq, e.event, e.data, e.created_at
-		FROM run_events e JOIN runs r ON r.id = e.run_id JOIN threads t ON t.id = r.thread_id
-		WHERE e.run_id = $1 AND t.owner_id = $2 AND e.seq > $3
-		ORDER BY e.seq LIMIT $4`, runID, o.id, afterSeq, limit)
+	rows, err := o.s.Pool.Query(ctx, runEventsSQL, runID, o.id, afterSeq, limit)
 	if err != nil {
 		return nil, notFoundAs(fmt.Errorf("reading the events of run %s: %w", runID, err), "no run %s", runID)
 	}

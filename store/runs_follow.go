@@ -164,18 +164,25 @@ const (
 	followRetry    = 250 * time.Millisecond
 )
 
+// runAndEventsSQL reads run $1 of owner $2 and at most $4 of its events
+// after seq $3. The events are those of run_id $1, not of the run row's
+// id (the same run): a parameter is what lets PostgreSQL read the run's
+// partition of run_events alone, whether it plans for this run or for
+// any and prunes when the plan runs.
+const runAndEventsSQL = `
+	SELECT r.status, e.seq, e.event, e.data, e.created_at
+	FROM runs r JOIN threads t ON t.id = r.thread_id
+	LEFT JOIN LATERAL (
+		SELECT seq, event, data, created_at FROM run_events
+		WHERE run_id = $1 AND seq > $3 ORDER BY seq LIMIT $4) e ON true
+	WHERE r.id = $1 AND t.owner_id = $2
+	ORDER BY e.seq`
+
 // runAndEvents reads whether a run has ended and a page of its events
 // after afterSeq, in one statement: so in one snapshot, where a final
 // status means that every event of the run is there to read.
 func (o Owner) runAndEvents(ctx context.Context, runID string, afterSeq int64) (final bool, events []RunEvent, err error) {
-	rows, err := o.s.Pool.Query(ctx, `
-		SELECT r.status, e.seq, e.event, e.data, e.created_at
-		FROM runs r JOIN threads t ON t.id = r.thread_id
-		LEFT JOIN LATERAL (
-			SELECT seq, event, data, created_at FROM run_events
-			WHERE run_id = r.id AND seq > $3 ORDER BY seq LIMIT $4) e ON true
-		WHERE r.id = $1 AND t.owner_id = $2
-		ORDER BY e.seq`, runID, o.id, afterSeq, runEventsPage)
+	rows, err := o.s.Pool.Query(ctx, runAndEventsSQL, runID, o.id, afterSeq, runEventsPage)
 	if err != nil {
 		return false, nil, notFoundAs(fmt.Errorf("reading the events of run %s: %w", runID, err), "no run %s", runID)
 	}

@@ -443,7 +443,8 @@ func TestFollowerEndsWithoutReadingWhenItHasEveryEvent(t *testing.T) {
 // A values event holds a whole state: kilobytes that compress to more
 // than PostgreSQL's default TOAST target but well under a page. It stays
 // in its row, so that appending it writes no TOAST row and reading it
-// takes no TOAST lookup: the run_events TOAST table stays empty.
+// takes no TOAST lookup: the TOAST table of the run's partition of
+// run_events stays empty.
 func TestValuesEventsStayInTheirRows(t *testing.T) {
 	ctx := context.Background()
 	s, owner, run := runningRun(t, "inline", "w")
@@ -458,8 +459,8 @@ func TestValuesEventsStayInTheirRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stored, toast int64
-	err := s.Pool.QueryRow(ctx, `SELECT (SELECT pg_column_size(data) FROM run_events WHERE run_id = $1),
-			pg_relation_size(reltoastrelid) FROM pg_class WHERE relname = 'run_events'`, run.ID).Scan(&stored, &toast)
+	err := s.Pool.QueryRow(ctx, `SELECT pg_column_size(e.data), pg_relation_size(c.reltoastrelid)
+		FROM run_events e JOIN pg_class c ON c.oid = e.tableoid WHERE e.run_id = $1`, run.ID).Scan(&stored, &toast)
 	if err != nil {
 		t.Fatal(err)
 	}

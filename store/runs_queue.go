@@ -434,7 +434,8 @@ func (e ended) announce(n *notes) {
 // thread's active one (not queued), the thread's oldest queued run becomes
 // pending and the thread busy ($7) again; else the thread takes the status
 // the run's end gives it ($6). It returns the run, the seq of its last
-// event and whether a run was promoted (see ended). Every part of the
+// event (read as run_id $1, so from the run's partition of run_events
+// alone) and whether a run was promoted (see ended). Every part of the
 // statement reads the runs as they were before it, so old is the run's
 // status before it ended. The caller has locked the thread.
 var endRunSQL = `
@@ -453,7 +454,7 @@ var endRunSQL = `
 	th AS (
 		UPDATE threads SET status = CASE WHEN EXISTS (SELECT 1 FROM promoted) THEN $7 ELSE $6 END, updated_at = now()
 		FROM was_active a WHERE threads.id = a.thread_id)
-	SELECT ` + runColumns + `, coalesce((SELECT max(seq) FROM run_events WHERE run_id = r.id), 0),
+	SELECT ` + runColumns + `, coalesce((SELECT max(seq) FROM run_events WHERE run_id = $1), 0),
 		EXISTS (SELECT 1 FROM promoted)
 	FROM r`
 

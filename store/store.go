@@ -5,8 +5,9 @@
 // run, so they cannot race), tool outputs and retention. Its sub-packages
 // hold the other areas, each on the same pool: accounts (users, keys and
 // browser sessions), catalog (what the MCP tools read), checkpoint (the
-// graph's checkpointer), items (the long-term store), crons (scheduled runs)
-// and mcpservers (the servers users add).
+// graph's checkpointer), items (the long-term store), crons (scheduled runs),
+// eventparts (the partitions of the run events table) and mcpservers (the
+// servers users add).
 //
 // What a user may touch is reached through Owner (ForOwner), which sees
 // that user's rows only; the queue's worker calls (ClaimRun and the lease
@@ -25,6 +26,7 @@ import (
 	"github.com/tripgraph/tripgraph/store/catalog"
 	"github.com/tripgraph/tripgraph/store/checkpoint"
 	"github.com/tripgraph/tripgraph/store/crons"
+	"github.com/tripgraph/tripgraph/store/eventparts"
 	"github.com/tripgraph/tripgraph/store/items"
 	"github.com/tripgraph/tripgraph/store/quota"
 )
@@ -50,6 +52,9 @@ type Store struct {
 	Items *items.Store
 	// Crons are the scheduled runs of every user.
 	Crons *crons.Store
+	// EventPartitions are the partitions of the run events table, which
+	// the process adds ahead of need and retention drops.
+	EventPartitions *eventparts.Partitions
 
 	limits quota.Limits // what each user may keep and run
 
@@ -118,7 +123,8 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 		}
 	}
 	return &Store{Pool: pool, requests: requests, Accounts: accounts.New(pool), Catalog: catalog.New(pool),
-		Checkpoints: checkpoint.New(pool, o.Checkpoints), Items: items.New(pool, o.Limits), Crons: crons.New(pool, o.Limits), limits: o.Limits.OrDefault()}, nil
+		Checkpoints: checkpoint.New(pool, o.Checkpoints), Items: items.New(pool, o.Limits), Crons: crons.New(pool, o.Limits),
+		EventPartitions: eventparts.New(pool), limits: o.Limits.OrDefault()}, nil
 }
 
 // RequestPool is the pool for what a request waits on before it is

@@ -17,8 +17,9 @@ import (
 
 func init() {
 	register(command{
-		name:    "prune",
-		summary: "delete threads idle longer than TRIPGRAPH_THREAD_TTL (--ttl), with their checkpoints, runs, events and crons, and expired store items and ended crons",
+		name: "prune",
+		summary: "delete threads idle longer than TRIPGRAPH_THREAD_TTL (--ttl), with their checkpoints, runs, events and crons, and expired store items and ended crons; " +
+			"drop the run events older than TRIPGRAPH_RUN_EVENTS_TTL (--events-ttl)",
 		run: func(ctx context.Context, cfg config.Config, args []string) error {
 			return runPrune(ctx, cfg, args, os.Stdout)
 		},
@@ -28,7 +29,8 @@ func init() {
 func runPrune(ctx context.Context, cfg config.Config, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("prune", flag.ContinueOnError)
 	ttl := fs.Duration("ttl", cfg.Storage.ThreadTTL, "delete threads whose newest checkpoint is older than this, such as 720h (default $TRIPGRAPH_THREAD_TTL)")
-	dryRun := fs.Bool("dry-run", false, "count the threads that would be deleted, and delete nothing")
+	eventsTTL := fs.Duration("events-ttl", cfg.Storage.RunEventsTTL, "drop the events of runs created longer ago than this, such as 168h (default $TRIPGRAPH_RUN_EVENTS_TTL; 0 keeps them)")
+	dryRun := fs.Bool("dry-run", false, "count what would be deleted, and delete nothing")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -37,7 +39,10 @@ func runPrune(ctx context.Context, cfg config.Config, args []string, out io.Writ
 	if given && *ttl <= 0 {
 		return fmt.Errorf("--ttl %s: want a positive duration such as 720h", *ttl)
 	}
-	if *ttl == 0 {
+	if *eventsTTL < 0 {
+		return fmt.Errorf("--events-ttl %s: want a positive duration such as 168h, or 0", *eventsTTL)
+	}
+	if *ttl == 0 && *eventsTTL == 0 {
 		return errors.New("no TTL: give --ttl or set TRIPGRAPH_THREAD_TTL")
 	}
 	st, err := openStore(ctx, cfg.Database)
@@ -45,21 +50,32 @@ func runPrune(ctx context.Context, cfg config.Config, args []string, out io.Writ
 		return err
 	}
 	defer st.Close()
-	cutoff := time.Now().Add(-*ttl)
-	n, err := st.PruneThreads(ctx, cutoff, store.PruneOptions{DryRun: *dryRun})
-	if err != nil {
-		return err
-	}
-	m, err := st.PruneMemory(ctx, cutoff, *dryRun)
-	if err != nil {
-		return err
-	}
 	verb := "deleted"
 	if *dryRun {
 		verb = "would delete"
 	}
-	fmt.Fprintf(out, "%s %d threads idle since %s, %d expired store items and %d crons ended before then\n",
-		verb, n, cutoff.UTC().Format(time.RFC3339), m.Items, m.Crons)
+	if *ttl > 0 {
+		cutoff := time.Now().Add(-*ttl)
+		n, err := st.PruneThreads(ctx, cutoff, store.PruneOptions{DryRun: *dryRun})
+		if err != nil {
+			return err
+		}
+		m, err := st.PruneMemory(ctx, cutoff, *dryRun)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "%s %d threads idle since %s, %d expired store items and %d crons ended before then\n",
+			verb, n, cutoff.UTC().Format(time.RFC3339), m.Items, m.Crons)
+	}
+	if *eventsTTL > 0 {
+		cutoff := time.Now().Add(-*eventsTTL)
+		p, err := st.EventPartitions.Prune(ctx, cutoff, *dryRun)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "%s the events of runs created before %s: %d day partitions dropped whole (%d kept for runs still active) and %d rows of the default partition\n",
+			verb, cutoff.UTC().Format(time.RFC3339), len(p.Partitions), len(p.Kept), p.Rows)
+	}
 	return nil
 }
 
@@ -109,5 +125,51 @@ func sweep(ctx context.Context, st *store.Store, ttl time.Duration, log *slog.Lo
 			return
 		case <-time.After(sweepInterval(ttl)):
 		}
+	}
+}
+
+// partitionsEvery is how often serve's partition keeper runs.
+const partitionsEvery = time.Hour
+
+// startPartitions keeps, in the background, the partitions of the run
+// events table: it adds those of the days ahead and, with a TTL, drops
+// the expired ones (see eventparts), right away and then every
+// partitionsEvery. The returned function stops it and waits.
+func startPartitions(ctx context.Context, st *store.Store, ttl time.Duration, log *slog.Logger) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			keepPartitions(ctx, st, ttl, log)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(partitionsEvery):
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+// keepPartitions is one pass of the partition keeper.
+func keepPartitions(ctx context.Context, st *store.Store, ttl time.Duration, log *slog.Logger) {
+	added, err := st.EventPartitions.Add(ctx)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		log.Error("adding run event partitions", "err", err)
+	case added > 0:
+		log.Info("added run event partitions", "partitions", added)
+	}
+	if ttl <= 0 {
+		return
+	}
+	p, err := st.EventPartitions.Prune(ctx, time.Now().Add(-ttl), false)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		log.Error("dropping expired run events", "err", err)
+	case len(p.Partitions) > 0 || len(p.Kept) > 0 || p.Rows > 0:
+		log.Info("dropped expired run events", "partitions", p.Partitions, "kept_for_active_runs", p.Kept,
+			"default_partition_rows", p.Rows, "ttl", ttl.String())
 	}
 }

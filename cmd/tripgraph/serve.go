@@ -81,6 +81,8 @@ func runServe(ctx context.Context, cfg config.Config, args []string) error {
 	defer stopProfiling()
 	stopSweeper := startSweeper(ctx, env.st, cfg.Storage.ThreadTTL, log)
 	defer stopSweeper()
+	stopPartitions := startPartitions(ctx, env.st, cfg.Storage.RunEventsTTL, log)
+	defer stopPartitions()
 	if err := seedIfEmpty(ctx, env.st, log); err != nil {
 		return err
 	}
