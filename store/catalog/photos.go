@@ -224,7 +224,7 @@ func (s *Store) PhotoFile(ctx context.Context, photoID string) (userID, path str
 	if uuid.Validate(photoID) != nil {
 		return "", "", errcode.New(errcode.NotFound, "no photo with id %q", photoID)
 	}
-	err = s.Pool.QueryRow(ctx, `SELECT user_id, path FROM photos WHERE id = $1`, photoID).Scan(&userID, &path)
+	err = s.Pool.QueryRow(ctx, `SELECT user_id, path FROM photos /* any owner: media */ WHERE id = $1`, photoID).Scan(&userID, &path)
 	if isNoRows(err) {
 		return "", "", errcode.New(errcode.NotFound, "no photo with id %q", photoID)
 	}

@@ -42,4 +42,5 @@ var Exceptions = map[string]string{
 	"credential":  "a credential (key, session or login link hash, an identity, a user's name) is how the owner is found",
 	"queue depth": "the run queue's metrics count every owner's runs",
 	"media":       "a photo's file is found by its id, and its owner checked on the row read",
+	"booking":     "a place is booked at most once for any night, whoever booked it",
 }
