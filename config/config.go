@@ -54,6 +54,7 @@ type Model struct {
 	OpenAIBaseURL string `env:"OPENAI_BASE_URL" shown:"OpenAI's" help:"any OpenAI-compatible server: Ollama, vLLM, …"`
 	AnthropicKey  string `env:"ANTHROPIC_API_KEY" help:"key for «anthropic:» models"`
 	GoogleKey     string `env:"GOOGLE_API_KEY" help:"key for «googleai:» models"`
+	Delay         time.Duration `env:"TRIPGRAPH_MODEL_DELAY" validate:"gte=0" help:"every model call waits this long before it answers: the offline model then stands in for a remote one in benchmarks (docs/scaling.md)"`
 }
 
 // HTTP is where serve listens and whom it answers.
