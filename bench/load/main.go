@@ -59,6 +59,9 @@ type config struct {
 	workers  int
 	logPath  string
 	turns    int
+	// travellers: each client is an end user of its own, acted for by a
+	// backend key, rather than all the demo user.
+	travellers bool
 }
 
 func main() {
@@ -72,6 +75,7 @@ func main() {
 	flag.IntVar(&c.maxRuns, "max-runs", 100000, "at most this many runs in all")
 	flag.IntVar(&c.workers, "workers", 0, "TRIPGRAPH_WORKERS for the started server (0: its default)")
 	flag.StringVar(&c.logPath, "server-log", "", "where the started server's log goes (default: a temporary file, summarised and removed)")
+	flag.BoolVar(&c.travellers, "travellers", false, "each client is a traveller of its own (an end user a backend key acts for), not the demo user")
 	flag.IntVar(&c.turns, "turns", 0, "0: stateless runs, their threads deleted; N: each client talks on a thread of its own for N runs (turns), then starts another, and the threads are kept and measured")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -199,7 +203,8 @@ func startServer(ctx context.Context, c config, dbURL string) (*server, error) {
 	// Its limits as they are by default, but one: every client runs as the
 	// demo user (one key), whose runs queued and running would be refused
 	// past TRIPGRAPH_MAX_ACTIVE_RUNS, as a backend key's would.
-	s.cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "TRIPGRAPH_MODEL=offline", "TRIPGRAPH_MAX_ACTIVE_RUNS=100000")
+	s.cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "TRIPGRAPH_MODEL=offline", "TRIPGRAPH_MAX_ACTIVE_RUNS=100000",
+		"TRIPGRAPH_ACT_FOR_END_USERS="+strconv.FormatBool(c.travellers))
 	if c.workers > 0 {
 		s.cmd.Env = append(s.cmd.Env, "TRIPGRAPH_WORKERS="+strconv.Itoa(c.workers))
 	}
@@ -235,7 +240,25 @@ func startServer(ctx context.Context, c config, dbURL string) (*server, error) {
 		s.stop()
 		return nil, err
 	}
+	if c.travellers {
+		if s.key, err = backendKey(ctx, c.bin, dbURL); err != nil {
+			s.stop()
+			return nil, err
+		}
+	}
 	return s, nil
+}
+
+// backendKey makes a key of the backend role for the demo user, which may
+// act for end users.
+func backendKey(ctx context.Context, bin, dbURL string) (string, error) {
+	cmd := exec.CommandContext(ctx, bin, "apikey", "create", "--user", "demo", "--role", "backend", "--label", "load")
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL)
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("making a backend key: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
 }
 
 func (s *server) waitHealthy(ctx context.Context) error {
@@ -379,15 +402,19 @@ func drive(ctx context.Context, base, key string, c config) result {
 				started++
 				mu.Unlock()
 				var m measurement
+				who := caller{key: key}
+				if c.travellers {
+					who.endUser = "traveller-" + strconv.Itoa(i)
+				}
 				if c.turns > 0 && n%c.turns == 0 {
-					thread, err := createThread(ctx, client, base, key)
+					thread, err := createThread(ctx, client, base, who)
 					if err != nil {
 						m.err = err.Error()
 					}
 					path = "/threads/" + thread + "/runs/stream"
 				}
 				if m.err == "" {
-					m = streamRun(ctx, client, base, key, path, requests[(i+n)%len(requests)])
+					m = streamRun(ctx, client, base, who, path, requests[(i+n)%len(requests)])
 				}
 				mu.Lock()
 				res.runs++
@@ -422,14 +449,25 @@ type measurement struct {
 	err        string
 }
 
+// caller is who a client's requests are from: a key, and the end user it
+// acts for, if any.
+type caller struct{ key, endUser string }
+
+func (c caller) sign(req *http.Request) {
+	req.Header.Set("x-api-key", c.key)
+	if c.endUser != "" {
+		req.Header.Set("X-Tripgraph-End-User", c.endUser)
+	}
+}
+
 // createThread makes a thread and returns its id.
-func createThread(ctx context.Context, client *http.Client, base, key string) (string, error) {
+func createThread(ctx context.Context, client *http.Client, base string, who caller) (string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/threads", strings.NewReader(`{}`))
 	if err != nil {
 		return "", errors.New("building the request")
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("x-api-key", key)
+	who.sign(req)
 	resp, err := client.Do(req)
 	if err != nil {
 		return "", errors.New("creating a thread: transport: " + errClass(err))
@@ -445,7 +483,7 @@ func createThread(ctx context.Context, client *http.Client, base, key string) (s
 }
 
 // streamRun streams one run of message at path (stateless, or a thread's).
-func streamRun(ctx context.Context, client *http.Client, base, key, path, message string) measurement {
+func streamRun(ctx context.Context, client *http.Client, base string, who caller, path, message string) measurement {
 	body, _ := json.Marshal(map[string]any{
 		"assistant_id": "trip-planner",
 		"input":        map[string]any{"messages": []map[string]string{{"role": "user", "content": message}}},
@@ -456,7 +494,7 @@ func streamRun(ctx context.Context, client *http.Client, base, key, path, messag
 		return measurement{err: "building the request"}
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("x-api-key", key)
+	who.sign(req)
 	var wrote, firstByte time.Time
 	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		WroteRequest:         func(httptrace.WroteRequestInfo) { wrote = time.Now() },

@@ -21,8 +21,9 @@ func printStorage(ctx context.Context, w io.Writer, dbURL string, r result) {
 	if _, err := conn.Exec(ctx, `VACUUM`); err != nil {
 		fmt.Fprintln(w, "storage: vacuum:", err)
 	}
-	var runs, threads int64
-	if err := conn.QueryRow(ctx, `SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM threads)`).Scan(&runs, &threads); err != nil || runs == 0 {
+	var runs, threads, owners int64
+	if err := conn.QueryRow(ctx, `SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM threads),
+		(SELECT count(DISTINCT owner_id) FROM threads)`).Scan(&runs, &threads, &owners); err != nil || runs == 0 {
 		fmt.Fprintln(w, "storage: no runs stored:", err)
 		return
 	}
@@ -46,7 +47,7 @@ func printStorage(ctx context.Context, w io.Writer, dbURL string, r result) {
 		return
 	}
 	var total int64
-	fmt.Fprintf(w, "stored: %d runs (turns) on %d threads\n", runs, threads)
+	fmt.Fprintf(w, "stored: %d runs (turns) on %d threads of %d owners\n", runs, threads, owners)
 	for _, s := range sizes {
 		total += s.Bytes
 		fmt.Fprintf(w, "  %-12s %8.1f KiB/run\n", s.Table, float64(s.Bytes)/1024/float64(runs))
