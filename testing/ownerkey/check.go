@@ -68,8 +68,8 @@ var notAlias = map[string]bool{
 	"where": true, "set": true, "on": true, "join": true, "left": true, "right": true, "inner": true,
 	"full": true, "cross": true, "using": true, "order": true, "group": true, "limit": true, "offset": true,
 	"for": true, "returning": true, "values": true, "select": true, "default": true, "union": true,
-	"natural": true, "lateral": true, "having": true, "window": true, "on_conflict": true, "on conflict": true,
-	"with": true, "tablesample": true, "except": true, "intersect": true, "as": true,
+	"natural": true, "lateral": true, "having": true, "window": true, "with": true, "tablesample": true,
+	"except": true, "intersect": true, "as": true,
 }
 
 func scan(sql string) scanned {

@@ -11,6 +11,7 @@ package ownerkey
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
@@ -74,20 +75,9 @@ func (r *Recorder) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndDa
 
 // TraceCopyFromStart records a COPY as the statement it stands for.
 func (r *Recorder) TraceCopyFromStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceCopyFromStartData) context.Context {
-	r.add("COPY " + d.TableName.Sanitize() + " (" + joinColumns(d.ColumnNames) + ") FROM STDIN")
+	r.add("COPY " + d.TableName.Sanitize() + " (" + strings.Join(d.ColumnNames, ", ") + ") FROM STDIN")
 	return ctx
 }
 
 // TraceCopyFromEnd does nothing.
 func (r *Recorder) TraceCopyFromEnd(context.Context, *pgx.Conn, pgx.TraceCopyFromEndData) {}
-
-func joinColumns(cols []string) string {
-	s := ""
-	for i, c := range cols {
-		if i > 0 {
-			s += ", "
-		}
-		s += c
-	}
-	return s
-}
