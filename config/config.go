@@ -49,11 +49,12 @@ type Database struct {
 // Model says which language model the planner runs on, with the keys of
 // the providers.
 type Model struct {
-	Spec          string `env:"TRIPGRAPH_MODEL" help:"«offline», «openai:<model>», «anthropic:<model>» or «googleai:<model>»"`
-	OpenAIKey     string `env:"OPENAI_API_KEY" help:"key for «openai:» models"`
-	OpenAIBaseURL string `env:"OPENAI_BASE_URL" shown:"OpenAI's" help:"any OpenAI-compatible server: Ollama, vLLM, …"`
-	AnthropicKey  string `env:"ANTHROPIC_API_KEY" help:"key for «anthropic:» models"`
-	GoogleKey     string `env:"GOOGLE_API_KEY" help:"key for «googleai:» models"`
+	Spec          string        `env:"TRIPGRAPH_MODEL" help:"«offline», «openai:<model>», «anthropic:<model>» or «googleai:<model>»"`
+	OpenAIKey     string        `env:"OPENAI_API_KEY" help:"key for «openai:» models"`
+	OpenAIBaseURL string        `env:"OPENAI_BASE_URL" shown:"OpenAI's" help:"any OpenAI-compatible server: Ollama, vLLM, …"`
+	AnthropicKey  string        `env:"ANTHROPIC_API_KEY" help:"key for «anthropic:» models"`
+	GoogleKey     string        `env:"GOOGLE_API_KEY" help:"key for «googleai:» models"`
+	Delay         time.Duration `env:"TRIPGRAPH_MODEL_DELAY" validate:"gte=0" help:"every model call waits this long before it answers: the offline model then stands in for a remote one in benchmarks (docs/scaling.md)"`
 }
 
 // HTTP is where serve listens and whom it answers.

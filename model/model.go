@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/anthropic"
@@ -29,10 +30,22 @@ type Config struct {
 	OpenAIBaseURL string // OPENAI_BASE_URL: Ollama, vLLM or any OpenAI-compatible server
 	AnthropicKey  string // ANTHROPIC_API_KEY
 	GoogleKey     string // GOOGLE_API_KEY
+	// Delay is how long every call waits before it answers
+	// (TRIPGRAPH_MODEL_DELAY): a benchmark's stand-in for a remote model's
+	// time to answer, with the offline model's answers.
+	Delay time.Duration
 }
 
-// Open returns the model the Config names.
+// Open returns the model the Config names, answering after c.Delay.
 func (c Config) Open(ctx context.Context) (llms.Model, error) {
+	m, err := c.open(ctx)
+	if err != nil || c.Delay <= 0 {
+		return m, err
+	}
+	return delayed{Model: m, delay: c.Delay}, nil
+}
+
+func (c Config) open(ctx context.Context) (llms.Model, error) {
 	spec := strings.TrimSpace(c.Spec)
 	if spec == "" || spec == "offline" {
 		m, err := offline.New()

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
 
 	"github.com/tripgraph/tripgraph/model/offline"
 )
@@ -48,5 +51,26 @@ func TestOpen(t *testing.T) {
 				t.Errorf("Open(%q) is %T, offline = %v", tt.spec, m, tt.offline)
 			}
 		})
+	}
+}
+
+// With a delay, the model answers no sooner than it, and not at all once
+// its context ends.
+func TestDelay(t *testing.T) {
+	m, err := Config{Delay: 50 * time.Millisecond}.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := llms.GenerateFromSinglePrompt(context.Background(), m, "4 nights in Lisbon in May, 3 of us"); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited < 50*time.Millisecond {
+		t.Errorf("answered after %v, before the delay", waited)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := m.GenerateContent(ctx, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("a call whose context ended: %v, want context.Canceled", err)
 	}
 }

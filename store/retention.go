@@ -31,7 +31,7 @@ const expiredThreads = `FROM threads t
 func (s *Store) PruneThreads(ctx context.Context, cutoff time.Time, opts PruneOptions) (int64, error) {
 	if opts.DryRun {
 		var n int64
-		if err := s.Pool.QueryRow(ctx, `SELECT count(*) `+expiredThreads, cutoff).Scan(&n); err != nil {
+		if err := s.Pool.QueryRow(ctx, `SELECT count(*) /* any owner: retention */ `+expiredThreads, cutoff).Scan(&n); err != nil {
 			return 0, fmt.Errorf("counting threads idle since %s: %w", cutoff.Format(time.RFC3339), err)
 		}
 		return n, nil
@@ -43,7 +43,7 @@ func (s *Store) PruneThreads(ctx context.Context, cutoff time.Time, opts PruneOp
 	var total int64
 	for {
 		tag, err := s.Pool.Exec(ctx, `
-			DELETE FROM threads WHERE id IN (
+			DELETE FROM threads /* any owner: retention */ WHERE id IN (
 				SELECT t.id `+expiredThreads+`
 				ORDER BY coalesce(t.head_at, t.created_at)
 				LIMIT $2

@@ -412,7 +412,7 @@ func makeRoom(ctx context.Context, tx pgx.Tx, n *notes, threadID, strategy strin
 		_, err := endRun(ctx, tx, n, active, RunCancelled, "")
 		return RunPending, active.ID, err
 	}
-	return RunQueued, active.ID, requestCancel(ctx, tx, n, active.ID)
+	return RunQueued, active.ID, requestCancel(ctx, tx, n, active)
 }
 
 // FinishRun ends a run that the lease holder l still holds with a final
@@ -426,8 +426,8 @@ func (s *Store) FinishRun(ctx context.Context, l Lease, status, runErr string) (
 	// One round trip and one commit: a batch (one transaction) that locks
 	// the run's thread, then ends the run if the lease still holds it.
 	b := &pgx.Batch{}
-	b.Queue(lockThreadOfRunSQL, l.RunID, anyOwner)
-	b.Queue(endRunSQL, endRunArgs(l.RunID, &l, status, runErr)...)
+	b.Queue(lockThreadSQL, l.ThreadID)
+	b.Queue(endRunSQL, endRunArgs(l.RunID, l.ThreadID, &l, status, runErr)...)
 	res := s.Pool.SendBatch(ctx, b)
 	defer res.Close()
 	var threadID string
@@ -547,15 +547,16 @@ func notFoundAs(err error, format string, args ...any) error {
 	return err
 }
 
-// DeleteRunThread deletes the thread of an ended run, with its runs,
-// checkpoints and events: a worker's call, for runs that asked for it (a
-// cron's run on a thread of its own). A thread with another run still
+// DeleteRunThread deletes thread threadID of an ended run runID, with its
+// runs, checkpoints and events: a worker's call, for runs that asked for it
+// (a cron's run on a thread of its own). A thread with another run still
 // active is kept.
-func (s *Store) DeleteRunThread(ctx context.Context, runID string) error {
+func (s *Store) DeleteRunThread(ctx context.Context, threadID, runID string) error {
 	_, err := s.Pool.Exec(ctx, `
 		DELETE FROM threads t USING runs r
-		WHERE r.id = $1 AND t.id = r.thread_id AND r.status NOT IN ('queued', 'pending', 'running')
-			AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.thread_id = t.id AND o.status IN ('queued', 'pending', 'running'))`, runID)
+		WHERE t.id = $2 AND r.id = $1 AND r.thread_id = $2 AND r.status NOT IN ('queued', 'pending', 'running')
+			AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.thread_id = $2 AND o.status IN ('queued', 'pending', 'running'))`,
+		runID, threadID)
 	if err != nil {
 		return fmt.Errorf("deleting the thread of run %s: %w", runID, err)
 	}

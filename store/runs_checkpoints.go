@@ -27,10 +27,11 @@ type StepOutput interface {
 // run (checkpoint.ErrFenced otherwise), and appends out's events, if out
 // is not nil, in its transaction.
 func (o Owner) RunCheckpoints(l Lease, out StepOutput) graph.Checkpointer {
+	fence := checkpoint.Fence{RunID: l.RunID, WorkerID: l.WorkerID, Attempt: l.Attempt}
 	if out == nil {
-		return o.checkpoints.ForRun(checkpoint.Fence(l), nil)
+		return o.checkpoints.ForRun(fence, nil)
 	}
-	return o.checkpoints.ForRun(checkpoint.Fence(l), stepCompanion{lease: l, out: out})
+	return o.checkpoints.ForRun(fence, stepCompanion{lease: l, out: out})
 }
 
 // stepCompanion is a run's StepOutput as the checkpointer's companion.

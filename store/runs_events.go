@@ -95,18 +95,18 @@ func QueueRunEvents(b *pgx.Batch, l Lease, events []NewRunEvent) (read func(pgx.
 }
 
 // appendEventsSQL appends events to a run's stream while the lease ($1,
-// $2, $3) holds it. FOR SHARE holds the run's row until the events are
+// $2, $3, with the run's thread $7) holds it. FOR SHARE holds the run's row until the events are
 // in: a takeover (which updates the row) waits for them, or, once it has
 // committed, leaves this statement no row to append for. The aggregate row
 // comes back even when nothing was appended.
 const appendEventsSQL = `
 	WITH r AS (
-		SELECT id FROM runs
-		WHERE id = $1 AND worker_id = $2 AND attempts = $3 AND status = 'running'
+		SELECT id, owner_id FROM runs
+		WHERE id = $1 AND thread_id = $7 AND worker_id = $2 AND attempts = $3 AND status = 'running'
 		FOR SHARE),
 	e AS (
-		INSERT INTO run_events (run_id, event, data, position)
-		SELECT r.id, x.event, x.data, x.position
+		INSERT INTO run_events (run_id, owner_id, event, data, position)
+		SELECT r.id, r.owner_id, x.event, x.data, x.position
 		FROM r, unnest($4::text[], $5::bytea[], $6::text[]) WITH ORDINALITY AS x(event, data, position, n)
 		ORDER BY x.n
 		ON CONFLICT (run_id, position) WHERE position IS NOT NULL DO NOTHING
@@ -128,7 +128,7 @@ func appendArgs(l Lease, events []NewRunEvent) []any {
 			positions[i] = &events[i].Position
 		}
 	}
-	return []any{l.RunID, l.WorkerID, l.Attempt, names, data, positions}
+	return []any{l.RunID, l.WorkerID, l.Attempt, names, data, positions, l.ThreadID}
 }
 
 // readAppended reads the row of appendEventsSQL.

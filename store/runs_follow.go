@@ -229,13 +229,14 @@ func sleep(ctx context.Context, d time.Duration) error {
 // WatchCancel returns a context derived from ctx that is cancelled, with
 // cause ErrRunCancelled, when a cancel is requested for the run (see
 // CancelRun) from any process, or was before the call, or the run is gone.
-// A worker runs its run under it. Call stop when the run is over.
-func (s *Store) WatchCancel(ctx context.Context, runID string) (watched context.Context, stop context.CancelFunc, err error) {
+// A worker runs its run (of thread threadID) under it. Call stop when the
+// run is over.
+func (s *Store) WatchCancel(ctx context.Context, threadID, runID string) (watched context.Context, stop context.CancelFunc, err error) {
 	sub, unsubscribe, err := s.runHub().subscribe(ctx, RunCancelChannel, runID)
 	if err != nil {
 		return nil, nil, err
 	}
-	requested, err := s.cancelRequested(ctx, runID)
+	requested, err := s.cancelRequested(ctx, threadID, runID)
 	if err != nil {
 		unsubscribe()
 		return nil, nil, err
@@ -250,7 +251,7 @@ func (s *Store) WatchCancel(ctx context.Context, runID string) (watched context.
 			if sub.wait(watched) != nil {
 				return
 			}
-			requested, err := s.cancelRequested(watched, runID)
+			requested, err := s.cancelRequested(watched, threadID, runID)
 			if err != nil {
 				slog.Warn("reading a run's cancel request", "run_id", runID, "err", err)
 				continue
@@ -264,10 +265,10 @@ func (s *Store) WatchCancel(ctx context.Context, runID string) (watched context.
 }
 
 // cancelRequested reports whether a run has a cancel request, or is gone.
-func (s *Store) cancelRequested(ctx context.Context, runID string) (bool, error) {
+func (s *Store) cancelRequested(ctx context.Context, threadID, runID string) (bool, error) {
 	var n int
-	err := s.Pool.QueryRow(ctx, `SELECT count(*) FROM runs WHERE id = $1 AND cancel_requested_at IS NULL`,
-		runID).Scan(&n)
+	err := s.Pool.QueryRow(ctx, `SELECT count(*) FROM runs WHERE id = $1 AND thread_id = $2 AND cancel_requested_at IS NULL`,
+		runID, threadID).Scan(&n)
 	if err != nil {
 		return false, notFoundAs(fmt.Errorf("reading the cancel request of run %s: %w", runID, err), "no run %s", runID)
 	}

@@ -241,7 +241,7 @@ func TestWatchCancelAcrossProcesses(t *testing.T) {
 		}
 	}
 
-	watched, stop, err := worker.WatchCancel(ctx, runs[0].ID)
+	watched, stop, err := worker.WatchCancel(ctx, runs[0].ThreadID, runs[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestWatchCancelAcrossProcesses(t *testing.T) {
 	if _, err := api.ForOwner(owner(runs[1])).CancelRun(ctx, runs[1].ID); err != nil {
 		t.Fatal(err)
 	}
-	early, stopEarly, err := worker.WatchCancel(ctx, runs[1].ID)
+	early, stopEarly, err := worker.WatchCancel(ctx, runs[1].ThreadID, runs[1].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestWatchCancelAcrossProcesses(t *testing.T) {
 		t.Errorf("cancel before watching: cause %v, want ErrRunCancelled at once", context.Cause(early))
 	}
 
-	stopped, stopIt, err := worker.WatchCancel(ctx, runs[2].ID)
+	stopped, stopIt, err := worker.WatchCancel(ctx, runs[2].ThreadID, runs[2].ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,12 +24,15 @@ var ErrLeaseLost = errors.New("the worker no longer holds the run")
 // later claim of the same run by the same worker.
 type Lease struct {
 	RunID    string
+	ThreadID string // the run's thread, which names its owner to a sharded database
 	WorkerID string
 	Attempt  int
 }
 
 // Lease returns the claim a run that ClaimRun returned is under.
-func (r Run) Lease() Lease { return Lease{RunID: r.ID, WorkerID: r.WorkerID, Attempt: r.Attempts} }
+func (r Run) Lease() Lease {
+	return Lease{RunID: r.ID, ThreadID: r.ThreadID, WorkerID: r.WorkerID, Attempt: r.Attempts}
+}
 
 // Holds reports whether the lease still holds r: the run is running,
 // claimed by the lease's worker in the lease's attempt.
@@ -137,7 +140,7 @@ func claimRoundOf(owner, ending string) string {
 const claimSQL = `
 	WITH c AS (
 		SELECT r.id, r.thread_id, t.owner_id FROM runs r JOIN threads t ON t.id = r.thread_id
-		WHERE r.status = 'pending' AND (r.not_before IS NULL OR r.not_before <= now())
+		WHERE r.status = 'pending' /* any owner: claim */ AND (r.not_before IS NULL OR r.not_before <= now())
 		ORDER BY r.claim_round, r.created_at, r.id LIMIT 1
 		FOR NO KEY UPDATE OF r, t SKIP LOCKED),
 	th AS (UPDATE threads SET status = 'busy', updated_at = now() FROM c WHERE threads.id = c.thread_id),
@@ -166,9 +169,9 @@ func (s *Store) RenewLease(ctx context.Context, l Lease, lease time.Duration) (R
 	r, err := oneRun(ctx, s.Pool, "renewing the lease on run "+l.RunID, `
 		WITH r AS (
 			UPDATE runs SET lease_expires_at = now() + $4 * interval '1 microsecond', updated_at = now()
-			WHERE id = $1 AND worker_id = $2 AND attempts = $3 AND status = 'running'
+			WHERE id = $1 AND thread_id = $5 AND worker_id = $2 AND attempts = $3 AND status = 'running'
 			RETURNING *)
-		SELECT `+runColumns+` FROM r`, l.RunID, l.WorkerID, l.Attempt, lease.Microseconds())
+		SELECT `+runColumns+` FROM r`, l.RunID, l.WorkerID, l.Attempt, lease.Microseconds(), l.ThreadID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Run{}, LeaseLost(l)
 	}
@@ -182,18 +185,18 @@ func (s *Store) RenewLease(ctx context.Context, l Lease, lease time.Duration) (R
 // changed, as they are now. Several processes may call it at once.
 func (s *Store) ReclaimExpired(ctx context.Context, maxAttempts int) ([]Run, error) {
 	rows, err := s.Pool.Query(ctx, `
-		SELECT id FROM runs WHERE status = 'running' AND lease_expires_at < now()
+		SELECT id, thread_id FROM runs /* any owner: reclaim */ WHERE status = 'running' AND lease_expires_at < now()
 		ORDER BY lease_expires_at LIMIT 100`)
 	if err != nil {
 		return nil, fmt.Errorf("listing runs with expired leases: %w", err)
 	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	expired, err := pgx.CollectRows(rows, pgx.RowToStructByPos[runOfThread])
 	if err != nil {
 		return nil, fmt.Errorf("listing runs with expired leases: %w", err)
 	}
 	var changed []Run
-	for _, id := range ids {
-		r, ok, err := s.reclaim(ctx, id, maxAttempts)
+	for _, e := range expired {
+		r, ok, err := s.reclaim(ctx, e, maxAttempts)
 		if err != nil {
 			return changed, err
 		}
@@ -204,16 +207,21 @@ func (s *Store) ReclaimExpired(ctx context.Context, maxAttempts int) ([]Run, err
 	return changed, nil
 }
 
+// runOfThread names a run and its thread.
+type runOfThread struct{ RunID, ThreadID string }
+
 // reclaim deals with one run whose lease had expired, unless another
 // process did first.
-func (s *Store) reclaim(ctx context.Context, runID string, maxAttempts int) (r Run, ok bool, err error) {
+func (s *Store) reclaim(ctx context.Context, e runOfThread, maxAttempts int) (r Run, ok bool, err error) {
+	runID := e.RunID
 	err = s.inTx(ctx, s.Pool, func(tx pgx.Tx, n *notes) error {
-		cur, err := lockRun(ctx, tx, anyOwner, runID)
+		cur, err := lockThreadRun(ctx, tx, e.ThreadID, runID)
 		if err != nil {
 			return err
 		}
 		var expired bool
-		if err := tx.QueryRow(ctx, `SELECT coalesce(lease_expires_at < now(), false) FROM runs WHERE id = $1`, runID).Scan(&expired); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT coalesce(lease_expires_at < now(), false) FROM runs WHERE id = $1 AND thread_id = $2`,
+			runID, e.ThreadID).Scan(&expired); err != nil {
 			return fmt.Errorf("reading the lease of run %s: %w", runID, err)
 		}
 		if cur.Status != RunRunning || !expired {
@@ -227,7 +235,7 @@ func (s *Store) reclaim(ctx context.Context, runID string, maxAttempts int) (r R
 			r, err = endRun(ctx, tx, n, cur, RunError,
 				fmt.Sprintf("the run's worker stopped answering %d times", cur.Attempts))
 		default:
-			r, err = requeue(ctx, tx, n, runID)
+			r, err = requeue(ctx, tx, n, cur)
 		}
 		return err
 	})
@@ -246,7 +254,7 @@ func (s *Store) ReleaseRun(ctx context.Context, l Lease) (Run, error) {
 		if r.CancelRequested {
 			return endRun(ctx, tx, n, r, RunCancelled, "")
 		}
-		return requeue(ctx, tx, n, l.RunID)
+		return requeue(ctx, tx, n, r)
 	})
 }
 
@@ -255,7 +263,7 @@ func (s *Store) ReleaseRun(ctx context.Context, l Lease) (Run, error) {
 func (s *Store) withHeldRun(ctx context.Context, l Lease, change func(pgx.Tx, *notes, Run) (Run, error)) (Run, error) {
 	var out Run
 	err := s.inTx(ctx, s.Pool, func(tx pgx.Tx, n *notes) error {
-		r, err := lockRun(ctx, tx, anyOwner, l.RunID)
+		r, err := lockThreadRun(ctx, tx, l.ThreadID, l.RunID)
 		if err != nil {
 			return err
 		}
@@ -272,12 +280,12 @@ func (s *Store) withHeldRun(ctx context.Context, l Lease, change func(pgx.Tx, *n
 // and adds its announcement to n. It keeps its claim round, below the
 // rounds of the runs that became pending since: a run handed back is
 // claimed again before them.
-func requeue(ctx context.Context, tx pgx.Tx, n *notes, runID string) (Run, error) {
-	r, err := oneRun(ctx, tx, "handing run "+runID+" back to the queue", `
+func requeue(ctx context.Context, tx pgx.Tx, n *notes, run Run) (Run, error) {
+	r, err := oneRun(ctx, tx, "handing run "+run.ID+" back to the queue", `
 		WITH r AS (
 			UPDATE runs SET status = 'pending', lease_expires_at = NULL, updated_at = now()
-			WHERE id = $1 RETURNING *)
-		SELECT `+runColumns+` FROM r`, runID)
+			WHERE id = $1 AND thread_id = $2 RETURNING *)
+		SELECT `+runColumns+` FROM r`, run.ID, run.ThreadID)
 	if err == nil {
 		n.add(runPending)
 	}
@@ -289,9 +297,6 @@ func requeue(ctx context.Context, tx pgx.Tx, n *notes, runID string) (Run, error
 // RunCancelChannel, which its worker acts on. A run that has ended is a
 // CONFLICT.
 func (o Owner) CancelRun(ctx context.Context, runID string) (Run, error) {
-	if o.id == anyOwner {
-		return Run{}, errcode.New(errcode.NotFound, "no run %s", runID)
-	}
 	var out Run
 	err := o.s.inTx(ctx, o.s.requests, func(tx pgx.Tx, n *notes) error {
 		r, err := lockRun(ctx, tx, o.id, runID)
@@ -303,7 +308,7 @@ func (o Owner) CancelRun(ctx context.Context, runID string) (Run, error) {
 			out, err = endRun(ctx, tx, n, r, RunCancelled, "")
 			return err
 		case RunRunning:
-			if err := requestCancel(ctx, tx, n, runID); err != nil {
+			if err := requestCancel(ctx, tx, n, r); err != nil {
 				return err
 			}
 			out, err = lockRun(ctx, tx, o.id, runID)
@@ -324,7 +329,7 @@ type QueueDepth struct {
 func (s *Store) RunQueueDepth(ctx context.Context) (QueueDepth, error) {
 	var d QueueDepth
 	err := s.Pool.QueryRow(ctx, `
-		SELECT (SELECT count(*) FROM runs WHERE status = 'pending'),
+		SELECT /* any owner: queue depth */ (SELECT count(*) FROM runs WHERE status = 'pending'),
 		       (SELECT count(*) FROM runs WHERE status = 'queued')`).Scan(&d.Pending, &d.Queued)
 	if err != nil {
 		return QueueDepth{}, fmt.Errorf("counting waiting runs: %w", err)
@@ -339,7 +344,7 @@ func (s *Store) RunsByStatus(ctx context.Context) (map[string]int64, error) {
 	for _, st := range []string{RunQueued, RunPending, RunRunning, RunSuccess, RunError, RunInterrupted, RunCancelled} {
 		counts[st] = 0
 	}
-	rows, err := s.Pool.Query(ctx, `SELECT status, count(*) FROM runs GROUP BY status`)
+	rows, err := s.Pool.Query(ctx, `SELECT status, count(*) FROM runs /* any owner: queue depth */ GROUP BY status`)
 	if err != nil {
 		return nil, fmt.Errorf("counting runs by status: %w", err)
 	}
@@ -355,10 +360,6 @@ func (s *Store) RunsByStatus(ctx context.Context) (map[string]int64, error) {
 	return counts, nil
 }
 
-// anyOwner, in place of an owner id, lets a worker's query reach a run of
-// any owner. Owner ids are UUIDs, so no caller's id can equal it.
-const anyOwner = "*"
-
 // lockThread locks one of ownerID's threads against other changes to its
 // runs. Every change to which run of a thread is active locks the thread
 // first, then the run, so concurrent changes queue up instead of racing.
@@ -372,29 +373,48 @@ func lockThread(ctx context.Context, tx pgx.Tx, ownerID, threadID string) error 
 	return nil
 }
 
-// lockRun locks a run of ownerID's (or anyOwner's) and its thread, in that
-// thread-first order, and returns the run.
+// lockRun locks a run of ownerID's and its thread, in that thread-first
+// order, and returns the run.
 func lockRun(ctx context.Context, tx pgx.Tx, ownerID, runID string) (Run, error) {
 	var threadID string
 	err := tx.QueryRow(ctx, lockThreadOfRunSQL, runID, ownerID).Scan(&threadID)
 	if err != nil {
 		return Run{}, notFoundAs(fmt.Errorf("locking the thread of run %s: %w", runID, err), "no run %s", runID)
 	}
-	r, err := oneRun(ctx, tx, "locking run "+runID, `SELECT `+runColumns+` FROM runs r WHERE r.id = $1 FOR NO KEY UPDATE`, runID)
+	return lockRunOf(ctx, tx, threadID, runID)
+}
+
+// lockThreadRun is lockRun for a worker, which knows the run's thread
+// (from its lease) rather than its owner.
+func lockThreadRun(ctx context.Context, tx pgx.Tx, threadID, runID string) (Run, error) {
+	var id string
+	if err := tx.QueryRow(ctx, lockThreadSQL, threadID).Scan(&id); err != nil {
+		return Run{}, notFoundAs(fmt.Errorf("locking thread %s of run %s: %w", threadID, runID, err), "no run %s", runID)
+	}
+	return lockRunOf(ctx, tx, threadID, runID)
+}
+
+// lockRunOf locks run runID of a thread the caller has locked.
+func lockRunOf(ctx context.Context, tx pgx.Tx, threadID, runID string) (Run, error) {
+	r, err := oneRun(ctx, tx, "locking run "+runID,
+		`SELECT `+runColumns+` FROM runs r WHERE r.id = $1 AND r.thread_id = $2 FOR NO KEY UPDATE`, runID, threadID)
 	return r, notFoundAs(err, "no run %s", runID)
 }
 
-// lockThreadOfRunSQL locks the thread of run $1 if it is owner $2's (or
-// $2 is anyOwner), and returns the thread's id.
+// lockThreadOfRunSQL locks the thread of run $1 if it is owner $2's, and
+// returns the thread's id.
 const lockThreadOfRunSQL = `
 	SELECT t.id FROM runs r JOIN threads t ON t.id = r.thread_id
-	WHERE r.id = $1 AND ($2 = '*' OR t.owner_id::text = $2) FOR NO KEY UPDATE OF t`
+	WHERE r.id = $1 AND t.owner_id::text = $2 FOR NO KEY UPDATE OF t`
+
+// lockThreadSQL locks thread $1, whoever owns it, and returns its id.
+const lockThreadSQL = `SELECT id FROM threads WHERE id = $1 FOR NO KEY UPDATE`
 
 // endRun gives a locked run a final status and adds its announcements to
 // n. When the run was its thread's active one, it promotes the thread's
 // oldest queued run to pending and sets the thread's status.
 func endRun(ctx context.Context, tx pgx.Tx, n *notes, r Run, status, runErr string) (Run, error) {
-	rows, err := tx.Query(ctx, endRunSQL, endRunArgs(r.ID, nil, status, runErr)...)
+	rows, err := tx.Query(ctx, endRunSQL, endRunArgs(r.ID, r.ThreadID, nil, status, runErr)...)
 	var e ended
 	if err == nil {
 		e, err = pgx.CollectExactlyOneRow(rows, scanEnded)
@@ -429,7 +449,7 @@ func (e ended) announce(n *notes) {
 	}
 }
 
-// endRunSQL gives run $1 the final status $2, with the error $3; with a
+// endRunSQL gives run $1 (of thread $8) the final status $2, with the error $3; with a
 // lease ($4, $5), only while the lease holds the run. When the run was its
 // thread's active one (not queued), the thread's oldest queued run becomes
 // pending and the thread busy ($7) again; else the thread takes the status
@@ -439,11 +459,11 @@ func (e ended) announce(n *notes) {
 // statement reads the runs as they were before it, so old is the run's
 // status before it ended. The caller has locked the thread.
 var endRunSQL = `
-	WITH old AS (SELECT status FROM runs WHERE id = $1),
+	WITH old AS (SELECT status FROM runs WHERE id = $1 AND thread_id = $8),
 	r AS (
 		UPDATE runs SET status = $2, error = nullif($3, ''), finished_at = now(), updated_at = now(),
 			lease_expires_at = NULL
-		WHERE id = $1 AND ($4::text IS NULL OR (worker_id = $4 AND attempts = $5 AND status = 'running'))
+		WHERE id = $1 AND thread_id = $8 AND ($4::text IS NULL OR (worker_id = $4 AND attempts = $5 AND status = 'running'))
 		RETURNING *),
 	was_active AS (SELECT r.thread_id FROM r, old WHERE old.status <> 'queued'),
 	promoted AS (
@@ -460,13 +480,13 @@ var endRunSQL = `
 
 // endRunArgs are endRunSQL's arguments; l is nil for a run the caller has
 // locked itself.
-func endRunArgs(runID string, l *Lease, status, runErr string) []any {
+func endRunArgs(runID, threadID string, l *Lease, status, runErr string) []any {
 	var worker *string
 	attempt := 0
 	if l != nil {
 		worker, attempt = &l.WorkerID, l.Attempt
 	}
-	return []any{runID, status, runErr, worker, attempt, threadStatusAfter[status], ThreadBusy}
+	return []any{runID, status, runErr, worker, attempt, threadStatusAfter[status], ThreadBusy, threadID}
 }
 
 // cancelQueued ends a locked thread's queued runs as cancelled, and adds
@@ -490,10 +510,11 @@ func cancelQueued(ctx context.Context, tx pgx.Tx, n *notes, threadID string) err
 
 // requestCancel records a cancel request on a locked running run and adds
 // its announcement on RunCancelChannel to n.
-func requestCancel(ctx context.Context, tx pgx.Tx, n *notes, runID string) error {
+func requestCancel(ctx context.Context, tx pgx.Tx, n *notes, r Run) error {
+	runID := r.ID
 	tag, err := tx.Exec(ctx, `
 		UPDATE runs SET cancel_requested_at = coalesce(cancel_requested_at, now()), updated_at = now()
-		WHERE id = $1`, runID)
+		WHERE id = $1 AND thread_id = $2`, runID, r.ThreadID)
 	if err != nil {
 		return fmt.Errorf("asking run %s to cancel: %w", runID, err)
 	}

@@ -65,7 +65,7 @@ func (o Owner) ToolOutput(ctx context.Context, id string) (ToolOutput, error) {
 // PruneToolOutputs deletes every tool output stored before t and says how
 // many went.
 func (s *Store) PruneToolOutputs(ctx context.Context, before time.Time) (int64, error) {
-	tag, err := s.Pool.Exec(ctx, `DELETE FROM tool_outputs WHERE created_at < $1`, before)
+	tag, err := s.Pool.Exec(ctx, `DELETE FROM tool_outputs /* any owner: retention */ WHERE created_at < $1`, before)
 	if err != nil {
 		return 0, fmt.Errorf("pruning tool outputs: %w", err)
 	}

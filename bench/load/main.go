@@ -1,6 +1,8 @@
 // Command load streams trip-planner runs from many concurrent clients
 // against one tripgraph server on loopback and reports runs per second,
-// time to first event, run time, errors and the server's peak memory.
+// time to first event, run time, errors and the server's peak memory;
+// for a server it started, also the CPU time per run of the server and of
+// its PostgreSQL cluster, and, with -turns, what the runs left stored.
 //
 // By default it creates a scratch database (on DATABASE_URL's server or
 // the local cluster), starts `tripgraph serve` on it with the offline
@@ -56,6 +58,10 @@ type config struct {
 	maxRuns  int
 	workers  int
 	logPath  string
+	turns    int
+	// travellers: each client is an end user of its own, acted for by a
+	// backend key, rather than all the demo user.
+	travellers bool
 }
 
 func main() {
@@ -69,6 +75,8 @@ func main() {
 	flag.IntVar(&c.maxRuns, "max-runs", 100000, "at most this many runs in all")
 	flag.IntVar(&c.workers, "workers", 0, "TRIPGRAPH_WORKERS for the started server (0: its default)")
 	flag.StringVar(&c.logPath, "server-log", "", "where the started server's log goes (default: a temporary file, summarised and removed)")
+	flag.BoolVar(&c.travellers, "travellers", false, "each client is a traveller of its own (an end user a backend key acts for), not the demo user")
+	flag.IntVar(&c.turns, "turns", 0, "0: stateless runs, their threads deleted; N: each client talks on a thread of its own for N runs (turns), then starts another, and the threads are kept and measured")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -79,8 +87,8 @@ func main() {
 }
 
 func run(ctx context.Context, c config) error {
-	if c.clients < 1 || c.duration <= 0 || c.duration > 10*time.Minute || c.maxRuns < 1 {
-		return errors.New("want -clients ≥ 1, 0 < -duration ≤ 10m and -max-runs ≥ 1")
+	if c.clients < 1 || c.duration <= 0 || c.duration > 10*time.Minute || c.maxRuns < 1 || c.turns < 0 {
+		return errors.New("want -clients ≥ 1, 0 < -duration ≤ 10m, -max-runs ≥ 1 and -turns ≥ 0")
 	}
 	if c.url != "" {
 		if err := checkLoopback(c.url); err != nil {
@@ -111,10 +119,20 @@ func runWithServer(ctx context.Context, c config) error {
 	if err != nil {
 		return err
 	}
+	cpu, err := startCPU(setupCtx, dbURL, srv.cmd.Process.Pid)
+	if err != nil {
+		srv.stop()
+		return err
+	}
 	res := drive(ctx, srv.base, srv.key, c)
+	used, cpuErr := cpu.since()
 	peak, peakErr := peakKiB(srv.cmd.Process.Pid)
 	srv.stop()
 	res.print(os.Stdout, c, peak, peakErr)
+	used.print(os.Stdout, res, cpuErr)
+	if c.turns > 0 {
+		printStorage(ctx, os.Stdout, dbURL, res)
+	}
 	srv.summarise(os.Stdout)
 	return nil
 }
@@ -185,7 +203,8 @@ func startServer(ctx context.Context, c config, dbURL string) (*server, error) {
 	// Its limits as they are by default, but one: every client runs as the
 	// demo user (one key), whose runs queued and running would be refused
 	// past TRIPGRAPH_MAX_ACTIVE_RUNS, as a backend key's would.
-	s.cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "TRIPGRAPH_MODEL=offline", "TRIPGRAPH_MAX_ACTIVE_RUNS=100000")
+	s.cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "TRIPGRAPH_MODEL=offline", "TRIPGRAPH_MAX_ACTIVE_RUNS=100000",
+		"TRIPGRAPH_ACT_FOR_END_USERS="+strconv.FormatBool(c.travellers))
 	if c.workers > 0 {
 		s.cmd.Env = append(s.cmd.Env, "TRIPGRAPH_WORKERS="+strconv.Itoa(c.workers))
 	}
@@ -221,7 +240,25 @@ func startServer(ctx context.Context, c config, dbURL string) (*server, error) {
 		s.stop()
 		return nil, err
 	}
+	if c.travellers {
+		if s.key, err = backendKey(ctx, c.bin, dbURL); err != nil {
+			s.stop()
+			return nil, err
+		}
+	}
 	return s, nil
+}
+
+// backendKey makes a key of the backend role for the demo user, which may
+// act for end users.
+func backendKey(ctx context.Context, bin, dbURL string) (string, error) {
+	cmd := exec.CommandContext(ctx, bin, "apikey", "create", "--user", "demo", "--role", "backend", "--label", "load")
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL)
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("making a backend key: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
 }
 
 func (s *server) waitHealthy(ctx context.Context) error {
@@ -309,7 +346,7 @@ func summariseLog(r io.Reader) (logSummary, error) {
 				sum.firstError = strings.TrimSpace(line.Msg + " " + line.Error)
 			}
 		}
-		if line.Route == "/runs/stream" {
+		if strings.HasSuffix(line.Route, "/runs/stream") {
 			sum.streams++
 			sum.byStatus[line.Status]++
 		}
@@ -324,6 +361,7 @@ func summariseLog(r io.Reader) (logSummary, error) {
 type result struct {
 	elapsed    time.Duration
 	runs       int
+	loadStart  string // the load average when the clients started
 	firstEvent []time.Duration
 	serverWait []time.Duration
 	laterFirst []time.Duration // time to first event of each client's second and later runs
@@ -344,7 +382,7 @@ func drive(ctx context.Context, base, key string, c config) result {
 	defer client.CloseIdleConnections()
 	var (
 		mu      sync.Mutex
-		res     = result{errors: map[string]int{}}
+		res     = result{errors: map[string]int{}, loadStart: loadAverage()}
 		started int
 		wg      sync.WaitGroup
 	)
@@ -354,6 +392,7 @@ func drive(ctx context.Context, base, key string, c config) result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			path := "/runs/stream" // stateless
 			for n := 0; ; n++ {
 				mu.Lock()
 				if time.Now().After(deadline) || started >= c.maxRuns || ctx.Err() != nil {
@@ -362,7 +401,21 @@ func drive(ctx context.Context, base, key string, c config) result {
 				}
 				started++
 				mu.Unlock()
-				m := streamRun(ctx, client, base, key, requests[(i+n)%len(requests)])
+				var m measurement
+				who := caller{key: key}
+				if c.travellers {
+					who.endUser = "traveller-" + strconv.Itoa(i)
+				}
+				if c.turns > 0 && n%c.turns == 0 {
+					thread, err := createThread(ctx, client, base, who)
+					if err != nil {
+						m.err = err.Error()
+					}
+					path = "/threads/" + thread + "/runs/stream"
+				}
+				if m.err == "" {
+					m = streamRun(ctx, client, base, who, path, requests[(i+n)%len(requests)])
+				}
 				mu.Lock()
 				res.runs++
 				if m.err != "" {
@@ -396,18 +449,52 @@ type measurement struct {
 	err        string
 }
 
-func streamRun(ctx context.Context, client *http.Client, base, key, message string) measurement {
+// caller is who a client's requests are from: a key, and the end user it
+// acts for, if any.
+type caller struct{ key, endUser string }
+
+func (c caller) sign(req *http.Request) {
+	req.Header.Set("x-api-key", c.key)
+	if c.endUser != "" {
+		req.Header.Set("X-Tripgraph-End-User", c.endUser)
+	}
+}
+
+// createThread makes a thread and returns its id.
+func createThread(ctx context.Context, client *http.Client, base string, who caller) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/threads", strings.NewReader(`{}`))
+	if err != nil {
+		return "", errors.New("building the request")
+	}
+	req.Header.Set("Content-Type", "application/json")
+	who.sign(req)
+	resp, err := client.Do(req)
+	if err != nil {
+		return "", errors.New("creating a thread: transport: " + errClass(err))
+	}
+	defer resp.Body.Close()
+	var th struct {
+		ID string `json:"thread_id"`
+	}
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&th) != nil || th.ID == "" {
+		return "", errors.New("creating a thread: status " + strconv.Itoa(resp.StatusCode))
+	}
+	return th.ID, nil
+}
+
+// streamRun streams one run of message at path (stateless, or a thread's).
+func streamRun(ctx context.Context, client *http.Client, base string, who caller, path, message string) measurement {
 	body, _ := json.Marshal(map[string]any{
 		"assistant_id": "trip-planner",
 		"input":        map[string]any{"messages": []map[string]string{{"role": "user", "content": message}}},
 		"stream_mode":  []string{"updates", "custom", "messages-tuple"},
 	})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/runs/stream", bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+path, bytes.NewReader(body))
 	if err != nil {
 		return measurement{err: "building the request"}
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("x-api-key", key)
+	who.sign(req)
 	var wrote, firstByte time.Time
 	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		WroteRequest:         func(httptrace.WroteRequestInfo) { wrote = time.Now() },
@@ -460,16 +547,22 @@ func errClass(err error) string {
 	return err.Error()
 }
 
+// ok is the number of runs that streamed through without an error.
+func (r result) ok() int {
+	n := r.runs
+	for _, e := range r.errors {
+		n -= e
+	}
+	return n
+}
+
 func (r result) print(w io.Writer, c config, peakKiB int64, peakErr error) {
 	sortDurations(r.firstEvent)
 	sortDurations(r.runTime)
 	sortDurations(r.serverWait)
 	sortDurations(r.laterFirst)
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
-	nerr := 0
-	for _, n := range r.errors {
-		nerr += n
-	}
+	nerr := r.runs - r.ok()
 	fmt.Fprintf(w, "clients %d, %s: %d runs, %d ok, %.1f runs/s\n", c.clients, r.elapsed.Round(time.Millisecond),
 		r.runs, r.runs-nerr, float64(r.runs-nerr)/r.elapsed.Seconds())
 	fmt.Fprintf(w, "time to first event: p50 %s, p99 %s, max %s\n", ms(percentile(r.firstEvent, 50)),
@@ -489,7 +582,5 @@ func (r result) print(w io.Writer, c config, peakKiB int64, peakErr error) {
 	} else {
 		fmt.Fprintf(w, "server peak RSS (VmHWM): %.1f MiB\n", float64(peakKiB)/1024)
 	}
-	if load, err := os.ReadFile("/proc/loadavg"); err == nil {
-		fmt.Fprintf(w, "load average at the end: %s\n", strings.Join(strings.Fields(string(load))[:3], " "))
-	}
+	fmt.Fprintf(w, "load average at the start: %s; at the end: %s\n", r.loadStart, loadAverage())
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/tripgraph/tripgraph/bench/internal/procstat"
 	"github.com/tripgraph/tripgraph/devdb"
 )
 
@@ -81,11 +82,7 @@ func (cl *cluster) findPostmaster(ctx context.Context) (int, error) {
 	if err := conn.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&backend); err != nil {
 		return 0, fmt.Errorf("asking for a backend's pid: %w", err)
 	}
-	t, err := readStat(backend)
-	if err != nil {
-		return 0, err
-	}
-	return t.ppid, nil
+	return procstat.Parent(backend)
 }
 
 // remove stops the cluster and deletes it.
@@ -97,29 +94,11 @@ func (cl *cluster) remove() {
 }
 
 // pids is the postmaster and every process below it now.
-func (cl *cluster) pids() ([]int, error) {
-	all, err := allStats()
-	if err != nil {
-		return nil, err
-	}
-	in := map[int]bool{cl.postmaster: true}
-	out := []int{cl.postmaster}
-	for grew := true; grew; {
-		grew = false
-		for _, p := range all {
-			if in[p.ppid] && !in[p.pid] {
-				in[p.pid] = true
-				out = append(out, p.pid)
-				grew = true
-			}
-		}
-	}
-	return out, nil
-}
+func (cl *cluster) pids() ([]int, error) { return procstat.Tree(cl.postmaster) }
 
 // cpu is the CPU time of the whole cluster so far: postmaster, backends
 // (ended ones included) and background processes.
-func (cl *cluster) cpu() (time.Duration, error) { return treeCPU(cl.postmaster) }
+func (cl *cluster) cpu() (time.Duration, error) { return procstat.TreeCPU(cl.postmaster) }
 
 // dbURL is the URL of database name in the cluster.
 func (cl *cluster) dbURL(name string) string {

@@ -29,6 +29,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/tripgraph/tripgraph/bench/internal/procstat"
 )
 
 type config struct {
@@ -246,7 +248,7 @@ func runRound(ctx context.Context, c config, env roundEnv, name string, clients,
 	var before, after [2]time.Duration
 	measure := func(into *[2]time.Duration) error {
 		var err error
-		if into[0], err = processCPU(s.pid()); err != nil {
+		if into[0], err = procstat.ProcessCPU(s.pid()); err != nil {
 			return err
 		}
 		into[1], err = env.cl.cpu()

@@ -213,7 +213,7 @@ func endUserTokens(ctx context.Context, c config.EndUsers, log *slog.Logger) (*j
 // modelConfig is the model's part of the configuration.
 func modelConfig(c config.Model) model.Config {
 	return model.Config{Spec: c.Spec, OpenAIKey: c.OpenAIKey, OpenAIBaseURL: c.OpenAIBaseURL,
-		AnthropicKey: c.AnthropicKey, GoogleKey: c.GoogleKey}
+		AnthropicKey: c.AnthropicKey, GoogleKey: c.GoogleKey, Delay: c.Delay}
 }
 
 // quotaLimits are what the configuration lets each user keep and run.

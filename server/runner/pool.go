@@ -61,12 +61,12 @@ type Queue interface {
 	FinishRun(ctx context.Context, l store.Lease, status, runErr string) (store.Run, error)
 	ReleaseRun(ctx context.Context, l store.Lease) (store.Run, error)
 	ReclaimExpired(ctx context.Context, maxAttempts int) ([]store.Run, error)
-	WatchCancel(ctx context.Context, runID string) (watched context.Context, stop context.CancelFunc, err error)
+	WatchCancel(ctx context.Context, threadID, runID string) (watched context.Context, stop context.CancelFunc, err error)
 	AppendRunEvents(ctx context.Context, l store.Lease, events []store.NewRunEvent) ([]store.RunEvent, error)
 	AnnounceRunEvents(events []store.RunEvent)
 	PublishRunEvents(events []store.RunEvent)
 	WatchQueue(ctx context.Context) (pending <-chan struct{}, stop func(), err error)
-	DeleteRunThread(ctx context.Context, runID string) error
+	DeleteRunThread(ctx context.Context, threadID, runID string) error
 }
 
 // Config is what a Runner needs.
@@ -328,7 +328,7 @@ func (r *Runner) execute(ctx context.Context, claim store.Claim) {
 		return
 	}
 	if j, err := DecodeJob(run.Input); err == nil && j.DeleteThread {
-		if err := r.settle(ctx, func(ctx context.Context) error { return r.queue.DeleteRunThread(ctx, run.ID) }); err != nil {
+		if err := r.settle(ctx, func(ctx context.Context) error { return r.queue.DeleteRunThread(ctx, run.ThreadID, run.ID) }); err != nil {
 			log.Error("deleting the thread of a cron's run", "err", err)
 		}
 	}
@@ -396,7 +396,7 @@ const (
 // when the lease was lost, released when the pool is stopping.
 func (r *Runner) runOn(ctx context.Context, run store.Run, owner string, log *slog.Logger) (status, msg string) {
 	t := r.tenants.For(owner)
-	watched, stopWatch, err := r.queue.WatchCancel(ctx, run.ID)
+	watched, stopWatch, err := r.queue.WatchCancel(ctx, run.ThreadID, run.ID)
 	if err != nil {
 		return r.failedBy(ctx, run, log, fmt.Errorf("watching the run for cancellation: %w", err))
 	}

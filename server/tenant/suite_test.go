@@ -16,6 +16,7 @@ import (
 	"github.com/tripgraph/tripgraph/store/mcpservers"
 	"github.com/tripgraph/tripgraph/store/memstore"
 	"github.com/tripgraph/tripgraph/store/quota"
+	"github.com/tripgraph/tripgraph/testing/ownerkey"
 	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/testing/storetest"
 )
@@ -34,18 +35,25 @@ func inMemory(t *testing.T, limits quota.Limits) tenanttest.Backend {
 		WithLimits: inMemory}
 }
 
-// PostgreSQL passes the tenants' suite.
+// PostgreSQL passes the tenants' suite, and every statement the store
+// sends while it does names its owner (see testing/ownerkey).
 func TestOnPostgres(t *testing.T) {
 	pgtest.Skip(t)
-	st, url := storetest.OpenURL(t, "tenantsuite")
+	admin, url := storetest.OpenURL(t, "tenantsuite")
+	seen := &ownerkey.Recorder{}
+	st, err := store.OpenWith(context.Background(), url, store.Options{Tracer: seen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
 	tenanttest.Run(t, func(t *testing.T) tenanttest.Backend {
 		// The queue serves every owner: no other test's runs may wait in it.
-		if _, err := st.Pool.Exec(context.Background(), `DELETE FROM threads`); err != nil {
+		if _, err := admin.Pool.Exec(context.Background(), `DELETE FROM threads`); err != nil {
 			t.Fatal(err)
 		}
 		b := onPostgres(t, st)
 		b.WithLimits = func(t *testing.T, limits quota.Limits) tenanttest.Backend {
-			limited, err := store.OpenWith(context.Background(), url, store.Options{Limits: limits})
+			limited, err := store.OpenWith(context.Background(), url, store.Options{Limits: limits, Tracer: seen})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,6 +62,12 @@ func TestOnPostgres(t *testing.T) {
 		}
 		return b
 	})
+	if t.Failed() {
+		return
+	}
+	for _, p := range ownerkey.Check(seen.Statements()) {
+		t.Errorf("a statement of the store %s", p)
+	}
 }
 
 // onPostgres is the suite's backend on st.

@@ -71,7 +71,7 @@ func (s *Store) UserByIdentity(ctx context.Context, id Identity) (User, error) {
 		return User{}, err
 	}
 	err = pgx.BeginFunc(ctx, s.Pool, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, `INSERT INTO users (name) VALUES ($1) RETURNING id, name, created_at`, name).
+		if err := tx.QueryRow(ctx, `INSERT INTO users /* any owner: credential */ (name) VALUES ($1) RETURNING id, name, created_at`, name).
 			Scan(&u.ID, &u.Name, &u.CreatedAt); err != nil {
 			return err
 		}
@@ -98,7 +98,7 @@ var errIdentityTaken = errors.New("the identity has a user already")
 func (s *Store) identityUser(ctx context.Context, id Identity) (User, error) {
 	var u User
 	err := s.Pool.QueryRow(ctx, `
-		SELECT u.id, u.name, u.created_at FROM user_identities i JOIN users u ON u.id = i.user_id
+		SELECT u.id, u.name, u.created_at FROM user_identities i JOIN users u ON u.id = i.user_id /* any owner: credential */
 		WHERE i.issuer = $1 AND i.subject = $2`, id.Issuer, id.Subject).Scan(&u.ID, &u.Name, &u.CreatedAt)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return User{}, fmt.Errorf("finding the user of an end user: %w", err)

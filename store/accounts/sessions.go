@@ -47,7 +47,7 @@ func (s *Store) CreateSession(ctx context.Context, userID, keyID string, ttl tim
 	}
 	sess := Session{Token: token, UserID: userID, KeyID: keyID, CSRFToken: csrf}
 	err = s.Pool.QueryRow(ctx, `
-		WITH gone AS (DELETE FROM web_sessions WHERE expires_at <= now())
+		WITH gone AS (DELETE FROM web_sessions /* any owner: retention */ WHERE expires_at <= now())
 		INSERT INTO web_sessions (token_hash, user_id, api_key_id, csrf_token, expires_at)
 		VALUES ($1, $2, NULLIF($3, '')::uuid, $4, now() + $5 * interval '1 microsecond') RETURNING expires_at`,
 		Hash(token), userID, keyID, csrf, ttl.Microseconds()).Scan(&sess.ExpiresAt)
@@ -65,7 +65,7 @@ func (s *Store) SessionByToken(ctx context.Context, token string) (Session, erro
 	sess := Session{Token: token}
 	err := s.Pool.QueryRow(ctx, `
 		SELECT s.user_id, coalesce(s.api_key_id::text, ''), s.csrf_token, s.expires_at FROM web_sessions s
-		LEFT JOIN api_keys k ON k.id = s.api_key_id
+		LEFT JOIN api_keys k ON k.id = s.api_key_id /* any owner: credential */
 		WHERE s.token_hash = $1 AND s.expires_at > now() AND k.revoked_at IS NULL`, Hash(token)).
 		Scan(&sess.UserID, &sess.KeyID, &sess.CSRFToken, &sess.ExpiresAt)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -80,7 +80,7 @@ func (s *Store) SessionByToken(ctx context.Context, token string) (Session, erro
 // DeleteSession ends a session; ending one that is gone already is not an
 // error.
 func (s *Store) DeleteSession(ctx context.Context, token string) error {
-	if _, err := s.Pool.Exec(ctx, `DELETE FROM web_sessions WHERE token_hash = $1`, Hash(token)); err != nil {
+	if _, err := s.Pool.Exec(ctx, `DELETE FROM web_sessions /* any owner: credential */ WHERE token_hash = $1`, Hash(token)); err != nil {
 		return fmt.Errorf("ending a session: %w", err)
 	}
 	return nil
@@ -94,7 +94,7 @@ func (s *Store) CreateLoginLink(ctx context.Context, userID string, ttl time.Dur
 		return "", err
 	}
 	if _, err := s.Pool.Exec(ctx, `
-		WITH gone AS (DELETE FROM login_links WHERE expires_at <= now())
+		WITH gone AS (DELETE FROM login_links /* any owner: retention */ WHERE expires_at <= now())
 		INSERT INTO login_links (token_hash, user_id, expires_at) VALUES ($1, $2, now() + $3 * interval '1 microsecond')`,
 		Hash(token), userID, ttl.Microseconds()); err != nil {
 		return "", fmt.Errorf("making a login link: %w", err)
@@ -108,7 +108,7 @@ func (s *Store) UseLoginLink(ctx context.Context, token string) (string, error) 
 	var userID string
 	var live bool
 	err := s.Pool.QueryRow(ctx, `
-		DELETE FROM login_links WHERE token_hash = $1 RETURNING user_id, expires_at > now()`,
+		DELETE FROM login_links /* any owner: credential */ WHERE token_hash = $1 RETURNING user_id, expires_at > now()`,
 		Hash(token)).Scan(&userID, &live)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !live) {
 		return "", errcode.New(errcode.Unauthenticated, "the login link is unknown or was used already")

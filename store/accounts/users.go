@@ -49,7 +49,7 @@ func (s *Store) CreateUser(ctx context.Context, name string) (User, error) {
 		return User{}, err
 	}
 	var u User
-	err := s.Pool.QueryRow(ctx, `INSERT INTO users (name) VALUES ($1) RETURNING id, name, created_at`, name).
+	err := s.Pool.QueryRow(ctx, `INSERT INTO users /* any owner: credential */ (name) VALUES ($1) RETURNING id, name, created_at`, name).
 		Scan(&u.ID, &u.Name, &u.CreatedAt)
 	var pgErr *pgconn.PgError
 	switch {
@@ -65,7 +65,7 @@ func (s *Store) CreateUser(ctx context.Context, name string) (User, error) {
 func (s *Store) EnsureUser(ctx context.Context, name string) (User, error) {
 	var u User
 	err := s.Pool.QueryRow(ctx, `
-		INSERT INTO users (name) VALUES ($1)
+		INSERT INTO users /* any owner: credential */ (name) VALUES ($1)
 		ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name
 		RETURNING id, name, created_at`, name).Scan(&u.ID, &u.Name, &u.CreatedAt)
 	if err != nil {
@@ -76,7 +76,7 @@ func (s *Store) EnsureUser(ctx context.Context, name string) (User, error) {
 
 // UserByName returns the user with this name, or a NOT_FOUND error.
 func (s *Store) UserByName(ctx context.Context, name string) (User, error) {
-	return s.scanUser(ctx, "name", `SELECT id, name, created_at FROM users WHERE name = $1`, name)
+	return s.scanUser(ctx, "name", `SELECT id, name, created_at FROM users /* any owner: credential */ WHERE name = $1`, name)
 }
 
 // UserByID returns the user with this id, or a NOT_FOUND error.
@@ -133,7 +133,7 @@ func (s *Store) UserByAPIKey(ctx context.Context, secret string) (User, Key, err
 			WHERE key_hash = $1 AND revoked_at IS NULL
 			  AND (last_used_at IS NULL OR last_used_at < now() - $2 * interval '1 microsecond'))
 		SELECT u.id, u.name, u.created_at, k.id, k.user_id, k.label, k.role, k.created_at, k.last_used_at, k.revoked_at
-		FROM api_keys k JOIN users u ON u.id = k.user_id
+		FROM api_keys k JOIN users u ON u.id = k.user_id /* any owner: credential */
 		WHERE k.key_hash = $1 AND k.revoked_at IS NULL`, Hash(secret), lastUsedStep.Microseconds()).
 		Scan(&u.ID, &u.Name, &u.CreatedAt, &k.ID, &k.UserID, &k.Label, &k.Role, &k.CreatedAt, &lastUsed, &revoked)
 	if errors.Is(err, pgx.ErrNoRows) {

@@ -6,20 +6,42 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/tripgraph/tripgraph/store/accounts"
 	"github.com/tripgraph/tripgraph/store/accounts/accountstest"
+	"github.com/tripgraph/tripgraph/testing/ownerkey"
 )
 
 // The PostgreSQL accounts pass the accounts' suite, each test on emptied
-// tables.
+// tables, and every statement they send names its owner or is a listed
+// exception (see testing/ownerkey).
 func TestSuite(t *testing.T) {
-	s := openTestStore(t)
+	admin := openTestStore(t)
+	cfg, err := pgxpool.ParseConfig(testURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := &ownerkey.Recorder{}
+	cfg.ConnConfig.Tracer = seen
+	pool, err := pgxpool.NewWithConfig(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	s := accounts.New(pool)
 	accountstest.Run(t, func(t *testing.T) accountstest.Accounts {
-		if _, err := s.Pool.Exec(t.Context(), `TRUNCATE users CASCADE`); err != nil {
+		if _, err := admin.Pool.Exec(t.Context(), `TRUNCATE users CASCADE`); err != nil {
 			t.Fatal(err)
 		}
 		return s
 	})
+	if t.Failed() {
+		return
+	}
+	for _, p := range ownerkey.Check(seen.Statements()) {
+		t.Errorf("a statement of the accounts %s", p)
+	}
 }
 
 // Only the key's hash is stored.

@@ -154,7 +154,7 @@ func (o Owned) Create(ctx context.Context, n New) (Assistant, error) {
 		if err != nil {
 			return err
 		}
-		return saveVersion(ctx, tx, out)
+		return saveVersion(ctx, tx, o.owner, out)
 	})
 	return out, writeError(err, n.ID, "creating an assistant")
 }
@@ -283,16 +283,17 @@ func (o Owned) Update(ctx context.Context, id string, p Patch) (Assistant, error
 			return err
 		}
 		var latest int
-		if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM assistant_versions WHERE assistant_id = $1`, cur.ID).Scan(&latest); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM assistant_versions WHERE assistant_id = $1 AND owner_id = $2`,
+			cur.ID, o.owner).Scan(&latest); err != nil {
 			return fmt.Errorf("reading the versions of assistant %s: %w", cur.ID, err)
 		}
 		if out, err = one(ctx, tx, `UPDATE assistants SET graph_id = $2, name = $3, description = $4, config = $5, context = $6,
 				metadata = $7, version = $8, updated_at = now()
-			WHERE id = $1 RETURNING `+columns, cur.ID, next.GraphID, next.Name, next.Description, next.Config, next.Context,
-			next.Metadata, latest+1); err != nil {
+			WHERE id = $1 AND owner_id = $9 RETURNING `+columns, cur.ID, next.GraphID, next.Name, next.Description, next.Config, next.Context,
+			next.Metadata, latest+1, o.owner); err != nil {
 			return fmt.Errorf("updating assistant %s: %w", cur.ID, err)
 		}
-		return saveVersion(ctx, tx, out)
+		return saveVersion(ctx, tx, o.owner, out)
 	})
 	return out, err
 }
@@ -367,8 +368,8 @@ func (o Owned) Versions(ctx context.Context, id string, metadata json.RawMessage
 	}
 	limit, offset = paging.Clamp(limit, offset, 10)
 	rows, err := o.pool.Query(ctx, `SELECT assistant_id, version, graph_id, name, description, config, context, metadata, created_at
-		FROM assistant_versions WHERE assistant_id = $1 AND metadata @> $2
-		ORDER BY version DESC LIMIT $3 OFFSET $4`, a.ID, []byte(meta), limit, offset)
+		FROM assistant_versions WHERE assistant_id = $1 AND owner_id = $5 AND metadata @> $2
+		ORDER BY version DESC LIMIT $3 OFFSET $4`, a.ID, []byte(meta), limit, offset, o.owner)
 	if err != nil {
 		return nil, fmt.Errorf("listing the versions of assistant %s: %w", id, err)
 	}
@@ -391,7 +392,7 @@ func (o Owned) SetLatest(ctx context.Context, id string, version int) (Assistant
 		UPDATE assistants a SET graph_id = v.graph_id, name = v.name, description = v.description, config = v.config,
 			context = v.context, metadata = v.metadata, version = v.version, updated_at = now()
 		FROM assistant_versions v
-		WHERE a.id::text = $1 AND a.owner_id = $2 AND v.assistant_id = a.id AND v.version = $3::bigint
+		WHERE a.id::text = $1 AND a.owner_id = $2 AND v.assistant_id = a.id AND v.owner_id = $2 AND v.version = $3::bigint
 		RETURNING a.id, a.graph_id, a.name, a.description, a.config, a.context, a.metadata, a.version, a.created_at, a.updated_at`,
 		id, o.owner, version)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -403,10 +404,10 @@ func (o Owned) SetLatest(ctx context.Context, id string, version int) (Assistant
 	return a, readError(err, id, "setting an assistant's version")
 }
 
-// saveVersion records a's current version.
-func saveVersion(ctx context.Context, tx pgx.Tx, a Assistant) error {
-	_, err := tx.Exec(ctx, `INSERT INTO assistant_versions (assistant_id, version, graph_id, name, description, config, context, metadata)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, a.ID, a.Version, a.GraphID, a.Name, a.Description, a.Config, a.Context, a.Metadata)
+// saveVersion records the current version of owner's assistant a.
+func saveVersion(ctx context.Context, tx pgx.Tx, owner string, a Assistant) error {
+	_, err := tx.Exec(ctx, `INSERT INTO assistant_versions (assistant_id, owner_id, version, graph_id, name, description, config, context, metadata)
+		VALUES ($1, $9, $2, $3, $4, $5, $6, $7, $8)`, a.ID, a.Version, a.GraphID, a.Name, a.Description, a.Config, a.Context, a.Metadata, owner)
 	if err != nil {
 		return fmt.Errorf("saving version %d of assistant %s: %w", a.Version, a.ID, err)
 	}

@@ -4,17 +4,23 @@ import (
 	"context"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/tripgraph/tripgraph/mcpserver/backendtest"
 	"github.com/tripgraph/tripgraph/mcpserver/memory"
 	"github.com/tripgraph/tripgraph/seed"
+	"github.com/tripgraph/tripgraph/store/catalog"
+	"github.com/tripgraph/tripgraph/testing/ownerkey"
 	"github.com/tripgraph/tripgraph/testing/storetest"
 )
 
 // TestBackend runs the tool suite on the store, in a database of its own
 // seeded as `tripgraph seed` does, after checking that the in-memory
-// backend, given the same seed, answers every read exactly as it does.
+// backend, given the same seed, answers every read exactly as it does;
+// every statement the store sent meanwhile names its owner or is a listed
+// exception (see testing/ownerkey).
 func TestBackend(t *testing.T) {
-	f := seededFixture(t)
+	f, seen := seededFixture(t)
 	want := backendtest.Transcript(t, backendtest.Fixture{Backend: memory.NewDemo(backendtest.Cities(), f.User, f.Other), User: f.User})
 	got := backendtest.Transcript(t, f)
 	for i := range max(len(got), len(want)) {
@@ -23,6 +29,12 @@ func TestBackend(t *testing.T) {
 		}
 	}
 	backendtest.Run(t, func(*testing.T) backendtest.Fixture { return f })
+	if t.Failed() {
+		return
+	}
+	for _, p := range ownerkey.Check(seen.Statements()) {
+		t.Errorf("a statement of the catalog %s", p)
+	}
 }
 
 func at(list []string, i int) string {
@@ -32,10 +44,12 @@ func at(list []string, i int) string {
 	return "(nothing)"
 }
 
-func seededFixture(t *testing.T) backendtest.Fixture {
+// seededFixture seeds a database and returns the suite's fixture on it,
+// with the recorder of the statements its catalog sends.
+func seededFixture(t *testing.T) (backendtest.Fixture, *ownerkey.Recorder) {
 	t.Helper()
 	ctx := context.Background()
-	st := storetest.Open(t, "storebackend")
+	st, url := storetest.OpenURL(t, "storebackend")
 	if err := seed.Run(ctx, st, seed.Options{Cities: backendtest.Cities(), DemoUser: "demo"}); err != nil {
 		t.Fatal(err)
 	}
@@ -50,5 +64,16 @@ func seededFixture(t *testing.T) backendtest.Fixture {
 	if _, err := seed.DemoAlbums(ctx, st, other.ID); err != nil {
 		t.Fatal(err)
 	}
-	return backendtest.Fixture{Backend: st.Catalog, User: demo.ID, Other: other.ID}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := &ownerkey.Recorder{}
+	cfg.ConnConfig.Tracer = seen
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return backendtest.Fixture{Backend: catalog.New(pool), User: demo.ID, Other: other.ID}, seen
 }

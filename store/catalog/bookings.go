@@ -75,7 +75,7 @@ func (s *Store) UserBookings(ctx context.Context, userID string) ([]tripdata.Boo
 // the stay from start to end.
 func (s *Store) Booked(ctx context.Context, accommodationID string, start, end time.Time) (bool, error) {
 	var booked bool
-	err := s.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bookings WHERE accommodation_id = $1
+	err := s.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bookings /* any owner: booking */ WHERE accommodation_id = $1
 		AND daterange(start_date, end_date) && daterange($2::date, $3::date))`, accommodationID, start, end).Scan(&booked)
 	if err != nil {
 		return false, fmt.Errorf("checking the bookings of accommodation %s: %w", accommodationID, err)

@@ -87,7 +87,7 @@ func (s *Store) Accommodations(ctx context.Context, q tripdata.StayQuery) ([]tri
 	rows, err := s.Pool.Query(ctx, `SELECT `+accommodationColumns+`
 		FROM accommodations a JOIN catalog_cities c ON c.id = a.city_id
 		WHERE a.city_id = $1 AND a.capacity >= $2
-		  AND NOT EXISTS (SELECT 1 FROM bookings b WHERE b.accommodation_id = a.id
+		  AND NOT EXISTS (SELECT 1 FROM bookings b /* any owner: booking */ WHERE b.accommodation_id = a.id
 		                  AND daterange(b.start_date, b.end_date) && daterange($3::date, $4::date))
 		ORDER BY a.rating DESC, a.nightly_price, a.id`, q.CityID, q.Guests, q.Start, q.End)
 	if err != nil {

@@ -34,9 +34,9 @@ func (s *Store) AlbumPhotos(ctx context.Context, userID, albumID string, limit, 
 	}
 	rows, err := s.Pool.Query(ctx, `SELECT `+photoColumns+`
 		FROM photos p JOIN albums a ON a.id = p.album_id
-		WHERE p.album_id = $1
+		WHERE p.album_id = $1 AND p.user_id = $4
 		ORDER BY p.taken_at, p.id
-		LIMIT $2 OFFSET $3`, album.ID, limit, offset)
+		LIMIT $2 OFFSET $3`, album.ID, limit, offset, userID)
 	if err != nil {
 		return nil, 0, fmt.Errorf("listing the photos of album %s: %w", albumID, err)
 	}
@@ -224,7 +224,7 @@ func (s *Store) PhotoFile(ctx context.Context, photoID string) (userID, path str
 	if uuid.Validate(photoID) != nil {
 		return "", "", errcode.New(errcode.NotFound, "no photo with id %q", photoID)
 	}
-	err = s.Pool.QueryRow(ctx, `SELECT user_id, path FROM photos WHERE id = $1`, photoID).Scan(&userID, &path)
+	err = s.Pool.QueryRow(ctx, `SELECT user_id, path FROM photos /* any owner: media */ WHERE id = $1`, photoID).Scan(&userID, &path)
 	if isNoRows(err) {
 		return "", "", errcode.New(errcode.NotFound, "no photo with id %q", photoID)
 	}
@@ -242,8 +242,8 @@ func (s *Store) AlbumStats(ctx context.Context, userID, albumID string) (tripdat
 	}
 	rows, err := s.Pool.Query(ctx, `
 		SELECT location_name, count(*) AS n FROM photos
-		WHERE album_id = $1 AND location_name <> ''
-		GROUP BY location_name ORDER BY n DESC, location_name LIMIT 100`, album.ID)
+		WHERE album_id = $1 AND user_id = $2 AND location_name <> ''
+		GROUP BY location_name ORDER BY n DESC, location_name LIMIT 100`, album.ID, userID)
 	if err != nil {
 		return tripdata.TripStats{}, fmt.Errorf("counting the locations of album %s: %w", albumID, err)
 	}

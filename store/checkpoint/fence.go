@@ -39,15 +39,15 @@ func (c *saver) fenceCond(args *[]any) string {
 	*args = append(*args, f.RunID, f.WorkerID, f.Attempt)
 	n := len(*args)
 	return fmt.Sprintf(`
-			AND EXISTS (SELECT 1 FROM runs WHERE runs.id = $%d::uuid
+			AND EXISTS (SELECT 1 FROM runs WHERE runs.id = $%d::uuid AND runs.thread_id = $1
 				AND runs.worker_id = $%d AND runs.attempts = $%d AND runs.status = 'running')`, n-2, n-1, n)
 }
 
 // holds reports whether the fence's worker still holds its run.
-func (c *saver) holds(ctx context.Context, f Fence) bool {
+func (c *saver) holds(ctx context.Context, threadID string, f Fence) bool {
 	var n int
-	err := c.pool.QueryRow(ctx, `SELECT count(*) FROM runs WHERE id = $1::uuid AND worker_id = $2 AND attempts = $3
-		AND status = 'running'`, f.RunID, f.WorkerID, f.Attempt).Scan(&n)
+	err := c.pool.QueryRow(ctx, `SELECT count(*) FROM runs WHERE id = $1::uuid AND thread_id = $4 AND worker_id = $2
+		AND attempts = $3 AND status = 'running'`, f.RunID, f.WorkerID, f.Attempt, threadID).Scan(&n)
 	return err == nil && n == 1
 }
 

@@ -363,9 +363,9 @@ func (c *saver) insertSQL(ctx context.Context, row newRow) (string, []any, error
 		cp.Metadata.Source, nullable(cp.Metadata.RunID), packed(row.state), packed(row.delta), packed(nilIfEmptyBytes(row.update)),
 		created, nullable(row.head), row.interrupts}
 	q := `WITH t AS (` + c.moveHeadSQL(row.head, &args) + `)
-		INSERT INTO checkpoints (thread_id, id, parent_id, base_id, step, node, next, source, run_id,
+		INSERT INTO checkpoints (thread_id, owner_id, id, parent_id, base_id, step, node, next, source, run_id,
 			state, delta, update_json, created_at, interrupts)
-		SELECT t.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $15 FROM t`
+		SELECT t.id, t.owner_id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $15 FROM t`
 	return q, args, nil
 }
 
@@ -381,7 +381,7 @@ func (c *saver) inserted(ctx context.Context, row newRow, tag pgconn.CommandTag,
 		return NotFound("Thread with ID %s not found", cp.ThreadID)
 	case err != nil:
 		return fmt.Errorf("saving checkpoint %s of thread %s: %w", cp.ID, cp.ThreadID, err)
-	case tag.RowsAffected() == 0 && c.fence != nil && !c.holds(ctx, *c.fence):
+	case tag.RowsAffected() == 0 && c.fence != nil && !c.holds(ctx, cp.ThreadID, *c.fence):
 		return c.fence.lost()
 	case tag.RowsAffected() == 0:
 		return c.refused(ctx, cp.ThreadID, cp.ID, row.head)
@@ -391,7 +391,7 @@ func (c *saver) inserted(ctx context.Context, row newRow, tag pgconn.CommandTag,
 
 // moveHeadSQL is the statement that moves a thread's head to checkpoint $2
 // (created at $13) if it is still $14 and $2 sorts after it, and returns
-// the thread's id. An Owned's moves only its owner's threads, and creates a
+// the thread's id and owner. An Owned's moves only its owner's threads, and creates a
 // missing thread, theirs, with its first checkpoint; a run's moves it only
 // while its fence holds. It appends the owner's and the fence's parameters
 // to args.
@@ -402,12 +402,12 @@ func (c *saver) moveHeadSQL(head string, args *[]any) string {
 		return `INSERT INTO threads AS th (id, owner_id, head, head_at) VALUES ($1, $16::uuid, $2, $13)
 			ON CONFLICT (id) DO UPDATE SET head = excluded.head, head_at = excluded.head_at, updated_at = now()
 			WHERE th.head IS NULL AND $14::uuid IS NULL` + cond + `
-			RETURNING th.id`
+			RETURNING th.id, th.owner_id`
 	}
 	return `UPDATE threads AS th SET head = $2, head_at = $13, updated_at = now()
 		WHERE th.id = $1 AND th.head IS NOT DISTINCT FROM $14::uuid
 			AND ($14::uuid IS NULL OR $2::uuid > $14::uuid)` + cond + `
-		RETURNING th.id`
+		RETURNING th.id, th.owner_id`
 }
 
 // refused explains a write that inserted nothing: the thread is missing (or

@@ -468,7 +468,7 @@ func (s *Store) Fire(ctx context.Context, limit int, start Start) ([]Fired, erro
 	var out []Fired
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		out = nil
-		rows, err := tx.Query(ctx, `SELECT `+columns+`, now() FROM crons
+		rows, err := tx.Query(ctx, `SELECT `+columns+`, now() FROM crons /* any owner: cron poll */
 			WHERE enabled AND next_run_at <= now()
 			ORDER BY next_run_at LIMIT $1 FOR NO KEY UPDATE SKIP LOCKED`, limit)
 		if err != nil {
@@ -495,7 +495,7 @@ func (s *Store) Fire(ctx context.Context, limit int, start Start) ([]Fired, erro
 			if err != nil {
 				f.Err = errors.Join(f.Err, err)
 			}
-			if _, err := tx.Exec(ctx, `UPDATE crons SET next_run_at = $2 WHERE id = $1`, c.ID, next); err != nil {
+			if _, err := tx.Exec(ctx, `UPDATE crons SET next_run_at = $2 WHERE id = $1 AND user_id = $3`, c.ID, next, c.UserID); err != nil {
 				return fmt.Errorf("moving cron %s to its next due time: %w", c.ID, err)
 			}
 			out = append(out, f)
@@ -522,10 +522,10 @@ func (c Cron) NextDue(now time.Time, limits quota.Limits) (*time.Time, error) {
 func (s *Store) PruneEnded(ctx context.Context, cutoff time.Time, dryRun bool) (int64, error) {
 	if dryRun {
 		var n int64
-		err := s.pool.QueryRow(ctx, `SELECT count(*) FROM crons WHERE next_run_at IS NULL AND end_time < $1`, cutoff).Scan(&n)
+		err := s.pool.QueryRow(ctx, `SELECT count(*) FROM crons /* any owner: retention */ WHERE next_run_at IS NULL AND end_time < $1`, cutoff).Scan(&n)
 		return n, err
 	}
-	tag, err := s.pool.Exec(ctx, `DELETE FROM crons WHERE next_run_at IS NULL AND end_time < $1`, cutoff)
+	tag, err := s.pool.Exec(ctx, `DELETE FROM crons /* any owner: retention */ WHERE next_run_at IS NULL AND end_time < $1`, cutoff)
 	if err != nil {
 		return 0, fmt.Errorf("deleting ended crons: %w", err)
 	}

@@ -417,10 +417,10 @@ func (o Owned) Namespaces(ctx context.Context, q NamespaceQuery) ([][]string, er
 func (s *Store) PruneExpired(ctx context.Context, dryRun bool) (int64, error) {
 	if dryRun {
 		var n int64
-		err := s.pool.QueryRow(ctx, `SELECT count(*) FROM store_items WHERE expires_at <= now()`).Scan(&n)
+		err := s.pool.QueryRow(ctx, `SELECT count(*) FROM store_items /* any owner: retention */ WHERE expires_at <= now()`).Scan(&n)
 		return n, err
 	}
-	tag, err := s.pool.Exec(ctx, `DELETE FROM store_items WHERE expires_at <= now()`)
+	tag, err := s.pool.Exec(ctx, `DELETE FROM store_items /* any owner: retention */ WHERE expires_at <= now()`)
 	if err != nil {
 		return 0, fmt.Errorf("deleting expired store items: %w", err)
 	}

@@ -165,9 +165,9 @@ func (r Registry) Modify(ctx context.Context, userID, id string, change func(Ser
 		out, err = scanServer(tx.QueryRow(ctx, `
 			UPDATE mcp_servers SET name = $2, url = $3, transport = $4, auth_type = $5, auth_header = $6, secret = $7,
 				enabled = $8, allowed_tools = $9, timeout_ms = $10, updated_at = now()
-			WHERE id = $1
+			WHERE id = $1 AND user_id::text = $11
 			RETURNING `+serverColumns,
-			cur.ID, in.Name, in.URL, in.Transport, in.AuthType, in.AuthHeader, sealed, in.Enabled, in.AllowedTools, in.TimeoutMS))
+			cur.ID, in.Name, in.URL, in.Transport, in.AuthType, in.AuthHeader, sealed, in.Enabled, in.AllowedTools, in.TimeoutMS, userID))
 		if err != nil {
 			return writeError(err, in.Name, "updating an MCP server")
 		}

@@ -484,15 +484,15 @@ func (st *Store) ReclaimExpired(_ context.Context, maxAttempts int) ([]store.Run
 
 // WatchCancel returns a context derived from ctx that is cancelled, with
 // cause store.ErrRunCancelled, when a cancel is requested for the run, or
-// was before the call, or the run is gone.
-func (st *Store) WatchCancel(ctx context.Context, runID string) (context.Context, context.CancelFunc, error) {
+// was before the call, or the run (of thread threadID) is gone.
+func (st *Store) WatchCancel(ctx context.Context, threadID, runID string) (context.Context, context.CancelFunc, error) {
 	watched, cancel := context.WithCancelCause(ctx)
 	requested := func() (bool, <-chan struct{}) {
 		s := st.s
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		r, ok := s.runs[runID]
-		return !ok || r.cancelRequested, s.changed
+		return !ok || r.ThreadID != threadID || r.cancelRequested, s.changed
 	}
 	yes, changed := requested()
 	if yes {
@@ -529,14 +529,14 @@ func (st *Store) WatchQueue(context.Context) (<-chan struct{}, func(), error) {
 	}, nil
 }
 
-// DeleteRunThread deletes the thread of an ended run with all on it,
-// unless another run of the thread is still active.
-func (st *Store) DeleteRunThread(_ context.Context, runID string) error {
+// DeleteRunThread deletes thread threadID of an ended run runID with all
+// on it, unless another run of the thread is still active.
+func (st *Store) DeleteRunThread(_ context.Context, threadID, runID string) error {
 	s := st.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.runs[runID]
-	if !ok || !r.Final() {
+	if !ok || r.ThreadID != threadID || !r.Final() {
 		return nil
 	}
 	for _, o := range s.runsOf(r.ThreadID) {

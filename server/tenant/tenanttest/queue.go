@@ -272,7 +272,7 @@ func testWatchCancel(t *testing.T, b Backend) {
 			return errors.New("not cancelled")
 		}
 	}
-	watched, stop, err := b.Queue.WatchCancel(ctx, runs[0].ID)
+	watched, stop, err := b.Queue.WatchCancel(ctx, runs[0].ThreadID, runs[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +289,7 @@ func testWatchCancel(t *testing.T, b Backend) {
 	if _, err := b.Records(owners[1]).CancelRun(ctx, runs[1].ID); err != nil {
 		t.Fatal(err)
 	}
-	early, stopEarly, err := b.Queue.WatchCancel(ctx, runs[1].ID)
+	early, stopEarly, err := b.Queue.WatchCancel(ctx, runs[1].ThreadID, runs[1].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +297,7 @@ func testWatchCancel(t *testing.T, b Backend) {
 	if !errors.Is(context.Cause(early), store.ErrRunCancelled) {
 		t.Errorf("a cancel before watching: cause %v, want ErrRunCancelled at once", context.Cause(early))
 	}
-	stopped, stopIt, err := b.Queue.WatchCancel(ctx, runs[2].ID)
+	stopped, stopIt, err := b.Queue.WatchCancel(ctx, runs[2].ThreadID, runs[2].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +314,7 @@ func testDeleteRunThread(t *testing.T, b Backend) {
 	mine, thread := newThread(t, b)
 	mustCreate(t, mine, thread, "")
 	first := mustClaim(t, b, "w")
-	if err := b.Queue.DeleteRunThread(ctx, first.ID); err != nil {
+	if err := b.Queue.DeleteRunThread(ctx, first.ThreadID, first.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := mine.Thread(ctx, thread); err != nil {
@@ -324,7 +324,7 @@ func testDeleteRunThread(t *testing.T, b Backend) {
 	if _, err := b.Queue.FinishRun(ctx, first.Lease(), store.RunSuccess, ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Queue.DeleteRunThread(ctx, first.ID); err != nil {
+	if err := b.Queue.DeleteRunThread(ctx, first.ThreadID, first.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := mine.Thread(ctx, thread); err != nil {
@@ -333,7 +333,7 @@ func testDeleteRunThread(t *testing.T, b Backend) {
 	if _, err := mine.CancelRun(ctx, next.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Queue.DeleteRunThread(ctx, first.ID); err != nil {
+	if err := b.Queue.DeleteRunThread(ctx, first.ThreadID, first.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := mine.Thread(ctx, thread); errcode.Of(err) != errcode.NotFound {

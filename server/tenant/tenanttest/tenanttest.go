@@ -39,8 +39,8 @@ type Queue interface {
 	ReleaseRun(ctx context.Context, l store.Lease) (store.Run, error)
 	ReclaimExpired(ctx context.Context, maxAttempts int) ([]store.Run, error)
 	AppendRunEvents(ctx context.Context, l store.Lease, events []store.NewRunEvent) ([]store.RunEvent, error)
-	WatchCancel(ctx context.Context, runID string) (context.Context, context.CancelFunc, error)
-	DeleteRunThread(ctx context.Context, runID string) error
+	WatchCancel(ctx context.Context, threadID, runID string) (context.Context, context.CancelFunc, error)
+	DeleteRunThread(ctx context.Context, threadID, runID string) error
 	FireCrons(ctx context.Context, limit int, plan func(crons.Cron, time.Time) (store.CronRun, error)) ([]crons.Fired, error)
 }
 
