@@ -207,7 +207,7 @@ const expiredDefault = `FROM run_events_default e JOIN runs r ON r.id = e.run_id
 // statement starts where the one before stopped, so none reads again the
 // rows that it left dead.
 const pruneDefaultSQL = `
-	WITH batch AS (
+	WITH /* any owner: retention */ batch AS (
 		SELECT DISTINCT run_id FROM (
 			SELECT run_id FROM run_events_default WHERE $2::uuid IS NULL OR run_id > $2
 			ORDER BY run_id LIMIT $3) x),
@@ -223,7 +223,7 @@ const pruneDefaultSQL = `
 func (p *Partitions) pruneDefault(ctx context.Context, cutoff time.Time, dryRun bool) (int64, error) {
 	if dryRun {
 		var n int64
-		if err := p.pool.QueryRow(ctx, `SELECT count(*) `+expiredDefault, cutoff).Scan(&n); err != nil {
+		if err := p.pool.QueryRow(ctx, `SELECT count(*) /* any owner: retention */ `+expiredDefault, cutoff).Scan(&n); err != nil {
 			return 0, fmt.Errorf("counting the expired rows of run_events_default: %w", err)
 		}
 		return n, nil
