@@ -27,6 +27,7 @@ import (
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/store/paging"
 	"github.com/tripgraph/tripgraph/store/quota"
+	"github.com/tripgraph/tripgraph/store/replica"
 	"github.com/tripgraph/tripgraph/textfold"
 )
 
@@ -64,13 +65,20 @@ type Item struct {
 // Store is the items of every user; ForOwner is one user's part.
 type Store struct {
 	pool   *pgxpool.Pool
+	reads  *replica.Router // where searches are served
 	limits quota.Limits
 }
 
 // New is the store on pool, holding each user's items to limits' items and
-// bytes (quota.Default's where not set).
-func New(pool *pgxpool.Pool, limits quota.Limits) *Store {
-	return &Store{pool: pool, limits: limits.OrDefault()}
+// bytes (quota.Default's where not set). Searches that change nothing (no
+// TTL to refresh) and namespace listings are served where reads decides:
+// a replica that has caught up, or pool (every one of them when reads is
+// nil).
+func New(pool *pgxpool.Pool, reads *replica.Router, limits quota.Limits) *Store {
+	if reads == nil {
+		reads = replica.Primary(pool)
+	}
+	return &Store{pool: pool, reads: reads, limits: limits.OrDefault()}
 }
 
 // Owned is one user's items: every method reaches that user's only.
@@ -332,15 +340,25 @@ func (o Owned) Search(ctx context.Context, q Query) ([]Item, error) {
 				WHERE i.user_id = $1 AND i.namespace = f.namespace AND i.key = f.key AND i.ttl IS NOT NULL)
 			SELECT * FROM found ORDER BY %s`, query, strings.ReplaceAll(order, "updated_at", "found.updated_at"))
 	}
-	rows, err := o.s.pool.Query(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("searching items: %w", err)
+	search := func(q replica.Querier) (list []Item, err error) {
+		rows, err := q.Query(ctx, query, args...)
+		if err != nil {
+			return nil, fmt.Errorf("searching items: %w", err)
+		}
+		if list, err = pgx.CollectRows(rows, scanItem); err != nil {
+			return nil, fmt.Errorf("searching items: %w", err)
+		}
+		return list, nil
 	}
-	list, err := pgx.CollectRows(rows, scanItem)
-	if err != nil {
-		return nil, fmt.Errorf("searching items: %w", err)
+	if q.Refresh { // it moves the TTLs of what it finds: the primary's
+		return search(o.s.pool)
 	}
-	return list, nil
+	var list []Item
+	err = o.s.reads.Read(ctx, func(q replica.Querier) (err error) {
+		list, err = search(q)
+		return err
+	})
+	return list, err
 }
 
 // NamespaceQuery lists namespaces.
@@ -391,7 +409,17 @@ func (o Owned) Namespaces(ctx context.Context, q NamespaceQuery) ([][]string, er
 	if q.MaxDepth > 0 {
 		depth = min(q.MaxDepth, MaxDepth) // no namespace is deeper; an array subscript is an integer
 	}
-	rows, err := o.s.pool.Query(ctx, `
+	var list [][]string
+	err = o.s.reads.Read(ctx, func(db replica.Querier) error {
+		list, err = o.namespaces(ctx, db, q, depth, limit)
+		return err
+	})
+	return list, err
+}
+
+// namespaces runs Namespaces' query on db.
+func (o Owned) namespaces(ctx context.Context, db replica.Querier, q NamespaceQuery, depth any, limit int) ([][]string, error) {
+	rows, err := db.Query(ctx, `
 		SELECT DISTINCT CASE WHEN $4::int IS NULL THEN namespace ELSE namespace[1:$4] END AS ns
 		FROM store_items
 		WHERE user_id = $1 AND `+live+`
