@@ -16,7 +16,9 @@
 // as a read of the primary at some moment between its start and its end
 // would, and a client reads its own writes, whichever process made them.
 // A replica that is behind is given up to Options.MaxWait to catch up,
-// checked every few milliseconds; then the read is served by the primary.
+// checked every few milliseconds; then the read is served by the primary,
+// as every read is for ten times MaxWait (at most Options.DownFor): one
+// that far behind would keep each read waiting for nothing.
 //
 // The primary's position costs one small query, but not one per read: a
 // read waits for the first question asked after it began, and one
@@ -181,7 +183,10 @@ func (r *Router) Read(ctx context.Context, read func(Querier) error) error {
 	switch {
 	case ctx.Err() != nil:
 		return context.Cause(ctx)
-	case errors.Is(err, errBehind), errors.Is(err, errPrimary):
+	case errors.Is(err, errBehind):
+		r.behind()
+		return r.onPrimary(ctx, read)
+	case errors.Is(err, errPrimary):
 		return r.onPrimary(ctx, read)
 	case err != nil:
 		r.failed(err)
@@ -214,6 +219,18 @@ func (r *Router) failed(err error) {
 	if !r.down.Swap(true) {
 		r.opts.Log.Warn("the read replica failed: reads go to the primary for a while",
 			"retry_in", r.opts.DownFor.String(), "err", err)
+	}
+}
+
+// behind leaves a replica that did not catch up within MaxWait alone for
+// ten times MaxWait, at most DownFor: a replica that far behind is likely
+// to stay behind for a moment, and every read meanwhile would wait
+// MaxWait for nothing.
+func (r *Router) behind() {
+	r.downUntil.Store(time.Now().Add(min(10*r.opts.MaxWait, r.opts.DownFor)).UnixNano())
+	if !r.down.Swap(true) {
+		r.opts.Log.Warn("the read replica is behind the primary: reads go to the primary for a while",
+			"max_wait", r.opts.MaxWait.String())
 	}
 }
 
