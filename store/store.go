@@ -8,6 +8,11 @@
 // graph's checkpointer), items (the long-term store), crons (scheduled runs)
 // and mcpservers (the servers users add).
 //
+// The reads a streaming replica may serve (an owner's history and state,
+// thread, run and item searches, finished runs' replays) go through
+// package replica, which picks the replica once it has caught up with the
+// primary, else the primary; every other statement is the primary's.
+//
 // What a user may touch is reached through Owner (ForOwner), which sees
 // that user's rows only; the queue's worker calls (ClaimRun and the lease
 // calls) reach any owner's runs, by lease.
