@@ -163,7 +163,7 @@ func TestReplicaServesOwnersReadsOnly(t *testing.T) {
 
 // waitForReplica waits until the replica serves the owner's reads again
 // (after a test left it behind, and so alone for a while).
-func waitForReplica(t *testing.T, st *Store, o Owner) {
+func waitForReplica(t testing.TB, st *Store, o Owner) {
 	t.Helper()
 	for range 150 {
 		before := st.Reads().Served(replica.ByReplica)
