@@ -100,7 +100,7 @@ type Router struct {
 	positions *positions
 	opts      Options
 	downUntil atomic.Int64 // unix nanoseconds until which the replica is left alone
-	down      atomic.Bool  // the replica failed and has not served since
+	down      atomic.Bool  // the replica was left alone and has not served since
 	stats     [servedKinds]atomic.Uint64
 }
 
@@ -168,9 +168,6 @@ func (s Served) String() string {
 // Served is how many reads each has served since the Router was made.
 func (r *Router) Served(by Served) uint64 { return r.stats[by].Load() }
 
-// HasReplica reports whether the Router has a replica to send reads to.
-func (r *Router) HasReplica() bool { return r.replica != nil }
-
 // Read runs read on the replica when it has caught up with the primary
 // (see the package's rule), else on the primary. read may run twice (on
 // the replica, which failed, then on the primary), so it must gather its
@@ -181,7 +178,7 @@ func (r *Router) Read(ctx context.Context, read func(Querier) error) error {
 	}
 	conn, err := r.caughtUp(ctx)
 	switch {
-	case ctx.Err() != nil:
+	case err != nil && ctx.Err() != nil:
 		return context.Cause(ctx)
 	case errors.Is(err, errBehind):
 		r.behind()
