@@ -10,13 +10,18 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Replica is a streaming replica of a local cluster: a hot standby copied
 // from the running cluster with pg_basebackup -R, which then follows its
 // WAL. It has a data directory and a port of its own, under the cluster's
 // .data/replicas/NAME, and its server is started and stopped by its
-// process id. Like the cluster, it is for development and tests only: it
+// process id. It streams through a replication slot of its own on the
+// cluster (tripgraph_replica_NAME), so the cluster keeps the WAL it has
+// not received, through its copy and while it is stopped; Remove drops
+// the slot. Like the cluster, it is for development and tests only: it
 // trusts local connections and its copy is not synced to disk.
 type Replica struct {
 	c    *Cluster
@@ -44,7 +49,7 @@ func (c *Cluster) NewReplica(ctx context.Context, name string) (*Replica, error)
 	if err := r.wipe(ctx); err != nil {
 		return nil, err
 	}
-	if err := r.copyPrimary(ctx, primary); err != nil {
+	if err := r.copyPrimaryRetrying(ctx, primary); err != nil {
 		return nil, err
 	}
 	port, err := freePort()
@@ -110,13 +115,16 @@ func (r *Replica) Remove(ctx context.Context) error {
 	return r.wipe(ctx)
 }
 
-// wipe stops a server left running in the replica's directory and deletes
-// the directory.
+// wipe stops a server left running in the replica's directory, drops its
+// slot and deletes the directory.
 func (r *Replica) wipe(ctx context.Context) error {
 	if pid, ok := postmasterPID(r.dataDir()); ok {
 		if err := stopPostmaster(ctx, pid); err != nil {
 			return fmt.Errorf("stopping the replica %s left running: %w", r.name, err)
 		}
+	}
+	if err := r.dropSlot(ctx); err != nil {
+		return err
 	}
 	if err := os.RemoveAll(r.dir()); err != nil {
 		return fmt.Errorf("wiping replica %s: %w", r.name, err)
@@ -124,10 +132,62 @@ func (r *Replica) wipe(ctx context.Context) error {
 	return nil
 }
 
+// slot is the name of the replica's replication slot on the cluster.
+func (r *Replica) slot() string { return "tripgraph_replica_" + r.name }
+
+// dropSlot drops the replica's replication slot, if the cluster runs and
+// has it. The cluster's sender may hold it for a moment after the
+// replica stopped: it tries for up to 10 s.
+func (r *Replica) dropSlot(ctx context.Context) error {
+	port, ok := r.c.runningPort()
+	if !ok {
+		return nil
+	}
+	conn, err := pgx.Connect(ctx, r.c.url(port, "postgres"))
+	if err != nil {
+		return fmt.Errorf("connecting to drop the slot of replica %s: %w", r.name, err)
+	}
+	defer conn.Close(ctx)
+	for try := 0; ; try++ {
+		_, err := conn.Exec(ctx, `SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1`, r.slot())
+		if err == nil {
+			return nil
+		}
+		if try == 100 {
+			return fmt.Errorf("dropping the slot of replica %s: %w", r.name, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// copyPrimaryRetrying copies the cluster with copyPrimary, one copy at a
+// time across processes, and tries again (twice) when a copy fails: on a
+// cluster where tests drop databases, each drop forces a checkpoint, and
+// PostgreSQL 15 may invalidate the slot of a copy under way when one
+// comes at the wrong moment.
+func (r *Replica) copyPrimaryRetrying(ctx context.Context, primary int) error {
+	unlock, err := r.c.lock("replicas.lock")
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	for try := 1; ; try++ {
+		err := r.copyPrimary(ctx, primary)
+		if err == nil {
+			return nil
+		}
+		if dropErr := r.dropSlot(ctx); dropErr != nil || try == 3 || ctx.Err() != nil {
+			return errors.Join(err, dropErr)
+		}
+	}
+}
+
 // copyPrimary copies the cluster listening on port primary into the
 // replica's data directory with pg_basebackup, streaming the WAL written
-// meanwhile, and with -R: standby.signal, and the primary's address in
-// primary_conninfo, so that the copy starts as a standby that follows it.
+// meanwhile through the replica's slot, which it creates first (-C -S),
+// and with -R: standby.signal, and the primary's address and the slot in
+// the replica's settings, so that the copy starts as a standby that
+// follows the cluster.
 func (r *Replica) copyPrimary(ctx context.Context, primary int) error {
 	for _, d := range []string{r.dir(), filepath.Join(r.c.base(), "replicas")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -143,7 +203,7 @@ func (r *Replica) copyPrimary(ctx context.Context, primary int) error {
 		}
 	}
 	if err := r.c.runAsOwner(ctx, filepath.Join(r.c.bin, "pg_basebackup"), "-h", "127.0.0.1",
-		"-p", strconv.Itoa(primary), "-U", Superuser, "-D", r.dataDir(), "-R", "-X", "stream",
+		"-p", strconv.Itoa(primary), "-U", Superuser, "-D", r.dataDir(), "-R", "-X", "stream", "-C", "-S", r.slot(),
 		"-c", "fast", "--no-sync"); err != nil {
 		return fmt.Errorf("copying the cluster into replica %s: %w", r.name, err)
 	}

@@ -34,9 +34,24 @@ func TestReplicaFollowsTheCluster(t *testing.T) {
 	}
 	t.Cleanup(func() { conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+db+" WITH (FORCE)") })
 
+	slots := func() int {
+		var n int
+		if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'tripgraph_replica_devdbtest'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	t.Cleanup(func() { // after Remove
+		if n := slots(); n != 0 {
+			t.Errorf("the cluster keeps the removed replica's slot")
+		}
+	})
 	r, err := c.NewReplica(ctx, "devdbtest")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if slots() != 1 {
+		t.Fatal("the replica has no slot on the cluster: the cluster may drop WAL it has not received")
 	}
 	t.Cleanup(func() {
 		if err := r.Remove(context.Background()); err != nil {
