@@ -42,8 +42,9 @@ type Config struct {
 
 // Database says which PostgreSQL to use.
 type Database struct {
-	URL  string `env:"DATABASE_URL" shown:"a local cluster under «.data/»" help:"PostgreSQL to use; when set, no local cluster is started"`
-	Pool int    `env:"TRIPGRAPH_DB_POOL" shown:"4 per CPU + 4" validate:"eq=0|gte=2" help:"most connections in «serve»'s database pool for the runs' work; half as many again are kept for what requests wait on (creating a run, checking a key), and the connections that listen for and send run notifications are apart. It wins over a «pool_max_conns» in «DATABASE_URL». The default counts this machine's CPUs: for a database on a machine of its own, about four per CPU of that machine"`
+	URL        string `env:"DATABASE_URL" shown:"a local cluster under «.data/»" help:"PostgreSQL to use; when set, no local cluster is started"`
+	ReplicaURL string `env:"TRIPGRAPH_DATABASE_REPLICA_URL" shown:"unset: the primary serves every read" secret:"true" help:"a streaming replica (hot standby) of the database that serves reads: threads' history and state, thread, run and store searches, and the replay of finished runs' streams; everything else stays on «DATABASE_URL». A read goes to it only once it has replayed all the primary had committed when the read began (waiting up to 100 ms, else the primary serves it), so every client reads its own writes. A replica that fails or cannot be reached is left alone for 10 s, the primary serving meanwhile, with no error to the client. Its pool is as large as the primary's"`
+	Pool       int    `env:"TRIPGRAPH_DB_POOL" shown:"4 per CPU + 4" validate:"eq=0|gte=2" help:"most connections in «serve»'s database pool for the runs' work; half as many again are kept for what requests wait on (creating a run, checking a key), and the connections that listen for and send run notifications are apart. It wins over a «pool_max_conns» in «DATABASE_URL». The default counts this machine's CPUs: for a database on a machine of its own, about four per CPU of that machine"`
 }
 
 // Model says which language model the planner runs on, with the keys of

@@ -67,7 +67,7 @@ func New(dir string) (*Cluster, error) {
 // Ensure starts the cluster if it is not running (creating and, as root,
 // installing it first), creates the default database, and returns its URL.
 func (c *Cluster) Ensure(ctx context.Context) (string, error) {
-	unlock, err := c.lock()
+	unlock, err := c.lock("devdb.lock")
 	if err != nil {
 		return "", err
 	}
@@ -186,14 +186,14 @@ func projectRoot(dir string) (string, error) {
 	}
 }
 
-// lock takes an exclusive file lock so that parallel processes start the
-// cluster once.
-func (c *Cluster) lock() (func(), error) {
+// lock takes the exclusive file lock .data/name, so that parallel
+// processes start the cluster once (devdb.lock), or copy it one at a time.
+func (c *Cluster) lock(name string) (func(), error) {
 	dir := filepath.Join(c.Root, ".data")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", dir, err)
 	}
-	f, err := os.OpenFile(filepath.Join(dir, "devdb.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, name), os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("opening the cluster lock: %w", err)
 	}

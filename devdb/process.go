@@ -48,6 +48,11 @@ func (c *Cluster) findBinaries(ctx context.Context) error {
 func lookBinaries() string {
 	if p, err := exec.LookPath("initdb"); err == nil {
 		if _, err := exec.LookPath("pg_ctl"); err == nil {
+			// A link on PATH (/usr/local/bin/initdb) leads to the
+			// directory of the version's other programs (pg_basebackup).
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				p = real
+			}
 			return filepath.Dir(p)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/store/paging"
 	"github.com/tripgraph/tripgraph/store/quota"
+	"github.com/tripgraph/tripgraph/store/replica"
 )
 
 // Run statuses. Pending and running runs are active: a thread has at most
@@ -483,17 +484,21 @@ func (o Owner) ActiveRun(ctx context.Context, threadID string) (Run, error) {
 }
 
 // ListRuns lists the runs of one of the owner's threads, newest first;
-// with statuses, only the runs in one of them.
+// with statuses, only the runs in one of them. A replica that has caught
+// up may serve it (see package replica).
 func (o Owner) ListRuns(ctx context.Context, threadID string, limit, offset int, statuses ...string) ([]Run, error) {
 	limit, offset = paging.Clamp(limit, offset, 20)
-	rows, err := o.s.Pool.Query(ctx, `
-		SELECT `+runColumns+` FROM runs r JOIN threads t ON t.id = r.thread_id
-		WHERE r.thread_id = $1 AND t.owner_id = $2 AND ($5::text[] IS NULL OR r.status = ANY($5))
-		ORDER BY r.created_at DESC, r.id DESC LIMIT $3 OFFSET $4`, threadID, o.id, limit, offset, statuses)
-	if err != nil {
-		return nil, notFoundAs(fmt.Errorf("listing the runs of thread %s: %w", threadID, err), "Thread with ID %s not found", threadID)
-	}
-	list, err := pgx.CollectRows(rows, scanRun)
+	var list []Run
+	err := o.s.reads.Read(ctx, func(db replica.Querier) error {
+		rows, err := db.Query(ctx, `
+			SELECT `+runColumns+` FROM runs r JOIN threads t ON t.id = r.thread_id
+			WHERE r.thread_id = $1 AND t.owner_id = $2 AND ($5::text[] IS NULL OR r.status = ANY($5))
+			ORDER BY r.created_at DESC, r.id DESC LIMIT $3 OFFSET $4`, threadID, o.id, limit, offset, statuses)
+		if err == nil {
+			list, err = pgx.CollectRows(rows, scanRun)
+		}
+		return err
+	})
 	if err != nil {
 		return nil, notFoundAs(fmt.Errorf("listing the runs of thread %s: %w", threadID, err), "Thread with ID %s not found", threadID)
 	}

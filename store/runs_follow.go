@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/tripgraph/tripgraph/store/replica"
 )
 
 // ErrRunCancelled is the cause of a context that WatchCancel cancelled
@@ -31,6 +33,11 @@ var ErrRunCancelled = errors.New("the run was cancelled")
 // the seq of its last event, needs no read when it has every event. After
 // followQuiet without news it reads anyway. While the database cannot be
 // reached it reads again, for up to followPatience.
+//
+// The replay of a run that has ended may be served by a replica that has
+// caught up (see package replica): its first read, and the pages after it
+// when that read found the run ended. Once a read finds the run going on,
+// every read is the primary's, where the run's worker writes.
 func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64) iter.Seq2[RunEvent, error] {
 	return func(yield func(RunEvent, error) bool) {
 		sub, unsubscribe, err := o.s.runHub().subscribe(ctx, RunEventsChannel, runID)
@@ -40,8 +47,12 @@ func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64
 		}
 		defer unsubscribe()
 		var outage time.Time // when reads began to fail as Unreachable
+		reads := o.s.reads   // until a read finds the run going on
 		for {
-			final, events, err := o.runAndEvents(ctx, runID, afterSeq)
+			final, events, err := o.runAndEvents(ctx, reads, runID, afterSeq)
+			if !final {
+				reads = o.s.primary
+			}
 			if Unreachable(err) && ctx.Err() == nil {
 				if outage.IsZero() {
 					outage = time.Now()
@@ -181,8 +192,17 @@ const runAndEventsSQL = `
 // runAndEvents reads whether a run has ended and a page of its events
 // after afterSeq, in one statement: so in one snapshot, where a final
 // status means that every event of the run is there to read.
-func (o Owner) runAndEvents(ctx context.Context, runID string, afterSeq int64) (final bool, events []RunEvent, err error) {
-	rows, err := o.s.Pool.Query(ctx, runAndEventsSQL, runID, o.id, afterSeq, runEventsPage)
+func (o Owner) runAndEvents(ctx context.Context, reads *replica.Router, runID string, afterSeq int64) (final bool, events []RunEvent, err error) {
+	err = reads.Read(ctx, func(db replica.Querier) (err error) {
+		final, events, err = o.runAndEventsOn(ctx, db, runID, afterSeq)
+		return err
+	})
+	return final, events, err
+}
+
+// runAndEventsOn is runAndEvents on db.
+func (o Owner) runAndEventsOn(ctx context.Context, db replica.Querier, runID string, afterSeq int64) (final bool, events []RunEvent, err error) {
+	rows, err := db.Query(ctx, runAndEventsSQL, runID, o.id, afterSeq, runEventsPage)
 	if err != nil {
 		return false, nil, notFoundAs(fmt.Errorf("reading the events of run %s: %w", runID, err), "no run %s", runID)
 	}

@@ -9,6 +9,11 @@
 // eventparts (the partitions of the run events table) and mcpservers (the
 // servers users add).
 //
+// The reads a streaming replica may serve (an owner's history and state,
+// thread, run and item searches, finished runs' replays) go through
+// package replica, which picks the replica once it has caught up with the
+// primary, else the primary; every other statement is the primary's.
+//
 // What a user may touch is reached through Owner (ForOwner), which sees
 // that user's rows only; the queue's worker calls (ClaimRun and the lease
 // calls) reach any owner's runs, by lease.
@@ -29,6 +34,7 @@ import (
 	"github.com/tripgraph/tripgraph/store/eventparts"
 	"github.com/tripgraph/tripgraph/store/items"
 	"github.com/tripgraph/tripgraph/store/quota"
+	"github.com/tripgraph/tripgraph/store/replica"
 )
 
 // Store is a handle on the database. It is safe for concurrent use.
@@ -40,6 +46,12 @@ type Store struct {
 	// queues for a connection. It is Pool itself when the store was opened
 	// without a size.
 	requests *pgxpool.Pool
+	// reads decides which database serves the reads that a replica may
+	// serve (see Options.ReplicaURL); every other statement is the
+	// primary's.
+	reads *replica.Router
+	// primary is a Router that sends every read to the primary.
+	primary *replica.Router
 	// Accounts are the users, their API keys and browser sessions.
 	Accounts *accounts.Store
 	// Catalog is what our MCP tools read and book.
@@ -80,6 +92,16 @@ type Options struct {
 	// Limits are what each user may keep and run (quota.Default's where
 	// not set).
 	Limits quota.Limits
+	// ReplicaURL, when set, is a streaming replica of the database that
+	// serves the owners' history and state reads, thread, run and store
+	// searches and the replay of finished runs' streams, once it has
+	// replayed what the primary had committed when the read began; the
+	// primary serves them while it has not, and while the replica is down
+	// (see package replica). Its pool is sized as the main one.
+	ReplicaURL string
+	// Replica tunes how reads wait for the replica and how long a failed
+	// one is left alone.
+	Replica replica.Options
 	// Tracer, when set, sees every statement of the pools (and of the
 	// connections that listen for and send notifications): the command
 	// sets OpenTelemetry's (otelpgx) when tracing is on.
@@ -122,10 +144,25 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 			return nil, fmt.Errorf("opening the requests' database pool: %w", err)
 		}
 	}
-	return &Store{Pool: pool, requests: requests, Accounts: accounts.New(pool), Catalog: catalog.New(pool),
-		Checkpoints: checkpoint.New(pool, o.Checkpoints), Items: items.New(pool, o.Limits), Crons: crons.New(pool, o.Limits),
+	reads := replica.Primary(pool)
+	if o.ReplicaURL != "" {
+		if reads, err = replica.Open(ctx, pool, requests, o.ReplicaURL, o.MaxConns, o.Replica); err != nil {
+			if requests != pool {
+				requests.Close()
+			}
+			pool.Close()
+			return nil, err
+		}
+	}
+	o.Checkpoints.Reads = reads
+	return &Store{Pool: pool, requests: requests, reads: reads, primary: replica.Primary(pool), Accounts: accounts.New(pool), Catalog: catalog.New(pool),
+		Checkpoints: checkpoint.New(pool, o.Checkpoints), Items: items.New(pool, reads, o.Limits), Crons: crons.New(pool, o.Limits),
 		EventPartitions: eventparts.New(pool), limits: o.Limits.OrDefault()}, nil
 }
+
+// Reads is what decides which database serves the reads a replica may
+// serve, and counts them.
+func (s *Store) Reads() *replica.Router { return s.reads }
 
 // RequestPool is the pool for what a request waits on before it is
 // answered: a run's creation (CreateRun, CreateRunOnNewThread) and the
@@ -141,6 +178,7 @@ func (s *Store) RequestPool() *pgxpool.Pool { return s.requests }
 func (s *Store) Close() {
 	s.stopNotifier()
 	s.stopHub()
+	s.reads.Close()
 	if s.requests != s.Pool {
 		s.requests.Close()
 	}

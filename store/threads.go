@@ -14,6 +14,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/store/paging"
+	"github.com/tripgraph/tripgraph/store/replica"
 )
 
 // Thread statuses.
@@ -94,7 +95,9 @@ func (o Owner) Thread(ctx context.Context, id string) (Thread, error) {
 	return t, nil
 }
 
-// SearchThreads lists the owner's threads that match q, in its order.
+// SearchThreads lists the owner's threads that match q, in its order. A
+// replica that has caught up may serve it (see package replica), as it may
+// CountThreads.
 func (o Owner) SearchThreads(ctx context.Context, q ThreadQuery) ([]Thread, error) {
 	where, args, err := o.threadFilter(q)
 	if err != nil {
@@ -116,11 +119,14 @@ func (o Owner) SearchThreads(ctx context.Context, q ThreadQuery) ([]Thread, erro
 	args = append(args, limit, offset)
 	sql := fmt.Sprintf(`SELECT %s FROM threads WHERE %s ORDER BY %s %s, id %s LIMIT $%d OFFSET $%d`,
 		threadColumns, where, col, dir, dir, len(args)-1, len(args))
-	rows, err := o.s.Pool.Query(ctx, sql, args...)
-	if err != nil {
-		return nil, fmt.Errorf("searching threads: %w", err)
-	}
-	list, err := pgx.CollectRows(rows, scanThread)
+	var list []Thread
+	err = o.s.reads.Read(ctx, func(db replica.Querier) error {
+		rows, err := db.Query(ctx, sql, args...)
+		if err == nil {
+			list, err = pgx.CollectRows(rows, scanThread)
+		}
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("searching threads: %w", err)
 	}
@@ -135,7 +141,10 @@ func (o Owner) CountThreads(ctx context.Context, q ThreadQuery) (int, error) {
 		return 0, err
 	}
 	var n int
-	if err := o.s.Pool.QueryRow(ctx, `SELECT count(*) FROM threads WHERE `+where, args...).Scan(&n); err != nil {
+	err = o.s.reads.Read(ctx, func(db replica.Querier) error {
+		return db.QueryRow(ctx, `SELECT count(*) FROM threads WHERE `+where, args...).Scan(&n)
+	})
+	if err != nil {
 		return 0, fmt.Errorf("counting threads: %w", err)
 	}
 	return n, nil

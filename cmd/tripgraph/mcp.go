@@ -120,7 +120,7 @@ type serving struct {
 // media root of the configuration.
 func openServing(ctx context.Context, cfg config.Config, log *slog.Logger, dbPool int32) (*serving, error) {
 	st, err := openStoreWith(ctx, cfg.Database, store.Options{MaxConns: dbPool, Checkpoints: checkpointerOptions(cfg.Storage),
-		Limits: quotaLimits(cfg.Quota), Tracer: statementTracer()})
+		Limits: quotaLimits(cfg.Quota), Tracer: statementTracer(), ReplicaURL: cfg.Database.ReplicaURL})
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/store/replica"
 )
 
 // Saver is the PostgreSQL graph.Checkpointer. It is safe for concurrent
@@ -86,6 +87,9 @@ type saver struct {
 	opts  Options
 	cache *chainCache
 	owner string // Owned's: every query is limited to this owner's threads
+	// reads serves Latest, Get and List: a replica that has caught up, or
+	// the primary; nil, pool serves them (Saver's, and a run's).
+	reads *replica.Router
 	// fence and companion are those of a run's writes (Owned.ForRun).
 	fence     *Fence
 	companion Companion
@@ -107,6 +111,12 @@ type Options struct {
 	// needs its parent). 0 means DefaultCacheBytes; a negative value turns
 	// the cache off.
 	CacheBytes int64
+	// Reads, when set, decides where the reads of the owners'
+	// checkpointers (ForOwner's Latest, Get and List: the API's state and
+	// history) are served: by a replica that has caught up with the
+	// primary, or by pool. A run's checkpointer (ForRun) and the unscoped
+	// Saver read pool always, as every write does.
+	Reads *replica.Router
 }
 
 // DefaultCacheBytes is the default Options.CacheBytes: room for the
@@ -146,7 +156,7 @@ func New(pool *pgxpool.Pool, opts Options) *Saver {
 // ForOwner returns the checkpointer of ownerID's threads only. It shares
 // c's cache.
 func (c *saver) ForOwner(ownerID string) *Owned {
-	return &Owned{&saver{pool: c.pool, opts: c.opts, cache: c.cache, owner: ownerID}}
+	return &Owned{&saver{pool: c.pool, opts: c.opts, cache: c.cache, owner: ownerID, reads: c.opts.Reads}}
 }
 
 // ForRun returns the checkpointer a run writes with, on the same owner's
@@ -157,6 +167,7 @@ func (c *saver) ForOwner(ownerID string) *Owned {
 func (o *Owned) ForRun(f Fence, comp Companion) *Owned {
 	run := *o.saver
 	run.fence, run.companion = &f, comp
+	run.reads = nil // a run reads what it writes: the primary
 	return &Owned{&run}
 }
 
@@ -305,7 +316,7 @@ func (c *saver) parentChain(ctx context.Context, cp graph.Checkpoint) (*chain, e
 	if ch, ok := c.cache.get(cp.ThreadID, cp.ParentID); ok {
 		return ch, nil
 	}
-	_, ch, err := c.one(ctx, cp.ThreadID, cp.ParentID)
+	_, ch, err := c.one(ctx, c.pool, cp.ThreadID, cp.ParentID)
 	if errors.Is(err, graph.ErrNotFound) {
 		return nil, nil
 	}
@@ -438,8 +449,7 @@ func (c *saver) Latest(ctx context.Context, threadID string) (graph.Checkpoint, 
 	if err := graph.CheckID("thread id", threadID); err != nil {
 		return graph.Checkpoint{}, InvalidID(err)
 	}
-	cp, _, err := c.one(ctx, threadID, "")
-	return cp, err
+	return c.oneRead(ctx, threadID, "")
 }
 
 // Get returns one checkpoint of a thread.
@@ -447,8 +457,24 @@ func (c *saver) Get(ctx context.Context, threadID, checkpointID string) (graph.C
 	if err := errors.Join(graph.CheckID("thread id", threadID), graph.CheckID("checkpoint id", checkpointID)); err != nil {
 		return graph.Checkpoint{}, InvalidID(err)
 	}
-	cp, _, err := c.one(ctx, threadID, checkpointID)
+	return c.oneRead(ctx, threadID, checkpointID)
+}
+
+// oneRead is one, for a reader: served where the saver's reads say.
+func (c *saver) oneRead(ctx context.Context, threadID, id string) (cp graph.Checkpoint, err error) {
+	err = c.reading(ctx, func(q replica.Querier) error {
+		cp, _, err = c.one(ctx, q, threadID, id)
+		return err
+	})
 	return cp, err
+}
+
+// reading runs read where the saver's reads are served.
+func (c *saver) reading(ctx context.Context, read func(replica.Querier) error) error {
+	if c.reads == nil {
+		return read(c.pool)
+	}
+	return c.reads.Read(ctx, read)
 }
 
 // List returns a thread's checkpoints, newest first.
@@ -461,7 +487,11 @@ func (c *saver) List(ctx context.Context, threadID string, opts graph.ListOption
 			return nil, InvalidID(err)
 		}
 	}
-	rows, err := c.read(ctx, threadID, "", opts.Before, opts.Limit)
+	var rows []cpRow
+	err := c.reading(ctx, func(q replica.Querier) (err error) {
+		rows, err = c.read(ctx, q, threadID, "", opts.Before, opts.Limit)
+		return err
+	})
 	if err != nil {
 		if errors.Is(err, graph.ErrNotFound) {
 			return nil, nil
@@ -482,8 +512,8 @@ func (c *saver) List(ctx context.Context, threadID string, opts graph.ListOption
 }
 
 // one reads a checkpoint (the newest when id is "") and its chain.
-func (c *saver) one(ctx context.Context, threadID, id string) (graph.Checkpoint, *chain, error) {
-	head, err := c.readOne(ctx, threadID, id)
+func (c *saver) one(ctx context.Context, q replica.Querier, threadID, id string) (graph.Checkpoint, *chain, error) {
+	head, err := c.readOne(ctx, q, threadID, id)
 	if err != nil {
 		return graph.Checkpoint{}, nil, err
 	}
@@ -495,7 +525,7 @@ func (c *saver) one(ctx context.Context, threadID, id string) (graph.Checkpoint,
 	}
 	// The chain the row's delta starts from is not cached: read it whole,
 	// up to this row.
-	rows, err := c.read(ctx, threadID, head.id, "", 1)
+	rows, err := c.read(ctx, q, threadID, head.id, "", 1)
 	if err != nil {
 		return graph.Checkpoint{}, nil, err
 	}
@@ -522,13 +552,13 @@ func missing(threadID, id string) error {
 
 // readOne fetches one checkpoint's row (the newest when id is ""), or nil
 // when there is none.
-func (c *saver) readOne(ctx context.Context, threadID, id string) (*cpRow, error) {
+func (c *saver) readOne(ctx context.Context, db replica.Querier, threadID, id string) (*cpRow, error) {
 	page, args := c.pageSQL(threadID, id, "")
 	q := `SELECT c.id, c.parent_id, c.step, c.node, c.next, c.source, c.run_id,
 			c.state, c.delta, c.update_json, c.created_at, c.interrupts, true
 		FROM checkpoints c WHERE ` + page + ` ORDER BY c.id DESC LIMIT 1`
 	var r cpRow
-	err := c.pool.QueryRow(ctx, q, args...).Scan(&r.id, &r.parentID, &r.step, &r.node, &r.next, &r.source, &r.runID,
+	err := db.QueryRow(ctx, q, args...).Scan(&r.id, &r.parentID, &r.step, &r.node, &r.next, &r.source, &r.runID,
 		&r.state, &r.delta, &r.update, &r.createdAt, &r.interrupts, &r.wanted)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
@@ -574,9 +604,9 @@ func (c *saver) fromCache(threadID string, r cpRow) (rebuilt, bool) {
 // (flagged wanted) and every row between the oldest snapshot its chains
 // start from and its newest checkpoint, oldest first. It is one statement,
 // so it sees one snapshot of the database.
-func (c *saver) read(ctx context.Context, threadID, id, before string, limit int) ([]cpRow, error) {
+func (c *saver) read(ctx context.Context, db replica.Querier, threadID, id, before string, limit int) ([]cpRow, error) {
 	q, args := c.readSQL(threadID, id, before, limit)
-	rows, err := c.pool.Query(ctx, q, args...)
+	rows, err := db.Query(ctx, q, args...)
 	if err != nil {
 		return nil, readError(err, threadID)
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/store/paging"
 	"github.com/tripgraph/tripgraph/store/quota"
+	"github.com/tripgraph/tripgraph/store/replica"
 	"github.com/tripgraph/tripgraph/textfold"
 )
 
@@ -64,13 +65,20 @@ type Item struct {
 // Store is the items of every user; ForOwner is one user's part.
 type Store struct {
 	pool   *pgxpool.Pool
+	reads  *replica.Router // where searches are served
 	limits quota.Limits
 }
 
 // New is the store on pool, holding each user's items to limits' items and
-// bytes (quota.Default's where not set).
-func New(pool *pgxpool.Pool, limits quota.Limits) *Store {
-	return &Store{pool: pool, limits: limits.OrDefault()}
+// bytes (quota.Default's where not set). Searches that change nothing (no
+// TTL to refresh) and namespace listings are served where reads decides:
+// a replica that has caught up, or pool (every one of them when reads is
+// nil).
+func New(pool *pgxpool.Pool, reads *replica.Router, limits quota.Limits) *Store {
+	if reads == nil {
+		reads = replica.Primary(pool)
+	}
+	return &Store{pool: pool, reads: reads, limits: limits.OrDefault()}
 }
 
 // Owned is one user's items: every method reaches that user's only.
@@ -302,7 +310,10 @@ func (q Query) FindsNothing() bool {
 }
 
 // Search finds items: with a text, best ranked first; without, the most
-// recently updated first.
+// recently updated first. The search is served where the store's reads
+// are (a replica that has caught up may serve it); with q.Refresh, the
+// found items that have a time to live, and are still live, then have it
+// started again on the primary.
 func (o Owned) Search(ctx context.Context, q Query) ([]Item, error) {
 	limit, conds, err := q.Check()
 	if err != nil {
@@ -324,23 +335,71 @@ func (o Owned) Search(ctx context.Context, q Query) ([]Item, error) {
 		return []Item{}, nil
 	}
 	args = append(args, limit, q.Offset)
-	query := fmt.Sprintf(`SELECT namespace, key, value, created_at, updated_at, %s AS score FROM store_items
+	query := fmt.Sprintf(`SELECT namespace, key, value, created_at, updated_at, %s AS score, ttl IS NOT NULL FROM store_items
 		WHERE %s ORDER BY %s LIMIT $%d OFFSET $%d`, score, strings.Join(where, " AND "), order, len(args)-1, len(args))
+	var found []searched
+	err = o.s.reads.Read(ctx, func(db replica.Querier) error {
+		rows, err := db.Query(ctx, query, args...)
+		if err == nil {
+			found, err = pgx.CollectRows(rows, scanSearched)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("searching items: %w", err)
+	}
+	list := make([]Item, len(found))
+	var expiring []Ref
+	for i, f := range found {
+		list[i] = f.Item
+		if f.expires {
+			expiring = append(expiring, Ref{Namespace: f.Namespace, Key: f.Key})
+		}
+	}
 	if q.Refresh {
-		query = fmt.Sprintf(`WITH found AS (%s),
-			touched AS (UPDATE store_items i SET expires_at = now() + i.ttl FROM found f
-				WHERE i.user_id = $1 AND i.namespace = f.namespace AND i.key = f.key AND i.ttl IS NOT NULL)
-			SELECT * FROM found ORDER BY %s`, query, strings.ReplaceAll(order, "updated_at", "found.updated_at"))
-	}
-	rows, err := o.s.pool.Query(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("searching items: %w", err)
-	}
-	list, err := pgx.CollectRows(rows, scanItem)
-	if err != nil {
-		return nil, fmt.Errorf("searching items: %w", err)
+		if err := o.refresh(ctx, expiring); err != nil {
+			return nil, err
+		}
 	}
 	return list, nil
+}
+
+// searched is an item a search found, and whether it has a time to live.
+type searched struct {
+	Item
+	expires bool
+}
+
+func scanSearched(row pgx.CollectableRow) (searched, error) {
+	var s searched
+	err := row.Scan(&s.Namespace, &s.Key, &s.Value, &s.CreatedAt, &s.UpdatedAt, &s.Score, &s.expires)
+	return s, err
+}
+
+// refresh starts the time to live of the owner's live items refs again.
+func (o Owned) refresh(ctx context.Context, refs []Ref) error {
+	if len(refs) == 0 {
+		return nil
+	}
+	type ref struct {
+		Namespace []string `json:"namespace"`
+		Key       string   `json:"key"`
+	}
+	rows := make([]ref, len(refs))
+	for i, r := range refs {
+		rows[i] = ref(r)
+	}
+	found, err := json.Marshal(rows)
+	if err != nil {
+		return fmt.Errorf("refreshing the found items' time to live: %w", err)
+	}
+	_, err = o.s.pool.Exec(ctx, `UPDATE store_items i SET expires_at = now() + i.ttl
+		FROM jsonb_to_recordset($2::jsonb) AS f(namespace text[], key text)
+		WHERE i.user_id = $1 AND i.namespace = f.namespace AND i.key = f.key AND i.ttl IS NOT NULL AND `+live, o.userID, found)
+	if err != nil {
+		return fmt.Errorf("refreshing the found items' time to live: %w", err)
+	}
+	return nil
 }
 
 // NamespaceQuery lists namespaces.
@@ -391,7 +450,17 @@ func (o Owned) Namespaces(ctx context.Context, q NamespaceQuery) ([][]string, er
 	if q.MaxDepth > 0 {
 		depth = min(q.MaxDepth, MaxDepth) // no namespace is deeper; an array subscript is an integer
 	}
-	rows, err := o.s.pool.Query(ctx, `
+	var list [][]string
+	err = o.s.reads.Read(ctx, func(db replica.Querier) error {
+		list, err = o.namespaces(ctx, db, q, depth, limit)
+		return err
+	})
+	return list, err
+}
+
+// namespaces runs Namespaces' query on db.
+func (o Owned) namespaces(ctx context.Context, db replica.Querier, q NamespaceQuery, depth any, limit int) ([][]string, error) {
+	rows, err := db.Query(ctx, `
 		SELECT DISTINCT CASE WHEN $4::int IS NULL THEN namespace ELSE namespace[1:$4] END AS ns
 		FROM store_items
 		WHERE user_id = $1 AND `+live+`

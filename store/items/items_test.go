@@ -35,7 +35,7 @@ func open(t *testing.T, names ...string) (*Store, *pgxpool.Pool, []Owned) {
 	t.Helper()
 	pool := pgtest.MigratedPool(t, testURL, migrations.Up)
 	acc := accounts.New(pool)
-	s := New(pool, quota.Limits{})
+	s := New(pool, nil, quota.Limits{})
 	var owned []Owned
 	for _, n := range names {
 		u, err := acc.EnsureUser(context.Background(), n)
@@ -159,7 +159,7 @@ func TestBounded(t *testing.T) {
 func TestConcurrentPutsStopAtTheLimit(t *testing.T) {
 	ctx := context.Background()
 	_, pool, o := open(t, "items-race")
-	limited := New(pool, quota.Limits{Items: 5}).ForOwner(o[0].userID)
+	limited := New(pool, nil, quota.Limits{Items: 5}).ForOwner(o[0].userID)
 	errs := make(chan error, 20)
 	var wg sync.WaitGroup
 	for i := range 20 {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -147,4 +148,54 @@ func WaitUntilBlockedBy(t testing.TB, pool *pgxpool.Pool, pid uint32) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("no backend waits for backend %d after 30 s", pid)
+}
+
+// NewReplica makes and starts a streaming replica named name of the local
+// cluster the tests' databases are on (see devdb.Replica), and stops and
+// deletes it when the test ends. It skips the test with -short, and when
+// DATABASE_URL names a server of the operator's, whose replicas are not
+// the tests' to make.
+func NewReplica(t testing.TB, name string) *devdb.Replica {
+	t.Helper()
+	Skip(t)
+	cfg, err := config.Load(os.Environ(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Database.URL != "" {
+		t.Skip("needs the local cluster to copy into a replica: DATABASE_URL is set")
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := devdb.New(wd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err := c.Ensure(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.NewReplica(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := r.Remove(context.Background()); err != nil {
+			t.Errorf("removing the replica: %v", err)
+		}
+	})
+	return r
+}
+
+// DatabaseName is the database a PostgreSQL URL names.
+func DatabaseName(t testing.TB, dbURL string) string {
+	t.Helper()
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimPrefix(u.Path, "/")
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/mcpbridge"
 	"github.com/tripgraph/tripgraph/store"
+	"github.com/tripgraph/tripgraph/store/replica"
 	"github.com/tripgraph/tripgraph/telemetry"
 )
 
@@ -36,8 +37,15 @@ type QueueStats interface {
 	RunQueueDepth(ctx context.Context) (store.QueueDepth, error)
 }
 
+// ReadStats says who served the reads a replica may serve: a store with
+// a read replica (store.Store) is one.
+type ReadStats interface {
+	Reads() *replica.Router
+}
+
 // New registers the families, the queue's counts read from queue at each
-// scrape, and the Go and process collectors.
+// scrape, the reads by who served them when queue is also ReadStats, and
+// the Go and process collectors.
 func New(queue QueueStats, log *slog.Logger) *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
@@ -61,7 +69,25 @@ func New(queue QueueStats, log *slog.Logger) *Metrics {
 	}
 	m.reg.MustRegister(m.requests, m.duration, m.nodes, m.toolCalls, m.streams, runsCollector{st: queue, log: log},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if rs, ok := queue.(ReadStats); ok {
+		m.reg.MustRegister(readsServed(rs.Reads())...)
+	}
 	return m
+}
+
+// readsServed are the counts of the reads a replica may serve, by who
+// served them (served_by: replica or primary), read from reads at each
+// scrape.
+func readsServed(reads *replica.Router) []prometheus.Collector {
+	var out []prometheus.Collector
+	for _, by := range []replica.Served{replica.ByPrimary, replica.ByReplica} {
+		out = append(out, prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name:        "tripgraph_db_reads_total",
+			Help:        "Reads a read replica may serve (history, state, searches, finished runs' streams), by who served them: the replica, or the primary (no replica, or it was behind or down).",
+			ConstLabels: prometheus.Labels{"served_by": by.String()},
+		}, func() float64 { return float64(reads.Served(by)) }))
+	}
+	return out
 }
 
 // The protocols of the open-streams gauge.
