@@ -313,3 +313,32 @@ func TestSearchUsesPrefixIndex(t *testing.T) {
 		}
 	}
 }
+
+// tg_word_prefixes, the index's list of word beginnings (migration
+// 00027), splits a folded text into words where textfold does, and gives
+// each word's first one to prefixMax characters: the keys searchKeys
+// looks up are then in the index exactly when the text has such a word.
+func TestWordPrefixesSplitAsTextfold(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	for _, text := range []string{
+		"", " ", "praia do forte", "  Praia do Forte, Bahia  ", "aniversário da Vivi\x1fPelourinho",
+		"V&A Waterfront", "vivi's birthday", "São Paulo–Rio (2024)", "a.b,c;d:e!f?g\"h'i`j~k|l\\m/n@o#p$q%r^s&t*u(v)w[x]y{z}_-+=<>\x7f\x01end",
+		"東京タワー Tokyo", "Ελληνικά κείμενα", "Pfaffenhofenerstraßenfest", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx y", "🙂 emoji🙂word", "abc123 123abc",
+	} {
+		var got []string
+		if err := s.Pool.QueryRow(ctx, `SELECT tg_word_prefixes(tg_fold($1))`, text).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, w := range textfold.Words(text) {
+			r := []rune(w)
+			for n := 1; n <= min(len(r), prefixMax); n++ {
+				want = append(want, string(r[:n]))
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("tg_word_prefixes(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
