@@ -114,36 +114,22 @@ var (
 // characters.
 const prefixMax = 16
 
-// keyMin is the length from which a word of a term is looked up when the
-// term has one that long: shorter words ("da", "at", "o") are among the
-// most common, so their lists in the index are among the longest, and
-// intersecting them removes few photos ("sunset at" costs twice "sunset"
-// on the 1M-photo benchmark, for the same photos).
-const keyMin = 3
-
 // searchKeys returns word beginnings that the text of every photo term
 // matches has (textfold.MatchesFolded): the words of the folded term, each
-// cut to prefixMax characters, without those shorter than keyMin if any is
-// as long. Where a term occurs at the start of a word, each of its words
-// begins a word of the text: the first by the rule (or after the
-// punctuation the term begins with), every other after a separator. The
-// keys narrow the photos down; the rule, checked on the rows read,
-// decides ("sunset at" needs "sunset" then "at", next to each other).
+// cut to prefixMax characters. Where a term occurs at the start of a word,
+// each of its words begins a word of the text: the first by the rule (or
+// after the punctuation the term begins with), every other after a
+// separator. The keys narrow the photos down; the rule, checked on the
+// rows read, decides ("sunset at" needs "sunset" then "at", next to each
+// other). A short common word is looked up too: it costs a long list, but
+// it may be the one that narrows ("praia do": 2,820 photos have both
+// beginnings, 97,496 have praia; bench/README.md).
 func searchKeys(term string) []string {
-	words := textfold.Words(term)
-	var keys, short []string
-	for _, w := range words {
-		switch n := utf8.RuneCountInString(w); {
-		case n > prefixMax:
-			keys = append(keys, string([]rune(w)[:prefixMax]))
-		case n >= keyMin:
-			keys = append(keys, w)
-		default:
-			short = append(short, w)
+	keys := textfold.Words(term)
+	for i, k := range keys {
+		if utf8.RuneCountInString(k) > prefixMax {
+			keys[i] = string([]rune(k)[:prefixMax])
 		}
-	}
-	if len(keys) == 0 {
-		return short
 	}
 	return keys
 }
