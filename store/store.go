@@ -123,6 +123,12 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 	if o.MaxConns > 0 {
 		cfg.MaxConns, cfg.MinConns = o.MaxConns, o.MaxConns
 	}
+	// A scan of a table larger than a quarter of the shared buffers would
+	// otherwise start where another scan of it is, or where the last one
+	// that stopped early (a LIMIT) left off: a photo search for a common
+	// word, which reads the first 1001 matches in the table's order, would
+	// find other photos each time.
+	cfg.ConnConfig.RuntimeParams["synchronize_seqscans"] = "off"
 	if o.Tracer != nil {
 		cfg.ConnConfig.Tracer = o.Tracer
 	}

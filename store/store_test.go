@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
@@ -35,5 +36,19 @@ func TestOpenWithPoolSize(t *testing.T) {
 				t.Fatalf("MaxConns %d, want %d", got, tc.want)
 			}
 		})
+	}
+}
+
+// The store's connections scan a table from its first block: a photo
+// search that stops at its 1001st match finds the same photos each time.
+func TestOpenScansTablesFromTheStart(t *testing.T) {
+	s := openTestStore(t)
+	for _, pool := range []interface {
+		QueryRow(context.Context, string, ...any) pgx.Row
+	}{s.Pool, s.RequestPool()} {
+		var sync string
+		if err := pool.QueryRow(context.Background(), `SHOW synchronize_seqscans`).Scan(&sync); err != nil || sync != "off" {
+			t.Errorf("synchronize_seqscans = %q, %v; want off", sync, err)
+		}
 	}
 }

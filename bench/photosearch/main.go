@@ -1,12 +1,12 @@
 // Command photosearch measures searchPhotosAcrossAlbums on a big album set:
-// the latency of store.SearchPhotosPage for a few terms with the trigram
-// index, then with it dropped (a sequential scan), and the plans
-// PostgreSQL chooses. Seed first:
+// the latency of store.SearchPhotosPage for a few terms with the index of
+// word beginnings, then with it dropped (a sequential scan), and the
+// plans PostgreSQL chooses. Seed first:
 //
 //	tripgraph seed --photos 1000000
 //	DATABASE_URL=… go run ./bench/photosearch
 //
-// It drops and recreates the index photos_search_trgm: run it on a
+// It drops and recreates the index photos_search_prefixes: run it on a
 // benchmark database only.
 package main
 
@@ -27,7 +27,7 @@ import (
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
-var trigramIndexes = []string{"photos_search_trgm"}
+var searchIndexes = []string{"photos_search_prefixes"}
 
 func main() {
 	cfg, err := config.Load(os.Environ(), "")
@@ -37,8 +37,8 @@ func main() {
 	}
 	dbURL := flag.String("db", cfg.Database.URL, "the database (default $DATABASE_URL)")
 	user := flag.String("user", "demo", "whose photos to search")
-	runs := flag.Int("runs", 200, "timed searches per term with the indexes")
-	seqRuns := flag.Int("seq-runs", 20, "timed searches per term without them")
+	runs := flag.Int("runs", 200, "timed searches per term with the index")
+	seqRuns := flag.Int("seq-runs", 0, "timed searches per term without the index (it is dropped, then rebuilt: minutes at 1M photos); 0 skips them")
 	terms := flag.String("terms", "Belém,aniversário da Vivi,tokyo,sunset at,praia,rio,Rio de Janeiro", "comma-separated search terms")
 	flag.Parse()
 	if err := run(context.Background(), *dbURL, *user, strings.Split(*terms, ","), *runs, *seqRuns); err != nil {
@@ -67,14 +67,12 @@ func run(ctx context.Context, dbURL, userName string, terms []string, runs, seqR
 	fmt.Printf("%d photos of %s; limit 50; %d runs per term with the index, %d without\n\n", photos, userName, runs, seqRuns)
 
 	// How common each term is: every match, not capped (a sequential
-	// scan), and every photo that contains it, inside words too: the
-	// candidates the index prefilter may read before the word-start check.
+	// scan), and every photo that contains it, inside words too.
 	matches, contain := map[string]int{}, map[string]int{}
 	for _, term := range terms {
 		var n, c int
-		if err := st.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE E'\x1f' || t ~ $3), count(*)
-			FROM (SELECT tg_fold(description || E'\x1f' || location_name) AS t FROM photos WHERE user_id = $1) p
-			WHERE strpos(t, tg_fold($2)) > 0`,
+		if err := st.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE regexp_like(search_text, $3)), count(*)
+			FROM photos WHERE user_id = $1 AND strpos(search_text, tg_fold($2)) > 0`,
 			u.ID, term, textfold.WordStartRegexp(textfold.Fold(term))).Scan(&n, &c); err != nil {
 			return err
 		}
@@ -95,30 +93,14 @@ func run(ctx context.Context, dbURL, userName string, terms []string, runs, seqR
 		fmt.Printf("EXPLAIN ANALYZE with the index (%q):\n%s\n", term, plan)
 	}
 
-	defs, err := dropIndexes(ctx, st)
-	if err != nil {
-		return err
-	}
 	withoutIndex := map[string][]time.Duration{}
-	for _, term := range terms {
-		if withoutIndex[term], err = measure(ctx, st, u.ID, term, seqRuns); err != nil {
-			restore(ctx, st, defs)
+	if seqRuns > 0 {
+		if withoutIndex, err = withoutTheIndex(ctx, st, u.ID, terms, seqRuns); err != nil {
 			return err
 		}
 	}
-	seqPlan, err := explain(ctx, st, u.ID, terms[0])
-	if err != nil {
-		restore(ctx, st, defs)
-		return err
-	}
-	fmt.Printf("EXPLAIN ANALYZE without them:\n%s\n", seqPlan)
-	took, err := restore(ctx, st, defs)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("recreated the trigram indexes in %s\n\n", took.Round(time.Millisecond))
 
-	fmt.Println("| term | matches (% of photos) | contain it | total | totalIsLowerBound | p50 with index | p95 with index | p99 with index | p50 seq scan | p95 seq scan |")
+	fmt.Println("| term | matches (% of photos) | contain it | total | totalIsLowerBound | p50 | p95 | p99 | p50 seq scan | p95 seq scan |")
 	fmt.Println("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|")
 	for _, term := range terms {
 		r, err := st.Catalog.SearchPhotosPage(ctx, tripdata.PhotoSearch{UserID: u.ID, Term: term, Limit: 50})
@@ -127,9 +109,37 @@ func run(ctx context.Context, dbURL, userName string, terms []string, runs, seqR
 		}
 		a, b := withIndex[term], withoutIndex[term]
 		fmt.Printf("| %s | %d (%.2f%%) | %d | %d | %v | %s | %s | %s | %s | %s |\n", term, matches[term], 100*float64(matches[term])/float64(max(photos, 1)),
-			contain[term], r.Total, r.More, ms(pct(a, 50)), ms(pct(a, 95)), ms(pct(a, 99)), ms(pct(b, 50)), ms(pct(b, 95)))
+			contain[term], r.Total, r.More, ms(a, 50), ms(a, 95), ms(a, 99), ms(b, 50), ms(b, 95))
 	}
 	return nil
+}
+
+// withoutTheIndex drops the search index, times seqRuns searches for each
+// term and shows the plan of the first, then recreates the index.
+func withoutTheIndex(ctx context.Context, st *store.Store, userID string, terms []string, seqRuns int) (map[string][]time.Duration, error) {
+	defs, err := dropIndexes(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]time.Duration{}
+	for _, term := range terms {
+		if out[term], err = measure(ctx, st, userID, term, seqRuns); err != nil {
+			restore(ctx, st, defs)
+			return nil, err
+		}
+	}
+	seqPlan, err := explain(ctx, st, userID, terms[0])
+	if err != nil {
+		restore(ctx, st, defs)
+		return nil, err
+	}
+	fmt.Printf("EXPLAIN ANALYZE without it:\n%s\n", seqPlan)
+	took, err := restore(ctx, st, defs)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Printf("recreated the search index in %s\n\n", took.Round(time.Millisecond))
+	return out, nil
 }
 
 // measure times runs searches for term, after one untimed warm-up.
@@ -170,7 +180,7 @@ func explain(ctx context.Context, st *store.Store, userID, term string) (string,
 
 func dropIndexes(ctx context.Context, st *store.Store) ([]string, error) {
 	var defs []string
-	for _, name := range trigramIndexes {
+	for _, name := range searchIndexes {
 		var def string
 		if err := st.Pool.QueryRow(ctx, `SELECT indexdef FROM pg_indexes WHERE indexname = $1`, name).Scan(&def); err != nil {
 			return defs, fmt.Errorf("reading index %s: %w", name, err)
@@ -194,13 +204,12 @@ func restore(ctx context.Context, st *store.Store, defs []string) (time.Duration
 	return time.Since(start), err
 }
 
-func pct(d []time.Duration, p int) time.Duration {
+// ms is the p-th percentile of d in milliseconds, or "–" for no runs.
+func ms(d []time.Duration, p int) string {
 	if len(d) == 0 {
-		return 0
+		return "–"
 	}
 	s := slices.Clone(d)
 	slices.Sort(s)
-	return s[min(len(s)-1, len(s)*p/100)]
+	return fmt.Sprintf("%.2f ms", float64(s[min(len(s)-1, len(s)*p/100)].Microseconds())/1000)
 }
-
-func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }

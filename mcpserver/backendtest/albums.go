@@ -1,6 +1,7 @@
 package backendtest
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/mcpserver"
+	"github.com/tripgraph/tripgraph/textfold"
 )
 
 // albums returns the user's albums, as getUserAlbums lists them.
@@ -222,6 +224,7 @@ func (s *suite) search(t *testing.T) {
 		}
 	}
 	s.wordStarts(t)
+	s.searchMatchesEveryPhoto(t)
 	guell := Call(t, s.user, "searchPhotosAcrossAlbums", map[string]any{"query": "PARK GUELL"})
 	if len(list(guell.Value, "photos")) == 0 {
 		t.Errorf("PARK GUELL does not find Park Güell")
@@ -294,4 +297,88 @@ func (s *suite) identity(t *testing.T) {
 	s.want(t, Call(t, s.user, "list-restaurants", map[string]any{"location": "Tokyo", "userId": s.f.Other}), errcode.Forbidden)
 	nobody := Connect(t, Config(s.f.Backend, ""))
 	s.want(t, Call(t, nobody, "getUserAlbums", nil), errcode.Forbidden)
+}
+
+// everyPhoto returns each of the user's photos, read album by album
+// through getAlbumPhotos, with the text a search matches: the description
+// and the place joined by a unit separator.
+func (s *suite) everyPhoto(t *testing.T) (photos []map[string]any, texts []string) {
+	t.Helper()
+	for _, a := range s.userAlbums(t) {
+		for offset := 0; ; offset += mcpserver.MaxLimit {
+			page := list(Call(t, s.user, "getAlbumPhotos", map[string]any{"albumId": a["id"], "limit": mcpserver.MaxLimit, "offset": offset}).Value, "photos")
+			for _, p := range page {
+				photos = append(photos, p)
+				texts = append(texts, fmt.Sprint(p["description"], "\x1f", p["locationName"]))
+			}
+			if len(page) < mcpserver.MaxLimit {
+				break
+			}
+		}
+	}
+	return photos, texts
+}
+
+// searchTerms returns terms cut from the photos' own texts at word starts
+// (a word, its beginning, two or three words from the middle, in upper
+// case), from one photo in five, and a few that match only inside words
+// or across the description and the place.
+func searchTerms(texts []string) []string {
+	terms := []string{"a", "o", "x", "&", "'s", "-", "v&", "ivi", "da", "de ", "praia do", "aniversario da vivi", "ão", "tower", "vivi\x1f", "ü"}
+	for i := 0; i < len(texts); i += 5 {
+		words := strings.FieldsFunc(texts[i], func(r rune) bool { return r == ' ' || r == '\x1f' })
+		if len(words) == 0 {
+			continue
+		}
+		w := words[i%len(words)]
+		terms = append(terms, w, strings.ToUpper(w), string([]rune(w)[:min(3, len([]rune(w)))]), strings.Join(words[i%len(words):min(len(words), i%len(words)+3)], " "))
+		if len(words) > 1 {
+			terms = append(terms, strings.Join(words[len(words)-2:], " "))
+		}
+	}
+	slices.Sort(terms)
+	return slices.Compact(terms)
+}
+
+// searchMatchesEveryPhoto checks the photo searches against the user's
+// photos read one by one: for each term, searchPhotosAcrossAlbums answers
+// exactly the newest of the photos whose text the term matches
+// (textfold.Matches), newest first (then by id), and their number; and
+// getPhotosByLocation the newest of those in one album. Both stores must
+// give the same answers for the same photos.
+func (s *suite) searchMatchesEveryPhoto(t *testing.T) {
+	photos, texts := s.everyPhoto(t)
+	if len(photos) < 100 {
+		t.Fatalf("%d photos: too few to search", len(photos))
+	}
+	album := photos[0]["albumId"]
+	for _, term := range searchTerms(texts) {
+		var want, inAlbum []map[string]any
+		for i, p := range photos {
+			if textfold.Matches(texts[i], term) {
+				want = append(want, p)
+			}
+		}
+		slices.SortStableFunc(want, func(x, y map[string]any) int {
+			return cmp.Or(strings.Compare(y["takenAt"].(string), x["takenAt"].(string)), strings.Compare(x["id"].(string), y["id"].(string)))
+		})
+		for _, p := range want {
+			if p["albumId"] == album {
+				inAlbum = append(inAlbum, p)
+			}
+		}
+		r := Call(t, s.user, "searchPhotosAcrossAlbums", map[string]any{"query": term, "limit": mcpserver.MaxLimit})
+		if r.Code != "" {
+			t.Errorf("searchPhotosAcrossAlbums(%q): %v", term, r.Code)
+			continue
+		}
+		got := list(r.Value, "photos")
+		if fmt.Sprint(ids(got)) != fmt.Sprint(ids(want[:min(len(want), mcpserver.MaxLimit)])) || r.Value["total"] != float64(len(want)) || r.Value["totalIsLowerBound"] != false {
+			t.Errorf("searchPhotosAcrossAlbums(%q) = %d photos of %v, want the newest %d of %d", term, len(got), r.Value["total"], min(len(want), mcpserver.MaxLimit), len(want))
+		}
+		byPlace := list(Call(t, s.user, "getPhotosByLocation", map[string]any{"albumId": album, "query": term, "limit": mcpserver.MaxLimit}).Value, "photos")
+		if fmt.Sprint(ids(byPlace)) != fmt.Sprint(ids(inAlbum[:min(len(inAlbum), mcpserver.MaxLimit)])) {
+			t.Errorf("getPhotosByLocation(%q) = %d photos, want the newest %d of the album's %d", term, len(byPlace), min(len(inAlbum), mcpserver.MaxLimit), len(inAlbum))
+		}
+	}
 }

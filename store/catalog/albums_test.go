@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/textfold"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
@@ -115,6 +117,7 @@ func TestSearchPhotos(t *testing.T) {
 		{"aniversário da Vivi na praia", "Carcavelos", "2024-07-02"},
 		{"sunset at Belém tower", "", "2024-07-01"},
 		{"50% off_sale", "Chiado", "2024-07-03"},
+		{"Pfaffenhofenerstraßenfest", "Baviera", "2024-07-04"},
 	})
 	addTestAlbum(t, s, ana.ID, "Porto", [][3]string{{"ponte", "Ribeira, Porto", "2024-08-01"}})
 	addTestAlbum(t, s, bob.ID, "Bob", [][3]string{{"aniversario do Bob na praia", "Praia", "2024-01-01"}})
@@ -148,6 +151,13 @@ func TestSearchPhotos(t *testing.T) {
 		{"rio da vivi", "", 0},
 		{"tower", "", 1},
 		{"arcavelos", "", 0},
+		// Longer than the index's longest word beginning (16 characters):
+		// the index finds the first 16, the rule decides.
+		{"pfaffenhofenerstrassenfest", "", 1},
+		{"Pfaffenhofenerstraßen", "", 1},
+		{"pfaffenhofenerst", "", 1},
+		{"pfaffenhofenerstrassenfesx", "", 0},
+		{"pfaffenhofenerstrassenfest baviera", "", 0},
 		{"off_sale", "", 1},
 		{"ff_sale", "", 0},
 		{"_sale", "", 1}, // a term that starts with punctuation matches anywhere
@@ -167,20 +177,25 @@ func TestSearchPhotos(t *testing.T) {
 	}
 }
 
-func TestSearchPattern(t *testing.T) {
-	for _, tc := range []struct{ term, pattern string }{
-		{"praia", "%praia%"},
-		{"Belém", "%Belém%"},
-		{"aniversário da Vivi", "%ani%ver%sár%io%da%Vivi%"},
-		{"sunset at", "%sun%set%at%"},
-		{"aniversario", "%ani%ver%sar%io%"},
-		{"50% off_sale", "%50%off%sale%"},
-		{"a b", "%a b%"},
-		{"%", `%\%%`},
-		{"é_", `%é\_%`},
+func TestSearchKeys(t *testing.T) {
+	for _, tc := range []struct {
+		term string
+		keys []string
+	}{
+		{"praia", []string{"praia"}},
+		{"Belém", []string{"belem"}},
+		{"aniversário da Vivi", []string{"aniversario", "da", "vivi"}},
+		{"sunset at", []string{"sunset", "at"}},
+		{"50% off_sale", []string{"50", "off", "sale"}},
+		{"&a waterfront", []string{"a", "waterfront"}},
+		{"Straße", []string{"strasse"}},
+		{"Pfaffenhofenerstraßenfest!", []string{"pfaffenhofenerst"}}, // its first 16 characters
+		{"東京タワー", []string{"東京タワー"}},
+		{"%", nil},
+		{"&", nil},
 	} {
-		if got := searchPattern(tc.term); got != tc.pattern {
-			t.Errorf("searchPattern(%q) = %q, want %q", tc.term, got, tc.pattern)
+		if got := searchKeys(tc.term); !slices.Equal(got, tc.keys) {
+			t.Errorf("searchKeys(%q) = %q, want %q", tc.term, got, tc.keys)
 		}
 	}
 }
@@ -210,6 +225,27 @@ func TestSearchPhotosCap(t *testing.T) {
 			}
 		}
 	}
+	// With more, they are the newest of the first MaxSearchCount+1 matches
+	// in the table's physical order, the order the index's bitmap reads
+	// them in.
+	rows, err := s.Pool.Query(ctx, `SELECT description FROM (
+			SELECT id, description, taken_at FROM photos WHERE user_id = $1 AND regexp_like(search_text, $2) ORDER BY ctid LIMIT $3) m
+		ORDER BY taken_at DESC, id LIMIT 5`, ana.ID, textfold.WordStartRegexp("praia"), tripdata.MaxSearchCount+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := s.SearchPhotosPage(ctx, tripdata.PhotoSearch{UserID: ana.ID, Term: "praia", Limit: 5})
+	var got []string
+	for _, p := range first.Photos {
+		got = append(got, p.Description)
+	}
+	if err != nil || !slices.Equal(got, want) || want[0] != "dia de praia 1000" {
+		t.Errorf("SearchPhotosPage(praia) = %q, %v; want the newest of the first %d in the table, %q", got, err, tripdata.MaxSearchCount+1, want)
+	}
 	// With at most tripdata.MaxSearchCount matches (10, 100-109, 1000-1009), the
 	// photos are the newest of all.
 	r, err := s.SearchPhotosPage(ctx, tripdata.PhotoSearch{UserID: ana.ID, Term: "dia de praia 10", Limit: 1})
@@ -218,13 +254,14 @@ func TestSearchPhotosCap(t *testing.T) {
 	}
 }
 
-// The search query scans the trigram index photos_search_trgm, as the
-// planner chooses it on its own (no enable_seqscan = off), with the term
-// known (a custom plan) or not (the generic plan a prepared statement may
-// switch to), for rare terms and for terms in 1% of 20,000 photos. (For a
-// term in 20% of so few photos a sequential scan that stops at the 1001st
-// match is cheaper, and chosen; on the 1M-photo benchmark it is not.)
-func TestSearchUsesTrigramIndex(t *testing.T) {
+// The search query scans the index of word beginnings,
+// photos_search_prefixes, as the planner chooses it on its own (no
+// enable_seqscan = off), with the term known (a custom plan) or not (the
+// generic plan a prepared statement may switch to), for rare terms and for
+// terms in 1% of 20,000 photos. (For a term in 20% of so few photos a
+// sequential scan that stops at the 1001st match is cheaper, and chosen;
+// on the 1M-photo benchmark it is not.)
+func TestSearchUsesPrefixIndex(t *testing.T) {
 	ctx := context.Background()
 	s := openTestStore(t)
 	ana, _ := s.EnsureUser(ctx, "explain-ana")
@@ -270,16 +307,38 @@ func TestSearchUsesTrigramIndex(t *testing.T) {
 			if err := rows.Err(); err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(plan, "Bitmap Index Scan on photos_search_trgm") || strings.Contains(plan, "Seq Scan on photos") {
-				t.Errorf("the %s plan for %q does not scan photos_search_trgm:\n%s", mode, term, plan)
+			if !strings.Contains(plan, "Bitmap Index Scan on photos_search_prefixes") || strings.Contains(plan, "Seq Scan on photos") {
+				t.Errorf("the %s plan for %q does not scan photos_search_prefixes:\n%s", mode, term, plan)
 			}
-			regexpInIndex := false
-			for line := range strings.Lines(plan) {
-				regexpInIndex = regexpInIndex || (strings.Contains(line, "Index Cond") && strings.Contains(line, " ~ "))
+		}
+	}
+}
+
+// tg_word_prefixes, the index's list of word beginnings (migration
+// 00027), splits a folded text into words where textfold does, and gives
+// each word's first one to prefixMax characters: the keys searchKeys
+// looks up are then in the index exactly when the text has such a word.
+func TestWordPrefixesSplitAsTextfold(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	for _, text := range []string{
+		"", " ", "praia do forte", "  Praia do Forte, Bahia  ", "aniversário da Vivi\x1fPelourinho",
+		"V&A Waterfront", "vivi's birthday", "São Paulo–Rio (2024)", "a.b,c;d:e!f?g\"h'i`j~k|l\\m/n@o#p$q%r^s&t*u(v)w[x]y{z}_-+=<>\x7f\x01end",
+		"東京タワー Tokyo", "Ελληνικά κείμενα", "Pfaffenhofenerstraßenfest", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx y", "🙂 emoji🙂word", "abc123 123abc",
+	} {
+		var got []string
+		if err := s.Pool.QueryRow(ctx, `SELECT tg_word_prefixes(tg_fold($1))`, text).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, w := range textfold.Words(text) {
+			r := []rune(w)
+			for n := 1; n <= min(len(r), prefixMax); n++ {
+				want = append(want, string(r[:n]))
 			}
-			if regexpInIndex != scansWordStart(term) {
-				t.Errorf("the %s plan for %q scans the index with the word-start regexp: %v, want %v:\n%s", mode, term, regexpInIndex, scansWordStart(term), plan)
-			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("tg_word_prefixes(%q) = %q, want %q", text, got, want)
 		}
 	}
 }
