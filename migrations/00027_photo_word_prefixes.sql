@@ -34,13 +34,12 @@ CREATE FUNCTION tg_word_prefixes(t text) RETURNS text[]
 -- text, so the photos that can match "aniversário da Vivi" are those whose
 -- prefixes contain {aniversario, da, vivi}: one exact lookup per word in
 -- this index, however common the word, and the rule is then checked on
--- the stored search_text of the rows read. It replaces the trigram index.
+-- the stored search_text of the rows read. It replaces the trigram index,
+-- which stays until a contract migration of a later release: the release
+-- before this one still searches with it.
 CREATE INDEX photos_search_prefixes ON photos USING gin (tg_word_prefixes(search_text));
-DROP INDEX photos_search_trgm;
 
 -- +goose Down
-CREATE INDEX photos_search_trgm ON photos
-    USING gin (tg_fold(description || E'\x1f' || location_name) gin_trgm_ops);
 DROP INDEX photos_search_prefixes;
 DROP FUNCTION tg_word_prefixes(text);
 ALTER TABLE photos DROP COLUMN search_text;

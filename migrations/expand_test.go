@@ -108,11 +108,13 @@ func TestPreviousReleaseWritesAfterExpand(t *testing.T) {
 		}
 	}
 
-	var kept bool
-	if err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_indexes WHERE indexname = 'runs_pending_idx')`).Scan(&kept); err != nil {
-		t.Fatal(err)
-	}
-	if !kept {
-		t.Error("runs_pending_idx, on which the previous release claims runs, was dropped by an expand migration")
+	for index, use := range map[string]string{"runs_pending_idx": "claims runs", "photos_search_trgm": "searches photos"} {
+		var kept bool
+		if err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_indexes WHERE indexname = $1)`, index).Scan(&kept); err != nil {
+			t.Fatal(err)
+		}
+		if !kept {
+			t.Errorf("%s, on which the previous release %s, was dropped by an expand migration", index, use)
+		}
 	}
 }
