@@ -22,24 +22,7 @@ const previousRelease = 22
 func TestPreviousReleaseWritesAfterExpand(t *testing.T) {
 	pgtest.Skip(t)
 	ctx := context.Background()
-	url, drop, err := pgtest.NewDatabase(ctx, "migrexpand")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer drop()
-	p, db, err := provider(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := p.UpTo(ctx, previousRelease); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	p, conn := migratedTo(t, "migrexpand", previousRelease)
 	const (
 		owner  = "00000000-0000-4000-8000-000000000001"
 		other  = "00000000-0000-4000-8000-000000000002"

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pressly/goose/v3"
 
 	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
@@ -15,26 +16,9 @@ import (
 // without checkpoints gets none.
 func TestThreadHeadBackfill(t *testing.T) {
 	ctx := context.Background()
-	url, drop, err := pgtest.NewDatabase(ctx, "migrhead")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer drop()
-	p, db, err := provider(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := p.UpTo(ctx, 3); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	p, conn := migratedTo(t, "migrhead", 3)
 	newest := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	_, err = conn.Exec(ctx, `
+	_, err := conn.Exec(ctx, `
 		INSERT INTO users (id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'old');
 		INSERT INTO threads (id, owner_id) VALUES
 			('00000000-0000-4000-8000-0000000000a1', '00000000-0000-4000-8000-000000000001'),
@@ -48,7 +32,7 @@ func TestThreadHeadBackfill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Up(ctx, url); err != nil {
+	if _, err := p.Up(ctx); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -79,4 +63,32 @@ func deref[T any](p *T) any {
 		return nil
 	}
 	return *p
+}
+
+// migratedTo makes a fresh database whose name starts with prefix,
+// migrated up to version, and returns its migrations and a connection to
+// it; both, and the database, go when the test ends.
+func migratedTo(t *testing.T, prefix string, version int64) (*goose.Provider, *pgx.Conn) {
+	t.Helper()
+	pgtest.Skip(t)
+	ctx := context.Background()
+	url, drop, err := pgtest.NewDatabase(ctx, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(drop)
+	p, db, err := provider(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := p.UpTo(ctx, version); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return p, conn
 }

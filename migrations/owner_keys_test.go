@@ -3,10 +3,6 @@ package migrations
 import (
 	"context"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
-
-	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
 // Migration 00028 gives checkpoints, run events and assistant versions
@@ -15,24 +11,7 @@ import (
 // after it.
 func TestOwnerKeys(t *testing.T) {
 	ctx := context.Background()
-	url, drop, err := pgtest.NewDatabase(ctx, "migrowner")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer drop()
-	p, db, err := provider(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := p.UpTo(ctx, 25); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	p, conn := migratedTo(t, "migrowner", 25)
 	const owner = "00000000-0000-4000-8000-000000000001"
 	// What the previous release writes: no owner on the child rows.
 	oldInserts := func(n string) {
@@ -48,7 +27,7 @@ func TestOwnerKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, err = conn.Exec(ctx, `
+	_, err := conn.Exec(ctx, `
 		INSERT INTO users (id, name) VALUES ('`+owner+`', 'old');
 		INSERT INTO threads (id, owner_id) VALUES ('00000000-0000-4000-8000-0000000000a1', '`+owner+`');
 		INSERT INTO runs (id, thread_id, owner_id, status) VALUES
@@ -58,7 +37,7 @@ func TestOwnerKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	oldInserts("1")
-	if err := Up(ctx, url); err != nil {
+	if _, err := p.Up(ctx); err != nil {
 		t.Fatal(err)
 	}
 	oldInserts("2")

@@ -30,25 +30,8 @@ const oldAppend = `
 func TestRunEventsPartitioned(t *testing.T) {
 	pgtest.Skip(t)
 	ctx := context.Background()
-	url, drop, err := pgtest.NewDatabase(ctx, "migrparts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer drop()
-	p, db, err := provider(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := p.UpTo(ctx, 25); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	_, err = conn.Exec(ctx, `
+	p, conn := migratedTo(t, "migrparts", 25)
+	_, err := conn.Exec(ctx, `
 		INSERT INTO users (id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'old');
 		INSERT INTO threads (id, owner_id) VALUES ('00000000-0000-4000-8000-0000000000a1', '00000000-0000-4000-8000-000000000001');
 		INSERT INTO runs (id, thread_id, owner_id, status) VALUES
