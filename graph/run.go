@@ -9,8 +9,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // Compiled is a checked graph, ready to run. It holds its own copy of the
@@ -762,24 +760,4 @@ func encodeJSON(v any) (json.RawMessage, error) {
 		return a.AppendJSON(nil)
 	}
 	return json.Marshal(v)
-}
-
-// newID returns a UUIDv7: unique, and ordered by creation time.
-func newID() string { return uuid.Must(uuid.NewV7()).String() }
-
-// idAfter returns a new UUIDv7 that sorts after floor, even when floor was
-// made by a process whose clock is ahead of ours: then it is floor with its
-// random bits incremented.
-func idAfter(floor string) string {
-	id := newID()
-	u, err := uuid.Parse(floor)
-	if id > floor || err != nil {
-		return id
-	}
-	for i := 15; i >= 9; i-- { // bytes 9 to 15 are random; byte 8 holds the variant
-		if u[i]++; u[i] != 0 {
-			return u.String()
-		}
-	}
-	return id
 }

@@ -1,0 +1,50 @@
+package graph
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+func TestNewIDIsAUUIDv7(t *testing.T) {
+	before := time.Now().UnixMilli()
+	prev := ""
+	for range 10000 {
+		id := newID()
+		if err := CheckID("id", id); err != nil {
+			t.Fatal(err)
+		}
+		u, err := uuid.Parse(id)
+		if err != nil || u.Version() != 7 || u.Variant() != uuid.RFC4122 {
+			t.Fatalf("%s: version %d, variant %v (%v); want 7, RFC 4122", id, u.Version(), u.Variant(), err)
+		}
+		if id <= prev {
+			t.Fatalf("%s was made after %s but does not sort after it", id, prev)
+		}
+		prev = id
+	}
+	u, _ := uuid.Parse(prev)
+	sec, nsec := u.Time().UnixTime()
+	if ms := sec*1000 + nsec/1e6; ms < before || ms > time.Now().UnixMilli() {
+		t.Fatalf("%s holds the time %d ms, not between %d and now", prev, ms, before)
+	}
+}
+
+func TestParseID(t *testing.T) {
+	id := newID()
+	u, ok := parseID(id)
+	if !ok || formatID(&u) != id {
+		t.Fatalf("parseID(%s) = %x, %v", id, u, ok)
+	}
+	if _, ok := parseID("01234567-89AB-7DEF-8123-456789abcdef"); ok {
+		t.Fatal("parseID read an id in upper case")
+	}
+}
+
+func BenchmarkNewID(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		newID()
+	}
+}
