@@ -425,7 +425,8 @@ func (r *run[S, U]) breakBefore(base Checkpoint) bool {
 	if continuing || !slices.Contains(r.cfg.InterruptBefore, base.Next[0]) {
 		return false
 	}
-	r.stoppedAt = &base
+	stop := base // a copy: taking base's address would move every step's base to the heap, breakpoint or not
+	r.stoppedAt = &stop
 	return true
 }
 
@@ -435,7 +436,8 @@ func (r *run[S, U]) breakAfter(cp Checkpoint) bool {
 	if len(cp.Next) == 0 || !slices.Contains(r.cfg.InterruptAfter, cp.Node) {
 		return false
 	}
-	r.stoppedAt = &cp
+	stop := cp // a copy, as in breakBefore
+	r.stoppedAt = &stop
 	return true
 }
 
