@@ -172,13 +172,7 @@ type BatchPutter interface {
 func PutAll(ctx context.Context, saver Checkpointer, cps []Checkpoint, head string) (int, error) {
 	b, ok := saver.(BatchPutter)
 	if !ok || len(cps) < 2 {
-		for i, cp := range cps {
-			if err := putCheckpoint(ctx, saver, cp, head); err != nil {
-				return i, err
-			}
-			head = cp.ID
-		}
-		return len(cps), nil
+		return putEach(ctx, saver, cps, head)
 	}
 	n, err := b.PutAll(ctx, cps, head)
 	if err != nil {
@@ -186,6 +180,18 @@ func PutAll(ctx context.Context, saver Checkpointer, cps []Checkpoint, head stri
 		err = fmt.Errorf("saving the checkpoint of step %d of thread %q: %w", cp.Step, cp.ThreadID, err)
 	}
 	return n, err
+}
+
+// putEach stores checkpoints with one Put after the other, each over the
+// one before it and the first over head, and returns how many it stored.
+func putEach(ctx context.Context, saver Checkpointer, cps []Checkpoint, head string) (int, error) {
+	for i := range cps {
+		if err := putCheckpoint(ctx, saver, cps[i], head); err != nil {
+			return i, err
+		}
+		head = cps[i].ID
+	}
+	return len(cps), nil
 }
 
 // MemorySaver is a Checkpointer that keeps checkpoints in memory.

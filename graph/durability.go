@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -74,10 +75,19 @@ func (r *run[S, U]) writeErr() error {
 // put stores checkpoints over the run's head, each over the one before it,
 // and reports those stored.
 func (r *run[S, U]) put(ctx context.Context, cps ...Checkpoint) error {
-	n, err := PutAll(r.saveCtx(ctx), r.c.cp, cps, r.head)
-	for _, cp := range cps[:n] {
-		r.head, r.stored = cp.ID, cp.ID
-		r.emit(Event[S, U]{Kind: CheckpointSaved, Step: cp.Step, Node: cp.Node, Checkpoint: &cp})
+	ctx = r.saveCtx(ctx)
+	var n int
+	var err error
+	if _, batches := r.c.cp.(BatchPutter); batches && len(cps) > 1 {
+		// A copy: the batch escapes into the saver, and cps stays on the
+		// stack of the run's own steps.
+		n, err = PutAll(ctx, r.c.cp, slices.Clone(cps), r.head)
+	} else {
+		n, err = putEach(ctx, r.c.cp, cps, r.head)
+	}
+	for i := range cps[:n] {
+		r.head, r.stored = cps[i].ID, cps[i].ID
+		r.saved(cps[i])
 	}
 	return err
 }
@@ -86,8 +96,18 @@ func (r *run[S, U]) put(ctx context.Context, cps ...Checkpoint) error {
 func (r *run[S, U]) report() {
 	for _, cp := range r.writer.takeStored() {
 		r.stored = cp.ID
-		r.emit(Event[S, U]{Kind: CheckpointSaved, Step: cp.Step, Node: cp.Node, Checkpoint: &cp})
+		r.saved(cp)
 	}
+}
+
+// saved emits CheckpointSaved for a stored checkpoint. The event points to
+// a copy of it, made only when there is a consumer to give it to.
+func (r *run[S, U]) saved(cp Checkpoint) {
+	if r.yield == nil || r.stopped {
+		return
+	}
+	kept := cp
+	r.emit(Event[S, U]{Kind: CheckpointSaved, Step: kept.Step, Node: kept.Node, Checkpoint: &kept})
 }
 
 // saveCtx is the context of the run's writes: the run's detached one, or

@@ -107,52 +107,69 @@ const saveTimeout = 10 * time.Second
 // returned an update, that update has been checkpointed.
 func (c *Compiled[S, U]) Run(ctx context.Context, cfg RunConfig[U]) iter.Seq2[Event[S, U], error] {
 	return func(yield func(Event[S, U], error) bool) {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		saving, stopSaving := detach(ctx)
-		defer stopSaving()
-		r := &run[S, U]{c: c, cfg: cfg, yield: yield, cancel: cancel, saving: saving}
-		if r.cfg.RunID == "" {
-			r.cfg.RunID = newID()
+		r, state, err := c.execute(ctx, cfg, yield)
+		if r.stopped {
+			return
 		}
-		if r.cfg.StepLimit <= 0 {
-			r.cfg.StepLimit = DefaultStepLimit
-		}
-		state, err := r.execute(ctx)
-		if ferr := r.flush(ctx); err == nil {
-			err = ferr
-		}
-		r.keepDecoded()
-		switch {
-		case r.stopped:
-		case err != nil:
-			r.yield(r.stamp(Event[S, U]{Kind: RunFailed, Err: err}), err)
-		case r.paused != nil:
-			r.emit(Event[S, U]{Kind: Interrupted, Step: r.pausedAt, Node: r.paused.Node, Interrupt: r.paused, State: state})
-		case r.stoppedAt != nil:
-			r.emit(Event[S, U]{Kind: Interrupted, Step: r.stoppedAt.Step, Node: r.stoppedAt.Next[0], State: state})
-		default:
-			r.emit(Event[S, U]{Kind: RunFinished, State: state})
+		if ev := r.outcome(state, err); err != nil {
+			r.yield(r.stamp(ev), err)
+		} else {
+			r.emit(ev)
 		}
 	}
 }
 
 // Invoke runs the graph to the end and returns the final state. For a run
 // that paused, it returns the state so far and an error matching
-// ErrInterrupted.
+// ErrInterrupted. It makes no events: a run builds them only for Run's
+// consumer.
 func (c *Compiled[S, U]) Invoke(ctx context.Context, cfg RunConfig[U]) (S, error) {
-	var final S
-	for ev, err := range c.Run(ctx, cfg) {
-		switch {
-		case err != nil:
-			return final, err
-		case ev.Kind == RunFinished:
-			final = ev.State
-		case ev.Kind == Interrupted:
-			return ev.State, fmt.Errorf("run on thread %q paused in node %q: %w", ev.ThreadID, ev.Node, ErrInterrupted)
-		}
+	r, state, err := c.execute(ctx, cfg, nil)
+	switch ev := r.outcome(state, err); ev.Kind {
+	case RunFailed:
+		var zero S
+		return zero, err
+	case Interrupted:
+		return state, fmt.Errorf("run on thread %q paused in node %q: %w", r.cfg.ThreadID, ev.Node, ErrInterrupted)
 	}
-	return final, nil
+	return state, nil
+}
+
+// execute runs the graph on a thread, yielding its events to yield (none
+// when nil), and returns the run, the state it ended with and why it
+// ended, once every checkpoint it made is stored or failed to be.
+func (c *Compiled[S, U]) execute(ctx context.Context, cfg RunConfig[U], yield func(Event[S, U], error) bool) (*run[S, U], S, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	saving, stopSaving := detach(ctx)
+	defer stopSaving()
+	r := &run[S, U]{c: c, cfg: cfg, yield: yield, cancel: cancel, saving: saving}
+	if r.cfg.RunID == "" {
+		r.cfg.RunID = newID()
+	}
+	if r.cfg.StepLimit <= 0 {
+		r.cfg.StepLimit = DefaultStepLimit
+	}
+	state, err := r.execute(ctx)
+	if ferr := r.flush(ctx); err == nil {
+		err = ferr
+	}
+	r.keepDecoded()
+	return r, state, err
+}
+
+// outcome is the event a run ended with: RunFailed when err is not nil,
+// Interrupted when it paused or stopped at a breakpoint, else RunFinished.
+func (r *run[S, U]) outcome(state S, err error) Event[S, U] {
+	switch {
+	case err != nil:
+		return Event[S, U]{Kind: RunFailed, Err: err}
+	case r.paused != nil:
+		return Event[S, U]{Kind: Interrupted, Step: r.pausedAt, Node: r.paused.Node, Interrupt: r.paused, State: state}
+	case r.stoppedAt != nil:
+		return Event[S, U]{Kind: Interrupted, Step: r.stoppedAt.Step, Node: r.stoppedAt.Next[0], State: state}
+	}
+	return Event[S, U]{Kind: RunFinished, State: state}
 }
 
 // WithCheckpointer returns the same graph saving its checkpoints with cp:
@@ -266,7 +283,7 @@ func loadError(threadID, checkpointID string, err error) error {
 type run[S, U any] struct {
 	c       *Compiled[S, U]
 	cfg     RunConfig[U]
-	yield   func(Event[S, U], error) bool // nil for UpdateState
+	yield   func(Event[S, U], error) bool // nil for Invoke and UpdateState: no events
 	cancel  context.CancelFunc
 	saving  context.Context // for checkpoint writes: see detach
 	stopped bool            // the consumer stopped iterating
