@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"time"
 )
 
 // startWriter prepares the run's writes in its durability mode, starting
@@ -110,23 +109,13 @@ func (r *run[S, U]) saved(cp Checkpoint) {
 	r.emit(Event[S, U]{Kind: CheckpointSaved, Step: kept.Step, Node: kept.Node, Checkpoint: &kept})
 }
 
-// saveCtx is the context of the run's writes: the run's detached one, or
-// ctx for UpdateState.
+// saveCtx is the context of the run's writes (see writeContext), or ctx
+// for UpdateState.
 func (r *run[S, U]) saveCtx(ctx context.Context) context.Context {
-	if r.saving != nil {
-		return r.saving
+	if r.writes.run == nil {
+		return ctx
 	}
-	return ctx
-}
-
-// detach returns the context a run writes its checkpoints with. It ignores
-// ctx's cancellation, so that what a node returned is saved all the same,
-// but it is cancelled saveTimeout after ctx is, so that a saver that hangs
-// cannot hold a cancelled run for long.
-func detach(ctx context.Context) (context.Context, context.CancelFunc) {
-	saving, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	stop := context.AfterFunc(ctx, func() { time.AfterFunc(saveTimeout, cancel) })
-	return saving, func() { stop(); cancel() }
+	return &r.writes
 }
 
 func putCheckpoint(ctx context.Context, saver Checkpointer, cp Checkpoint, head string) error {

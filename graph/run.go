@@ -96,10 +96,6 @@ const (
 // numbers them.
 const emptyStep = -2
 
-// saveTimeout bounds the checkpoint writes made after a run's context was
-// cancelled: a node that finished is saved all the same.
-const saveTimeout = 10 * time.Second
-
 // Run executes the graph on a thread and yields its events. The error is
 // non-nil only with the final RunFailed event. Cancelling ctx, or stopping
 // the iteration early, cancels the run: the running node's context is
@@ -139,11 +135,12 @@ func (c *Compiled[S, U]) Invoke(ctx context.Context, cfg RunConfig[U]) (S, error
 // when nil), and returns the run, the state it ended with and why it
 // ended, once every checkpoint it made is stored or failed to be.
 func (c *Compiled[S, U]) execute(ctx context.Context, cfg RunConfig[U], yield func(Event[S, U], error) bool) (*run[S, U], S, error) {
+	caller := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	saving, stopSaving := detach(ctx)
-	defer stopSaving()
-	r := &run[S, U]{c: c, cfg: cfg, yield: yield, cancel: cancel, saving: saving}
+	r := &run[S, U]{c: c, cfg: cfg, yield: yield, cancel: cancel}
+	r.writes.start(caller, ctx)
+	defer r.writes.release()
 	if r.cfg.RunID == "" {
 		r.cfg.RunID = newID()
 	}
@@ -285,9 +282,9 @@ type run[S, U any] struct {
 	cfg     RunConfig[U]
 	yield   func(Event[S, U], error) bool // nil for Invoke and UpdateState: no events
 	cancel  context.CancelFunc
-	saving  context.Context // for checkpoint writes: see detach
-	stopped bool            // the consumer stopped iterating
-	steps   int             // nodes executed so far
+	writes  writeContext // the context of its checkpoint writes
+	stopped bool         // the consumer stopped iterating
+	steps   int          // nodes executed so far
 
 	head    string            // sync, exit: the thread's head, which the next write must find
 	writer  *asyncWriter      // async: writes in the background
