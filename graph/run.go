@@ -299,10 +299,11 @@ type run[S, U any] struct {
 	paused   *PendingInterrupt // set when a node paused the run
 	pausedAt int               // the step of the checkpoint that records the pause
 
-	// events and done carry what the running node emits and returns; made
-	// at the first node, they serve every node of the run.
-	events chan emitted
-	done   chan nodeResult[U]
+	// events carries what the running node emits, and then that it
+	// returned, what it returned being in returned; made at the first
+	// node, it serves every node of the run.
+	events   chan emitted
+	returned nodeResult[U]
 
 	branching  bool        // the run starts from a checkpoint older than the thread's head
 	continuing bool        // the next node is the one the starting checkpoint left due: no breakpoint before it
@@ -701,32 +702,24 @@ type nodeResult[U any] struct {
 func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S) (U, *PendingInterrupt, error) {
 	r.emit(Event[S, U]{Kind: NodeStarted, Step: step, Node: node, State: state})
 	if r.events == nil {
-		r.events, r.done = make(chan emitted, 16), make(chan nodeResult[U], 1)
+		r.events = make(chan emitted, 16)
 	}
-	em := &emitter{
-		info:    RunInfo{ThreadID: r.cfg.ThreadID, RunID: r.cfg.RunID, Step: step, Node: node},
-		ch:      r.events,
-		stop:    make(chan struct{}),
-		answers: r.answers,
-	}
-	r.answers = nil // they answer the first node only
 	if r.c.bind != nil {
 		ctx = r.c.bind(ctx)
 	}
-	go call(context.WithValue(ctx, emitterKey{}, em), r.c.g.nodes[node], state, r.done)
-	var res nodeResult[U]
-	for waiting := true; waiting; {
-		select {
-		case e := <-r.events:
-			r.forwardFrom(em, step, node, e)
-		case res = <-r.done:
-			waiting = false
-		}
+	em := &emitter{
+		Context: ctx,
+		info:    RunInfo{ThreadID: r.cfg.ThreadID, RunID: r.cfg.RunID, Step: step, Node: node},
+		ch:      r.events,
+		answers: r.answers,
 	}
-	close(em.stop)
-	for len(r.events) > 0 { // what the node emitted just before it returned
-		r.forwardFrom(em, step, node, <-r.events)
+	r.answers = nil // they answer the first node only
+	go call(em, r.c.g.nodes[node], state, &r.returned)
+	for e := <-r.events; e.from != em || e.kind != 0; e = <-r.events {
+		r.forwardFrom(em, step, node, e)
 	}
+	em.end() // what the node's goroutines sent before it returned came first
+	res := r.returned
 	em.mu.Lock()
 	pause := em.pause
 	em.mu.Unlock()
@@ -752,15 +745,17 @@ func (r *run[S, U]) forward(step int, node string, e emitted) {
 	r.emit(Event[S, U]{Kind: e.kind, Step: step, Node: node, Name: e.name, Payload: e.payload, Token: e.token, MessageID: e.messageID})
 }
 
-// call runs a node function, turning a panic into an error.
-func call[S, U any](ctx context.Context, fn NodeFunc[S, U], state S, done chan<- nodeResult[U]) {
+// call runs a node function in em, its context, turning a panic into an
+// error: it writes what the node returned to res, then tells the run.
+func call[S, U any](em *emitter, fn NodeFunc[S, U], state S, res *nodeResult[U]) {
 	defer func() {
 		if v := recover(); v != nil {
-			done <- nodeResult[U]{err: &PanicError{Value: v, Stack: debug.Stack()}}
+			*res = nodeResult[U]{err: &PanicError{Value: v, Stack: debug.Stack()}}
 		}
+		em.ch <- emitted{from: em} // returned
 	}()
-	u, err := fn(ctx, state)
-	done <- nodeResult[U]{update: u, err: err}
+	u, err := fn(em, state)
+	*res = nodeResult[U]{update: u, err: err}
 }
 
 // JSONAppender is a state or an update that encodes itself, as
