@@ -31,23 +31,25 @@ func CheckID(what, id string) error {
 // canonicalUUID reports whether s is xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx in
 // lowercase hex.
 func canonicalUUID(s string) bool {
-	if len(s) != 36 {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 		return false
 	}
+	return lowerHex(s[:8]) && lowerHex(s[9:13]) && lowerHex(s[14:18]) && lowerHex(s[19:23]) && lowerHex(s[24:])
+}
+
+// lowerHex reports whether s holds only lowercase hex digits.
+func lowerHex(s string) bool {
 	for i := range len(s) {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-				return false
-			}
+		if !isLowerHex[s[i]] {
+			return false
 		}
 	}
 	return true
+}
+
+var isLowerHex = [256]bool{
+	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true,
+	'a': true, 'b': true, 'c': true, 'd': true, 'e': true, 'f': true,
 }
 
 // ErrConflict is matched (with errors.Is) by the *ConflictError a

@@ -96,8 +96,11 @@ func unhex(c byte) byte {
 // random bits incremented.
 func idAfter(floor string) string {
 	id := newID()
+	if id > floor {
+		return id
+	}
 	u, ok := parseID(floor)
-	if id > floor || !ok {
+	if !ok {
 		return id
 	}
 	for i := 15; i >= 9; i-- { // bytes 9 to 15 are random; byte 8 holds the variant

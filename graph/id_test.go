@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -31,6 +32,31 @@ func TestNewIDIsAUUIDv7(t *testing.T) {
 	}
 }
 
+// CheckID takes lowercase canonical UUIDs only: every character in each
+// place is checked.
+func TestCheckID(t *testing.T) {
+	const good = "0123abcd-4567-7def-89ab-0123456789ef"
+	if err := CheckID("id", good); err != nil {
+		t.Fatal(err)
+	}
+	for i := range len(good) {
+		for _, c := range []byte{'-', 'g', 'A', '/', ':', '`', 'G'} {
+			if c == good[i] {
+				continue
+			}
+			bad := good[:i] + string(c) + good[i+1:]
+			if err := CheckID("id", bad); !errors.Is(err, ErrInvalidID) {
+				t.Fatalf("CheckID(%q) = %v, want ErrInvalidID", bad, err)
+			}
+		}
+	}
+	for _, bad := range []string{"", good[:35], good + "0", "0" + good[:35]} {
+		if err := CheckID("id", bad); !errors.Is(err, ErrInvalidID) {
+			t.Fatalf("CheckID(%q) = %v, want ErrInvalidID", bad, err)
+		}
+	}
+}
+
 func TestParseID(t *testing.T) {
 	id := newID()
 	u, ok := parseID(id)
@@ -46,5 +72,14 @@ func BenchmarkNewID(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		newID()
+	}
+}
+
+func BenchmarkCheckID(b *testing.B) {
+	id := newID()
+	for b.Loop() {
+		if CheckID("id", id) != nil {
+			b.Fatal("refused")
+		}
 	}
 }

@@ -21,6 +21,9 @@ type Compiled[S, U any] struct {
 	// bind makes the context each node runs in (WithNodeContext); nil
 	// when the nodes run in the run's own.
 	bind func(context.Context) context.Context
+	// next holds, for START and each node, a checkpoint's Next naming it,
+	// shared by every checkpoint that has it (a checkpoint never changes).
+	next map[string][]string
 }
 
 // RunConfig says what a run works on.
@@ -173,7 +176,9 @@ func (r *run[S, U]) outcome(state S, err error) Event[S, U] {
 // a cheap copy that shares the compiled shape, for binding the graph to a
 // checkpointer scoped to one owner.
 func (c *Compiled[S, U]) WithCheckpointer(cp Checkpointer) *Compiled[S, U] {
-	return &Compiled[S, U]{g: c.g, cp: cp, decoded: c.decoded, bind: c.bind}
+	d := *c
+	d.cp = cp
+	return &d
 }
 
 // WithNodeContext returns the same graph whose nodes run in the context
@@ -182,7 +187,9 @@ func (c *Compiled[S, U]) WithCheckpointer(cp Checkpointer) *Compiled[S, U] {
 // and what is remembered of them) to a copy of the graph rather than
 // compiling one for each.
 func (c *Compiled[S, U]) WithNodeContext(bind func(context.Context) context.Context) *Compiled[S, U] {
-	return &Compiled[S, U]{g: c.g, cp: c.cp, decoded: c.decoded, bind: bind}
+	d := *c
+	d.bind = bind
+	return &d
 }
 
 // GetState returns a thread's state at a checkpoint ("" for the latest). The
@@ -214,7 +221,7 @@ func (c *Compiled[S, U]) UpdateState(ctx context.Context, threadID, checkpointID
 	}
 	r := &run[S, U]{c: c, cfg: RunConfig[U]{ThreadID: threadID, RunID: newID()}, head: head}
 	if asNode == INPUT { // an input, pending: the state is unchanged until START applies it
-		cp, err := r.unchanged(base, START, SourceInput, state, update, []string{START})
+		cp, err := r.unchanged(base, START, SourceInput, state, update, c.due(START))
 		if err != nil {
 			return cp, err
 		}
@@ -270,6 +277,14 @@ func (c *Compiled[S, U]) load(ctx context.Context, threadID, checkpointID string
 		return c.cp.Latest(ctx, threadID)
 	}
 	return c.cp.Get(ctx, threadID, checkpointID)
+}
+
+// due returns a checkpoint's Next when node is due next: nil for END.
+func (c *Compiled[S, U]) due(node string) []string {
+	if node == END {
+		return nil
+	}
+	return c.next[node]
 }
 
 func loadError(threadID, checkpointID string, err error) error {
@@ -388,7 +403,7 @@ func (r *run[S, U]) input(ctx context.Context, base Checkpoint, state S) (Checkp
 	if r.branching {
 		source = SourceFork
 	}
-	pending, err := r.unchanged(base, START, source, state, r.cfg.Input, []string{START})
+	pending, err := r.unchanged(base, START, source, state, r.cfg.Input, r.c.due(START))
 	if err != nil {
 		return base, state, err
 	}
@@ -425,7 +440,7 @@ func (r *run[S, U]) applied(pending Checkpoint, state S, input U) (S, Checkpoint
 	if err != nil {
 		return state, pending, err
 	}
-	cp, err := r.routed(pending, START, SourceLoop, next, input)
+	cp, err := r.routed(pending, START, SourceLoop, next, input, encoded{update: pending.Update})
 	if err != nil {
 		return state, pending, err
 	}
@@ -559,7 +574,7 @@ func (r *run[S, U]) command(ctx context.Context, base Checkpoint, state S) (Chec
 // state as it was, the node to run again, and the pending interrupt.
 func (r *run[S, U]) pause(ctx context.Context, base Checkpoint, state S, in *PendingInterrupt) (Checkpoint, S, error) {
 	var none U
-	cp, err := r.unchanged(base, in.Node, SourceLoop, state, none, []string{in.Node})
+	cp, err := r.unchanged(base, in.Node, SourceLoop, state, none, r.c.due(in.Node))
 	if err != nil {
 		return base, state, err
 	}
@@ -575,7 +590,7 @@ func (r *run[S, U]) pause(ctx context.Context, base Checkpoint, state S, in *Pen
 // step records that update, from node, produced state: it routes from node,
 // saves the checkpoint as a child of parent and reports it.
 func (r *run[S, U]) step(ctx context.Context, parent Checkpoint, node, source string, state S, update U) (Checkpoint, error) {
-	cp, err := r.routed(parent, node, source, state, update)
+	cp, err := r.routed(parent, node, source, state, update, encoded{})
 	if err != nil {
 		return parent, err
 	}
@@ -590,32 +605,35 @@ func (r *run[S, U]) step(ctx context.Context, parent Checkpoint, node, source st
 
 // routed makes the checkpoint that follows parent, with the node due after
 // node routed from state.
-func (r *run[S, U]) routed(parent Checkpoint, node, source string, state S, update U) (Checkpoint, error) {
+func (r *run[S, U]) routed(parent Checkpoint, node, source string, state S, update U, known encoded) (Checkpoint, error) {
 	to, err := r.route(node, state)
 	if err != nil {
 		return parent, err
 	}
-	var next []string
-	if to != END {
-		next = []string{to}
-	}
-	return r.checkpoint(parent, node, source, state, update, next)
+	return r.checkpointAs(parent, node, source, state, update, r.c.due(to), known)
 }
 
 // checkpoint makes the checkpoint that follows parent.
 func (r *run[S, U]) checkpoint(parent Checkpoint, node, source string, state S, update U, next []string) (Checkpoint, error) {
-	return r.checkpointAs(parent, node, source, state, nil, update, next)
+	return r.checkpointAs(parent, node, source, state, update, next, encoded{})
 }
 
 // unchanged makes the checkpoint that follows parent with parent's state:
 // its JSON is the parent's, not encoded again.
 func (r *run[S, U]) unchanged(parent Checkpoint, node, source string, state S, update U, next []string) (Checkpoint, error) {
-	return r.checkpointAs(parent, node, source, state, parent.State, update, next)
+	return r.checkpointAs(parent, node, source, state, update, next, encoded{state: parent.State})
 }
 
-// checkpointAs makes the checkpoint that follows parent, with state's JSON
-// encoded unless given.
-func (r *run[S, U]) checkpointAs(parent Checkpoint, node, source string, state S, stateJSON json.RawMessage, update U, next []string) (Checkpoint, error) {
+// encoded is the JSON a new checkpoint takes as it is rather than encode
+// again: its parent's state when the state is unchanged, the input pending
+// at its parent when it applies that input.
+type encoded struct {
+	state, update json.RawMessage
+}
+
+// checkpointAs makes the checkpoint that follows parent, encoding state
+// and update unless known.
+func (r *run[S, U]) checkpointAs(parent Checkpoint, node, source string, state S, update U, next []string, known encoded) (Checkpoint, error) {
 	cp := Checkpoint{
 		ThreadID:  r.cfg.ThreadID,
 		ID:        idAfter(max(r.head, r.made)),
@@ -624,19 +642,23 @@ func (r *run[S, U]) checkpointAs(parent Checkpoint, node, source string, state S
 		Next:      next,
 		Metadata:  Metadata{Source: source, RunID: r.cfg.RunID},
 		CreatedAt: time.Now().UTC(),
+		State:     known.state,
+		Update:    known.update,
 	}
 	if node != START {
 		cp.Node = node
 	}
 	var err error
-	if cp.State = stateJSON; cp.State == nil {
+	if cp.State == nil {
 		if cp.State, err = encodeJSON(state); err != nil {
 			return cp, fmt.Errorf("encoding the state after %q: %w", node, err)
 		}
 	}
 	r.made, r.madeAs, r.madeLen = cp.ID, state, len(cp.State)
-	if cp.Update, err = encodeJSON(update); err != nil {
-		return cp, fmt.Errorf("encoding the update of %q: %w", node, err)
+	if cp.Update == nil {
+		if cp.Update, err = encodeJSON(update); err != nil {
+			return cp, fmt.Errorf("encoding the update of %q: %w", node, err)
+		}
 	}
 	return cp, nil
 }
