@@ -226,6 +226,11 @@ func (m *MemorySaver) Put(ctx context.Context, cp Checkpoint, head string) error
 	if cp.ID <= head {
 		return fmt.Errorf("saving checkpoint %q: it does not sort after the head %q: %w", cp.ID, head, ErrInvalidID)
 	}
+	if list == nil {
+		// A thread's first run writes its input's two checkpoints and
+		// most often a node's or two: room for them at once.
+		list = make([]Checkpoint, 0, 4)
+	}
 	m.threads[cp.ThreadID] = append(list, cp)
 	return nil
 }

@@ -83,8 +83,9 @@ type emitted struct {
 // as a value without another context around it.
 type emitter struct {
 	context.Context
-	info RunInfo
-	ch   chan emitted
+	info  RunInfo
+	ch    chan emitted
+	quiet bool // the run has no consumer: what the node emits is dropped
 
 	mu      sync.Mutex
 	stop    chan struct{}     // made by the node's first send, closed when the step is over
@@ -158,7 +159,7 @@ func Info(ctx context.Context) (RunInfo, bool) {
 
 func send(ctx context.Context, e emitted) {
 	em, ok := ctx.Value(emitterKey{}).(*emitter)
-	if !ok {
+	if !ok || em.quiet {
 		return
 	}
 	stop := em.stopping()

@@ -724,7 +724,7 @@ type nodeResult[U any] struct {
 func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S) (U, *PendingInterrupt, error) {
 	r.emit(Event[S, U]{Kind: NodeStarted, Step: step, Node: node, State: state})
 	if r.events == nil {
-		r.events = make(chan emitted, 16)
+		r.events = make(chan emitted, r.eventBuffer())
 	}
 	if r.c.bind != nil {
 		ctx = r.c.bind(ctx)
@@ -733,6 +733,7 @@ func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S)
 		Context: ctx,
 		info:    RunInfo{ThreadID: r.cfg.ThreadID, RunID: r.cfg.RunID, Step: step, Node: node},
 		ch:      r.events,
+		quiet:   r.yield == nil,
 		answers: r.answers,
 	}
 	r.answers = nil // they answer the first node only
@@ -752,6 +753,16 @@ func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S)
 		return res.update, nil, &NodeError{Node: node, Err: res.err}
 	}
 	return res.update, nil, nil
+}
+
+// eventBuffer is how many events a node may emit ahead of the consumer:
+// none without one (Invoke), where the channel only says that the node
+// returned.
+func (r *run[S, U]) eventBuffer() int {
+	if r.yield == nil {
+		return 1
+	}
+	return 16
 }
 
 // forwardFrom forwards what the running node em emitted; what a goroutine
