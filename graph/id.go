@@ -12,9 +12,12 @@ import (
 // NewV7 makes, with one allocation (the string) where NewV7 and String
 // make two: NewV7's array escapes through the io.Reader it is read from,
 // while crypto/rand.Read keeps its argument on the stack.
-func newID() string {
+func newID() string { return newIDAt(time.Now()) }
+
+// newIDAt is newID made at now.
+func newIDAt(now time.Time) string {
 	var u [16]byte
-	ms, seq := v7Time()
+	ms, seq := v7Time(now)
 	u[0], u[1], u[2], u[3], u[4], u[5] = byte(ms>>40), byte(ms>>32), byte(ms>>24), byte(ms>>16), byte(ms>>8), byte(ms)
 	// crypto/rand.Read never fails (see its documentation).
 	rand.Read(u[6:])
@@ -32,13 +35,13 @@ var lastV7 struct {
 	t int64
 }
 
-// v7Time returns the time of a new id: the current millisecond, and the
+// v7Time returns the time of a new id made at now: its millisecond, and the
 // fraction of it in 1/4096 ms, as NewV7 counts them. An id made in the same
 // fraction as the one before, or while the clock steps back, takes the
 // next value after that one's, so that this process's ids sort in the
 // order they were made.
-func v7Time() (ms, seq int64) {
-	nano := time.Now().UnixNano()
+func v7Time(now time.Time) (ms, seq int64) {
+	nano := now.UnixNano()
 	ms = nano / 1e6
 	t := ms<<12 + (nano-ms*1e6)>>8 // the fraction in units of 256 ns: at most 3906, which fits in 12 bits
 	lastV7.Lock()
@@ -91,11 +94,11 @@ func unhex(c byte) byte {
 	return c - 'a' + 10
 }
 
-// idAfter returns a new UUIDv7 that sorts after floor, even when floor was
-// made by a process whose clock is ahead of ours: then it is floor with its
-// random bits incremented.
-func idAfter(floor string) string {
-	id := newID()
+// idAfter returns a new UUIDv7, made at now, that sorts after floor, even
+// when floor was made by a process whose clock is ahead of ours: then it is
+// floor with its random bits incremented.
+func idAfter(floor string, now time.Time) string {
+	id := newIDAt(now)
 	if id > floor {
 		return id
 	}

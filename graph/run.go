@@ -634,14 +634,15 @@ type encoded struct {
 // checkpointAs makes the checkpoint that follows parent, encoding state
 // and update unless known.
 func (r *run[S, U]) checkpointAs(parent Checkpoint, node, source string, state S, update U, next []string, known encoded) (Checkpoint, error) {
+	now := time.Now()
 	cp := Checkpoint{
 		ThreadID:  r.cfg.ThreadID,
-		ID:        idAfter(max(r.head, r.made)),
+		ID:        idAfter(max(r.head, r.made), now),
 		ParentID:  parent.ID,
 		Step:      parent.Step + 1,
 		Next:      next,
 		Metadata:  Metadata{Source: source, RunID: r.cfg.RunID},
-		CreatedAt: time.Now().UTC(),
+		CreatedAt: now.UTC(),
 		State:     known.state,
 		Update:    known.update,
 	}
