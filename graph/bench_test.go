@@ -9,7 +9,7 @@ import (
 
 // The benchmark graph is the trip planner's shape: START routes to one of
 // two nodes, both lead to a tool node, which ends. A run saves 4 checkpoints
-// (input + 3 nodes) in a MemorySaver.
+// in a MemorySaver: its input pending and applied, then each of its 2 nodes'.
 const benchSteps = 4
 
 func BenchmarkRun(b *testing.B) {
@@ -19,14 +19,38 @@ func BenchmarkRun(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		in := tupdate{Log: []string{"4 nights in Lisbon"}, Want: "classify"}
-		if i%2 == 0 {
-			in.Want = "extraction"
-		}
-		if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: newID(), Input: in}); err != nil {
+		if _, err := c.Invoke(ctx, benchRun(i)); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkRunStreamed is BenchmarkRun as the server runs a graph: with a
+// context that can be cancelled, every event read.
+func BenchmarkRunStreamed(b *testing.B) {
+	c := mustCompile(b, plannerGraph(), NewMemorySaver())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		for _, err := range c.Run(ctx, benchRun(i)) {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// benchRun is the i-th run of BenchmarkRun: on a new thread, to classify
+// or extraction in turn.
+func benchRun(i int) RunConfig[tupdate] {
+	in := tupdate{Log: []string{"4 nights in Lisbon"}, Want: "classify"}
+	if i%2 == 0 {
+		in.Want = "extraction"
+	}
+	return RunConfig[tupdate]{ThreadID: newID(), Input: in}
 }
 
 // BenchmarkRunSerialization does only the JSON work of one BenchmarkRun run:

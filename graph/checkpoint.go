@@ -31,23 +31,25 @@ func CheckID(what, id string) error {
 // canonicalUUID reports whether s is xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx in
 // lowercase hex.
 func canonicalUUID(s string) bool {
-	if len(s) != 36 {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 		return false
 	}
+	return lowerHex(s[:8]) && lowerHex(s[9:13]) && lowerHex(s[14:18]) && lowerHex(s[19:23]) && lowerHex(s[24:])
+}
+
+// lowerHex reports whether s holds only lowercase hex digits.
+func lowerHex(s string) bool {
 	for i := range len(s) {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-				return false
-			}
+		if !isLowerHex[s[i]] {
+			return false
 		}
 	}
 	return true
+}
+
+var isLowerHex = [256]bool{
+	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true,
+	'a': true, 'b': true, 'c': true, 'd': true, 'e': true, 'f': true,
 }
 
 // ErrConflict is matched (with errors.Is) by the *ConflictError a
@@ -172,13 +174,7 @@ type BatchPutter interface {
 func PutAll(ctx context.Context, saver Checkpointer, cps []Checkpoint, head string) (int, error) {
 	b, ok := saver.(BatchPutter)
 	if !ok || len(cps) < 2 {
-		for i, cp := range cps {
-			if err := putCheckpoint(ctx, saver, cp, head); err != nil {
-				return i, err
-			}
-			head = cp.ID
-		}
-		return len(cps), nil
+		return putEach(ctx, saver, cps, head)
 	}
 	n, err := b.PutAll(ctx, cps, head)
 	if err != nil {
@@ -186,6 +182,18 @@ func PutAll(ctx context.Context, saver Checkpointer, cps []Checkpoint, head stri
 		err = fmt.Errorf("saving the checkpoint of step %d of thread %q: %w", cp.Step, cp.ThreadID, err)
 	}
 	return n, err
+}
+
+// putEach stores checkpoints with one Put after the other, each over the
+// one before it and the first over head, and returns how many it stored.
+func putEach(ctx context.Context, saver Checkpointer, cps []Checkpoint, head string) (int, error) {
+	for i := range cps {
+		if err := putCheckpoint(ctx, saver, cps[i], head); err != nil {
+			return i, err
+		}
+		head = cps[i].ID
+	}
+	return len(cps), nil
 }
 
 // MemorySaver is a Checkpointer that keeps checkpoints in memory.
@@ -217,6 +225,11 @@ func (m *MemorySaver) Put(ctx context.Context, cp Checkpoint, head string) error
 	}
 	if cp.ID <= head {
 		return fmt.Errorf("saving checkpoint %q: it does not sort after the head %q: %w", cp.ID, head, ErrInvalidID)
+	}
+	if list == nil {
+		// A thread's first run writes its input's two checkpoints and
+		// most often a node's or two: room for them at once.
+		list = make([]Checkpoint, 0, 4)
 	}
 	m.threads[cp.ThreadID] = append(list, cp)
 	return nil

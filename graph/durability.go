@@ -3,8 +3,8 @@ package graph
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
-	"time"
 )
 
 // startWriter prepares the run's writes in its durability mode, starting
@@ -74,10 +74,19 @@ func (r *run[S, U]) writeErr() error {
 // put stores checkpoints over the run's head, each over the one before it,
 // and reports those stored.
 func (r *run[S, U]) put(ctx context.Context, cps ...Checkpoint) error {
-	n, err := PutAll(r.saveCtx(ctx), r.c.cp, cps, r.head)
-	for _, cp := range cps[:n] {
-		r.head, r.stored = cp.ID, cp.ID
-		r.emit(Event[S, U]{Kind: CheckpointSaved, Step: cp.Step, Node: cp.Node, Checkpoint: &cp})
+	ctx = r.saveCtx(ctx)
+	var n int
+	var err error
+	if _, batches := r.c.cp.(BatchPutter); batches && len(cps) > 1 {
+		// A copy: the batch escapes into the saver, and cps stays on the
+		// stack of the run's own steps.
+		n, err = PutAll(ctx, r.c.cp, slices.Clone(cps), r.head)
+	} else {
+		n, err = putEach(ctx, r.c.cp, cps, r.head)
+	}
+	for i := range cps[:n] {
+		r.head, r.stored = cps[i].ID, cps[i].ID
+		r.saved(cps[i])
 	}
 	return err
 }
@@ -86,27 +95,27 @@ func (r *run[S, U]) put(ctx context.Context, cps ...Checkpoint) error {
 func (r *run[S, U]) report() {
 	for _, cp := range r.writer.takeStored() {
 		r.stored = cp.ID
-		r.emit(Event[S, U]{Kind: CheckpointSaved, Step: cp.Step, Node: cp.Node, Checkpoint: &cp})
+		r.saved(cp)
 	}
 }
 
-// saveCtx is the context of the run's writes: the run's detached one, or
-// ctx for UpdateState.
+// saved emits CheckpointSaved for a stored checkpoint. The event points to
+// a copy of it, made only when there is a consumer to give it to.
+func (r *run[S, U]) saved(cp Checkpoint) {
+	if r.yield == nil || r.stopped {
+		return
+	}
+	kept := cp
+	r.emit(Event[S, U]{Kind: CheckpointSaved, Step: kept.Step, Node: kept.Node, Checkpoint: &kept})
+}
+
+// saveCtx is the context of the run's writes (see writeContext), or ctx
+// for UpdateState.
 func (r *run[S, U]) saveCtx(ctx context.Context) context.Context {
-	if r.saving != nil {
-		return r.saving
+	if r.writes.run == nil {
+		return ctx
 	}
-	return ctx
-}
-
-// detach returns the context a run writes its checkpoints with. It ignores
-// ctx's cancellation, so that what a node returned is saved all the same,
-// but it is cancelled saveTimeout after ctx is, so that a saver that hangs
-// cannot hold a cancelled run for long.
-func detach(ctx context.Context) (context.Context, context.CancelFunc) {
-	saving, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	stop := context.AfterFunc(ctx, func() { time.AfterFunc(saveTimeout, cancel) })
-	return saving, func() { stop(); cancel() }
+	return &r.writes
 }
 
 func putCheckpoint(ctx context.Context, saver Checkpointer, cp Checkpoint, head string) error {

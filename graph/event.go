@@ -67,7 +67,8 @@ type RunInfo struct {
 	Node     string
 }
 
-// emitted is what a node sends to the run while it works.
+// emitted is what a node sends to the run while it works, and last that
+// it returned (kind 0, from call).
 type emitted struct {
 	from      *emitter // the node's that sent it
 	kind      EventKind
@@ -77,16 +78,54 @@ type emitted struct {
 	messageID string
 }
 
-// emitter connects a running node to its run.
+// emitter connects a running node to its run. It is the node's context:
+// the run's (or what WithNodeContext made of it), which holds the emitter
+// as a value without another context around it.
 type emitter struct {
-	info RunInfo
-	ch   chan emitted
-	stop chan struct{} // closed when the step is over
+	context.Context
+	info  RunInfo
+	ch    chan emitted
+	quiet bool // the run has no consumer: what the node emits is dropped
 
 	mu      sync.Mutex
+	stop    chan struct{}     // made by the node's first send, closed when the step is over
+	over    bool              // the step is over
 	answers []json.RawMessage // resume values for the node's Interrupt calls, in order
 	asked   int               // Interrupt calls so far
 	pause   *PendingInterrupt // set by the first Interrupt call that had no answer
+}
+
+// Value returns the emitter itself for emitterKey, else the value the
+// run's context holds.
+func (em *emitter) Value(key any) any {
+	if key == (emitterKey{}) {
+		return em
+	}
+	return em.Context.Value(key)
+}
+
+// stopping returns a channel closed when the node's step is over, or nil
+// when it is over already. A node that sends nothing makes none.
+func (em *emitter) stopping() <-chan struct{} {
+	em.mu.Lock()
+	defer em.mu.Unlock()
+	if em.over {
+		return nil
+	}
+	if em.stop == nil {
+		em.stop = make(chan struct{})
+	}
+	return em.stop
+}
+
+// end ends the node's step: what it sends later is dropped.
+func (em *emitter) end() {
+	em.mu.Lock()
+	defer em.mu.Unlock()
+	em.over = true
+	if em.stop != nil {
+		close(em.stop)
+	}
 }
 
 type emitterKey struct{}
@@ -120,18 +159,17 @@ func Info(ctx context.Context) (RunInfo, bool) {
 
 func send(ctx context.Context, e emitted) {
 	em, ok := ctx.Value(emitterKey{}).(*emitter)
-	if !ok {
+	if !ok || em.quiet {
 		return
 	}
-	select {
-	case <-em.stop:
+	stop := em.stopping()
+	if stop == nil {
 		return
-	default:
 	}
 	e.from = em
 	select { // the run reads until the node returns, so this cannot hang
 	case em.ch <- e:
-	case <-em.stop:
+	case <-stop:
 	}
 }
 

@@ -136,7 +136,11 @@ func (g *Graph[S, U]) Compile(cp Checkpointer) (*Compiled[S, U], error) {
 	if cp == nil {
 		cp = NewMemorySaver()
 	}
-	return &Compiled[S, U]{g: g.snapshot(), cp: cp, decoded: newDecodedStates[S]()}, nil
+	c := &Compiled[S, U]{g: g.snapshot(), cp: cp, decoded: newDecodedStates[S](), next: map[string][]string{START: {START}}}
+	for name := range c.g.nodes {
+		c.next[name] = []string{name}
+	}
+	return c, nil
 }
 
 // snapshot copies the builder, so that a compiled graph never sees later

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // A small state shaped like the trip planner's: an append-only log, a map
@@ -319,5 +320,57 @@ func TestWithCheckpointer(t *testing.T) {
 	}
 	if _, err := first.Latest(context.Background(), thread); !errors.Is(err, ErrNotFound) {
 		t.Errorf("the original checkpointer got a checkpoint: %v", err)
+	}
+}
+
+// What a node's goroutines emit once its step is over is dropped, during
+// the next node and after the run, and does not block them, whether or not
+// the node emitted anything itself.
+func TestLateEventsAreDropped(t *testing.T) {
+	const senders = 20 // more than the run's buffer of events
+	var fromA, fromB sync.WaitGroup
+	sendLate := func(ctx context.Context, sent *sync.WaitGroup, gate chan struct{}) {
+		for range senders {
+			sent.Go(func() {
+				<-gate
+				for i := range 3 {
+					Emit(ctx, "late", i)
+				}
+			})
+		}
+	}
+	nextNode, runOver := make(chan struct{}), make(chan struct{})
+	g := New(reduce)
+	g.AddNode("a", func(ctx context.Context, s tstate) (tupdate, error) {
+		Emit(ctx, "early", "a")
+		sendLate(ctx, &fromA, nextNode)
+		return tupdate{}, nil
+	})
+	g.AddNode("b", func(ctx context.Context, s tstate) (tupdate, error) {
+		close(nextNode)
+		fromA.Wait() // a's goroutines emit while b runs
+		sendLate(ctx, &fromB, runOver)
+		return tupdate{}, nil
+	})
+	g.AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END)
+	var got []string
+	for ev, err := range mustCompile(t, g, nil).Run(context.Background(), RunConfig[tupdate]{ThreadID: newID()}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind == Custom {
+			got = append(got, ev.Node+":"+ev.Name)
+		}
+	}
+	close(runOver) // b's goroutines emit after the run
+	finished := make(chan struct{})
+	go func() { fromB.Wait(); close(finished) }()
+	select {
+	case <-finished:
+	case <-time.After(timeout):
+		t.Fatal("a goroutine emitting after its node's step is blocked")
+	}
+	if want := []string{"a:early"}; !slices.Equal(got, want) {
+		t.Fatalf("custom events %v, want %v", got, want)
 	}
 }

@@ -9,8 +9,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // Compiled is a checked graph, ready to run. It holds its own copy of the
@@ -23,6 +21,9 @@ type Compiled[S, U any] struct {
 	// bind makes the context each node runs in (WithNodeContext); nil
 	// when the nodes run in the run's own.
 	bind func(context.Context) context.Context
+	// next holds, for START and each node, a checkpoint's Next naming it,
+	// shared by every checkpoint that has it (a checkpoint never changes).
+	next map[string][]string
 }
 
 // RunConfig says what a run works on.
@@ -98,10 +99,6 @@ const (
 // numbers them.
 const emptyStep = -2
 
-// saveTimeout bounds the checkpoint writes made after a run's context was
-// cancelled: a node that finished is saved all the same.
-const saveTimeout = 10 * time.Second
-
 // Run executes the graph on a thread and yields its events. The error is
 // non-nil only with the final RunFailed event. Cancelling ctx, or stopping
 // the iteration early, cancels the run: the running node's context is
@@ -109,59 +106,79 @@ const saveTimeout = 10 * time.Second
 // returned an update, that update has been checkpointed.
 func (c *Compiled[S, U]) Run(ctx context.Context, cfg RunConfig[U]) iter.Seq2[Event[S, U], error] {
 	return func(yield func(Event[S, U], error) bool) {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		saving, stopSaving := detach(ctx)
-		defer stopSaving()
-		r := &run[S, U]{c: c, cfg: cfg, yield: yield, cancel: cancel, saving: saving}
-		if r.cfg.RunID == "" {
-			r.cfg.RunID = newID()
+		r, state, err := c.execute(ctx, cfg, yield)
+		if r.stopped {
+			return
 		}
-		if r.cfg.StepLimit <= 0 {
-			r.cfg.StepLimit = DefaultStepLimit
-		}
-		state, err := r.execute(ctx)
-		if ferr := r.flush(ctx); err == nil {
-			err = ferr
-		}
-		r.keepDecoded()
-		switch {
-		case r.stopped:
-		case err != nil:
-			r.yield(r.stamp(Event[S, U]{Kind: RunFailed, Err: err}), err)
-		case r.paused != nil:
-			r.emit(Event[S, U]{Kind: Interrupted, Step: r.pausedAt, Node: r.paused.Node, Interrupt: r.paused, State: state})
-		case r.stoppedAt != nil:
-			r.emit(Event[S, U]{Kind: Interrupted, Step: r.stoppedAt.Step, Node: r.stoppedAt.Next[0], State: state})
-		default:
-			r.emit(Event[S, U]{Kind: RunFinished, State: state})
+		if ev := r.outcome(state, err); err != nil {
+			r.yield(r.stamp(ev), err)
+		} else {
+			r.emit(ev)
 		}
 	}
 }
 
 // Invoke runs the graph to the end and returns the final state. For a run
 // that paused, it returns the state so far and an error matching
-// ErrInterrupted.
+// ErrInterrupted. It makes no events: a run builds them only for Run's
+// consumer.
 func (c *Compiled[S, U]) Invoke(ctx context.Context, cfg RunConfig[U]) (S, error) {
-	var final S
-	for ev, err := range c.Run(ctx, cfg) {
-		switch {
-		case err != nil:
-			return final, err
-		case ev.Kind == RunFinished:
-			final = ev.State
-		case ev.Kind == Interrupted:
-			return ev.State, fmt.Errorf("run on thread %q paused in node %q: %w", ev.ThreadID, ev.Node, ErrInterrupted)
-		}
+	r, state, err := c.execute(ctx, cfg, nil)
+	switch ev := r.outcome(state, err); ev.Kind {
+	case RunFailed:
+		var zero S
+		return zero, err
+	case Interrupted:
+		return state, fmt.Errorf("run on thread %q paused in node %q: %w", r.cfg.ThreadID, ev.Node, ErrInterrupted)
 	}
-	return final, nil
+	return state, nil
+}
+
+// execute runs the graph on a thread, yielding its events to yield (none
+// when nil), and returns the run, the state it ended with and why it
+// ended, once every checkpoint it made is stored or failed to be.
+func (c *Compiled[S, U]) execute(ctx context.Context, cfg RunConfig[U], yield func(Event[S, U], error) bool) (*run[S, U], S, error) {
+	caller := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r := &run[S, U]{c: c, cfg: cfg, yield: yield, cancel: cancel}
+	r.writes.start(caller, ctx)
+	defer r.writes.release()
+	if r.cfg.RunID == "" {
+		r.cfg.RunID = newID()
+	}
+	if r.cfg.StepLimit <= 0 {
+		r.cfg.StepLimit = DefaultStepLimit
+	}
+	state, err := r.execute(ctx)
+	if ferr := r.flush(ctx); err == nil {
+		err = ferr
+	}
+	r.keepDecoded()
+	return r, state, err
+}
+
+// outcome is the event a run ended with: RunFailed when err is not nil,
+// Interrupted when it paused or stopped at a breakpoint, else RunFinished.
+func (r *run[S, U]) outcome(state S, err error) Event[S, U] {
+	switch {
+	case err != nil:
+		return Event[S, U]{Kind: RunFailed, Err: err}
+	case r.paused != nil:
+		return Event[S, U]{Kind: Interrupted, Step: r.pausedAt, Node: r.paused.Node, Interrupt: r.paused, State: state}
+	case r.stoppedAt != nil:
+		return Event[S, U]{Kind: Interrupted, Step: r.stoppedAt.Step, Node: r.stoppedAt.Next[0], State: state}
+	}
+	return Event[S, U]{Kind: RunFinished, State: state}
 }
 
 // WithCheckpointer returns the same graph saving its checkpoints with cp:
 // a cheap copy that shares the compiled shape, for binding the graph to a
 // checkpointer scoped to one owner.
 func (c *Compiled[S, U]) WithCheckpointer(cp Checkpointer) *Compiled[S, U] {
-	return &Compiled[S, U]{g: c.g, cp: cp, decoded: c.decoded, bind: c.bind}
+	d := *c
+	d.cp = cp
+	return &d
 }
 
 // WithNodeContext returns the same graph whose nodes run in the context
@@ -170,7 +187,9 @@ func (c *Compiled[S, U]) WithCheckpointer(cp Checkpointer) *Compiled[S, U] {
 // and what is remembered of them) to a copy of the graph rather than
 // compiling one for each.
 func (c *Compiled[S, U]) WithNodeContext(bind func(context.Context) context.Context) *Compiled[S, U] {
-	return &Compiled[S, U]{g: c.g, cp: c.cp, decoded: c.decoded, bind: bind}
+	d := *c
+	d.bind = bind
+	return &d
 }
 
 // GetState returns a thread's state at a checkpoint ("" for the latest). The
@@ -202,7 +221,7 @@ func (c *Compiled[S, U]) UpdateState(ctx context.Context, threadID, checkpointID
 	}
 	r := &run[S, U]{c: c, cfg: RunConfig[U]{ThreadID: threadID, RunID: newID()}, head: head}
 	if asNode == INPUT { // an input, pending: the state is unchanged until START applies it
-		cp, err := r.unchanged(base, START, SourceInput, state, update, []string{START})
+		cp, err := r.unchanged(base, START, SourceInput, state, update, c.due(START))
 		if err != nil {
 			return cp, err
 		}
@@ -260,6 +279,14 @@ func (c *Compiled[S, U]) load(ctx context.Context, threadID, checkpointID string
 	return c.cp.Get(ctx, threadID, checkpointID)
 }
 
+// due returns a checkpoint's Next when node is due next: nil for END.
+func (c *Compiled[S, U]) due(node string) []string {
+	if node == END {
+		return nil
+	}
+	return c.next[node]
+}
+
 func loadError(threadID, checkpointID string, err error) error {
 	return fmt.Errorf("loading checkpoint %q of thread %q: %w", checkpointID, threadID, err)
 }
@@ -268,11 +295,11 @@ func loadError(threadID, checkpointID string, err error) error {
 type run[S, U any] struct {
 	c       *Compiled[S, U]
 	cfg     RunConfig[U]
-	yield   func(Event[S, U], error) bool // nil for UpdateState
+	yield   func(Event[S, U], error) bool // nil for Invoke and UpdateState: no events
 	cancel  context.CancelFunc
-	saving  context.Context // for checkpoint writes: see detach
-	stopped bool            // the consumer stopped iterating
-	steps   int             // nodes executed so far
+	writes  writeContext // the context of its checkpoint writes
+	stopped bool         // the consumer stopped iterating
+	steps   int          // nodes executed so far
 
 	head    string            // sync, exit: the thread's head, which the next write must find
 	writer  *asyncWriter      // async: writes in the background
@@ -287,10 +314,11 @@ type run[S, U any] struct {
 	paused   *PendingInterrupt // set when a node paused the run
 	pausedAt int               // the step of the checkpoint that records the pause
 
-	// events and done carry what the running node emits and returns; made
-	// at the first node, they serve every node of the run.
-	events chan emitted
-	done   chan nodeResult[U]
+	// events carries what the running node emits, and then that it
+	// returned, what it returned being in returned; made at the first
+	// node, it serves every node of the run.
+	events   chan emitted
+	returned nodeResult[U]
 
 	branching  bool        // the run starts from a checkpoint older than the thread's head
 	continuing bool        // the next node is the one the starting checkpoint left due: no breakpoint before it
@@ -375,7 +403,7 @@ func (r *run[S, U]) input(ctx context.Context, base Checkpoint, state S) (Checkp
 	if r.branching {
 		source = SourceFork
 	}
-	pending, err := r.unchanged(base, START, source, state, r.cfg.Input, []string{START})
+	pending, err := r.unchanged(base, START, source, state, r.cfg.Input, r.c.due(START))
 	if err != nil {
 		return base, state, err
 	}
@@ -412,7 +440,7 @@ func (r *run[S, U]) applied(pending Checkpoint, state S, input U) (S, Checkpoint
 	if err != nil {
 		return state, pending, err
 	}
-	cp, err := r.routed(pending, START, SourceLoop, next, input)
+	cp, err := r.routed(pending, START, SourceLoop, next, input, encoded{update: pending.Update})
 	if err != nil {
 		return state, pending, err
 	}
@@ -427,7 +455,8 @@ func (r *run[S, U]) breakBefore(base Checkpoint) bool {
 	if continuing || !slices.Contains(r.cfg.InterruptBefore, base.Next[0]) {
 		return false
 	}
-	r.stoppedAt = &base
+	stop := base // a copy: taking base's address would move every step's base to the heap, breakpoint or not
+	r.stoppedAt = &stop
 	return true
 }
 
@@ -437,7 +466,8 @@ func (r *run[S, U]) breakAfter(cp Checkpoint) bool {
 	if len(cp.Next) == 0 || !slices.Contains(r.cfg.InterruptAfter, cp.Node) {
 		return false
 	}
-	r.stoppedAt = &cp
+	stop := cp // a copy, as in breakBefore
+	r.stoppedAt = &stop
 	return true
 }
 
@@ -544,7 +574,7 @@ func (r *run[S, U]) command(ctx context.Context, base Checkpoint, state S) (Chec
 // state as it was, the node to run again, and the pending interrupt.
 func (r *run[S, U]) pause(ctx context.Context, base Checkpoint, state S, in *PendingInterrupt) (Checkpoint, S, error) {
 	var none U
-	cp, err := r.unchanged(base, in.Node, SourceLoop, state, none, []string{in.Node})
+	cp, err := r.unchanged(base, in.Node, SourceLoop, state, none, r.c.due(in.Node))
 	if err != nil {
 		return base, state, err
 	}
@@ -560,7 +590,7 @@ func (r *run[S, U]) pause(ctx context.Context, base Checkpoint, state S, in *Pen
 // step records that update, from node, produced state: it routes from node,
 // saves the checkpoint as a child of parent and reports it.
 func (r *run[S, U]) step(ctx context.Context, parent Checkpoint, node, source string, state S, update U) (Checkpoint, error) {
-	cp, err := r.routed(parent, node, source, state, update)
+	cp, err := r.routed(parent, node, source, state, update, encoded{})
 	if err != nil {
 		return parent, err
 	}
@@ -575,53 +605,61 @@ func (r *run[S, U]) step(ctx context.Context, parent Checkpoint, node, source st
 
 // routed makes the checkpoint that follows parent, with the node due after
 // node routed from state.
-func (r *run[S, U]) routed(parent Checkpoint, node, source string, state S, update U) (Checkpoint, error) {
+func (r *run[S, U]) routed(parent Checkpoint, node, source string, state S, update U, known encoded) (Checkpoint, error) {
 	to, err := r.route(node, state)
 	if err != nil {
 		return parent, err
 	}
-	var next []string
-	if to != END {
-		next = []string{to}
-	}
-	return r.checkpoint(parent, node, source, state, update, next)
+	return r.checkpointAs(parent, node, source, state, update, r.c.due(to), known)
 }
 
 // checkpoint makes the checkpoint that follows parent.
 func (r *run[S, U]) checkpoint(parent Checkpoint, node, source string, state S, update U, next []string) (Checkpoint, error) {
-	return r.checkpointAs(parent, node, source, state, nil, update, next)
+	return r.checkpointAs(parent, node, source, state, update, next, encoded{})
 }
 
 // unchanged makes the checkpoint that follows parent with parent's state:
 // its JSON is the parent's, not encoded again.
 func (r *run[S, U]) unchanged(parent Checkpoint, node, source string, state S, update U, next []string) (Checkpoint, error) {
-	return r.checkpointAs(parent, node, source, state, parent.State, update, next)
+	return r.checkpointAs(parent, node, source, state, update, next, encoded{state: parent.State})
 }
 
-// checkpointAs makes the checkpoint that follows parent, with state's JSON
-// encoded unless given.
-func (r *run[S, U]) checkpointAs(parent Checkpoint, node, source string, state S, stateJSON json.RawMessage, update U, next []string) (Checkpoint, error) {
+// encoded is the JSON a new checkpoint takes as it is rather than encode
+// again: its parent's state when the state is unchanged, the input pending
+// at its parent when it applies that input.
+type encoded struct {
+	state, update json.RawMessage
+}
+
+// checkpointAs makes the checkpoint that follows parent, encoding state
+// and update unless known.
+func (r *run[S, U]) checkpointAs(parent Checkpoint, node, source string, state S, update U, next []string, known encoded) (Checkpoint, error) {
+	now := time.Now()
 	cp := Checkpoint{
 		ThreadID:  r.cfg.ThreadID,
-		ID:        idAfter(max(r.head, r.made)),
+		ID:        idAfter(max(r.head, r.made), now),
 		ParentID:  parent.ID,
 		Step:      parent.Step + 1,
 		Next:      next,
 		Metadata:  Metadata{Source: source, RunID: r.cfg.RunID},
-		CreatedAt: time.Now().UTC(),
+		CreatedAt: now.UTC(),
+		State:     known.state,
+		Update:    known.update,
 	}
 	if node != START {
 		cp.Node = node
 	}
 	var err error
-	if cp.State = stateJSON; cp.State == nil {
+	if cp.State == nil {
 		if cp.State, err = encodeJSON(state); err != nil {
 			return cp, fmt.Errorf("encoding the state after %q: %w", node, err)
 		}
 	}
 	r.made, r.madeAs, r.madeLen = cp.ID, state, len(cp.State)
-	if cp.Update, err = encodeJSON(update); err != nil {
-		return cp, fmt.Errorf("encoding the update of %q: %w", node, err)
+	if cp.Update == nil {
+		if cp.Update, err = encodeJSON(update); err != nil {
+			return cp, fmt.Errorf("encoding the update of %q: %w", node, err)
+		}
 	}
 	return cp, nil
 }
@@ -687,32 +725,25 @@ type nodeResult[U any] struct {
 func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S) (U, *PendingInterrupt, error) {
 	r.emit(Event[S, U]{Kind: NodeStarted, Step: step, Node: node, State: state})
 	if r.events == nil {
-		r.events, r.done = make(chan emitted, 16), make(chan nodeResult[U], 1)
+		r.events = make(chan emitted, r.eventBuffer())
 	}
-	em := &emitter{
-		info:    RunInfo{ThreadID: r.cfg.ThreadID, RunID: r.cfg.RunID, Step: step, Node: node},
-		ch:      r.events,
-		stop:    make(chan struct{}),
-		answers: r.answers,
-	}
-	r.answers = nil // they answer the first node only
 	if r.c.bind != nil {
 		ctx = r.c.bind(ctx)
 	}
-	go call(context.WithValue(ctx, emitterKey{}, em), r.c.g.nodes[node], state, r.done)
-	var res nodeResult[U]
-	for waiting := true; waiting; {
-		select {
-		case e := <-r.events:
-			r.forwardFrom(em, step, node, e)
-		case res = <-r.done:
-			waiting = false
-		}
+	em := &emitter{
+		Context: ctx,
+		info:    RunInfo{ThreadID: r.cfg.ThreadID, RunID: r.cfg.RunID, Step: step, Node: node},
+		ch:      r.events,
+		quiet:   r.yield == nil,
+		answers: r.answers,
 	}
-	close(em.stop)
-	for len(r.events) > 0 { // what the node emitted just before it returned
-		r.forwardFrom(em, step, node, <-r.events)
+	r.answers = nil // they answer the first node only
+	go call(em, r.c.g.nodes[node], state, &r.returned)
+	for e := <-r.events; e.from != em || e.kind != 0; e = <-r.events {
+		r.forwardFrom(em, step, node, e)
 	}
+	em.end() // what the node's goroutines sent before it returned came first
+	res := r.returned
 	em.mu.Lock()
 	pause := em.pause
 	em.mu.Unlock()
@@ -723,6 +754,16 @@ func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S)
 		return res.update, nil, &NodeError{Node: node, Err: res.err}
 	}
 	return res.update, nil, nil
+}
+
+// eventBuffer is how many events a node may emit ahead of the consumer:
+// none without one (Invoke), where the channel only says that the node
+// returned.
+func (r *run[S, U]) eventBuffer() int {
+	if r.yield == nil {
+		return 1
+	}
+	return 16
 }
 
 // forwardFrom forwards what the running node em emitted; what a goroutine
@@ -738,15 +779,17 @@ func (r *run[S, U]) forward(step int, node string, e emitted) {
 	r.emit(Event[S, U]{Kind: e.kind, Step: step, Node: node, Name: e.name, Payload: e.payload, Token: e.token, MessageID: e.messageID})
 }
 
-// call runs a node function, turning a panic into an error.
-func call[S, U any](ctx context.Context, fn NodeFunc[S, U], state S, done chan<- nodeResult[U]) {
+// call runs a node function in em, its context, turning a panic into an
+// error: it writes what the node returned to res, then tells the run.
+func call[S, U any](em *emitter, fn NodeFunc[S, U], state S, res *nodeResult[U]) {
 	defer func() {
 		if v := recover(); v != nil {
-			done <- nodeResult[U]{err: &PanicError{Value: v, Stack: debug.Stack()}}
+			*res = nodeResult[U]{err: &PanicError{Value: v, Stack: debug.Stack()}}
 		}
+		em.ch <- emitted{from: em} // returned
 	}()
-	u, err := fn(ctx, state)
-	done <- nodeResult[U]{update: u, err: err}
+	u, err := fn(em, state)
+	*res = nodeResult[U]{update: u, err: err}
 }
 
 // JSONAppender is a state or an update that encodes itself, as
@@ -762,24 +805,4 @@ func encodeJSON(v any) (json.RawMessage, error) {
 		return a.AppendJSON(nil)
 	}
 	return json.Marshal(v)
-}
-
-// newID returns a UUIDv7: unique, and ordered by creation time.
-func newID() string { return uuid.Must(uuid.NewV7()).String() }
-
-// idAfter returns a new UUIDv7 that sorts after floor, even when floor was
-// made by a process whose clock is ahead of ours: then it is floor with its
-// random bits incremented.
-func idAfter(floor string) string {
-	id := newID()
-	u, err := uuid.Parse(floor)
-	if id > floor || err != nil {
-		return id
-	}
-	for i := 15; i >= 9; i-- { // bytes 9 to 15 are random; byte 8 holds the variant
-		if u[i]++; u[i] != 0 {
-			return u.String()
-		}
-	}
-	return id
 }

@@ -563,3 +563,39 @@ func TestRunStartedNamesWhereItContinues(t *testing.T) {
 		t.Fatalf("a resumed run started from %+v, want checkpoint %s at step %d", ev.Checkpoint, cp.ID, cp.Step)
 	}
 }
+
+// The input is the update of both of its checkpoints, the pending one and
+// the one that applies it, whether applied at once or by a later run.
+func TestInputIsTheUpdateOfItsTwoCheckpoints(t *testing.T) {
+	ctx := context.Background()
+	in := tupdate{Log: []string{"4 nights in Lisbon"}, Want: "extraction"}
+	want, _ := json.Marshal(in)
+	saver := NewMemorySaver()
+	c := mustCompile(t, plannerGraph(), saver)
+	byStep := func(thread string) map[int]Checkpoint {
+		out := map[int]Checkpoint{}
+		for _, cp := range history(t, saver, thread) {
+			out[cp.Step] = cp
+		}
+		return out
+	}
+	now := newID()
+	if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: now, Input: in}); err != nil {
+		t.Fatal(err)
+	}
+	later := newID()
+	if _, err := c.UpdateState(ctx, later, "", in, INPUT); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Invoke(ctx, RunConfig[tupdate]{ThreadID: later, Resume: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, thread := range []string{now, later} {
+		steps := byStep(thread)
+		for _, step := range []int{-1, 0} {
+			if got := steps[step].Update; !bytes.Equal(got, want) {
+				t.Fatalf("step %d's update is %s, want the input %s", step, got, want)
+			}
+		}
+	}
+}

@@ -3,13 +3,19 @@ package graph
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/tripgraph/tripgraph/internal/lru"
 )
 
-// stateCacheBytes bounds the states a compiled graph keeps decoded, charged
-// by the size of their JSON.
+// stateCacheBytes bounds the states a compiled graph keeps decoded, each
+// charged the size of its JSON and what its entry takes besides (see
+// entryBytes).
 const stateCacheBytes = 2 << 20
+
+// entryBookkeeping is what the cache's entry for a state takes besides the
+// state itself: the entry, its list element and its map slot.
+const entryBookkeeping = 128
 
 // decodedStates keeps, decoded, the state of the checkpoint each thread's
 // latest run ended on, so that the next run on the thread starts from it
@@ -22,6 +28,10 @@ const stateCacheBytes = 2 << 20
 // checkpoint.
 type decodedStates[S any] struct {
 	states *lru.Cache[string, decodedState[S]] // by thread id
+	// entryBytes is charged to each entry on top of its state's JSON: its
+	// bookkeeping and S's own size, so that many small states cannot hold
+	// several times stateCacheBytes.
+	entryBytes int64
 }
 
 // decodedState is a thread's cached state and the checkpoint it is of.
@@ -31,7 +41,10 @@ type decodedState[S any] struct {
 }
 
 func newDecodedStates[S any]() decodedStates[S] {
-	return decodedStates[S]{states: lru.New[string, decodedState[S]](stateCacheBytes)}
+	return decodedStates[S]{
+		states:     lru.New[string, decodedState[S]](stateCacheBytes),
+		entryBytes: entryBookkeeping + int64(reflect.TypeFor[S]().Size()),
+	}
 }
 
 // of returns the state of cp, decoded once per checkpoint the engine
@@ -46,7 +59,7 @@ func (d decodedStates[S]) of(cp Checkpoint) (S, error) {
 // keep remembers s as the state of checkpoint id of thread, whose JSON is
 // size bytes long, in place of the state the thread's last run ended on.
 func (d decodedStates[S]) keep(thread, id string, s S, size int) {
-	d.states.Put(thread, decodedState[S]{checkpoint: id, state: s}, int64(size))
+	d.states.Put(thread, decodedState[S]{checkpoint: id, state: s}, int64(size)+d.entryBytes)
 }
 
 func decode[S any](data json.RawMessage) (S, error) {

@@ -93,3 +93,22 @@ func TestTheNextRunStartsFromTheStateTheLastEndedOn(t *testing.T) {
 	turn(other.WithCheckpointer(saver), RunConfig[tupdate]{Input: tupdate{Log: []string{"four"}}})
 	decodes(0, "a run on a copy made with WithCheckpointer")
 }
+
+// Each state kept is charged its entry's bookkeeping besides its JSON, so
+// that many small states cannot hold several times the cache's bytes.
+func TestSmallStatesAreChargedTheirEntries(t *testing.T) {
+	d := newDecodedStates[tstate]()
+	const size = len(`{}`)
+	fit := int(stateCacheBytes / (int64(size) + d.entryBytes))
+	threads := make([]string, fit+1)
+	for i := range threads {
+		threads[i] = newID()
+		d.keep(threads[i], "checkpoint", tstate{}, size)
+	}
+	if _, ok := d.states.Get(threads[0]); ok {
+		t.Fatalf("%d small states were kept where %d fit", len(threads), fit)
+	}
+	if _, ok := d.states.Get(threads[fit]); !ok {
+		t.Fatal("the newest state was not kept")
+	}
+}
