@@ -42,6 +42,14 @@ func (t *Tools) Enrich(ctx context.Context, req nodes.EnrichRequest) ([]nodes.En
 	if t.u.ID == "" || t.u.Servers == nil || req.Text == "" {
 		return nil, nil
 	}
+	// The catalog is the one the run's tools were listed from (cached):
+	// when it has no tool of the user's own servers there is nothing to
+	// enrich with, and the settings are not read, which saves most runs a
+	// statement.
+	c, listErr := t.b.userCatalog(ctx, t.u)
+	if listErr == nil && !hasOwnTools(c) {
+		return nil, nil
+	}
 	set, err := t.u.Servers.EnrichmentSettings(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reading the enrichment settings: %w", err)
@@ -49,9 +57,8 @@ func (t *Tools) Enrich(ctx context.Context, req nodes.EnrichRequest) ([]nodes.En
 	if !set.On {
 		return nil, nil
 	}
-	c, err := t.b.userCatalog(ctx, t.u)
-	if err != nil {
-		return nil, fmt.Errorf("listing the tools to enrich with: %w", t.b.coded(ctx, err))
+	if listErr != nil {
+		return nil, fmt.Errorf("listing the tools to enrich with: %w", t.b.coded(ctx, listErr))
 	}
 	type pick struct {
 		e   entry
@@ -88,6 +95,12 @@ func (t *Tools) Enrich(ctx context.Context, req nodes.EnrichRequest) ([]nodes.En
 		}
 	}
 	return out, ctx.Err()
+}
+
+// hasOwnTools reports whether c lists a tool of the user's own servers,
+// the only ones enrichment calls.
+func hasOwnTools(c *catalog) bool {
+	return slices.ContainsFunc(c.entries, func(e entry) bool { return !e.server.Builtin && !e.server.operator() })
 }
 
 // textArgument returns the argument a tool takes the message text in,

@@ -363,6 +363,7 @@ type result struct {
 	runs       int
 	loadStart  string // the load average when the clients started
 	firstEvent []time.Duration
+	firstNode  []time.Duration // to the first node's output: extraction's update, the trip details
 	serverWait []time.Duration
 	laterFirst []time.Duration // time to first event of each client's second and later runs
 	runTime    []time.Duration
@@ -422,6 +423,9 @@ func drive(ctx context.Context, base, key string, c config) result {
 					res.errors[m.err]++
 				} else {
 					res.firstEvent = append(res.firstEvent, m.firstEvent)
+					if m.firstNode > 0 {
+						res.firstNode = append(res.firstNode, m.firstNode)
+					}
 					res.serverWait = append(res.serverWait, m.serverWait)
 					if n > 0 {
 						res.laterFirst = append(res.laterFirst, m.firstEvent)
@@ -443,6 +447,7 @@ func drive(ctx context.Context, base, key string, c config) result {
 // `error` frame.
 type measurement struct {
 	firstEvent time.Duration
+	firstNode  time.Duration // to the first updates frame of the extraction node
 	serverWait time.Duration // from the request written to the answer's first byte
 	total      time.Duration
 	frames     int
@@ -518,6 +523,9 @@ func streamRun(ctx context.Context, client *http.Client, base string, who caller
 		if m.firstEvent == 0 {
 			m.firstEvent = time.Since(start)
 		}
+		if m.firstNode == 0 && f.event == "updates" && strings.HasPrefix(f.data, `{"extraction"`) {
+			m.firstNode = time.Since(start)
+		}
 		m.frames++
 		sawError = sawError || f.event == "error"
 		return true
@@ -558,6 +566,7 @@ func (r result) ok() int {
 
 func (r result) print(w io.Writer, c config, peakKiB int64, peakErr error) {
 	sortDurations(r.firstEvent)
+	sortDurations(r.firstNode)
 	sortDurations(r.runTime)
 	sortDurations(r.serverWait)
 	sortDurations(r.laterFirst)
@@ -571,6 +580,8 @@ func (r result) print(w io.Writer, c config, peakKiB int64, peakErr error) {
 		ms(percentile(r.serverWait, 50)), ms(percentile(r.serverWait, 99)))
 	fmt.Fprintf(w, "  without each client's first run (the opening burst): p50 %s, p99 %s\n",
 		ms(percentile(r.laterFirst, 50)), ms(percentile(r.laterFirst, 99)))
+	fmt.Fprintf(w, "time to the first node's output (extraction's update, %d runs): p50 %s, p99 %s\n", len(r.firstNode),
+		ms(percentile(r.firstNode, 50)), ms(percentile(r.firstNode, 99)))
 	fmt.Fprintf(w, "run time: p50 %s, p99 %s, max %s\n", ms(percentile(r.runTime, 50)),
 		ms(percentile(r.runTime, 99)), ms(percentile(r.runTime, 100)))
 	if ok := len(r.runTime); ok > 0 {

@@ -20,7 +20,9 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:4318", "where to listen")
+	phased := flag.Bool("timeline", false, "keep the spans and print, at the end, where streamed runs' time went up to their first node's checkpoint")
 	flag.Parse()
+	var tl timeline
 	var exports, spans atomic.Int64
 	http.HandleFunc("POST /v1/traces", func(w http.ResponseWriter, r *http.Request) {
 		data, err := io.ReadAll(r.Body)
@@ -36,6 +38,11 @@ func main() {
 		for _, rs := range req.ResourceSpans {
 			for _, ss := range rs.ScopeSpans {
 				spans.Add(int64(len(ss.Spans)))
+				if *phased {
+					for _, s := range ss.Spans {
+						tl.add(s)
+					}
+				}
 			}
 		}
 		out, _ := proto.Marshal(&collector.ExportTraceServiceResponse{})
@@ -47,6 +54,9 @@ func main() {
 		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 		<-sig
 		fmt.Printf("%d exports, %d spans\n", exports.Load(), spans.Load())
+		if *phased {
+			tl.print(os.Stdout)
+		}
 		os.Exit(0)
 	}()
 	log.Fatal(http.ListenAndServe(*addr, nil))

@@ -273,7 +273,7 @@ func (s *API) statelessWait(c echo.Context) error {
 		return err
 	}
 	v, err := s.final(c, run, in.OnDisconnect == "cancel")
-	s.complete(tenantOf(c), run, in.OnCompletion)
+	s.complete(tenantOf(c), run, in.OnCompletion, err == nil) // final read the run as it ended
 	if err != nil {
 		return err
 	}
@@ -292,21 +292,27 @@ func (s *API) statelessStream(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	defer s.complete(tenantOf(c), run, in.OnCompletion)
+	defer s.complete(tenantOf(c), run, in.OnCompletion, false)
 	return s.streamStarted(c, run, in)
 }
 
 // complete deletes a stateless run's thread if the run has ended and
 // onCompletion is not keep. A run still going (its client left without
-// cancelling it) keeps its thread.
-func (s *API) complete(t tenant.Tenant, run store.Run, onCompletion string) {
+// cancelling it) keeps its thread; ended tells that the caller saw the run
+// end, so it is not read again.
+func (s *API) complete(t tenant.Tenant, run store.Run, onCompletion string, ended bool) {
 	if onCompletion == "keep" {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	now, err := t.Run(ctx, run.ID)
-	if err == nil && now.Final() {
+	var err error
+	if !ended {
+		var now store.Run
+		now, err = t.Run(ctx, run.ID)
+		ended = err == nil && now.Final()
+	}
+	if ended {
 		err = t.DeleteThread(ctx, run.ThreadID)
 	}
 	if err != nil {

@@ -206,22 +206,26 @@ func refusedFields(fields []wire.FieldError) []ui.Field {
 
 // sendMessage posts the person's message: on a new thread (POST
 // /app/messages) or on the thread in the path. It shows the message at
-// once.
+// once. A new thread is made with its run in one round trip (Enqueue with
+// no thread), not looked for, missed and then created.
 func (s *App) sendMessage(c echo.Context) (started, error) {
 	input, err := runner.Turn([]nodes.Message{{Content: c.FormValue("message")}}, nil)
 	if err != nil {
 		return started{}, err
 	}
-	threadID, head, err := formThread(c)
-	if err != nil {
-		return started{}, err
+	newThread := c.Param("thread_id") == ""
+	var threadID, head string
+	if !newThread {
+		if threadID, head, err = formThread(c); err != nil {
+			return started{}, err
+		}
 	}
-	run, err := s.start(c, runner.Request{ThreadID: threadID, CreateThread: true, Job: runner.Job{Input: &input}})
+	run, err := s.start(c, runner.Request{ThreadID: threadID, Job: runner.Job{Input: &input}})
 	if err != nil {
 		return started{}, err
 	}
 	shown := input.Messages[0]
-	return started{run: run, checkpoint: head, message: shown.ID, newThread: c.Param("thread_id") == "",
+	return started{run: run, checkpoint: head, message: shown.ID, newThread: newThread,
 		shown: []templ.Component{ui.Message(shown, nil)}, title: shortTitle(shown.Content)}, nil
 }
 

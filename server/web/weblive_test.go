@@ -35,6 +35,13 @@ import (
 // catalog) through the bridge, as serve does.
 func liveHarness(t *testing.T) *apptest.Server {
 	t.Helper()
+	return apptest.New(t, apptest.WithTools(liveTools(t)), apptest.Started())
+}
+
+// liveTools are the tools of tripgraph's own MCP server on the in-memory
+// catalog, through the bridge.
+func liveTools(t *testing.T) func(mcpbridge.User) nodes.Tools {
+	t.Helper()
 	cfg := mcpserver.Config{Backend: memory.NewDemo(backendtest.Cities()),
 		Resolve: func(s string) (mcpserver.Place, bool) { p, ok := gazetteer.Resolve(s); return mcpserver.Place(p), ok }}
 	bridge, err := mcpbridge.New(mcpbridge.Options{Servers: []mcpbridge.ServerConfig{{
@@ -45,7 +52,7 @@ func liveHarness(t *testing.T) *apptest.Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { bridge.Close() })
-	return apptest.New(t, apptest.WithTools(tenant.Bridge(bridge)), apptest.Started())
+	return tenant.Bridge(bridge)
 }
 
 var sseConnect = regexp.MustCompile(`sse-connect="([^"]+)"`)

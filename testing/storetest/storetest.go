@@ -26,6 +26,12 @@ func Open(t testing.TB, prefix string) *store.Store {
 // starts a process on the same database.
 func OpenURL(t testing.TB, prefix string) (*store.Store, string) {
 	t.Helper()
+	return OpenWith(t, prefix, store.Options{})
+}
+
+// OpenWith is OpenURL with the store's options: a tracer, a pool size.
+func OpenWith(t testing.TB, prefix string, o store.Options) (*store.Store, string) {
+	t.Helper()
 	pgtest.Skip(t)
 	ctx := context.Background()
 	url, drop, err := pgtest.NewDatabase(ctx, prefix)
@@ -36,7 +42,7 @@ func OpenURL(t testing.TB, prefix string) (*store.Store, string) {
 	if err := migrations.Up(ctx, url); err != nil {
 		t.Fatalf("migrating the test database: %v", err)
 	}
-	st, err := store.Open(ctx, url)
+	st, err := store.OpenWith(ctx, url, o)
 	if err != nil {
 		t.Fatal(err)
 	}
