@@ -55,7 +55,7 @@ type Model struct {
 	OpenAIBaseURL string        `env:"OPENAI_BASE_URL" shown:"OpenAI's" help:"any OpenAI-compatible server: Ollama, vLLM, …"`
 	AnthropicKey  string        `env:"ANTHROPIC_API_KEY" help:"key for «anthropic:» models"`
 	GoogleKey     string        `env:"GOOGLE_API_KEY" help:"key for «googleai:» models"`
-	Delay         time.Duration `env:"TRIPGRAPH_MODEL_DELAY" validate:"gte=0" help:"every model call waits this long before it answers: the offline model then stands in for a remote one in benchmarks (docs/scaling.md)"`
+	Delay         time.Duration `env:"TRIPGRAPH_MODEL_DELAY" validate:"gte=0" help:"every model call waits this long before it answers: the offline model then stands in for a remote one in benchmarks (bench/README.md, «Capacity»)"`
 }
 
 // HTTP is where serve listens and whom it answers.
@@ -103,7 +103,7 @@ type Limits struct {
 	MaxBodyBytes int64         `env:"TRIPGRAPH_MAX_BODY_BYTES" validate:"gt=0" help:"largest REST request body; larger ones get 413"`
 	BodyTimeout  time.Duration `env:"TRIPGRAPH_BODY_TIMEOUT" validate:"gt=0" help:"a REST request body must arrive within this, else 408"`
 	WriteTimeout time.Duration `env:"TRIPGRAPH_WRITE_TIMEOUT" validate:"gt=0" help:"a non-streaming REST answer must be written within this"`
-	RatePerSec   float64       `env:"TRIPGRAPH_RATE_LIMIT" validate:"gt=0" help:"REST requests per second per API key, on average (a token bucket per key, in each process's memory)"`
+	RatePerSec   float64       `env:"TRIPGRAPH_RATE_LIMIT" validate:"gt=0" help:"REST requests per second per API key, or per end user for tokens, on average (a token bucket each, in each process's memory)"`
 	RateBurst    int           `env:"TRIPGRAPH_RATE_BURST" validate:"gt=0" help:"REST requests an API key may send at once; over the limit the answer is 429 «TOO_MANY_REQUESTS» with «Retry-After». The defaults suit one backend key serving all of an app's travellers; for keys handed to people directly, 10 a second and bursts of 40 are tighter"`
 	MaxStreams   int           `env:"TRIPGRAPH_MAX_STREAMS" validate:"gt=0" help:"run streams, waits and browser live streams one user may hold open at once in one «serve» process, over all their API keys and browser sessions; one more is refused with 429 «TOO_MANY_REQUESTS»"`
 	SessionTTL   time.Duration `env:"TRIPGRAPH_SESSION_TTL" validate:"gt=0" help:"how long a browser session lasts after signing in (a Go duration); sessions live in PostgreSQL, so every «serve» on the database knows them"`
@@ -113,7 +113,7 @@ type Limits struct {
 // reach the REST API, each as a user of their own: with their identity
 // provider's tokens, or through the app's backend key.
 type EndUsers struct {
-	JWTIssuer     string        `env:"TRIPGRAPH_JWT_ISSUER" shown:"unset: no tokens are accepted" validate:"omitempty,url" help:"the «iss» of the identity provider whose JSON Web Tokens the REST API accepts as «Authorization: Bearer»: each token's subject, under this issuer, is a tripgraph user of its own, made on first sight"`
+	JWTIssuer     string        `env:"TRIPGRAPH_JWT_ISSUER" shown:"unset: no tokens are accepted" validate:"omitempty,url" help:"the «iss» of the identity provider whose JSON Web Tokens the REST API accepts as «Authorization: Bearer»: each token's subject, under this issuer, is a tripgraph user of its own, made on first sight. «serve» fetches the issuer's discovery document and key set as it starts, and does not start when it cannot"`
 	JWTJWKSURL    string        `env:"TRIPGRAPH_JWT_JWKS_URL" shown:"from the issuer's discovery document" validate:"omitempty,url" help:"where the provider publishes its signing keys (a JSON Web Key Set); unset, it is read from «ISSUER/.well-known/openid-configuration». It is fetched at start, every hour, and when a token names a key not yet known (at most once a minute)"`
 	JWTAudience   []string      `env:"TRIPGRAPH_JWT_AUDIENCE" shown:"none" validate:"required_with=JWTIssuer" help:"comma-separated «aud» values accepted: a token must name one of them. Required with an issuer, so that a token minted for another service is refused"`
 	JWTAlgorithms []string      `env:"TRIPGRAPH_JWT_ALGORITHMS" shown:"RS256 … PS512, ES256 … ES512, EdDSA" help:"comma-separated signing algorithms accepted; only asymmetric ones may be named («none» and «HS256» never)"`

@@ -23,7 +23,8 @@ var ErrSpec = errors.New(`model spec must be "", "offline", "openai:<model>", "a
 // ErrNoKey is returned when a provider's API key is not set.
 var ErrNoKey = errors.New("API key not set")
 
-// Config is what New reads from the environment.
+// Config names the model to open and what reaching it needs, as the
+// command reads them from its settings.
 type Config struct {
 	Spec          string // TRIPGRAPH_MODEL
 	OpenAIKey     string // OPENAI_API_KEY

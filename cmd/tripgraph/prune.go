@@ -73,7 +73,7 @@ func runPrune(ctx context.Context, cfg config.Config, args []string, out io.Writ
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "%s the events of runs created before %s: %d day partitions dropped whole (%d kept for runs still active) and %d rows of the default partition\n",
+		fmt.Fprintf(out, "%s the events of runs created before %s: %d whole day partitions (%d more kept for runs still active) and %d rows of the default partition\n",
 			verb, cutoff.UTC().Format(time.RFC3339), len(p.Partitions), len(p.Kept), p.Rows)
 	}
 	return nil
