@@ -63,7 +63,7 @@ func TestHangingTool(t *testing.T) {
 	reg := registry(nil)
 	for transport, cfg := range testConfigs(t) {
 		t.Run(string(transport), func(t *testing.T) {
-			t.Parallel() // each waits out the whole timeout
+			t.Parallel()                  // each waits out the whole timeout
 			cfg.Timeout = 2 * time.Second // room for a slow start under the race detector
 			b := newBridge(t, Options{Servers: []ServerConfig{cfg}})
 			_, err := as(b, reg, "ana").Call(bg, "hang", nil)

@@ -2,13 +2,9 @@ package twoproc
 
 import (
 	"context"
-	"net"
-	"net/http"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/tripgraph/tripgraph/testing/openaitest"
 	"github.com/tripgraph/tripgraph/testing/otlptest"
 	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/testing/servetest"
@@ -29,36 +25,7 @@ func TestRunExecutedElsewhereContinuesTheRequestsTrace(t *testing.T) {
 
 	// A's one worker is held by a first run whose first model request is
 	// never answered, so that the second run can only be executed by B.
-	script := openaitest.New(
-		openaitest.Reply{ToolCalls: []openaitest.ToolCall{{ID: "call_x", Name: "extract",
-			Arguments: `{"location":"Lisbon","startDate":"2027-05-01","nights":2,"numberOfGuests":2,"intent":"accommodations","language":"en"}`}}},
-		openaitest.Reply{Content: "Lisbon: Belém in the morning, Alfama at night."},
-	)
-	defer script.Close()
-	testDone, held := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	gate := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		first := false
-		once.Do(func() { first = true })
-		if first {
-			close(held)
-			select {
-			case <-r.Context().Done():
-			case <-testDone:
-			}
-			return
-		}
-		script.Config.Handler.ServeHTTP(w, r)
-	})
-	model := &http.Server{Handler: gate}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go model.Serve(ln)
-	defer model.Close()
-	defer close(testDone)
-	modelURL := "http://" + ln.Addr().String() + "/v1"
+	modelURL, held := heldModel(t)
 
 	addrA, addrB := servetest.FreeAddr(t), servetest.FreeAddr(t)
 	serveTraced(t, bin, addrA, modelURL, "OTEL_EXPORTER_OTLP_PROTOCOL=grpc", "OTEL_EXPORTER_OTLP_ENDPOINT="+rec.GRPCURL)

@@ -43,38 +43,7 @@ func TestKilledWorkerRunIsTakenOverAndStreamedElsewhere(t *testing.T) {
 	// The model holds its first request until the asking process dies:
 	// that process is then mid-run, with its lease held. Later requests are
 	// answered from a script.
-	script := openaitest.New(
-		openaitest.Reply{ToolCalls: []openaitest.ToolCall{{ID: "call_x", Name: "extract",
-			Arguments: `{"location":"Lisbon","startDate":"2027-05-01","nights":2,"numberOfGuests":2,"intent":"accommodations","language":"en"}`}}},
-		openaitest.Reply{Content: "Lisbon: Belém in the morning, Alfama at night."},
-	)
-	defer script.Close()
-	testDone := make(chan struct{})
-	held := make(chan struct{})
-	var once sync.Once
-	gate := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		first := false
-		once.Do(func() { first = true })
-		if first {
-			close(held)
-			select { // until the asking process is gone, or the test ends
-			case <-r.Context().Done():
-			case <-testDone:
-			}
-			return
-		}
-		script.Config.Handler.ServeHTTP(w, r)
-	})
-	model := &http.Server{Handler: gate}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go model.Serve(ln)
-	defer model.Close()
-	defer close(testDone) // first: a held request that no client cancelled ends before the model closes
-
-	modelURL := "http://" + ln.Addr().String() + "/v1"
+	modelURL, held := heldModel(t)
 
 	addrA := servetest.FreeAddr(t)
 	a := serve(t, bin, addrA, modelURL)
@@ -194,4 +163,44 @@ func serve(t *testing.T, bin, addr, modelURL string) *exec.Cmd {
 	t.Helper()
 	return servetest.Serve(t, bin, addr, testURL, "TRIPGRAPH_MODEL=openai:scripted", "OPENAI_API_KEY=test",
 		"OPENAI_BASE_URL="+modelURL, "TRIPGRAPH_WORKERS=1", "TRIPGRAPH_RUN_LEASE=2s")
+}
+
+// heldModel is a model that never answers its first request (it is held
+// until the asking process is gone or the test ends) and answers the
+// later ones from a script: a trip's extraction, then a reply. It returns
+// the model's base URL and a channel closed when the first request came.
+func heldModel(t *testing.T) (url string, held <-chan struct{}) {
+	t.Helper()
+	script := openaitest.New(
+		openaitest.Reply{ToolCalls: []openaitest.ToolCall{{ID: "call_x", Name: "extract",
+			Arguments: `{"location":"Lisbon","startDate":"2027-05-01","nights":2,"numberOfGuests":2,"intent":"accommodations","language":"en"}`}}},
+		openaitest.Reply{Content: "Lisbon: Belém in the morning, Alfama at night."},
+	)
+	t.Cleanup(script.Close)
+	testDone, first := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	gate := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		isFirst := false
+		once.Do(func() { isFirst = true })
+		if isFirst {
+			close(first)
+			select { // until the asking process is gone, or the test ends
+			case <-r.Context().Done():
+			case <-testDone:
+			}
+			return
+		}
+		script.Config.Handler.ServeHTTP(w, r)
+	})
+	model := &http.Server{Handler: gate}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go model.Serve(ln)
+	t.Cleanup(func() { model.Close() })
+	// Cleanups run last first: a held request that no client cancelled
+	// ends before the model closes.
+	t.Cleanup(func() { close(testDone) })
+	return "http://" + ln.Addr().String() + "/v1", first
 }
