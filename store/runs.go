@@ -87,7 +87,46 @@ type NewRun struct {
 	// as the run is created (LangGraph stamps a run's graph and assistant
 	// there).
 	ThreadMetadata json.RawMessage
+	// ClaimFor, when it names a worker, lets the run be created claimed
+	// by it, as ClaimRun would leave it (running, first attempt, under a
+	// lease, its thread busy): when it is created pending on a thread with
+	// no active run, undelayed, and no other run waits to be claimed, so
+	// that it takes no other run's turn. The worker then starts it without
+	// a claim's round trip and commit. Otherwise the run is created as
+	// without it; whether it was claimed is its Status (running, by
+	// ClaimFor.ID).
+	ClaimFor Worker
 }
+
+// Worker is a worker that may take a run as it is created (NewRun.ClaimFor).
+type Worker struct {
+	ID    string        // "" for none
+	Lease time.Duration // the claim's lease
+}
+
+// claimsAtOnce is the SQL condition that a run being created pending is
+// created claimed instead (NewRun.ClaimFor): a worker is named (worker, a
+// text parameter), the run is not delayed (delay, its microseconds) and
+// no other run is waiting to be claimed, so that it takes no other's turn.
+func claimsAtOnce(worker, delay string) string {
+	return `(` + worker + `::text <> '' AND ` + delay + `::bigint <= 0 AND NOT EXISTS (
+		SELECT 1 FROM runs p WHERE p.status = 'pending' AND (p.not_before IS NULL OR p.not_before <= now())))`
+}
+
+// claimedColumns is the SQL of the columns a new run takes from whether it
+// is claimed at once (atOnce, an SQL boolean), by worker under a lease of
+// lease microseconds (parameters): its status, and the claim ClaimRun
+// would record. In the order of claimedColumnNames.
+func claimedColumns(atOnce, worker, lease string) string {
+	return `CASE WHEN ` + atOnce + ` THEN 'running' ELSE 'pending' END,
+		CASE WHEN ` + atOnce + ` THEN ` + worker + `::text END,
+		CASE WHEN ` + atOnce + ` THEN 1 ELSE 0 END,
+		CASE WHEN ` + atOnce + ` THEN now() + ` + lease + `::bigint * interval '1 microsecond' END,
+		CASE WHEN ` + atOnce + ` THEN now() END`
+}
+
+// claimedColumnNames names the columns of claimedColumns.
+const claimedColumnNames = `status, worker_id, attempts, lease_expires_at, started_at`
 
 const runColumns = `r.id, r.thread_id, r.status, r.multitask_strategy, r.input, r.metadata,
 	coalesce(r.error, ''), r.created_at, r.started_at, r.finished_at, r.updated_at,
@@ -141,16 +180,20 @@ func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr Ne
 	b.Queue(`UPDATE threads SET metadata = metadata || $3, updated_at = now() WHERE id = $1 AND owner_id::text = $2`,
 		threadID, o.id, stamp)
 	b.Queue(`
-		WITH r AS (
-			INSERT INTO runs (thread_id, owner_id, status, multitask_strategy, input, metadata, not_before, assistant_id, claim_round)
-			SELECT t.id, t.owner_id, 'pending', $3, $4, $5, `+notBefore+`, nullif($6, ''), `+claimRoundOf("t.owner_id", "")+`
-			FROM threads t
+		WITH c AS (SELECT `+claimsAtOnce("$9", "$7")+` AS at_once),
+		r AS (
+			INSERT INTO runs (thread_id, owner_id, multitask_strategy, input, metadata, not_before, assistant_id, claim_round,
+				`+claimedColumnNames+`)
+			SELECT t.id, t.owner_id, $3, $4, $5, `+notBefore+`, nullif($6, ''), `+claimRoundOf("t.owner_id", "")+`,
+				`+claimedColumns("c.at_once", "$9", "$10")+`
+			FROM threads t, c
 			WHERE t.id = $1 AND t.owner_id::text = $2
 				AND NOT EXISTS (SELECT 1 FROM runs WHERE thread_id = t.id AND status IN ('pending', 'running'))
 				AND `+activeRunsBelow("t.owner_id", "$8")+`
-			RETURNING *)
+			RETURNING *),
+		busy AS (UPDATE threads SET status = 'busy' FROM r WHERE threads.id = r.thread_id AND r.status = 'running')
 		SELECT `+runColumns+` FROM r`, threadID, o.id, strategy, input, meta, nr.AssistantID, nr.Delay.Microseconds(),
-		o.s.limits.ActiveRuns)
+		o.s.limits.ActiveRuns, nr.ClaimFor.ID, nr.ClaimFor.Lease.Microseconds())
 	res := o.s.requests.SendBatch(ctx, b)
 	defer res.Close()
 	for range 2 { // the owner's row, then the thread
@@ -171,7 +214,7 @@ func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr Ne
 	if err := res.Close(); err != nil {
 		return Run{}, false, fmt.Errorf("creating a run on thread %s: %w", threadID, err)
 	}
-	o.s.announce(runPending)
+	o.announceCreated(run)
 	return run, true, nil
 }
 
@@ -238,16 +281,24 @@ func (o Owner) createRunIn(ctx context.Context, tx pgx.Tx, n *notes, threadID st
 func (o Owner) CreateRunOnNewThread(ctx context.Context, nt NewThread, nr NewRun) (Run, error) {
 	run, err := o.createRunOnNewThread(ctx, o.s.requests, nt, nr)
 	if err == nil {
-		o.s.announce(runPending)
+		o.announceCreated(run)
 	}
 	return run, err
+}
+
+// announceCreated tells the workers of every process of a run created
+// pending; a run created claimed (NewRun.ClaimFor) has its worker.
+func (o Owner) announceCreated(run Run) {
+	if run.Status == RunPending {
+		o.s.announce(runPending)
+	}
 }
 
 // CreateRunOnNewThreadIn is CreateRunOnNewThread within tx; the run is
 // announced when tx commits.
 func (o Owner) CreateRunOnNewThreadIn(ctx context.Context, tx pgx.Tx, nt NewThread, nr NewRun) (Run, error) {
 	run, err := o.createRunOnNewThread(ctx, tx, nt, nr)
-	if err == nil {
+	if err == nil && run.Status == RunPending {
 		err = notes{runPending}.sendIn(ctx, tx)
 	}
 	return run, err
@@ -274,17 +325,23 @@ func (o Owner) createRunOnNewThread(ctx context.Context, q batcher, nt NewThread
 	b.Queue(quota.LockUser, o.id)
 	b.Queue(countActiveRuns, o.id)
 	b.Queue(`
-		WITH t AS (
-			INSERT INTO threads (id, owner_id, metadata)
-			SELECT coalesce($1::uuid, gen_random_uuid()), $2, $3::jsonb || $9::jsonb
+		WITH c AS (SELECT `+claimsAtOnce("$11", "$7")+` AS at_once),
+		t AS (
+			INSERT INTO threads (id, owner_id, metadata, status)
+			SELECT coalesce($1::uuid, gen_random_uuid()), $2, $3::jsonb || $9::jsonb,
+				CASE WHEN c.at_once THEN 'busy' ELSE 'idle' END
+			FROM c
 			WHERE `+activeRunsBelow("$2::uuid", "$10")+`
 			RETURNING id, owner_id),
 		r AS (
-			INSERT INTO runs (thread_id, owner_id, status, multitask_strategy, input, metadata, not_before, assistant_id, claim_round)
-			SELECT t.id, t.owner_id, 'pending', $4, $5, $6, `+notBefore+`, nullif($8, ''), `+claimRoundOf("t.owner_id", "")+` FROM t
+			INSERT INTO runs (thread_id, owner_id, multitask_strategy, input, metadata, not_before, assistant_id, claim_round,
+				`+claimedColumnNames+`)
+			SELECT t.id, t.owner_id, $4, $5, $6, `+notBefore+`, nullif($8, ''), `+claimRoundOf("t.owner_id", "")+`,
+				`+claimedColumns("c.at_once", "$11", "$12")+`
+			FROM t, c
 			RETURNING *)
 		SELECT `+runColumns+` FROM r`, nullable(nt.ID), o.id, threadMeta, strategy, input, meta, nr.Delay.Microseconds(),
-		nr.AssistantID, stamp, o.s.limits.ActiveRuns)
+		nr.AssistantID, stamp, o.s.limits.ActiveRuns, nr.ClaimFor.ID, nr.ClaimFor.Lease.Microseconds())
 	res := q.SendBatch(ctx, b)
 	defer res.Close()
 	var active int

@@ -111,6 +111,7 @@ type Runner struct {
 	stopClaims, stopRuns context.CancelFunc
 	wg                   sync.WaitGroup
 	executing            atomic.Int64 // runs this process executes now
+	idle                 idleWorkers  // workers a request may hand a run to
 }
 
 // New builds a Runner; Start starts its workers.
@@ -166,7 +167,7 @@ func (r *Runner) Start() {
 	r.claims, r.stopClaims, r.stopRuns = claims, stopClaims, stopRuns
 	r.wg.Add(r.n + 2)
 	for i := range r.n {
-		go r.work(claims, runs, fmt.Sprintf("%s-%d", r.id, i))
+		go r.work(claims, runs, &worker{id: fmt.Sprintf("%s-%d", r.id, i), handed: make(chan handed, 1)})
 	}
 	go r.sweep(claims)
 	go r.watchQueue(claims)
@@ -242,18 +243,20 @@ func (r *Runner) created() {
 	}
 }
 
-// work claims and executes runs, under runs, until claims ends.
-func (r *Runner) work(claims, runs context.Context, workerID string) {
+// work claims and executes runs, under runs, until claims ends; between
+// them it waits, and may be handed a run a request of this process
+// created for it (handOver).
+func (r *Runner) work(claims, runs context.Context, w *worker) {
 	defer r.wg.Done()
 	for claims.Err() == nil {
 		// The claim is not cut off when the pool stops: one cut off
 		// halfway could leave a run held by a worker that does not know it
 		// has it, until its lease lapsed.
 		claimCtx, cancel := context.WithTimeout(context.WithoutCancel(runs), r.timing.lease)
-		claim, ok, err := r.queue.ClaimRun(claimCtx, workerID, r.timing.lease)
+		claim, ok, err := r.queue.ClaimRun(claimCtx, w.id, r.timing.lease)
 		cancel()
 		if err != nil && runs.Err() == nil {
-			r.log.Error("claiming a run", "worker", workerID, "err", err)
+			r.log.Error("claiming a run", "worker", w.id, "err", err)
 		}
 		if ok && claims.Err() != nil {
 			r.handBack(runs, claim.Run) // claimed as the pool began to stop
@@ -265,13 +268,7 @@ func (r *Runner) work(claims, runs context.Context, workerID string) {
 			}
 			r.execute(runs, claim)
 		}
-		// Then it waits to be told of a run, as an idle worker does,
-		// rather than claim again at once: a run that became pending
-		// meanwhile was announced, and left a wake if no worker was idle.
-		select {
-		case <-claims.Done():
-		case <-r.wake:
-		case <-time.After(r.timing.poll):
+		for claims.Err() == nil && !r.wait(claims, runs, w) {
 		}
 	}
 }

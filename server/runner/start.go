@@ -65,22 +65,26 @@ func (r *Runner) Enqueue(ctx context.Context, t tenant.Tenant, req Request) (sto
 	if req.GraphID != "" {
 		nr.ThreadMetadata, _ = json.Marshal(map[string]string{"graph_id": req.GraphID, "assistant_id": req.AssistantID})
 	}
-	var run store.Run
+	w, claim := r.claimFor()
+	nr.ClaimFor = claim
+	run, err := create(ctx, t, req, nr)
+	r.handOver(w, t, run, err)
+	return run, err
+}
+
+// create creates the run nr of req for t: on a new thread of its own, or
+// on req's thread, which it creates first when the request says so.
+func create(ctx context.Context, t tenant.Tenant, req Request, nr store.NewRun) (store.Run, error) {
 	if req.ThreadID == "" {
-		run, err = t.CreateRunOnNewThread(ctx, store.NewThread{ID: uuid.Must(uuid.NewV7()).String()}, nr)
-	} else {
-		run, err = t.CreateRun(ctx, req.ThreadID, nr)
-		if errcode.Of(err) == errcode.NotFound && req.CreateThread {
-			if err = createThread(ctx, t, req.ThreadID); err == nil {
-				run, err = t.CreateRun(ctx, req.ThreadID, nr)
-			}
+		return t.CreateRunOnNewThread(ctx, store.NewThread{ID: uuid.Must(uuid.NewV7()).String()}, nr)
+	}
+	run, err := t.CreateRun(ctx, req.ThreadID, nr)
+	if errcode.Of(err) == errcode.NotFound && req.CreateThread {
+		if err = createThread(ctx, t, req.ThreadID); err == nil {
+			run, err = t.CreateRun(ctx, req.ThreadID, nr)
 		}
 	}
-	if err != nil {
-		return run, err
-	}
-	r.created()
-	return run, nil
+	return run, err
 }
 
 // canGoOn refuses, before anything is stored, a run that could only fail:

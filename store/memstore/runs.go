@@ -130,11 +130,26 @@ func (s *state) addRun(t *thread, nr store.NewRun, strategy string, meta []byte,
 	if status == store.RunPending {
 		r.round = s.claimRound(r.owner)
 	}
+	if status == store.RunPending && replaces == "" && nr.ClaimFor.ID != "" && nr.Delay <= 0 && !s.anyDueLocked(at) {
+		r.Status, r.WorkerID, r.Attempts, r.leaseExpires, r.StartedAt = store.RunRunning, nr.ClaimFor.ID, 1, at.Add(nr.ClaimFor.Lease), &at
+		t.status = store.ThreadBusy
+	}
 	s.runs[r.ID] = r
-	if status == store.RunPending {
+	if r.Status == store.RunPending {
 		s.pendingLocked()
 	}
 	return r
+}
+
+// anyDueLocked reports whether a pending run is due at at: one a worker
+// would claim. The caller holds mu.
+func (s *state) anyDueLocked(at time.Time) bool {
+	for _, r := range s.runs {
+		if r.Status == store.RunPending && (r.NotBefore == nil || !r.NotBefore.After(at)) {
+			return true
+		}
+	}
+	return false
 }
 
 // claimRound is the claim round a run of owner's takes as it becomes

@@ -28,6 +28,7 @@ var queueCases = []suiteCase{
 	{"cancel watches", testWatchCancel},
 	{"a finished run's thread deleted", testDeleteRunThread},
 	{"users take turns", testUsersTakeTurns},
+	{"a run created claimed", testClaimedAtOnce},
 }
 
 // A run is claimed once, gets its events, and ends with a final status that
@@ -387,4 +388,62 @@ func claimIDs(t *testing.T, b Backend, n int) []string {
 		ids = append(ids, mustClaim(t, b, "w").ID)
 	}
 	return ids
+}
+
+// A run created for a worker (NewRun.ClaimFor) is created claimed by it,
+// as ClaimRun would leave it, on an idle thread or a new one; but pending
+// when another run waits to be claimed (it takes no other's turn), when it
+// is delayed, and queued behind its thread's active run.
+func testClaimedAtOnce(t *testing.T, b Backend) {
+	ctx := context.Background()
+	mine, thread := newThread(t, b)
+	w1 := store.Worker{ID: "w1", Lease: time.Hour}
+	run, err := mine.CreateRun(ctx, thread, store.NewRun{ClaimFor: w1})
+	if err != nil || run.Status != store.RunRunning || run.WorkerID != "w1" || run.Attempts != 1 ||
+		run.StartedAt == nil || run.LeaseExpiresAt == nil || run.LeaseExpiresAt.Sub(run.CreatedAt) < 59*time.Minute {
+		t.Fatalf("a run created for an idle worker: %+v, %v", run, err)
+	}
+	if th, _ := mine.Thread(ctx, thread); th.Status != store.ThreadBusy {
+		t.Errorf("its thread is %s, want busy", th.Status)
+	}
+	if c, ok, err := b.Queue.ClaimRun(ctx, "w2", time.Hour); ok || err != nil {
+		t.Fatalf("a run created claimed was claimed again: %+v, %v", c.Run, err)
+	}
+	queued, err := mine.CreateRun(ctx, thread, store.NewRun{MultitaskStrategy: store.MultitaskEnqueue, ClaimFor: w1})
+	if err != nil || queued.Status != store.RunQueued || queued.WorkerID != "" {
+		t.Fatalf("a run behind the thread's active one: %+v, %v", queued, err)
+	}
+	if _, err := b.Queue.FinishRun(ctx, run.Lease(), store.RunSuccess, ""); err != nil {
+		t.Fatalf("the lease a run was created under does not end it: %v", err)
+	}
+	next := mustClaim(t, b, "w2") // the queued run, promoted
+	if next.ID != queued.ID {
+		t.Fatalf("claimed %s, want the queued run %s", next.ID, queued.ID)
+	}
+
+	other := newThreadOf(t, mine)
+	onNew, err := mine.CreateRunOnNewThread(ctx, store.NewThread{}, store.NewRun{ClaimFor: store.Worker{ID: "w3", Lease: time.Hour}})
+	if err != nil || onNew.Status != store.RunRunning || onNew.WorkerID != "w3" || onNew.Attempts != 1 {
+		t.Fatalf("a run on a new thread created for an idle worker: %+v, %v", onNew, err)
+	}
+	if th, _ := mine.Thread(ctx, onNew.ThreadID); th.Status != store.ThreadBusy {
+		t.Errorf("the new thread is %s, want busy", th.Status)
+	}
+
+	delayed, err := mine.CreateRun(ctx, other, store.NewRun{Delay: time.Hour, ClaimFor: w1})
+	if err != nil || delayed.Status != store.RunPending {
+		t.Fatalf("a delayed run created for an idle worker: %+v, %v", delayed, err)
+	}
+	waiting := mustCreate(t, mine, newThreadOf(t, mine), "")
+	behind, err := mine.CreateRun(ctx, newThreadOf(t, mine), store.NewRun{ClaimFor: w1})
+	if err != nil || behind.Status != store.RunPending || behind.WorkerID != "" {
+		t.Fatalf("a run created for an idle worker while another waits: %+v, %v", behind, err)
+	}
+	behindNew, err := mine.CreateRunOnNewThread(ctx, store.NewThread{}, store.NewRun{ClaimFor: w1})
+	if err != nil || behindNew.Status != store.RunPending {
+		t.Fatalf("a run on a new thread created for an idle worker while another waits: %+v, %v", behindNew, err)
+	}
+	if c := mustClaim(t, b, "w4"); c.ID != waiting.ID {
+		t.Errorf("claimed %s first, want %s, which waited longest", c.ID, waiting.ID)
+	}
 }
