@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -12,10 +13,11 @@ import (
 )
 
 // outbox makes a run's stream parts from the graph's events and writes
-// them as they come, in batches:
-// the parts made while one batch is being written go out together in the
-// next, so that a burst of parts (a node's tokens and cards) costs one
-// statement and one notification, while a lone part goes out at once.
+// them in batches: a part waits up to partLinger for others, and the parts
+// made while one batch is being written go out together in the next, so
+// that a burst of parts (a node's tokens and cards) costs one statement
+// and one notification. A step that ends within the linger writes its
+// parts with its checkpoint, and none on their own.
 // When a step ends, what it made waits for the step's checkpoint and is
 // written in the checkpoint's own transaction (the outbox is the
 // run's store.StepOutput), so that a run taken over from that checkpoint
@@ -30,6 +32,9 @@ type outbox struct {
 	fail  func(error) // stops the run: its stream can no longer be written
 	wake  chan struct{}
 	done  chan struct{}
+	// linger is how long a part waits for others or its step's checkpoint
+	// (partLinger).
+	linger time.Duration
 
 	// making guards parts, which the run's events and its checkpoints'
 	// writes (in the background, for an async run) both use; it is taken
@@ -40,6 +45,7 @@ type outbox struct {
 	mu      sync.Mutex
 	idle    sync.Cond           // signalled when a write ends
 	pending []store.NewRunEvent // put, not written yet
+	since   time.Time           // when the first of pending was put
 	writing bool                // the writer is appending a batch
 	held    bool                // pending waits for the step's checkpoint
 	closed  bool                // no more parts come
@@ -66,11 +72,19 @@ type rankKey struct {
 // maxBatch is the most parts one append writes.
 const maxBatch = 256
 
+// partLinger is how long a part made within a step waits for more, or for the
+// step's checkpoint to take it, before it is written on its own. Most of
+// the planner's steps end within it, so their cards and tokens cost no
+// commit of their own; a part of a longer step (a model's reply streamed)
+// reaches the stream this much later at most, well under what a reader
+// notices.
+const partLinger = 25 * time.Millisecond
+
 // startOutbox starts writing the parts of the run's events, made by parts,
 // to the stream of the run the lease holds. ctx bounds the appends; fail is
 // called once, with the error, if one fails (and only the first).
 func startOutbox(ctx context.Context, q Queue, l store.Lease, parts *wire.Parts, fail func(error)) *outbox {
-	o := &outbox{queue: q, lease: l, fail: fail, wake: make(chan struct{}, 1), parts: parts,
+	o := &outbox{queue: q, lease: l, fail: fail, wake: make(chan struct{}, 1), linger: partLinger, parts: parts,
 		done: make(chan struct{}), ranks: map[rankKey]int{}, withCheckpoint: map[string]bool{}}
 	o.idle.L = &o.mu
 	go o.write(ctx)
@@ -117,6 +131,9 @@ func (o *outbox) add(ev graph.Event[nodes.State, nodes.Update], parts []wire.Str
 	key := rankKey{ev.Step, ev.Kind}
 	rank := o.ranks[key]
 	o.ranks[key] = rank + 1
+	if len(o.pending) == 0 && len(parts) > 0 {
+		o.since = time.Now()
+	}
 	for i, p := range parts {
 		o.pending = append(o.pending, store.NewRunEvent{Event: p.Event, Data: p.Data,
 			Position: fmt.Sprintf("%d.%s.%d.%d", ev.Step, ev.Kind, rank, i)})
@@ -241,7 +258,14 @@ func (o *outbox) nudge() {
 func (o *outbox) write(ctx context.Context) {
 	defer close(o.done)
 	for {
-		batch, last := o.take()
+		batch, last, wait := o.take()
+		if wait > 0 {
+			select {
+			case <-o.wake:
+			case <-time.After(wait):
+			}
+			continue
+		}
 		if len(batch) > 0 {
 			if appended, err := o.queue.AppendRunEvents(ctx, o.lease, batch); err != nil {
 				o.failed(err)
@@ -263,21 +287,26 @@ func (o *outbox) write(ctx context.Context) {
 
 // take returns up to maxBatch pending parts for the writer to append,
 // marking it writing, or none while held (or after a failure); last is
-// true once the outbox is closed and nothing is left to write.
-func (o *outbox) take() (batch []store.NewRunEvent, last bool) {
+// true once the outbox is closed and nothing is left to write. While the
+// first pending part has lingered less than o.linger, it returns none and
+// how long the writer is to wait for more.
+func (o *outbox) take() (batch []store.NewRunEvent, last bool, wait time.Duration) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.err != nil {
 		o.pending, o.unpublished = nil, true
 	}
 	if o.held || len(o.pending) == 0 {
-		return nil, o.closed && len(o.pending) == 0
+		return nil, o.closed && len(o.pending) == 0, 0
+	}
+	if waited := time.Since(o.since); !o.closed && waited < o.linger {
+		return nil, false, o.linger - waited
 	}
 	n := min(len(o.pending), maxBatch)
 	batch = o.pending[:n:n]
 	o.pending = o.pending[n:]
 	o.writing = true
-	return batch, false
+	return batch, false, 0
 }
 
 // failed records the first append error and stops the run.

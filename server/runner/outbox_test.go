@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -154,5 +155,54 @@ func TestCheckpointsWriteTheirOwnParts(t *testing.T) {
 	}
 	if want := []string{"1.custom.0.0", "1.checkpoint_saved.0.0", "2.checkpoint_saved.0.0"}; !slices.Equal(q.positions, want) {
 		t.Fatalf("positions %q, want %q", q.positions, want)
+	}
+}
+
+// A part made within a step waits for the step's checkpoint for up to the
+// outbox's linger: a step that ends within it writes its parts with the
+// checkpoint and appends none on its own; a part of a step that goes on
+// longer is appended on its own once it has lingered; a closing outbox
+// writes what it has at once.
+func TestPartsLingerForTheirCheckpoint(t *testing.T) {
+	start := func(linger time.Duration) (*outbox, *fakeQueue) {
+		q := &fakeQueue{}
+		o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, func(error) {})
+		o.mu.Lock()
+		o.linger = linger
+		o.mu.Unlock()
+		return o, q
+	}
+	appendedAlone := func(q *fakeQueue) []string {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		return slices.Clone(q.appended)
+	}
+
+	o, q := start(time.Hour)
+	putPart(o, 1, "card")
+	time.Sleep(50 * time.Millisecond) // time for the writer to see the card, were it not to linger
+	o.hold()                          // the step ended within the linger
+	if got := o.Take(nil); len(got) != 1 || string(got[0].Data) != "card" {
+		t.Fatalf("the step's checkpoint took %v, want the card", got)
+	}
+	o.release()
+	if got := appendedAlone(q); len(got) != 0 {
+		t.Fatalf("appended %q on their own, want nothing: the checkpoint took them", got)
+	}
+	putPart(o, 2, "last")
+	if err := o.close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := appendedAlone(q); !slices.Equal(got, []string{"last"}) {
+		t.Fatalf("a closing outbox appended %q, want its last part", got)
+	}
+
+	o, q = start(time.Millisecond)
+	defer o.close()
+	putPart(o, 1, "token")
+	for deadline := time.Now().Add(time.Minute); len(appendedAlone(q)) == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) { // a bound on a hang, not a timing assertion
+			t.Fatal("a part that lingered past the linger was never appended")
+		}
 	}
 }
