@@ -46,6 +46,7 @@ type outbox struct {
 	idle    sync.Cond           // signalled when a write ends
 	pending []store.NewRunEvent // put, not written yet
 	since   time.Time           // when the first of pending was put
+	urgent  bool                // pending holds a part not made by a node: it does not linger
 	writing bool                // the writer is appending a batch
 	held    bool                // pending waits for the step's checkpoint
 	closed  bool                // no more parts come
@@ -72,12 +73,13 @@ type rankKey struct {
 // maxBatch is the most parts one append writes.
 const maxBatch = 256
 
-// partLinger is how long a part made within a step waits for more, or for the
-// step's checkpoint to take it, before it is written on its own. Most of
-// the planner's steps end within it, so their cards and tokens cost no
-// commit of their own; a part of a longer step (a model's reply streamed)
-// reaches the stream this much later at most, well under what a reader
-// notices.
+// partLinger is how long a part a node makes (a card, a token) waits for
+// more, or for the step's checkpoint to take it, before it is written on
+// its own; the run's other parts (its start, a checkpoint saved outside a
+// step) do not wait. Most of the planner's steps end within it, so their
+// cards and tokens cost no commit of their own; a part of a longer step (a
+// model's reply streamed) reaches the stream this much later at most, well
+// under what a reader notices.
 const partLinger = 25 * time.Millisecond
 
 // startOutbox starts writing the parts of the run's events, made by parts,
@@ -131,8 +133,11 @@ func (o *outbox) add(ev graph.Event[nodes.State, nodes.Update], parts []wire.Str
 	key := rankKey{ev.Step, ev.Kind}
 	rank := o.ranks[key]
 	o.ranks[key] = rank + 1
-	if len(o.pending) == 0 && len(parts) > 0 {
-		o.since = time.Now()
+	if len(parts) > 0 && len(o.pending) == 0 {
+		o.since, o.urgent = time.Now(), false
+	}
+	if len(parts) > 0 && ev.Kind != graph.Custom && ev.Kind != graph.Token {
+		o.urgent = true // not a node's: no step's checkpoint is about to take it
 	}
 	for i, p := range parts {
 		o.pending = append(o.pending, store.NewRunEvent{Event: p.Event, Data: p.Data,
@@ -299,7 +304,7 @@ func (o *outbox) take() (batch []store.NewRunEvent, last bool, wait time.Duratio
 	if o.held || len(o.pending) == 0 {
 		return nil, o.closed && len(o.pending) == 0, 0
 	}
-	if waited := time.Since(o.since); !o.closed && waited < o.linger {
+	if waited := time.Since(o.since); !o.closed && !o.urgent && waited < o.linger {
 		return nil, false, o.linger - waited
 	}
 	n := min(len(o.pending), maxBatch)

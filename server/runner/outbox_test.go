@@ -158,11 +158,11 @@ func TestCheckpointsWriteTheirOwnParts(t *testing.T) {
 	}
 }
 
-// A part made within a step waits for the step's checkpoint for up to the
+// A part a node makes waits for the step's checkpoint for up to the
 // outbox's linger: a step that ends within it writes its parts with the
 // checkpoint and appends none on its own; a part of a step that goes on
-// longer is appended on its own once it has lingered; a closing outbox
-// writes what it has at once.
+// longer is appended on its own once it has lingered; a part that is not
+// a node's (the run's start) does not wait, nor does a closing outbox.
 func TestPartsLingerForTheirCheckpoint(t *testing.T) {
 	start := func(linger time.Duration) (*outbox, *fakeQueue) {
 		q := &fakeQueue{}
@@ -196,6 +196,15 @@ func TestPartsLingerForTheirCheckpoint(t *testing.T) {
 	if got := appendedAlone(q); !slices.Equal(got, []string{"last"}) {
 		t.Fatalf("a closing outbox appended %q, want its last part", got)
 	}
+
+	o, q = start(time.Hour)
+	o.put(graph.Event[nodes.State, nodes.Update]{Kind: graph.RunStarted}, []wire.StreamPart{{Event: "metadata", Data: []byte("start")}})
+	for deadline := time.Now().Add(time.Minute); len(appendedAlone(q)) == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) { // a bound on a hang, not a timing assertion
+			t.Fatal("the run's start lingered")
+		}
+	}
+	_ = o.close()
 
 	o, q = start(time.Millisecond)
 	defer o.close()
