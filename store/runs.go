@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -159,14 +160,17 @@ func (o Owner) CreateRun(ctx context.Context, threadID string, nr NewRun) (Run, 
 
 // createRunOnIdleThread is CreateRun for its usual case, a thread with no
 // active run and an owner below their limit, in one round trip and one
-// commit: a batch (one transaction) that locks the owner's row and the
-// thread, stamping its metadata, and then, in a statement of its own that
-// so sees every run committed before the locks were had, creates the run
-// pending if the thread has no active run and the owner fewer active runs
-// than the limit. ok is false when it created none (the thread is
-// missing, or busy, or the owner at their limit): CreateRun's transaction
-// then decides, and says why.
+// commit, shared with the owner's other creations under way (see
+// creation): after the owner's lock, it stamps the thread's metadata and
+// then, in a statement of its own that so sees every run committed before
+// the lock was had, creates the run pending if the thread has no active
+// run and the owner fewer active runs than the limit. ok is false when it
+// created none (the thread is missing, or busy, or the owner at their
+// limit): CreateRun's transaction then decides, and says why.
 func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr NewRun) (run Run, ok bool, err error) {
+	if err := uuid.Validate(threadID); err != nil {
+		return Run{}, false, errcode.New(errcode.NotFound, "Thread with ID %s not found", threadID)
+	}
 	strategy, input, meta, err := nr.columns()
 	if err != nil {
 		return Run{}, false, err
@@ -175,11 +179,10 @@ func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr Ne
 	if err != nil {
 		return Run{}, false, err
 	}
-	b := &pgx.Batch{}
-	b.Queue(quota.LockUser, o.id)
-	b.Queue(`UPDATE threads SET metadata = metadata || $3, updated_at = now() WHERE id = $1 AND owner_id::text = $2`,
-		threadID, o.id, stamp)
-	b.Queue(`
+	c := newCreation(func(b *pgx.Batch) {
+		b.Queue(`UPDATE threads SET metadata = metadata || $3, updated_at = now() WHERE id = $1 AND owner_id::text = $2`,
+			threadID, o.id, stamp)
+		b.Queue(`
 		WITH c AS (SELECT `+claimsAtOnce("$9", "$7")+` AS at_once),
 		r AS (
 			INSERT INTO runs (thread_id, owner_id, multitask_strategy, input, metadata, not_before, assistant_id, claim_round,
@@ -193,30 +196,38 @@ func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr Ne
 			RETURNING *),
 		busy AS (UPDATE threads SET status = 'busy' FROM r WHERE threads.id = r.thread_id AND r.status = 'running')
 		SELECT `+runColumns+` FROM r`, threadID, o.id, strategy, input, meta, nr.AssistantID, nr.Delay.Microseconds(),
-		o.s.limits.ActiveRuns, nr.ClaimFor.ID, nr.ClaimFor.Lease.Microseconds())
-	res := o.s.requests.SendBatch(ctx, b)
-	defer res.Close()
-	for range 2 { // the owner's row, then the thread
+			o.s.limits.ActiveRuns, nr.ClaimFor.ID, nr.ClaimFor.Lease.Microseconds())
+	}, func(res pgx.BatchResults) (Run, error, error) {
 		if _, err := res.Exec(); err != nil {
-			return Run{}, false, notFoundAs(fmt.Errorf("locking thread %s and its owner: %w", threadID, err), "Thread with ID %s not found", threadID)
+			return Run{}, nil, fmt.Errorf("stamping thread %s: %w", threadID, err)
 		}
-	}
-	rows, err := res.Query()
-	if err == nil {
-		run, err = pgx.CollectExactlyOneRow(rows, scanRun)
-	}
+		rows, err := res.Query()
+		var run Run
+		if err == nil {
+			run, err = pgx.CollectExactlyOneRow(rows, scanRun)
+		}
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			return Run{}, errNotCreatedAtOnce, nil
+		case err != nil:
+			return Run{}, nil, fmt.Errorf("creating a run on thread %s: %w", threadID, err)
+		}
+		return run, nil, nil
+	})
+	run, err = o.s.create(ctx, o.id, c)
 	switch {
-	case errors.Is(err, pgx.ErrNoRows):
+	case errors.Is(err, errNotCreatedAtOnce):
 		return Run{}, false, nil
 	case err != nil:
-		return Run{}, false, notFoundAs(fmt.Errorf("creating a run on thread %s: %w", threadID, err), "Thread with ID %s not found", threadID)
-	}
-	if err := res.Close(); err != nil {
-		return Run{}, false, fmt.Errorf("creating a run on thread %s: %w", threadID, err)
+		return Run{}, false, notFoundAs(err, "Thread with ID %s not found", threadID)
 	}
 	o.announceCreated(run)
 	return run, true, nil
 }
+
+// errNotCreatedAtOnce is a creation's answer when the thread is missing,
+// or busy, or its owner at their limit: CreateRun's transaction decides.
+var errNotCreatedAtOnce = errors.New("no run was created at once")
 
 // CreateRunIn is CreateRun within tx, for a caller that commits the run
 // together with its own changes (a cron's next due time). The run is
@@ -274,12 +285,17 @@ func (o Owner) createRunIn(ctx context.Context, tx pgx.Tx, n *notes, threadID st
 
 // CreateRunOnNewThread creates a thread of the owner's, as CreateThread
 // does, with a pending run on it, in one batch: one round trip and one
-// commit, where CreateThread then CreateRun take two commits and a
+// commit (shared with the owner's other creations under way, see
+// creation), where CreateThread then CreateRun take two commits and a
 // transaction of five statements. A stateless run starts this way. An
 // owner at their limit of active runs is refused, as CreateRun refuses
 // them, and gets no thread either.
 func (o Owner) CreateRunOnNewThread(ctx context.Context, nt NewThread, nr NewRun) (Run, error) {
-	run, err := o.createRunOnNewThread(ctx, o.s.requests, nt, nr)
+	c, err := o.onNewThread(nt, nr)
+	if err != nil {
+		return Run{}, err
+	}
+	run, err := o.s.create(ctx, o.id, c)
 	if err == nil {
 		o.announceCreated(run)
 	}
@@ -297,34 +313,37 @@ func (o Owner) announceCreated(run Run) {
 // CreateRunOnNewThreadIn is CreateRunOnNewThread within tx; the run is
 // announced when tx commits.
 func (o Owner) CreateRunOnNewThreadIn(ctx context.Context, tx pgx.Tx, nt NewThread, nr NewRun) (Run, error) {
-	run, err := o.createRunOnNewThread(ctx, tx, nt, nr)
-	if err == nil && run.Status == RunPending {
-		err = notes{runPending}.sendIn(ctx, tx)
-	}
-	return run, err
-}
-
-// createRunOnNewThread is CreateRunOnNewThread on q, a pool or a
-// transaction: a batch that locks the owner's row, counts their active
-// runs, and then, in a statement of its own, creates the thread and its
-// run if the owner is below their limit; else the count says why not.
-func (o Owner) createRunOnNewThread(ctx context.Context, q batcher, nt NewThread, nr NewRun) (Run, error) {
-	strategy, input, meta, err := nr.columns()
+	c, err := o.onNewThread(nt, nr)
 	if err != nil {
 		return Run{}, err
+	}
+	o.s.sendCreations(ctx, tx, o.id, []*creation{c})
+	if c.err == nil && c.run.Status == RunPending {
+		c.err = notes{runPending}.sendIn(ctx, tx)
+	}
+	return c.run, c.err
+}
+
+// onNewThread is the creation of a run on a new thread: after the owner's
+// lock, a statement counts their active runs, and then another creates
+// the thread and its run if the owner is below their limit; else the
+// count says why not.
+func (o Owner) onNewThread(nt NewThread, nr NewRun) (*creation, error) {
+	strategy, input, meta, err := nr.columns()
+	if err != nil {
+		return nil, err
 	}
 	threadMeta, err := CheckMetadata(nt.Metadata)
 	if err != nil {
-		return Run{}, err
+		return nil, err
 	}
 	stamp, err := CheckMetadata(nr.ThreadMetadata)
 	if err != nil {
-		return Run{}, err
+		return nil, err
 	}
-	b := &pgx.Batch{}
-	b.Queue(quota.LockUser, o.id)
-	b.Queue(countActiveRuns, o.id)
-	b.Queue(`
+	return newCreation(func(b *pgx.Batch) {
+		b.Queue(countActiveRuns, o.id)
+		b.Queue(`
 		WITH c AS (SELECT `+claimsAtOnce("$11", "$7")+` AS at_once),
 		t AS (
 			INSERT INTO threads (id, owner_id, metadata, status)
@@ -341,31 +360,27 @@ func (o Owner) createRunOnNewThread(ctx context.Context, q batcher, nt NewThread
 			FROM t, c
 			RETURNING *)
 		SELECT `+runColumns+` FROM r`, nullable(nt.ID), o.id, threadMeta, strategy, input, meta, nr.Delay.Microseconds(),
-		nr.AssistantID, stamp, o.s.limits.ActiveRuns, nr.ClaimFor.ID, nr.ClaimFor.Lease.Microseconds())
-	res := q.SendBatch(ctx, b)
-	defer res.Close()
-	var active int
-	_, err = res.Exec()
-	if err == nil {
-		err = res.QueryRow().Scan(&active)
-	}
-	if err != nil {
-		return Run{}, threadError(fmt.Errorf("counting the active runs of user %s: %w", o.id, err), "creating a run on a new thread", nt.ID)
-	}
-	rows, err := res.Query()
-	var run Run
-	if err == nil {
-		run, err = pgx.CollectExactlyOneRow(rows, scanRun)
-	}
-	if errors.Is(err, pgx.ErrNoRows) { // the owner is at their limit
-		if refused := o.s.limits.CheckActiveRuns(active); refused != nil {
-			return Run{}, refused
+			nr.AssistantID, stamp, o.s.limits.ActiveRuns, nr.ClaimFor.ID, nr.ClaimFor.Lease.Microseconds())
+	}, func(res pgx.BatchResults) (Run, error, error) {
+		var active int
+		if err := res.QueryRow().Scan(&active); err != nil {
+			return Run{}, nil, threadError(fmt.Errorf("counting the active runs of user %s: %w", o.id, err), "creating a run on a new thread", nt.ID)
 		}
-	}
-	if err != nil {
-		return Run{}, threadError(err, "creating a run on a new thread", nt.ID)
-	}
-	return run, res.Close()
+		rows, err := res.Query()
+		var run Run
+		if err == nil {
+			run, err = pgx.CollectExactlyOneRow(rows, scanRun)
+		}
+		if errors.Is(err, pgx.ErrNoRows) { // the owner is at their limit
+			if refused := o.s.limits.CheckActiveRuns(active); refused != nil {
+				return Run{}, refused, nil
+			}
+		}
+		if err != nil {
+			return Run{}, nil, threadError(err, "creating a run on a new thread", nt.ID)
+		}
+		return run, nil, nil
+	}), nil
 }
 
 // lockRuns locks the owner's row in tx, before their active runs are

@@ -70,6 +70,8 @@ type Store struct {
 
 	limits quota.Limits // what each user may keep and run
 
+	creating creations // the creations of runs that wait for their owner's batch in flight
+
 	hubMu    sync.Mutex
 	hub      *hub      // the LISTEN connection, started on first use
 	notifier *notifier // sends what the store announces, started on first use

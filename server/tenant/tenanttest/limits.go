@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,6 +26,7 @@ var limitsCases = []suiteCase{
 	{"items a user's store holds", limitItems},
 	{"bytes a user's store holds", limitItemBytes},
 	{"runs a user has queued and running", limitActiveRuns},
+	{"runs a user creates at once", limitActiveRunsAtOnce},
 }
 
 // wantLimit reports an error unless err has code and its message says
@@ -206,5 +208,56 @@ func limitActiveRuns(t *testing.T, b Backend) {
 	}
 	if _, err := mine.CreateRunOnNewThread(ctx, store.NewThread{ID: fresh}, store.NewRun{}); err != nil {
 		t.Errorf("a run once another ended: %v", err)
+	}
+}
+
+// Runs a user creates at once, on threads of theirs and on new ones, are
+// held to the limit exactly: as many are created as it allows, the rest
+// refused; one that fails (a thread id in use) fails alone.
+func limitActiveRunsAtOnce(t *testing.T, b Backend) {
+	ctx := context.Background()
+	b = b.WithLimits(t, quota.Limits{ActiveRuns: 5})
+	mine := b.Records(b.NewUser(t))
+	taken := newThreadOf(t, mine)
+	var threads []string
+	for range 8 {
+		threads = append(threads, newThreadOf(t, mine))
+	}
+	const onNew, inUse = 8, 2
+	errs := make(chan error, len(threads)+onNew+inUse)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range len(threads) + onNew + inUse {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			var err error
+			switch {
+			case i < len(threads):
+				_, err = mine.CreateRun(ctx, threads[i], store.NewRun{})
+			case i < len(threads)+onNew:
+				_, err = mine.CreateRunOnNewThread(ctx, store.NewThread{}, store.NewRun{})
+			default:
+				_, err = mine.CreateRunOnNewThread(ctx, store.NewThread{ID: taken}, store.NewRun{})
+			}
+			errs <- err
+		}()
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	created, codes := 0, map[errcode.Code]int{}
+	for err := range errs {
+		if err == nil {
+			created++
+		} else {
+			codes[errcode.Of(err)]++
+		}
+	}
+	// A run on a thread whose id is in use is refused, as past the limit
+	// when the limit is reached first.
+	if created != 5 || codes[errcode.Conflict] > inUse || codes[errcode.Conflict]+codes[errcode.TooManyRequests] != len(threads)+onNew+inUse-5 {
+		t.Errorf("created %d, refused %v; want 5 created, the rest past the limit or (at most %d) in conflict", created, codes, inUse)
 	}
 }
