@@ -111,17 +111,17 @@ func (s *Store) leadCreations(ctx context.Context, owner string, batch []*creati
 // several fails (which rolls back the others), each is sent again alone,
 // so that one creation's failure is not another's.
 func (s *Store) sendCreations(ctx context.Context, q batcher, owner string, batch []*creation) {
-	if failed := sendBatch(ctx, q, owner, batch); failed != nil && len(batch) > 1 {
+	if failed := sendCreationBatch(ctx, q, owner, batch); failed != nil && len(batch) > 1 {
 		for _, c := range batch {
-			sendBatch(ctx, q, owner, []*creation{c})
+			sendCreationBatch(ctx, q, owner, []*creation{c})
 		}
 	}
 }
 
-// sendBatch sends creations in one batch that first locks the owner's
+// sendCreationBatch sends creations in one batch that first locks the owner's
 // row, and records each one's outcome. It returns the first failure, which
 // rolled the batch back.
-func sendBatch(ctx context.Context, q batcher, owner string, batch []*creation) error {
+func sendCreationBatch(ctx context.Context, q batcher, owner string, batch []*creation) error {
 	b := &pgx.Batch{}
 	b.Queue(quota.LockUser, owner)
 	for _, c := range batch {

@@ -35,7 +35,7 @@ func TestStatementsPerRun(t *testing.T) {
 	// its own connection, as many notes as have gathered (store/notify.go),
 	// so at most one statement per commit that announced something. The
 	// cron scheduler's look for due crons, every few seconds, is no run's.
-	const auth, createNew, createOn, watch, head, save, items, servers, finish, run, del, session, thread = "store/accounts.(*Store).UserByAPIKey", "store.Owner.createRunOnNewThread", "store.Owner.createRunOnIdleThread",
+	const auth, create, watch, head, save, items, servers, finish, run, del, session, thread = "store/accounts.(*Store).UserByAPIKey", "store.sendCreationBatch",
 		"store.(*Store).cancelRequested", "store/checkpoint.(*saver).readOne",
 		"store/checkpoint.(*saver).sendAll", "store/items.Owned.GetEach", "store/mcpservers.Registry.Enabled",
 		"store.(*Store).FinishRun", "store.oneRun", "store.Owner.DeleteThread",
@@ -45,10 +45,10 @@ func TestStatementsPerRun(t *testing.T) {
 	const announcing = 3 + appends + 1 // a run's checkpoints, events and end (created claimed, it is not announced)
 	atMost := map[string]int{events: appends, notify: announcing}
 	want := map[string]map[string]int{
-		"POST /runs/wait": {auth: 1, createNew: 1, follow: 1, watch: 1, head: 2, save: 3, items: 1, servers: 1,
+		"POST /runs/wait": {auth: 1, create: 1, follow: 1, watch: 1, head: 2, save: 3, items: 1, servers: 1,
 			finish: 1, run: 1, del: 1},
-		"POST /threads/{id}/runs/stream": {auth: 1, head: 2, createOn: 1, follow: 1, watch: 1, save: 3, items: 1, finish: 1},
-		"the browser's POST of a message": {session: 2, createNew: 1, follow: 1, watch: 1, head: 1, save: 3, items: 1,
+		"POST /threads/{id}/runs/stream": {auth: 1, head: 2, create: 1, follow: 1, watch: 1, save: 3, items: 1, finish: 1},
+		"the browser's POST of a message": {session: 2, create: 1, follow: 1, watch: 1, head: 1, save: 3, items: 1,
 			finish: 1, run: 1, thread: 1},
 	}
 	rec := &sqllog.Recorder{}
