@@ -155,6 +155,9 @@ type notifier struct {
 	wake    chan struct{}
 	stop    context.CancelFunc
 	done    chan struct{}
+	// spacing is the least time between the starts of two sends
+	// (noteSpacing).
+	spacing time.Duration
 
 	mu      sync.Mutex
 	queued  notes
@@ -164,7 +167,7 @@ type notifier struct {
 
 func startNotifier(connect func(context.Context) (*pgx.Conn, error)) *notifier {
 	ctx, stop := context.WithCancel(context.Background())
-	nf := &notifier{connect: connect, wake: make(chan struct{}, 1), stop: stop, done: make(chan struct{})}
+	nf := &notifier{connect: connect, wake: make(chan struct{}, 1), stop: stop, done: make(chan struct{}), spacing: noteSpacing}
 	go nf.run(ctx)
 	return nf
 }
@@ -208,8 +211,16 @@ func (nf *notifier) putBack(n notes) {
 	nf.queued = append(n, nf.queued...)
 }
 
+// noteSpacing is the least time between two sends of the notifier: a note
+// queued soon after a send waits for the rest of it, and goes with the
+// others queued meanwhile. A note queued after a quiet while goes at once.
+// Under load the notes of many runs' commits then cost one statement, not
+// one each; this process's listeners have had them already, and other
+// processes' hear them this much later at most.
+const noteSpacing = 20 * time.Millisecond
+
 // run sends what is queued, all of it in one statement, whenever there
-// is some, until it is stopped.
+// is some, at most once per spacing, until it is stopped.
 func (nf *notifier) run(ctx context.Context) {
 	defer close(nf.done)
 	var conn *pgx.Conn
@@ -221,6 +232,7 @@ func (nf *notifier) run(ctx context.Context) {
 	for {
 		n, closing := nf.take()
 		if len(n) > 0 {
+			began := time.Now()
 			if err := nf.send(ctx, &conn, n); err != nil {
 				nf.putBack(n)
 				if ctx.Err() != nil {
@@ -230,6 +242,10 @@ func (nf *notifier) run(ctx context.Context) {
 				if sleep(ctx, reconnectDelay) != nil {
 					return
 				}
+				continue
+			}
+			if !closing {
+				nf.space(ctx, began)
 			}
 			continue
 		}
@@ -240,6 +256,28 @@ func (nf *notifier) run(ctx context.Context) {
 		case <-nf.wake:
 		case <-ctx.Done():
 			return
+		}
+	}
+}
+
+// space waits until the spacing has passed since a send began, or the
+// notifier is closing or stopped.
+func (nf *notifier) space(ctx context.Context, began time.Time) {
+	t := time.NewTimer(nf.spacing - time.Since(began))
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			return
+		case <-ctx.Done():
+			return
+		case <-nf.wake:
+			nf.mu.Lock()
+			closing := nf.closing
+			nf.mu.Unlock()
+			if closing {
+				return
+			}
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/tripgraph/tripgraph/testing/sqllog"
 )
 
 // listenTo opens a connection of the test's own that listens on the run
@@ -186,5 +187,35 @@ func TestClosedStoreStartsNoNotifier(t *testing.T) {
 	defer s.hubMu.Unlock()
 	if s.notifier != nil {
 		t.Error("announcing after Close started a notifier")
+	}
+}
+
+// A notifier sends a note queued after a quiet while at once, and those
+// queued soon after a send together once its spacing has passed (here, when
+// it closes, which does not wait for it): one statement for them all.
+func TestNotifierSpacesItsSends(t *testing.T) {
+	s := openQueueStores(t, 1)[0]
+	conn := listenTo(t, s)
+	rec := &sqllog.Recorder{}
+	cfg := s.Pool.Config().ConnConfig.Copy()
+	cfg.Tracer = rec
+	nf := startNotifier(func(ctx context.Context) (*pgx.Conn, error) { return pgx.ConnectConfig(ctx, cfg) })
+	nf.spacing = time.Hour
+	rec.Start()
+	nf.queue(notes{{RunQueueChannel, "first"}})
+	if got := heard(t, conn, 2*time.Second); len(got) != 1 || got[0].Payload != "first" {
+		t.Fatalf("a note after a quiet while: heard %v, want it at once", got)
+	}
+	nf.queue(notes{{RunQueueChannel, "second"}})
+	nf.queue(notes{{RunQueueChannel, "third"}})
+	if got := heard(t, conn, 300*time.Millisecond); len(got) != 0 {
+		t.Fatalf("notes queued just after a send were sent before its spacing passed: %v", got)
+	}
+	nf.close()
+	if got := heard(t, conn, 2*time.Second); len(got) != 2 {
+		t.Fatalf("a closing notifier sent %v, want the second and third notes", got)
+	}
+	if sends := len(rec.Stop()); sends != 2 {
+		t.Errorf("%d statements for three notes, want 2", sends)
 	}
 }
