@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -96,7 +97,9 @@ func firstAccommodation(b *testing.B, o *ours, ctx context.Context) string {
 		b.Fatal(err)
 	}
 	defer br.Close()
-	res, err := br.For(User{ID: o.demo}).Call(ctx, "list-accommodations", json.RawMessage(`{"location":"Lisbon","startDate":"2030-05-01","endDate":"2030-05-03","guests":2}`))
+	start := time.Now().UTC().AddDate(0, 1, 0) // the tool refuses dates past, or too far ahead
+	args := fmt.Sprintf(`{"location":"Lisbon","startDate":%q,"endDate":%q,"guests":2}`, start.Format(time.DateOnly), start.AddDate(0, 0, 2).Format(time.DateOnly))
+	res, err := br.For(User{ID: o.demo}).Call(ctx, "list-accommodations", json.RawMessage(args))
 	if err != nil {
 		b.Fatal(err)
 	}
