@@ -113,3 +113,27 @@ func firstAccommodation(b *testing.B, o *ours, ctx context.Context) string {
 	}
 	return out.Accommodations[0].ID
 }
+
+// BenchmarkCountItems counts the items of a result shaped as
+// list-accommodations answers (an object with twenty stays), walking its
+// text (countItems) and decoding it (countDecoded).
+func BenchmarkCountItems(b *testing.B) {
+	stays := make([]map[string]any, 20)
+	for i := range stays {
+		stays[i] = map[string]any{"id": fmt.Sprint("stay-", i), "name": "Casa [Alfama], Lisboa", "nightlyPrice": 95.5, "rating": 4.6, "capacity": 4, "url": "https://example.com/stay"}
+	}
+	data, err := json.Marshal(map[string]any{"location": "Lisbon", "covered": true, "nights": 4, "accommodations": stays, "startDate": "2027-05-01"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for name, count := range map[string]func(json.RawMessage) int{"walked": countItems, "decoded": countDecoded} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if count(data) != len(stays) {
+					b.Fatal("miscounted")
+				}
+			}
+		})
+	}
+}
