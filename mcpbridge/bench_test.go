@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -96,7 +97,9 @@ func firstAccommodation(b *testing.B, o *ours, ctx context.Context) string {
 		b.Fatal(err)
 	}
 	defer br.Close()
-	res, err := br.For(User{ID: o.demo}).Call(ctx, "list-accommodations", json.RawMessage(`{"location":"Lisbon","startDate":"2030-05-01","endDate":"2030-05-03","guests":2}`))
+	start := time.Now().UTC().AddDate(0, 1, 0) // the tool refuses dates past, or too far ahead
+	args := fmt.Sprintf(`{"location":"Lisbon","startDate":%q,"endDate":%q,"guests":2}`, start.Format(time.DateOnly), start.AddDate(0, 0, 2).Format(time.DateOnly))
+	res, err := br.For(User{ID: o.demo}).Call(ctx, "list-accommodations", json.RawMessage(args))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -109,4 +112,28 @@ func firstAccommodation(b *testing.B, o *ours, ctx context.Context) string {
 		b.Fatalf("no accommodation in Lisbon: %s, %v", res.Full, err)
 	}
 	return out.Accommodations[0].ID
+}
+
+// BenchmarkCountItems counts the items of a result shaped as
+// list-accommodations answers (an object with twenty stays), walking its
+// text (countItems) and decoding it (countDecoded).
+func BenchmarkCountItems(b *testing.B) {
+	stays := make([]map[string]any, 20)
+	for i := range stays {
+		stays[i] = map[string]any{"id": fmt.Sprint("stay-", i), "name": "Casa [Alfama], Lisboa", "nightlyPrice": 95.5, "rating": 4.6, "capacity": 4, "url": "https://example.com/stay"}
+	}
+	data, err := json.Marshal(map[string]any{"location": "Lisbon", "covered": true, "nights": 4, "accommodations": stays, "startDate": "2027-05-01"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for name, count := range map[string]func(json.RawMessage) int{"walked": countItems, "decoded": countDecoded} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if count(data) != len(stays) {
+					b.Fatal("miscounted")
+				}
+			}
+		})
+	}
 }

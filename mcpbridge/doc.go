@@ -5,7 +5,7 @@
 // Servers are the built-in and operator-configured ones of Options, plus
 // the user's own enabled servers (User.Servers). The bridge speaks
 // Streamable HTTP, the legacy HTTP+SSE transport, stdio (a command, which
-// only the operator configures) and in-memory pipes to an in-process
+// only the operator configures) and in-memory connections to an in-process
 // server.
 //
 // The user is whom For was given (their tenant's User: id, own servers,

@@ -60,6 +60,9 @@ func FuzzResult(f *testing.F) {
 		if items < 0 {
 			t.Fatalf("countItems(%s) = %d", data, items)
 		}
+		if want := countDecoded(data); items != want {
+			t.Fatalf("countItems(%s) = %d, decoding it counts %d", data, items, want)
+		}
 		if !isLarge(data, items) {
 			return
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/internal/rawjson"
 )
 
 // maxToolErrorMessage bounds the message of a tool's own error that is
@@ -99,8 +100,17 @@ func clip(s string) string {
 }
 
 // countItems is how many items a result holds: an array's length, or the
-// length of an object's longest array field; 1 for anything else.
+// length of an object's longest array field; 1 for anything else. data is
+// valid JSON, as decodeResult returns it.
 func countItems(data json.RawMessage) int {
+	if n, ok := countCompact(data); ok {
+		return n
+	}
+	return countDecoded(data)
+}
+
+// countDecoded is countItems by decoding data.
+func countDecoded(data json.RawMessage) int {
 	switch firstByte(data) {
 	case '[':
 		var items []json.RawMessage
@@ -127,6 +137,74 @@ func countItems(data json.RawMessage) int {
 		}
 	}
 	return 1
+}
+
+// countCompact is countItems for compact JSON (what encoding/json writes,
+// so every structured result) whose keys are plain ASCII: it walks the
+// text's spans instead of decoding it. It is not ok for anything else.
+func countCompact(data []byte) (int, bool) {
+	if len(data) == 0 || !rawjson.Compact(data) {
+		return 0, false
+	}
+	switch data[0] {
+	case '[':
+		items, ok := rawjson.Array(data)
+		return len(items), ok
+	case '{':
+		return longestArray(data)
+	}
+	return 1, true
+}
+
+// longestArray is the length of the longest array among a compact
+// object's fields, 1 when it has none. A key given twice counts as its
+// last value, as decoding into a map keeps it; a key with escapes or
+// bytes beyond ASCII is not ok, since two such spellings can be one key.
+func longestArray(data []byte) (int, bool) {
+	members, ok := rawjson.Object(data)
+	if !ok || len(members) > maxWalkedMembers {
+		return 0, false
+	}
+	most := -1
+	for i, m := range members {
+		if !plainKey(m.Key) {
+			return 0, false
+		}
+		if len(m.Value) == 0 || m.Value[0] != '[' || givenAgain(members[i+1:], m.Key) {
+			continue
+		}
+		items, ok := rawjson.Array(m.Value)
+		if !ok {
+			return 0, false
+		}
+		most = max(most, len(items))
+	}
+	if most < 0 {
+		return 1, true
+	}
+	return most, true
+}
+
+// maxWalkedMembers bounds the objects longestArray walks, since it looks
+// for each key among those after it.
+const maxWalkedMembers = 64
+
+func plainKey(key []byte) bool {
+	for _, c := range key {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func givenAgain(members []rawjson.Member, key []byte) bool {
+	for _, m := range members {
+		if bytes.Equal(m.Key, key) {
+			return true
+		}
+	}
+	return false
 }
 
 func firstByte(data []byte) byte {

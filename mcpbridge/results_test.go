@@ -172,3 +172,35 @@ func TestStatusEvents(t *testing.T) {
 		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// countItems walks compact JSON rather than decoding it, and counts as
+// decoding does: a key given twice counts as its last value, strings that
+// hold brackets are not items, text with spaces and keys with escapes are
+// decoded.
+func TestCountItems(t *testing.T) {
+	for data, want := range map[string]int{
+		`[]`:                                     0,
+		`[1,"a]",{"b":[1,2]},[3,4]]`:             4,
+		`{"a":[1,2,3],"b":[1]}`:                  3,
+		`{"a":[],"b":"[1,2]"}`:                   0,
+		`{"a":1,"b":"x"}`:                        1,
+		`{}`:                                     1,
+		`{"a":[1,2,3],"a":[1]}`:                  1,
+		`{"a":[1],"\u0061":[1,2,3],"a":[1,2]}`:   2,
+		`{"a\"":[1,2],"b":[1]}`:                  2,
+		`{"é":[1,2],"b":[1]}`:                    2,
+		`{ "a" : [1, 2, 3] }`:                    3,
+		`[ {"x":"]"} , 2 ]`:                      2,
+		`"[1,2]"`:                                1,
+		`12`:                                     1,
+		`{"a":{"b":[1,2,3,4]},"c":[1]}`:          1,
+		`{"hotels":[{"name":"A, B"},{"n":"}"}]}`: 2,
+	} {
+		if got := countItems(json.RawMessage(data)); got != want {
+			t.Errorf("countItems(%s) = %d, want %d", data, got, want)
+		}
+		if got := countDecoded(json.RawMessage(data)); got != want {
+			t.Errorf("countDecoded(%s) = %d, want %d", data, got, want)
+		}
+	}
+}

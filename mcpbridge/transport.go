@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"net"
 	"net/http"
 	"os/exec"
 	"sync/atomic"
@@ -193,24 +192,4 @@ func (p *process) Close() error {
 		<-done
 	}
 	return nil
-}
-
-// memoryTransport serves an in-process server over an in-memory pipe of
-// newline-delimited JSON, as the SDK's in-memory transports do, counting
-// each message's bytes on the client's side.
-type memoryTransport struct {
-	server *mcp.Server
-	limit  int64
-	state  *connState
-}
-
-func (t *memoryTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	client, server := net.Pipe()
-	if _, err := t.server.Connect(ctx, &mcp.IOTransport{Reader: server, Writer: server}, nil); err != nil {
-		client.Close()
-		server.Close()
-		return nil, fmt.Errorf("starting the in-process server: %w", err)
-	}
-	r := &cappedReader{r: client, limit: t.limit, state: t.state, perLine: true}
-	return (&mcp.IOTransport{Reader: r, Writer: client}).Connect(ctx)
 }

@@ -1,10 +1,10 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,6 +33,7 @@ func addTyped[In, Out any](s *mcp.Server, t *tools, tool *mcp.Tool, h mcp.ToolHa
 	}
 	portable(out)
 	links := t.cfg.LinksNote != "" && hasLinks(out)
+	plain := plainJSON(reflect.TypeFor[Out]())
 	if links {
 		out.Properties[linksNoteField] = &jsonschema.Schema{Type: "string",
 			Description: "present when this server gives no photo or picture links; says how to enable them"}
@@ -55,7 +56,7 @@ func addTyped[In, Out any](s *mcp.Server, t *tools, tool *mcp.Tool, h mcp.ToolHa
 		}
 		data, err := json.Marshal(output)
 		if err == nil {
-			data, err = shapeOutput(data, out, note)
+			data, err = shapeOutput(data, out, note, plain)
 		}
 		if err != nil {
 			t.cfg.Logger.Error("encoding a tool result failed", "tool", tool.Name, "request_id", requestID(ctx), "err", err)
@@ -148,51 +149,4 @@ func deleteString(list []string, s string) []string {
 		}
 	}
 	return out
-}
-
-// shapeOutput makes a result fit its portable schema: a null array becomes
-// [], a null scalar is left out, and a non-empty note is set as linksNote.
-// Numbers keep their exact text.
-func shapeOutput(data []byte, s *jsonschema.Schema, note string) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	v = shape(v, s)
-	if m, ok := v.(map[string]any); ok && note != "" {
-		m[linksNoteField] = note
-	}
-	return json.Marshal(v)
-}
-
-func shape(v any, s *jsonschema.Schema) any {
-	if s == nil {
-		return v
-	}
-	switch v := v.(type) {
-	case map[string]any:
-		for name, p := range s.Properties {
-			field, ok := v[name]
-			switch {
-			case !ok:
-			case field == nil && p.Type == "array":
-				v[name] = []any{}
-			case field == nil:
-				delete(v, name)
-			default:
-				v[name] = shape(field, p)
-			}
-		}
-	case []any:
-		for i := range v {
-			v[i] = shape(v[i], s.Items)
-		}
-	case nil:
-		if s.Type == "array" {
-			return []any{}
-		}
-	}
-	return v
 }
