@@ -86,15 +86,16 @@ func (cl *cluster) findPostmaster(ctx context.Context) (int, error) {
 }
 
 // restart stops the cluster and starts it again, with the postmaster's
-// new pid.
+// new pid and the port it now listens on.
 func (cl *cluster) restart(ctx context.Context) error {
 	if err := cl.c.Stop(ctx); err != nil {
 		return fmt.Errorf("stopping the scratch cluster: %w", err)
 	}
-	if _, err := cl.c.Ensure(ctx); err != nil {
+	u, err := cl.c.Ensure(ctx)
+	if err != nil {
 		return fmt.Errorf("starting the scratch cluster again: %w", err)
 	}
-	var err error
+	cl.adminURL = u
 	cl.postmaster, err = cl.findPostmaster(ctx)
 	return err
 }
