@@ -125,8 +125,12 @@ func (x *index) readCities() error {
 	}
 	sc := bufio.NewScanner(zr)
 	x.cities = make([]City, 0, 110000)
+	codes := map[string]string{}
 	for sc.Scan() {
 		c, err := parseCity(sc.Text())
+		if err == nil {
+			c = c.compact(codes)
+		}
 		if err != nil {
 			return fmt.Errorf("line %d: %w", len(x.cities)+1, err)
 		}
@@ -181,6 +185,25 @@ func parseCity(line string) (City, error) {
 	}
 	word := len(f) == 7 && strings.Contains(f[6], "w")
 	return City{Name: f[0], GeoName: f[0], Country: f[1], Admin1: f[2], Population: pop, Lat: lat, Lon: lon, Word: word}, nil
+}
+
+// compact is c holding nothing of the line it was parsed from, which
+// would otherwise stay in memory for its fields: its name copied alone,
+// and its country and division codes shared through codes with every
+// other city's (a few thousand codes for a hundred thousand cities).
+func (c City) compact(codes map[string]string) City {
+	intern := func(s string) string {
+		if v, ok := codes[s]; ok {
+			return v
+		}
+		v := strings.Clone(s)
+		codes[v] = v
+		return v
+	}
+	c.Name = strings.Clone(c.Name)
+	c.GeoName = c.Name
+	c.Country, c.Admin1 = intern(c.Country), intern(c.Country+"\t"+c.Admin1)[len(c.Country)+1:]
+	return c
 }
 
 func (x *index) addName(name string, i int32) {
