@@ -182,9 +182,14 @@ type roundResult struct {
 	// DBPeakPSS is the most the cluster's processes held together at one
 	// reading (their PSS added up), with how many they were then; 0 for a
 	// server that keeps its state in memory.
-	DBPeakPSS int64    `json:"dbPeakPssBytes"`
-	DBProcs   int      `json:"dbProcsAtPeak"`
-	DB        *dbStats `json:"db,omitempty"`
+	DBPeakPSS int64 `json:"dbPeakPssBytes"`
+	DBProcs   int   `json:"dbProcsAtPeak"`
+	// DBPeakActive and DBMeanActive are the most of the round database's
+	// backends busy with a statement at one reading, and their mean: how
+	// many connections the server's work needed at once.
+	DBPeakActive int      `json:"dbPeakActive"`
+	DBMeanActive float64  `json:"dbMeanActive"`
+	DB           *dbStats `json:"db,omitempty"`
 }
 
 // loadResult is what js/load.mjs prints.
@@ -257,7 +262,9 @@ func runRound(ctx context.Context, c config, env roundEnv, name string, clients,
 	defer s.stop()
 	var mem *sampler
 	if db != "" {
-		mem = sampleTree(env.cl.postmaster)
+		if mem, err = sampleCluster(ctx, env.cl.postmaster, env.cl.adminURL, db); err != nil {
+			return res, err
+		}
 	}
 	profile := name == tripgraph && clients == c.perfClients
 	var perfs []*exec.Cmd
@@ -307,6 +314,7 @@ func runRound(ctx context.Context, c config, env roundEnv, name string, clients,
 			return res, fmt.Errorf("reading the cluster's memory: %w", err)
 		}
 		res.DBPeakPSS, res.DBProcs = peak.pss, peak.procs
+		res.DBPeakActive, res.DBMeanActive = peak.peakActive, peak.meanActive
 	}
 	if db != "" {
 		st, err := env.cl.stats(ctx, db)

@@ -76,6 +76,8 @@ var columns = []column{
 	{"peak RSS (MiB)", func(r roundResult) float64 { return mib(r.PeakRSS) }, "%.0f"},
 	{"PostgreSQL peak PSS (MiB)", func(r roundResult) float64 { return mib(r.DBPeakPSS) }, "%.0f"},
 	{"PostgreSQL processes at its peak", func(r roundResult) float64 { return float64(r.DBProcs) }, "%.0f"},
+	{"busy backends, most at once", func(r roundResult) float64 { return float64(r.DBPeakActive) }, "%.0f"},
+	{"busy backends, mean", func(r roundResult) float64 { return r.DBMeanActive }, "%.1f"},
 	{"peak memory with PostgreSQL (MiB)", func(r roundResult) float64 { return mib(r.peakWithDB()) }, "%.0f"},
 }
 

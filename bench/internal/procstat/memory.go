@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -65,15 +66,18 @@ func fieldKiB(r io.Reader, field string) (int64, error) {
 	return 0, fmt.Errorf("no %s line", field)
 }
 
-// TreePSS is the PSS of root and of every live process below it, added
-// up, and how many processes that is. A process that ends between the
-// scan and its read is left out.
-func TreePSS(root int) (total int64, procs int, err error) {
+// TreePSS is the PSS of root and of every live process below it but
+// those of leave, added up, and how many processes that is. A process
+// that ends between the scan and its read is left out.
+func TreePSS(root int, leave ...int) (total int64, procs int, err error) {
 	pids, err := Tree(root)
 	if err != nil {
 		return 0, 0, err
 	}
 	for i, pid := range pids {
+		if slices.Contains(leave, pid) {
+			continue
+		}
 		p, err := PSS(pid)
 		if err != nil {
 			if i == 0 {

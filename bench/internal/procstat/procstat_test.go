@@ -103,3 +103,15 @@ func TestTreePSS(t *testing.T) {
 		t.Fatalf("TreePSS = %d bytes over %d processes, own PSS %d", total, procs, own)
 	}
 }
+
+// A process left out of a tree's PSS counts for nothing.
+func TestTreePSSLeavesOut(t *testing.T) {
+	self := os.Getpid()
+	total, procs, err := TreePSS(self, self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != 0 || procs != 0 {
+		t.Fatalf("TreePSS without the only process = %d bytes over %d processes, want none", total, procs)
+	}
+}
