@@ -72,9 +72,7 @@ func (x *index) buildFuzzy() {
 		p := phoneticKey(k)
 		f.phonetic[p] = append(f.phonetic[p], n)
 	}
-	for k, list := range x.byName {
-		add(k, list[0])
-	}
+	x.byName.each(func(k string, list []int32) { add(k, list[0]) })
 	for k, i := range x.alias {
 		add(k, i)
 	}

@@ -53,7 +53,7 @@ func (c City) CountryName() string { return CountryName(c.Country, locale.Englis
 
 type index struct {
 	places    places
-	byName    map[string][]int32 // folded name → cities, most populous first
+	byName    nameIndex // folded name → cities, most populous first
 	alias     map[string]int32   // folded alias → the city it means
 	countries map[string]string  // folded country name → ISO code
 	states    map[string]string  // folded US state name → admin1 code
@@ -93,7 +93,7 @@ func Len() int {
 
 func build() (*index, error) {
 	x := &index{
-		byName:    make(map[string][]int32, 110000),
+		byName:    newNameIndex(110000),
 		alias:     map[string]int32{},
 		countries: map[string]string{},
 		states:    map[string]string{},
@@ -210,7 +210,7 @@ func (x *index) addName(name string, i int32) {
 	if k == "" {
 		return
 	}
-	x.byName[k] = append(x.byName[k], i)
+	x.byName.add(k, i)
 	x.noteWords(k)
 }
 
@@ -288,7 +288,7 @@ func Largest(n int) []City {
 
 // find returns the most populous city with that name in that country.
 func (x *index) find(name, country string) (int32, bool) {
-	for _, i := range x.byName[textnorm.Key(name)] {
+	for _, i := range x.byName.get(textnorm.Key(name)) {
 		if x.places.inCountry(i, country) {
 			return i, true
 		}
@@ -307,7 +307,7 @@ func Lookup(name string) (City, bool) {
 	if i, ok := x.alias[k]; ok {
 		return x.places.city(i), true
 	}
-	if c := x.byName[k]; len(c) > 0 {
+	if c := x.byName.get(k); len(c) > 0 {
 		return x.places.city(c[0]), true
 	}
 	return City{}, false

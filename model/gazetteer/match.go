@@ -214,7 +214,7 @@ func (x *index) isCountry(ws []word, k, cc string) bool {
 	if len(k) <= 3 && strings.ToUpper(ws[0].Raw) != ws[0].Raw {
 		return false
 	}
-	for _, i := range x.byName[k] {
+	for _, i := range x.byName.get(k) {
 		if x.places.inCountry(i, cc) {
 			return false
 		}
@@ -227,7 +227,7 @@ func (x *index) candidate(k string) (i int32, alias, ok bool) {
 	if i, ok := x.alias[k]; ok {
 		return i, true, true
 	}
-	if c := x.byName[k]; len(c) > 0 {
+	if c := x.byName.get(k); len(c) > 0 {
 		return c[0], false, true
 	}
 	return 0, false, false
@@ -475,7 +475,7 @@ func (x *index) inPlace(k, cc, admin string) (int32, bool) {
 	if i, ok := x.alias[k]; ok && x.places.inCountry(i, cc) && admin == "" {
 		return i, true
 	}
-	for _, i := range x.byName[k] {
+	for _, i := range x.byName.get(k) {
 		c := x.places.city(i)
 		if c.Country == cc && (admin == "" || c.Admin1 == admin) {
 			return i, true
@@ -684,7 +684,7 @@ func (x *index) hasBrazilian(k string, c int32) bool {
 	if x.places.inCountry(c, "BR") {
 		return true
 	}
-	for _, i := range x.byName[k] {
+	for _, i := range x.byName.get(k) {
 		if x.places.inCountry(i, "BR") {
 			return true
 		}

@@ -49,7 +49,7 @@ func Resolve(text string) (Place, bool) {
 
 // indexOf returns the index of a city of the gazetteer.
 func (x *index) indexOf(c City) int32 {
-	for _, i := range x.byName[textnorm.Key(c.GeoName)] {
+	for _, i := range x.byName.get(textnorm.Key(c.GeoName)) {
 		if x.places.city(i) == c {
 			return i
 		}
