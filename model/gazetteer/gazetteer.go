@@ -53,10 +53,10 @@ func (c City) CountryName() string { return CountryName(c.Country, locale.Englis
 
 type index struct {
 	places    places
-	byName    nameIndex // folded name → cities, most populous first
-	alias     map[string]int32   // folded alias → the city it means
-	countries map[string]string  // folded country name → ISO code
-	states    map[string]string  // folded US state name → admin1 code
+	byName    nameIndex         // folded name → cities, most populous first
+	alias     map[string]int32  // folded alias → the city it means
+	countries map[string]string // folded country name → ISO code
+	states    map[string]string // folded US state name → admin1 code
 	names     map[string][2]string
 	longest   map[string]int // first word of a name → the most words of a name it begins
 

@@ -24,10 +24,10 @@ type place struct {
 // places are the gazetteer's cities, by index.
 type places struct {
 	all     []place
-	codes   []string         // first-level division codes, "" first
+	codes   []string          // first-level division codes, "" first
 	codeAt  map[string]uint16 // code → index in codes, while loading
-	kinds   []string         // landmark kinds, "" first
-	english map[int32]string // English names of the renamed places
+	kinds   []string          // landmark kinds, "" first
+	english map[int32]string  // English names of the renamed places
 }
 
 func newPlaces(capacity int) places {
