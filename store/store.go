@@ -23,6 +23,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -80,12 +81,14 @@ type Store struct {
 
 // Options tune a Store. The zero value is the default.
 type Options struct {
-	// MaxConns is the pool's size, over any pool_max_conns in the URL,
-	// with every connection opened at once and kept open, so that a burst
-	// of requests does not wait for PostgreSQL to start backends; half as
-	// many again (at least 2) are kept for requests (RequestPool). 0 keeps
-	// the URL's size, or pgxpool's default (the larger of 4 and the number
-	// of CPUs), with connections opened on demand, and one pool for all.
+	// MaxConns is the most connections the pool opens, over any
+	// pool_max_conns in the URL; half as many again (at least 2) are
+	// apart for requests (RequestPool). Connections are opened when a
+	// statement finds none idle, so a pool grows only as far as the
+	// statements at once need (each is a PostgreSQL backend holding
+	// memory), and one idle for longer than IdleConnTimeout is closed
+	// down to warmConns. 0 keeps the URL's size, or pgxpool's default
+	// (the larger of 4 and the number of CPUs), and one pool for all.
 	// The connections that listen for and send run notifications are not
 	// among them.
 	MaxConns int32
@@ -123,7 +126,8 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 		return nil, fmt.Errorf("reading the database URL: %w", err)
 	}
 	if o.MaxConns > 0 {
-		cfg.MaxConns, cfg.MinConns = o.MaxConns, o.MaxConns
+		cfg.MaxConns = o.MaxConns
+		sizeOnDemand(cfg)
 	}
 	// A scan of a table larger than a quarter of the shared buffers would
 	// otherwise start where another scan of it is, or where the last one
@@ -146,7 +150,7 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 	if o.MaxConns > 0 {
 		rcfg := cfg.Copy()
 		rcfg.MaxConns = max(2, o.MaxConns/2)
-		rcfg.MinConns = rcfg.MaxConns
+		sizeOnDemand(rcfg)
 		if requests, err = pgxpool.NewWithConfig(ctx, rcfg); err != nil {
 			pool.Close()
 			return nil, fmt.Errorf("opening the requests' database pool: %w", err)
@@ -166,6 +170,25 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 	return &Store{Pool: pool, requests: requests, reads: reads, primary: replica.Primary(pool), Accounts: accounts.New(pool), Catalog: catalog.New(pool),
 		Checkpoints: checkpoint.New(pool, o.Checkpoints), Items: items.New(pool, reads, o.Limits), Crons: crons.New(pool, o.Limits),
 		EventPartitions: eventparts.New(pool), limits: o.Limits.OrDefault()}, nil
+}
+
+// IdleConnTimeout is how long a pooled connection may stay idle before it
+// is closed (down to warmConns per pool), so that the backends a burst
+// needed do not hold their memory after it.
+const IdleConnTimeout = time.Minute
+
+// warmConns is how many connections each sized pool keeps open however
+// idle, so that the first statements after a quiet spell do not wait for
+// PostgreSQL to start a backend.
+const warmConns = 1
+
+// sizeOnDemand makes cfg's pool open connections as statements need them,
+// keep warmConns, and close the others once idle for IdleConnTimeout
+// (checked every quarter of it).
+func sizeOnDemand(cfg *pgxpool.Config) {
+	cfg.MinConns = min(warmConns, cfg.MaxConns)
+	cfg.MaxConnIdleTime = IdleConnTimeout
+	cfg.HealthCheckPeriod = IdleConnTimeout / 4
 }
 
 // Reads is what decides which database serves the reads a replica may

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
 
@@ -49,6 +50,44 @@ func TestOpenScansTablesFromTheStart(t *testing.T) {
 		var sync string
 		if err := pool.QueryRow(context.Background(), `SHOW synchronize_seqscans`).Scan(&sync); err != nil || sync != "off" {
 			t.Errorf("synchronize_seqscans = %q, %v; want off", sync, err)
+		}
+	}
+}
+
+// A sized pool opens no more connections than its statements at once
+// needed, and marks the ones past its warm one to be closed once idle:
+// each is a backend holding memory in PostgreSQL.
+func TestSizedPoolsGrowOnDemand(t *testing.T) {
+	pgtest.Skip(t)
+	ctx := context.Background()
+	st, err := OpenWith(ctx, testURL, Options{MaxConns: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var held []*pgxpool.Conn
+	for range 3 {
+		c, err := st.Pool.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, c)
+	}
+	for _, c := range held {
+		c.Release()
+	}
+	// The warm connection may still be opening when the first is asked
+	// for, and then is one more.
+	if got := st.Pool.Stat().TotalConns(); got < 3 || got > 3+warmConns {
+		t.Fatalf("the pool holds %d connections after 3 statements at once, want 3 to %d (max 8)", got, 3+warmConns)
+	}
+	if got := st.RequestPool().Stat().TotalConns(); got > warmConns {
+		t.Fatalf("the requests' pool holds %d connections unused, want at most %d", got, warmConns)
+	}
+	for _, p := range []*pgxpool.Pool{st.Pool, st.RequestPool()} {
+		if c := p.Config(); c.MinConns != warmConns || c.MaxConnIdleTime != IdleConnTimeout {
+			t.Fatalf("a pool keeps %d connections and closes the others after %v idle, want %d and %v",
+				c.MinConns, c.MaxConnIdleTime, warmConns, IdleConnTimeout)
 		}
 	}
 }

@@ -85,6 +85,21 @@ func (cl *cluster) findPostmaster(ctx context.Context) (int, error) {
 	return procstat.Parent(backend)
 }
 
+// restart stops the cluster and starts it again, with the postmaster's
+// new pid and the port it now listens on.
+func (cl *cluster) restart(ctx context.Context) error {
+	if err := cl.c.Stop(ctx); err != nil {
+		return fmt.Errorf("stopping the scratch cluster: %w", err)
+	}
+	u, err := cl.c.Ensure(ctx)
+	if err != nil {
+		return fmt.Errorf("starting the scratch cluster again: %w", err)
+	}
+	cl.adminURL = u
+	cl.postmaster, err = cl.findPostmaster(ctx)
+	return err
+}
+
 // remove stops the cluster and deletes it.
 func (cl *cluster) remove() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

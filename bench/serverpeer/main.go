@@ -7,8 +7,9 @@
 // each N runs rounds that alternate between the servers (each round starts
 // with the next one): a fresh server per round, on a fresh database where
 // it has one, a warm-up, then the timed load. It reads each server's CPU
-// time and its database cluster's from /proc over the timed part, and the
-// server's peak RSS at the end, and prints the medians. See
+// time and its database cluster's from /proc over the timed part, the
+// server's peak RSS at the end and its cluster's peak PSS through the
+// round, and prints the medians. See
 // bench/README.md.
 package main
 
@@ -178,7 +179,17 @@ type roundResult struct {
 	ServerCPU   time.Duration `json:"serverCpuNs"`
 	DBCPU       time.Duration `json:"dbCpuNs"`
 	PeakRSS     int64         `json:"peakRssBytes"`
-	DB          *dbStats      `json:"db,omitempty"`
+	// DBPeakPSS is the most the cluster's processes held together at one
+	// reading (their PSS added up), with how many they were then; 0 for a
+	// server that keeps its state in memory.
+	DBPeakPSS int64 `json:"dbPeakPssBytes"`
+	DBProcs   int   `json:"dbProcsAtPeak"`
+	// DBPeakActive and DBMeanActive are the most of the round database's
+	// backends busy with a statement at one reading, and their mean: how
+	// many connections the server's work needed at once.
+	DBPeakActive int      `json:"dbPeakActive"`
+	DBMeanActive float64  `json:"dbMeanActive"`
+	DB           *dbStats `json:"db,omitempty"`
 }
 
 // loadResult is what js/load.mjs prints.
@@ -221,6 +232,12 @@ func runRound(ctx context.Context, c config, env roundEnv, name string, clients,
 		s   *server
 		err error
 	)
+	// A fresh cluster per round: shared buffers that earlier rounds
+	// touched stay mapped in the postmaster's long-lived children, and
+	// would count in this round's memory.
+	if err := env.cl.restart(ctx); err != nil {
+		return res, err
+	}
 	switch name {
 	case tripgraph:
 		if err := env.cl.createDB(ctx, db, templateDB); err != nil {
@@ -243,6 +260,12 @@ func runRound(ctx context.Context, c config, env roundEnv, name string, clients,
 		return res, err
 	}
 	defer s.stop()
+	var mem *sampler
+	if db != "" {
+		if mem, err = sampleCluster(ctx, env.cl.postmaster, env.cl.adminURL, db); err != nil {
+			return res, err
+		}
+	}
 	profile := name == tripgraph && clients == c.perfClients
 	var perfs []*exec.Cmd
 	var before, after [2]time.Duration
@@ -282,8 +305,16 @@ func runRound(ctx context.Context, c config, env roundEnv, name string, clients,
 		return res, err
 	}
 	res.ServerCPU, res.DBCPU = after[0]-before[0], after[1]-before[1]
-	if res.PeakRSS, err = peakRSS(s.pid()); err != nil {
+	if res.PeakRSS, err = procstat.PeakRSS(s.pid()); err != nil {
 		return res, err
+	}
+	if mem != nil {
+		peak, err := mem.stop()
+		if err != nil {
+			return res, fmt.Errorf("reading the cluster's memory: %w", err)
+		}
+		res.DBPeakPSS, res.DBProcs = peak.pss, peak.procs
+		res.DBPeakActive, res.DBMeanActive = peak.peakActive, peak.meanActive
 	}
 	if db != "" {
 		st, err := env.cl.stats(ctx, db)

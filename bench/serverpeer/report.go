@@ -23,10 +23,15 @@ func (r roundResult) refused() int64 { return r.Load.Statuses["429"] }
 func (r roundResult) printLine(w io.Writer) {
 	srv, db := r.cpuPerRun()
 	fmt.Fprintf(w, "%-21s N=%-4d round %d (load %s): %5d runs, %6.1f runs/s, first node output p50 %6.0f p99 %6.0f ms, "+
-		"run p50 %6.0f ms, errors %d, 429s %d, CPU/run %.1f + %.1f ms, peak RSS %.0f MiB\n",
+		"run p50 %6.0f ms, errors %d, 429s %d, CPU/run %.1f + %.1f ms, peak RSS %.0f MiB, with PostgreSQL %.0f MiB\n",
 		r.Server, r.Clients, r.Round, r.LoadAverage, r.Load.OK, r.Load.RunsPerSecond, r.Load.FirstUpdateMs.P50,
-		r.Load.FirstUpdateMs.P99, r.Load.RunMs.P50, r.Load.errorCount(), r.refused(), srv, db, mib(r.PeakRSS))
+		r.Load.FirstUpdateMs.P99, r.Load.RunMs.P50, r.Load.errorCount(), r.refused(), srv, db, mib(r.PeakRSS), mib(r.peakWithDB()))
 }
+
+// peakWithDB is the server's peak RSS and its PostgreSQL's peak PSS
+// added up: no less than their peak together, as the two peaks may come
+// at different times.
+func (r roundResult) peakWithDB() int64 { return r.PeakRSS + r.DBPeakPSS }
 
 func mib(b int64) float64 { return float64(b) / (1 << 20) }
 
@@ -69,19 +74,32 @@ var columns = []column{
 		return 1000 * r.Load.LoadCPUSeconds / float64(max(r.Load.OK, 1))
 	}, "%.1f"},
 	{"peak RSS (MiB)", func(r roundResult) float64 { return mib(r.PeakRSS) }, "%.0f"},
+	{"PostgreSQL peak PSS (MiB)", func(r roundResult) float64 { return mib(r.DBPeakPSS) }, "%.0f"},
+	{"PostgreSQL processes at its peak", func(r roundResult) float64 { return float64(r.DBProcs) }, "%.0f"},
+	{"busy backends, most at once", func(r roundResult) float64 { return float64(r.DBPeakActive) }, "%.0f"},
+	{"busy backends, mean", func(r roundResult) float64 { return r.DBMeanActive }, "%.1f"},
+	{"peak memory with PostgreSQL (MiB)", func(r roundResult) float64 { return mib(r.peakWithDB()) }, "%.0f"},
 }
 
 // printSummary prints, per number of clients, the median of each figure
-// over the rounds, with the smallest and largest, for each server.
+// over the rounds, with the smallest and largest, for each server; with
+// both tripgraph and LangGraph.js in memory measured, the ratio of their
+// medians too.
 func printSummary(w io.Writer, c config, all []roundResult) {
+	ratio := slices.Contains(c.servers, tripgraph) && slices.Contains(c.servers, langgraph)
 	for _, n := range c.clients {
 		fmt.Fprintf(w, "\nN = %d clients, medians of %d rounds (min – max)\n\n", n, c.rounds)
 		fmt.Fprintf(w, "| |")
 		for _, s := range c.servers {
 			fmt.Fprintf(w, " %s |", s)
 		}
+		cols := len(c.servers)
+		if ratio {
+			fmt.Fprintf(w, " %s / %s |", tripgraph, langgraph)
+			cols++
+		}
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "|---|%s\n", strings.Repeat("---:|", len(c.servers)))
+		fmt.Fprintf(w, "|---|%s\n", strings.Repeat("---:|", cols))
 		loads := map[string][]string{}
 		for _, r := range all {
 			if r.Clients == n {
@@ -92,9 +110,13 @@ func printSummary(w io.Writer, c config, all []roundResult) {
 		for _, s := range c.servers {
 			fmt.Fprintf(w, " %s |", strings.Join(loads[s], ", "))
 		}
+		if ratio {
+			fmt.Fprint(w, " |")
+		}
 		fmt.Fprintln(w)
 		for _, col := range columns {
 			fmt.Fprintf(w, "| %s |", col.name)
+			medians := map[string]float64{}
 			for _, s := range c.servers {
 				var xs []float64
 				for _, r := range all {
@@ -107,7 +129,15 @@ func printSummary(w io.Writer, c config, all []roundResult) {
 					continue
 				}
 				f := func(v float64) string { return fmt.Sprintf(col.unit, v) }
-				fmt.Fprintf(w, " %s (%s – %s) |", f(median(xs)), f(slices.Min(xs)), f(slices.Max(xs)))
+				medians[s] = median(xs)
+				fmt.Fprintf(w, " %s (%s – %s) |", f(medians[s]), f(slices.Min(xs)), f(slices.Max(xs)))
+			}
+			if ratio {
+				if d := medians[langgraph]; d != 0 {
+					fmt.Fprintf(w, " %.2f |", medians[tripgraph]/d)
+				} else {
+					fmt.Fprint(w, " |")
+				}
 			}
 			fmt.Fprintln(w)
 		}

@@ -5,19 +5,6 @@ import (
 	"testing"
 )
 
-func TestVMHWM(t *testing.T) {
-	got, err := vmHWM(strings.NewReader("Name:\tnode\nVmPeak:\t 900 kB\nVmHWM:\t   2048 kB\nVmRSS:\t 1000 kB\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != 2048*1024 {
-		t.Fatalf("vmHWM = %d, want %d", got, 2048*1024)
-	}
-	if _, err := vmHWM(strings.NewReader("VmRSS:\t 1000 kB\n")); err == nil {
-		t.Fatal("vmHWM without the line: no error")
-	}
-}
-
 func TestMedian(t *testing.T) {
 	tests := []struct {
 		in   []float64
@@ -58,5 +45,23 @@ func TestCompareChecks(t *testing.T) {
 	g := compareChecks(a, b)
 	if g.runs != 3 || g.sameNodes != 2 || g.sameTrip != 2 || g.toolsA != 3 || g.toolsB != 2 || g.errorsB != 1 || len(g.differences) != 2 {
 		t.Fatalf("compareChecks = %+v", g)
+	}
+}
+
+// The summary's memory row adds PostgreSQL's peak to tripgraph's and
+// nothing to LangGraph.js in memory's, and its ratio is of the medians.
+func TestSummaryMemoryWithPostgres(t *testing.T) {
+	const mb = 1 << 20
+	all := []roundResult{
+		{Server: tripgraph, Clients: 10, Round: 1, PeakRSS: 100 * mb, DBPeakPSS: 40 * mb},
+		{Server: tripgraph, Clients: 10, Round: 2, PeakRSS: 120 * mb, DBPeakPSS: 40 * mb},
+		{Server: langgraph, Clients: 10, Round: 1, PeakRSS: 200 * mb},
+		{Server: langgraph, Clients: 10, Round: 2, PeakRSS: 200 * mb},
+	}
+	var b strings.Builder
+	printSummary(&b, config{clients: []int{10}, servers: []string{tripgraph, langgraph}, rounds: 2}, all)
+	want := "| peak memory with PostgreSQL (MiB) | 150 (140 – 160) | 200 (200 – 200) | 0.75 |"
+	if !strings.Contains(b.String(), want) {
+		t.Fatalf("the summary has no line %q:\n%s", want, b.String())
 	}
 }

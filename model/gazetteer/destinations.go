@@ -77,9 +77,9 @@ func KnownDestinations() []City {
 		return nil
 	}
 	var out []City
-	for i := range x.cities {
+	for i := range x.places.len() {
 		if x.famous(int32(i)) {
-			out = append(out, x.cities[i])
+			out = append(out, x.places.city(int32(i)))
 		}
 	}
 	return out

@@ -72,9 +72,7 @@ func (x *index) buildFuzzy() {
 		p := phoneticKey(k)
 		f.phonetic[p] = append(f.phonetic[p], n)
 	}
-	for k, list := range x.byName {
-		add(k, list[0])
-	}
+	x.byName.each(func(k string, list []int32) { add(k, list[0]) })
 	for k, i := range x.alias {
 		add(k, i)
 	}
@@ -95,7 +93,7 @@ func (f *fuzzyIndex) withDeletion(h uint64, fn func(string)) {
 // place, a large or famous one otherwise, and for five letters a larger
 // one still.
 func (x *index) knownEnough(c int32, n int, weak bool) bool {
-	pop := x.cities[c].Population
+	pop := x.places.population(c)
 	switch {
 	case n == minFuzzyLen && weak:
 		return pop >= hugeFuzzyPop
@@ -113,7 +111,7 @@ func (x *index) famous(i int32) bool {
 
 // fuzzyTarget reports whether a city is a destination worth guessing.
 func (x *index) fuzzyTarget(i int32) bool {
-	return x.cities[i].Population >= minFuzzyPop || x.famous(i)
+	return x.places.population(i) >= minFuzzyPop || x.famous(i)
 }
 
 // eachDeletion calls f with the FNV-1a hash of s and of every form of s
@@ -181,7 +179,7 @@ func (x *index) nearest(k string, weak bool) (r reading, ok bool) {
 	r = reading{name: best, dist: bestDist}
 	// Only a well-known destination is read with no question: a smaller
 	// town may be a village the gazetteer lacks ("itaúnas" is no Itaúna).
-	r.competing = !x.famous(bestCity) && x.cities[bestCity].Population < wellKnownPop
+	r.competing = !x.famous(bestCity) && x.places.population(bestCity) < wellKnownPop
 	for _, o := range rivals {
 		if o.city != bestCity && o.dist == bestDist && o.prior*rivalRatio >= bestPrior {
 			r.competing = true
@@ -208,7 +206,7 @@ const rivalRatio = 10
 // prior is how likely a traveller means a place: its population, ten
 // times over for a known destination.
 func (x *index) prior(i int32) int {
-	p := max(x.cities[i].Population, 1000)
+	p := max(x.places.population(i), 1000)
 	if x.famous(i) {
 		p *= 10
 	}
@@ -230,7 +228,7 @@ func (x *index) undoubled(k string) (reading, bool) {
 		return reading{}, false
 	}
 	c, _, ok := x.candidate(u)
-	if !ok || !(x.famous(c) || x.cities[c].Population >= hugeFuzzyPop) {
+	if !ok || !(x.famous(c) || x.places.population(c) >= hugeFuzzyPop) {
 		return reading{}, false
 	}
 	return reading{name: u, dist: 1}, true

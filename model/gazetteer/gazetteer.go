@@ -52,11 +52,11 @@ type City struct {
 func (c City) CountryName() string { return CountryName(c.Country, locale.English) }
 
 type index struct {
-	cities    []City
-	byName    map[string][]int32 // folded name → cities, most populous first
-	alias     map[string]int32   // folded alias → the city it means
-	countries map[string]string  // folded country name → ISO code
-	states    map[string]string  // folded US state name → admin1 code
+	places    places
+	byName    nameIndex         // folded name → cities, most populous first
+	alias     map[string]int32  // folded alias → the city it means
+	countries map[string]string // folded country name → ISO code
+	states    map[string]string // folded US state name → admin1 code
 	names     map[string][2]string
 	longest   map[string]int // first word of a name → the most words of a name it begins
 
@@ -88,12 +88,12 @@ func Len() int {
 	if err != nil {
 		return 0
 	}
-	return len(x.cities)
+	return x.places.len()
 }
 
 func build() (*index, error) {
 	x := &index{
-		byName:    make(map[string][]int32, 110000),
+		byName:    newNameIndex(110000),
 		alias:     map[string]int32{},
 		countries: map[string]string{},
 		states:    map[string]string{},
@@ -115,6 +115,7 @@ func build() (*index, error) {
 		return nil, fmt.Errorf("loading gazetteer landmarks: %w", err)
 	}
 	x.buildFuzzy()
+	x.places.doneLoading()
 	return x, nil
 }
 
@@ -124,27 +125,42 @@ func (x *index) readCities() error {
 		return err
 	}
 	sc := bufio.NewScanner(zr)
-	x.cities = make([]City, 0, 110000)
+	x.places = newPlaces(110000)
 	for sc.Scan() {
 		c, err := parseCity(sc.Text())
 		if err != nil {
-			return fmt.Errorf("line %d: %w", len(x.cities)+1, err)
+			return fmt.Errorf("line %d: %w", x.places.len()+1, err)
 		}
-		x.addName(c.Name, int32(len(x.cities)))
-		x.cities = append(x.cities, c)
+		// The name alone, not the line it is a part of, stays in memory.
+		c.Name = strings.Clone(c.Name)
+		c.GeoName = c.Name
+		if err := x.addCity(c); err != nil {
+			return fmt.Errorf("line %d: %w", x.places.len()+1, err)
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	x.supplementFrom = len(x.cities)
+	x.supplementFrom = x.places.len()
 	for _, line := range splitLines(supplement) {
 		c, err := parseCity(line)
 		if err != nil {
 			return fmt.Errorf("supplement: %w", err)
 		}
-		x.addName(c.Name, int32(len(x.cities)))
-		x.cities = append(x.cities, c)
+		if err := x.addCity(c); err != nil {
+			return fmt.Errorf("supplement: %w", err)
+		}
 	}
+	return nil
+}
+
+// addCity adds c under its name and returns its index.
+func (x *index) addCity(c City) error {
+	i, err := x.places.add(c)
+	if err != nil {
+		return err
+	}
+	x.addName(c.Name, i)
 	return nil
 }
 
@@ -194,7 +210,7 @@ func (x *index) addName(name string, i int32) {
 	if k == "" {
 		return
 	}
-	x.byName[k] = append(x.byName[k], i)
+	x.byName.add(k, i)
 	x.noteWords(k)
 }
 
@@ -241,7 +257,7 @@ func (x *index) readAliases() error {
 			return fmt.Errorf("alias target %s, %s not in gazetteer", f[0], f[1])
 		}
 		if f[2] != "-" {
-			x.cities[i].Name = f[2]
+			x.places.rename(i, f[2])
 		}
 		x.aliased[i] = true
 		for _, a := range append([]string{f[0]}, f[3:]...) {
@@ -260,15 +276,20 @@ func Largest(n int) []City {
 	if err != nil {
 		return nil
 	}
-	out := slices.DeleteFunc(slices.Clone(x.cities), func(c City) bool { return c.Kind != "" })
+	var out []City
+	for i := range x.places.len() {
+		if c := x.places.city(int32(i)); c.Kind == "" {
+			out = append(out, c)
+		}
+	}
 	slices.SortStableFunc(out, func(a, b City) int { return cmp.Compare(b.Population, a.Population) })
 	return out[:min(n, len(out))]
 }
 
 // find returns the most populous city with that name in that country.
 func (x *index) find(name, country string) (int32, bool) {
-	for _, i := range x.byName[textnorm.Key(name)] {
-		if x.cities[i].Country == country {
+	for _, i := range x.byName.get(textnorm.Key(name)) {
+		if x.places.inCountry(i, country) {
 			return i, true
 		}
 	}
@@ -284,10 +305,10 @@ func Lookup(name string) (City, bool) {
 	}
 	k := textnorm.Key(name)
 	if i, ok := x.alias[k]; ok {
-		return x.cities[i], true
+		return x.places.city(i), true
 	}
-	if c := x.byName[k]; len(c) > 0 {
-		return x.cities[c[0]], true
+	if c := x.byName.get(k); len(c) > 0 {
+		return x.places.city(c[0]), true
 	}
 	return City{}, false
 }
@@ -299,11 +320,11 @@ func LookupIn(name, country string) (City, bool) {
 	if err != nil {
 		return City{}, false
 	}
-	if i, ok := x.alias[textnorm.Key(name)]; ok && x.cities[i].Country == country {
-		return x.cities[i], true
+	if i, ok := x.alias[textnorm.Key(name)]; ok && x.places.inCountry(i, country) {
+		return x.places.city(i), true
 	}
 	if i, ok := x.find(name, country); ok {
-		return x.cities[i], true
+		return x.places.city(i), true
 	}
 	return City{}, false
 }

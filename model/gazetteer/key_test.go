@@ -18,7 +18,8 @@ func TestNameKeyIsKey(t *testing.T) {
 			t.Errorf("nameKey(%q) = %q, want %q", name, got, want)
 		}
 	}
-	for _, c := range x.cities {
+	for i := range x.places.len() {
+		c := x.places.city(int32(i))
 		if got, want := nameKey(c.Name), textnorm.Key(c.Name); got != want {
 			t.Fatalf("nameKey(%q) = %q, want %q", c.Name, got, want)
 		}

@@ -345,14 +345,16 @@ func (x *index) landmarkPlace(l landmark) (int32, error) {
 		if !ok {
 			return 0, fmt.Errorf("landmark %s: no town %s in %s", l.en, l.where, l.country)
 		}
-		if textnorm.Key(l.en) == textnorm.Key(x.cities[base].GeoName) || textnorm.Key(l.en) == textnorm.Key(x.cities[base].Name) {
+		if textnorm.Key(l.en) == textnorm.Key(x.places.city(base).GeoName) || textnorm.Key(l.en) == textnorm.Key(x.places.city(base).Name) {
 			return base, nil
 		}
-		b := x.cities[base]
+		b := x.places.city(base)
 		c.Admin1, c.Population, c.Lat, c.Lon = b.Admin1, b.Population, b.Lat, b.Lon
 	}
-	i := int32(len(x.cities))
-	x.cities = append(x.cities, c)
+	i, err := x.places.add(c)
+	if err != nil {
+		return 0, fmt.Errorf("landmark %s: %w", l.en, err)
+	}
 	x.addName(c.Name, i)
 	return i, nil
 }

@@ -112,7 +112,7 @@ func (x *index) matchAt(text string, words []word, known []bool, i int, key *str
 			c, alias, _ = x.candidate(k)
 		}
 		q, qn := x.qualify(words, i+n, k, c, alias)
-		match := Match{City: x.cities[q], Start: words[i].Start, End: words[i+n+qn-1].End, Fuzzy: fuzzy, Unsure: unsure}
+		match := Match{City: x.places.city(q), Start: words[i].Start, End: words[i+n+qn-1].End, Fuzzy: fuzzy, Unsure: unsure}
 		if fuzzy {
 			match.Written = text[words[i].Start:words[i+n-1].End]
 		}
@@ -214,8 +214,8 @@ func (x *index) isCountry(ws []word, k, cc string) bool {
 	if len(k) <= 3 && strings.ToUpper(ws[0].Raw) != ws[0].Raw {
 		return false
 	}
-	for _, i := range x.byName[k] {
-		if x.cities[i].Country == cc {
+	for _, i := range x.byName.get(k) {
+		if x.places.inCountry(i, cc) {
 			return false
 		}
 	}
@@ -227,7 +227,7 @@ func (x *index) candidate(k string) (i int32, alias, ok bool) {
 	if i, ok := x.alias[k]; ok {
 		return i, true, true
 	}
-	if c := x.byName[k]; len(c) > 0 {
+	if c := x.byName.get(k); len(c) > 0 {
 		return c[0], false, true
 	}
 	return 0, false, false
@@ -258,7 +258,7 @@ func (x *index) accept(text string, words []word, i, n int, k string, c int32, a
 	if !ctx && words[i].Cap && x.usedAsName(text, words, i, n) {
 		return false // "Sydney will send the slides", "our Berlin office"
 	}
-	if !ctx && (tentativeBefore(words, i) || legBefore(text, words, i)) && (x.famous(c) || x.cities[c].Population >= 100_000) &&
+	if !ctx && (tentativeBefore(words, i) || legBefore(text, words, i)) && (x.famous(c) || x.places.population(c) >= 100_000) &&
 		(!ambiguous[k] && !ambiguousPhrases[k] || placeFollows(text, words, i+n) || lengthFollows(words, i+n) ||
 			i+n < len(words) && strings.ContainsAny(text[words[i+n-1].End:words[i+n].Start], "?!.;")) {
 		return true // "maybe porto?", "thinking of florence for june", "talvez recife", "then florence 2 nights"
@@ -270,7 +270,7 @@ func (x *index) accept(text string, words []word, i, n int, k string, c int32, a
 			}
 		}
 	}
-	if !ctx && !words[i].Cap && sentenceStart(text, words, i) && (x.famous(c) || x.cities[c].Population >= 500_000) && (ambiguous[k] || ambiguousPhrases[k]) &&
+	if !ctx && !words[i].Cap && sentenceStart(text, words, i) && (x.famous(c) || x.places.population(c) >= 500_000) && (ambiguous[k] || ambiguousPhrases[k]) &&
 		(lengthFollows(words, i+n) || tripFollows(words, i+n) || x.destinationJoined(words, i+n) || occasionFollows(words, i+n)) {
 		return true // "rio for new year's", "salvador e depois recife", "lisboa 3 noites", "granada 2 nights"
 	}
@@ -305,7 +305,7 @@ func natalAsCity(words []word, i int, ctx bool) (placeWord, city bool) {
 // or famous one starting a request ("porto in october").
 func (x *index) acceptWordName(text string, words []word, i, n int, c int32, ctx bool) bool {
 	capital, start := words[i].Cap, sentenceStart(text, words, i)
-	return ctx || capital && !start && aboutPlace(text, words, i, n) || capital && x.cities[c].Population >= 1_000_000 ||
+	return ctx || capital && !start && aboutPlace(text, words, i, n) || capital && x.places.population(c) >= 1_000_000 ||
 		capital && placeFollows(text, words, i+n) || start && x.famous(c) && tripFollows(words, i+n) ||
 		capital && x.destinationJoined(words, i+n)
 }
@@ -317,7 +317,7 @@ func (x *index) acceptWordName(text string, words []word, i, n int, c int32, ctx
 // destination that is no common word ("zermatt ski trip", "gramado no
 // natal"); a small town named like a word ("come") only after "in", "em".
 func (x *index) acceptName(text string, words []word, i, n int, c int32, ctx, alias bool) bool {
-	city := x.cities[c]
+	city := x.places.city(c)
 	capital := words[i].Cap
 	if n == 1 && !capital && !alias && city.Word && !x.famous(c) && city.Population < 100_000 {
 		return false // in lower case a word: "to come", "na tela"
@@ -472,11 +472,11 @@ func (x *index) qualify(words []word, j int, k string, c int32, alias bool) (int
 // inPlace returns the most populous city named k in country cc (and, when
 // admin is set, in that first-level division).
 func (x *index) inPlace(k, cc, admin string) (int32, bool) {
-	if i, ok := x.alias[k]; ok && x.cities[i].Country == cc && admin == "" {
+	if i, ok := x.alias[k]; ok && x.places.inCountry(i, cc) && admin == "" {
 		return i, true
 	}
-	for _, i := range x.byName[k] {
-		c := x.cities[i]
+	for _, i := range x.byName.get(k) {
+		c := x.places.city(i)
 		if c.Country == cc && (admin == "" || c.Admin1 == admin) {
 			return i, true
 		}
@@ -507,7 +507,7 @@ func (x *index) preferMentionedCountries(m *Mention) {
 				break
 			}
 			if i, ok := x.inPlace(textnorm.Key(c.GeoName), cc, ""); ok {
-				m.Cities[j].City = x.cities[i]
+				m.Cities[j].City = x.places.city(i)
 				break
 			}
 		}
@@ -580,7 +580,7 @@ func (x *index) misspeltIngCity(w string) bool {
 		return false
 	}
 	c, _, _ := x.candidate(r.name)
-	return x.cities[c].Population >= 500_000
+	return x.places.population(c) >= 500_000
 }
 
 // objectWords follow a verb, not a place: "to surprise her", "to split
@@ -611,7 +611,7 @@ func wordNamed(k string) bool {
 		return false
 	}
 	c, _, ok := x.candidate(k)
-	return ok && x.cities[c].Word
+	return ok && x.places.city(c).Word
 }
 
 // holidayNames are holidays named like places: Corpus Christi, Tiradentes,
@@ -672,7 +672,7 @@ func (x *index) destinationJoined(words []word, j int) bool {
 		j++ // "e depois", "and then"
 	}
 	for n := min(x.longest[words[j+1].Fold], len(words)-j-1); n >= 1; n-- {
-		if c, _, ok := x.candidate(joinFolds(words[j+1:j+1+n], new(strings.Builder))); ok && (x.famous(c) || x.cities[c].Population >= 500_000) {
+		if c, _, ok := x.candidate(joinFolds(words[j+1:j+1+n], new(strings.Builder))); ok && (x.famous(c) || x.places.population(c) >= 500_000) {
 			return true
 		}
 	}
@@ -681,11 +681,11 @@ func (x *index) destinationJoined(words []word, j int) bool {
 
 // hasBrazilian reports a name that a town of Brazil bears.
 func (x *index) hasBrazilian(k string, c int32) bool {
-	if x.cities[c].Country == "BR" {
+	if x.places.inCountry(c, "BR") {
 		return true
 	}
-	for _, i := range x.byName[k] {
-		if x.cities[i].Country == "BR" {
+	for _, i := range x.byName.get(k) {
+		if x.places.inCountry(i, "BR") {
 			return true
 		}
 	}

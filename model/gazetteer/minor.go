@@ -18,14 +18,14 @@ const minorPop = 15_000
 
 // minor reports a small town that is no known destination.
 func (x *index) minor(i int32) bool {
-	return x.cities[i].Population < minorPop && !x.famous(i)
+	return x.places.population(i) < minorPop && !x.famous(i)
 }
 
 // acceptMinor decides whether words[i:i+n] name the small town c here.
 func (x *index) acceptMinor(text string, words []word, i, n int, c int32) bool {
 	ctx := i > 0 && placeWords[words[i-1].Fold]
 	capital := words[i].Cap
-	if x.cities[c].Word && n == 1 {
+	if x.places.city(c).Word && n == 1 {
 		return ctx && capital && travelCue(words)
 	}
 	if !ctx && !capital && !(sentenceStart(text, words, i) && tripFollows(words, i+n)) {

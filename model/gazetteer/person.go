@@ -70,7 +70,7 @@ func (x *index) placeOrMonth(words []word, j int) bool {
 		return true
 	}
 	c, _, ok := x.candidate(k)
-	return ok && (x.famous(c) || x.cities[c].Population >= 100_000)
+	return ok && (x.famous(c) || x.places.population(c) >= 100_000)
 }
 
 // possessiveAt reports a possessive at words[j], or after an article

@@ -49,8 +49,8 @@ func Resolve(text string) (Place, bool) {
 
 // indexOf returns the index of a city of the gazetteer.
 func (x *index) indexOf(c City) int32 {
-	for _, i := range x.byName[textnorm.Key(c.GeoName)] {
-		if x.cities[i] == c {
+	for _, i := range x.byName.get(textnorm.Key(c.GeoName)) {
+		if x.places.city(i) == c {
 			return i
 		}
 	}
@@ -59,7 +59,7 @@ func (x *index) indexOf(c City) int32 {
 }
 
 func (x *index) cityPlace(i int32, start, end int) Place {
-	c := x.cities[i]
+	c := x.places.city(i)
 	region := ""
 	if c.Country == "US" {
 		region = c.Admin1
@@ -113,7 +113,7 @@ func (x *index) reverseNames() {
 
 func (x *index) cityNames(i int32) []string {
 	x.reverseNames()
-	c := x.cities[i]
+	c := x.places.city(i)
 	return dedupe(append([]string{c.Name, c.GeoName}, aliasesOf[i]...))
 }
 

@@ -1,6 +1,8 @@
 package procstat
 
 import (
+	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -62,5 +64,54 @@ func TestSumTree(t *testing.T) {
 	}
 	if _, err := sumTree(all, 99); err == nil {
 		t.Fatal("sumTree of a missing process: no error")
+	}
+}
+
+func TestFieldKiB(t *testing.T) {
+	rollup := "556a9dc26000-7ffd993f2000 ---p 00000000 00:00 0   [rollup]\n" +
+		"Rss:                1692 kB\nPss:                 379 kB\nPss_Dirty:           108 kB\n"
+	got, err := fieldKiB(strings.NewReader(rollup), "Pss:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != 379*1024 {
+		t.Fatalf("Pss = %d, want %d", got, 379*1024)
+	}
+	status := "Name:\tpostgres\nVmHWM:\t   20480 kB\nVmRSS:\t   10240 kB\n"
+	if got, _ := fieldKiB(strings.NewReader(status), "VmRSS:"); got != 10<<20 {
+		t.Fatalf("VmRSS = %d, want %d", got, 10<<20)
+	}
+	for _, bad := range []string{"Rss: 12 kB\n", "Pss: lots kB\n"} {
+		if _, err := fieldKiB(strings.NewReader(bad), "Pss:"); err == nil {
+			t.Errorf("fieldKiB(%q): no error", bad)
+		}
+	}
+}
+
+// The PSS of a live tree is at least this process's own and counts it.
+func TestTreePSS(t *testing.T) {
+	self := os.Getpid()
+	own, err := PSS(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, procs, err := TreePSS(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if procs < 1 || total < own/2 || own <= 0 {
+		t.Fatalf("TreePSS = %d bytes over %d processes, own PSS %d", total, procs, own)
+	}
+}
+
+// A process left out of a tree's PSS counts for nothing.
+func TestTreePSSLeavesOut(t *testing.T) {
+	self := os.Getpid()
+	total, procs, err := TreePSS(self, self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != 0 || procs != 0 {
+		t.Fatalf("TreePSS without the only process = %d bytes over %d processes, want none", total, procs)
 	}
 }
