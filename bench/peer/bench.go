@@ -116,7 +116,7 @@ type measured struct {
 	tableSizes                 []int64   // per table, in the order of engine.tables
 	xactsPerRun                float64   // transactions committed per run of the long thread
 	flushesPerRun              float64   // commits per run of the long thread that wrote, so waited for a WAL flush
-	commitMs                   []float64 // median commit latency measured after each of its sync rounds
+	commitMs                   []float64 // median commit latency between the runs of each of its sync rounds (tripgraph's)
 }
 
 func runBench(ctx context.Context, w *workload, cfg benchConfig) error {
@@ -209,13 +209,9 @@ func measureRounds(ctx context.Context, engines []engine, figures []measured, sc
 				}
 				fmt.Fprintf(os.Stderr, "round %d %-8s %-5s %-28s %9.1f runs/s %7.3f CPU ms/run %6.1f MiB peak RSS  (%d runs in %.2f s)\n",
 					r+1, kind.saver, kind.durability, engines[i].name, rate, cpu, mib(rss), res.Runs, res.Seconds)
-				if kind.saver == saverPostgres && kind.durability == "sync" {
-					lat, err := commitLatency(ctx, dbs[i], probeCommits)
-					if err != nil {
-						return err
-					}
-					f.commitMs = append(f.commitMs, ms(lat))
-					fmt.Fprintf(os.Stderr, "        commit latency after it: %.3f ms (median of %d one-row INSERTs)\n", ms(lat), probeCommits)
+				if res.CommitMs > 0 && kind.durability == "sync" {
+					f.commitMs = append(f.commitMs, res.CommitMs)
+					fmt.Fprintf(os.Stderr, "        commit latency between its runs: %.3f ms (median of one-row INSERTs, one after each run)\n", res.CommitMs)
 				}
 			}
 		}
@@ -337,38 +333,6 @@ func writingCommits(ctx context.Context, dbURL string) (int64, error) {
 	return n, nil
 }
 
-// probeCommits is how many commits commitLatency times after each sync
-// round.
-const probeCommits = 200
-
-// commitLatency times n one-row INSERTs on the database at dbURL, each its
-// own transaction, with the cluster's settings (fsync and
-// synchronous_commit on), and returns the median. Each commit waits for
-// its WAL to reach the disk: that is the least time any durable commit
-// takes on this cluster at this moment, and a sequential run that commits
-// k times cannot go faster than one per k of them.
-func commitLatency(ctx context.Context, dbURL string, n int) (time.Duration, error) {
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		return 0, fmt.Errorf("connecting to time commits: %w", err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS commit_probe (n int NOT NULL)`); err != nil {
-		return 0, fmt.Errorf("creating the commit probe's table: %w", err)
-	}
-	took := make([]float64, n)
-	for i := range took {
-		start := time.Now()
-		if _, err := conn.Exec(ctx, `INSERT INTO commit_probe VALUES ($1)`, i); err != nil {
-			return 0, fmt.Errorf("timing a commit: %w", err)
-		}
-		took[i] = float64(time.Since(start))
-	}
-	return time.Duration(median(took)), nil
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
 // tableSizes vacuums each table and returns pg_total_relation_size of each:
 // heap, TOAST, indexes and the free-space and visibility maps.
 func tableSizes(ctx context.Context, dbURL string, tables []string) ([]int64, error) {
@@ -465,10 +429,12 @@ func printTable(out io.Writer, engines []engine, f []measured, cfg benchConfig, 
 			func(a, b measured) string { return fmt.Sprintf("%.1f× fewer", b.xactsPerRun/a.xactsPerRun) }, ""},
 		{"commits that wait for a WAL flush, per run (200-turn thread)", func(m measured) string { return fmt.Sprintf("%.2f", m.flushesPerRun) },
 			func(a, b measured) string { return fmt.Sprintf("%.1f× fewer", b.flushesPerRun/a.flushesPerRun) }, ""},
-		{"commit latency after its sync rounds, ms", func(m measured) string { return cpus(m.commitMs) },
+		{"commit latency between its sync runs, ms", func(m measured) string { return orNone(m.commitMs, cpus) },
 			func(a, b measured) string { return "" }, ""},
-		{"runs/s bound at sync: 1 / (those commits × commit latency)", func(m measured) string { return fmt.Sprintf("%.0f", bound(m)) },
-			func(a, b measured) string { return fmt.Sprintf("%.1f×", bound(a)/median(b.pgRate)) }, "(bound / their runs/s)"},
+		{"runs/s bound at sync: 1 / (those commits × commit latency)", func(m measured) string {
+			return orNone(m.commitMs, func([]float64) string { return fmt.Sprintf("%.0f", bound(m)) })
+		},
+			func(a, b measured) string { return fmt.Sprintf("%.1f×", bound(a)/median(b.pgRate)) }, "(the bound / their runs/s)"},
 		{"peak RSS, in-memory round", func(m measured) string { return fmt.Sprintf("%.1f MiB", mib(m.memRSS)) },
 			func(a, b measured) string { return fmt.Sprintf("%.2f×", float64(a.memRSS)/float64(b.memRSS)) }, "≤ 0.2×"},
 		{"peak RSS, PostgreSQL round", func(m measured) string { return fmt.Sprintf("%.1f MiB", mib(m.pgRSS)) },
@@ -500,6 +466,14 @@ func bound(m measured) float64 {
 		return 0
 	}
 	return 1000 / (m.flushesPerRun * median(m.commitMs))
+}
+
+// orNone formats xs with f, or says there is nothing to show.
+func orNone(xs []float64, f func([]float64) string) string {
+	if len(xs) == 0 {
+		return "—"
+	}
+	return f(xs)
 }
 
 func rates(xs []float64) string {
