@@ -416,7 +416,7 @@ func printTable(out io.Writer, engines []engine, f []measured, cfg benchConfig, 
 		{"runs/s, in-memory savers", func(m measured) string { return rates(m.memRate) },
 			func(a, b measured) string { return fmt.Sprintf("%.1f×", median(a.memRate)/median(b.memRate)) }, "≥ 30×"},
 		{"runs/s, PostgreSQL savers (sync)", func(m measured) string { return rates(m.pgRate) },
-			func(a, b measured) string { return fmt.Sprintf("%.1f×", median(a.pgRate)/median(b.pgRate)) }, "≥ 10×"},
+			func(a, b measured) string { return fmt.Sprintf("%.1f×", median(a.pgRate)/median(b.pgRate)) }, "≥ 15×"},
 		{"runs/s, PostgreSQL savers (async)", func(m measured) string { return rates(m.asyncRate) },
 			func(a, b measured) string { return fmt.Sprintf("%.1f×", median(a.asyncRate)/median(b.asyncRate)) }, "≥ 10×"},
 		{"CPU ms per run, in-memory (worker process)", func(m measured) string { return cpus(m.memCPU) },
@@ -440,7 +440,7 @@ func printTable(out io.Writer, engines []engine, f []measured, cfg benchConfig, 
 		{"peak RSS, PostgreSQL round", func(m measured) string { return fmt.Sprintf("%.1f MiB", mib(m.pgRSS)) },
 			func(a, b measured) string { return fmt.Sprintf("%.2f×", float64(a.pgRSS)/float64(b.pgRSS)) }, "≤ 0.2×"},
 		{"storage, 200-turn thread", func(m measured) string { return fmt.Sprintf("%d B", m.storage) },
-			func(a, b measured) string { return fmt.Sprintf("%.1f× less", float64(b.storage)/float64(a.storage)) }, "≥ 20× less (≥ 5× vs DeltaChannel)"},
+			func(a, b measured) string { return fmt.Sprintf("%.1f× less", float64(b.storage)/float64(a.storage)) }, "≥ 25× less (≥ 8× vs DeltaChannel)"},
 	}
 	for _, m := range metrics {
 		cells := []string{m.label, m.value(f[0]), m.value(f[1]), m.ratio(f[0], f[1]), m.target}
