@@ -22,9 +22,25 @@ func (r *run[S, U]) startWriter(ctx context.Context, head string) error {
 	return fmt.Errorf("running on thread %q: unknown durability %q", r.cfg.ThreadID, r.cfg.Durability)
 }
 
+// holdsInput reports whether the run keeps its input's checkpoints (in
+// held) to be saved in one batch with its next checkpoint, or when it
+// ends: when the caller keeps the input durable itself
+// (RunConfig.InputDurable) and each checkpoint is otherwise stored at once
+// (sync).
+//
+// Nothing is lost: until that batch commits, the thread is as it was
+// before the run, and a run cut off meanwhile is started again from the
+// caller's copy of the input. Nothing of the first node is visible before
+// the input: one transaction stores the input and the node's step, in
+// order, or none of them.
+func (r *run[S, U]) holdsInput() bool {
+	return r.cfg.InputDurable && r.writer == nil && r.cfg.Durability != DurabilityExit
+}
+
 // save hands new checkpoints, each following the one before it, to the
 // run's writes: stored at once (sync, together where the checkpointer
-// writes batches), queued (async) or kept, the newest, for the end (exit).
+// writes batches, after those held back, see hold), queued (async) or
+// kept, the newest, for the end (exit).
 func (r *run[S, U]) save(ctx context.Context, cps ...Checkpoint) error {
 	switch {
 	case r.writer != nil:
@@ -41,6 +57,8 @@ func (r *run[S, U]) save(ctx context.Context, cps ...Checkpoint) error {
 			r.last = &cp
 		}
 		return nil
+	case r.held != nil:
+		cps, r.held = append(r.held, cps...), nil
 	}
 	return r.put(ctx, cps...)
 }
@@ -58,6 +76,10 @@ func (r *run[S, U]) flush(ctx context.Context) error {
 		cp := *r.last
 		cp.ParentID, r.last = r.parent, nil
 		return r.put(ctx, cp)
+	case r.held != nil: // the run ended before it saved another checkpoint
+		held := r.held
+		r.held = nil
+		return r.put(ctx, held...)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -305,5 +306,68 @@ func TestSyncSavesTheInputInOneBatch(t *testing.T) {
 	list := history(t, saver, stuck)
 	if len(list) != 1 || !slices.Equal(list[0].Next, []string{START}) {
 		t.Fatalf("the thread holds %d checkpoints (want 1, with its input pending)", len(list))
+	}
+}
+
+// With InputDurable, a sync run saves its input's two checkpoints in one
+// batch with its first node's: the thread is untouched while that node
+// runs, and the run's checkpoints are the same as without it. A run that
+// ends before another checkpoint (its first node fails, or a breakpoint
+// stops it before that node) saves the input alone when it ends; async and
+// exit runs are not changed by it.
+func TestInputDurableSavesTheInputWithTheFirstStep(t *testing.T) {
+	ctx := context.Background()
+	saver := &batchSaver{MemorySaver: NewMemorySaver(), release: make(chan struct{})}
+	close(saver.release)
+	thread := newID()
+	g := New(reduce)
+	g.AddNode("a", func(ctx context.Context, s tstate) (tupdate, error) {
+		if _, err := saver.Latest(ctx, thread); !errors.Is(err, ErrNotFound) {
+			return tupdate{}, fmt.Errorf("while the first node runs, the thread's latest checkpoint: %v, want none", err)
+		}
+		return tupdate{Log: []string{"a"}}, nil
+	})
+	g.AddNode("b", logNode("b"))
+	g.AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END)
+	var saved []int
+	for ev, err := range mustCompile(t, g, saver).Run(ctx, RunConfig[tupdate]{ThreadID: thread, Input: tupdate{Log: []string{"in"}}, InputDurable: true}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind == CheckpointSaved {
+			saved = append(saved, ev.Step)
+		}
+	}
+	if want := []int{-1, 0, 1, 2}; !slices.Equal(saved, want) {
+		t.Errorf("saved steps reported: %v, want %v", saved, want)
+	}
+	if !slices.Equal(saver.batches, []int{3}) {
+		t.Errorf("PutAll was given batches of %v, want one of the input's two checkpoints and the first node's", saver.batches)
+	}
+	list := history(t, saver, thread)
+	if len(list) != 4 || list[3].Metadata.Source != SourceInput || list[2].Node != "" || list[1].Node != "a" || list[1].ParentID != list[2].ID {
+		t.Errorf("the thread holds %d checkpoints, want input pending, applied, a, b in a chain", len(list))
+	}
+
+	failing := New(reduce)
+	failing.AddNode("a", func(context.Context, tstate) (tupdate, error) { return tupdate{}, errors.New("no") })
+	failing.AddNode("b", logNode("b"))
+	failing.AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END)
+	for _, tc := range []struct {
+		name string
+		g    *Graph[tstate, tupdate]
+		cfg  RunConfig[tupdate]
+	}{
+		{"first node fails", failing, RunConfig[tupdate]{}},
+		{"breakpoint before the first node", chainGraph(), RunConfig[tupdate]{InterruptBefore: []string{"a"}}},
+		{"async", chainGraph(), RunConfig[tupdate]{Durability: DurabilityAsync, InterruptBefore: []string{"a"}}},
+	} {
+		cfg := tc.cfg
+		cfg.ThreadID, cfg.Input, cfg.InputDurable = newID(), tupdate{Log: []string{"in"}}, true
+		mustCompile(t, tc.g, saver).Invoke(ctx, cfg)
+		list := history(t, saver, cfg.ThreadID)
+		if len(list) != 2 || !slices.Equal(list[0].Next, []string{"a"}) || list[0].Metadata.Source != SourceLoop {
+			t.Errorf("%s: the thread holds %d checkpoints, want the input pending and applied, a due", tc.name, len(list))
+		}
 	}
 }

@@ -15,7 +15,10 @@ type EventKind uint8
 // NodeStarted, the node's Custom and Token events as it emits them,
 // NodeFinished, CheckpointSaved; then one of RunFinished, RunFailed or
 // Interrupted. A run with input saves two checkpoints right after
-// RunStarted: the input pending, then applied (no node runs for it). CheckpointSaved reports a checkpoint once it is stored:
+// RunStarted: the input pending, then applied (no node runs for it); with
+// RunConfig.InputDurable they are saved, and reported, with the first
+// node's checkpoint, after its NodeFinished. CheckpointSaved reports a
+// checkpoint once it is stored:
 // with DurabilityAsync that may be some steps later, and with DurabilityExit
 // only the last checkpoint is reported, just before the final event.
 const (

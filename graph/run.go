@@ -61,6 +61,17 @@ type RunConfig[U any] struct {
 	// continues with it, without stopping before it again.
 	InterruptBefore []string
 	InterruptAfter  []string
+	// InputDurable says that the caller keeps Input durable elsewhere and
+	// applies it again should the run be cut off before its first node's
+	// step is saved (the server keeps it in the run's row, and a take-over
+	// runs it again). At sync durability, the input's two checkpoints are
+	// then saved in one batch with the checkpoint the run saves next (its
+	// first node's), rather than in a batch of their own before that node
+	// runs: one commit fewer before the first output. Their CheckpointSaved
+	// events come with that checkpoint's, after the node's own events. It
+	// changes nothing in the other durability modes, nor for a run
+	// without an input (Resume, Recover, Command).
+	InputDurable bool
 }
 
 // Command continues a thread, as a person's answer or a button would.
@@ -302,6 +313,7 @@ type run[S, U any] struct {
 	steps   int          // nodes executed so far
 
 	head    string            // sync, exit: the thread's head, which the next write must find
+	held    []Checkpoint      // sync, InputDurable: the input's checkpoints, saved with the next
 	writer  *asyncWriter      // async: writes in the background
 	last    *Checkpoint       // exit: the newest checkpoint, not yet written
 	parent  string            // exit: the stored checkpoint the run's first checkpoint follows
@@ -396,8 +408,9 @@ func (r *run[S, U]) stoppedHere(base Checkpoint) bool {
 // fork when the run branches off an earlier checkpoint), then the state
 // with the input applied and the first node due (source loop). The two are
 // saved together (one batch, where the checkpointer writes batches): no
-// node runs between them. An input that cannot be applied is saved
-// pending, as a run stopped between the two would leave it.
+// node runs between them; with RunConfig.InputDurable they wait for the
+// next checkpoint's batch (see hold). An input that cannot be applied is
+// saved pending, as a run stopped between the two would leave it.
 func (r *run[S, U]) input(ctx context.Context, base Checkpoint, state S) (Checkpoint, S, error) {
 	source := SourceInput
 	if r.branching {
@@ -413,6 +426,10 @@ func (r *run[S, U]) input(ctx context.Context, base Checkpoint, state S) (Checkp
 			return base, state, serr
 		}
 		return pending, state, err
+	}
+	if r.holdsInput() {
+		r.held = []Checkpoint{pending, applied} // made only here: a run that does not hold its input does not pay for it
+		return applied, next, nil
 	}
 	if err := r.save(ctx, pending, applied); err != nil {
 		return base, state, err

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tripgraph/tripgraph/graph"
 	"github.com/tripgraph/tripgraph/nodes"
@@ -36,6 +37,10 @@ type roundResult struct {
 	CPUSeconds float64 `json:"cpuSeconds"` // CPU time of the process (all threads) meanwhile
 	Passes     int     `json:"passes"`
 	PeakRSS    int64   `json:"peakRSS"` // bytes
+	// CommitMs is the median time of a one-row INSERT committed after each
+	// timed run (PostgreSQL rounds of tripgraph's worker only), left out
+	// of Seconds and CPUSeconds.
+	CommitMs float64 `json:"commitMs,omitempty"`
 }
 
 // cpuTime is the CPU time the process has used, user and system, on all
@@ -81,6 +86,64 @@ type saverFor struct {
 	cp        graph.Checkpointer
 	newThread func(context.Context) (string, error)
 	close     func()
+	probe     *commitProbe // PostgreSQL's: times a commit between runs
+}
+
+// commitProbe times one-row INSERTs, each its own transaction, on the
+// round's database with the cluster's settings (fsync and
+// synchronous_commit on), one after each timed run: each waits for its
+// WAL to reach the disk, so it is the least time a durable commit takes
+// in the same process, on the same cluster and under the same load as the
+// runs beside it. A sequential run that commits k times cannot go faster
+// than one per k of them.
+type commitProbe struct {
+	pool    *pgxpool.Pool
+	samples []float64     // ms
+	cpu     time.Duration // the CPU its commits took, to leave out of the runs'
+}
+
+// prepare creates the probe's table, for a sync round.
+func (p *commitProbe) prepare(ctx context.Context, durability graph.Durability) error {
+	if p == nil || durability != graph.DurabilitySync {
+		return nil
+	}
+	if _, err := p.pool.Exec(ctx, `CREATE TABLE IF NOT EXISTS commit_probe (n int NOT NULL)`); err != nil {
+		return fmt.Errorf("creating the commit probe's table: %w", err)
+	}
+	return nil
+}
+
+// reset forgets the samples so far (the warm-up's).
+func (p *commitProbe) reset() {
+	if p != nil {
+		p.samples, p.cpu = p.samples[:0], 0
+	}
+}
+
+// takeCPU returns the CPU the commits took since it was last called.
+func (p *commitProbe) takeCPU() time.Duration {
+	if p == nil {
+		return 0
+	}
+	cpu := p.cpu
+	p.cpu = 0
+	return cpu
+}
+
+// sample times one commit, and returns how long it took.
+func (p *commitProbe) sample(ctx context.Context) (time.Duration, error) {
+	if p == nil {
+		return 0, nil
+	}
+	cpuBefore, start := cpuTime(), time.Now()
+	_, err := p.pool.Exec(ctx, `INSERT INTO commit_probe VALUES ($1)`, len(p.samples))
+	took := time.Since(start)
+	p.cpu += cpuTime() - cpuBefore
+	if err != nil {
+		return took, fmt.Errorf("timing a commit: %w", err)
+	}
+	p.samples = append(p.samples, float64(took)/float64(time.Millisecond))
+	return took, nil
 }
 
 func openSaver(ctx context.Context, kind, dbURL string) (*saverFor, error) {
@@ -102,7 +165,8 @@ func openSaver(ctx context.Context, kind, dbURL string) (*saverFor, error) {
 			return nil, fmt.Errorf("creating the benchmark's user: %w", err)
 		}
 		return &saverFor{
-			cp: st.Checkpoints,
+			probe: &commitProbe{pool: st.Pool},
+			cp:    st.Checkpoints,
 			newThread: func(ctx context.Context) (string, error) {
 				t, err := st.ForOwner(owner.ID).CreateThread(ctx, store.NewThread{})
 				return t.ID, err
@@ -115,7 +179,8 @@ func openSaver(ctx context.Context, kind, dbURL string) (*saverFor, error) {
 
 // pass runs the first turns of the workload once on new threads: every
 // thread's turn 0, then every thread's turn 1, and so on. It returns the
-// thread ids and the time spent in runs (creating threads is not counted).
+// thread ids and the time spent in runs (creating threads and the commit
+// probe's samples are not counted).
 func pass(ctx context.Context, w *workload, g *graph.Compiled[nodes.State, nodes.Update], s *saverFor, turns int, durability graph.Durability) ([]string, time.Duration, error) {
 	threads := make([]string, len(w.Schedule))
 	for i := range threads {
@@ -132,6 +197,11 @@ func pass(ctx context.Context, w *workload, g *graph.Compiled[nodes.State, nodes
 			if _, err := g.Invoke(ctx, cfg); err != nil {
 				return nil, 0, fmt.Errorf("thread %d, turn %d: %w", t, turn, err)
 			}
+			probed, err := s.probe.sample(ctx)
+			if err != nil {
+				return nil, 0, err
+			}
+			start = start.Add(probed)
 		}
 	}
 	return threads, time.Since(start), nil
@@ -149,6 +219,12 @@ func runRound(ctx context.Context, w *workload, kind, dbURL string, seconds floa
 		return res, err
 	}
 	defer s.close()
+	if err := s.probe.prepare(ctx, durability); err != nil {
+		return res, err
+	}
+	if durability != graph.DurabilitySync {
+		s.probe = nil // the bound it serves is sync's
+	}
 	var spent, cpu time.Duration
 	for i := 0; i < 2 || spent.Seconds() < seconds; i++ { // a warm-up pass, then at least one timed pass
 		if kind == saverMemory {
@@ -168,14 +244,18 @@ func runRound(ctx context.Context, w *workload, kind, dbURL string, seconds floa
 			return res, err
 		}
 		if i == 0 { // the warm-up pass
+			s.probe.reset()
 			continue
 		}
 		spent += took
-		cpu += cpuTime() - cpuBefore
+		cpu += cpuTime() - cpuBefore - s.probe.takeCPU()
 		res.Runs += len(threads) * turns
 		res.Passes++
 	}
 	res.Seconds, res.CPUSeconds = spent.Seconds(), cpu.Seconds()
+	if s.probe != nil {
+		res.CommitMs = median(s.probe.samples)
+	}
 	res.PeakRSS, err = peakRSS()
 	return res, err
 }

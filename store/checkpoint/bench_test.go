@@ -282,20 +282,24 @@ func TestLatestUsesIndex(t *testing.T) {
 // BenchmarkDurability measures whole runs of the 4-node trip graph on the
 // Postgres saver in each durability mode: sync writes each of a run's 4
 // checkpoints before the next step, async writes them while the next steps
-// run, exit writes only the run's last one. The tool node either returns at
-// once or takes 5 ms, as a tool call would. A thread takes 20 turns, then a
-// new one starts.
+// run, exit writes only the run's last one; sync with the input durable
+// elsewhere (graph.RunConfig.InputDurable) writes the input's two with the
+// first node's. The tool node either returns at once or takes 5 ms, as a
+// tool call would. A thread takes 20 turns, then a new one starts.
+// commits/run counts the transactions that wrote (each waits for its WAL
+// to reach the disk), those that create the threads left out.
 func BenchmarkDurability(b *testing.B) {
 	s := openTestStore(b)
 	for _, tool := range []time.Duration{0, 5 * time.Millisecond} {
 		for _, mode := range []graph.Durability{graph.DurabilitySync, graph.DurabilityAsync, graph.DurabilityExit} {
-			b.Run(fmt.Sprintf("tool=%v/%s", tool, mode), func(b *testing.B) { benchDurability(b, s, mode, tool) })
+			b.Run(fmt.Sprintf("tool=%v/%s", tool, mode), func(b *testing.B) { benchDurability(b, s, mode, false, tool) })
 		}
+		b.Run(fmt.Sprintf("tool=%v/sync-input-durable", tool), func(b *testing.B) { benchDurability(b, s, graph.DurabilitySync, true, tool) })
 	}
 }
 
 // benchDurability runs BenchmarkDurability for one mode and tool time.
-func benchDurability(b *testing.B, s *testDB, mode graph.Durability, tool time.Duration) {
+func benchDurability(b *testing.B, s *testDB, mode graph.Durability, inputDurable bool, tool time.Duration) {
 	ctx := context.Background()
 	cp := New(s.Pool, Options{})
 	var work func(context.Context, chatState)
@@ -304,7 +308,8 @@ func benchDurability(b *testing.B, s *testDB, mode graph.Durability, tool time.D
 	}
 	g := tripGraph(b, cp, work)
 	var thread string
-	written := 0
+	written, threads := 0, 0
+	xids := writingCommits(b, s)
 	for i := 0; b.Loop(); i++ {
 		if i%20 == 0 {
 			b.StopTimer()
@@ -312,16 +317,29 @@ func benchDurability(b *testing.B, s *testDB, mode graph.Durability, tool time.D
 				written += countCheckpoints(b, s, thread)
 			}
 			_, thread = newThread(b, s, "bench-durability")
+			threads++
 			b.StartTimer()
 		}
-		cfg := graph.RunConfig[chatUpdate]{ThreadID: thread, Input: humanInput(i), Durability: mode}
+		cfg := graph.RunConfig[chatUpdate]{ThreadID: thread, Input: humanInput(i), Durability: mode, InputDurable: inputDurable}
 		if _, err := g.Invoke(ctx, cfg); err != nil {
 			b.Fatal(err)
 		}
 	}
+	commits := writingCommits(b, s) - xids - int64(threads)
 	written += countCheckpoints(b, s, thread)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
 	b.ReportMetric(float64(written)/float64(b.N), "checkpoints/run")
+	b.ReportMetric(float64(commits)/float64(b.N), "commits/run")
+}
+
+// writingCommits is the count of transactions that have written on the
+// cluster: the next transaction id, read without taking one.
+func writingCommits(b testing.TB, s *testDB) int64 {
+	var n int64
+	if err := s.Pool.QueryRow(context.Background(), `SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint`).Scan(&n); err != nil {
+		b.Fatal(err)
+	}
+	return n
 }
 
 func countCheckpoints(b *testing.B, s *testDB, thread string) int {

@@ -247,3 +247,43 @@ func forksIn(t *testing.T, saver graph.Checkpointer, thread string) int {
 	}
 	return n
 }
+
+// A run whose input is durable elsewhere (graph.RunConfig.InputDurable)
+// makes one writing commit fewer on PostgreSQL, the input's two
+// checkpoints going in the first node's transaction, and leaves the same
+// history: the same steps, nodes, sources, next nodes, parents and states.
+func TestInputDurableCommitsOnceLess(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	cp := New(s.Pool, Options{})
+	g := tripGraph(t, cp, nil)
+	const runs = 3
+	var shapes [2][]string
+	var commits [2]int64
+	for i, durable := range []bool{false, true} {
+		_, thread := newThread(t, s, fmt.Sprintf("input-durable-%v", durable))
+		before := writingCommits(t, s)
+		for turn := range runs {
+			if _, err := g.Invoke(ctx, graph.RunConfig[chatUpdate]{ThreadID: thread, Input: humanInput(turn), InputDurable: durable}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		commits[i] = writingCommits(t, s) - before
+		list, err := New(s.Pool, Options{}).List(ctx, thread, graph.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, c := range list {
+			chained := j+1 < len(list) && c.ParentID == list[j+1].ID || j+1 == len(list) && c.ParentID == ""
+			shapes[i] = append(shapes[i], fmt.Sprintf("%d %s %s %v %v %s", c.Step, c.Node, c.Metadata.Source, c.Next, chained, c.State))
+		}
+	}
+	if !slices.Equal(shapes[0], shapes[1]) {
+		t.Errorf("histories differ:\nwithout: %q\nwith:    %q", shapes[0], shapes[1])
+	}
+	// 4 writing commits a run without (the input, then 3 nodes), 3 with;
+	// autovacuum may add one.
+	if commits[0] < 4*runs || commits[1] > 3*runs+1 {
+		t.Errorf("writing commits for %d runs: %d without InputDurable, %d with; want %d and %d", runs, commits[0], commits[1], 4*runs, 3*runs)
+	}
+}
