@@ -72,7 +72,9 @@ func (j Job) config(threadID, runID string, recovered bool) graph.RunConfig[node
 		}
 		cfg.Command = cmd
 	case j.Input != nil:
-		cfg.Input = *j.Input
+		// The run's row keeps its input, and a take-over applies it again:
+		// the input's checkpoints can wait for the first node's.
+		cfg.Input, cfg.InputDurable = *j.Input, true
 	default:
 		cfg.Resume = true
 	}

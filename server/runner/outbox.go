@@ -52,6 +52,11 @@ type outbox struct {
 	closed  bool                // no more parts come
 	err     error               // the first append error
 	ranks   map[rankKey]int     // events of each kind so far, in each step
+	// nodeStep is the step of the node events seen last: a checkpoint of
+	// an earlier step saved with that node's (the input's) comes before
+	// the node's parts in the stream, as it would have had it been saved
+	// on its own.
+	nodeStep int
 	// withCheckpoint are the checkpoints whose parts their own writes took:
 	// their CheckpointSaved events make none.
 	withCheckpoint map[string]bool
@@ -136,6 +141,10 @@ func (o *outbox) add(ev graph.Event[nodes.State, nodes.Update], parts []wire.Str
 	if len(parts) > 0 && len(o.pending) == 0 {
 		o.since, o.urgent = time.Now(), false
 	}
+	switch ev.Kind {
+	case graph.NodeStarted, graph.Custom, graph.Token, graph.NodeFinished:
+		o.nodeStep = ev.Step
+	}
 	if len(parts) > 0 && ev.Kind != graph.Custom && ev.Kind != graph.Token {
 		o.urgent = true // not a node's: no step's checkpoint is about to take it
 	}
@@ -199,16 +208,22 @@ func (o *outbox) Take(saving []graph.Checkpoint) []store.NewRunEvent {
 	if !o.held || o.err != nil {
 		return nil
 	}
+	made := o.pending // the step's own parts
+	o.pending = nil
+	var before []store.NewRunEvent
 	for _, cp := range saving {
 		ev := savedEvent(o.lease.RunID, cp)
-		made, err := o.parts.Of(ev)
+		parts, err := o.parts.Of(ev)
 		if err != nil {
 			break // its event makes them again, and fails the run
 		}
-		o.add(ev, made)
+		o.add(ev, parts)
 		o.withCheckpoint[cp.ID] = true
+		if cp.Step < o.nodeStep { // an input's checkpoint, saved with the step after it (graph.RunConfig.InputDurable)
+			before, o.pending = append(before, o.pending...), nil
+		}
 	}
-	batch := o.pending
+	batch := append(append(before, made...), o.pending...)
 	o.pending = nil
 	return batch
 }

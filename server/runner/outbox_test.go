@@ -215,3 +215,24 @@ func TestPartsLingerForTheirCheckpoint(t *testing.T) {
 		}
 	}
 }
+
+// The input's checkpoints, saved with the first node's
+// (graph.RunConfig.InputDurable), come before the node's parts in the
+// stream, as they would had they been saved before it ran; the node's own
+// checkpoint comes after them.
+func TestInputCheckpointsComeBeforeTheFirstNode(t *testing.T) {
+	cp := func(id string, step int, node string) graph.Checkpoint {
+		return graph.Checkpoint{ThreadID: "t", ID: id, Step: step, Node: node, State: json.RawMessage(`"` + id + `"`)}
+	}
+	q := &fakeQueue{}
+	o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, func(error) {})
+	putPart(o, 1, `"card"`)
+	o.hold()
+	checkpointWith(t, o, q, cp("pending", -1, ""), cp("applied", 0, ""), cp("first", 1, "n"))
+	if err := o.close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{`"pending"`, `"applied"`, `"card"`, `"first"`}; !slices.Equal(q.appended, want) {
+		t.Fatalf("appended %q, want %q", q.appended, want)
+	}
+}

@@ -546,10 +546,11 @@ func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, j Job, run stor
 }
 
 // savesInputAtOnce reports whether a run saves its input's checkpoints
-// right after it starts, before any node runs.
+// right after it starts, before any node runs: at sync durability, when
+// they do not wait for the first node's (graph.RunConfig.InputDurable).
 func savesInputAtOnce(cfg graph.RunConfig[nodes.Update]) bool {
 	sync := cfg.Durability == "" || cfg.Durability == graph.DurabilitySync
-	return sync && !cfg.Recover && !cfg.Resume && cfg.Command == nil
+	return sync && !cfg.InputDurable && !cfg.Recover && !cfg.Resume && cfg.Command == nil
 }
 
 // appendError adds an error event to a run's stream.
