@@ -72,9 +72,7 @@ func (j Job) config(threadID, runID string, recovered bool) graph.RunConfig[node
 		}
 		cfg.Command = cmd
 	case j.Input != nil:
-		// The run's row keeps its input, and a take-over applies it again:
-		// the input's checkpoints can wait for the first node's.
-		cfg.Input, cfg.InputDurable = *j.Input, true
+		cfg.Input, cfg.InputDurable = *j.Input, mayWait(*j.Input)
 	default:
 		cfg.Resume = true
 	}
@@ -100,3 +98,13 @@ func (j Job) added() []nodes.Message {
 	}
 	return out
 }
+
+// mayWait reports whether a run's input checkpoints may wait for its
+// first node's (graph.RunConfig.InputDurable): one commit fewer before the
+// first output. The run's row keeps the input, and a take-over applies it
+// again. The run's stream then holds what that node makes until the
+// checkpoints are saved, so that they come first in it; a booking request
+// goes straight to callTools, whose reply is streamed as it is written,
+// so its input is saved at once instead. The planner's other first nodes
+// (classify, extraction) make their output only as they end.
+func mayWait(in nodes.Update) bool { return in.BookingRequest == nil }

@@ -49,6 +49,10 @@ type outbox struct {
 	urgent  bool                // pending holds a part not made by a node: it does not linger
 	writing bool                // the writer is appending a batch
 	held    bool                // pending waits for the step's checkpoint
+	// first: the run's input checkpoints wait for its first node's
+	// (graph.RunConfig.InputDurable), and so does everything the run
+	// makes until then, which their parts come before.
+	first bool
 	closed  bool                // no more parts come
 	err     error               // the first append error
 	ranks   map[rankKey]int     // events of each kind so far, in each step
@@ -90,8 +94,8 @@ const partLinger = 25 * time.Millisecond
 // startOutbox starts writing the parts of the run's events, made by parts,
 // to the stream of the run the lease holds. ctx bounds the appends; fail is
 // called once, with the error, if one fails (and only the first).
-func startOutbox(ctx context.Context, q Queue, l store.Lease, parts *wire.Parts, fail func(error)) *outbox {
-	o := &outbox{queue: q, lease: l, fail: fail, wake: make(chan struct{}, 1), linger: partLinger, parts: parts,
+func startOutbox(ctx context.Context, q Queue, l store.Lease, parts *wire.Parts, inputWaits bool, fail func(error)) *outbox {
+	o := &outbox{queue: q, lease: l, fail: fail, wake: make(chan struct{}, 1), linger: partLinger, parts: parts, first: inputWaits,
 		done: make(chan struct{}), ranks: map[rankKey]int{}, withCheckpoint: map[string]bool{}}
 	o.idle.L = &o.mu
 	go o.write(ctx)
@@ -209,7 +213,7 @@ func (o *outbox) Take(saving []graph.Checkpoint) []store.NewRunEvent {
 		return nil
 	}
 	made := o.pending // the step's own parts
-	o.pending = nil
+	o.pending, o.first = nil, false
 	var before []store.NewRunEvent
 	for _, cp := range saving {
 		ev := savedEvent(o.lease.RunID, cp)
@@ -316,7 +320,7 @@ func (o *outbox) take() (batch []store.NewRunEvent, last bool, wait time.Duratio
 	if o.err != nil {
 		o.pending, o.unpublished = nil, true
 	}
-	if o.held || len(o.pending) == 0 {
+	if o.held || o.first && !o.closed || len(o.pending) == 0 {
 		return nil, o.closed && len(o.pending) == 0, 0
 	}
 	if waited := time.Since(o.since); !o.closed && !o.urgent && waited < o.linger {

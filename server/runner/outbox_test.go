@@ -87,7 +87,7 @@ func putPart(o *outbox, step int, data string) {
 // follower takes what it is handed as all that came before.
 func TestOutboxPublishesInOrderOrNotAtAll(t *testing.T) {
 	q := &fakeQueue{}
-	o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, func(error) {})
+	o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, false, func(error) {})
 	putPart(o, 1, "a")
 	o.hold() // the step's nodes finished
 	putPart(o, 1, "b")
@@ -108,7 +108,7 @@ func TestOutboxPublishesInOrderOrNotAtAll(t *testing.T) {
 	}
 
 	q2 := &fakeQueue{}
-	o2 := startOutbox(context.Background(), q2, store.Lease{RunID: "r"}, &wire.Parts{}, func(error) {})
+	o2 := startOutbox(context.Background(), q2, store.Lease{RunID: "r"}, &wire.Parts{}, false, func(error) {})
 	o2.hold()
 	putPart(o2, 1, "x")
 	checkpointWith(t, o2, q2)
@@ -137,7 +137,7 @@ func TestCheckpointsWriteTheirOwnParts(t *testing.T) {
 		o.release()
 	}
 	q := &fakeQueue{}
-	o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, func(error) {})
+	o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, false, func(error) {})
 	putPart(o, 1, `"a"`)
 	o.hold()
 	first := cp("c1", 1, `{"messages":[1]}`)
@@ -166,7 +166,7 @@ func TestCheckpointsWriteTheirOwnParts(t *testing.T) {
 func TestPartsLingerForTheirCheckpoint(t *testing.T) {
 	start := func(linger time.Duration) (*outbox, *fakeQueue) {
 		q := &fakeQueue{}
-		o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, func(error) {})
+		o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, false, func(error) {})
 		o.mu.Lock()
 		o.linger = linger
 		o.mu.Unlock()
@@ -218,21 +218,32 @@ func TestPartsLingerForTheirCheckpoint(t *testing.T) {
 
 // The input's checkpoints, saved with the first node's
 // (graph.RunConfig.InputDurable), come before the node's parts in the
-// stream, as they would had they been saved before it ran; the node's own
-// checkpoint comes after them.
+// stream, as they would had they been saved before it ran: until they are
+// saved nothing is written on its own, not even a part that does not
+// linger. The node's own checkpoint comes after them.
 func TestInputCheckpointsComeBeforeTheFirstNode(t *testing.T) {
 	cp := func(id string, step int, node string) graph.Checkpoint {
 		return graph.Checkpoint{ThreadID: "t", ID: id, Step: step, Node: node, State: json.RawMessage(`"` + id + `"`)}
 	}
 	q := &fakeQueue{}
-	o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, func(error) {})
+	o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, true, func(error) {})
+	o.put(graph.Event[nodes.State, nodes.Update]{Kind: graph.NodeStarted, Step: 1}, []wire.StreamPart{{Event: "tasks", Data: []byte(`"task"`)}})
 	putPart(o, 1, `"card"`)
+	time.Sleep(50 * time.Millisecond) // time for the writer to write, were it to
+	q.mu.Lock()
+	early := slices.Clone(q.appended)
+	q.mu.Unlock()
+	if len(early) > 0 {
+		t.Fatalf("appended %q before the input's checkpoints", early)
+	}
 	o.hold()
 	checkpointWith(t, o, q, cp("pending", -1, ""), cp("applied", 0, ""), cp("first", 1, "n"))
+	o.release()
+	putPart(o, 2, `"later"`)
 	if err := o.close(); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{`"pending"`, `"applied"`, `"card"`, `"first"`}; !slices.Equal(q.appended, want) {
+	if want := []string{`"pending"`, `"applied"`, `"task"`, `"card"`, `"first"`, `"later"`}; !slices.Equal(q.appended, want) {
 		t.Fatalf("appended %q, want %q", q.appended, want)
 	}
 }

@@ -495,8 +495,9 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 	}
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	out := startOutbox(context.WithoutCancel(ctx), r.queue, run.Lease(), j.parts(), stop)
-	status, err := r.runEvents(ctx, t, j, run, recovered, out)
+	cfg := j.config(run.ThreadID, run.ID, recovered)
+	out := startOutbox(context.WithoutCancel(ctx), r.queue, run.Lease(), j.parts(), inputWaits(cfg), stop)
+	status, err := r.runEvents(ctx, t, cfg, run, recovered, out)
 	if werr := out.close(); werr != nil {
 		return "", werr
 	}
@@ -506,7 +507,7 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 // runEvents runs the graph and puts the parts of its events in out. It
 // returns the run's final status when the graph ended on its own, or the
 // graph's error.
-func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, j Job, run store.Run, recovered bool, out *outbox) (string, error) {
+func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, cfg graph.RunConfig[nodes.Update], run store.Run, recovered bool, out *outbox) (string, error) {
 	status := store.RunSuccess
 	timer := r.metrics.NodeTimer(ctx)
 	if recovered {
@@ -514,7 +515,6 @@ func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, j Job, run stor
 			return "", err
 		}
 	}
-	cfg := j.config(run.ThreadID, run.ID, recovered)
 	cp := t.RunCheckpoints(run.Lease(), out)
 	if telemetry.Enabled() {
 		cp = telemetry.Checkpoints(cp)
@@ -547,10 +547,23 @@ func (r *Runner) runEvents(ctx context.Context, t tenant.Tenant, j Job, run stor
 
 // savesInputAtOnce reports whether a run saves its input's checkpoints
 // right after it starts, before any node runs: at sync durability, when
-// they do not wait for the first node's (graph.RunConfig.InputDurable).
+// they do not wait for the first node's (inputWaits).
 func savesInputAtOnce(cfg graph.RunConfig[nodes.Update]) bool {
+	return savesInput(cfg) && !cfg.InputDurable
+}
+
+// inputWaits reports whether a run's input checkpoints wait for its first
+// node's, to be saved with them (graph.RunConfig.InputDurable at sync
+// durability).
+func inputWaits(cfg graph.RunConfig[nodes.Update]) bool {
+	return savesInput(cfg) && cfg.InputDurable
+}
+
+// savesInput reports whether a run saves its input's checkpoints as it
+// goes: at sync durability, a run with an input.
+func savesInput(cfg graph.RunConfig[nodes.Update]) bool {
 	sync := cfg.Durability == "" || cfg.Durability == graph.DurabilitySync
-	return sync && !cfg.InputDurable && !cfg.Recover && !cfg.Resume && cfg.Command == nil
+	return sync && !cfg.Recover && !cfg.Resume && cfg.Command == nil
 }
 
 // appendError adds an error event to a run's stream.
