@@ -529,6 +529,10 @@ func TestLiveAccess(t *testing.T) {
 	if r := bob.get(web.LiveURL(uuidLike, run.ID, "", "")); r.Status != http.StatusNotFound {
 		t.Errorf("live stream of a run on another thread = %d", r.Status)
 	}
+	otherThread, _ := alice.say("", plannertest.Lisbon)
+	if r := alice.get(web.LiveURL(otherThread, run.ID, "", "")); r.Status != http.StatusNotFound {
+		t.Errorf("live stream of alice's run under her other thread = %d", r.Status)
+	}
 }
 
 const uuidLike = "01a1ff33-0000-7000-8000-000000000000"
