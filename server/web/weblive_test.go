@@ -196,6 +196,7 @@ func TestLiveSend(t *testing.T) {
 	inOrder(t, all, `id="msg-live-status"`, "Searching")
 	inOrder(t, all, `class="component trip-details"`, "Lisbon", `class="component accommodations"`, `class="component restaurants"`)
 	inOrder(t, all, `<article id="msg-`, `hx-swap-oob="beforeend:#msg-`, `-body">`)
+	inOrder(t, all, `id="thread-`+threadID+`"`, "Lisbon · ") // the new thread is retitled by its trip
 	if !strings.Contains(all, "Found ") {
 		t.Errorf("no finished tool status in\n%s", all)
 	}
