@@ -77,6 +77,9 @@ const resourceSteps = `(() => {
 	return m;
 })()`
 
+// stepMarks are a round's marks in the page (timeSendSteps and
+// resourceSteps), in ms after Send; events are the first time each htmx
+// event of interest fired.
 type stepMarks struct {
 	SentAt      float64            `json:"sentAt"`
 	Wall        float64            `json:"wall"` // ms since the epoch
@@ -92,12 +95,15 @@ type stepMarks struct {
 	Events      map[string]float64 `json:"events"`
 }
 
+// arrival is a stream fragment's arrival: when, its event id, and
+// whether it holds a component.
 type arrival struct {
 	At   float64 `json:"at"`
 	ID   string  `json:"id"`
 	Card bool    `json:"card"`
 }
 
+// resource is a request's resource timing, in ms after Send.
 type resource struct {
 	Start    float64 `json:"start"`
 	Request  float64 `json:"request"`
@@ -184,6 +190,7 @@ func BenchmarkSendToFirstComponentSteps(b *testing.B) {
 	fmt.Fprintln(os.Stderr, out.String())
 }
 
+// firstCard is the first fragment that holds a component.
 func firstCard(frags []arrival) arrival {
 	for _, f := range frags {
 		if f.Card {
@@ -193,6 +200,7 @@ func firstCard(frags []arrival) arrival {
 	return arrival{}
 }
 
+// median sorts v and returns its middle value.
 func median(v []float64) float64 {
 	slices.Sort(v)
 	return v[len(v)/2]
