@@ -20,7 +20,10 @@ const (
 
 // postAttrs make a form post through htmx when scripts run and answer
 // with a fragment appended to the conversation; without scripts the form
-// posts as it is and the server answers with a redirect.
+// posts as it is and the server answers with a redirect. The answer holds
+// the run's live region, whose stream htmx opens only once the swap has
+// settled: it settles at once (settle:0ms, not htmx's 20 ms), so the
+// stream is asked for as soon as the answer is in.
 func postAttrs(url string) templ.Attributes {
-	return templ.Attributes{"hx-post": url, "hx-target": "#conversation", "hx-swap": "beforeend"}
+	return templ.Attributes{"hx-post": url, "hx-target": "#conversation", "hx-swap": "beforeend settle:0ms"}
 }

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -384,19 +385,13 @@ func (s *App) live(c echo.Context) error {
 		return err
 	}
 	t := tenantOf(c)
-	run, err := t.Run(httpx.Ctx(c), c.Param("run_id"))
-	if err == nil && run.ThreadID != c.Param("thread_id") {
-		err = errcode.New(errcode.NotFound, "no run %s on thread %s", run.ID, c.Param("thread_id"))
-	}
+	st, err := readLiveStart(httpx.Ctx(c), t, c.Param("thread_id"), c.Param("run_id"), c.QueryParam("checkpoint"))
 	if err != nil {
 		return err
 	}
-	shown, err := stateAt(httpx.Ctx(c), t, run.ThreadID, c.QueryParam("checkpoint"))
-	if err != nil {
-		return err
-	}
-	view := newLiveView(s.liveContext(c, run.ThreadID), shown, c.QueryParam("message"))
-	if th, err := t.Thread(httpx.Ctx(c), run.ThreadID); err == nil && metadataTitle(th) == "" {
+	run := st.run
+	view := newLiveView(s.liveContext(c, run.ThreadID), st.shown, c.QueryParam("message"))
+	if st.untitled {
 		view.thread = run.ThreadID
 	}
 	defer s.metrics.StreamOpened(metrics.HTML)()
@@ -425,4 +420,42 @@ func (s *App) live(c echo.Context) error {
 		return t.FollowRunEvents(ctx, run.ID, 0)
 	}, send, end)
 	return nil
+}
+
+// liveStart is what a live stream starts from: its run, the thread as the
+// page shows it, and whether the thread has no title yet (the stream then
+// retitles it in the thread list once the trip is known).
+type liveStart struct {
+	run      store.Run
+	shown    nodes.State
+	untitled bool
+}
+
+// readLiveStart reads a live stream's start: the run, which must be on
+// threadID, the state at checkpointID and the thread's title, the three
+// at once, since the stream's first fragment waits for all of them. The
+// thread and the checkpoint are read by the path's thread id, the
+// tenant's own only, and dropped when the run is not on that thread.
+func readLiveStart(cx context.Context, t tenant.Tenant, threadID, runID, checkpointID string) (liveStart, error) {
+	var (
+		st               liveStart
+		runErr, shownErr error
+		thread           store.Thread
+		threadErr        error
+		wg               sync.WaitGroup
+	)
+	wg.Go(func() { st.run, runErr = t.Run(cx, runID) })
+	wg.Go(func() { st.shown, shownErr = stateAt(cx, t, threadID, checkpointID) })
+	wg.Go(func() { thread, threadErr = t.Thread(cx, threadID) })
+	wg.Wait()
+	switch {
+	case runErr != nil:
+		return liveStart{}, runErr
+	case st.run.ThreadID != threadID:
+		return liveStart{}, errcode.New(errcode.NotFound, "no run %s on thread %s", st.run.ID, threadID)
+	case shownErr != nil:
+		return liveStart{}, shownErr
+	}
+	st.untitled = threadErr == nil && metadataTitle(thread) == ""
+	return st, nil
 }

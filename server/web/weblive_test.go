@@ -196,6 +196,7 @@ func TestLiveSend(t *testing.T) {
 	inOrder(t, all, `id="msg-live-status"`, "Searching")
 	inOrder(t, all, `class="component trip-details"`, "Lisbon", `class="component accommodations"`, `class="component restaurants"`)
 	inOrder(t, all, `<article id="msg-`, `hx-swap-oob="beforeend:#msg-`, `-body">`)
+	inOrder(t, all, `id="thread-`+threadID+`"`, "Lisbon · ") // the new thread is retitled by its trip
 	if !strings.Contains(all, "Found ") {
 		t.Errorf("no finished tool status in\n%s", all)
 	}
@@ -528,6 +529,10 @@ func TestLiveAccess(t *testing.T) {
 	}
 	if r := bob.get(web.LiveURL(uuidLike, run.ID, "", "")); r.Status != http.StatusNotFound {
 		t.Errorf("live stream of a run on another thread = %d", r.Status)
+	}
+	otherThread, _ := alice.say("", plannertest.Lisbon)
+	if r := alice.get(web.LiveURL(otherThread, run.ID, "", "")); r.Status != http.StatusNotFound {
+		t.Errorf("live stream of alice's run under her other thread = %d", r.Status)
 	}
 }
 

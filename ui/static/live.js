@@ -194,8 +194,8 @@
 
   // The start of a reply: the first card under the traveller's message
   // (the trip), else the first message after it.
-  function replyStart() {
-    var human = turn && turn.human;
+  function replyStart(t) {
+    var human = t.human;
     if (!human || !human.isConnected) { return null; }
     var card = human.querySelector(".component");
     if (card) { return card; }
@@ -209,27 +209,39 @@
   // the reply once it appears, and keeps it at the top as the reply grows
   // below it (the page may be too short at first), until it is there or
   // the traveller scrolls; a booking waiting for its answer after a Book
-  // takes the focus.
+  // takes the focus. This is done once per frame, before it is drawn:
+  // measuring the page after each fragment would lay it out again for
+  // each, and a stream that catches up hands over many fragments at once.
+  var following = null; // the turn whose fragments wait for the next frame
   document.addEventListener("htmx:oobAfterSwap", function () {
-    if (!turn) { return; }
-    if (!turn.scrolled) {
-      var start = replyStart();
+    if (!turn || following) { return; }
+    following = turn;
+    requestAnimationFrame(function () {
+      var t = following;
+      following = null;
+      follow(t);
+    });
+  });
+
+  function follow(t) {
+    if (!t.scrolled) {
+      var start = replyStart(t);
       if (start) {
         start.scrollIntoView({ block: "start" });
-        turn.scrolled = start.getBoundingClientRect().top < 40;
+        t.scrolled = start.getBoundingClientRect().top < 40;
       }
     }
-    if (turn.book) {
+    if (t.book) {
       var pending = document.querySelectorAll(".component.booking-pending h3");
       var heading = pending[pending.length - 1];
       if (heading) {
-        turn.book = false;
+        t.book = false;
         heading.setAttribute("tabindex", "-1");
         heading.closest(".component").scrollIntoView({ block: "nearest" });
         heading.focus({ preventScroll: true });
       }
     }
-  });
+  }
 
   // The stream's end: the live region goes (its status line was for the
   // reply that ended), the reply is announced once, and the box is free
