@@ -52,10 +52,10 @@ type outbox struct {
 	// first: the run's input checkpoints wait for its first node's
 	// (graph.RunConfig.InputDurable), and so does everything the run
 	// makes until then, which their parts come before.
-	first bool
-	closed  bool                // no more parts come
-	err     error               // the first append error
-	ranks   map[rankKey]int     // events of each kind so far, in each step
+	first  bool
+	closed bool            // no more parts come
+	err    error           // the first append error
+	ranks  map[rankKey]int // events of each kind so far, in each step
 	// nodeStep is the step of the node events seen last: a checkpoint of
 	// an earlier step saved with that node's (the input's) comes before
 	// the node's parts in the stream, as it would have had it been saved

@@ -171,6 +171,7 @@ func (r *Runner) Start() {
 	}
 	go r.sweep(claims)
 	go r.watchQueue(claims)
+	r.nudge() // a worker looks for runs left pending before this process started
 	if r.crons != nil {
 		r.wg.Add(1)
 		go r.schedule(claims)
@@ -243,12 +244,17 @@ func (r *Runner) created() {
 	}
 }
 
-// work claims and executes runs, under runs, until claims ends; between
-// them it waits, and may be handed a run a request of this process
-// created for it (handOver).
+// work executes runs, under runs, until claims ends. A worker waits until
+// it is told of a run (then it claims one) or handed one a request of this
+// process created for it (handOver). Start wakes one worker to look for
+// runs left pending before the process started, and a claim that leaves
+// others pending wakes the next.
 func (r *Runner) work(claims, runs context.Context, w *worker) {
 	defer r.wg.Done()
 	for claims.Err() == nil {
+		if !r.wait(claims, runs, w) || claims.Err() != nil {
+			continue
+		}
 		// The claim is not cut off when the pool stops: one cut off
 		// halfway could leave a run held by a worker that does not know it
 		// has it, until its lease lapsed.
@@ -267,8 +273,6 @@ func (r *Runner) work(claims, runs context.Context, w *worker) {
 				r.nudge() // another idle worker claims the next
 			}
 			r.execute(runs, claim)
-		}
-		for claims.Err() == nil && !r.wait(claims, runs, w) {
 		}
 	}
 }

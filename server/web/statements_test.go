@@ -35,9 +35,9 @@ func TestStatementsPerRun(t *testing.T) {
 	// its own connection, as many notes as have gathered (store/notify.go),
 	// so at most one statement per commit that announced something. The
 	// cron scheduler's look for due crons, every few seconds, is no run's.
-	const auth, create, watch, head, save, items, servers, finish, run, del, session, thread = "store/accounts.(*Store).UserByAPIKey", "store.sendCreationBatch",
+	const auth, create, watch, head, save, items, finish, run, del, session, thread = "store/accounts.(*Store).UserByAPIKey", "store.sendCreationBatch",
 		"store.(*Store).cancelRequested", "store/checkpoint.(*saver).readOne",
-		"store/checkpoint.(*saver).sendAll", "store/items.Owned.GetEach", "store/mcpservers.Registry.Enabled",
+		"store/checkpoint.(*saver).sendAll", "store/items.Owned.GetEach",
 		"store.(*Store).FinishRun", "store.oneRun", "store.Owner.DeleteThread",
 		"store/accounts.(*Store).SessionByToken", "store.Owner.Thread"
 	const follow, events, notify = "store.Owner.runAndEventsOn", "store.(*Store).AppendRunEvents", "store.(*notifier).send"
@@ -45,7 +45,7 @@ func TestStatementsPerRun(t *testing.T) {
 	const announcing = 3 + appends + 1 // a run's checkpoints, events and end (created claimed, it is not announced)
 	atMost := map[string]int{events: appends, notify: announcing}
 	want := map[string]map[string]int{
-		"POST /runs/wait": {auth: 1, create: 1, follow: 1, watch: 1, head: 2, save: 2, items: 1, servers: 1,
+		"POST /runs/wait": {auth: 1, create: 1, follow: 1, watch: 1, head: 2, save: 2, items: 1,
 			finish: 1, run: 1, del: 1},
 		"POST /threads/{id}/runs/stream": {auth: 1, head: 2, create: 1, follow: 1, watch: 1, save: 2, items: 1, finish: 1},
 		"the browser's POST of a message": {session: 2, create: 1, follow: 1, watch: 1, head: 1, save: 2, items: 1,
@@ -79,6 +79,11 @@ func TestStatementsPerRun(t *testing.T) {
 			b.run("/app/messages", url.Values{"message": {plannertest.Lisbon}})
 		}},
 	}
+	// One run first, unrecorded: every way is then measured as a process
+	// that has run one before runs the next (its caches warm, its workers
+	// waiting).
+	ways[0].run()
+	settled(t, check, rec)
 	for _, w := range ways {
 		rec.Start()
 		w.run()
