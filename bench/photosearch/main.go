@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/config"
-	"github.com/tripgraph/tripgraph/store/catalog"
 
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/textfold"
@@ -161,7 +160,10 @@ func measure(ctx context.Context, st *store.Store, userID, term string, runs int
 
 // explain shows the plan of the query store.SearchPhotosPage runs.
 func explain(ctx context.Context, st *store.Store, userID, term string) (string, error) {
-	sql, args := catalog.SearchPhotosQuery(tripdata.PhotoSearch{UserID: userID, Term: term, Limit: 50})
+	sql, args, err := st.Catalog.SearchPhotosQuery(ctx, tripdata.PhotoSearch{UserID: userID, Term: term, Limit: 50})
+	if err != nil {
+		return "", err
+	}
 	rows, err := st.Pool.Query(ctx, `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) `+sql, args...)
 	if err != nil {
 		return "", fmt.Errorf("explaining: %w", err)
