@@ -1,13 +1,14 @@
 // Command photosearch measures searchPhotosAcrossAlbums on a big album set:
-// the latency of store.SearchPhotosPage for a few terms with the index of
-// word beginnings, then with it dropped (a sequential scan), and the
-// plans PostgreSQL chooses. Seed first:
+// the latency of store.SearchPhotosPage for a few terms with the search's
+// indexes, then with them dropped (a sequential scan), and the plans
+// PostgreSQL chooses. Seed first:
 //
 //	tripgraph seed --photos 1000000
 //	DATABASE_URL=… go run ./bench/photosearch
 //
-// It drops and recreates the index photos_search_prefixes: run it on a
-// benchmark database only.
+// With -seq-runs it drops and recreates the search indexes
+// photos_search_prefixes and photos_search_pairs: run it on a benchmark
+// database only.
 package main
 
 import (
@@ -20,14 +21,13 @@ import (
 	"time"
 
 	"github.com/tripgraph/tripgraph/config"
-	"github.com/tripgraph/tripgraph/store/catalog"
 
 	"github.com/tripgraph/tripgraph/store"
 	"github.com/tripgraph/tripgraph/textfold"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
 
-var searchIndexes = []string{"photos_search_prefixes"}
+var searchIndexes = []string{"photos_search_prefixes", "photos_search_pairs"}
 
 func main() {
 	cfg, err := config.Load(os.Environ(), "")
@@ -161,7 +161,10 @@ func measure(ctx context.Context, st *store.Store, userID, term string, runs int
 
 // explain shows the plan of the query store.SearchPhotosPage runs.
 func explain(ctx context.Context, st *store.Store, userID, term string) (string, error) {
-	sql, args := catalog.SearchPhotosQuery(tripdata.PhotoSearch{UserID: userID, Term: term, Limit: 50})
+	sql, args, err := st.Catalog.SearchPhotosQuery(ctx, tripdata.PhotoSearch{UserID: userID, Term: term, Limit: 50})
+	if err != nil {
+		return "", err
+	}
 	rows, err := st.Pool.Query(ctx, `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) `+sql, args...)
 	if err != nil {
 		return "", fmt.Errorf("explaining: %w", err)

@@ -179,23 +179,28 @@ func TestSearchPhotos(t *testing.T) {
 
 func TestSearchKeys(t *testing.T) {
 	for _, tc := range []struct {
-		term string
-		keys []string
+		term  string
+		keys  []string
+		pairs bool
 	}{
-		{"praia", []string{"praia"}},
-		{"Belém", []string{"belem"}},
-		{"aniversário da Vivi", []string{"aniversario", "da", "vivi"}},
-		{"sunset at", []string{"sunset", "at"}},
-		{"50% off_sale", []string{"50", "off", "sale"}},
-		{"&a waterfront", []string{"a", "waterfront"}},
-		{"Straße", []string{"strasse"}},
-		{"Pfaffenhofenerstraßenfest!", []string{"pfaffenhofenerst"}}, // its first 16 characters
-		{"東京タワー", []string{"東京タワー"}},
-		{"%", nil},
-		{"&", nil},
+		{"praia", []string{"praia"}, false},
+		{"Belém", []string{"belem"}, false},
+		{"aniversário da Vivi", []string{"aniversario da", "da vivi"}, true},
+		{"sunset at", []string{"sunset at"}, true},
+		{"Rio de Janeiro", []string{"rio de", "de jane"}, true}, // the second word's first four characters
+		{"50% off_sale", []string{"50 off", "off sale"}, true},
+		{"&a waterfront", []string{"a wate"}, true},
+		{"rio rio rio", []string{"rio rio"}, true}, // each key once
+		{"Straße", []string{"strasse"}, false},
+		{"Pfaffenhofenerstraßenfest!", []string{"pfaffenhofenerst"}, false}, // its first 16 characters
+		{"Pfaffenhofenerstraßenfest um", []string{"pfaffenhofenerst um"}, true},
+		{"東京タワー", []string{"東京タワー"}, false},
+		{"東京タワー 夜景です", []string{"東京タワー 夜景です"}, true},
+		{"%", nil, false},
+		{"&", nil, false},
 	} {
-		if got := searchKeys(tc.term); !slices.Equal(got, tc.keys) {
-			t.Errorf("searchKeys(%q) = %q, want %q", tc.term, got, tc.keys)
+		if got, pairs := searchKeys(tc.term); !slices.Equal(got, tc.keys) || pairs != tc.pairs {
+			t.Errorf("searchKeys(%q) = %q, %v, want %q, %v", tc.term, got, pairs, tc.keys, tc.pairs)
 		}
 	}
 }
@@ -261,6 +266,12 @@ func TestSearchPhotosCap(t *testing.T) {
 // terms in 1% of 20,000 photos. (For a term in 20% of so few photos a
 // sequential scan that stops at the 1001st match is cheaper, and chosen;
 // on the 1M-photo benchmark it is not.)
+// TestSearchUsesPrefixIndex checks the shape of the search's plans: a
+// rare term of one word looks its word up in photos_search_prefixes, a
+// rare term of several its pairs of words in photos_search_pairs, never by
+// a sequential scan nor in parallel (which would lose the physical order);
+// and a term in nearly every photo reads its first matches from the
+// table's first blocks, without starting the index scan.
 func TestSearchUsesPrefixIndex(t *testing.T) {
 	ctx := context.Background()
 	s := openTestStore(t)
@@ -271,6 +282,7 @@ func TestSearchUsesPrefixIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tx.Rollback(ctx)
+	emptyPhotos(t, tx)
 	// 1% of the photos are of Vivi's birthday, 20% on a beach; the rest
 	// say one of eight things at one of 5 × 40 places.
 	if _, err := tx.Exec(ctx, `INSERT INTO photos (album_id, user_id, description, location_name, taken_at, path)
@@ -292,32 +304,156 @@ func TestSearchUsesPrefixIndex(t *testing.T) {
 		if _, err := tx.Exec(ctx, `SET LOCAL plan_cache_mode = `+mode); err != nil {
 			t.Fatal(err)
 		}
-		for _, term := range []string{"belem", "aniversario da vivi", "cidade qqville", "vivi", "rio"} {
-			sql, args := SearchPhotosQuery(tripdata.PhotoSearch{UserID: ana.ID, Term: term, Limit: 50})
-			rows, err := tx.Query(ctx, `EXPLAIN `+sql, args...)
-			if err != nil {
-				t.Fatal(err)
+		for _, term := range []string{"belem", "aniversario da vivi", "cidade qqville", "vivi", "rio", "praia", "cidade"} {
+			plan := explainSearch(t, tx, tripdata.PhotoSearch{UserID: ana.ID, Term: term, Limit: 50})
+			if !strings.Contains(plan, "Tid Range Scan on photos p ") || strings.Contains(plan, "Gather") {
+				t.Errorf("the %s plan for %q does not read the head first, or reads in parallel:\n%s", mode, term, plan)
 			}
-			var plan string
-			for rows.Next() {
-				var line string
-				rows.Scan(&line)
-				plan += line + "\n"
-			}
-			if err := rows.Err(); err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(plan, "Bitmap Index Scan on photos_search_prefixes") || strings.Contains(plan, "Seq Scan on photos") {
-				t.Errorf("the %s plan for %q does not scan photos_search_prefixes:\n%s", mode, term, plan)
+			switch term {
+			case "praia": // in one photo in five: either way, by the statistics
+			case "cidade": // in nearly every photo: the head holds the first 1001, the rest is never read
+				if !strings.Contains(plan, "on photos p_1 (never executed)") {
+					t.Errorf("the %s plan for %q reads the index:\n%s", mode, term, plan)
+				}
+			default:
+				index := "photos_search_prefixes"
+				if strings.Contains(term, " ") {
+					index = "photos_search_pairs"
+				}
+				if !strings.Contains(plan, "Tid Range Scan on photos p (actual rows=0") || !strings.Contains(plan, "Bitmap Index Scan on "+index) ||
+					strings.Contains(plan, "Seq Scan on photos") {
+					t.Errorf("the %s plan for %q has a head or does not scan %s:\n%s", mode, term, index, plan)
+				}
 			}
 		}
 	}
+}
+
+// emptyPhotos empties the table of photos in tx, so that the photos the
+// test adds are the table's first rows, in the order they are inserted,
+// whatever the package's other tests left. The tests of this package do
+// not run in parallel, and the transaction is rolled back.
+func emptyPhotos(t *testing.T, tx pgx.Tx) {
+	t.Helper()
+	if _, err := tx.Exec(context.Background(), `TRUNCATE photos`); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// explainSearch returns the plan, run, of the search for q.
+func explainSearch(t *testing.T, tx pgx.Tx, q tripdata.PhotoSearch) string {
+	t.Helper()
+	sql, args := searchPhotosQuery(q, statsInTx(t, tx))
+	rows, err := tx.Query(context.Background(), `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) `+sql, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestSearchReadsInPhysicalOrder checks that a search with a head reads
+// the same photos as one that reads every row in the table's order: the
+// first 1001 matches, of which it returns the newest. The beach photos are
+// rare in the first 6,000 rows and common after, so the head, sized from
+// the share of the whole table, holds a few of them and the index gives
+// the rest: the two parts must meet without a gap or an overlap.
+func TestSearchReadsInPhysicalOrder(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	ana, _ := s.EnsureUser(ctx, "seam-ana")
+	album := addTestAlbum(t, s, ana.ID, "Seam", [][3]string{{"praia rara", "Belém", "2024-01-01"}})
+	tx, err := s.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	emptyPhotos(t, tx)
+	if _, err := tx.Exec(ctx, `INSERT INTO photos (album_id, user_id, description, location_name, taken_at, path)
+		SELECT $1, $2,
+			CASE WHEN i <= 6000 AND i % 100 = 0 THEN 'praia rara'
+				WHEN i <= 6000 AND i % 100 = 50 THEN 'praia cheia'
+				WHEN i > 6000 AND i % 2 = 0 THEN 'praia cheia'
+				ELSE 'outra coisa' END,
+			'lugar ' || i % 37, date '2015-01-01' + i % 40, 'photos/seam/' || i || '.png'
+		FROM generate_series(1, 20000) i`, album, ana.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `ANALYZE photos`); err != nil {
+		t.Fatal(err)
+	}
+	// The photos a search must return: the newest 50 of the first 1001
+	// matches in physical order, read one row after another.
+	const want = `WITH m AS (SELECT id, taken_at FROM photos
+			WHERE user_id = $1 AND regexp_like(search_text, $2) ORDER BY ctid LIMIT 1001)
+		SELECT array(SELECT id::text FROM m ORDER BY taken_at DESC, id LIMIT 50), (SELECT count(*) FROM m)`
+	var seams int
+	for _, term := range []string{"praia", "praia cheia", "praia rara", "rara", "lugar 3", "outra"} {
+		q := tripdata.PhotoSearch{UserID: ana.ID, Term: term, Limit: 50}
+		got, read := searchInTx(t, tx, q)
+		var wantIDs []string
+		var wantRead int
+		if err := tx.QueryRow(ctx, want, ana.ID, textfold.WordStartRegexp(textfold.Fold(term))).Scan(&wantIDs, &wantRead); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, wantIDs) || read != wantRead || read == 0 {
+			t.Errorf("search for %q read %d and returned %d photos, want %d and the %d of a read in order", term, read, len(got), wantRead, len(wantIDs))
+		}
+		plan := explainSearch(t, tx, q)
+		if !strings.Contains(plan, "Tid Range Scan on photos p (actual rows=0") && !strings.Contains(plan, "Bitmap Heap Scan on photos p_1 (never executed)") {
+			seams++
+		}
+	}
+	if seams < 2 {
+		t.Errorf("%d searches read from both the head and the index, want praia and praia cheia", seams)
+	}
+}
+
+// statsInTx reads the statistics the search's head is sized from as tx
+// sees them, after its ANALYZE.
+func statsInTx(t *testing.T, tx pgx.Tx) *searchStats {
+	t.Helper()
+	st, err := readSearchStats(context.Background(), tx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// searchInTx runs the search for q in tx and returns the ids of the photos
+// it returns and how many it read.
+func searchInTx(t *testing.T, tx pgx.Tx, q tripdata.PhotoSearch) (ids []string, read int) {
+	t.Helper()
+	sql, args := searchPhotosQuery(q, statsInTx(t, tx))
+	rows, err := tx.Query(context.Background(), sql, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		v, err := rows.Values()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, uuid.UUID(v[0].([16]byte)).String())
+		read = int(v[len(v)-1].(int64))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return ids, read
 }
 
 // tg_word_prefixes, the index's list of word beginnings (migration
 // 00027), splits a folded text into words where textfold does, and gives
 // each word's first one to prefixMax characters: the keys searchKeys
 // looks up are then in the index exactly when the text has such a word.
+// tg_word_pairs (migration 00029) gives each two consecutive words, the
+// first cut to prefixMax characters and the second's first one to
+// pairPrefixMax.
 func TestWordPrefixesSplitAsTextfold(t *testing.T) {
 	ctx := context.Background()
 	s := openTestStore(t)
@@ -339,6 +475,20 @@ func TestWordPrefixesSplitAsTextfold(t *testing.T) {
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("tg_word_prefixes(%q) = %q, want %q", text, got, want)
+		}
+		if err := s.Pool.QueryRow(ctx, `SELECT tg_word_pairs(tg_fold($1))`, text).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		want = nil
+		words := textfold.Words(text)
+		for i := 1; i < len(words); i++ {
+			r := []rune(words[i])
+			for n := 1; n <= min(len(r), pairPrefixMax); n++ {
+				want = append(want, cut(words[i-1], prefixMax)+" "+string(r[:n]))
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("tg_word_pairs(%q) = %q, want %q", text, got, want)
 		}
 	}
 }

@@ -231,6 +231,10 @@ type Store struct {
 	citiesMu   sync.Mutex
 	cities     []tripdata.City // as read at citiesRead; nil: not read
 	citiesRead time.Time
+
+	statsMu   sync.Mutex
+	stats     *searchStats // as read at statsRead; nil: not read
+	statsRead time.Time
 }
 
 // New returns the catalog on pool.

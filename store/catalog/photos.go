@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -74,22 +75,16 @@ func (s *Store) PhotosByDate(ctx context.Context, userID, albumID string, day ti
 }
 
 // searchPhotosSQL reads up to $4 of the user's photos that match, in the
-// order the index gives them (a bitmap heap scan: physical order), then
-// returns the newest $5 of those with how many were read.
+// table's physical order, then returns the newest $5 of those with how many
+// were read.
 //
-// candidates is the condition that narrows the photos down through the
-// index photos_search_prefixes; $3 is the rule a match must meet,
-// textfold.WordStartRegexp of the folded term (the term at the start of a
-// word), checked on the stored folded text, photos.search_text (migration
-// 00027). regexp_like is a function, not the operator ~, so that the
-// planner estimates the rows from the index condition alone.
-func searchPhotosSQL(candidates string) string {
-	return `WITH m AS MATERIALIZED (
-		SELECT p.id, p.album_id, p.user_id, p.description, p.location_name, p.taken_at, p.lat, p.lng, p.path
-		FROM photos p
-		WHERE p.user_id = $1 AND ($2::uuid IS NULL OR p.album_id = $2::uuid)
-			AND ` + candidates + `
-			AND regexp_like(p.search_text, $3)
+// reads are the photos read, in physical order; $3 is the rule a match
+// must meet, textfold.WordStartRegexp of the folded term (the term at the
+// start of a word), checked on the stored folded text, photos.search_text
+// (migration 00027). regexp_like is a function, not the operator ~, so
+// that the planner estimates the rows from the index condition alone.
+func searchPhotosSQL(with, reads string) string {
+	return with + `m AS MATERIALIZED (` + reads + `
 		LIMIT $4)
 	SELECT m.id, m.album_id, a.name, m.user_id, m.description, m.location_name, m.taken_at, m.lat, m.lng, m.path,
 		(SELECT count(*) FROM m)
@@ -98,55 +93,144 @@ func searchPhotosSQL(candidates string) string {
 	LIMIT $5`
 }
 
+// searchedPhotos is a query of the user's photos (in the album $2 if it
+// is not null) that meet match, a condition that checks the rule $3.
+func searchedPhotos(match string) string {
+	return `SELECT p.id, p.album_id, p.user_id, p.description, p.location_name, p.taken_at, p.lat, p.lng, p.path
+		FROM photos p
+		WHERE p.user_id = $1 AND ($2::uuid IS NULL OR p.album_id = $2::uuid)
+			AND ` + match
+}
+
+// searchIndexSQL reads, in physical order, the photos that match: first
+// those of the head, the table's first $7 blocks, one row after another (a
+// TID range scan), then those of the blocks after it whose text the index
+// gives for every key of the term, $6 (a bitmap heap scan); the second
+// part is not started when the first found $4 matches. A common term finds
+// its first matches in the head without the index, whose list of every
+// match costs more to gather and sort than reading the blocks that hold
+// the first $4; a rare term has no head ($7 is 0, searchStats.head).
+// Which photos are read does not depend on the head's size. The head
+// checks the rule only on the rows that contain the folded term, $8:
+// strpos costs a fraction of the regular expression, and the CASE keeps
+// the planner from running the expression first. The second
+// part's bound is written as a test (IS TRUE) that the planner does not
+// take for a TID range: the index, not the rest of the table, is how it
+// should read a term that has no head.
+// tg_block_start (migration 00029) also keeps the query from running in
+// parallel, which would lose the order. keyed is the index's expression.
+func searchIndexSQL(keyed string) string {
+	return searchPhotosSQL(`WITH head AS MATERIALIZED (SELECT tg_block_start($7) AS bound),
+	`, `
+		(`+searchedPhotos(`p.ctid < (SELECT bound FROM head) AND CASE WHEN strpos(p.search_text, $8) > 0 THEN regexp_like(p.search_text, $3) END`)+`)
+		UNION ALL
+		(`+searchedPhotos(`(p.ctid >= (SELECT bound FROM head)) IS TRUE AND `+keyed+` @> $6::text[] AND regexp_like(p.search_text, $3)`)+`)`)
+}
+
+// The search's indexes, by name.
+const (
+	prefixesIndex = "photos_search_prefixes"
+	pairsIndex    = "photos_search_pairs"
+)
+
 var (
-	// searchPrefixesSQL reads the photos whose words begin with every
-	// key of the term, $6 (searchKeys): one exact lookup per key in the
-	// GIN index photos_search_prefixes, on tg_word_prefixes.
-	searchPrefixesSQL = searchPhotosSQL(`tg_word_prefixes(p.search_text) @> $6::text[]`)
+	// searchWordsSQL serves a term of one word: its key is the word's
+	// beginning, in the GIN index photos_search_prefixes (tg_word_prefixes,
+	// migration 00027).
+	searchWordsSQL = searchIndexSQL("tg_word_prefixes(p.search_text)")
+	// searchPairsSQL serves a term of several words: its keys are its
+	// consecutive pairs of words, in the GIN index photos_search_pairs
+	// (tg_word_pairs, migration 00029), so that a term of common words
+	// ("aniversário da Vivi") looks up the photos where they follow each
+	// other, not every photo that has each.
+	searchPairsSQL = searchIndexSQL("tg_word_pairs(p.search_text)")
 	// searchScanSQL serves a term with no letter or digit ("&", "..."),
 	// which has no key: it reads the user's photos in order until it has
 	// found enough.
-	searchScanSQL = searchPhotosSQL(`true`)
+	searchScanSQL = searchPhotosSQL("WITH ", searchedPhotos(`regexp_like(p.search_text, $3)`))
 )
 
-// prefixMax is the longest word beginning the index holds:
-// tg_word_prefixes (migration 00027) gives a word's first one to sixteen
-// characters.
+// prefixMax is the longest word beginning the index of word beginnings
+// holds: tg_word_prefixes (migration 00027) gives a word's first one to
+// sixteen characters, and tg_word_pairs (migration 00029) the first
+// sixteen of a pair's first word.
 const prefixMax = 16
 
-// searchKeys returns word beginnings that the text of every photo term
-// matches has (textfold.MatchesFolded): the words of the folded term, each
-// cut to prefixMax characters. Where a term occurs at the start of a word,
-// each of its words begins a word of the text: the first by the rule (or
-// after the punctuation the term begins with), every other after a
-// separator. The keys narrow the photos down; the rule, checked on the
-// rows read, decides ("sunset at" needs "sunset" then "at", next to each
-// other). A short common word is looked up too: it costs a long list, but
-// it may be the one that narrows ("praia do": 2,820 photos have both
-// beginnings, 97,496 have praia; bench/README.md).
-func searchKeys(term string) []string {
-	keys := textfold.Words(term)
-	for i, k := range keys {
-		if utf8.RuneCountInString(k) > prefixMax {
-			keys[i] = string([]rune(k)[:prefixMax])
+// pairPrefixMax is how many characters of a pair's second word
+// tg_word_pairs keeps: its first one to four.
+const pairPrefixMax = 4
+
+// searchKeys returns the keys that the text of every photo a term matches
+// (textfold.MatchesFolded) has in one of the search's indexes, each once,
+// and whether they are pairs (tg_word_pairs) rather than word beginnings
+// (tg_word_prefixes). Where a term occurs at the start of a word, each of
+// its words begins a word of the text: the first by the rule (or after
+// the punctuation the term begins with), every other after a separator;
+// and each word but the last is a whole word of the text, followed by the
+// text's word the next one begins. So a term of one word gives that word,
+// cut to prefixMax characters; a term of several gives each two
+// consecutive words, the first cut to prefixMax characters and the second
+// to pairPrefixMax, joined by a space ("aniversário da Vivi": "aniversario
+// da", "da vivi"). The keys narrow the photos down; the rule, checked on
+// the rows read, decides ("sunset at" needs "sunset" then "at" with one
+// space between).
+func searchKeys(term string) (keys []string, pairs bool) {
+	words := textfold.Words(term)
+	switch len(words) {
+	case 0:
+		return nil, false
+	case 1:
+		return []string{cut(words[0], prefixMax)}, false
+	}
+	for i := 1; i < len(words); i++ {
+		if k := cut(words[i-1], prefixMax) + " " + cut(words[i], pairPrefixMax); !slices.Contains(keys, k) {
+			keys = append(keys, k)
 		}
 	}
-	return keys
+	return keys, true
+}
+
+// cut returns the first n characters of s.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) > n {
+		return string([]rune(s)[:n])
+	}
+	return s
 }
 
 // SearchPhotosQuery returns the query SearchPhotosPage runs for q and its
 // arguments, to EXPLAIN it. It does not check that q.AlbumID is the user's.
-func SearchPhotosQuery(q tripdata.PhotoSearch) (string, []any) {
+func (s *Store) SearchPhotosQuery(ctx context.Context, q tripdata.PhotoSearch) (string, []any, error) {
+	st, err := s.searchStats(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	sql, args := searchPhotosQuery(q, st)
+	return sql, args, nil
+}
+
+// searchPhotosQuery returns the query for q, its head sized from st.
+func searchPhotosQuery(q tripdata.PhotoSearch, st *searchStats) (string, []any) {
 	var album *string
 	if q.AlbumID != "" {
 		album = &q.AlbumID
 	}
-	args := []any{q.UserID, album, textfold.WordStartRegexp(textfold.Fold(q.Term)), tripdata.MaxSearchCount + 1, q.Limit}
-	keys := searchKeys(q.Term)
-	if len(keys) == 0 {
+	term := textfold.Fold(q.Term)
+	want := tripdata.MaxSearchCount + 1
+	args := []any{q.UserID, album, textfold.WordStartRegexp(term), want, q.Limit}
+	keys, pairs := searchKeys(q.Term)
+	sql, index := searchWordsSQL, prefixesIndex
+	switch {
+	case len(keys) == 0:
 		return searchScanSQL, args
+	case pairs:
+		sql, index = searchPairsSQL, pairsIndex
 	}
-	return searchPrefixesSQL, append(args, keys)
+	var head int64
+	if album == nil { // an album's photos are together, not spread over the table
+		head = st.head(index, q.UserID, keys, want)
+	}
+	return sql, append(args, keys, head, term)
 }
 
 // SearchPhotos returns up to q.Limit of the user's photos whose description
@@ -169,7 +253,10 @@ func (s *Store) SearchPhotosPage(ctx context.Context, q tripdata.PhotoSearch) (t
 			return tripdata.PhotoSearchResult{}, err
 		}
 	}
-	sql, args := SearchPhotosQuery(q)
+	sql, args, err := s.SearchPhotosQuery(ctx, q)
+	if err != nil {
+		return tripdata.PhotoSearchResult{}, fmt.Errorf("searching photos for %q: %w", q.Term, err)
+	}
 	rows, err := s.Pool.Query(ctx, sql, args...)
 	if err != nil {
 		return tripdata.PhotoSearchResult{}, fmt.Errorf("searching photos for %q: %w", q.Term, err)
