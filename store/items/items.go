@@ -149,11 +149,12 @@ func (o Owned) Put(ctx context.Context, in PutItem) error {
 	})
 }
 
-// roomFor locks the owner's row, then sums their live items, and refuses
-// a put of size bytes past the limits: in one round trip.
+// roomFor locks the owner's store (quota.LockUserItems), then sums their
+// live items, and refuses a put of size bytes past the limits: in one
+// round trip.
 func (o Owned) roomFor(ctx context.Context, tx pgx.Tx, in PutItem, size int64) error {
 	b := &pgx.Batch{}
-	b.Queue(quota.LockUser, o.userID)
+	b.Queue(quota.LockUserItems, o.userID)
 	b.Queue(`SELECT count(*), coalesce(sum(bytes), 0), sum(bytes) FILTER (WHERE namespace = $2 AND key = $3)
 		FROM store_items WHERE user_id = $1 AND `+live, o.userID, in.Namespace, in.Key)
 	res := tx.SendBatch(ctx, b)

@@ -153,8 +153,8 @@ func TestBounded(t *testing.T) {
 	}
 }
 
-// Puts racing for the last room of a user's store: the user's row is
-// locked before their items are counted, so exactly the limit's items go
+// Puts racing for the last room of a user's store: the user's store is
+// locked (quota.LockUserItems) before their items are counted, so exactly the limit's items go
 // in, whichever connections the puts take, and the others are refused.
 func TestConcurrentPutsStopAtTheLimit(t *testing.T) {
 	ctx := context.Background()

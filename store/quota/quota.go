@@ -39,6 +39,20 @@ var Default = Limits{Crons: 100, CronInterval: time.Minute, Items: 10_000, ItemB
 // KEY UPDATE: inserting rows that refer to the user does not wait for it.)
 const LockUser = `SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE`
 
+// LockUserItems is LockUser for the limits of a user's long-term store
+// (Items, ItemBytes) alone: a transaction-scoped advisory lock keyed by
+// the user, in a class of its own, so that a store put waits only for the
+// same user's other puts, not for their run creations, which hold the
+// user's row until they commit (the planner remembers what a traveller
+// says as it runs, and an app whose travellers all act through one key
+// would otherwise queue each put behind every run being created). Two
+// users whose ids hash alike only wait for each other.
+const LockUserItems = `SELECT pg_advisory_xact_lock(` + itemsLockClass + `, hashtext($1::text))`
+
+// itemsLockClass is the first key of LockUserItems's advisory locks,
+// the second being the user's.
+const itemsLockClass = "7406"
+
 // OrDefault is l with each limit that is not set (0) taken from Default.
 func (l Limits) OrDefault() Limits {
 	l.Crons = or(l.Crons, Default.Crons)
