@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 	"sync"
 	"testing"
@@ -248,18 +249,7 @@ func TestAsyncWritesWhatQueuedTogether(t *testing.T) {
 	})
 	g.AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END)
 	thread := newID()
-	var saved []int
-	for ev, err := range mustCompile(t, g, saver).Run(context.Background(), RunConfig[tupdate]{ThreadID: thread, Durability: DurabilityAsync}) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ev.Kind == CheckpointSaved {
-			saved = append(saved, ev.Step)
-		}
-	}
-	if want := []int{-1, 0, 1, 2}; !slices.Equal(saved, want) {
-		t.Errorf("saved steps reported: %v, want %v", saved, want)
-	}
+	wantSaved(t, mustCompile(t, g, saver).Run(context.Background(), RunConfig[tupdate]{ThreadID: thread, Durability: DurabilityAsync}), []int{-1, 0, 1, 2})
 	if n := len(history(t, saver, thread)); n != 4 {
 		t.Fatalf("the thread holds %d checkpoints, want 4", n)
 	}
@@ -278,18 +268,7 @@ func TestSyncSavesTheInputInOneBatch(t *testing.T) {
 	saver := &batchSaver{MemorySaver: NewMemorySaver(), release: make(chan struct{})}
 	close(saver.release)
 	thread := newID()
-	var saved []int
-	for ev, err := range mustCompile(t, chainGraph(), saver).Run(context.Background(), RunConfig[tupdate]{ThreadID: thread, Input: tupdate{Log: []string{"in"}}}) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ev.Kind == CheckpointSaved {
-			saved = append(saved, ev.Step)
-		}
-	}
-	if want := []int{-1, 0, 1, 2, 3}; !slices.Equal(saved, want) {
-		t.Errorf("saved steps reported: %v, want %v", saved, want)
-	}
+	wantSaved(t, mustCompile(t, chainGraph(), saver).Run(context.Background(), RunConfig[tupdate]{ThreadID: thread, Input: tupdate{Log: []string{"in"}}}), []int{-1, 0, 1, 2, 3})
 	if !slices.Equal(saver.batches, []int{2}) {
 		t.Errorf("PutAll was given batches of %v, want one of the input's two checkpoints", saver.batches)
 	}
@@ -329,18 +308,7 @@ func TestInputDurableSavesTheInputWithTheFirstStep(t *testing.T) {
 	})
 	g.AddNode("b", logNode("b"))
 	g.AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END)
-	var saved []int
-	for ev, err := range mustCompile(t, g, saver).Run(ctx, RunConfig[tupdate]{ThreadID: thread, Input: tupdate{Log: []string{"in"}}, InputDurable: true}) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ev.Kind == CheckpointSaved {
-			saved = append(saved, ev.Step)
-		}
-	}
-	if want := []int{-1, 0, 1, 2}; !slices.Equal(saved, want) {
-		t.Errorf("saved steps reported: %v, want %v", saved, want)
-	}
+	wantSaved(t, mustCompile(t, g, saver).Run(ctx, RunConfig[tupdate]{ThreadID: thread, Input: tupdate{Log: []string{"in"}}, InputDurable: true}), []int{-1, 0, 1, 2})
 	if !slices.Equal(saver.batches, []int{3}) {
 		t.Errorf("PutAll was given batches of %v, want one of the input's two checkpoints and the first node's", saver.batches)
 	}
@@ -369,5 +337,23 @@ func TestInputDurableSavesTheInputWithTheFirstStep(t *testing.T) {
 		if len(list) != 2 || !slices.Equal(list[0].Next, []string{"a"}) || list[0].Metadata.Source != SourceLoop {
 			t.Errorf("%s: the thread holds %d checkpoints, want the input pending and applied, a due", tc.name, len(list))
 		}
+	}
+}
+
+// wantSaved runs a run to its end and checks the steps its CheckpointSaved
+// events report, in order.
+func wantSaved(t *testing.T, run iter.Seq2[Event[tstate, tupdate], error], want []int) {
+	t.Helper()
+	var saved []int
+	for ev, err := range run {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind == CheckpointSaved {
+			saved = append(saved, ev.Step)
+		}
+	}
+	if !slices.Equal(saved, want) {
+		t.Errorf("saved steps reported: %v, want %v", saved, want)
 	}
 }

@@ -274,18 +274,9 @@ func TestSearchPhotosCap(t *testing.T) {
 // table's first blocks, without starting the index scan.
 func TestSearchUsesPrefixIndex(t *testing.T) {
 	ctx := context.Background()
-	s := openTestStore(t)
-	ana, _ := s.EnsureUser(ctx, "explain-ana")
-	album := addTestAlbum(t, s, ana.ID, "Explain", [][3]string{{"aniversário", "Belém", "2024-01-01"}})
-	tx, err := s.Pool.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	emptyPhotos(t, tx)
 	// 1% of the photos are of Vivi's birthday, 20% on a beach; the rest
 	// say one of eight things at one of 5 × 40 places.
-	if _, err := tx.Exec(ctx, `INSERT INTO photos (album_id, user_id, description, location_name, taken_at, path)
+	tx, anaID := photosOnly(t, "explain-ana", `INSERT INTO photos (album_id, user_id, description, location_name, taken_at, path)
 		SELECT $1, $2,
 			CASE WHEN i % 100 = 0 THEN 'aniversário da Vivi'
 				ELSE (ARRAY['sunset at', 'jantar com Leo em', 'walking around', 'café da manhã em', 'family photo at',
@@ -293,19 +284,13 @@ func TestSearchUsesPrefixIndex(t *testing.T) {
 			(ARRAY['praia de', 'museu de', 'parque de', 'castelo de', 'mercado de'])[1 + i % 5] || ' ' || city,
 			date '2015-01-01' + i % 3000, 'photos/explain/' || i || '.png'
 		FROM generate_series(1, 20000) i,
-			LATERAL (SELECT 'Cidade ' || chr(65 + (i / 7) % 26) || chr(65 + (i / 181) % 26) || 'ville' AS city) c`,
-		album, ana.ID); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Exec(ctx, `ANALYZE photos`); err != nil {
-		t.Fatal(err)
-	}
+			LATERAL (SELECT 'Cidade ' || chr(65 + (i / 7) % 26) || chr(65 + (i / 181) % 26) || 'ville' AS city) c`)
 	for _, mode := range []string{"auto", "force_generic_plan"} {
 		if _, err := tx.Exec(ctx, `SET LOCAL plan_cache_mode = `+mode); err != nil {
 			t.Fatal(err)
 		}
 		for _, term := range []string{"belem", "aniversario da vivi", "cidade qqville", "vivi", "rio", "praia", "cidade"} {
-			plan := explainSearch(t, tx, tripdata.PhotoSearch{UserID: ana.ID, Term: term, Limit: 50})
+			plan := explainSearch(t, tx, tripdata.PhotoSearch{UserID: anaID, Term: term, Limit: 50})
 			if !strings.Contains(plan, "Tid Range Scan on photos p ") || strings.Contains(plan, "Gather") {
 				t.Errorf("the %s plan for %q does not read the head first, or reads in parallel:\n%s", mode, term, plan)
 			}
@@ -340,6 +325,34 @@ func emptyPhotos(t *testing.T, tx pgx.Tx) {
 	}
 }
 
+// photosOnly opens a transaction, rolled back when the test ends, in
+// which the photos table holds only what insert (an INSERT of photos into
+// album $1 of user $2) writes, analyzed; it returns it with the user's id,
+// a new user named user.
+func photosOnly(t *testing.T, user, insert string) (pgx.Tx, string) {
+	t.Helper()
+	ctx := context.Background()
+	s := openTestStore(t)
+	u, err := s.EnsureUser(ctx, user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	album := addTestAlbum(t, s, u.ID, "Search", [][3]string{{"first", "Belém", "2024-01-01"}})
+	tx, err := s.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tx.Rollback(context.Background()) })
+	emptyPhotos(t, tx)
+	if _, err := tx.Exec(ctx, insert, album, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `ANALYZE photos`); err != nil {
+		t.Fatal(err)
+	}
+	return tx, u.ID
+}
+
 // explainSearch returns the plan, run, of the search for q.
 func explainSearch(t *testing.T, tx pgx.Tx, q tripdata.PhotoSearch) string {
 	t.Helper()
@@ -363,28 +376,14 @@ func explainSearch(t *testing.T, tx pgx.Tx, q tripdata.PhotoSearch) string {
 // the rest: the two parts must meet without a gap or an overlap.
 func TestSearchReadsInPhysicalOrder(t *testing.T) {
 	ctx := context.Background()
-	s := openTestStore(t)
-	ana, _ := s.EnsureUser(ctx, "seam-ana")
-	album := addTestAlbum(t, s, ana.ID, "Seam", [][3]string{{"praia rara", "Belém", "2024-01-01"}})
-	tx, err := s.Pool.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	emptyPhotos(t, tx)
-	if _, err := tx.Exec(ctx, `INSERT INTO photos (album_id, user_id, description, location_name, taken_at, path)
+	tx, anaID := photosOnly(t, "seam-ana", `INSERT INTO photos (album_id, user_id, description, location_name, taken_at, path)
 		SELECT $1, $2,
 			CASE WHEN i <= 6000 AND i % 100 = 0 THEN 'praia rara'
 				WHEN i <= 6000 AND i % 100 = 50 THEN 'praia cheia'
 				WHEN i > 6000 AND i % 2 = 0 THEN 'praia cheia'
 				ELSE 'outra coisa' END,
 			'lugar ' || i % 37, date '2015-01-01' + i % 40, 'photos/seam/' || i || '.png'
-		FROM generate_series(1, 20000) i`, album, ana.ID); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Exec(ctx, `ANALYZE photos`); err != nil {
-		t.Fatal(err)
-	}
+		FROM generate_series(1, 20000) i`)
 	// The photos a search must return: the newest 50 of the first 1001
 	// matches in physical order, read one row after another.
 	const want = `WITH m AS (SELECT id, taken_at FROM photos
@@ -392,11 +391,11 @@ func TestSearchReadsInPhysicalOrder(t *testing.T) {
 		SELECT array(SELECT id::text FROM m ORDER BY taken_at DESC, id LIMIT 50), (SELECT count(*) FROM m)`
 	var seams int
 	for _, term := range []string{"praia", "praia cheia", "praia rara", "rara", "lugar 3", "outra"} {
-		q := tripdata.PhotoSearch{UserID: ana.ID, Term: term, Limit: 50}
+		q := tripdata.PhotoSearch{UserID: anaID, Term: term, Limit: 50}
 		got, read := searchInTx(t, tx, q)
 		var wantIDs []string
 		var wantRead int
-		if err := tx.QueryRow(ctx, want, ana.ID, textfold.WordStartRegexp(textfold.Fold(term))).Scan(&wantIDs, &wantRead); err != nil {
+		if err := tx.QueryRow(ctx, want, anaID, textfold.WordStartRegexp(textfold.Fold(term))).Scan(&wantIDs, &wantRead); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(got, wantIDs) || read != wantRead || read == 0 {
