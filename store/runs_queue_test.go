@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/testing/pgtest"
 )
@@ -668,13 +667,5 @@ func TestClaimUsesItsIndexes(t *testing.T) {
 // explain is PostgreSQL's plan of a statement, as text.
 func explain(t *testing.T, s *Store, sql string, args ...any) string {
 	t.Helper()
-	rows, err := s.Pool.Query(context.Background(), `EXPLAIN `+sql, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Join(lines, "\n")
+	return pgtest.Plan(t, s.Pool, `EXPLAIN `+sql, args...)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/testing/pgtest"
 	"github.com/tripgraph/tripgraph/textfold"
 	"github.com/tripgraph/tripgraph/tripdata"
 )
@@ -357,15 +358,7 @@ func photosOnly(t *testing.T, user, insert string) (pgx.Tx, string) {
 func explainSearch(t *testing.T, tx pgx.Tx, q tripdata.PhotoSearch) string {
 	t.Helper()
 	sql, args := searchPhotosQuery(q, statsInTx(t, tx))
-	rows, err := tx.Query(context.Background(), `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) `+sql, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Join(lines, "\n")
+	return pgtest.Plan(t, tx, `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) `+sql, args...)
 }
 
 // TestSearchReadsInPhysicalOrder checks that a search with a head reads

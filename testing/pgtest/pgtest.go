@@ -199,3 +199,23 @@ func DatabaseName(t testing.TB, dbURL string) string {
 	}
 	return strings.TrimPrefix(u.Path, "/")
 }
+
+// Querier runs a query: a pool, a connection or a transaction.
+type Querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// Plan is PostgreSQL's answer to explain, an EXPLAIN statement, as text:
+// one line of the plan a line.
+func Plan(t testing.TB, q Querier, explain string, args ...any) string {
+	t.Helper()
+	rows, err := q.Query(context.Background(), explain, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(lines, "\n")
+}
