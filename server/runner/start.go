@@ -65,11 +65,19 @@ func (r *Runner) Enqueue(ctx context.Context, t tenant.Tenant, req Request) (sto
 	if req.GraphID != "" {
 		nr.ThreadMetadata, _ = json.Marshal(map[string]string{"graph_id": req.GraphID, "assistant_id": req.AssistantID})
 	}
+	return r.createFor(ctx, t, req, nr)
+}
+
+// createFor creates the run nr of req for t, claimed by an idle worker of
+// this process when there is one and nothing waits in the queue, and hands
+// it over; the reserved worker is answered whatever happens, a panic
+// included, so that it never waits for nothing.
+func (r *Runner) createFor(ctx context.Context, t tenant.Tenant, req Request, nr store.NewRun) (run store.Run, err error) {
 	w, claim := r.claimFor()
 	nr.ClaimFor = claim
-	run, err := create(ctx, t, req, nr)
-	r.handOver(w, t, run, err)
-	return run, err
+	err = errors.New("the run's creation did not end") // what the worker is told if create panics
+	defer func() { r.handOver(w, t, run, err) }()
+	return create(ctx, t, req, nr)
 }
 
 // create creates the run nr of req for t: on a new thread of its own, or
