@@ -15,17 +15,14 @@ import (
 	"github.com/tripgraph/tripgraph/telemetry"
 )
 
-// Attributes of a tool call's span: OpenTelemetry's GenAI and MCP
-// conventions, and tripgraph's own.
+// Attributes of a tool call's span of tripgraph's own, beside those of
+// OpenTelemetry's GenAI and MCP conventions (telemetry).
 const (
-	genAIOperation = attribute.Key("gen_ai.operation.name")
-	genAIToolName  = attribute.Key("gen_ai.tool.name")
-	mcpMethod      = attribute.Key("mcp.method.name")
-	serverKey      = attribute.Key("tripgraph.mcp.server")
-	timeoutKey     = attribute.Key("tripgraph.mcp.timeout_ms")
-	outcomeKey     = attribute.Key("tripgraph.tool.outcome")
-	itemsKey       = attribute.Key("tripgraph.tool.items")
-	breakerKey     = attribute.Key("tripgraph.mcp.breaker")
+	serverKey  = attribute.Key("tripgraph.mcp.server")
+	timeoutKey = attribute.Key("tripgraph.mcp.timeout_ms")
+	outcomeKey = attribute.Key("tripgraph.tool.outcome")
+	itemsKey   = attribute.Key("tripgraph.tool.items")
+	breakerKey = attribute.Key("tripgraph.mcp.breaker")
 )
 
 // watchGuard watches a call's breaker and deadline for ctx's span, the
@@ -49,7 +46,7 @@ func startCall(ctx context.Context, e entry, args json.RawMessage) (context.Cont
 		return ctx, noop.Span{}
 	}
 	ctx, span := telemetry.Tracer().Start(ctx, "execute_tool "+e.name, trace.WithSpanKind(trace.SpanKindClient),
-		trace.WithAttributes(genAIOperation.String("execute_tool"), genAIToolName.String(e.name), mcpMethod.String("tools/call"),
+		trace.WithAttributes(telemetry.GenAIOperationKey.String("execute_tool"), telemetry.GenAIToolNameKey.String(e.name), telemetry.MCPMethodKey.String("tools/call"),
 			serverKey.String(e.server.Name), timeoutKey.Int64(e.server.timeout().Milliseconds())))
 	telemetry.Content(span, "gen_ai.tool.call.arguments", func() string { return string(args) })
 	return ctx, span

@@ -22,7 +22,7 @@ func traced(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		ctx = telemetry.ExtractMeta(ctx, call.Meta)
 		ctx, span := telemetry.Tracer().Start(ctx, "tools/call "+call.Name, trace.WithSpanKind(trace.SpanKindServer),
-			trace.WithAttributes(attribute.String("mcp.method.name", method), attribute.String("gen_ai.tool.name", call.Name)))
+			trace.WithAttributes(telemetry.MCPMethodKey.String(method), telemetry.GenAIToolNameKey.String(call.Name)))
 		defer span.End()
 		res, err := next(ctx, method, req)
 		if err != nil {

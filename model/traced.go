@@ -15,7 +15,6 @@ import (
 // GenAI attribute keys (OpenTelemetry's semantic conventions for
 // generative AI).
 const (
-	genAIOperation     = attribute.Key("gen_ai.operation.name")
 	genAIProvider      = attribute.Key("gen_ai.provider.name")
 	genAISystem        = attribute.Key("gen_ai.system") // the older name of the provider, which some back ends still read
 	genAIRequestModel  = attribute.Key("gen_ai.request.model")
@@ -83,7 +82,7 @@ func (t *traced) requestAttrs(options []llms.CallOption) []attribute.KeyValue {
 	if o.Model != "" {
 		name = o.Model
 	}
-	attrs := []attribute.KeyValue{genAIOperation.String("chat"), genAIProvider.String(t.provider),
+	attrs := []attribute.KeyValue{telemetry.GenAIOperationKey.String("chat"), genAIProvider.String(t.provider),
 		genAISystem.String(t.provider), genAIRequestModel.String(name), offlineKey.Bool(t.offline)}
 	if o.Temperature != 0 {
 		attrs = append(attrs, genAITemperature.Float64(o.Temperature))

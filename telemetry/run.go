@@ -22,6 +22,15 @@ const (
 	LinkKey     = attribute.Key("tripgraph.link")
 )
 
+// Attribute keys of OpenTelemetry's GenAI and MCP conventions that the
+// spans of several packages carry: a model's call (model), a tool's call
+// made (mcpbridge) and served (mcpserver).
+const (
+	GenAIOperationKey = attribute.Key("gen_ai.operation.name")
+	GenAIToolNameKey  = attribute.Key("gen_ai.tool.name")
+	MCPMethodKey      = attribute.Key("mcp.method.name")
+)
+
 // Run is one run being executed: the fields its span is named and
 // described by.
 type Run struct {
