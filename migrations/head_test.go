@@ -70,13 +70,8 @@ func deref[T any](p *T) any {
 // it; both, and the database, go when the test ends.
 func migratedTo(t *testing.T, prefix string, version int64) (*goose.Provider, *pgx.Conn) {
 	t.Helper()
-	pgtest.Skip(t)
 	ctx := context.Background()
-	url, drop, err := pgtest.NewDatabase(ctx, prefix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
+	url := pgtest.Database(t, prefix)
 	p, db, err := provider(url)
 	if err != nil {
 		t.Fatal(err)

@@ -83,13 +83,8 @@ func publicTables(t *testing.T) map[string]bool {
 // Processes that start together migrate one after another: each
 // migration is applied once, and none of them fails on another's.
 func TestConcurrentUpsApplyEachMigrationOnce(t *testing.T) {
-	pgtest.Skip(t)
 	ctx := context.Background()
-	url, drop, err := pgtest.NewDatabase(ctx, "migrconcurrent")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer drop()
+	url := pgtest.Database(t, "migrconcurrent")
 	const processes = 3
 	errs := make(chan error, processes)
 	for range processes {

@@ -28,11 +28,7 @@ import (
 // readyz is 503 until the database has every migration, then 200.
 func TestReadiness(t *testing.T) {
 	ctx := context.Background()
-	url, drop, err := pgtest.NewDatabase(ctx, "server_ready")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer drop()
+	url := pgtest.Database(t, "server_ready")
 	st, err := store.Open(ctx, url)
 	if err != nil {
 		t.Fatal(err)

@@ -63,13 +63,8 @@ func openQueueStoresWith(t testing.TB, n int, o Options) []*Store {
 // when it ends, and returns its URL.
 func migratedDatabase(t testing.TB) string {
 	t.Helper()
-	pgtest.Skip(t)
 	ctx := context.Background()
-	url, drop, err := pgtest.NewDatabase(ctx, "storeq")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
+	url := pgtest.Database(t, "storeq")
 	if err := migrations.Up(ctx, url); err != nil {
 		t.Fatal(err)
 	}

@@ -129,13 +129,8 @@ func TestReplayPrintsThread(t *testing.T) {
 // TestReplayCommand runs the command as an operator would: it finds the
 // database from DATABASE_URL and reads a thread whoever owns it.
 func TestReplayCommand(t *testing.T) {
-	pgtest.Skip(t)
 	ctx := context.Background()
-	url, drop, err := pgtest.NewDatabase(ctx, "cmd_replay")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
+	url := pgtest.Database(t, "cmd_replay")
 	t.Setenv("DATABASE_URL", url)
 	st, err := openStore(ctx, config.Database{URL: url})
 	if err != nil {

@@ -159,12 +159,7 @@ func TestRunRefusesSplitInjection(t *testing.T) {
 // With --db, tripgraph run answers through the MCP bridge from the seeded
 // PostgreSQL catalog, prints the thread, and --thread continues it.
 func TestRunOnDatabase(t *testing.T) {
-	pgtest.Skip(t)
-	url, drop, err := pgtest.NewDatabase(context.Background(), "cmdrun")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
+	url := pgtest.Database(t, "cmdrun")
 	t.Setenv("DATABASE_URL", url)
 	t.Setenv("TRIPGRAPH_MEDIA_ROOT", t.TempDir())
 

@@ -42,13 +42,8 @@ func TestNames(t *testing.T) {
 // are the whole table's) with a user.
 func newDatabase(t testing.TB) *pgxpool.Pool {
 	t.Helper()
-	pgtest.Skip(t)
 	ctx := context.Background()
-	url, drop, err := pgtest.NewDatabase(ctx, "eventparts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
+	url := pgtest.Database(t, "eventparts")
 	if err := migrations.Up(ctx, url); err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,20 @@ import (
 	"github.com/tripgraph/tripgraph/devdb"
 )
 
+// Database creates an empty database whose name starts with prefix for
+// the test, dropped when it ends, and returns its URL. It skips a test
+// run with -short.
+func Database(t testing.TB, prefix string) string {
+	t.Helper()
+	Skip(t)
+	url, drop, err := NewDatabase(context.Background(), prefix)
+	if err != nil {
+		t.Fatalf("creating a test database: %v", err)
+	}
+	t.Cleanup(drop)
+	return url
+}
+
 // NewDatabase creates an empty database whose name starts with prefix and
 // returns its URL and a function that drops it.
 func NewDatabase(ctx context.Context, prefix string) (string, func(), error) {

@@ -32,13 +32,8 @@ func OpenURL(t testing.TB, prefix string) (*store.Store, string) {
 // OpenWith is OpenURL with the store's options: a tracer, a pool size.
 func OpenWith(t testing.TB, prefix string, o store.Options) (*store.Store, string) {
 	t.Helper()
-	pgtest.Skip(t)
 	ctx := context.Background()
-	url, drop, err := pgtest.NewDatabase(ctx, prefix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
+	url := pgtest.Database(t, prefix)
 	if err := migrations.Up(ctx, url); err != nil {
 		t.Fatalf("migrating the test database: %v", err)
 	}
