@@ -145,11 +145,17 @@ func (s *state) addRun(t *thread, nr store.NewRun, strategy string, meta []byte,
 // would claim. The caller holds mu.
 func (s *state) anyDueLocked(at time.Time) bool {
 	for _, r := range s.runs {
-		if r.Status == store.RunPending && (r.NotBefore == nil || !r.NotBefore.After(at)) {
+		if r.dueAt(at) {
 			return true
 		}
 	}
 	return false
+}
+
+// dueAt reports whether r waits to be claimed at at: pending, and not
+// delayed past it.
+func (r *run) dueAt(at time.Time) bool {
+	return r.Status == store.RunPending && (r.NotBefore == nil || !r.NotBefore.After(at))
 }
 
 // claimRound is the claim round a run of owner's takes as it becomes
@@ -365,7 +371,7 @@ func (st *Store) ClaimRun(_ context.Context, workerID string, lease time.Duratio
 	at := st.s.now()
 	var due []*run
 	for _, r := range s.runs {
-		if r.Status == store.RunPending && (r.NotBefore == nil || !r.NotBefore.After(at)) {
+		if r.dueAt(at) {
 			due = append(due, r)
 		}
 	}
