@@ -111,7 +111,7 @@ type Worker struct {
 // no other run is waiting to be claimed, so that it takes no other's turn.
 func claimsAtOnce(worker, delay string) string {
 	return `(` + worker + `::text <> '' AND ` + delay + `::bigint <= 0 AND NOT EXISTS (
-		SELECT 1 FROM runs p WHERE p.status = 'pending' AND (p.not_before IS NULL OR p.not_before <= now())))`
+		SELECT 1 FROM runs p WHERE ` + dueRun("p") + `))`
 }
 
 // claimedColumns is the SQL of the columns a new run takes from whether it

@@ -137,10 +137,10 @@ func claimRoundOf(owner, ending string) string {
 // it, both skipped when held (SKIP LOCKED), so that no worker waits for
 // another. It returns the run as claimed, its owner, and whether another
 // run is pending.
-const claimSQL = `
+var claimSQL = `
 	WITH c AS (
 		SELECT r.id, r.thread_id, t.owner_id FROM runs r JOIN threads t ON t.id = r.thread_id
-		WHERE r.status = 'pending' /* any owner: claim */ AND (r.not_before IS NULL OR r.not_before <= now())
+		WHERE /* any owner: claim */ ` + dueRun("r") + `
 		ORDER BY r.claim_round, r.created_at, r.id LIMIT 1
 		FOR NO KEY UPDATE OF r, t SKIP LOCKED),
 	th AS (UPDATE threads SET status = 'busy', updated_at = now() FROM c WHERE threads.id = c.thread_id),
@@ -151,9 +151,14 @@ const claimSQL = `
 		FROM c WHERE runs.id = c.id
 		RETURNING runs.*)
 	SELECT ` + runColumns + `, c.owner_id::text, EXISTS (
-		SELECT 1 FROM runs o WHERE o.status = 'pending' AND o.id <> r.id
-			AND (o.not_before IS NULL OR o.not_before <= now()))
+		SELECT 1 FROM runs o WHERE ` + dueRun("o") + ` AND o.id <> r.id)
 	FROM r JOIN c ON c.id = r.id`
+
+// dueRun is the SQL condition that the run alias names waits to be
+// claimed: pending, and not delayed past now.
+func dueRun(alias string) string {
+	return alias + `.status = 'pending' AND (` + alias + `.not_before IS NULL OR ` + alias + `.not_before <= now())`
+}
 
 // resumed is the announcement, after a run's id, that another attempt of
 // the run began: a follower reads the table (see subscription.noted).
