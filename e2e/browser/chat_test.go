@@ -93,6 +93,9 @@ func neverStuck(t *testing.T, s *site) {
 	})
 	step("Book asks to confirm and takes the focus", func(p *tab) {
 		bookFirstStay(p)
+		// The page moves the focus in the frame after the confirmation
+		// arrives, which may come after the run's end.
+		p.wait("the confirmation to take the focus", `document.activeElement.closest('.component.booking-pending')`)
 		focused := eval[string](p, `(e => e.tagName + (e.closest('.component.booking-pending') ? ' in the confirmation' : ''))(document.activeElement)`)
 		if focused != "H3 in the confirmation" {
 			p.t.Errorf("after Book the focus is on %q, want the confirmation's heading", focused)
