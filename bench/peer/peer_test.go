@@ -206,3 +206,31 @@ func TestSameJSON(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkMemoryPass is one timed pass of an in-memory round (runRound):
+// the whole workload on new threads in a new MemorySaver, in the same
+// order. Its ns/run is what a round's runs/s follows; run it with
+// -cpuprofile or -memprofile to see where a run's CPU goes.
+func BenchmarkMemoryPass(b *testing.B) {
+	w, err := loadWorkload()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	runs := len(w.Schedule) * len(w.Schedule[0])
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := openSaver(ctx, saverMemory, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		g, err := tripGraph(w, s.cp)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := pass(ctx, w, g, s, len(w.Schedule[0]), graph.DurabilitySync); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(runs), "ns/run")
+}
