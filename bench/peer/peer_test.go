@@ -209,8 +209,10 @@ func TestSameJSON(t *testing.T) {
 
 // BenchmarkMemoryPass is one timed pass of an in-memory round (runRound):
 // the whole workload on new threads in a new MemorySaver, in the same
-// order. Its ns/run is what a round's runs/s follows; run it with
-// -cpuprofile or -memprofile to see where a run's CPU goes.
+// order. Its ns/run is what a round's runs/s follows, and cpu-ns/run the
+// process's CPU per run (all threads: the collector's too), as a round
+// reports it; run it with -cpuprofile or -memprofile to see where a run's
+// CPU goes.
 func BenchmarkMemoryPass(b *testing.B) {
 	w, err := loadWorkload()
 	if err != nil {
@@ -219,6 +221,7 @@ func BenchmarkMemoryPass(b *testing.B) {
 	ctx := context.Background()
 	runs := len(w.Schedule) * len(w.Schedule[0])
 	b.ReportAllocs()
+	cpuBefore := cpuTime()
 	for b.Loop() {
 		s, err := openSaver(ctx, saverMemory, "")
 		if err != nil {
@@ -232,5 +235,6 @@ func BenchmarkMemoryPass(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64((cpuTime()-cpuBefore).Nanoseconds())/float64(b.N)/float64(runs), "cpu-ns/run")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(runs), "ns/run")
 }
