@@ -328,7 +328,7 @@ type run[S, U any] struct {
 
 	// events carries what the running node emits, and then that it
 	// returned, what it returned being in returned; made at the first
-	// node, it serves every node of the run.
+	// node of a run with a consumer, it serves every node of the run.
 	events   chan emitted
 	returned nodeResult[U]
 
@@ -735,32 +735,32 @@ type nodeResult[U any] struct {
 	err    error
 }
 
-// runNode runs one node in its own goroutine, forwarding what it emits while
-// it runs, and returns once the node has returned, even if ctx is cancelled
-// meanwhile: the node's context is cancelled with it, and the run waits. A
-// non-nil Interrupt means the node paused the run.
+// runNode runs one node and returns once it has returned, even if ctx is
+// cancelled meanwhile: the node's context is cancelled with it, and the
+// run waits. A run with a consumer runs the node in its own goroutine and
+// forwards what it emits while it runs; a run without one (Invoke) drops
+// what nodes emit, so it runs the node in the run's goroutine, without a
+// channel or a goroutine's start. A non-nil Interrupt means the node
+// paused the run.
 func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S) (U, *PendingInterrupt, error) {
 	r.emit(Event[S, U]{Kind: NodeStarted, Step: step, Node: node, State: state})
-	if r.events == nil {
-		r.events = make(chan emitted, r.eventBuffer())
-	}
 	if r.c.bind != nil {
 		ctx = r.c.bind(ctx)
 	}
 	em := &emitter{
 		Context: ctx,
 		info:    RunInfo{ThreadID: r.cfg.ThreadID, RunID: r.cfg.RunID, Step: step, Node: node},
-		ch:      r.events,
 		quiet:   r.yield == nil,
 		answers: r.answers,
 	}
 	r.answers = nil // they answer the first node only
-	go call(em, r.c.g.nodes[node], state, &r.returned)
-	for e := <-r.events; e.from != em || e.kind != 0; e = <-r.events {
-		r.forwardFrom(em, step, node, e)
+	var res nodeResult[U]
+	if em.quiet {
+		res = call(em, r.c.g.nodes[node], state)
+	} else {
+		res = r.runForwarding(em, r.c.g.nodes[node], state)
 	}
-	em.end() // what the node's goroutines sent before it returned came first
-	res := r.returned
+	em.end() // what the node's goroutines send later is dropped
 	em.mu.Lock()
 	pause := em.pause
 	em.mu.Unlock()
@@ -773,22 +773,33 @@ func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S)
 	return res.update, nil, nil
 }
 
-// eventBuffer is how many events a node may emit ahead of the consumer:
-// none without one (Invoke), where the channel only says that the node
-// returned.
-func (r *run[S, U]) eventBuffer() int {
-	if r.yield == nil {
-		return 1
+// runForwarding runs a node in its own goroutine and forwards what it
+// emits until it returns; what the node's goroutines sent before it
+// returned comes first.
+func (r *run[S, U]) runForwarding(em *emitter, fn NodeFunc[S, U], state S) nodeResult[U] {
+	if r.events == nil {
+		r.events = make(chan emitted, eventBuffer)
 	}
-	return 16
+	em.ch = r.events
+	go func() {
+		r.returned = call(em, fn, state)
+		em.ch <- emitted{from: em} // returned
+	}()
+	for e := <-r.events; e.from != em || e.kind != 0; e = <-r.events {
+		r.forwardFrom(em, e)
+	}
+	return r.returned
 }
+
+// eventBuffer is how many events a node may emit ahead of the consumer.
+const eventBuffer = 16
 
 // forwardFrom forwards what the running node em emitted; what a goroutine
 // of an earlier node sends after that node's step is dropped, as that
 // node's own emitter would have dropped it.
-func (r *run[S, U]) forwardFrom(em *emitter, step int, node string, e emitted) {
+func (r *run[S, U]) forwardFrom(em *emitter, e emitted) {
 	if e.from == em {
-		r.forward(step, node, e)
+		r.forward(em.info.Step, em.info.Node, e)
 	}
 }
 
@@ -796,17 +807,16 @@ func (r *run[S, U]) forward(step int, node string, e emitted) {
 	r.emit(Event[S, U]{Kind: e.kind, Step: step, Node: node, Name: e.name, Payload: e.payload, Token: e.token, MessageID: e.messageID})
 }
 
-// call runs a node function in em, its context, turning a panic into an
-// error: it writes what the node returned to res, then tells the run.
-func call[S, U any](em *emitter, fn NodeFunc[S, U], state S, res *nodeResult[U]) {
+// call runs a node function in em, its context, and returns what it
+// returned, a panic turned into an error.
+func call[S, U any](em *emitter, fn NodeFunc[S, U], state S) (res nodeResult[U]) {
 	defer func() {
 		if v := recover(); v != nil {
-			*res = nodeResult[U]{err: &PanicError{Value: v, Stack: debug.Stack()}}
+			res = nodeResult[U]{err: &PanicError{Value: v, Stack: debug.Stack()}}
 		}
-		em.ch <- emitted{from: em} // returned
 	}()
 	u, err := fn(em, state)
-	*res = nodeResult[U]{update: u, err: err}
+	return nodeResult[U]{update: u, err: err}
 }
 
 // JSONAppender is a state or an update that encodes itself, as
