@@ -152,7 +152,7 @@ func (c *Compiled[S, U]) execute(ctx context.Context, cfg RunConfig[U], yield fu
 	caller := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &run[S, U]{c: c, cfg: cfg, yield: yield, cancel: cancel}
+	r := &run[S, U]{c: c, cfg: cfg, yield: yield, cancel: cancel, handsOut: yield != nil}
 	r.writes.start(caller, ctx)
 	defer r.writes.release()
 	if r.cfg.RunID == "" {
@@ -230,7 +230,7 @@ func (c *Compiled[S, U]) UpdateState(ctx context.Context, threadID, checkpointID
 	if err != nil {
 		return Checkpoint{}, err
 	}
-	r := &run[S, U]{c: c, cfg: RunConfig[U]{ThreadID: threadID, RunID: newID()}, head: head}
+	r := &run[S, U]{c: c, cfg: RunConfig[U]{ThreadID: threadID, RunID: newID()}, head: head, handsOut: true}
 	if asNode == INPUT { // an input, pending: the state is unchanged until START applies it
 		cp, err := r.unchanged(base, START, SourceInput, state, update, c.due(START))
 		if err != nil {
@@ -310,6 +310,9 @@ type run[S, U any] struct {
 	cancel  context.CancelFunc
 	writes  writeContext // the context of its checkpoint writes
 	stopped bool         // the consumer stopped iterating
+	// handsOut says that its checkpoints are handed to others: to its
+	// consumer in events, or to UpdateState's caller.
+	handsOut bool
 	steps   int          // nodes executed so far
 
 	head    string            // sync, exit: the thread's head, which the next write must find
