@@ -282,6 +282,15 @@ func appendMarshalled(b []byte, v any) ([]byte, error) {
 // hexDigits are the digits of a \u escape.
 const hexDigits = "0123456789abcdef"
 
+// plainByte says which bytes a JSON string holds as they are: ASCII but
+// the control characters, ", \, and HTML's <, > and &.
+var plainByte = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendString appends s as a JSON string, as encoding/json writes it: \",
 // \\ and the control characters escaped (\b, \f, \n, \r and \t by their
 // letters, the rest as \u00XX), and so are <, > and &, U+2028 and U+2029;
@@ -291,48 +300,51 @@ func appendString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			var esc string
-			switch {
-			case r == utf8.RuneError && size == 1:
-				esc = `\ufffd`
-			case r == '\u2028':
-				esc = `\u2028`
-			case r == '\u2029':
-				esc = `\u2029`
+		if c < utf8.RuneSelf {
+			if plainByte[c] {
+				i++
+				continue
 			}
-			if esc != "" {
-				b = append(append(b, s[start:i]...), esc...)
-				start = i + size
-			}
-			i += size
-			continue
-		}
-		if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			b = appendEscaped(append(b, s[start:i]...), c)
 			i++
+			start = i
 			continue
 		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		r, size := utf8.DecodeRuneInString(s[i:])
+		var esc string
+		switch {
+		case r == utf8.RuneError && size == 1:
+			esc = `\ufffd`
+		case r == '\u2028':
+			esc = `\u2028`
+		case r == '\u2029':
+			esc = `\u2029`
 		}
-		i++
-		start = i
+		if esc != "" {
+			b = append(append(b, s[start:i]...), esc...)
+			start = i + size
+		}
+		i += size
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendEscaped appends the escape of an ASCII byte that is not plain.
+func appendEscaped(b []byte, c byte) []byte {
+	switch c {
+	case '"', '\\':
+		return append(b, '\\', c)
+	case '\b':
+		return append(b, '\\', 'b')
+	case '\f':
+		return append(b, '\\', 'f')
+	case '\n':
+		return append(b, '\\', 'n')
+	case '\r':
+		return append(b, '\\', 'r')
+	case '\t':
+		return append(b, '\\', 't')
+	}
+	return append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 }
