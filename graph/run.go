@@ -313,7 +313,7 @@ type run[S, U any] struct {
 	// handsOut says that its checkpoints are handed to others: to its
 	// consumer in events, or to UpdateState's caller.
 	handsOut bool
-	steps   int          // nodes executed so far
+	steps    int // nodes executed so far
 
 	head    string            // sync, exit: the thread's head, which the next write must find
 	held    []Checkpoint      // sync, InputDurable: the input's checkpoints, saved with the next
