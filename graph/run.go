@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"time"
@@ -23,7 +24,8 @@ type Compiled[S, U any] struct {
 	bind func(context.Context) context.Context
 	// next holds, for START and each node, a checkpoint's Next naming it,
 	// shared by every checkpoint that has it (a checkpoint never changes).
-	next map[string][]string
+	next   map[string][]string
+	encode codec[S, U]
 }
 
 // RunConfig says what a run works on.
@@ -671,13 +673,13 @@ func (r *run[S, U]) checkpointAs(parent Checkpoint, node, source string, state S
 	}
 	var err error
 	if cp.State == nil {
-		if cp.State, err = encodeJSON(state); err != nil {
+		if cp.State, err = r.c.encode.state(state); err != nil {
 			return cp, fmt.Errorf("encoding the state after %q: %w", node, err)
 		}
 	}
 	r.made, r.madeAs, r.madeLen = cp.ID, state, len(cp.State)
 	if cp.Update == nil {
-		if cp.Update, err = encodeJSON(update); err != nil {
+		if cp.Update, err = r.c.encode.update(update); err != nil {
 			return cp, fmt.Errorf("encoding the update of %q: %w", node, err)
 		}
 	}
@@ -829,10 +831,34 @@ type JSONAppender interface {
 	AppendJSON(b []byte) ([]byte, error)
 }
 
-// encodeJSON encodes a state or an update.
-func encodeJSON(v any) (json.RawMessage, error) {
-	if a, ok := v.(JSONAppender); ok {
-		return a.AppendJSON(nil)
+// codec encodes a graph's states and updates.
+type codec[S, U any] struct {
+	state  func(S) (json.RawMessage, error)
+	update func(U) (json.RawMessage, error)
+}
+
+func newCodec[S, U any]() codec[S, U] {
+	return codec[S, U]{state: encoderOf[S](), update: encoderOf[U]()}
+}
+
+// encoderOf returns how the engine encodes a T: with its AppendJSON when
+// it is a JSONAppender, else with encoding/json. A T that is one has the
+// method called as T's, not through the interface, which would copy each
+// state and update to the heap to encode it.
+func encoderOf[T any]() func(T) (json.RawMessage, error) {
+	t := reflect.TypeFor[T]()
+	switch {
+	case t.Kind() == reflect.Interface: // its values may be JSONAppenders or not
+		return func(v T) (json.RawMessage, error) {
+			if a, ok := any(v).(JSONAppender); ok {
+				return a.AppendJSON(nil)
+			}
+			return json.Marshal(v)
+		}
+	case t.Implements(reflect.TypeFor[JSONAppender]()):
+		m, _ := t.MethodByName("AppendJSON")
+		appendJSON := m.Func.Interface().(func(T, []byte) ([]byte, error))
+		return func(v T) (json.RawMessage, error) { return appendJSON(v, nil) }
 	}
-	return json.Marshal(v)
+	return func(v T) (json.RawMessage, error) { return json.Marshal(v) }
 }
