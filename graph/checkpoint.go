@@ -210,13 +210,32 @@ func NewMemorySaver() *MemorySaver {
 // Put stores a copy of cp as the thread's new head, if its head is head and
 // ctx is not done.
 func (m *MemorySaver) Put(ctx context.Context, cp Checkpoint, head string) error {
+	return m.keep(ctx, cp, head, true)
+}
+
+// owning is a MemorySaver that keeps the checkpoints it is given as they
+// are, without copying them: for the engine's own, which it never changes
+// and, in a run without a consumer, hands to no one else (see run.saver).
+type owning struct{ *MemorySaver }
+
+// Put stores cp itself as the thread's new head, as MemorySaver.Put would
+// store a copy.
+func (o owning) Put(ctx context.Context, cp Checkpoint, head string) error {
+	return o.keep(ctx, cp, head, false)
+}
+
+// keep stores cp, or a copy of it, as the thread's new head, if its head
+// is head and ctx is not done.
+func (m *MemorySaver) keep(ctx context.Context, cp Checkpoint, head string, copied bool) error {
 	if err := checkIDs(cp, head); err != nil {
 		return fmt.Errorf("saving a checkpoint: %w", err)
 	}
 	if err := ctx.Err(); err != nil { // as a database would, for a cancelled write
 		return fmt.Errorf("saving checkpoint %q: %w", cp.ID, err)
 	}
-	cp = cp.Clone()
+	if copied {
+		cp = cp.Clone()
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	list := m.threads[cp.ThreadID]

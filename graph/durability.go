@@ -104,13 +104,25 @@ func (r *run[S, U]) put(ctx context.Context, cps ...Checkpoint) error {
 		// stack of the run's own steps.
 		n, err = PutAll(ctx, r.c.cp, slices.Clone(cps), r.head)
 	} else {
-		n, err = putEach(ctx, r.c.cp, cps, r.head)
+		n, err = putEach(ctx, r.saver(), cps, r.head)
 	}
 	for i := range cps[:n] {
 		r.head, r.stored = cps[i].ID, cps[i].ID
 		r.saved(cps[i])
 	}
 	return err
+}
+
+// saver is what the run stores its checkpoints with, one at a time. A
+// MemorySaver copies what it is given, so that no caller shares what it
+// keeps; a run that hands its checkpoints to no one (Invoke's) gives them
+// to it to keep as they are (owning): the run never changes a checkpoint
+// it made.
+func (r *run[S, U]) saver() Checkpointer {
+	if m, ok := r.c.cp.(*MemorySaver); ok && !r.handsOut {
+		return owning{m}
+	}
+	return r.c.cp
 }
 
 // report emits CheckpointSaved for what the background writer has stored.

@@ -136,7 +136,7 @@ func (g *Graph[S, U]) Compile(cp Checkpointer) (*Compiled[S, U], error) {
 	if cp == nil {
 		cp = NewMemorySaver()
 	}
-	c := &Compiled[S, U]{g: g.snapshot(), cp: cp, decoded: newDecodedStates[S](), next: map[string][]string{START: {START}}}
+	c := &Compiled[S, U]{g: g.snapshot(), cp: cp, decoded: newDecodedStates[S](), next: map[string][]string{START: {START}}, encode: newCodec[S, U]()}
 	for name := range c.g.nodes {
 		c.next[name] = []string{name}
 	}

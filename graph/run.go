@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"time"
@@ -23,7 +24,8 @@ type Compiled[S, U any] struct {
 	bind func(context.Context) context.Context
 	// next holds, for START and each node, a checkpoint's Next naming it,
 	// shared by every checkpoint that has it (a checkpoint never changes).
-	next map[string][]string
+	next   map[string][]string
+	encode codec[S, U]
 }
 
 // RunConfig says what a run works on.
@@ -152,7 +154,7 @@ func (c *Compiled[S, U]) execute(ctx context.Context, cfg RunConfig[U], yield fu
 	caller := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &run[S, U]{c: c, cfg: cfg, yield: yield, cancel: cancel}
+	r := &run[S, U]{c: c, cfg: cfg, yield: yield, cancel: cancel, handsOut: yield != nil}
 	r.writes.start(caller, ctx)
 	defer r.writes.release()
 	if r.cfg.RunID == "" {
@@ -230,7 +232,7 @@ func (c *Compiled[S, U]) UpdateState(ctx context.Context, threadID, checkpointID
 	if err != nil {
 		return Checkpoint{}, err
 	}
-	r := &run[S, U]{c: c, cfg: RunConfig[U]{ThreadID: threadID, RunID: newID()}, head: head}
+	r := &run[S, U]{c: c, cfg: RunConfig[U]{ThreadID: threadID, RunID: newID()}, head: head, handsOut: true}
 	if asNode == INPUT { // an input, pending: the state is unchanged until START applies it
 		cp, err := r.unchanged(base, START, SourceInput, state, update, c.due(START))
 		if err != nil {
@@ -310,7 +312,10 @@ type run[S, U any] struct {
 	cancel  context.CancelFunc
 	writes  writeContext // the context of its checkpoint writes
 	stopped bool         // the consumer stopped iterating
-	steps   int          // nodes executed so far
+	// handsOut says that its checkpoints are handed to others: to its
+	// consumer in events, or to UpdateState's caller.
+	handsOut bool
+	steps    int // nodes executed so far
 
 	head    string            // sync, exit: the thread's head, which the next write must find
 	held    []Checkpoint      // sync, InputDurable: the input's checkpoints, saved with the next
@@ -328,7 +333,7 @@ type run[S, U any] struct {
 
 	// events carries what the running node emits, and then that it
 	// returned, what it returned being in returned; made at the first
-	// node, it serves every node of the run.
+	// node of a run with a consumer, it serves every node of the run.
 	events   chan emitted
 	returned nodeResult[U]
 
@@ -668,13 +673,13 @@ func (r *run[S, U]) checkpointAs(parent Checkpoint, node, source string, state S
 	}
 	var err error
 	if cp.State == nil {
-		if cp.State, err = encodeJSON(state); err != nil {
+		if cp.State, err = r.c.encode.state(state); err != nil {
 			return cp, fmt.Errorf("encoding the state after %q: %w", node, err)
 		}
 	}
 	r.made, r.madeAs, r.madeLen = cp.ID, state, len(cp.State)
 	if cp.Update == nil {
-		if cp.Update, err = encodeJSON(update); err != nil {
+		if cp.Update, err = r.c.encode.update(update); err != nil {
 			return cp, fmt.Errorf("encoding the update of %q: %w", node, err)
 		}
 	}
@@ -735,32 +740,32 @@ type nodeResult[U any] struct {
 	err    error
 }
 
-// runNode runs one node in its own goroutine, forwarding what it emits while
-// it runs, and returns once the node has returned, even if ctx is cancelled
-// meanwhile: the node's context is cancelled with it, and the run waits. A
-// non-nil Interrupt means the node paused the run.
+// runNode runs one node and returns once it has returned, even if ctx is
+// cancelled meanwhile: the node's context is cancelled with it, and the
+// run waits. A run with a consumer runs the node in its own goroutine and
+// forwards what it emits while it runs; a run without one (Invoke) drops
+// what nodes emit, so it runs the node in the run's goroutine, without a
+// channel or a goroutine's start. A non-nil Interrupt means the node
+// paused the run.
 func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S) (U, *PendingInterrupt, error) {
 	r.emit(Event[S, U]{Kind: NodeStarted, Step: step, Node: node, State: state})
-	if r.events == nil {
-		r.events = make(chan emitted, r.eventBuffer())
-	}
 	if r.c.bind != nil {
 		ctx = r.c.bind(ctx)
 	}
 	em := &emitter{
 		Context: ctx,
 		info:    RunInfo{ThreadID: r.cfg.ThreadID, RunID: r.cfg.RunID, Step: step, Node: node},
-		ch:      r.events,
 		quiet:   r.yield == nil,
 		answers: r.answers,
 	}
 	r.answers = nil // they answer the first node only
-	go call(em, r.c.g.nodes[node], state, &r.returned)
-	for e := <-r.events; e.from != em || e.kind != 0; e = <-r.events {
-		r.forwardFrom(em, step, node, e)
+	var res nodeResult[U]
+	if em.quiet {
+		res = call(em, r.c.g.nodes[node], state)
+	} else {
+		res = r.runForwarding(em, r.c.g.nodes[node], state)
 	}
-	em.end() // what the node's goroutines sent before it returned came first
-	res := r.returned
+	em.end() // what the node's goroutines send later is dropped
 	em.mu.Lock()
 	pause := em.pause
 	em.mu.Unlock()
@@ -773,22 +778,33 @@ func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S)
 	return res.update, nil, nil
 }
 
-// eventBuffer is how many events a node may emit ahead of the consumer:
-// none without one (Invoke), where the channel only says that the node
-// returned.
-func (r *run[S, U]) eventBuffer() int {
-	if r.yield == nil {
-		return 1
+// runForwarding runs a node in its own goroutine and forwards what it
+// emits until it returns; what the node's goroutines sent before it
+// returned comes first.
+func (r *run[S, U]) runForwarding(em *emitter, fn NodeFunc[S, U], state S) nodeResult[U] {
+	if r.events == nil {
+		r.events = make(chan emitted, eventBuffer)
 	}
-	return 16
+	em.ch = r.events
+	go func() {
+		r.returned = call(em, fn, state)
+		em.ch <- emitted{from: em} // returned
+	}()
+	for e := <-r.events; e.from != em || e.kind != 0; e = <-r.events {
+		r.forwardFrom(em, e)
+	}
+	return r.returned
 }
+
+// eventBuffer is how many events a node may emit ahead of the consumer.
+const eventBuffer = 16
 
 // forwardFrom forwards what the running node em emitted; what a goroutine
 // of an earlier node sends after that node's step is dropped, as that
 // node's own emitter would have dropped it.
-func (r *run[S, U]) forwardFrom(em *emitter, step int, node string, e emitted) {
+func (r *run[S, U]) forwardFrom(em *emitter, e emitted) {
 	if e.from == em {
-		r.forward(step, node, e)
+		r.forward(em.info.Step, em.info.Node, e)
 	}
 }
 
@@ -796,17 +812,16 @@ func (r *run[S, U]) forward(step int, node string, e emitted) {
 	r.emit(Event[S, U]{Kind: e.kind, Step: step, Node: node, Name: e.name, Payload: e.payload, Token: e.token, MessageID: e.messageID})
 }
 
-// call runs a node function in em, its context, turning a panic into an
-// error: it writes what the node returned to res, then tells the run.
-func call[S, U any](em *emitter, fn NodeFunc[S, U], state S, res *nodeResult[U]) {
+// call runs a node function in em, its context, and returns what it
+// returned, a panic turned into an error.
+func call[S, U any](em *emitter, fn NodeFunc[S, U], state S) (res nodeResult[U]) {
 	defer func() {
 		if v := recover(); v != nil {
-			*res = nodeResult[U]{err: &PanicError{Value: v, Stack: debug.Stack()}}
+			res = nodeResult[U]{err: &PanicError{Value: v, Stack: debug.Stack()}}
 		}
-		em.ch <- emitted{from: em} // returned
 	}()
 	u, err := fn(em, state)
-	*res = nodeResult[U]{update: u, err: err}
+	return nodeResult[U]{update: u, err: err}
 }
 
 // JSONAppender is a state or an update that encodes itself, as
@@ -816,10 +831,34 @@ type JSONAppender interface {
 	AppendJSON(b []byte) ([]byte, error)
 }
 
-// encodeJSON encodes a state or an update.
-func encodeJSON(v any) (json.RawMessage, error) {
-	if a, ok := v.(JSONAppender); ok {
-		return a.AppendJSON(nil)
+// codec encodes a graph's states and updates.
+type codec[S, U any] struct {
+	state  func(S) (json.RawMessage, error)
+	update func(U) (json.RawMessage, error)
+}
+
+func newCodec[S, U any]() codec[S, U] {
+	return codec[S, U]{state: encoderOf[S](), update: encoderOf[U]()}
+}
+
+// encoderOf returns how the engine encodes a T: with its AppendJSON when
+// it is a JSONAppender, else with encoding/json. A T that is one has the
+// method called as T's, not through the interface, which would copy each
+// state and update to the heap to encode it.
+func encoderOf[T any]() func(T) (json.RawMessage, error) {
+	t := reflect.TypeFor[T]()
+	switch {
+	case t.Kind() == reflect.Interface: // its values may be JSONAppenders or not
+		return func(v T) (json.RawMessage, error) {
+			if a, ok := any(v).(JSONAppender); ok {
+				return a.AppendJSON(nil)
+			}
+			return json.Marshal(v)
+		}
+	case t.Implements(reflect.TypeFor[JSONAppender]()):
+		m, _ := t.MethodByName("AppendJSON")
+		appendJSON := m.Func.Interface().(func(T, []byte) ([]byte, error))
+		return func(v T) (json.RawMessage, error) { return appendJSON(v, nil) }
 	}
-	return json.Marshal(v)
+	return func(v T) (json.RawMessage, error) { return json.Marshal(v) }
 }

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -598,4 +600,38 @@ func TestInputIsTheUpdateOfItsTwoCheckpoints(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Invoke, which has no consumer for what nodes emit, runs each node in
+// the caller's goroutine: no goroutine's start, no channel per run. Run, whose
+// consumer reads events while a node runs, starts one for the node.
+func TestInvokeRunsNodesInItsGoroutine(t *testing.T) {
+	var ran []int64
+	g := New(reduce)
+	g.AddNode("a", func(context.Context, tstate) (tupdate, error) {
+		ran = append(ran, goroutineID())
+		return tupdate{Log: []string{"a"}}, nil
+	})
+	g.AddEdge(START, "a").AddEdge("a", END)
+	c := mustCompile(t, g, NewMemorySaver())
+	if _, err := c.Invoke(context.Background(), RunConfig[tupdate]{ThreadID: newID()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range c.Run(context.Background(), RunConfig[tupdate]{ThreadID: newID()}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if own := goroutineID(); len(ran) != 2 || ran[0] != own || ran[1] == own {
+		t.Fatalf("the node ran on goroutines %v; want Invoke's on the caller's (%d), Run's on another", ran, own)
+	}
+}
+
+// goroutineID is the number runtime.Stack gives the calling goroutine.
+func goroutineID() int64 {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	id, _, _ := strings.Cut(strings.TrimPrefix(string(buf), "goroutine "), " ")
+	n, _ := strconv.ParseInt(id, 10, 64)
+	return n
 }

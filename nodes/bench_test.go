@@ -65,3 +65,35 @@ func BenchmarkOfflineTurn(b *testing.B) {
 	b.ReportMetric(float64(took[len(took)/2].Nanoseconds()), "p50-ns")
 	b.ReportMetric(float64(took[len(took)*99/100].Nanoseconds()), "p99-ns")
 }
+
+// BenchmarkStateAppendJSON encodes a state the size of a ten-turn thread's
+// (20 messages, some in Portuguese, and 10 cards of five places each), as
+// the engine does at every step.
+func BenchmarkStateAppendJSON(b *testing.B) {
+	answer, _ := benchTools()[0].Run(context.Background(), nil)
+	props, err := json.Marshal(answer)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var s State
+	for i := range 10 {
+		id := fmt.Sprint("ai-", i)
+		s = Reduce(s, Update{
+			Messages: []Message{
+				{ID: fmt.Sprint("human-", i), Type: Human, Content: "Quero ficar em São Paulo de 3 a 9 de maio, somos três pessoas."},
+				{ID: id, Type: AI, Content: "Here are 5 places to stay in Lisbon from 2027-05-01 to 2027-05-05 for 2 guests."},
+			},
+			UI:        []UIUpsert{{UIComponent: UIComponent{ID: fmt.Sprint("call-", i), Name: card.Accommodations, Props: props, MessageID: id}}},
+			Timestamp: int64(i),
+		})
+	}
+	s.TripDetails, s.Intent, s.Language = &TripDetails{Location: "Lisbon", StartDate: "2027-05-01", EndDate: "2027-05-05", NumberOfGuests: 2}, IntentAccommodations, "pt"
+	b.ReportAllocs()
+	for b.Loop() {
+		data, err := s.AppendJSON(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(len(data)))
+	}
+}

@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/tripgraph/tripgraph/card"
@@ -20,21 +21,32 @@ func TestAppendJSONIsJSONMarshal(t *testing.T) {
 		{ID: "u3", Name: "empty"},
 	}
 	full := State{
-		Messages:    []Message{{ID: "m1", Type: Human, Content: "4 nights in \"Lisbon\" <now> & then\n\tPorto\u00e9"}, {ID: "m2", Type: AI, Content: ""}},
-		UI:          Reduce(State{}, Update{UI: []UIUpsert{{UIComponent: comps[0]}, {UIComponent: comps[1]}, {UIComponent: comps[2]}}}).UI,
-		Timestamp:   1700000000123,
-		TripDetails: &TripDetails{Location: "Lisbon", StartDate: "2027-05-01", EndDate: "2027-05-05", NumberOfGuests: 3},
-		Intent:      IntentAccommodations,
-		Language:    "pt",
-		Assumed:     []string{FieldGuests},
-		Recalled:    &Recalled{Guests: 3, HomeCity: "São Paulo"},
-		Forgotten:   true,
-		Enrichments: []Enrichment{{Server: "s", Tool: "t", Result: json.RawMessage(`{"a": 1}`), MessageID: "m2"}},
+		Messages:       []Message{{ID: "m1", Type: Human, Content: "4 nights in \"Lisbon\" <now> & then\n\tPorto\u00e9"}, {ID: "m2", Type: AI, Content: ""}},
+		UI:             Reduce(State{}, Update{UI: []UIUpsert{{UIComponent: comps[0]}, {UIComponent: comps[1]}, {UIComponent: comps[2]}}}).UI,
+		Timestamp:      1700000000123,
+		TripDetails:    &TripDetails{Location: "Lisbon", StartDate: "2027-05-01", EndDate: "2027-05-05", NumberOfGuests: 3},
+		Intent:         IntentAccommodations,
+		Language:       "pt",
+		Assumed:        []string{FieldGuests},
+		Recalled:       &Recalled{Guests: 3, HomeCity: "São Paulo"},
+		Forgotten:      true,
+		Enrichments:    []Enrichment{{Server: "s", Tool: "t", Result: json.RawMessage(`{"a": 1}`), MessageID: "m2"}},
+		BookingRequest: &BookingRequest{AccommodationID: "h1", StartDate: "2027-05-01", EndDate: "2027-05-05", Guests: 2, After: "m2"},
+		SetAside:       []BookingRequest{{AccommodationID: "h0", StartDate: "2027-04-01", EndDate: "2027-04-03", Guests: 1}},
 	}
-	for name, s := range map[string]State{"empty": {}, "empty lists": {Messages: []Message{}, UI: []UIComponent{}}, "full": full} {
+	legs := &TripDetails{Location: "Lisbon", Country: "Portugal", StartDate: "2027-05-01", EndDate: "2027-05-09", NumberOfGuests: 2,
+		Legs: []Leg{{Location: "Lisbon", Country: "Portugal", StartDate: "2027-05-01", EndDate: "2027-05-05"}, {Location: "Porto", StartDate: "2027-05-05", EndDate: "2027-05-09"}}}
+	everyMemberSet(t, full)
+	for name, s := range map[string]State{"empty": {}, "empty lists": {Messages: []Message{}, UI: []UIComponent{}}, "full": full, "legs": {TripDetails: legs}} {
 		t.Run("state "+name, func(t *testing.T) { sameAsMarshal(t, s) })
 	}
 	upserts := []UIUpsert{{UIComponent: comps[0], Merge: true}, {UIComponent: comps[1]}}
+	every := Update{
+		Messages: full.Messages, UI: upserts, Timestamp: 7, TripDetails: legs, Assumed: full.Assumed, Recalled: full.Recalled,
+		Forgotten: true, ClearTripDetails: true, Intent: IntentTrip, Language: "en", Enrichments: full.Enrichments,
+		BookingRequest: full.BookingRequest, ClearBookingRequest: true, ClearSetAside: true,
+	}
+	everyMemberSet(t, every)
 	for name, u := range map[string]Update{
 		"empty":        {},
 		"messages":     {Messages: full.Messages},
@@ -43,6 +55,8 @@ func TestAppendJSONIsJSONMarshal(t *testing.T) {
 		"rest":         {Timestamp: 5, Language: "en"},
 		"all":          {Messages: full.Messages, UI: upserts, TripDetails: full.TripDetails, Enrichments: full.Enrichments, ClearSetAside: true},
 		"empty slices": {Messages: []Message{}, UI: []UIUpsert{}},
+		"legs":         {TripDetails: legs},
+		"every member": every,
 	} {
 		t.Run("update "+name, func(t *testing.T) { sameAsMarshal(t, u) })
 	}
@@ -67,6 +81,39 @@ func TestReduceCompactsProps(t *testing.T) {
 	if _, err := bad.AppendJSON(nil); err == nil {
 		t.Error("an update whose props are not JSON encoded")
 	}
+}
+
+// everyMemberSet fails the test when a field of v is its zero value, so
+// that a member added to State or Update is written by AppendJSON too.
+func everyMemberSet(t *testing.T, v any) {
+	t.Helper()
+	rv := reflect.ValueOf(v)
+	for i := range rv.NumField() {
+		if rv.Field(i).IsZero() {
+			t.Fatalf("%T's %s is not set in the test: set it, so that AppendJSON is checked to write it", v, rv.Type().Field(i).Name)
+		}
+	}
+}
+
+// appendString writes what encoding/json writes for any string: escapes,
+// HTML's characters, U+2028 and U+2029, invalid UTF-8.
+func TestAppendStringIsJSONMarshal(t *testing.T) {
+	for _, s := range []string{"", "plain", "Aqui estão 5 lugares", "\"\\/", "\b\f\n\r\t\x00\x1f\x7f", "<a&b>", "\u2028x\u2029", "bad \xff\xfe utf-8 \xe2\x82", "emoji 🧳 ok", "\u00e9\u0301"} {
+		want, _ := json.Marshal(s)
+		if got := appendString(nil, s); string(got) != string(want) {
+			t.Errorf("appendString(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	f.Add("Aqui estão <5> \"lugares\"\n\u2028\xff")
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := json.Marshal(s)
+		if got := appendString(nil, s); string(got) != string(want) {
+			t.Errorf("appendString(%q) = %s, want %s", s, got, want)
+		}
+	})
 }
 
 func sameAsMarshal(t *testing.T, v interface {

@@ -211,7 +211,7 @@ func Reduce(s State, u Update) State {
 // add_messages adds it: one whose ID is in the list already replaces that
 // message where it is, any other is appended.
 func addMessages(list, add []Message) []Message {
-	out := slices.Clone(list)
+	out := withRoom(list, len(add))
 	for _, m := range add {
 		i := slices.IndexFunc(out, func(o Message) bool { return m.ID != "" && o.ID == m.ID })
 		if i < 0 {
@@ -221,6 +221,12 @@ func addMessages(list, add []Message) []Message {
 		out[i] = m
 	}
 	return out
+}
+
+// withRoom returns a copy of list with room for n more, so that adding
+// them allocates nothing more.
+func withRoom[E any](list []E, n int) []E {
+	return append(make([]E, 0, len(list)+n), list...)
 }
 
 // hasHuman reports whether msgs hold a person's message.
@@ -233,7 +239,7 @@ func hasHuman(msgs []Message) bool {
 // encoding need not check them again): props that are not JSON are kept as
 // they are, and the update that brought them fails to encode.
 func upsertUI(list []UIComponent, ups []UIUpsert) []UIComponent {
-	out := slices.Clone(list)
+	out := withRoom(list, len(ups))
 	for _, up := range ups {
 		up.Props, _ = compactProps(up.Props)
 		i := slices.IndexFunc(out, func(c UIComponent) bool { return c.ID == up.ID })

@@ -118,3 +118,19 @@ func TestRouters(t *testing.T) {
 		})
 	}
 }
+
+// Reduce copies each list it adds to once, with room for what it adds:
+// one allocation for the messages and one for the components.
+func TestReduceCopiesAListOnce(t *testing.T) {
+	s := State{
+		Messages: []Message{{ID: "h1", Type: Human, Content: "Lisbon"}, {ID: "a1", Type: AI, Content: "Where to?"}},
+		UI:       []UIComponent{{ID: "c1", Name: "n", Props: []byte(`{"a":1}`)}},
+	}
+	u := Update{
+		Messages: []Message{{ID: "a2", Type: AI, Content: "Here are 5 places"}},
+		UI:       []UIUpsert{{UIComponent: UIComponent{ID: "c2", Name: "n", Props: []byte(`{"b":2}`)}}},
+	}
+	if n := testing.AllocsPerRun(100, func() { Reduce(s, u) }); n != 2 {
+		t.Errorf("Reduce allocated %v times to add a message and a component, want 2", n)
+	}
+}

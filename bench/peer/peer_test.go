@@ -206,3 +206,35 @@ func TestSameJSON(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkMemoryPass is one timed pass of an in-memory round (runRound):
+// the whole workload on new threads in a new MemorySaver, in the same
+// order. Its ns/run is what a round's runs/s follows, and cpu-ns/run the
+// process's CPU per run (all threads: the collector's too), as a round
+// reports it; run it with -cpuprofile or -memprofile to see where a run's
+// CPU goes.
+func BenchmarkMemoryPass(b *testing.B) {
+	w, err := loadWorkload()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	runs := len(w.Schedule) * len(w.Schedule[0])
+	b.ReportAllocs()
+	cpuBefore := cpuTime()
+	for b.Loop() {
+		s, err := openSaver(ctx, saverMemory, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		g, err := tripGraph(w, s.cp)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := pass(ctx, w, g, s, len(w.Schedule[0]), graph.DurabilitySync); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-cpuBefore).Nanoseconds())/float64(b.N)/float64(runs), "cpu-ns/run")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(runs), "ns/run")
+}
