@@ -168,6 +168,21 @@ type BatchPutter interface {
 	PutAll(ctx context.Context, cps []Checkpoint, head string) (int, error)
 }
 
+// HeadKnower is a Checkpointer that may know a thread's newest checkpoint
+// without reading it: the newest one it wrote or read. What it knows may
+// be stale (another process may have written since), so the engine trusts
+// it only where a stale head costs nothing: a run with input at sync
+// durability starts from it, and since the input's checkpoints are a
+// compare-and-set on that head written before any node runs, a head that
+// moved meanwhile refuses them, and the run reads the head and saves its
+// input again (see Compiled.Run). A thread's Latest, as GetState and the
+// history read it, always reads the store.
+type HeadKnower interface {
+	// KnownHead returns the newest checkpoint of the thread the
+	// checkpointer knows of, and whether it knows one.
+	KnownHead(threadID string) (Checkpoint, bool)
+}
+
 // PutAll stores checkpoints of one thread in order, each over the one
 // before it and the first over head: at once when saver is a BatchPutter,
 // else with one Put after the other. It returns how many were stored.
