@@ -291,14 +291,19 @@ func (c *saver) prepare(ctx context.Context, cp graph.Checkpoint, head string, p
 	}
 	raw := slices.Clone(cp.State)
 	cp.Update = slices.Clone(cp.Update) // a cached state may point into it
-	obj, err := parseObject(raw)
-	if err != nil {
-		obj = nil
-	}
 	if parent == nil || parent.id != cp.ParentID {
 		if parent, err = c.parentChain(ctx, cp); err != nil {
 			return newRow{}, err
 		}
+	}
+	var obj object
+	if parent != nil {
+		obj, err = parseAfter(raw, parent.state)
+	} else {
+		obj, err = parseObject(raw)
+	}
+	if err != nil {
+		obj = nil
 	}
 	state, delta, ch := c.plan(cp, raw, obj, parent)
 	update := cp.Update
