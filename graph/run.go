@@ -70,7 +70,9 @@ type RunConfig[U any] struct {
 	// runs: one commit fewer before the first output. Their CheckpointSaved
 	// events come with that checkpoint's, after the node's own events. It
 	// changes nothing in the other durability modes, nor for a run
-	// without an input (Resume, Recover, Command).
+	// without an input (Resume, Recover, Command). Such a run reads the
+	// thread's head to start, even from a HeadKnower: a head that moved
+	// would refuse its input only after the first node ran and emitted.
 	InputDurable bool
 }
 
