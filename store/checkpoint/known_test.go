@@ -76,3 +76,40 @@ func TestTwoProcessesTakingTurnsOnAThread(t *testing.T) {
 		}
 	}
 }
+
+// The head a saver knows is the newest checkpoint it wrote, for its
+// owner's checkpointers only, and for a run's only when its writes carry
+// no companion: a batch refused because the head moved still commits the
+// companion's statements, so that run reads the head.
+func TestKnownHeadIsTheOwnersWithoutACompanion(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	owner, thread := newThread(t, s, "known")
+	other, _ := newThread(t, s, "known-other")
+	saver := New(s.Pool, Options{}).ForOwner(owner)
+	cp := graph.Checkpoint{ThreadID: thread, ID: newID(), Step: -1, State: []byte(`{"n":1}`), Next: []string{"a"},
+		Metadata: graph.Metadata{Source: graph.SourceInput}}
+	if err := saver.Put(ctx, cp, ""); err != nil {
+		t.Fatal(err)
+	}
+	f := runFence(t, s, thread)
+	for _, c := range []struct {
+		name string
+		k    graph.HeadKnower
+		want bool
+	}{
+		{"the owner's", saver, true},
+		{"a run's without a companion", saver.ForRun(f, nil), true},
+		{"a run's with a companion", saver.ForRun(f, &noteCompanion{}), false},
+		{"another owner's, on the same cache", saver.ForOwner(other), false},
+	} {
+		got, ok := c.k.KnownHead(thread)
+		if ok != c.want {
+			t.Errorf("%s: knows the head: %v, want %v", c.name, ok, c.want)
+			continue
+		}
+		if ok && (got.ID != cp.ID || string(got.State) != string(cp.State) || got.Step != cp.Step || !slices.Equal(got.Next, cp.Next)) {
+			t.Errorf("%s: knows %+v, want %+v", c.name, got, cp)
+		}
+	}
+}
