@@ -168,6 +168,24 @@ type BatchPutter interface {
 	PutAll(ctx context.Context, cps []Checkpoint, head string) (int, error)
 }
 
+// HeadKnower is a Checkpointer that may know a thread's newest checkpoint
+// without reading it: the newest one it wrote or read. What it knows may
+// be stale (another process may have written since), so the engine trusts
+// it only where a stale head costs nothing: a run with input from the
+// thread's head at sync durability, which does not hold its input for the
+// first node's batch (RunConfig.InputDurable), starts from it. Its input's
+// checkpoints are a compare-and-set on that head written before any node
+// runs or any event but RunStarted is emitted: when the head had moved
+// before the run started, they are refused, nothing is stored, and the run
+// reads the head and saves its input over that; a head moved after the run
+// started is a race it loses, as if it had read the head. A thread's
+// Latest, as GetState and the history read it, always reads the store.
+type HeadKnower interface {
+	// KnownHead returns the newest checkpoint of the thread the
+	// checkpointer knows of, and whether it knows one.
+	KnownHead(threadID string) (Checkpoint, bool)
+}
+
 // PutAll stores checkpoints of one thread in order, each over the one
 // before it and the first over head: at once when saver is a BatchPutter,
 // else with one Put after the other. It returns how many were stored.

@@ -41,9 +41,7 @@ var lastV7 struct {
 // next value after that one's, so that this process's ids sort in the
 // order they were made.
 func v7Time(now time.Time) (ms, seq int64) {
-	nano := now.UnixNano()
-	ms = nano / 1e6
-	t := ms<<12 + (nano-ms*1e6)>>8 // the fraction in units of 256 ns: at most 3906, which fits in 12 bits
+	t := v7Units(now) // the fraction in units of 256 ns: at most 3906, which fits in 12 bits
 	lastV7.Lock()
 	if t <= lastV7.t {
 		t = lastV7.t + 1
@@ -84,6 +82,35 @@ func parseID(s string) ([16]byte, bool) {
 		j += 2
 	}
 	return u, true
+}
+
+// idTime returns the time a UUIDv7 was made at, in units of 1/4096 ms
+// (see v7Time): its 48 bits of milliseconds and the 12 bits after them.
+func idTime(id string) (int64, bool) {
+	u, ok := parseID(id)
+	if !ok {
+		return 0, false
+	}
+	var t int64
+	for _, b := range u[:6] {
+		t = t<<8 | int64(b)
+	}
+	return t<<12 | int64(u[6]&0x0f)<<8 | int64(u[7]), true
+}
+
+// v7Now returns the time of an id made now, in idTime's units: every id
+// this process made before has an earlier time, every one it makes after
+// a later one.
+func v7Now() int64 {
+	ms, seq := v7Time(time.Now())
+	return ms<<12 | seq
+}
+
+// v7Units is now in idTime's units.
+func v7Units(now time.Time) int64 {
+	nano := now.UnixNano()
+	ms := nano / 1e6
+	return ms<<12 + (nano-ms*1e6)>>8
 }
 
 // unhex is the value of a lowercase hex digit.

@@ -72,7 +72,9 @@ type RunConfig[U any] struct {
 	// runs: one commit fewer before the first output. Their CheckpointSaved
 	// events come with that checkpoint's, after the node's own events. It
 	// changes nothing in the other durability modes, nor for a run
-	// without an input (Resume, Recover, Command).
+	// without an input (Resume, Recover, Command). Such a run reads the
+	// thread's head to start, even from a HeadKnower: a head that moved
+	// would refuse its input only after the first node ran and emitted.
 	InputDurable bool
 }
 
@@ -340,10 +342,80 @@ type run[S, U any] struct {
 	branching  bool        // the run starts from a checkpoint older than the thread's head
 	continuing bool        // the next node is the one the starting checkpoint left due: no breakpoint before it
 	stoppedAt  *Checkpoint // set when a breakpoint stopped the run: the checkpoint it stopped at
+
+	// knownAt is when the run started from the head its checkpointer knew
+	// rather than read (see begin), in idTime's units; zero once it has
+	// read the head.
+	knownAt int64
+}
+
+// begin loads the checkpoint the run starts from and its state, and
+// returns the thread's head, as Compiled.start does. A run with input
+// from the thread's head at sync durability, whose input is saved before
+// any node runs, starts from the head its checkpointer knows (HeadKnower)
+// when it knows one, without reading it: inputOver reads it should the
+// thread have moved past it.
+func (r *run[S, U]) begin(ctx context.Context) (Checkpoint, S, string, error) {
+	if k, ok := r.c.cp.(HeadKnower); ok && r.savesInputFirst() {
+		if base, known := k.KnownHead(r.cfg.ThreadID); known {
+			r.knownAt = v7Now()
+			state, err := r.c.decoded.of(base)
+			return base, state, base.ID, err
+		}
+	}
+	return r.c.start(ctx, r.cfg.ThreadID, r.cfg.CheckpointID)
+}
+
+// savesInputFirst reports whether the run's first write is its input's,
+// stored before any node runs or any event but RunStarted is emitted: a
+// run with input from the thread's head (no Resume, Recover, Command or
+// CheckpointID) at sync durability that does not hold its input for the
+// first node's batch (RunConfig.InputDurable).
+func (r *run[S, U]) savesInputFirst() bool {
+	cfg := &r.cfg
+	input := !cfg.Resume && !cfg.Recover && cfg.Command == nil && cfg.CheckpointID == ""
+	sync := cfg.Durability == "" || cfg.Durability == DurabilitySync
+	return input && sync && !cfg.InputDurable
+}
+
+// inputOver saves the run's input over base (see input). When base is the
+// head the checkpointer knew (begin) and the thread had moved past it
+// before the run started, nothing was stored and no node ran: the run
+// reads the head and saves its input over that, as it would have had it
+// read the head to begin with. A head moved after the run started is a
+// race the run lost, and fails it as when it read the head.
+func (r *run[S, U]) inputOver(ctx context.Context, base Checkpoint, state S) (Checkpoint, S, error) {
+	next, nextState, err := r.input(ctx, base, state)
+	if r.knownAt == 0 || !r.movedBefore(err) {
+		return next, nextState, err
+	}
+	r.knownAt = 0
+	base, state, head, err := r.c.start(ctx, r.cfg.ThreadID, "")
+	if err != nil {
+		return base, state, err
+	}
+	r.head = head
+	return r.input(ctx, base, state)
+}
+
+// movedBefore reports whether err says that the thread the run started
+// from a known head of had moved before the run started: a conflict with a
+// head made earlier (UUIDv7 ids say when: exactly for this process's, to
+// a quarter of a microsecond for another's), no head, or no thread. A head
+// written by a process whose clock is ahead of this one's can look made
+// after the start: the run then fails as one that lost a race, as it
+// would have had it read the head.
+func (r *run[S, U]) movedBefore(err error) bool {
+	var conflict *ConflictError
+	if errors.As(err, &conflict) {
+		made, ok := idTime(conflict.Actual)
+		return conflict.Actual == "" || ok && made < r.knownAt
+	}
+	return errors.Is(err, ErrNotFound)
 }
 
 func (r *run[S, U]) execute(ctx context.Context) (S, error) {
-	base, state, head, err := r.c.start(ctx, r.cfg.ThreadID, r.cfg.CheckpointID)
+	base, state, head, err := r.begin(ctx)
 	started := Event[S, U]{Kind: RunStarted}
 	if err == nil && (r.cfg.Resume || r.cfg.Command != nil) && base.ID != "" {
 		from := base
@@ -377,7 +449,7 @@ func (r *run[S, U]) execute(ctx context.Context) (S, error) {
 			return state, err
 		}
 	case !r.cfg.Resume:
-		if base, state, err = r.input(ctx, base, state); err != nil {
+		if base, state, err = r.inputOver(ctx, base, state); err != nil {
 			return state, err
 		}
 	case base.ID == "":

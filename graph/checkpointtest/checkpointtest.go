@@ -1,7 +1,8 @@
 // Package checkpointtest is the behaviour every graph.Checkpointer must
 // have, as one suite: history and paging, copies, the id rule,
 // compare-and-set on the thread head under many goroutines, forks and
-// updates from older checkpoints, and pending interrupts. Each saver's tests
+// updates from older checkpoints, pending interrupts, and runs that start
+// from a head known without reading it. Each saver's tests
 // call Run.
 package checkpointtest
 
@@ -40,6 +41,7 @@ func Run(t *testing.T, newSaver func(t *testing.T) graph.Checkpointer) {
 		{"a fork from an older checkpoint is stored", testFork},
 		{"several checkpoints stored at once", testPutAll},
 		{"graph runs race, fork and update", testGraph},
+		{"a run starts from a known head, and again from a stale one", testKnownHead},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, newSaver(t)) })

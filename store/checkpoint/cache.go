@@ -1,6 +1,11 @@
 package checkpoint
 
-import "github.com/tripgraph/tripgraph/internal/lru"
+import (
+	"slices"
+
+	"github.com/tripgraph/tripgraph/graph"
+	"github.com/tripgraph/tripgraph/internal/lru"
+)
 
 // chain is what the checkpointer must know of a stored checkpoint to write
 // a child of it as a delta.
@@ -12,6 +17,18 @@ type chain struct {
 	baseSize int    // that snapshot's size in bytes
 	depth    int    // deltas between the snapshot and the checkpoint
 	cost     int    // bytes read to rebuild the checkpoint from the snapshot
+	// head is the rest of the checkpoint, once it is cached as its
+	// thread's newest (see chainCache.put): what KnownHead returns with
+	// the state and update above.
+	head *knownHead
+}
+
+// knownHead is a cached checkpoint without its state and update, and the
+// owner of the checkpointer that wrote or read it ("" for the unscoped
+// Saver).
+type knownHead struct {
+	checkpoint graph.Checkpoint
+	owner      string
 }
 
 // Memory a cached state is charged for besides its JSON bytes: the slice
@@ -22,11 +39,22 @@ const (
 	elemOverhead   = 24
 	memberOverhead = 80
 	chainOverhead  = 160
+	// headOverhead is a knownHead's: its ids, times, names and next nodes.
+	headOverhead = 320
 )
 
 // footprint is what a chain is charged for in the cache.
 func (c *chain) footprint() int64 {
 	n := int64(chainOverhead + len(c.id) + len(c.baseID) + len(c.update))
+	if c.head != nil {
+		n += headOverhead
+		for _, in := range c.head.checkpoint.Interrupts {
+			n += int64(len(in.Payload))
+			for _, a := range in.Answers {
+				n += int64(len(a))
+			}
+		}
+	}
 	for _, m := range c.state {
 		n += int64(memberOverhead + len(m.key) + len(m.value) + elemOverhead*len(m.elems))
 		for _, e := range m.elems {
@@ -61,14 +89,31 @@ func (c *chainCache) get(thread, id string) (*chain, bool) {
 	return ch, true
 }
 
-// put caches ch as thread's, unless the cache holds a newer checkpoint of
-// the thread (ids sort by creation). A chain bigger than the whole cache
-// is not cached.
-func (c *chainCache) put(thread string, ch *chain) {
+// put caches ch, the chain of cp, as thread's, unless the cache holds a
+// newer checkpoint of the thread (ids sort by creation), with the rest of
+// cp, which the checkpointer of owner wrote or read. ch must not be shared
+// yet: put completes it. A chain bigger than the whole cache is not
+// cached.
+func (c *chainCache) put(thread string, ch *chain, cp graph.Checkpoint, owner string) {
 	if old, ok := c.chains.Get(thread); ok && old.id > ch.id {
 		return
 	}
+	cp.State, cp.Update = nil, nil
+	ch.head = &knownHead{checkpoint: cp.Clone(), owner: owner}
 	c.chains.Put(thread, ch, ch.footprint())
+}
+
+// head returns the newest checkpoint of thread the cache holds, which the
+// checkpointer of owner wrote or read ("" for any), with its state and
+// update, if it holds one.
+func (c *chainCache) head(thread, owner string) (graph.Checkpoint, bool) {
+	ch, ok := c.chains.Get(thread)
+	if !ok || ch.head == nil || ch.state == nil || owner != "" && ch.head.owner != owner {
+		return graph.Checkpoint{}, false
+	}
+	cp := ch.head.checkpoint.Clone()
+	cp.State, cp.Update = ch.state.encode(), slices.Clone(ch.update)
+	return cp, true
 }
 
 // size returns how many entries and charged bytes the cache holds.

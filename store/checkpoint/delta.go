@@ -72,6 +72,108 @@ func parseObject(b []byte) (object, error) {
 	return obj, nil
 }
 
+// parseAfter is parseObject for the state of a child of parent. Where raw
+// repeats, in place, a member of parent's or the elements its array starts
+// with, it compares their bytes rather than walking them, and the object
+// shares them with parent: a step mostly appends to the arrays of the
+// state before it. A value raw repeats is followed by a delimiter, and a
+// JSON value followed by one ends there, so the split is parseObject's.
+func parseAfter(raw []byte, parent object) (object, error) {
+	if len(parent) == 0 || len(raw) < 2 || raw[0] != '{' {
+		return parseObject(raw)
+	}
+	obj := make(object, 0, len(parent))
+	for i := 1; ; {
+		var p *member
+		if len(obj) < len(parent) {
+			p = &parent[len(obj)]
+		}
+		m, end, ok := memberAfter(raw, i, p)
+		if !ok {
+			return parseObject(raw)
+		}
+		obj = append(obj, m)
+		switch {
+		case end < len(raw) && raw[end] == ',':
+			i = end + 1
+		case end == len(raw)-1 && raw[end] == '}':
+			return obj, nil
+		default:
+			return parseObject(raw)
+		}
+	}
+}
+
+// memberAfter reads the member that starts at raw[i], comparing it with
+// p, the parent's member at the same place (nil when there is none), and
+// returns it and where it ends.
+func memberAfter(raw []byte, i int, p *member) (member, int, bool) {
+	var key []byte
+	if p != nil && bytes.HasPrefix(raw[i:], p.key) {
+		key, i = p.key, i+len(p.key)
+	} else {
+		if i >= len(raw) || raw[i] != '"' {
+			return member{}, 0, false
+		}
+		end := rawjson.String(raw, i)
+		key, i, p = raw[i:end], end, nil
+	}
+	if i >= len(raw) || raw[i] != ':' {
+		return member{}, 0, false
+	}
+	i++
+	if i < len(raw) && raw[i] == '[' {
+		var prev [][]byte
+		if p != nil && p.array {
+			prev = p.elems
+		}
+		elems, end, ok := arrayAfter(raw, i, prev)
+		return member{key: key, elems: elems, array: true}, end, ok
+	}
+	if p != nil && !p.array && bytes.HasPrefix(raw[i:], p.value) && delimits(raw, i+len(p.value)) {
+		return member{key: key, value: p.value}, i + len(p.value), true
+	}
+	end := rawjson.Value(raw, i)
+	return member{key: key, value: raw[i:end]}, end, end > i
+}
+
+// arrayAfter reads the array that starts at raw[i] and returns its
+// elements and where it ends: those of prev it starts with, compared, then
+// the rest, walked.
+func arrayAfter(raw []byte, i int, prev [][]byte) ([][]byte, int, bool) {
+	elems := make([][]byte, 0, len(prev)+2)
+	i++
+	if i < len(raw) && raw[i] == ']' {
+		return elems, i + 1, true
+	}
+	for j := 0; ; j++ {
+		end := i
+		if j < len(prev) && bytes.HasPrefix(raw[i:], prev[j]) && delimits(raw, i+len(prev[j])) {
+			elems, end = append(elems, prev[j]), i+len(prev[j])
+		} else {
+			prev = nil // past the first that differs, nothing is compared
+			if end = rawjson.Value(raw, i); end == i {
+				return nil, 0, false
+			}
+			elems = append(elems, raw[i:end])
+		}
+		switch {
+		case end < len(raw) && raw[end] == ',':
+			i = end + 1
+		case end < len(raw) && raw[end] == ']':
+			return elems, end + 1, true
+		default:
+			return nil, 0, false
+		}
+	}
+}
+
+// delimits reports whether raw[i] ends a value: a separator or a closing
+// bracket.
+func delimits(raw []byte, i int) bool {
+	return i < len(raw) && (raw[i] == ',' || raw[i] == ']' || raw[i] == '}')
+}
+
 // newMember makes a member, splitting its value when it is an array.
 func newMember(key, value []byte) (member, error) {
 	if len(value) == 0 || value[0] != '[' {

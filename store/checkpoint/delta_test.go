@@ -120,3 +120,55 @@ func TestObjectEncodes(t *testing.T) {
 		}
 	}
 }
+
+// parseAfter splits a child's state as parseObject does, whatever the
+// child repeats of its parent: the same members, arrays that grow, values
+// that the parent's are a prefix of, members added, removed or moved.
+func TestParseAfterSplitsAsParseObject(t *testing.T) {
+	parent := `{"n":12,"s":"a,b","list":[1,"x]",{"k":[2]}],"t":true,"o":{"a":[1]}}`
+	children := []string{
+		parent,
+		`{"n":12,"s":"a,b","list":[1,"x]",{"k":[2]},4,"y"],"t":true,"o":{"a":[1]}}`,
+		`{"n":123,"s":"a,bc","list":[1,"x]",{"k":[2]}],"t":true,"o":{"a":[1],"b":2}}`,
+		`{"n":12,"s":"a,b","list":[10,"x]",{"k":[2]}],"t":false,"o":{"a":[1]}}`,
+		`{"n":12,"s":"a,b","list":[1],"t":true,"o":{"a":[1]}}`,
+		`{"n":12,"s":"a,b","list":[],"t":true,"o":{"a":[1]}}`,
+		`{"n":12,"list":[1,"x]",{"k":[2]},3],"s":"a,b","t":true,"o":{"a":[1]},"new":[1]}`,
+		`{"n":13,"s":"a,c","list":[2,"x]",{"k":[3]}],"t":true,"o":{"a":[2]}}`,
+		`{"n":12}`,
+		`{}`,
+		`{"n":[12],"s":["a,b"],"list":"[1]"}`,
+		`[1,2]`,
+		`{"n":12,"s":"a,b","list":[1,"x]",{"k":[2]}`,
+	}
+	p, err := parseObject([]byte(parent))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, child := range children {
+		want, wantErr := parseObject([]byte(child))
+		got, err := parseAfter([]byte(child), p)
+		if (err != nil) != (wantErr != nil) {
+			t.Errorf("parseAfter(%s) error %v, parseObject's %v", child, err, wantErr)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if len(got) != len(want) {
+			t.Errorf("parseAfter(%s) = %d members, parseObject %d", child, len(got), len(want))
+			continue
+		}
+		for i := range want {
+			g, w := got[i], want[i]
+			if string(g.key) != string(w.key) || g.array != w.array || string(g.value) != string(w.value) ||
+				string(appendArray(nil, g.elems)) != string(appendArray(nil, w.elems)) || len(g.elems) != len(w.elems) {
+				t.Errorf("parseAfter(%s): member %d is %s %s %q, parseObject's %s %s %q", child, i,
+					g.key, g.value, g.elems, w.key, w.value, w.elems)
+			}
+		}
+		if !got.encodes([]byte(child)) {
+			t.Errorf("parseAfter(%s) does not encode it", child)
+		}
+	}
+}

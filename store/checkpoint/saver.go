@@ -135,6 +135,8 @@ var (
 	_ graph.Checkpointer = (*Saver)(nil)
 	_ graph.Checkpointer = (*Owned)(nil)
 	_ graph.BatchPutter  = (*Owned)(nil)
+	_ graph.HeadKnower   = (*Owned)(nil)
+	_ graph.HeadKnower   = (*Saver)(nil)
 )
 
 // New returns a Saver on pool. It is not scoped to an owner: it reads and
@@ -214,7 +216,7 @@ func (c *saver) PutAll(ctx context.Context, cps []graph.Checkpoint, head string)
 	}
 	n, err := c.sendAll(ctx, b, readCompanion, rows)
 	if n > 0 { // the thread's head now: the newest stored
-		c.cache.put(rows[n-1].cp.ThreadID, rows[n-1].chain)
+		c.cache.put(rows[n-1].cp.ThreadID, rows[n-1].chain, rows[n-1].cp, c.owner)
 	}
 	return n, err
 }
@@ -289,14 +291,19 @@ func (c *saver) prepare(ctx context.Context, cp graph.Checkpoint, head string, p
 	}
 	raw := slices.Clone(cp.State)
 	cp.Update = slices.Clone(cp.Update) // a cached state may point into it
-	obj, err := parseObject(raw)
-	if err != nil {
-		obj = nil
-	}
 	if parent == nil || parent.id != cp.ParentID {
 		if parent, err = c.parentChain(ctx, cp); err != nil {
 			return newRow{}, err
 		}
+	}
+	var obj object
+	if parent != nil {
+		obj, err = parseAfter(raw, parent.state)
+	} else {
+		obj, err = parseObject(raw)
+	}
+	if err != nil {
+		obj = nil
 	}
 	state, delta, ch := c.plan(cp, raw, obj, parent)
 	update := cp.Update
@@ -444,6 +451,20 @@ func (c *saver) refused(ctx context.Context, threadID, id, expected string) erro
 	return &errcode.Error{Code: errcode.Conflict, Message: fmt.Sprintf("thread %s was written concurrently", threadID), Err: conflict}
 }
 
+// KnownHead returns the newest checkpoint of a thread this process's
+// savers wrote or read, from the cache, if it holds it: for an Owned, one
+// its owner's checkpointer wrote or read. It may be stale, and the engine
+// uses it only where a stale head costs nothing (graph.HeadKnower). A
+// run's checkpointer that writes a companion's statements (ForRun) knows
+// none: a refused write would still commit them, so its run reads the
+// head first.
+func (c *saver) KnownHead(threadID string) (graph.Checkpoint, bool) {
+	if c.companion != nil {
+		return graph.Checkpoint{}, false
+	}
+	return c.cache.head(threadID, c.owner)
+}
+
 // Latest returns the newest checkpoint of a thread.
 func (c *saver) Latest(ctx context.Context, threadID string) (graph.Checkpoint, error) {
 	if err := graph.CheckID("thread id", threadID); err != nil {
@@ -537,7 +558,7 @@ func (c *saver) one(ctx context.Context, q replica.Querier, threadID, id string)
 		return graph.Checkpoint{}, nil, err
 	}
 	r := resolved[rows[len(rows)-1].id]
-	c.cache.put(threadID, r.chain)
+	c.cache.put(threadID, r.chain, r.checkpoint, c.owner)
 	return r.checkpoint, r.chain, nil
 }
 
@@ -595,7 +616,7 @@ func (c *saver) fromCache(threadID string, r cpRow) (rebuilt, bool) {
 	}
 	out, ok := resolved[r.id]
 	if ok {
-		c.cache.put(threadID, out.chain)
+		c.cache.put(threadID, out.chain, out.checkpoint, c.owner)
 	}
 	return out, ok
 }
