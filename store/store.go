@@ -48,6 +48,9 @@ type Store struct {
 	// queues for a connection. It is Pool itself when the store was opened
 	// without a size.
 	requests *pgxpool.Pool
+	// waits are the gates that hold back the opening of a connection in
+	// Pool and in requests (nil when the store was opened without a size).
+	waits, requestWaits *connwait.Gate
 	// reads decides which database serves the reads that a replica may
 	// serve (see Options.ReplicaURL); every other statement is the
 	// primary's.
@@ -140,8 +143,9 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 		cfg.ConnConfig.Tracer = o.Tracer
 	}
 	requestsCfg := cfg.Copy()
+	var waits, requestWaits *connwait.Gate
 	if o.MaxConns > 0 {
-		sizeOnDemand(cfg)
+		waits = sizeOnDemand(cfg)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -154,7 +158,7 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 	requests := pool
 	if o.MaxConns > 0 {
 		requestsCfg.MaxConns = max(2, o.MaxConns/2)
-		sizeOnDemand(requestsCfg)
+		requestWaits = sizeOnDemand(requestsCfg)
 		if requests, err = pgxpool.NewWithConfig(ctx, requestsCfg); err != nil {
 			pool.Close()
 			return nil, fmt.Errorf("opening the requests' database pool: %w", err)
@@ -171,7 +175,7 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 		}
 	}
 	o.Checkpoints.Reads = reads
-	return &Store{Pool: pool, requests: requests, reads: reads, primary: replica.Primary(pool), Accounts: accounts.New(pool), Catalog: catalog.New(pool),
+	return &Store{Pool: pool, requests: requests, waits: waits, requestWaits: requestWaits, reads: reads, primary: replica.Primary(pool), Accounts: accounts.New(pool), Catalog: catalog.New(pool),
 		Checkpoints: checkpoint.New(pool, o.Checkpoints), Items: items.New(pool, reads, o.Limits), Crons: crons.New(pool, o.Limits),
 		EventPartitions: eventparts.New(pool), limits: o.Limits.OrDefault()}, nil
 }
@@ -194,11 +198,24 @@ const warmConns = 1
 // are far above their average, and a connection turns over faster than a
 // backend starts, so the pool grows to what the work needs rather than to
 // its bursts.
-func sizeOnDemand(cfg *pgxpool.Config) {
+func sizeOnDemand(cfg *pgxpool.Config) *connwait.Gate {
 	cfg.MinConns = min(warmConns, cfg.MaxConns)
 	cfg.MaxConnIdleTime = IdleConnTimeout
 	cfg.HealthCheckPeriod = IdleConnTimeout / 4
-	connwait.Install(cfg, connwait.Options{Floor: warmConns})
+	return connwait.Install(cfg, connwait.Options{Floor: warmConns})
+}
+
+// ConnWaits are how often a statement of Pool and of RequestPool waited
+// for a connection to be released rather than open one, and how often a
+// release came before the bound (zero for a store opened without a size).
+func (s *Store) ConnWaits() (pool, requests connwait.Stats) {
+	if s.waits != nil {
+		pool = s.waits.Stats()
+	}
+	if s.requestWaits != nil {
+		requests = s.requestWaits.Stats()
+	}
+	return pool, requests
 }
 
 // Reads is what decides which database serves the reads a replica may

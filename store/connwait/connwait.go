@@ -17,6 +17,7 @@ package connwait
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -52,6 +53,13 @@ type Gate struct {
 
 	freed   chan struct{} // unbuffered: a release reaches only a statement waiting then
 	connect atomic.Int64  // the time opening a connection takes, moving average, in ns
+
+	// mu orders the decisions to go on; claimed counts the acquires that
+	// went on to take an idle connection, or were handed one being
+	// released, and have not got it yet: acquires that arrive at once must
+	// not all count the same idle connection as theirs.
+	mu      sync.Mutex
+	claimed int32
 
 	waits   atomic.Int64 // acquires that waited
 	handed  atomic.Int64 // of them, those a release reached before the bound
@@ -91,44 +99,93 @@ func (g *Gate) Wait() time.Duration {
 	return min(max(time.Duration(g.connect.Load()), g.minWait), g.maxWait)
 }
 
-// crowded is whether an acquire on pool now would open a connection that
-// the gate may hold back: none idle, the floor reached, the ceiling not
-// (at the ceiling the pool queues acquires itself).
-func (g *Gate) crowded(pool *pgxpool.Pool) bool {
+// claim is whether an acquire on pool may go on at once, and whether it
+// then holds a claim on an idle connection: it may when one is idle that
+// no other acquire under way has claimed (it claims it), or when the pool
+// is below its floor, or at its ceiling (where it queues acquires itself).
+func (g *Gate) claim(pool *pgxpool.Pool) (goOn, claimed bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	s := pool.Stat()
-	return s.IdleConns() == 0 && s.TotalConns() >= g.floor && s.TotalConns() < s.MaxConns()
+	if s.IdleConns() > g.claimed {
+		g.claimed++
+		return true, true
+	}
+	return s.TotalConns() < g.floor || s.TotalConns() >= s.MaxConns(), false
 }
 
-// TraceAcquireStart waits, when the pool is crowded, for a release or the
-// bound, whichever comes first; the pool then acquires as it would have.
-func (g *Gate) TraceAcquireStart(ctx context.Context, pool *pgxpool.Pool, _ pgxpool.TraceAcquireStartData) context.Context {
-	if !g.crowded(pool) {
+// unclaim ends a claim.
+func (g *Gate) unclaim() {
+	g.mu.Lock()
+	g.claimed--
+	g.mu.Unlock()
+}
+
+// claimedKey marks an acquire's context when it holds a claim, which its
+// end gives back.
+type claimedKey struct{}
+
+// withClaim marks ctx as holding a claim when claimed.
+func withClaim(ctx context.Context, claimed bool) context.Context {
+	if !claimed {
 		return ctx
+	}
+	return context.WithValue(ctx, claimedKey{}, true)
+}
+
+// poll is how often a waiting acquire looks again for an idle connection
+// that came back without being handed to it (a release that came
+// while it was deciding to wait).
+const poll = time.Millisecond
+
+// TraceAcquireStart waits, when no connection is free for this acquire,
+// for a release or the bound, whichever comes first; the pool then
+// acquires as it would have.
+func (g *Gate) TraceAcquireStart(ctx context.Context, pool *pgxpool.Pool, _ pgxpool.TraceAcquireStartData) context.Context {
+	if goOn, claimed := g.claim(pool); goOn {
+		return withClaim(ctx, claimed)
 	}
 	g.waits.Add(1)
 	g.waiting.Add(1)
 	defer g.waiting.Add(-1)
-	t := time.NewTimer(g.Wait())
-	defer t.Stop()
-	select {
-	case <-g.freed:
-		g.handed.Add(1)
-	case <-t.C:
-	case <-ctx.Done():
+	bound := time.NewTimer(g.Wait())
+	defer bound.Stop()
+	tick := time.NewTicker(poll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-g.freed: // TraceRelease claimed it for this acquire
+			g.handed.Add(1)
+			return context.WithValue(ctx, claimedKey{}, true)
+		case <-tick.C:
+			if goOn, claimed := g.claim(pool); goOn {
+				return withClaim(ctx, claimed)
+			}
+		case <-bound.C:
+			return ctx
+		case <-ctx.Done():
+			return ctx
+		}
 	}
-	return ctx
 }
 
-// TraceAcquireEnd is part of pgxpool.AcquireTracer; the gate has nothing
-// to do then.
-func (g *Gate) TraceAcquireEnd(context.Context, *pgxpool.Pool, pgxpool.TraceAcquireEndData) {}
+// TraceAcquireEnd gives back the acquire's claim, if it had one.
+func (g *Gate) TraceAcquireEnd(ctx context.Context, _ *pgxpool.Pool, _ pgxpool.TraceAcquireEndData) {
+	if ctx.Value(claimedKey{}) != nil {
+		g.unclaim()
+	}
+}
 
 // TraceRelease hands the connection being released to the statement that
 // has waited longest, if one waits.
 func (g *Gate) TraceRelease(*pgxpool.Pool, pgxpool.TraceReleaseData) {
+	g.mu.Lock()
+	g.claimed++ // before the hand-over, so that no acquire arriving meanwhile counts it as free
+	g.mu.Unlock()
 	select {
 	case g.freed <- struct{}{}:
 	default:
+		g.unclaim()
 	}
 }
 

@@ -21,12 +21,18 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, "connwait", &testURL)) }
 // gate installed.
 func open(t *testing.T, o Options, tracer pgx.QueryTracer) (*pgxpool.Pool, *Gate) {
 	t.Helper()
+	return openWarm(t, o, tracer, 0)
+}
+
+// openWarm is open with warm connections opened ahead, once they are.
+func openWarm(t *testing.T, o Options, tracer pgx.QueryTracer, warm int32) (*pgxpool.Pool, *Gate) {
+	t.Helper()
 	pgtest.Skip(t)
 	cfg, err := pgxpool.ParseConfig(testURL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.MaxConns, cfg.MinConns = 4, 0
+	cfg.MaxConns, cfg.MinConns = 4, warm
 	cfg.ConnConfig.Tracer = tracer
 	g := Install(cfg, o)
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
@@ -34,6 +40,11 @@ func open(t *testing.T, o Options, tracer pgx.QueryTracer) (*pgxpool.Pool, *Gate
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
+	for deadline := time.Now().Add(10 * time.Second); pool.Stat().IdleConns() < warm; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the pool did not open its %d warm connections", warm)
+		}
+	}
 	return pool, g
 }
 
@@ -166,5 +177,31 @@ func TestTheTracerIsKept(t *testing.T) {
 	}
 	if c.n.Load() != 1 {
 		t.Errorf("the pool's tracer saw %d statements, want 1", c.n.Load())
+	}
+}
+
+// Acquires that arrive at once do not all count one idle connection as
+// theirs: with one idle and a first acquire gone on to take it, the
+// second waits (and takes the next release) rather than open another.
+func TestOneIdleConnectionIsClaimedOnce(t *testing.T) {
+	pool, g := openWarm(t, Options{MinWait: time.Minute, MaxWait: time.Minute}, nil, 2)
+	busy := hold(t, pool) // the other is idle
+	ctx := context.Background()
+	first := g.TraceAcquireStart(ctx, pool, pgxpool.TraceAcquireStartData{})
+	if g.Stats().Waited != 0 {
+		t.Fatal("the first acquire waited although a connection was idle")
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		second := g.TraceAcquireStart(ctx, pool, pgxpool.TraceAcquireStartData{})
+		g.TraceAcquireEnd(second, pool, pgxpool.TraceAcquireEndData{})
+	}()
+	waitUntilWaiting(t, g)
+	g.TraceAcquireEnd(first, pool, pgxpool.TraceAcquireEndData{})
+	busy.Release()
+	<-done
+	if s := g.Stats(); s != (Stats{Waited: 1, Handed: 1}) {
+		t.Errorf("stats %+v, want the second acquire to wait for the release", s)
 	}
 }
