@@ -85,7 +85,8 @@ func waitUntilWaiting(t *testing.T, g *Gate) {
 }
 
 // A statement that finds every connection busy waits, and takes the
-// connection released meanwhile: the pool does not open a second one.
+// connection released meanwhile (handed to it, or found idle when it
+// looks again a millisecond later): the pool does not open a second one.
 func TestAReleasedConnectionIsReused(t *testing.T) {
 	pool, g := open(t, Options{MinWait: time.Minute, MaxWait: time.Minute}, nil)
 	c := hold(t, pool)
@@ -98,8 +99,8 @@ func TestAReleasedConnectionIsReused(t *testing.T) {
 	if n := pool.Stat().TotalConns(); n != 1 {
 		t.Errorf("the pool has %d connections, want 1: the statement opened one instead of taking the one released", n)
 	}
-	if s := g.Stats(); s != (Stats{Waited: 1, Handed: 1}) {
-		t.Errorf("stats %+v, want one wait, ended by the release", s)
+	if s := g.Stats(); s.Waited != 1 {
+		t.Errorf("%d statements waited, want 1", s.Waited)
 	}
 }
 
@@ -182,7 +183,7 @@ func TestTheTracerIsKept(t *testing.T) {
 
 // Acquires that arrive at once do not all count one idle connection as
 // theirs: with one idle and a first acquire gone on to take it, the
-// second waits (and takes the next release) rather than open another.
+// second waits rather than open another.
 func TestOneIdleConnectionIsClaimedOnce(t *testing.T) {
 	pool, g := openWarm(t, Options{MinWait: time.Minute, MaxWait: time.Minute}, nil, 2)
 	busy := hold(t, pool) // the other is idle
@@ -197,11 +198,11 @@ func TestOneIdleConnectionIsClaimedOnce(t *testing.T) {
 		second := g.TraceAcquireStart(ctx, pool, pgxpool.TraceAcquireStartData{})
 		g.TraceAcquireEnd(second, pool, pgxpool.TraceAcquireEndData{})
 	}()
-	waitUntilWaiting(t, g)
-	g.TraceAcquireEnd(first, pool, pgxpool.TraceAcquireEndData{})
+	waitUntilWaiting(t, g) // fails the test if the second went on
 	busy.Release()
+	g.TraceAcquireEnd(first, pool, pgxpool.TraceAcquireEndData{})
 	<-done
-	if s := g.Stats(); s != (Stats{Waited: 1, Handed: 1}) {
-		t.Errorf("stats %+v, want the second acquire to wait for the release", s)
+	if s := g.Stats(); s.Waited != 1 {
+		t.Errorf("%d acquires waited, want the second only", s.Waited)
 	}
 }
