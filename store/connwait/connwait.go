@@ -10,9 +10,10 @@
 // below its ceiling, first waits for one to be released, at most as long
 // as opening a connection has been taking this pool (measured on each
 // connection it opens, within MinWait and MaxWait), and only then opens
-// one. A release goes to the longest waiting statement, so a burst is
-// served by the connections that are there whenever they turn over faster
-// than a new backend would start.
+// one. A release is handed to the longest waiting statement, and a
+// waiting statement looks every millisecond for a connection that came
+// back idle, so a burst is served by the connections that are there
+// whenever they turn over faster than a new backend would start.
 package connwait
 
 import (
