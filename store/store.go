@@ -31,7 +31,6 @@ import (
 	"github.com/tripgraph/tripgraph/store/accounts"
 	"github.com/tripgraph/tripgraph/store/catalog"
 	"github.com/tripgraph/tripgraph/store/checkpoint"
-	"github.com/tripgraph/tripgraph/store/connwait"
 	"github.com/tripgraph/tripgraph/store/crons"
 	"github.com/tripgraph/tripgraph/store/eventparts"
 	"github.com/tripgraph/tripgraph/store/items"
@@ -48,9 +47,6 @@ type Store struct {
 	// queues for a connection. It is Pool itself when the store was opened
 	// without a size.
 	requests *pgxpool.Pool
-	// waits are the gates that hold back the opening of a connection in
-	// Pool and in requests (nil when the store was opened without a size).
-	waits, requestWaits *connwait.Gate
 	// reads decides which database serves the reads that a replica may
 	// serve (see Options.ReplicaURL); every other statement is the
 	// primary's.
@@ -87,12 +83,11 @@ type Store struct {
 type Options struct {
 	// MaxConns is the most connections the pool opens, over any
 	// pool_max_conns in the URL; half as many again (at least 2) are
-	// apart for requests (RequestPool). Connections are opened as
-	// statements need them, one that finds every connection busy waiting
-	// first for a release about as long as opening one takes (package
-	// connwait), so a pool grows only as far as the work needs (each
-	// connection is a PostgreSQL backend holding memory), and one idle
-	// for longer than IdleConnTimeout is closed down to warmConns. 0 keeps the URL's size, or pgxpool's default
+	// apart for requests (RequestPool). Connections are opened when a
+	// statement finds none idle, so a pool grows only as far as the
+	// statements at once need (each is a PostgreSQL backend holding
+	// memory), and one idle for longer than IdleConnTimeout is closed
+	// down to warmConns. 0 keeps the URL's size, or pgxpool's default
 	// (the larger of 4 and the number of CPUs), and one pool for all.
 	// The connections that listen for and send run notifications are not
 	// among them.
@@ -132,6 +127,7 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 	}
 	if o.MaxConns > 0 {
 		cfg.MaxConns = o.MaxConns
+		sizeOnDemand(cfg)
 	}
 	// A scan of a table larger than a quarter of the shared buffers would
 	// otherwise start where another scan of it is, or where the last one
@@ -141,11 +137,6 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 	cfg.ConnConfig.RuntimeParams["synchronize_seqscans"] = "off"
 	if o.Tracer != nil {
 		cfg.ConnConfig.Tracer = o.Tracer
-	}
-	requestsCfg := cfg.Copy()
-	var waits, requestWaits *connwait.Gate
-	if o.MaxConns > 0 {
-		waits = sizeOnDemand(cfg)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -157,9 +148,10 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 	}
 	requests := pool
 	if o.MaxConns > 0 {
-		requestsCfg.MaxConns = max(2, o.MaxConns/2)
-		requestWaits = sizeOnDemand(requestsCfg)
-		if requests, err = pgxpool.NewWithConfig(ctx, requestsCfg); err != nil {
+		rcfg := cfg.Copy()
+		rcfg.MaxConns = max(2, o.MaxConns/2)
+		sizeOnDemand(rcfg)
+		if requests, err = pgxpool.NewWithConfig(ctx, rcfg); err != nil {
 			pool.Close()
 			return nil, fmt.Errorf("opening the requests' database pool: %w", err)
 		}
@@ -175,7 +167,7 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 		}
 	}
 	o.Checkpoints.Reads = reads
-	return &Store{Pool: pool, requests: requests, waits: waits, requestWaits: requestWaits, reads: reads, primary: replica.Primary(pool), Accounts: accounts.New(pool), Catalog: catalog.New(pool),
+	return &Store{Pool: pool, requests: requests, reads: reads, primary: replica.Primary(pool), Accounts: accounts.New(pool), Catalog: catalog.New(pool),
 		Checkpoints: checkpoint.New(pool, o.Checkpoints), Items: items.New(pool, reads, o.Limits), Crons: crons.New(pool, o.Limits),
 		EventPartitions: eventparts.New(pool), limits: o.Limits.OrDefault()}, nil
 }
@@ -192,30 +184,11 @@ const warmConns = 1
 
 // sizeOnDemand makes cfg's pool open connections as statements need them,
 // keep warmConns, and close the others once idle for IdleConnTimeout
-// (checked every quarter of it). A statement that finds every connection
-// busy first waits, for about as long as opening a connection takes, for
-// one to be released (package connwait): the bursts of statements at once
-// are far above their average, and a connection turns over faster than a
-// backend starts, so the pool grows to what the work needs rather than to
-// its bursts.
-func sizeOnDemand(cfg *pgxpool.Config) *connwait.Gate {
+// (checked every quarter of it).
+func sizeOnDemand(cfg *pgxpool.Config) {
 	cfg.MinConns = min(warmConns, cfg.MaxConns)
 	cfg.MaxConnIdleTime = IdleConnTimeout
 	cfg.HealthCheckPeriod = IdleConnTimeout / 4
-	return connwait.Install(cfg, connwait.Options{Floor: warmConns})
-}
-
-// ConnWaits are how often a statement of Pool and of RequestPool waited
-// for a connection to be released rather than open one, and how often a
-// release came before the bound (zero for a store opened without a size).
-func (s *Store) ConnWaits() (pool, requests connwait.Stats) {
-	if s.waits != nil {
-		pool = s.waits.Stats()
-	}
-	if s.requestWaits != nil {
-		requests = s.requestWaits.Stats()
-	}
-	return pool, requests
 }
 
 // Reads is what decides which database serves the reads a replica may

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -89,48 +88,6 @@ func TestSizedPoolsGrowOnDemand(t *testing.T) {
 		if c := p.Config(); c.MinConns != warmConns || c.MaxConnIdleTime != IdleConnTimeout {
 			t.Fatalf("a pool keeps %d connections and closes the others after %v idle, want %d and %v",
 				c.MinConns, c.MaxConnIdleTime, warmConns, IdleConnTimeout)
-		}
-	}
-}
-
-// In both sized pools a statement that finds every connection busy waits
-// for a release before it opens another (package connwait): the one
-// released while it waits serves it.
-func TestSizedPoolsWaitForARelease(t *testing.T) {
-	pgtest.Skip(t)
-	ctx := context.Background()
-	st, err := OpenWith(ctx, testURL, Options{MaxConns: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	for i, p := range []*pgxpool.Pool{st.Pool, st.RequestPool()} {
-		busy, err := p.Acquire(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for p.Stat().TotalConns() > 1 { // the warm connection, if it was opened beside
-			c, err := p.Acquire(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c.Hijack().Close(ctx)
-		}
-		done := make(chan error, 1)
-		go func() { _, err := p.Exec(ctx, "SELECT 1"); done <- err }()
-		waited := func() int64 {
-			w, r := st.ConnWaits()
-			return []int64{w.Waited, r.Waited}[i]
-		}
-		for deadline := time.Now().Add(10 * time.Second); waited() == 0 && time.Now().Before(deadline); {
-			time.Sleep(100 * time.Microsecond)
-		}
-		busy.Release()
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
-		if waited() != 1 {
-			t.Errorf("pool %d: %d statements waited for a release, want 1", i, waited())
 		}
 	}
 }

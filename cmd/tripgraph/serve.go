@@ -119,17 +119,12 @@ func runServe(ctx context.Context, cfg config.Config, args []string) error {
 }
 
 // logPoolStats logs how much the database pool was waited for: the
-// acquires that found no idle connection, and the time all acquires took;
-// the connections each pool opened, and how many statements waited for a
-// release before opening one, and were handed one.
+// acquires that found no idle connection, and the time all acquires took.
 func logPoolStats(st *store.Store, log *slog.Logger) {
-	ps, rs := st.Pool.Stat(), st.RequestPool().Stat()
-	pw, rw := st.ConnWaits()
+	ps := st.Pool.Stat()
 	log.Info("database pool", "max_conns", ps.MaxConns(), "acquires", ps.AcquireCount(),
 		"acquires_waited", ps.EmptyAcquireCount(), "acquire_ms_total", ps.AcquireDuration().Milliseconds(),
-		"acquire_wait_ms_total", ps.EmptyAcquireWaitTime().Milliseconds(),
-		"conns_opened", ps.NewConnsCount(), "release_waits", pw.Waited, "release_waits_handed", pw.Handed,
-		"requests_conns_opened", rs.NewConnsCount(), "requests_release_waits", rw.Waited, "requests_release_waits_handed", rw.Handed)
+		"acquire_wait_ms_total", ps.EmptyAcquireWaitTime().Milliseconds())
 }
 
 // printWelcome prints the server's address, a one-time link that opens
