@@ -500,7 +500,7 @@ func (s *Store) FinishRun(ctx context.Context, l Lease, status, runErr string) (
 	// the run's thread, then ends the run if the lease still holds it.
 	b := &pgx.Batch{}
 	b.Queue(lockThreadSQL, l.ThreadID)
-	b.Queue(endRunSQL, endRunArgs(l.RunID, l.ThreadID, &l, status, runErr)...)
+	b.Queue(endRunSQL, endRunArgs(l.RunID, l.ThreadID, &l, status, runErr, "")...)
 	res := s.Pool.SendBatch(ctx, b)
 	defer res.Close()
 	var threadID string
