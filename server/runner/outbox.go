@@ -110,8 +110,7 @@ const partLinger = 25 * time.Millisecond
 // called once, with the error, if one fails (and only the first).
 func startOutbox(ctx context.Context, q Queue, l store.Lease, parts *wire.Parts, inputWaits, endsRun bool, fail func(error)) *outbox {
 	o := &outbox{queue: q, lease: l, fail: fail, wake: make(chan struct{}, 1), linger: partLinger, parts: parts, first: inputWaits,
-		endsRun: endsRun && !parts.EndMakesParts(),
-		done:    make(chan struct{}), ranks: map[rankKey]int{}, withCheckpoint: map[string]bool{}}
+		done: make(chan struct{}), ranks: map[rankKey]int{}, withCheckpoint: map[string]bool{}, endsRun: endsRun && !parts.EndMakesParts()}
 	o.idle.L = &o.mu
 	go o.write(ctx)
 	return o
