@@ -34,6 +34,11 @@ type hub struct {
 	subs      map[subKey]map[*subscription]struct{}
 	listening map[string]chan struct{} // by channel: closed once its first LISTEN is in place
 	watchers  []func(userID string)    // told of MCPServersChannel's notifications
+	// kept are the subscriptions made as runs were created claimed by a
+	// worker of this process, for their first follower here, by run (see
+	// keep); keptOrder the same, oldest first, adopted ones included.
+	kept      map[string]*keptSub
+	keptOrder []*keptSub
 }
 
 // MCPServersChannel is where every change to a user's MCP servers is
@@ -171,7 +176,7 @@ func (s *Store) stopHub() {
 func startHub(connect func(context.Context) (*pgx.Conn, error), own func(pid uint32) bool) *hub {
 	ctx, stop := context.WithCancel(context.Background())
 	h := &hub{stop: stop, done: make(chan struct{}), own: own, subs: map[subKey]map[*subscription]struct{}{},
-		listening: map[string]chan struct{}{}}
+		listening: map[string]chan struct{}{}, kept: map[string]*keptSub{}}
 	l := &pgxlisten.Listener{Connect: connect, ReconnectDelay: reconnectDelay,
 		LogError: func(ctx context.Context, err error) {
 			if ctx.Err() == nil { // not the hub stopping
@@ -308,6 +313,73 @@ func (h *hub) subscribe(ctx context.Context, channel, runID string) (*subscripti
 		unsubscribe()
 		return nil, nil, fmt.Errorf("subscribing to run notifications: %w", context.Cause(ctx))
 	}
+}
+
+// keptSub is a subscription to a run's events kept for its first
+// follower in this process.
+type keptSub struct {
+	runID, owner string
+	at           time.Time
+	sub          *subscription // nil once adopted
+	unsubscribe  func()
+}
+
+// keptFor is how long a subscription kept for a run's first follower
+// waits for it before it is dropped (the follower then reads the table,
+// as any does): a request that streams its run follows it at once, and a
+// browser's stream of the run it posted comes a page load later; a run
+// nobody follows is not to hold its events in memory.
+const keptFor = 2 * time.Second
+
+// keep subscribes to the events of a run of owner's that this process
+// has just created claimed by one of its own workers, before that worker
+// is handed it, and keeps the subscription for the run's first follower
+// here (adopt). Nothing of the run can be written before the subscription
+// (no worker has it yet, and no other process can claim it while its
+// lease holds), so the subscription is handed, or told of, everything the
+// run's stream will hold, as a follower's first read and subscription
+// together are: that follower need not read the table first. It drops
+// the subscriptions kept longer than keptFor. When it cannot subscribe it
+// keeps nothing, and the follower reads.
+func (h *hub) keep(ctx context.Context, owner, runID string) {
+	sub, unsubscribe, err := h.subscribe(ctx, RunEventsChannel, runID)
+	if err != nil {
+		return
+	}
+	now := time.Now()
+	k := &keptSub{runID: runID, owner: owner, at: now, sub: sub, unsubscribe: unsubscribe}
+	var stale []func()
+	h.mu.Lock()
+	h.kept[runID] = k
+	h.keptOrder = append(h.keptOrder, k)
+	for len(h.keptOrder) > 0 && now.Sub(h.keptOrder[0].at) > keptFor {
+		old := h.keptOrder[0]
+		h.keptOrder[0], h.keptOrder = nil, h.keptOrder[1:]
+		if old.sub != nil {
+			delete(h.kept, old.runID)
+			stale = append(stale, old.unsubscribe)
+		}
+	}
+	h.mu.Unlock()
+	for _, unsubscribe := range stale {
+		unsubscribe()
+	}
+}
+
+// adopt hands over the subscription kept for owner's run runID, if any
+// (see keep): ok is false when none is kept, for another owner, or no
+// more.
+func (h *hub) adopt(owner, runID string) (sub *subscription, unsubscribe func(), ok bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	k := h.kept[runID]
+	if k == nil || k.owner != owner {
+		return nil, nil, false
+	}
+	delete(h.kept, runID)
+	sub, unsubscribe = k.sub, k.unsubscribe
+	k.sub, k.unsubscribe = nil, nil
+	return sub, unsubscribe, true
 }
 
 // tellWatchers tells every watcher that userID's servers changed ("" for

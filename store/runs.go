@@ -221,7 +221,7 @@ func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr Ne
 	case err != nil:
 		return Run{}, false, notFoundAs(err, "Thread with ID %s not found", threadID)
 	}
-	o.announceCreated(run)
+	o.announceCreated(ctx, run)
 	return run, true, nil
 }
 
@@ -297,16 +297,21 @@ func (o Owner) CreateRunOnNewThread(ctx context.Context, nt NewThread, nr NewRun
 	}
 	run, err := o.s.create(ctx, o.id, c)
 	if err == nil {
-		o.announceCreated(run)
+		o.announceCreated(ctx, run)
 	}
 	return run, err
 }
 
 // announceCreated tells the workers of every process of a run created
-// pending; a run created claimed (NewRun.ClaimFor) has its worker.
-func (o Owner) announceCreated(run Run) {
-	if run.Status == RunPending {
+// pending. A run created claimed (NewRun.ClaimFor) has its worker, in
+// this process, which is handed the run once this returns: the run's
+// events are subscribed to now, for its first follower here (hub.keep).
+func (o Owner) announceCreated(ctx context.Context, run Run) {
+	switch run.Status {
+	case RunPending:
 		o.s.announce(runPending)
+	case RunRunning:
+		o.s.runHub().keep(ctx, o.id, run.ID)
 	}
 }
 

@@ -522,3 +522,56 @@ func TestFollowerReadsWhatAnAttemptBeforeLeftUnannounced(t *testing.T) {
 	}
 	checkSequence(t, got, 1, 3)
 }
+
+// A run created claimed by a worker of this process is subscribed to as
+// it is created, before its worker has it, so its first follower here
+// starts from what that subscription gathered instead of reading the
+// table: here a read would fail, as the thread has passed to another
+// owner before the follower starts, and the follower still yields every
+// event the worker handed over, through the run's end. A second follower
+// reads as any does (and so finds the run no more its owner's), and a run
+// created pending is not kept for anyone.
+func TestFirstFollowerOfARunCreatedClaimedDoesNotRead(t *testing.T) {
+	ctx := context.Background()
+	s := openQueueStores(t, 1)[0]
+	listening(t, s)
+	owner, thread := newThread(t, s, "kept")
+	other, _ := newThread(t, s, "not-kept")
+	run, err := s.ForOwner(owner).CreateRun(ctx, thread, NewRun{ClaimFor: Worker{ID: "w", Lease: time.Minute}})
+	if err != nil || run.Status != RunRunning {
+		t.Fatalf("creating a run claimed: %+v, %v", run, err)
+	}
+	if _, err := follow(t, s, other, run.ID, 0, nil); errcode.Of(err) != errcode.NotFound {
+		t.Fatalf("another owner following the run: %v, want NOT_FOUND", err)
+	}
+	handOver(t, s, run.Lease(), 1)
+	handOver(t, s, run.Lease(), 2)
+	if _, err := s.Pool.Exec(ctx, `UPDATE threads SET owner_id = $2 WHERE id = $1`, run.ThreadID, other); err != nil {
+		t.Fatal(err)
+	}
+	got, err := follow(t, s, owner, run.ID, 0, func(e RunEvent) {
+		if string(e.Data) == `{"i":2}` {
+			if _, err := s.FinishRun(ctx, run.Lease(), RunSuccess, ""); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatalf("following: %v after %d events", err, len(got))
+	}
+	checkSequence(t, got, 1, 2)
+	if _, err := follow(t, s, owner, run.ID, 0, nil); errcode.Of(err) != errcode.NotFound {
+		t.Fatalf("a second follower: %v, want NOT_FOUND from its read", err)
+	}
+
+	if _, err := s.Pool.Exec(ctx, `UPDATE threads SET owner_id = $2 WHERE id = $1`, run.ThreadID, owner); err != nil {
+		t.Fatal(err)
+	}
+	pending := mustCreate(t, s, owner, thread, "")
+	if pending.Status != RunPending {
+		t.Fatalf("a run created without a worker is %s, want pending", pending.Status)
+	}
+	if _, _, kept := s.runHub().adopt(owner, pending.ID); kept {
+		t.Fatal("a run created pending was kept for its follower")
+	}
+}
