@@ -45,8 +45,8 @@ func TestStatementsPerRun(t *testing.T) {
 	const announcing = 3 + appends // a run's checkpoints (its end with the last), events (created claimed, it is not announced)
 	atMost := map[string]int{events: appends, notify: announcing}
 	want := map[string]map[string]int{
-		"POST /runs/wait": {auth: 1, create: 1, watch: 1, head: 2, save: 2, items: 1, run: 1, del: 1},
-		"POST /threads/{id}/runs/stream": {auth: 1, head: 2, create: 1, watch: 1, save: 2, items: 1},
+		"POST /runs/wait":                 {auth: 1, create: 1, watch: 1, head: 2, save: 2, items: 1, run: 1, del: 1},
+		"POST /threads/{id}/runs/stream":  {auth: 1, head: 2, create: 1, watch: 1, save: 2, items: 1},
 		"the browser's POST of a message": {session: 2, create: 1, watch: 1, head: 1, save: 2, items: 1, run: 1, thread: 1},
 	}
 	rec := &sqllog.Recorder{}
