@@ -214,7 +214,9 @@ func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr Ne
 		}
 		return run, nil, nil
 	})
+	watched := o.s.cancelWatchFor(ctx, threadID, nr)
 	run, err = o.s.create(ctx, o.id, c)
+	watched(run, err)
 	switch {
 	case errors.Is(err, errNotCreatedAtOnce):
 		return Run{}, false, nil
@@ -295,11 +297,39 @@ func (o Owner) CreateRunOnNewThread(ctx context.Context, nt NewThread, nr NewRun
 	if err != nil {
 		return Run{}, err
 	}
+	watched := o.s.cancelWatchFor(ctx, nt.ID, nr)
 	run, err := o.s.create(ctx, o.id, c)
+	watched(run, err)
 	if err == nil {
 		o.announceCreated(ctx, run)
 	}
 	return run, err
+}
+
+// cancelWatchFor subscribes, before a run that may be created claimed
+// (nr.ClaimFor) is created on thread threadID, to the cancel requests of
+// the thread's runs, and returns what, once the creation is over, keeps
+// that subscription for the worker's cancel watch (WatchCancel) of the
+// run created claimed, or else drops it. Subscribed before the run
+// exists, it hears every cancel of the run, so the watch need not read
+// whether one came before it. Without a worker or a thread's id, or when
+// the hub cannot subscribe, it keeps nothing, and the watch reads.
+func (s *Store) cancelWatchFor(ctx context.Context, threadID string, nr NewRun) (created func(Run, error)) {
+	if nr.ClaimFor.ID == "" || threadID == "" {
+		return func(Run, error) {}
+	}
+	h := s.runHub()
+	sub, unsubscribe, err := h.subscribe(ctx, RunCancelChannel, threadKey(threadID))
+	if err != nil {
+		return func(Run, error) {}
+	}
+	return func(run Run, err error) {
+		if err != nil || run.Status != RunRunning {
+			unsubscribe()
+			return
+		}
+		h.keepSub(subKey{RunCancelChannel, run.ID}, "", sub, unsubscribe)
+	}
 }
 
 // announceCreated tells the workers of every process of a run created

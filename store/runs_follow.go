@@ -44,7 +44,7 @@ func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64
 		// subscribed to before the worker had it (hub.keep): its first
 		// follower here starts from what that subscription gathered
 		// instead of a read, as nothing of the run came before it.
-		sub, unsubscribe, kept := o.s.runHub().adopt(o.id, runID)
+		sub, unsubscribe, kept := o.s.runHub().adopt(RunEventsChannel, o.id, runID)
 		if !kept || afterSeq != 0 {
 			if kept {
 				unsubscribe()
@@ -269,15 +269,22 @@ func sleep(ctx context.Context, d time.Duration) error {
 // CancelRun) from any process, or was before the call, or the run is gone.
 // A worker runs its run (of thread threadID) under it. Call stop when the
 // run is over.
+//
+// For a run this process created claimed by one of its workers, the
+// subscription made before the run's creation (cancelWatchFor) serves:
+// no cancel of the run can have come before it, so the watch does not
+// read whether one did.
 func (s *Store) WatchCancel(ctx context.Context, threadID, runID string) (watched context.Context, stop context.CancelFunc, err error) {
-	sub, unsubscribe, err := s.runHub().subscribe(ctx, RunCancelChannel, runID)
-	if err != nil {
-		return nil, nil, err
-	}
-	requested, err := s.cancelRequested(ctx, threadID, runID)
-	if err != nil {
-		unsubscribe()
-		return nil, nil, err
+	requested := false
+	sub, unsubscribe, kept := s.runHub().adopt(RunCancelChannel, "", runID)
+	if !kept {
+		if sub, unsubscribe, err = s.runHub().subscribe(ctx, RunCancelChannel, runID); err != nil {
+			return nil, nil, err
+		}
+		if requested, err = s.cancelRequested(ctx, threadID, runID); err != nil {
+			unsubscribe()
+			return nil, nil, err
+		}
 	}
 	watched, cancel := context.WithCancelCause(ctx)
 	if requested {

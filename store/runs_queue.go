@@ -13,7 +13,8 @@ import (
 )
 
 // RunCancelChannel is the PostgreSQL NOTIFY channel on which a cancel
-// request for a running run is announced, with the run id as payload.
+// request for a running run is announced, as "<run id>:<thread id>" (a
+// reader that knows only the run's id takes what comes before the colon).
 const RunCancelChannel = "run_cancel"
 
 // ErrLeaseLost is wrapped (as a CONFLICT) by the calls of a worker that no
@@ -530,7 +531,7 @@ func requestCancel(ctx context.Context, tx pgx.Tx, n *notes, r Run) error {
 		return fmt.Errorf("asking run %s to cancel: %w", runID, err)
 	}
 	if tag.RowsAffected() > 0 {
-		n.add(note{RunCancelChannel, runID})
+		n.add(note{RunCancelChannel, runID + ":" + r.ThreadID})
 	}
 	return nil
 }

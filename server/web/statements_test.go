@@ -35,8 +35,8 @@ func TestStatementsPerRun(t *testing.T) {
 	// its own connection, as many notes as have gathered (store/notify.go),
 	// so at most one statement per commit that announced something. The
 	// cron scheduler's look for due crons, every few seconds, is no run's.
-	const auth, create, watch, head, save, items, run, del, session, thread = "store/accounts.(*Store).UserByAPIKey", "store.sendCreationBatch",
-		"store.(*Store).cancelRequested", "store/checkpoint.(*saver).readOne",
+	const auth, create, head, save, items, run, del, session, thread = "store/accounts.(*Store).UserByAPIKey", "store.sendCreationBatch",
+		"store/checkpoint.(*saver).readOne",
 		"store/checkpoint.(*saver).sendAll", "store/items.Owned.GetEach",
 		"store.oneRun", "store.Owner.DeleteThread",
 		"store/accounts.(*Store).SessionByToken", "store.Owner.Thread"
@@ -45,9 +45,9 @@ func TestStatementsPerRun(t *testing.T) {
 	const announcing = 3 + appends // a run's checkpoints (its end with the last), events (created claimed, it is not announced)
 	atMost := map[string]int{events: appends, notify: announcing}
 	want := map[string]map[string]int{
-		"POST /runs/wait":                 {auth: 1, create: 1, watch: 1, head: 2, save: 2, items: 1, run: 1, del: 1},
-		"POST /threads/{id}/runs/stream":  {auth: 1, head: 2, create: 1, watch: 1, save: 2, items: 1},
-		"the browser's POST of a message": {session: 2, create: 1, watch: 1, head: 1, save: 2, items: 1, run: 1, thread: 1},
+		"POST /runs/wait":                 {auth: 1, create: 1, head: 2, save: 2, items: 1, run: 1, del: 1},
+		"POST /threads/{id}/runs/stream":  {auth: 1, head: 2, create: 1, save: 2, items: 1},
+		"the browser's POST of a message": {session: 2, create: 1, head: 1, save: 2, items: 1, run: 1, thread: 1},
 	}
 	rec := &sqllog.Recorder{}
 	st, dbURL := storetest.OpenWith(t, "web_stmts", store.Options{Tracer: rec})
