@@ -47,6 +47,7 @@ func TestStatementsPerRun(t *testing.T) {
 	want := map[string]map[string]int{
 		"POST /runs/wait":                 {auth: 1, create: 1, head: 2, save: 2, items: 1, run: 1, del: 1},
 		"POST /threads/{id}/runs/stream":  {auth: 1, head: 2, create: 1, save: 2, items: 1},
+		"POST /runs/stream":               {auth: 1, create: 1, head: 1, save: 2, items: 1, del: 1},
 		"the browser's POST of a message": {session: 2, create: 1, head: 1, save: 2, items: 1, run: 1, thread: 1},
 	}
 	rec := &sqllog.Recorder{}
@@ -70,6 +71,11 @@ func TestStatementsPerRun(t *testing.T) {
 			tid := h.Thread(h.AliceKey, "")
 			rec.Start() // the thread's creation is not the run's
 			resp := h.OpenStream(t.Context(), http.MethodPost, "/threads/"+tid+"/runs/stream", apptest.StreamBody(plannertest.Lisbon, `["values","updates","messages-tuple","custom"]`, ""), nil)
+			defer resp.Body.Close()
+			io.Copy(io.Discard, resp.Body)
+		}},
+		{"POST /runs/stream", func() {
+			resp := h.OpenStream(t.Context(), http.MethodPost, "/runs/stream", apptest.StreamBody(plannertest.Lisbon, `["values","updates","messages-tuple","custom"]`, ""), nil)
 			defer resp.Body.Close()
 			io.Copy(io.Discard, resp.Body)
 		}},
