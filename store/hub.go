@@ -34,6 +34,12 @@ type hub struct {
 	subs      map[subKey]map[*subscription]struct{}
 	listening map[string]chan struct{} // by channel: closed once its first LISTEN is in place
 	watchers  []func(userID string)    // told of MCPServersChannel's notifications
+	// kept are the subscriptions made as runs were created claimed by a
+	// worker of this process, for their first follower and their worker's
+	// cancel watch here, by channel and run (see keep); keptOrder the
+	// same, oldest first, adopted ones included.
+	kept      map[subKey]*keptSub
+	keptOrder []*keptSub
 }
 
 // MCPServersChannel is where every change to a user's MCP servers is
@@ -171,7 +177,7 @@ func (s *Store) stopHub() {
 func startHub(connect func(context.Context) (*pgx.Conn, error), own func(pid uint32) bool) *hub {
 	ctx, stop := context.WithCancel(context.Background())
 	h := &hub{stop: stop, done: make(chan struct{}), own: own, subs: map[subKey]map[*subscription]struct{}{},
-		listening: map[string]chan struct{}{}}
+		listening: map[string]chan struct{}{}, kept: map[subKey]*keptSub{}}
 	l := &pgxlisten.Listener{Connect: connect, ReconnectDelay: reconnectDelay,
 		LogError: func(ctx context.Context, err error) {
 			if ctx.Err() == nil { // not the hub stopping
@@ -224,7 +230,16 @@ func (h *hub) deliver(channel, payload string) {
 			sub.poke()
 		}
 	}
+	if channel == RunCancelChannel && rest != "" { // the run's thread: for the watches made before the run was
+		for sub := range h.subs[subKey{channel, threadKey(rest)}] {
+			sub.poke()
+		}
+	}
 }
+
+// threadKey is the key of the subscriptions to the cancel requests of any
+// run of a thread (a run's key is its id).
+func threadKey(threadID string) string { return "thread " + threadID }
 
 // publish hands events this process appended to a run, in a transaction
 // that has committed, to the run's followers in this process.
@@ -308,6 +323,80 @@ func (h *hub) subscribe(ctx context.Context, channel, runID string) (*subscripti
 		unsubscribe()
 		return nil, nil, fmt.Errorf("subscribing to run notifications: %w", context.Cause(ctx))
 	}
+}
+
+// keptSub is a subscription to a run's events kept for its first
+// follower in this process, or to its cancel requests for its worker's
+// watch.
+type keptSub struct {
+	key         subKey
+	owner       string
+	at          time.Time
+	sub         *subscription // nil once adopted
+	unsubscribe func()
+}
+
+// keptFor is how long a subscription kept for a run's first follower
+// waits for it before it is dropped (the follower then reads the table,
+// as any does): a request that streams its run follows it at once, and a
+// browser's stream of the run it posted comes a page load later; a run
+// nobody follows is not to hold its events in memory.
+const keptFor = 2 * time.Second
+
+// keep subscribes to the events of a run of owner's that this process
+// has just created claimed by one of its own workers, before that worker
+// is handed it, and keeps the subscription for the run's first follower
+// here (adopt). Nothing of the run can be written before the subscription
+// (no worker has it yet, and no other process can claim it while its
+// lease holds), so the subscription is handed, or told of, everything the
+// run's stream will hold, as a follower's first read and subscription
+// together are: that follower need not read the table first. It drops
+// the subscriptions kept longer than keptFor. When it cannot subscribe it
+// keeps nothing, and the follower reads.
+func (h *hub) keep(ctx context.Context, owner, runID string) {
+	if sub, unsubscribe, err := h.subscribe(ctx, RunEventsChannel, runID); err == nil {
+		h.keepSub(subKey{RunEventsChannel, runID}, owner, sub, unsubscribe)
+	}
+}
+
+// keepSub keeps sub, under key, for adopt, and drops the subscriptions
+// kept longer than keptFor.
+func (h *hub) keepSub(key subKey, owner string, sub *subscription, unsubscribe func()) {
+	now := time.Now()
+	k := &keptSub{key: key, owner: owner, at: now, sub: sub, unsubscribe: unsubscribe}
+	var stale []func()
+	h.mu.Lock()
+	h.kept[key] = k
+	h.keptOrder = append(h.keptOrder, k)
+	for len(h.keptOrder) > 0 && now.Sub(h.keptOrder[0].at) > keptFor {
+		old := h.keptOrder[0]
+		h.keptOrder[0], h.keptOrder = nil, h.keptOrder[1:]
+		if old.sub != nil {
+			delete(h.kept, old.key)
+			stale = append(stale, old.unsubscribe)
+		}
+	}
+	h.mu.Unlock()
+	for _, unsubscribe := range stale {
+		unsubscribe()
+	}
+}
+
+// adopt hands over the subscription kept on a channel for owner's run
+// runID, if any (see keep): ok is false when none is kept, for another
+// owner, or no more.
+func (h *hub) adopt(channel, owner, runID string) (sub *subscription, unsubscribe func(), ok bool) {
+	key := subKey{channel, runID}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	k := h.kept[key]
+	if k == nil || k.owner != owner {
+		return nil, nil, false
+	}
+	delete(h.kept, key)
+	sub, unsubscribe = k.sub, k.unsubscribe
+	k.sub, k.unsubscribe = nil, nil
+	return sub, unsubscribe, true
 }
 
 // tellWatchers tells every watcher that userID's servers changed ("" for

@@ -74,7 +74,7 @@ func TestRunsAreAnnouncedByTheNotifierAfterTheirCommit(t *testing.T) {
 	want := []string{
 		RunQueueChannel + " ",
 		RunEventsChannel + " " + run.ID + ":" + strconv.FormatInt(appended[0].Seq, 10),
-		RunCancelChannel + " " + run.ID,
+		RunCancelChannel + " " + run.ID + ":" + thread,
 		RunEventsChannel + " " + run.ID + ":cancelled:" + strconv.FormatInt(appended[0].Seq, 10),
 	}
 	got := heard(t, conn, time.Second)

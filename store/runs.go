@@ -214,14 +214,16 @@ func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr Ne
 		}
 		return run, nil, nil
 	})
+	watched := o.s.cancelWatchFor(ctx, threadID, nr)
 	run, err = o.s.create(ctx, o.id, c)
+	watched(run, err)
 	switch {
 	case errors.Is(err, errNotCreatedAtOnce):
 		return Run{}, false, nil
 	case err != nil:
 		return Run{}, false, notFoundAs(err, "Thread with ID %s not found", threadID)
 	}
-	o.announceCreated(run)
+	o.announceCreated(ctx, run)
 	return run, true, nil
 }
 
@@ -295,18 +297,51 @@ func (o Owner) CreateRunOnNewThread(ctx context.Context, nt NewThread, nr NewRun
 	if err != nil {
 		return Run{}, err
 	}
+	watched := o.s.cancelWatchFor(ctx, nt.ID, nr)
 	run, err := o.s.create(ctx, o.id, c)
+	watched(run, err)
 	if err == nil {
-		o.announceCreated(run)
+		o.announceCreated(ctx, run)
 	}
 	return run, err
 }
 
+// cancelWatchFor subscribes, before a run that may be created claimed
+// (nr.ClaimFor) is created on thread threadID, to the cancel requests of
+// the thread's runs, and returns what, once the creation is over, keeps
+// that subscription for the worker's cancel watch (WatchCancel) of the
+// run created claimed, or else drops it. Subscribed before the run
+// exists, it hears every cancel of the run, so the watch need not read
+// whether one came before it. Without a worker or a thread's id, or when
+// the hub cannot subscribe, it keeps nothing, and the watch reads.
+func (s *Store) cancelWatchFor(ctx context.Context, threadID string, nr NewRun) (created func(Run, error)) {
+	if nr.ClaimFor.ID == "" || threadID == "" {
+		return func(Run, error) {}
+	}
+	h := s.runHub()
+	sub, unsubscribe, err := h.subscribe(ctx, RunCancelChannel, threadKey(threadID))
+	if err != nil {
+		return func(Run, error) {}
+	}
+	return func(run Run, err error) {
+		if err != nil || run.Status != RunRunning {
+			unsubscribe()
+			return
+		}
+		h.keepSub(subKey{RunCancelChannel, run.ID}, "", sub, unsubscribe)
+	}
+}
+
 // announceCreated tells the workers of every process of a run created
-// pending; a run created claimed (NewRun.ClaimFor) has its worker.
-func (o Owner) announceCreated(run Run) {
-	if run.Status == RunPending {
+// pending. A run created claimed (NewRun.ClaimFor) has its worker, in
+// this process, which is handed the run once this returns: the run's
+// events are subscribed to now, for its first follower here (hub.keep).
+func (o Owner) announceCreated(ctx context.Context, run Run) {
+	switch run.Status {
+	case RunPending:
 		o.s.announce(runPending)
+	case RunRunning:
+		o.s.runHub().keep(ctx, o.id, run.ID)
 	}
 }
 
@@ -500,7 +535,7 @@ func (s *Store) FinishRun(ctx context.Context, l Lease, status, runErr string) (
 	// the run's thread, then ends the run if the lease still holds it.
 	b := &pgx.Batch{}
 	b.Queue(lockThreadSQL, l.ThreadID)
-	b.Queue(endRunSQL, endRunArgs(l.RunID, l.ThreadID, &l, status, runErr)...)
+	b.Queue(endRunSQL, endRunArgs(l.RunID, l.ThreadID, &l, status, runErr, "")...)
 	res := s.Pool.SendBatch(ctx, b)
 	defer res.Close()
 	var threadID string

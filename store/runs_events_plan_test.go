@@ -45,7 +45,7 @@ func TestRunEventQueriesReadOnePartition(t *testing.T) {
 	}{
 		{"RunEvents", runEventsSQL, []any{r.ID, owner, 0, runEventsPage}},
 		{"a follower's read", runAndEventsSQL, []any{r.ID, owner, 0, runEventsPage}},
-		{"the end of a run", endRunSQL, endRunArgs(r.ID, r.ThreadID, nil, RunSuccess, "")},
+		{"the end of a run", endRunSQL, endRunArgs(r.ID, r.ThreadID, nil, RunSuccess, "", "")},
 	} {
 		plan := explain(t, s, c.sql, c.args...)
 		checkOnePartition(t, c.what, plan, part)

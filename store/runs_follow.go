@@ -40,14 +40,31 @@ var ErrRunCancelled = errors.New("the run was cancelled")
 // every read is the primary's, where the run's worker writes.
 func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64) iter.Seq2[RunEvent, error] {
 	return func(yield func(RunEvent, error) bool) {
-		sub, unsubscribe, err := o.s.runHub().subscribe(ctx, RunEventsChannel, runID)
-		if err != nil {
-			yield(RunEvent{}, err)
-			return
+		// A run this process created claimed by one of its workers was
+		// subscribed to before the worker had it (hub.keep): its first
+		// follower here starts from what that subscription gathered
+		// instead of a read, as nothing of the run came before it.
+		sub, unsubscribe, kept := o.s.runHub().adopt(RunEventsChannel, o.id, runID)
+		if !kept || afterSeq != 0 {
+			if kept {
+				unsubscribe()
+			}
+			kept = false
+			var err error
+			if sub, unsubscribe, err = o.s.runHub().subscribe(ctx, RunEventsChannel, runID); err != nil {
+				yield(RunEvent{}, err)
+				return
+			}
 		}
 		defer unsubscribe()
+		if kept && !handedOver(ctx, sub, runID, &afterSeq, true, yield) {
+			return
+		}
 		var outage time.Time // when reads began to fail as Unreachable
 		reads := o.s.reads   // until a read finds the run going on
+		if kept {
+			reads = o.s.primary
+		}
 		for {
 			final, events, err := o.runAndEvents(ctx, reads, runID, afterSeq)
 			if !final {
@@ -77,7 +94,7 @@ func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64
 			if len(events) == runEventsPage {
 				continue
 			}
-			if final || !handedOver(ctx, sub, runID, &afterSeq, yield) {
+			if final || !handedOver(ctx, sub, runID, &afterSeq, false, yield) {
 				return
 			}
 		}
@@ -91,8 +108,9 @@ func (o Owner) FollowRunEvents(ctx context.Context, runID string, afterSeq int64
 // follower is done: it stopped, the wait failed, or the run ended and
 // every event up to its last was yielded. The events handed over with
 // news that calls for a read are left to the read, which returns them too.
-func handedOver(ctx context.Context, sub *subscription, runID string, afterSeq *int64, yield func(RunEvent, error) bool) bool {
-	local := false // this process writes the run: it has handed events over
+// local says that this process writes the run (it has handed events
+// over, or created the run claimed by its own worker).
+func handedOver(ctx context.Context, sub *subscription, runID string, afterSeq *int64, local bool, yield func(RunEvent, error) bool) bool {
 	for {
 		woken, err := sub.waitAtMost(ctx, followQuiet)
 		if err != nil {
@@ -251,15 +269,22 @@ func sleep(ctx context.Context, d time.Duration) error {
 // CancelRun) from any process, or was before the call, or the run is gone.
 // A worker runs its run (of thread threadID) under it. Call stop when the
 // run is over.
+//
+// For a run this process created claimed by one of its workers, the
+// subscription made before the run's creation (cancelWatchFor) serves:
+// no cancel of the run can have come before it, so the watch does not
+// read whether one did.
 func (s *Store) WatchCancel(ctx context.Context, threadID, runID string) (watched context.Context, stop context.CancelFunc, err error) {
-	sub, unsubscribe, err := s.runHub().subscribe(ctx, RunCancelChannel, runID)
-	if err != nil {
-		return nil, nil, err
-	}
-	requested, err := s.cancelRequested(ctx, threadID, runID)
-	if err != nil {
-		unsubscribe()
-		return nil, nil, err
+	requested := false
+	sub, unsubscribe, kept := s.runHub().adopt(RunCancelChannel, "", runID)
+	if !kept {
+		if sub, unsubscribe, err = s.runHub().subscribe(ctx, RunCancelChannel, runID); err != nil {
+			return nil, nil, err
+		}
+		if requested, err = s.cancelRequested(ctx, threadID, runID); err != nil {
+			unsubscribe()
+			return nil, nil, err
+		}
 	}
 	watched, cancel := context.WithCancelCause(ctx)
 	if requested {

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/testing/sqllog"
 )
 
 // guard bounds a test that waits on another process; it is a limit on a
@@ -521,4 +522,117 @@ func TestFollowerReadsWhatAnAttemptBeforeLeftUnannounced(t *testing.T) {
 		t.Fatalf("following: %v after %d events", err, len(got))
 	}
 	checkSequence(t, got, 1, 3)
+}
+
+// A run created claimed by a worker of this process is subscribed to as
+// it is created, before its worker has it, so its first follower here
+// starts from what that subscription gathered instead of reading the
+// table: here a read would fail, as the thread has passed to another
+// owner before the follower starts, and the follower still yields every
+// event the worker handed over, through the run's end. A second follower
+// reads as any does (and so finds the run no more its owner's), and a run
+// created pending is not kept for anyone.
+func TestFirstFollowerOfARunCreatedClaimedDoesNotRead(t *testing.T) {
+	ctx := context.Background()
+	s := openQueueStores(t, 1)[0]
+	listening(t, s)
+	owner, thread := newThread(t, s, "kept")
+	other, _ := newThread(t, s, "not-kept")
+	run, err := s.ForOwner(owner).CreateRun(ctx, thread, NewRun{ClaimFor: Worker{ID: "w", Lease: time.Minute}})
+	if err != nil || run.Status != RunRunning {
+		t.Fatalf("creating a run claimed: %+v, %v", run, err)
+	}
+	if _, err := follow(t, s, other, run.ID, 0, nil); errcode.Of(err) != errcode.NotFound {
+		t.Fatalf("another owner following the run: %v, want NOT_FOUND", err)
+	}
+	handOver(t, s, run.Lease(), 1)
+	handOver(t, s, run.Lease(), 2)
+	if _, err := s.Pool.Exec(ctx, `UPDATE threads SET owner_id = $2 WHERE id = $1`, run.ThreadID, other); err != nil {
+		t.Fatal(err)
+	}
+	got, err := follow(t, s, owner, run.ID, 0, func(e RunEvent) {
+		if string(e.Data) == `{"i":2}` {
+			if _, err := s.FinishRun(ctx, run.Lease(), RunSuccess, ""); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatalf("following: %v after %d events", err, len(got))
+	}
+	checkSequence(t, got, 1, 2)
+	if _, err := follow(t, s, owner, run.ID, 0, nil); errcode.Of(err) != errcode.NotFound {
+		t.Fatalf("a second follower: %v, want NOT_FOUND from its read", err)
+	}
+
+	if _, err := s.Pool.Exec(ctx, `UPDATE threads SET owner_id = $2 WHERE id = $1`, run.ThreadID, owner); err != nil {
+		t.Fatal(err)
+	}
+	pending := mustCreate(t, s, owner, thread, "")
+	if pending.Status != RunPending {
+		t.Fatalf("a run created without a worker is %s, want pending", pending.Status)
+	}
+	if _, _, kept := s.runHub().adopt(RunEventsChannel, owner, pending.ID); kept {
+		t.Fatal("a run created pending was kept for its follower")
+	}
+}
+
+// The cancel watch of a run created claimed by a worker of this process
+// uses the subscription made before the run existed: it reads nothing at
+// its start, and still hears a cancel that another process requested
+// between the run's creation and the watch. A run created pending is
+// watched as any: subscribed, then read.
+func TestCancelWatchOfARunCreatedClaimed(t *testing.T) {
+	ctx := context.Background()
+	rec := &sqllog.Recorder{}
+	worker := openQueueStoresWith(t, 1, Options{Tracer: rec})[0]
+	api, err := OpenWith(ctx, worker.Pool.Config().ConnString(), Options{}) // another process
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(api.Close)
+	listening(t, worker)
+	listening(t, api)
+	owner, thread := newThread(t, worker, "claimed-watch")
+	run, err := worker.ForOwner(owner).CreateRun(ctx, thread, NewRun{ClaimFor: Worker{ID: "w", Lease: time.Minute}})
+	if err != nil || run.Status != RunRunning {
+		t.Fatalf("creating a run claimed: %+v, %v", run, err)
+	}
+	if _, err := api.ForOwner(owner).CancelRun(ctx, run.ID); err != nil {
+		t.Fatal(err)
+	}
+	rec.Start()
+	watched, stop, err := worker.WatchCancel(ctx, run.ThreadID, run.ID)
+	trips := rec.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	if len(trips) != 0 {
+		t.Errorf("the watch of a run created claimed read %d times as it started, want none", len(trips))
+	}
+	select {
+	case <-watched.Done():
+		if !errors.Is(context.Cause(watched), ErrRunCancelled) {
+			t.Fatalf("the watch ended with %v, want ErrRunCancelled", context.Cause(watched))
+		}
+	case <-time.After(guard):
+		t.Fatal("a cancel requested before the watch of a run created claimed was not heard")
+	}
+	if _, err := worker.FinishRun(ctx, run.Lease(), RunCancelled, ""); err != nil {
+		t.Fatal(err)
+	}
+
+	mustCreate(t, worker, owner, thread, "")
+	pending := mustClaim(t, worker, "w")
+	rec.Start()
+	_, stopPending, err := worker.WatchCancel(ctx, pending.ThreadID, pending.ID)
+	trips = rec.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopPending()
+	if len(trips) != 1 || trips[0].Caller != "store.(*Store).cancelRequested" {
+		t.Errorf("the watch of a run claimed from the queue made %d round trips, want its read", len(trips))
+	}
 }

@@ -13,7 +13,8 @@ import (
 )
 
 // RunCancelChannel is the PostgreSQL NOTIFY channel on which a cancel
-// request for a running run is announced, with the run id as payload.
+// request for a running run is announced, as "<run id>:<thread id>" (a
+// reader that knows only the run's id takes what comes before the colon).
 const RunCancelChannel = "run_cancel"
 
 // ErrLeaseLost is wrapped (as a CONFLICT) by the calls of a worker that no
@@ -419,7 +420,7 @@ const lockThreadSQL = `SELECT id FROM threads WHERE id = $1 FOR NO KEY UPDATE`
 // n. When the run was its thread's active one, it promotes the thread's
 // oldest queued run to pending and sets the thread's status.
 func endRun(ctx context.Context, tx pgx.Tx, n *notes, r Run, status, runErr string) (Run, error) {
-	rows, err := tx.Query(ctx, endRunSQL, endRunArgs(r.ID, r.ThreadID, nil, status, runErr)...)
+	rows, err := tx.Query(ctx, endRunSQL, endRunArgs(r.ID, r.ThreadID, nil, status, runErr, "")...)
 	var e ended
 	if err == nil {
 		e, err = pgx.CollectExactlyOneRow(rows, scanEnded)
@@ -455,7 +456,9 @@ func (e ended) announce(n *notes) {
 }
 
 // endRunSQL gives run $1 (of thread $8) the final status $2, with the error $3; with a
-// lease ($4, $5), only while the lease holds the run. When the run was its
+// lease ($4, $5), only while the lease holds the run; with a checkpoint
+// $9, only while it is the thread's head (a run ended in the batch of its
+// last checkpoint, which that batch's insert moved there). When the run was its
 // thread's active one (not queued), the thread's oldest queued run becomes
 // pending and the thread busy ($7) again; else the thread takes the status
 // the run's end gives it ($6). It returns the run, the seq of its last
@@ -469,6 +472,7 @@ var endRunSQL = `
 		UPDATE runs SET status = $2, error = nullif($3, ''), finished_at = now(), updated_at = now(),
 			lease_expires_at = NULL
 		WHERE id = $1 AND thread_id = $8 AND ($4::text IS NULL OR (worker_id = $4 AND attempts = $5 AND status = 'running'))
+			AND ($9::uuid IS NULL OR EXISTS (SELECT 1 FROM threads h WHERE h.id = $8 AND h.head = $9))
 		RETURNING *),
 	was_active AS (SELECT r.thread_id FROM r, old WHERE old.status <> 'queued'),
 	promoted AS (
@@ -484,14 +488,17 @@ var endRunSQL = `
 	FROM r`
 
 // endRunArgs are endRunSQL's arguments; l is nil for a run the caller has
-// locked itself.
-func endRunArgs(runID, threadID string, l *Lease, status, runErr string) []any {
-	var worker *string
+// locked itself, head "" for a run ended whatever its thread's head.
+func endRunArgs(runID, threadID string, l *Lease, status, runErr, head string) []any {
+	var worker, headID *string
 	attempt := 0
 	if l != nil {
 		worker, attempt = &l.WorkerID, l.Attempt
 	}
-	return []any{runID, status, runErr, worker, attempt, threadStatusAfter[status], ThreadBusy, threadID}
+	if head != "" {
+		headID = &head
+	}
+	return []any{runID, status, runErr, worker, attempt, threadStatusAfter[status], ThreadBusy, threadID, headID}
 }
 
 // cancelQueued ends a locked thread's queued runs as cancelled, and adds
@@ -524,7 +531,7 @@ func requestCancel(ctx context.Context, tx pgx.Tx, n *notes, r Run) error {
 		return fmt.Errorf("asking run %s to cancel: %w", runID, err)
 	}
 	if tag.RowsAffected() > 0 {
-		n.add(note{RunCancelChannel, runID})
+		n.add(note{RunCancelChannel, runID + ":" + r.ThreadID})
 	}
 	return nil
 }

@@ -292,8 +292,9 @@ func (s *API) statelessStream(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	defer s.complete(tenantOf(c), run, in.OnCompletion, false)
-	return s.streamStarted(c, run, in)
+	ended, err := s.streamStarted(c, run, in)
+	s.complete(tenantOf(c), run, in.OnCompletion, ended)
+	return err
 }
 
 // complete deletes a stateless run's thread if the run has ended and

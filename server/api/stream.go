@@ -27,17 +27,19 @@ func (s *API) streamRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.streamStarted(c, run, in)
+	_, err = s.streamStarted(c, run, in)
+	return err
 }
 
 // streamStarted streams a run just created from the body in, in the modes
-// it asked for (bindRun has checked them).
-func (s *API) streamStarted(c echo.Context, run store.Run, in wire.RunCreate) error {
+// it asked for (bindRun has checked them), and reports whether the stream
+// saw the run end.
+func (s *API) streamStarted(c echo.Context, run store.Run, in wire.RunCreate) (ended bool, err error) {
 	events, err := modesOf(in.StreamMode, "stream_mode")
 	if err != nil {
-		return err
+		return false, err
 	}
-	return s.stream(c, run, events, 0, in.OnDisconnect == "cancel")
+	return s.stream(c, run, events, 0, in.OnDisconnect == "cancel"), nil
 }
 
 // joinStream streams a run that exists, from after the Last-Event-ID
@@ -61,7 +63,8 @@ func (s *API) joinStream(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.stream(c, run, events, after, truthy(c.QueryParam("cancel_on_disconnect")))
+	s.stream(c, run, events, after, truthy(c.QueryParam("cancel_on_disconnect")))
+	return nil
 }
 
 // modeList reads stream_mode, a mode or a list of modes; values alone
@@ -131,14 +134,16 @@ func queryModes(values, none []string) (map[string]bool, error) {
 // stream sends a run's events after seq after as SSE: metadata first, then
 // the events of the asked modes and errors, each with its seq as id. As
 // LangGraph.js's server, it sends nothing after the last: the body ends.
-// With cancel, a client that leaves before the run ends cancels it.
-func (s *API) stream(c echo.Context, run store.Run, events map[string]bool, after int64, cancel bool) error {
+// With cancel, a client that leaves before the run ends cancels it. It
+// reports whether it relayed the run's events to their end, which is the
+// run's end.
+func (s *API) stream(c echo.Context, run store.Run, events map[string]bool, after int64, cancel bool) (ended bool) {
 	c.Response().Header().Set("Content-Location", runPath(run))
 	defer s.metrics.StreamOpened(metrics.LangGraph)()
 	w := httpx.OpenSSE(c)
 	meta, _ := json.Marshal(wire.RunMetadata{RunID: run.ID, ThreadID: run.ThreadID, Attempt: max(run.Attempts, 1)})
 	if err := w.Event(0, wire.EventMetadata, meta); err != nil {
-		return nil
+		return false
 	}
 	send := func(e store.RunEvent) error {
 		if events[e.Event] || e.Event == wire.EventError {
@@ -146,8 +151,11 @@ func (s *API) stream(c echo.Context, run store.Run, events map[string]bool, afte
 		}
 		return nil
 	}
-	s.follow(c, run, after, cancel, w, send, func(failed error) { s.endStream(c, w, failed) })
-	return nil
+	s.follow(c, run, after, cancel, w, send, func(failed error) {
+		ended = failed == nil
+		s.endStream(c, w, failed)
+	})
+	return ended
 }
 
 // follow relays the run's events after seq after (see httpx.Closing.Relay);

@@ -25,6 +25,16 @@ var KeepAlive = 15 * time.Second
 type SSE struct {
 	w  http.ResponseWriter
 	rc *http.ResponseController
+	// held, when on, keeps what is written from being flushed until it is
+	// released: a relay writes the events that are ready together with
+	// one flush (one write to the connection) instead of one each.
+	held *heldFlush
+}
+
+// heldFlush is the state of an SSE's held flush, shared by its copies.
+type heldFlush struct {
+	on      bool // writes are not flushed
+	pending bool // something written is not flushed yet
 }
 
 // OpenSSE writes the headers of an event stream and returns its writer.
@@ -35,7 +45,7 @@ func OpenSSE(c echo.Context) SSE {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	resp.WriteHeader(http.StatusOK)
-	return SSE{w: resp, rc: http.NewResponseController(resp)}
+	return SSE{w: resp, rc: http.NewResponseController(resp), held: &heldFlush{}}
 }
 
 // Event writes one event; an id of 0 writes none. data must hold no line
@@ -73,10 +83,36 @@ func appendID(b []byte, id int64) []byte {
 // Write writes raw stream text and flushes it.
 func (w SSE) Write(s string) error { return w.write([]byte(s)) }
 
-// write writes raw stream bytes and flushes them.
+// write writes raw stream bytes and flushes them, unless the flush is held
+// (hold).
 func (w SSE) write(b []byte) error {
 	if _, err := w.w.Write(b); err != nil {
 		return err
+	}
+	if w.held != nil && w.held.on {
+		w.held.pending = true
+		return nil
+	}
+	return w.rc.Flush()
+}
+
+// hold holds the flushes of what is written from now on until release.
+func (w SSE) hold() {
+	if w.held != nil {
+		w.held.on = true
+	}
+}
+
+// release flushes what was written while the flush was held, and flushes
+// each write again from now on.
+func (w SSE) release() error {
+	if w.held == nil || !w.held.on {
+		return nil
+	}
+	pending := w.held.pending
+	w.held.on, w.held.pending = false, false
+	if !pending {
+		return nil
 	}
 	return w.rc.Flush()
 }
@@ -130,7 +166,7 @@ func (c *Closing) Relay(ec echo.Context, w SSE, events func(context.Context) ite
 	reqCtx := Ctx(ec)
 	followCtx, stop := c.Until(reqCtx)
 	defer stop()
-	feed := make(chan store.RunEvent)
+	feed := make(chan store.RunEvent, relayAhead)
 	failed := make(chan error, 1)
 	go func() {
 		defer close(feed)
@@ -151,10 +187,18 @@ func (c *Closing) Relay(ec echo.Context, w SSE, events func(context.Context) ite
 	return reqCtx.Err() != nil
 }
 
+// relayAhead is how many of a run's events a relay's follower reads ahead
+// of what was written to the client: the events that come together (a
+// step's, handed over at once) are then written with one flush.
+const relayAhead = 64
+
 // relay passes the events of feed to send until the feed ends (then end,
-// with the error following failed with, if any) or ctx ends.
+// with the error following failed with, if any) or ctx ends. While more
+// events wait in feed, what send writes is not flushed: the events ready
+// together go to the client in one write, once the feed has no more.
 func relay(ctx context.Context, w SSE, feed <-chan store.RunEvent, failed chan error,
 	send func(store.RunEvent) error, end func(error)) {
+	defer w.release()
 	tick := time.NewTicker(KeepAlive)
 	defer tick.Stop()
 	for {
@@ -167,6 +211,9 @@ func relay(ctx context.Context, w SSE, feed <-chan store.RunEvent, failed chan e
 			}
 		case e, ok := <-feed:
 			if !ok {
+				if w.release() != nil {
+					return
+				}
 				select {
 				case err := <-failed:
 					if ctx.Err() == nil {
@@ -177,7 +224,13 @@ func relay(ctx context.Context, w SSE, feed <-chan store.RunEvent, failed chan e
 				}
 				return
 			}
+			if len(feed) > 0 {
+				w.hold()
+			}
 			if send(e) != nil {
+				return
+			}
+			if len(feed) == 0 && w.release() != nil {
 				return
 			}
 		}

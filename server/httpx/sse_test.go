@@ -1,10 +1,16 @@
 package httpx
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/tripgraph/tripgraph/store"
 )
 
 // An event with line breaks (a message's text in HTML) goes out as one
@@ -61,4 +67,80 @@ func TestSSEEvent(t *testing.T) {
 			t.Errorf("id %d: the event was not flushed", tt.id)
 		}
 	}
+}
+
+// flushCounter is a response that keeps what each of its flushes sent.
+type flushCounter struct {
+	*httptest.ResponseRecorder
+	mu      sync.Mutex
+	written string
+	flushes []string
+}
+
+func (f *flushCounter) Write(b []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.written += string(b)
+	return f.ResponseRecorder.Write(b)
+}
+
+func (f *flushCounter) Flush() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.flushes = append(f.flushes, f.written)
+	f.written = ""
+}
+
+func (f *flushCounter) sent() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.flushes)
+}
+
+// A relay writes the events that wait together in its feed with one
+// flush, and flushes an event that comes alone at once: nothing it wrote
+// is left unflushed while it waits for more, even when the last event of
+// a burst writes nothing (a mode the client did not ask for).
+func TestRelayFlushesWhatIsReadyTogetherOnce(t *testing.T) {
+	rec := &flushCounter{ResponseRecorder: httptest.NewRecorder()}
+	w := SSE{w: rec, rc: http.NewResponseController(rec), held: &heldFlush{}}
+	feed := make(chan store.RunEvent, relayAhead)
+	for seq := int64(1); seq <= 3; seq++ {
+		feed <- store.RunEvent{Seq: seq, Event: "values", Data: []byte(`{}`)}
+	}
+	feed <- store.RunEvent{Seq: 4, Event: "skipped"}
+	send := func(e store.RunEvent) error {
+		if e.Event == "skipped" {
+			return nil
+		}
+		return w.Event(e.Seq, e.Event, e.Data)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		relay(ctx, w, feed, make(chan error, 1), send, func(error) {})
+	}()
+	waitFlushes := func(n int) []string {
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			if got := rec.sent(); len(got) >= n {
+				return got
+			}
+			time.Sleep(time.Millisecond)
+		}
+		t.Fatalf("%d flushes, want %d", len(rec.sent()), n)
+		return nil
+	}
+	got := waitFlushes(1)
+	if len(got) != 1 || strings.Count(got[0], "event: values") != 3 {
+		t.Fatalf("flushes %q, want the three ready events in one", got)
+	}
+	feed <- store.RunEvent{Seq: 5, Event: "values", Data: []byte(`{}`)}
+	if got := waitFlushes(2); !strings.Contains(got[1], "id: 5\n") {
+		t.Fatalf("the second flush is %q, want the event that came alone", got[1])
+	}
+	close(feed)
+	<-done
 }

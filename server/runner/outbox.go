@@ -26,6 +26,9 @@ import (
 // otherwise would follow in a commit of their own once it is saved.
 // Each part carries its position in the run's output, so that a step run
 // again after a takeover does not repeat what the stream already holds.
+// The checkpoint that ends a run, with nothing of the run to write after
+// it, ends the run in its transaction too (see endsRun): one commit
+// instead of two.
 type outbox struct {
 	queue Queue
 	lease store.Lease
@@ -71,6 +74,17 @@ type outbox struct {
 	// checkpoint failed), so nothing more is: followers take what they are
 	// handed as all that came before it.
 	unpublished bool
+	// endsRun: the run's last checkpoint may end the run in its
+	// transaction (store.StepOutput.Take's ends): it is saved as it is
+	// made (sync durability), and the run's end makes no parts of its own
+	// (wire.Parts.EndMakesParts), so that nothing of the run is left to
+	// write after it.
+	endsRun bool
+	// announceEnd announces the run's end, written with the checkpoints
+	// being saved, once they are (release); ended is set then: the run is
+	// over, and its worker is not to end it again.
+	announceEnd func()
+	ended       bool
 }
 
 // rankKey counts a kind of event within one step.
@@ -94,9 +108,9 @@ const partLinger = 25 * time.Millisecond
 // startOutbox starts writing the parts of the run's events, made by parts,
 // to the stream of the run the lease holds. ctx bounds the appends; fail is
 // called once, with the error, if one fails (and only the first).
-func startOutbox(ctx context.Context, q Queue, l store.Lease, parts *wire.Parts, inputWaits bool, fail func(error)) *outbox {
+func startOutbox(ctx context.Context, q Queue, l store.Lease, parts *wire.Parts, inputWaits, endsRun bool, fail func(error)) *outbox {
 	o := &outbox{queue: q, lease: l, fail: fail, wake: make(chan struct{}, 1), linger: partLinger, parts: parts, first: inputWaits,
-		done: make(chan struct{}), ranks: map[rankKey]int{}, withCheckpoint: map[string]bool{}}
+		done: make(chan struct{}), ranks: map[rankKey]int{}, withCheckpoint: map[string]bool{}, endsRun: endsRun && !parts.EndMakesParts()}
 	o.idle.L = &o.mu
 	go o.write(ctx)
 	return o
@@ -172,18 +186,22 @@ func (o *outbox) hold() {
 }
 
 // release hands the parts the step's checkpoint wrote to this process's
-// followers and announces them, and lets the writer write what the
-// checkpoint did not take: the runner releases once the step's checkpoint
-// is saved (a checkpoint that was not leaves its parts to be read from the
-// table).
+// followers and announces them, then the run's end if the checkpoint ended
+// it, and lets the writer write what the checkpoint did not take: the
+// runner releases once the step's checkpoint is saved (a checkpoint that
+// was not leaves its parts to be read from the table).
 func (o *outbox) release() {
 	o.mu.Lock()
-	appended := o.appended
-	o.appended = nil
+	appended, announceEnd := o.appended, o.announceEnd
+	o.appended, o.announceEnd = nil, nil
 	o.mu.Unlock()
-	o.publish(appended) // before what the writer appends next
+	o.publish(appended) // before what the writer appends next, and before the end
+	if announceEnd != nil {
+		announceEnd()
+	}
 	o.mu.Lock()
 	o.held = false
+	o.ended = o.ended || announceEnd != nil
 	o.mu.Unlock()
 	o.nudge()
 }
@@ -203,14 +221,20 @@ func (o *outbox) publish(appended []store.RunEvent) {
 
 // Take is the outbox as the run's store.StepOutput: while held, it takes
 // the parts not written yet, then those of the checkpoints being saved,
-// to be appended in their transaction.
-func (o *outbox) Take(saving []graph.Checkpoint) []store.NewRunEvent {
+// to be appended in their transaction; and it says whether the last of
+// them ends the run (see endsRun): it has no node due and no pause
+// pending.
+func (o *outbox) Take(saving []graph.Checkpoint) (events []store.NewRunEvent, ends bool) {
 	o.making.Lock()
 	defer o.making.Unlock()
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if !o.held || o.err != nil {
-		return nil
+		return nil, false
+	}
+	if n := len(saving); o.endsRun && n > 0 {
+		last := saving[n-1]
+		ends = len(last.Next) == 0 && len(last.Interrupts) == 0
 	}
 	made := o.pending // the step's own parts
 	o.pending, o.first = nil, false
@@ -229,7 +253,7 @@ func (o *outbox) Take(saving []graph.Checkpoint) []store.NewRunEvent {
 	}
 	batch := append(append(before, made...), o.pending...)
 	o.pending = nil
-	return batch
+	return batch, ends
 }
 
 // Appended keeps what the checkpoints' transaction appended of Take's
@@ -244,6 +268,22 @@ func (o *outbox) Appended(appended []store.RunEvent, err error) error {
 	o.appended = append(o.appended, appended...)
 	o.mu.Unlock()
 	return nil
+}
+
+// Ended keeps the announcement of the run's end, which the checkpoints'
+// transaction wrote, for release to make once the checkpoints are saved.
+func (o *outbox) Ended(_ store.Run, announce func()) {
+	o.mu.Lock()
+	o.announceEnd = announce
+	o.mu.Unlock()
+}
+
+// endedRun reports whether the run's end was saved with its last
+// checkpoint: the run is over.
+func (o *outbox) endedRun() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.ended
 }
 
 // savedEvent is the event that reports cp, a checkpoint of run runID,
@@ -261,6 +301,7 @@ func (o *outbox) close() error {
 	if len(o.appended) > 0 { // their checkpoint was not saved
 		o.appended, o.unpublished = nil, true
 	}
+	o.announceEnd = nil // nor was the end written with it
 	o.mu.Unlock()
 	o.nudge()
 	<-o.done

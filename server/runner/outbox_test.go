@@ -63,7 +63,7 @@ func (q *fakeQueue) PublishRunEvents(events []store.RunEvent) {
 // of the checkpoints saving would write them: every part appended.
 func checkpointWith(t *testing.T, o *outbox, q *fakeQueue, saving ...graph.Checkpoint) {
 	t.Helper()
-	batch := o.Take(saving)
+	batch, _ := o.Take(saving)
 	if len(batch) == 0 {
 		t.Fatal("the outbox held nothing for the checkpoint")
 	}
@@ -87,7 +87,7 @@ func putPart(o *outbox, step int, data string) {
 // follower takes what it is handed as all that came before.
 func TestOutboxPublishesInOrderOrNotAtAll(t *testing.T) {
 	q := &fakeQueue{}
-	o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, false, func(error) {})
+	o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, false, false, func(error) {})
 	putPart(o, 1, "a")
 	o.hold() // the step's nodes finished
 	putPart(o, 1, "b")
@@ -108,7 +108,7 @@ func TestOutboxPublishesInOrderOrNotAtAll(t *testing.T) {
 	}
 
 	q2 := &fakeQueue{}
-	o2 := startOutbox(context.Background(), q2, store.Lease{RunID: "r"}, &wire.Parts{}, false, func(error) {})
+	o2 := startOutbox(context.Background(), q2, store.Lease{RunID: "r"}, &wire.Parts{}, false, false, func(error) {})
 	o2.hold()
 	putPart(o2, 1, "x")
 	checkpointWith(t, o2, q2)
@@ -137,7 +137,7 @@ func TestCheckpointsWriteTheirOwnParts(t *testing.T) {
 		o.release()
 	}
 	q := &fakeQueue{}
-	o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, false, func(error) {})
+	o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, false, false, func(error) {})
 	putPart(o, 1, `"a"`)
 	o.hold()
 	first := cp("c1", 1, `{"messages":[1]}`)
@@ -166,7 +166,7 @@ func TestCheckpointsWriteTheirOwnParts(t *testing.T) {
 func TestPartsLingerForTheirCheckpoint(t *testing.T) {
 	start := func(linger time.Duration) (*outbox, *fakeQueue) {
 		q := &fakeQueue{}
-		o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, false, func(error) {})
+		o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, false, false, func(error) {})
 		o.mu.Lock()
 		o.linger = linger
 		o.mu.Unlock()
@@ -182,7 +182,7 @@ func TestPartsLingerForTheirCheckpoint(t *testing.T) {
 	putPart(o, 1, "card")
 	time.Sleep(50 * time.Millisecond) // time for the writer to see the card, were it not to linger
 	o.hold()                          // the step ended within the linger
-	if got := o.Take(nil); len(got) != 1 || string(got[0].Data) != "card" {
+	if got, _ := o.Take(nil); len(got) != 1 || string(got[0].Data) != "card" {
 		t.Fatalf("the step's checkpoint took %v, want the card", got)
 	}
 	o.release()
@@ -226,7 +226,7 @@ func TestInputCheckpointsComeBeforeTheFirstNode(t *testing.T) {
 		return graph.Checkpoint{ThreadID: "t", ID: id, Step: step, Node: node, State: json.RawMessage(`"` + id + `"`)}
 	}
 	q := &fakeQueue{}
-	o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, true, func(error) {})
+	o := startOutbox(context.Background(), q, store.Lease{RunID: "r"}, &wire.Parts{}, true, false, func(error) {})
 	o.put(graph.Event[nodes.State, nodes.Update]{Kind: graph.NodeStarted, Step: 1}, []wire.StreamPart{{Event: "tasks", Data: []byte(`"task"`)}})
 	putPart(o, 1, `"card"`)
 	time.Sleep(50 * time.Millisecond) // time for the writer to write, were it to

@@ -313,6 +313,10 @@ func (r *Runner) execute(ctx context.Context, claim store.Claim) {
 	log := r.log.With(append([]any{"run_id", run.ID, "thread_id", run.ThreadID, "worker", run.WorkerID}, telemetry.LogAttrs(ctx)...)...)
 	l := run.Lease()
 	status, msg := r.runOn(ctx, run, claim.Owner, log)
+	ended := status == endedWithCheckpoint
+	if ended {
+		status = store.RunSuccess
+	}
 	defer telemetry.EndRun(span, spanStatus(status), status == store.RunError, msg)
 	switch {
 	case status == "":
@@ -321,12 +325,14 @@ func (r *Runner) execute(ctx context.Context, claim store.Claim) {
 		r.handBack(ctx, run)
 		return
 	}
-	if err := r.settle(ctx, func(ctx context.Context) error {
-		_, err := r.queue.FinishRun(ctx, l, status, msg)
-		return err
-	}); err != nil {
-		log.Error("ending a run", "status", status, "err", err)
-		return
+	if !ended {
+		if err := r.settle(ctx, func(ctx context.Context) error {
+			_, err := r.queue.FinishRun(ctx, l, status, msg)
+			return err
+		}); err != nil {
+			log.Error("ending a run", "status", status, "err", err)
+			return
+		}
 	}
 	if j, err := DecodeJob(run.Input); err == nil && j.DeleteThread {
 		if err := r.settle(ctx, func(ctx context.Context) error { return r.queue.DeleteRunThread(ctx, run.ThreadID, run.ID) }); err != nil {
@@ -394,7 +400,9 @@ const (
 
 // runOn executes run under its lease and a cancel watch, as owner, the
 // owner of its thread, and returns its final status and error message: ""
-// when the lease was lost, released when the pool is stopping.
+// when the lease was lost, released when the pool is stopping,
+// endedWithCheckpoint when its last checkpoint ended it (whatever came
+// after: a cancel or a stop asked once it was over changes nothing).
 func (r *Runner) runOn(ctx context.Context, run store.Run, owner string, log *slog.Logger) (status, msg string) {
 	t := r.tenants.For(owner)
 	watched, stopWatch, err := r.queue.WatchCancel(ctx, run.ThreadID, run.ID)
@@ -407,6 +415,9 @@ func (r *Runner) runOn(ctx context.Context, run store.Run, owner string, log *sl
 	stopRenew := r.renew(runCtx, run.Lease(), cancel, log)
 	defer stopRenew()
 	status, err = r.runGraph(runCtx, t, run)
+	if status == endedWithCheckpoint {
+		return status, ""
+	}
 	switch cause := context.Cause(runCtx); {
 	case errors.Is(cause, errLeaseLost), errors.Is(err, store.ErrLeaseLost), errors.Is(err, checkpoint.ErrFenced):
 		return "", "" // another worker holds the run: this one wrote nothing since it lost it
@@ -443,6 +454,11 @@ func (r *Runner) failedBy(ctx context.Context, run store.Run, log *slog.Logger, 
 // released is runOn's status for a run that goes back to the queue: the
 // pool stopped before its end, or the database failed it.
 const released = "released"
+
+// endedWithCheckpoint is runOn's status for a run its last checkpoint's
+// transaction ended, with success (store.StepOutput): its worker has
+// nothing left to record.
+const endedWithCheckpoint = "ended with its checkpoint"
 
 // renew renews the run's lease every third of its length until stopped;
 // a lost lease or a cancel request cancels the run.
@@ -500,9 +516,13 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	cfg := j.config(run.ThreadID, run.ID, recovered)
-	out := startOutbox(context.WithoutCancel(ctx), r.queue, run.Lease(), j.parts(), inputWaits(cfg), stop)
+	out := startOutbox(context.WithoutCancel(ctx), r.queue, run.Lease(), j.parts(), inputWaits(cfg), savesAtOnce(cfg), stop)
 	status, err := r.runEvents(ctx, t, cfg, run, recovered, out)
-	if werr := out.close(); werr != nil {
+	werr := out.close()
+	switch {
+	case out.endedRun():
+		return endedWithCheckpoint, nil
+	case werr != nil:
 		return "", werr
 	}
 	return status, err
@@ -566,8 +586,13 @@ func inputWaits(cfg graph.RunConfig[nodes.Update]) bool {
 // savesInput reports whether a run saves its input's checkpoints as it
 // goes: at sync durability, a run with an input.
 func savesInput(cfg graph.RunConfig[nodes.Update]) bool {
-	sync := cfg.Durability == "" || cfg.Durability == graph.DurabilitySync
-	return sync && !cfg.Recover && !cfg.Resume && cfg.Command == nil
+	return savesAtOnce(cfg) && !cfg.Recover && !cfg.Resume && cfg.Command == nil
+}
+
+// savesAtOnce reports whether a run saves each checkpoint as it makes it,
+// before it goes on: at sync durability.
+func savesAtOnce(cfg graph.RunConfig[nodes.Update]) bool {
+	return cfg.Durability == "" || cfg.Durability == graph.DurabilitySync
 }
 
 // appendError adds an error event to a run's stream.

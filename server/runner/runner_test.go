@@ -464,3 +464,46 @@ func TestWorkersClaimWhenToldOfARun(t *testing.T) {
 		t.Errorf("%d claims for %d runs, want at most %d", got, runs, most)
 	}
 }
+
+// finishCounting counts the runs ended through FinishRun.
+type finishCounting struct {
+	Queue
+	finishes atomic.Int32
+}
+
+func (q *finishCounting) FinishRun(ctx context.Context, l store.Lease, status, runErr string) (store.Run, error) {
+	q.finishes.Add(1)
+	return q.Queue.FinishRun(ctx, l, status, runErr)
+}
+
+// A run that ends on its own is ended by its last checkpoint's write: its
+// worker ends it no more (no FinishRun), and it is over, with success,
+// its thread idle, and its stream whole. A run asked for the events mode,
+// whose end makes a part of its own (on_chain_end) to write after that
+// checkpoint, is ended by FinishRun as before.
+func TestRunEndsWithItsLastCheckpoint(t *testing.T) {
+	r, st := testRunner(t, &plannertest.Gate{})
+	q := &finishCounting{Queue: st}
+	r.queue = q
+	r.Start()
+	owner, run := queueTurn(t, st, plannertest.Lisbon)
+	events, done := storetest.Finish(t, st, owner, run.ID)
+	if done.Status != store.RunSuccess || done.FinishedAt == nil || len(events) == 0 || events[len(events)-1].Event != "values" {
+		t.Fatalf("the run ended %s after %d events, want success after its last values", done.Status, len(events))
+	}
+	if n := q.finishes.Load(); n != 0 {
+		t.Fatalf("the worker ended the run %d times itself, want none: its last checkpoint did", n)
+	}
+	if th, _ := st.ForOwner(owner).Thread(context.Background(), run.ThreadID); th.Status != store.ThreadIdle {
+		t.Fatalf("the thread is %s after its run ended, want idle", th.Status)
+	}
+
+	withEvents := createJob(t, st, owner, run.ThreadID, Job{StreamModes: []string{"events"}, Input: &nodes.Update{
+		Messages: []nodes.Message{{ID: uuid.NewString(), Type: nodes.Human, Content: "and restaurants?"}}}})
+	events, done = storetest.Finish(t, st, owner, withEvents.ID)
+	if done.Status != store.RunSuccess || len(events) == 0 || events[len(events)-1].Event != "events" ||
+		!strings.Contains(string(events[len(events)-1].Data), "on_chain_end") {
+		t.Fatalf("the events run ended %s after %d events, want success after its on_chain_end", done.Status, len(events))
+	}
+	waitFor(t, "the worker's FinishRun", func() bool { return q.finishes.Load() == 1 })
+}

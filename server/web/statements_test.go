@@ -35,21 +35,20 @@ func TestStatementsPerRun(t *testing.T) {
 	// its own connection, as many notes as have gathered (store/notify.go),
 	// so at most one statement per commit that announced something. The
 	// cron scheduler's look for due crons, every few seconds, is no run's.
-	const auth, create, watch, head, save, items, finish, run, del, session, thread = "store/accounts.(*Store).UserByAPIKey", "store.sendCreationBatch",
-		"store.(*Store).cancelRequested", "store/checkpoint.(*saver).readOne",
+	const auth, create, head, save, items, run, del, session, thread = "store/accounts.(*Store).UserByAPIKey", "store.sendCreationBatch",
+		"store/checkpoint.(*saver).readOne",
 		"store/checkpoint.(*saver).sendAll", "store/items.Owned.GetEach",
-		"store.(*Store).FinishRun", "store.oneRun", "store.Owner.DeleteThread",
+		"store.oneRun", "store.Owner.DeleteThread",
 		"store/accounts.(*Store).SessionByToken", "store.Owner.Thread"
-	const follow, events, notify = "store.Owner.runAndEventsOn", "store.(*Store).AppendRunEvents", "store.(*notifier).send"
+	const events, notify = "store.(*Store).AppendRunEvents", "store.(*notifier).send"
 	const appends = 8
-	const announcing = 3 + appends + 1 // a run's checkpoints, events and end (created claimed, it is not announced)
+	const announcing = 3 + appends // a run's checkpoints (its end with the last), events (created claimed, it is not announced)
 	atMost := map[string]int{events: appends, notify: announcing}
 	want := map[string]map[string]int{
-		"POST /runs/wait": {auth: 1, create: 1, follow: 1, watch: 1, head: 2, save: 2, items: 1,
-			finish: 1, run: 1, del: 1},
-		"POST /threads/{id}/runs/stream": {auth: 1, head: 2, create: 1, follow: 1, watch: 1, save: 2, items: 1, finish: 1},
-		"the browser's POST of a message": {session: 2, create: 1, follow: 1, watch: 1, head: 1, save: 2, items: 1,
-			finish: 1, run: 1, thread: 1},
+		"POST /runs/wait":                 {auth: 1, create: 1, head: 2, save: 2, items: 1, run: 1, del: 1},
+		"POST /threads/{id}/runs/stream":  {auth: 1, head: 2, create: 1, save: 2, items: 1},
+		"POST /runs/stream":               {auth: 1, create: 1, head: 1, save: 2, items: 1, del: 1},
+		"the browser's POST of a message": {session: 2, create: 1, head: 1, save: 2, items: 1, run: 1, thread: 1},
 	}
 	rec := &sqllog.Recorder{}
 	st, dbURL := storetest.OpenWith(t, "web_stmts", store.Options{Tracer: rec})
@@ -72,6 +71,11 @@ func TestStatementsPerRun(t *testing.T) {
 			tid := h.Thread(h.AliceKey, "")
 			rec.Start() // the thread's creation is not the run's
 			resp := h.OpenStream(t.Context(), http.MethodPost, "/threads/"+tid+"/runs/stream", apptest.StreamBody(plannertest.Lisbon, `["values","updates","messages-tuple","custom"]`, ""), nil)
+			defer resp.Body.Close()
+			io.Copy(io.Discard, resp.Body)
+		}},
+		{"POST /runs/stream", func() {
+			resp := h.OpenStream(t.Context(), http.MethodPost, "/runs/stream", apptest.StreamBody(plannertest.Lisbon, `["values","updates","messages-tuple","custom"]`, ""), nil)
 			defer resp.Body.Close()
 			io.Copy(io.Discard, resp.Body)
 		}},

@@ -70,3 +70,17 @@ type Companion interface {
 	// lease is lost, and so does the checkpoint's own fence).
 	Queue(b *pgx.Batch, saving []graph.Checkpoint) (read func(pgx.BatchResults) error)
 }
+
+// Closing is a Companion that may also write after the checkpoints, in
+// their transaction: a run's end, written with its last checkpoint
+// instead of in a commit of its own. QueueAfter adds its statements to b
+// after those that save the checkpoints saving, and returns what reads
+// their results once every checkpoint was stored; nil when it has
+// nothing to write. Its statements run whether the checkpoints were
+// stored or not (a moved head or a lost fence stores nothing and is no
+// error of the batch), so they must check that themselves, such as by
+// the thread's head being the last of saving.
+type Closing interface {
+	Companion
+	QueueAfter(b *pgx.Batch, saving []graph.Checkpoint) (read func(pgx.BatchResults) error)
+}

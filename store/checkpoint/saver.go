@@ -214,7 +214,11 @@ func (c *saver) PutAll(ctx context.Context, cps []graph.Checkpoint, head string)
 		}
 		b.Queue(q, args...)
 	}
-	n, err := c.sendAll(ctx, b, readCompanion, rows)
+	var readAfter func(pgx.BatchResults) error
+	if closing, ok := c.companion.(Closing); ok {
+		readAfter = closing.QueueAfter(b, cps)
+	}
+	n, err := c.sendAll(ctx, b, readCompanion, rows, readAfter)
 	if n > 0 { // the thread's head now: the newest stored
 		c.cache.put(rows[n-1].cp.ThreadID, rows[n-1].chain, rows[n-1].cp, c.owner)
 	}
@@ -243,12 +247,13 @@ func queueCompanion(b *pgx.Batch, comp Companion, cps []graph.Checkpoint) func(p
 }
 
 // sendAll sends a batch of the companion's statements (when read is not
-// nil) and one insert per row, and reads their results: how many rows were
-// stored, and why the next one was not. The batch runs in one implicit
+// nil), one insert per row and the companion's closing statements (when
+// after is not nil), and reads their results: how many rows were stored,
+// and why the next one was not. The batch runs in one implicit
 // transaction, which an error rolls back whole; an insert that stores
 // nothing (the head moved, the run's lease was lost) is no error, and then
 // neither do those after it, whose heads are the rows before them.
-func (c *saver) sendAll(ctx context.Context, b *pgx.Batch, read func(pgx.BatchResults) error, rows []newRow) (int, error) {
+func (c *saver) sendAll(ctx context.Context, b *pgx.Batch, read func(pgx.BatchResults) error, rows []newRow, after func(pgx.BatchResults) error) (int, error) {
 	res := c.pool.SendBatch(ctx, b)
 	var err error
 	if read != nil {
@@ -268,6 +273,9 @@ func (c *saver) sendAll(ctx context.Context, b *pgx.Batch, read func(pgx.BatchRe
 			return stored, c.inserted(ctx, row, tag, execErr)
 		}
 		stored++
+	}
+	if err == nil && after != nil {
+		err = after(res)
 	}
 	if cerr := res.Close(); err == nil {
 		err = cerr

@@ -66,16 +66,26 @@ func (c *checkpoints) PutAll(ctx context.Context, cps []graph.Checkpoint, head s
 			return 0, errcode.Wrap(errcode.Conflict, checkpoint.ErrFenced, fmt.Sprintf("run %s is no longer held by worker %s", c.lease.RunID, c.lease.WorkerID))
 		}
 	}
-	if c.out != nil { // the output goes in with the step, as in the store's batch
-		var appended []store.RunEvent
-		if events := c.out.Take(cps); len(events) > 0 {
-			appended = c.s.appendLocked(c.s.runs[c.lease.RunID], events)
-		}
-		if err := c.out.Appended(appended, nil); err != nil {
-			return 0, err
-		}
+	if c.out == nil {
+		return c.store(cps, head)
 	}
-	return c.store(cps, head)
+	// The output goes in with the step, as in the store's batch, and the
+	// run's end after the checkpoints when they end it and are all stored.
+	var appended []store.RunEvent
+	events, ends := c.out.Take(cps)
+	if len(events) > 0 {
+		appended = c.s.appendLocked(c.s.runs[c.lease.RunID], events)
+	}
+	if err := c.out.Appended(appended, nil); err != nil {
+		return 0, err
+	}
+	n, err := c.store(cps, head)
+	if ends && err == nil && n == len(cps) {
+		r := c.s.runs[c.lease.RunID]
+		c.s.endRun(r, store.RunSuccess, "")
+		c.out.Ended(r.record(), func() {})
+	}
+	return n, err
 }
 
 // store puts cps on their thread, each over the one before it; the caller

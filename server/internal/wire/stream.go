@@ -245,6 +245,23 @@ func (p *Parts) Of(ev graph.Event[nodes.State, nodes.Update]) ([]StreamPart, err
 	return parts, nil
 }
 
+// EndMakesParts reports whether a run's end (graph.RunFinished) makes
+// parts in the modes the run was asked for (the events mode's last
+// on_chain_end does): a run whose end makes none has nothing left to
+// write once its last checkpoint is saved.
+func (p *Parts) EndMakesParts() bool {
+	end := graph.Event[nodes.State, nodes.Update]{Kind: graph.RunFinished}
+	if parts, _ := StreamParts(end); len(parts) > 0 {
+		return true
+	}
+	for _, m := range Modes {
+		if m.frames != nil && slices.Contains(p.Modes, m.Name) && len(m.frames(p, end)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // taskFrames are the tasks part of ev, if it makes one.
 func (p *Parts) taskFrames(ev graph.Event[nodes.State, nodes.Update]) []namedFrame {
 	if t := p.task(ev); t != nil {

@@ -131,3 +131,20 @@ func TestPartsDebugAndEvents(t *testing.T) {
 		})
 	}
 }
+
+// A run's end makes a part of its own only in the events mode (the run's
+// on_chain_end): a run of any other modes has nothing to write once its
+// last checkpoint is saved.
+func TestEndMakesParts(t *testing.T) {
+	for _, m := range ModeNames() {
+		p := &Parts{Graph: "g", Modes: []string{m}}
+		want := m == ModeEvents
+		if got := p.EndMakesParts(); got != want {
+			t.Errorf("mode %s: EndMakesParts = %v, want %v", m, got, want)
+		}
+		parts, err := p.Of(graph.Event[nodes.State, nodes.Update]{Kind: graph.RunFinished, RunID: "r"})
+		if err != nil || (len(parts) > 0) != want {
+			t.Errorf("mode %s: a run's end made %d parts (%v), want some: %v", m, len(parts), err, want)
+		}
+	}
+}

@@ -26,6 +26,79 @@ func testCheckpoints(t *testing.T, b Backend) {
 	t.Run("the first checkpoint creates the thread", func(t *testing.T) { testFirstCheckpoint(t, b) })
 	t.Run("a run's writes are fenced and carry its output", func(t *testing.T) { testRunCheckpoints(t, b) })
 	t.Run("a discarded run takes its checkpoints", func(t *testing.T) { testDiscardRun(t, b) })
+	t.Run("a run ends with its last checkpoint", func(t *testing.T) { testEndWithCheckpoint(t, b) })
+}
+
+// A run whose output says its checkpoint ends it is ended, with success,
+// in that checkpoint's write: the thread's queued run moves up, the end is
+// handed to the output with what announces it, and the lease is spent.
+// A write that stores no checkpoint (a head that moved, a lease lost)
+// ends nothing; nor does a write whose output does not say so.
+func testEndWithCheckpoint(t *testing.T, b Backend) {
+	ctx := context.Background()
+	mine, thread := newThread(t, b)
+	run := mustCreate(t, mine, thread, "")
+	c := mustClaim(t, b, "w1")
+	out := &stepOutput{events: []store.NewRunEvent{{Event: "values", Data: []byte(`{"n":1}`)}}}
+	cps := mine.RunCheckpoints(c.Lease(), out)
+	first := graph.Checkpoint{ThreadID: thread, ID: newCheckpointID(), State: []byte(`{"n":1}`), Next: []string{"a"}, Metadata: graph.Metadata{RunID: run.ID}}
+	if err := cps.Put(ctx, first, ""); err != nil {
+		t.Fatal(err)
+	}
+	if out.ended != nil || runOf(t, mine, run.ID).Status != store.RunRunning {
+		t.Fatalf("a checkpoint its output did not say ends the run ended it: %+v", out.ended)
+	}
+
+	queued := mustCreate(t, mine, thread, store.MultitaskEnqueue)
+	stale := graph.Checkpoint{ThreadID: thread, ID: newCheckpointID(), ParentID: first.ID, State: []byte(`{"n":2}`)}
+	out.ends = true
+	if err := cps.Put(ctx, stale, newCheckpointID()); errcode.Of(err) != errcode.Conflict {
+		t.Fatalf("a write over a head that moved: %v, want a conflict", err)
+	}
+	if out.ended != nil || runOf(t, mine, run.ID).Status != store.RunRunning {
+		t.Fatalf("a checkpoint that was not stored ended its run: %+v", out.ended)
+	}
+
+	last := graph.Checkpoint{ThreadID: thread, ID: newCheckpointID(), ParentID: first.ID, State: []byte(`{"n":3}`), Metadata: graph.Metadata{RunID: run.ID}}
+	out.events, out.ends = []store.NewRunEvent{{Event: "values", Data: []byte(`{"n":3}`)}}, true
+	if err := cps.Put(ctx, last, first.ID); err != nil {
+		t.Fatal(err)
+	}
+	if out.ended == nil || out.ended.ID != run.ID || out.ended.Status != store.RunSuccess || out.ended.FinishedAt == nil || out.announce == nil {
+		t.Fatalf("the output was told the run ended as %+v (announce %v), want it ended with success", out.ended, out.announce != nil)
+	}
+	out.announce()
+	if got := runOf(t, mine, run.ID); got.Status != store.RunSuccess || got.LeaseExpiresAt != nil {
+		t.Fatalf("the run after its last checkpoint: %+v", got)
+	}
+	if events, _ := mine.RunEvents(ctx, run.ID, 0, 0); len(events) != 2 || string(events[1].Data) != `{"n":3}` {
+		t.Fatalf("the stream holds %d events, want the two checkpoints' with the last one's last", len(events))
+	}
+	if got := runOf(t, mine, queued.ID); got.Status != store.RunPending {
+		t.Fatalf("the thread's queued run is %s after the run ended, want pending", got.Status)
+	}
+	if th, _ := mine.Thread(ctx, thread); th.Status != store.ThreadBusy {
+		t.Fatalf("the thread is %s with its queued run pending, want busy", th.Status)
+	}
+	if _, err := b.Queue.FinishRun(ctx, c.Lease(), store.RunSuccess, ""); !lost(err) {
+		t.Fatalf("ending the run again: %v, want a lost lease", err)
+	}
+
+	// A lease lost: the write is fenced and ends nothing.
+	next := mustClaim(t, b, "w2")
+	out2 := &stepOutput{ends: true}
+	lapse(t, b, next.Lease())
+	if _, err := b.Queue.ReclaimExpired(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	mustClaim(t, b, "w3")
+	after := graph.Checkpoint{ThreadID: thread, ID: newCheckpointID(), ParentID: last.ID, State: []byte(`{"n":4}`)}
+	if err := mine.RunCheckpoints(next.Lease(), out2).Put(ctx, after, last.ID); !fenced(err) {
+		t.Fatalf("a write after the lease was lost: %v, want a lost lease", err)
+	}
+	if out2.ended != nil || runOf(t, mine, queued.ID).Status != store.RunRunning {
+		t.Fatalf("a fenced write ended the run: %+v", out2.ended)
+	}
 }
 
 // Discarding a run that has ended deletes it, its events and its
@@ -203,18 +276,25 @@ func fenced(err error) bool {
 }
 
 // stepOutput is a run's output as a test gives it: events for the next
-// write, and what it was told.
+// write and whether it ends the run, and what it was told.
 type stepOutput struct {
 	events   []store.NewRunEvent
+	ends     bool
 	saving   []graph.Checkpoint
 	appended []store.RunEvent
+	ended    *store.Run
+	announce func()
 }
 
-func (o *stepOutput) Take(saving []graph.Checkpoint) []store.NewRunEvent {
+func (o *stepOutput) Take(saving []graph.Checkpoint) ([]store.NewRunEvent, bool) {
 	o.saving = saving
 	events := o.events
 	o.events = nil
-	return events
+	return events, o.ends
+}
+
+func (o *stepOutput) Ended(run store.Run, announce func()) {
+	o.ended, o.announce = &run, announce
 }
 
 func (o *stepOutput) Appended(events []store.RunEvent, err error) error {
