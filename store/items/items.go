@@ -113,8 +113,14 @@ const live = `(expires_at IS NULL OR expires_at > now())`
 // a millisecond, so that clients that compare times at that precision see
 // the change. A put that would take the owner's live items past the
 // limits' items or bytes is refused (quota.Limits.CheckItems), checked in
-// its transaction after the owner's row is locked, so that two processes
+// its transaction after the owner's store is locked, so that two processes
 // cannot both fill the last room.
+//
+// The lock, the sum and the write go in one batch, one implicit
+// transaction and one round trip: the lock is held from the moment it is
+// taken to the commit, with no wait for this process between, so that one
+// user's puts, which queue on it, each hold it as briefly as PostgreSQL
+// allows.
 func (o Owned) Put(ctx context.Context, in PutItem) error {
 	value, err := in.Check()
 	if err != nil {
@@ -129,46 +135,62 @@ func (o Owned) Put(ctx context.Context, in PutItem) error {
 		ttl = &in.TTL
 	}
 	size := in.Size()
-	return pgx.BeginFunc(ctx, o.s.pool, func(tx pgx.Tx) error {
-		if err := o.roomFor(ctx, tx, in, size); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `
-			INSERT INTO store_items AS i (user_id, namespace, key, value, search, ttl, expires_at, bytes)
-			VALUES ($1, $2, $3, $4, to_tsvector('simple', $5), $6, now() + $6, $7)
-			ON CONFLICT (user_id, namespace, key) DO UPDATE SET
-				value = EXCLUDED.value, search = EXCLUDED.search, ttl = EXCLUDED.ttl, expires_at = EXCLUDED.expires_at,
-				bytes = EXCLUDED.bytes,
-				created_at = CASE WHEN i.expires_at IS NULL OR i.expires_at > now() THEN i.created_at ELSE now() END,
-				updated_at = greatest(now(), i.updated_at + interval '1 millisecond')`,
-			o.userID, in.Namespace, in.Key, in.Value, text, ttl, size)
-		if err != nil {
-			return fmt.Errorf("storing item %q: %w", in.Key, err)
-		}
-		return nil
-	})
-}
-
-// roomFor locks the owner's store (quota.LockUserItems), then sums their
-// live items, and refuses a put of size bytes past the limits: in one
-// round trip.
-func (o Owned) roomFor(ctx context.Context, tx pgx.Tx, in PutItem, size int64) error {
 	b := &pgx.Batch{}
 	b.Queue(quota.LockUserItems, o.userID)
-	b.Queue(`SELECT count(*), coalesce(sum(bytes), 0), sum(bytes) FILTER (WHERE namespace = $2 AND key = $3)
-		FROM store_items WHERE user_id = $1 AND `+live, o.userID, in.Namespace, in.Key)
-	res := tx.SendBatch(ctx, b)
-	defer res.Close()
-	if _, err := res.Exec(); err != nil {
-		return fmt.Errorf("locking the store of user %s: %w", o.userID, err)
+	b.Queue(putSQL, o.userID, in.Namespace, in.Key, in.Value, text, ttl, size, o.s.limits.Items, o.s.limits.ItemBytes)
+	res := o.s.pool.SendBatch(ctx, b)
+	held, replaced, stored, err := putResult(res)
+	if cerr := res.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("storing item %q: %w", in.Key, cerr)
 	}
-	var held quota.Usage
-	var replaced *int64
-	if err := res.QueryRow().Scan(&held.Items, &held.Bytes, &replaced); err != nil {
-		return fmt.Errorf("summing the store of user %s: %w", o.userID, err)
+	if err != nil || stored {
+		return err
 	}
-	return o.s.limits.CheckItems(held, held.AfterPut(size, replaced))
+	if err := o.s.limits.CheckItems(held, held.AfterPut(size, replaced)); err != nil {
+		return err
+	}
+	return fmt.Errorf("storing item %q: the database refused it as past the store's limits, which quota.CheckItems does not (%d items, %d bytes held)", in.Key, held.Items, held.Bytes)
 }
+
+// putResult reads Put's batch: what the owner's store held before the
+// put, the bytes of the item it replaces (nil for none), and whether it
+// was stored.
+func putResult(res pgx.BatchResults) (held quota.Usage, replaced *int64, stored bool, err error) {
+	if _, err := res.Exec(); err != nil {
+		return held, nil, false, fmt.Errorf("locking a user's store: %w", err)
+	}
+	if err := res.QueryRow().Scan(&held.Items, &held.Bytes, &replaced, &stored); err != nil {
+		return held, nil, false, fmt.Errorf("storing an item: %w", err)
+	}
+	return held, replaced, stored, nil
+}
+
+// putSQL sums the owner's live items ($1), and writes the item unless
+// that would take the store past $8 items or $9 bytes, as
+// quota.Limits.CheckItems decides (a put that does not grow the store past
+// a limit is never refused); it returns the sums, the bytes of the live
+// item it replaces, and whether it wrote.
+const putSQL = `
+	WITH held AS (
+		SELECT count(*) AS items, coalesce(sum(bytes), 0) AS bytes,
+			sum(bytes) FILTER (WHERE namespace = $2::text[] AND key = $3::text) AS replaced
+		FROM store_items WHERE user_id = $1::uuid AND ` + live + `),
+	after AS (
+		SELECT held.*, items + CASE WHEN replaced IS NULL THEN 1 ELSE 0 END AS items_after,
+			bytes - coalesce(replaced, 0) + $7::integer AS bytes_after
+		FROM held),
+	put AS (
+		INSERT INTO store_items AS i (user_id, namespace, key, value, search, ttl, expires_at, bytes)
+		SELECT $1::uuid, $2::text[], $3::text, $4::jsonb, to_tsvector('simple', $5::text), $6::interval, now() + $6::interval, $7::integer
+		FROM after
+		WHERE NOT (items_after > $8::bigint AND items_after > items) AND NOT (bytes_after > $9::bigint AND bytes_after > bytes)
+		ON CONFLICT (user_id, namespace, key) DO UPDATE SET
+			value = EXCLUDED.value, search = EXCLUDED.search, ttl = EXCLUDED.ttl, expires_at = EXCLUDED.expires_at,
+			bytes = EXCLUDED.bytes,
+			created_at = CASE WHEN i.expires_at IS NULL OR i.expires_at > now() THEN i.created_at ELSE now() END,
+			updated_at = greatest(now(), i.updated_at + interval '1 millisecond')
+		RETURNING 1)
+	SELECT items, bytes, replaced, EXISTS (SELECT FROM put) FROM after`
 
 // Get is the item with this namespace and key; ok is false when there is
 // none (or its time ran out). With refresh, its time to live starts again.
