@@ -17,28 +17,39 @@ var saveTimeout = 10 * time.Second
 // was cancelled; and it is done saveTimeout after the run's context is, so
 // that a saver that hangs cannot hold a cancelled run for long.
 //
-// Watching the run's context takes a context.AfterFunc, a channel and a
-// timer, so it starts only when a saver asks for Done (a database driver
+// Its Done is the channel of a context.WithCancel that it carries as its
+// own context, so that what watches it (a database driver registers a
+// context.AfterFunc on every query, to interrupt it) is registered with
+// that context rather than given a goroutine of its own to wait on a
+// channel it does not know. That costs a run one cancelCtx.
+//
+// Watching the run's context takes a context.AfterFunc and a timer, so it
+// starts only when a saver asks for Done (a database driver
 // does, to interrupt a query), or for Err once the run is cancelled: a run
 // whose saver never waits on its context (MemorySaver) pays for none of
 // it. A saver that only asks for Err, and first after the cancellation,
 // gets saveTimeout from that moment.
 type writeContext struct {
-	context.Context                 // the run's caller's, without its cancellation: for Value
-	run             context.Context // nil for UpdateState, which writes with its own context
+	// Context is the run's caller's without its cancellation (for Value),
+	// under a cancellation of its own that expire calls: its Done is
+	// writeContext's.
+	context.Context
+	cancel context.CancelFunc
+	run    context.Context // nil for UpdateState, which writes with its own context
 
 	mu       sync.Mutex
-	done     chan struct{} // made by watch, closed by expire
-	err      error         // context.Canceled once done is closed
-	stop     func() bool   // stops watching run
-	timer    *time.Timer   // started when run is done
-	released bool          // the run has ended
+	watching bool        // watch has run
+	err      error       // context.Canceled once Done is closed
+	stop     func() bool // stops watching run
+	timer    *time.Timer // started when run is done
+	released bool        // the run has ended
 }
 
 // start makes the context of a run's writes: caller is the context
 // the run was given, run its own. The run ends with r.writes.release.
 func (w *writeContext) start(caller, run context.Context) {
-	w.Context, w.run = context.WithoutCancel(caller), run
+	w.Context, w.cancel = context.WithCancel(context.WithoutCancel(caller))
+	w.run = run
 }
 
 // Done returns a channel closed saveTimeout after the run's context is done.
@@ -46,7 +57,7 @@ func (w *writeContext) Done() <-chan struct{} {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.watch()
-	return w.done
+	return w.Context.Done()
 }
 
 // Err returns context.Canceled once Done is closed.
@@ -62,10 +73,10 @@ func (w *writeContext) Err() error {
 
 // watch starts watching the run's context, once. Called with w.mu held.
 func (w *writeContext) watch() {
-	if w.done != nil {
+	if w.watching {
 		return
 	}
-	w.done = make(chan struct{})
+	w.watching = true
 	w.stop = context.AfterFunc(w.run, func() {
 		w.mu.Lock()
 		defer w.mu.Unlock()
@@ -80,7 +91,7 @@ func (w *writeContext) expire() {
 	defer w.mu.Unlock()
 	if w.err == nil {
 		w.err = context.Canceled
-		close(w.done)
+		w.cancel()
 	}
 }
 
