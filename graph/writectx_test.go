@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -155,5 +156,39 @@ func TestHangingWriteEndsAfterSaveTimeout(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// What watches a run's write context (a database driver registers a
+// context.AfterFunc on every query) is registered with it, not given a
+// goroutine of its own to wait for it, and is still called when the
+// write is given up.
+func TestWriteContextIsWatchedWithoutAGoroutine(t *testing.T) {
+	defer func(was time.Duration) { saveTimeout = was }(saveTimeout)
+	saveTimeout = time.Millisecond
+	run, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var w writeContext
+	w.start(context.Background(), run)
+	defer w.release()
+	w.Done()
+
+	const watchers = 100
+	before := runtime.NumGoroutine()
+	var called sync.WaitGroup
+	called.Add(watchers)
+	for range watchers {
+		context.AfterFunc(&w, called.Done)
+	}
+	if added := runtime.NumGoroutine() - before; added >= watchers/2 {
+		t.Fatalf("%d watchers of the write context started %d goroutines", watchers, added)
+	}
+	cancel()
+	waited := make(chan struct{})
+	go func() { called.Wait(); close(waited) }()
+	select {
+	case <-waited:
+	case <-time.After(timeout):
+		t.Fatal("the watchers were not called once the write was given up")
 	}
 }
