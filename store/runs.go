@@ -518,9 +518,26 @@ func makeRoom(ctx context.Context, tx pgx.Tx, n *notes, threadID, strategy strin
 	}
 	if active.Status == RunPending {
 		_, err := endRun(ctx, tx, n, active, RunCancelled, "")
+		if err == nil && RollsBackAtOnce(strategy, active) {
+			if _, err := tx.Exec(ctx, `DELETE FROM runs WHERE id = $1 AND thread_id = $2`, active.ID, active.ThreadID); err != nil {
+				return "", "", fmt.Errorf("rolling back run %s: %w", active.ID, err)
+			}
+			return RunPending, "", nil
+		}
 		return RunPending, active.ID, err
 	}
 	return RunQueued, active.ID, requestCancel(ctx, tx, n, active)
+}
+
+// RollsBackAtOnce reports whether a rollback deletes the active run it
+// replaces as it creates the new one: a pending run that never started
+// (a delayed one, or one waiting for a worker) has written nothing, so
+// deleting it is all its rollback is, and a client that asks for it right
+// after sees it gone rather than cancelled. A run that started, or did
+// and was handed back, is cancelled, and the new run's worker discards it
+// (DiscardRun) once it has ended.
+func RollsBackAtOnce(strategy string, active Run) bool {
+	return strategy == MultitaskRollback && active.Status == RunPending && active.Attempts == 0
 }
 
 // FinishRun ends a run that the lease holder l still holds with a final

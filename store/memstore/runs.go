@@ -110,7 +110,12 @@ func (s *state) makeRoom(t *thread, strategy string, check func(ended int) error
 		s.endRun(r, store.RunCancelled, "")
 	}
 	if active.Status == store.RunPending {
+		atOnce := store.RollsBackAtOnce(strategy, active.Run)
 		s.endRun(active, store.RunCancelled, "")
+		if atOnce {
+			delete(s.runs, active.ID)
+			return store.RunPending, "", nil
+		}
 		return store.RunPending, active.ID, nil
 	}
 	s.requestCancel(active)

@@ -66,7 +66,8 @@ func testMultitask(t *testing.T, b Backend) {
 		strategy string
 		claimed  bool // whether the active run is running (else pending)
 		// wantNew is the new run's status; wantActive and wantQueued the
-		// old active and queued runs' statuses right after.
+		// old active and queued runs' statuses right after, gone for a
+		// run deleted (a rollback deletes a run that never started).
 		wantNew, wantActive, wantQueued string
 		wantCancelRequest, wantReplaces bool
 	}{
@@ -75,7 +76,7 @@ func testMultitask(t *testing.T, b Backend) {
 		{store.MultitaskInterrupt, true, store.RunQueued, store.RunRunning, store.RunCancelled, true, true},
 		{store.MultitaskInterrupt, false, store.RunPending, store.RunCancelled, store.RunCancelled, false, true},
 		{store.MultitaskRollback, true, store.RunQueued, store.RunRunning, store.RunCancelled, true, true},
-		{store.MultitaskRollback, false, store.RunPending, store.RunCancelled, store.RunCancelled, false, true},
+		{store.MultitaskRollback, false, store.RunPending, gone, store.RunCancelled, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s/claimed=%v", tt.strategy, tt.claimed), func(t *testing.T) {
@@ -93,7 +94,7 @@ func testMultitask(t *testing.T, b Backend) {
 			if created.Status != tt.wantNew || (created.Replaces == active.ID) != tt.wantReplaces {
 				t.Errorf("the new run is %s replacing %q", created.Status, created.Replaces)
 			}
-			a := runOf(t, mine, active.ID)
+			a := runOrGone(t, mine, active.ID)
 			if a.Status != tt.wantActive || a.CancelRequested != tt.wantCancelRequest {
 				t.Errorf("the active run is %s, cancel requested %v", a.Status, a.CancelRequested)
 			}
@@ -119,7 +120,7 @@ func testMultitask(t *testing.T, b Backend) {
 			}
 			var want []string
 			for _, r := range []store.Run{active, queued, created} {
-				if runOf(t, mine, r.ID).Status == store.RunSuccess {
+				if runOrGone(t, mine, r.ID).Status == store.RunSuccess {
 					want = append(want, r.ID)
 				}
 			}
@@ -128,6 +129,23 @@ func testMultitask(t *testing.T, b Backend) {
 			}
 		})
 	}
+}
+
+// gone is the status runOrGone gives a run that is not there.
+const gone = "gone"
+
+// runOrGone is one of the owner's runs, with the status gone when there
+// is none.
+func runOrGone(t *testing.T, o tenant.Records, runID string) store.Run {
+	t.Helper()
+	r, err := o.Run(context.Background(), runID)
+	if errcode.Of(err) == errcode.NotFound {
+		return store.Run{ID: runID, Status: gone}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // A run on a new thread makes the owner's thread and its pending run
