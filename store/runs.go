@@ -201,11 +201,7 @@ func (o Owner) createRunOnIdleThread(ctx context.Context, threadID string, nr Ne
 		if _, err := res.Exec(); err != nil {
 			return Run{}, nil, fmt.Errorf("stamping thread %s: %w", threadID, err)
 		}
-		rows, err := res.Query()
-		var run Run
-		if err == nil {
-			run, err = pgx.CollectExactlyOneRow(rows, scanRun)
-		}
+		run, err := batchRow(res, scanRun)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
 			return Run{}, errNotCreatedAtOnce, nil
@@ -401,11 +397,7 @@ func (o Owner) onNewThread(nt NewThread, nr NewRun) (*creation, error) {
 		if err := res.QueryRow().Scan(&active); err != nil {
 			return Run{}, nil, threadError(fmt.Errorf("counting the active runs of user %s: %w", o.id, err), "creating a run on a new thread", nt.ID)
 		}
-		rows, err := res.Query()
-		var run Run
-		if err == nil {
-			run, err = pgx.CollectExactlyOneRow(rows, scanRun)
-		}
+		run, err := batchRow(res, scanRun)
 		if errors.Is(err, pgx.ErrNoRows) { // the owner is at their limit
 			if refused := o.s.limits.CheckActiveRuns(active); refused != nil {
 				return Run{}, refused, nil
@@ -559,11 +551,7 @@ func (s *Store) FinishRun(ctx context.Context, l Lease, status, runErr string) (
 	if err := res.QueryRow().Scan(&threadID); err != nil {
 		return Run{}, notFoundAs(fmt.Errorf("locking the thread of run %s: %w", l.RunID, err), "no run %s", l.RunID)
 	}
-	rows, err := res.Query()
-	var e ended
-	if err == nil {
-		e, err = pgx.CollectExactlyOneRow(rows, scanEnded)
-	}
+	e, err := batchRow(res, scanEnded)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return Run{}, LeaseLost(l)
@@ -690,4 +678,15 @@ func (s *Store) DeleteRunThread(ctx context.Context, threadID, runID string) err
 		return fmt.Errorf("deleting the thread of run %s: %w", runID, err)
 	}
 	return nil
+}
+
+// batchRow reads the batch's next result as exactly one row, scanned by
+// scan: pgx.ErrNoRows when there is none.
+func batchRow[T any](res pgx.BatchResults, scan pgx.RowToFunc[T]) (T, error) {
+	rows, err := res.Query()
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return pgx.CollectExactlyOneRow(rows, scan)
 }

@@ -79,11 +79,7 @@ func (c *stepCompanion) QueueAfter(b *pgx.Batch, saving []graph.Checkpoint) func
 	l := c.lease
 	b.Queue(endRunSQL, endRunArgs(l.RunID, l.ThreadID, &l, RunSuccess, "", saving[len(saving)-1].ID)...)
 	return func(res pgx.BatchResults) error {
-		rows, err := res.Query()
-		var e ended
-		if err == nil {
-			e, err = pgx.CollectExactlyOneRow(rows, scanEnded)
-		}
+		e, err := batchRow(res, scanEnded)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
 			return LeaseLost(l)
