@@ -109,6 +109,10 @@ const (
 	DurabilityExit Durability = "exit"
 )
 
+// Sync reports whether d stores each checkpoint before the next step
+// starts: DurabilitySync, or none given.
+func (d Durability) Sync() bool { return d == "" || d == DurabilitySync }
+
 // emptyStep is the step of a thread with no checkpoint: its first run's
 // input checkpoint is step -1 and the input applied step 0, as LangGraph
 // numbers them.
@@ -374,8 +378,7 @@ func (r *run[S, U]) begin(ctx context.Context) (Checkpoint, S, string, error) {
 func (r *run[S, U]) savesInputFirst() bool {
 	cfg := &r.cfg
 	input := !cfg.Resume && !cfg.Recover && cfg.Command == nil && cfg.CheckpointID == ""
-	sync := cfg.Durability == "" || cfg.Durability == DurabilitySync
-	return input && sync && !cfg.InputDurable
+	return input && cfg.Durability.Sync() && !cfg.InputDurable
 }
 
 // inputOver saves the run's input over base (see input). When base is the

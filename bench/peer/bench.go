@@ -302,17 +302,8 @@ func measureStorage(ctx context.Context, engines []engine, figures []measured, s
 
 // committed returns how many transactions the database has committed.
 func committed(ctx context.Context, dbURL string) (int64, error) {
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		return 0, fmt.Errorf("connecting to count transactions: %w", err)
-	}
-	defer conn.Close(ctx)
-	var n int64
-	err = conn.QueryRow(ctx, `SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("counting transactions: %w", err)
-	}
-	return n, nil
+	return countOn(ctx, dbURL, "transactions",
+		`SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`)
 }
 
 // writingCommits returns how many transactions of the cluster have
@@ -321,14 +312,20 @@ func committed(ctx context.Context, dbURL string) (int64, error) {
 // read-only one does not. The cluster is the benchmark's own, so nothing
 // else writes meanwhile but its autovacuum.
 func writingCommits(ctx context.Context, dbURL string) (int64, error) {
+	return countOn(ctx, dbURL, "writing transactions", `SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint`)
+}
+
+// countOn runs query, which returns one count, on a connection of its
+// own; what names the count in errors.
+func countOn(ctx context.Context, dbURL, what, query string) (int64, error) {
 	conn, err := pgx.Connect(ctx, dbURL)
 	if err != nil {
-		return 0, fmt.Errorf("connecting to count writing transactions: %w", err)
+		return 0, fmt.Errorf("connecting to count %s: %w", what, err)
 	}
 	defer conn.Close(ctx)
 	var n int64
-	if err := conn.QueryRow(ctx, `SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint`).Scan(&n); err != nil {
-		return 0, fmt.Errorf("counting writing transactions: %w", err)
+	if err := conn.QueryRow(ctx, query).Scan(&n); err != nil {
+		return 0, fmt.Errorf("counting %s: %w", what, err)
 	}
 	return n, nil
 }

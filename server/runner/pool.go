@@ -592,7 +592,7 @@ func savesInput(cfg graph.RunConfig[nodes.Update]) bool {
 // savesAtOnce reports whether a run saves each checkpoint as it makes it,
 // before it goes on: at sync durability.
 func savesAtOnce(cfg graph.RunConfig[nodes.Update]) bool {
-	return cfg.Durability == "" || cfg.Durability == graph.DurabilitySync
+	return cfg.Durability.Sync()
 }
 
 // appendError adds an error event to a run's stream.
