@@ -18,33 +18,70 @@ type Member struct {
 
 // Object returns the members of the compact JSON object b, in order.
 func Object(b []byte) ([]Member, bool) {
-	if len(b) < 2 || b[0] != '{' {
-		return nil, false
+	members, end, ok := objectAt(b, 0, []Member{})
+	return members, ok && end == len(b)
+}
+
+// objectAt appends to members those of the compact JSON object that
+// starts at b[i], and returns them with the object's end.
+func objectAt(b []byte, i int, members []Member) ([]Member, int, bool) {
+	if i+1 >= len(b) || b[i] != '{' {
+		return nil, i, false
 	}
-	members := []Member{}
-	if len(b) == 2 && b[1] == '}' {
-		return members, true
+	if b[i+1] == '}' {
+		return members, i + 2, true
 	}
-	for i := 1; ; {
+	for i++; ; {
 		if i >= len(b) || b[i] != '"' {
-			return nil, false
+			return nil, i, false
 		}
 		keyEnd := String(b, i)
 		if keyEnd >= len(b) || b[keyEnd] != ':' {
-			return nil, false
+			return nil, i, false
 		}
 		end := Value(b, keyEnd+1)
-		if end == keyEnd+1 {
-			return nil, false
+		if end == keyEnd+1 || end >= len(b) {
+			return nil, i, false
 		}
 		members = append(members, Member{Key: b[i:keyEnd], Value: b[keyEnd+1 : end]})
+		switch b[end] {
+		case ',':
+			i = end + 1
+		case '}':
+			return members, end + 1, true
+		default:
+			return nil, i, false
+		}
+	}
+}
+
+// EachObject calls fn with the members of each element of the compact JSON
+// array b, in order, walking b once; the members' slice is reused from one
+// call to the next. It reports whether b is an array of objects; when it
+// is not, fn may have been called for the elements before the first that
+// is not an object.
+func EachObject(b []byte, fn func(members []Member)) bool {
+	if len(b) < 2 || b[0] != '[' {
+		return false
+	}
+	if len(b) == 2 && b[1] == ']' {
+		return true
+	}
+	var members []Member
+	for i := 1; ; {
+		var ok bool
+		var end int
+		if members, end, ok = objectAt(b, i, members[:0]); !ok {
+			return false
+		}
+		fn(members)
 		switch {
 		case end < len(b) && b[end] == ',':
 			i = end + 1
-		case end == len(b)-1 && b[end] == '}':
-			return members, true
+		case end == len(b)-1 && b[end] == ']':
+			return true
 		default:
-			return nil, false
+			return false
 		}
 	}
 }

@@ -45,6 +45,30 @@ func TestObjectAndArray(t *testing.T) {
 	}
 }
 
+// EachObject walks an array of objects once, handing over each one's
+// members, and refuses an array with an element that is not an object.
+func TestEachObject(t *testing.T) {
+	var got []string
+	ok := EachObject([]byte(`[{"a":1,"b":"}"},{},{"c":[{"d":2}]}]`), func(members []Member) {
+		var keys []string
+		for _, m := range members {
+			keys = append(keys, string(m.Key)+"="+string(m.Value))
+		}
+		got = append(got, strings.Join(keys, ","))
+	})
+	if want := `"a"=1,"b"="}"||"c"=[{"d":2}]`; !ok || strings.Join(got, "|") != want {
+		t.Fatalf("EachObject: %q, %v; want %s", got, ok, want)
+	}
+	if !EachObject([]byte(`[]`), func([]Member) { t.Fatal("called for an empty array") }) {
+		t.Fatal("refused an empty array")
+	}
+	for _, bad := range []string{``, `[`, `{}`, `[1]`, `[{},1]`, `[{}`, `[{},]`, `[{} ]`, `[{"a":1}]x`, `[{"a"}]`} {
+		if EachObject([]byte(bad), func([]Member) {}) {
+			t.Errorf("EachObject(%s) walked text it should refuse", bad)
+		}
+	}
+}
+
 // Whatever the text, the walkers stay inside it.
 func FuzzObject(f *testing.F) {
 	for _, s := range []string{`{"a":1}`, `{"a":"\`, `[{"a":[1,"\"]"]}]`} {
@@ -57,6 +81,7 @@ func FuzzObject(f *testing.F) {
 			Object(m.Value)
 		}
 		Array([]byte(s))
+		EachObject([]byte(s), func([]Member) {})
 	})
 }
 

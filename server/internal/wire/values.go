@@ -57,7 +57,7 @@ func Values(state json.RawMessage) json.RawMessage {
 	if !ok {
 		return state
 	}
-	var replies map[string]string
+	var replies map[string][]byte
 	if m, ok := rawjson.Named(members, "messages"); ok {
 		replies = repliesTo(m)
 	}
@@ -98,57 +98,44 @@ func appendList(out, value []byte) []byte {
 
 // repliesTo maps each traveller's message of a saved messages list that
 // an AI message follows to the first such AI message: the reply whose
-// components it shows to LangGraph's clients (see Values).
-func repliesTo(messages []byte) map[string]string {
-	list, ok := rawjson.Array(messages)
-	if !ok {
-		return nil
-	}
-	var replies map[string]string
-	var waiting []string // traveller's messages no reply has followed yet
-	for _, raw := range list {
-		var m struct {
-			ID   string `json:"id"`
-			Type string `json:"type"`
+// components it shows to LangGraph's clients (see Values). Ids are kept
+// and compared as the saved text writes them, quotes included: the state's
+// encoder writes one id the same way wherever it appears.
+func repliesTo(messages []byte) map[string][]byte {
+	var replies map[string][]byte
+	var waiting [][]byte // traveller's messages no reply has followed yet
+	rawjson.EachObject(messages, func(m []rawjson.Member) {
+		id, ok := rawjson.Named(m, "id")
+		if !ok || len(id) < 3 || id[0] != '"' { // not a string, or ""
+			return
 		}
-		if json.Unmarshal(raw, &m) != nil || m.ID == "" {
-			continue
-		}
-		switch m.Type {
-		case nodes.Human:
-			waiting = append(waiting, m.ID)
-		case nodes.AI:
-			for _, id := range waiting {
+		switch typ, _ := rawjson.Named(m, "type"); string(typ) {
+		case `"` + nodes.Human + `"`:
+			waiting = append(waiting, id)
+		case `"` + nodes.AI + `"`:
+			for _, h := range waiting {
 				if replies == nil {
-					replies = make(map[string]string)
+					replies = make(map[string][]byte)
 				}
-				replies[id] = m.ID
+				replies[string(h)] = id
 			}
 			waiting = waiting[:0]
 		}
-	}
+	})
 	return replies
 }
 
 // appendUIMessages appends the saved ui list as UIMessages (see
 // uiMessage), or as it is when its entries are not components. A
 // component on a message replies names is put on its reply.
-func appendUIMessages(out, ui []byte, replies map[string]string) []byte {
+func appendUIMessages(out, ui []byte, replies map[string][]byte) []byte {
 	if isNull(ui) {
 		return append(out, "[]"...)
 	}
-	entries, ok := rawjson.Array(ui)
-	if !ok {
-		return append(out, ui...)
-	}
 	mark := len(out)
 	out = append(out, '[')
-	for i, e := range entries {
-		fields, ok := rawjson.Object(e)
-		if !ok {
-			return append(out[:mark], ui...)
-		}
-		if i > 0 {
+	ok := rawjson.EachObject(ui, func(fields []rawjson.Member) {
+		if len(out) > mark+1 {
 			out = append(out, ',')
 		}
 		out = append(out, `{"type":"`+uiType+`","id":`...)
@@ -164,27 +151,25 @@ func appendUIMessages(out, ui []byte, replies map[string]string) []byte {
 			out = appendMember(out, fields, "messageId", `""`)
 		}
 		out = append(out, "}}"...)
+	})
+	if !ok {
+		return append(out[:mark], ui...)
 	}
 	return append(out, ']')
 }
 
-// replyOf is the id, as JSON, of the reply a saved component is shown on
+// replyOf is the id, as saved, of the reply a saved component is shown on
 // (see Values): nil when its message is not a traveller's message that
 // has one.
-func replyOf(fields []rawjson.Member, replies map[string]string) []byte {
+func replyOf(fields []rawjson.Member, replies map[string][]byte) []byte {
 	if len(replies) == 0 {
 		return nil
 	}
 	v, ok := rawjson.Named(fields, "messageId")
-	var id string
-	if !ok || json.Unmarshal(v, &id) != nil || replies[id] == "" {
+	if !ok {
 		return nil
 	}
-	out, err := json.Marshal(replies[id])
-	if err != nil {
-		return nil
-	}
-	return out
+	return replies[string(v)]
 }
 
 // appendMember appends the value of the member named key, or missing when
