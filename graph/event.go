@@ -96,6 +96,9 @@ type emitter struct {
 	answers []json.RawMessage // resume values for the node's Interrupt calls, in order
 	asked   int               // Interrupt calls so far
 	pause   *PendingInterrupt // set by the first Interrupt call that had no answer
+
+	turns *Turns    // the run's (RunConfig.Turns); nil without
+	turn  *nodeTurn // the turn the node took (TakeTurn); guarded by mu
 }
 
 // Value returns the emitter itself for emitterKey, else the value the

@@ -76,6 +76,10 @@ type RunConfig[U any] struct {
 	// thread's head to start, even from a HeadKnower: a head that moved
 	// would refuse its input only after the first node ran and emitted.
 	InputDurable bool
+
+	// Turns, when set, are the turns on the cores this run's nodes take
+	// (TakeTurn), shared with the other runs given the same Turns.
+	Turns *Turns
 }
 
 // Command continues a thread, as a person's answer or a button would.
@@ -832,6 +836,7 @@ func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S)
 		info:    RunInfo{ThreadID: r.cfg.ThreadID, RunID: r.cfg.RunID, Step: step, Node: node},
 		quiet:   r.yield == nil,
 		answers: r.answers,
+		turns:   r.cfg.Turns,
 	}
 	r.answers = nil // they answer the first node only
 	var res nodeResult[U]
@@ -842,8 +847,11 @@ func (r *run[S, U]) runNode(ctx context.Context, step int, node string, state S)
 	}
 	em.end() // what the node's goroutines send later is dropped
 	em.mu.Lock()
-	pause := em.pause
+	pause, turn := em.pause, em.turn
 	em.mu.Unlock()
+	if turn != nil {
+		turn.end() // a node that took a turn and returned gives it back
+	}
 	switch {
 	case pause != nil:
 		return res.update, pause, nil
