@@ -242,6 +242,12 @@ func (b *Bridge) arguments(user string, e entry, args json.RawMessage) (json.Raw
 // call runs one tool call under the server's deadline and breaker and
 // turns its outcome into JSON or a coded error.
 func (b *Bridge) call(ctx context.Context, user string, e entry, args json.RawMessage) (json.RawMessage, error) {
+	if e.server.Transport != Memory {
+		// Another process answers: the node only waits, so it gives its
+		// turn on the cores up meanwhile (graph.Turns).
+		back := graph.Away(ctx)
+		defer back()
+	}
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, e.server.timeout())
 	defer cancel()

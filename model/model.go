@@ -60,15 +60,22 @@ func (c Config) open(ctx context.Context) (llms.Model, error) {
 		return nil, fmt.Errorf("opening model %q: %w", spec, ErrSpec)
 	}
 	name = strings.TrimSpace(name)
+	var m llms.Model
+	var err error
 	switch provider {
 	case "openai":
-		return c.openAI(name)
+		m, err = c.openAI(name)
 	case "anthropic":
-		return c.anthropic(name)
+		m, err = c.anthropic(name)
 	case "googleai":
-		return c.googleAI(ctx, name)
+		m, err = c.googleAI(ctx, name)
+	default:
+		return nil, fmt.Errorf("opening model %q: %w", spec, ErrSpec)
 	}
-	return nil, fmt.Errorf("opening model %q: %w", spec, ErrSpec)
+	if err != nil {
+		return nil, err
+	}
+	return remote{Model: m}, nil
 }
 
 func (c Config) openAI(name string) (llms.Model, error) {

@@ -50,6 +50,9 @@ func TestOpen(t *testing.T) {
 			if _, isOffline := m.(*offline.Model); isOffline != tt.offline {
 				t.Errorf("Open(%q) is %T, offline = %v", tt.spec, m, tt.offline)
 			}
+			if _, isRemote := m.(remote); isRemote == tt.offline {
+				t.Errorf("Open(%q) is %T: a provider's model gives its turn up while asked, the offline one keeps it", tt.spec, m)
+			}
 		})
 	}
 }

@@ -30,6 +30,14 @@ import (
 // booking resumes the run by running callTools again from its start, the
 // model and the tools before the booking are asked again.
 func (p *planner) callTools(ctx context.Context, s State) (Update, error) {
+	// The tools and the answer come after the traveller has seen the trip
+	// understood: this step takes a turn on the cores (graph.Turns), so
+	// that, when they are busy, other travellers' first steps go first.
+	done, err := graph.TakeTurn(ctx)
+	if err != nil {
+		return Update{}, err
+	}
+	defer done()
 	t := p.turn(ctx, s)
 	tools, err := t.tools.List(ctx)
 	if err != nil {

@@ -112,7 +112,18 @@ type Runner struct {
 	wg                   sync.WaitGroup
 	executing            atomic.Int64 // runs this process executes now
 	idle                 idleWorkers  // workers a request may hand a run to
+	turns                *graph.Turns // the runs' nodes after their first take turns on the cores
 }
+
+// Later steps take turns on the cores: half as many at once as Go has
+// processors to run on (at least one), the rest of the cores left to the
+// first steps, the HTTP side and the database. A turn held past
+// turnLease is taken as a wait in the process (a slow statement, a tool
+// that blocks) and stops counting. See graph.Turns, and docs/architecture.md
+// "Taking turns on the cores".
+const turnLease = 50 * time.Millisecond
+
+func newTurns() *graph.Turns { return graph.NewTurns(runtime.GOMAXPROCS(0)/2, turnLease) }
 
 // New builds a Runner; Start starts its workers.
 func New(cfg Config) (*Runner, error) {
@@ -136,7 +147,7 @@ func New(cfg Config) (*Runner, error) {
 	host, _ := os.Hostname()
 	return &Runner{queue: cfg.Queue, crons: cfg.Crons, tenants: cfg.Tenants, metrics: cfg.Metrics, log: cfg.Logger,
 		id: host + "-" + hex.EncodeToString(b[:]), n: cfg.Workers, timing: timingFor(cfg.Lease),
-		wake: make(chan struct{}, 1)}, nil
+		wake: make(chan struct{}, 1), turns: newTurns()}, nil
 }
 
 // timing is how the worker pool paces itself.
@@ -516,6 +527,7 @@ func (r *Runner) runGraph(ctx context.Context, t tenant.Tenant, run store.Run) (
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	cfg := j.config(run.ThreadID, run.ID, recovered)
+	cfg.Turns = r.turns
 	out := startOutbox(context.WithoutCancel(ctx), r.queue, run.Lease(), j.parts(), inputWaits(cfg), savesAtOnce(cfg), stop)
 	status, err := r.runEvents(ctx, t, cfg, run, recovered, out)
 	werr := out.close()
