@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +24,8 @@ func TestToolCallsAndTurns(t *testing.T) {
 	}{{Streamable, true}, {Memory, false}} {
 		t.Run(string(tt.transport), func(t *testing.T) {
 			gate := make(chan struct{})
+			var opened sync.Once
+			open := func() { opened.Do(func() { close(gate) }) }
 			srv := newGatedServer(gate)
 			cfg := ServerConfig{Name: "test", Transport: tt.transport, Enabled: true}
 			if tt.transport == Memory {
@@ -33,6 +36,7 @@ func TestToolCallsAndTurns(t *testing.T) {
 				cfg.URL = h.URL
 			}
 			tools := as(newBridge(t, Options{Servers: []ServerConfig{cfg}}), nil, "ana")
+			t.Cleanup(open) // before the bridge closes: a failing test leaves no call waiting
 			if _, err := tools.List(bg); err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +84,7 @@ func TestToolCallsAndTurns(t *testing.T) {
 					t.Fatal("no other node took the turn while a tool of another process was called")
 				}
 			}
-			close(gate)
+			open()
 			for _, done := range []<-chan error{calling, waiting} {
 				if err := <-done; err != nil {
 					t.Fatal(err)
