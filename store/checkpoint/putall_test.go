@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -141,4 +142,55 @@ func ids(cps []graph.Checkpoint) []string {
 		out[i] = cp.ID
 	}
 	return out
+}
+
+// The saver keeps none of the bytes it is given: a caller may write over
+// a checkpoint's state and update once Put returns, and the thread's head
+// as the writer's cache knows it, and the parent the next write's delta is
+// made from, are still those stored. The first step is a snapshot, the
+// others deltas (a parent's state that no longer matches would make them
+// snapshots: a delta is stored only when it rebuilds the state).
+func TestSaverKeepsNoCallerBytes(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	_, thread := newThread(t, s, "reuse")
+	saver := New(s.Pool, Options{})
+	steps := chatSteps(thread, "", 4)
+	head := ""
+	for i, cp := range steps {
+		given := cp
+		given.State, given.Update = slices.Clone(cp.State), slices.Clone(cp.Update)
+		if err := saver.Put(ctx, given, head); err != nil {
+			t.Fatal(err)
+		}
+		for j := range given.State {
+			given.State[j] = 'x'
+		}
+		for j := range given.Update {
+			given.Update[j] = 'x'
+		}
+		head = cp.ID
+		got, ok := saver.KnownHead(thread)
+		if !ok || string(got.State) != string(cp.State) || string(got.Update) != string(cp.Update) {
+			t.Fatalf("step %d: after its caller wrote over what it gave, the known head is %s %s (%v), want %s %s",
+				i, got.State, got.Update, ok, cp.State, cp.Update)
+		}
+	}
+	var deltas int
+	if err := s.Pool.QueryRow(ctx, `SELECT count(delta) FROM checkpoints WHERE thread_id = $1`, thread).Scan(&deltas); err != nil {
+		t.Fatal(err)
+	}
+	if deltas != len(steps)-1 {
+		t.Errorf("%d of the %d steps after the first are stored as deltas, want all", deltas, len(steps)-1)
+	}
+	fresh := New(s.Pool, Options{CacheBytes: -1})
+	for _, cp := range steps {
+		got, err := fresh.Get(ctx, thread, cp.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got.State) != string(cp.State) || string(got.Update) != string(cp.Update) {
+			t.Errorf("checkpoint %d is stored as %s %s, want %s %s", cp.Step, got.State, got.Update, cp.State, cp.Update)
+		}
+	}
 }

@@ -325,23 +325,13 @@ func (c *saver) prepare(ctx context.Context, cp graph.Checkpoint, head string, p
 	if cp.CreatedAt.IsZero() {
 		cp.CreatedAt = time.Now()
 	}
-	raw := slices.Clone(cp.State)
-	cp.Update = slices.Clone(cp.Update) // a cached state may point into it
+	cp.Update = slices.Clone(cp.Update) // the cached chain keeps it
 	if parent == nil || parent.id != cp.ParentID {
 		if parent, err = c.parentChain(ctx, cp); err != nil {
 			return newRow{}, err
 		}
 	}
-	var obj object
-	if parent != nil {
-		obj, err = parseAfter(raw, parent.state)
-	} else {
-		obj, err = parseObject(raw)
-	}
-	if err != nil {
-		obj = nil
-	}
-	state, delta, ch := c.plan(cp, raw, obj, parent)
+	state, delta, ch := c.plan(cp, parent)
 	update := cp.Update
 	if delta != nil {
 		update = storedUpdate(cp.Update, parent)
@@ -367,27 +357,50 @@ func (c *saver) parentChain(ctx context.Context, cp graph.Checkpoint) (*chain, e
 }
 
 // plan chooses between a snapshot and a delta. It returns the state or the
-// delta to store, and the new checkpoint's chain.
-func (c *saver) plan(cp graph.Checkpoint, raw []byte, obj object, parent *chain) (state, delta []byte, ch *chain) {
-	ch = &chain{id: cp.ID, state: obj, update: cp.Update, baseID: cp.ID, baseSize: len(raw)}
-	if obj == nil || parent == nil || parent.state == nil {
-		return raw, nil, ch
+// delta to store, and the new checkpoint's chain. The state is the
+// caller's, and the chain is cached: a delta's chain is rebuilt from its
+// parent's, the delta and the update, and only a snapshot's keeps (a copy
+// of) the state, so the state is copied only for a snapshot.
+func (c *saver) plan(cp graph.Checkpoint, parent *chain) (state, delta []byte, ch *chain) {
+	if parent == nil || parent.state == nil {
+		return snapshot(cp, parent)
+	}
+	obj, err := parseAfter(cp.State, parent.state)
+	if err != nil {
+		return snapshot(cp, parent)
 	}
 	delta = makeDelta(parent.state, obj, cp.Update)
 	cost := parent.cost + len(delta) + len(cp.Update) + rowCost
 	limit := max(c.opts.SnapshotRatio*float64(parent.baseSize), minChainBytes)
 	if parent.depth >= c.opts.MaxChain || float64(cost) > limit {
-		return raw, nil, ch
+		return snapshot(cp, parent)
 	}
 	rebuilt, err := applyDelta(parent.state, delta, cp.Update)
-	if err != nil || !rebuilt.encodes(raw) {
-		return raw, nil, ch
+	if err != nil || !rebuilt.encodes(cp.State) {
+		return snapshot(cp, parent)
 	}
 	// The rebuilt state shares the parent's elements, where the parsed one
-	// holds a copy of the whole state: cache that one.
-	ch.state = rebuilt
-	ch.baseID, ch.baseSize, ch.depth, ch.cost = parent.baseID, parent.baseSize, parent.depth+1, cost
-	return nil, delta, ch
+	// points into the caller's state: cache that one.
+	return nil, delta, &chain{id: cp.ID, state: rebuilt, update: cp.Update, baseID: parent.baseID,
+		baseSize: parent.baseSize, depth: parent.depth + 1, cost: cost}
+}
+
+// snapshot returns a snapshot's state to store and its chain, which holds
+// a copy of the state split into its members (sharing those that repeat
+// its parent's, when it has one), or no state when it does not split.
+func snapshot(cp graph.Checkpoint, parent *chain) (state, delta []byte, ch *chain) {
+	raw := slices.Clone(cp.State)
+	var obj object
+	var err error
+	if parent != nil {
+		obj, err = parseAfter(raw, parent.state)
+	} else {
+		obj, err = parseObject(raw)
+	}
+	if err != nil {
+		obj = nil
+	}
+	return raw, nil, &chain{id: cp.ID, state: obj, update: cp.Update, baseID: cp.ID, baseSize: len(raw)}
 }
 
 // newRow is a checkpoint row to insert.
