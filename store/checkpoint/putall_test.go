@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -192,5 +193,26 @@ func TestSaverKeepsNoCallerBytes(t *testing.T) {
 		if string(got.State) != string(cp.State) || string(got.Update) != string(cp.Update) {
 			t.Errorf("checkpoint %d is stored as %s %s, want %s %s", cp.Step, got.State, got.Update, cp.State, cp.Update)
 		}
+	}
+}
+
+// A checkpoint's next nodes are stored as encoding/json writes them,
+// whether or not their names hold bytes it escapes.
+func TestNextIsStoredAsJSONWritesIt(t *testing.T) {
+	for _, next := range [][]string{
+		{"callTools"}, {"a", "b_c", "d-e", "f.g h"}, {""}, {`say "hi"`}, {`back\slash`}, {"<tag"}, {"a&b"}, {"x>y"}, {"ok", "a&b"},
+		{"tab\there", "line\nbreak"}, {"café", "東京"}, {"\u2028"}, {"\xff"}, {"~", " ", "!"},
+	} {
+		got, err := encodeNext(next)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(next)
+		if got != string(want) {
+			t.Errorf("next %q is stored as %s, want %s", next, got, want)
+		}
+	}
+	if got, err := encodeNext(nil); got != nil || err != nil {
+		t.Errorf("no next nodes are stored as %v, %v; want NULL", got, err)
 	}
 }

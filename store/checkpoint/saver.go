@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -430,7 +430,7 @@ func (c *saver) insertSQL(ctx context.Context, group []newRow) (string, []any, e
 			return "", nil, err
 		}
 	}
-	return shape.sql(), args, nil
+	return shape.text(), args, nil
 }
 
 // insertFixedArgs are the parameters of an insert before the owner's and
@@ -461,18 +461,43 @@ type insertShape struct {
 	owned, fenced, creates bool
 }
 
-var insertTexts sync.Map // insertShape → string
+// insertTexts holds the texts of the inserts of up to cachedRows rows,
+// by shape; larger ones are made each time.
+var insertTexts [2][2][2][cachedRows + 1]atomic.Pointer[string]
+
+// cachedRows is the most rows of an insert whose text is kept: an async
+// run's batches are at most 16 checkpoints (the engine's maxAsyncBatch).
+const cachedRows = 16
+
+// text returns the kept text of an insert of this shape, made on first
+// use.
+func (s insertShape) text() string {
+	if s.rows > cachedRows {
+		return s.sql()
+	}
+	slot := &insertTexts[b2i(s.owned)][b2i(s.fenced)][b2i(s.creates)][s.rows]
+	if q := slot.Load(); q != nil {
+		return *q
+	}
+	q := s.sql()
+	slot.Store(&q)
+	return q
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // insertRowTypes are the types of a row's parameters, as a VALUES list
 // must be told them.
 var insertRowTypes = [insertRowArgs]string{"uuid", "uuid", "uuid", "int", "text", "text", "text", "uuid",
 	"bytea", "bytea", "bytea", "timestamptz", "bytea"}
 
-// sql returns the statement text of an insert of this shape.
+// sql makes the statement text of an insert of this shape.
 func (s insertShape) sql() string {
-	if q, ok := insertTexts.Load(s); ok {
-		return q.(string)
-	}
 	n := insertFixedArgs + 1 // the next parameter's number
 	var cond string
 	if s.owned {
@@ -503,12 +528,10 @@ func (s insertShape) sql() string {
 		}
 		rows.WriteByte(')')
 	}
-	q := `WITH t AS (` + moveHeadSQL(s.creates, cond, first, last, lastAt) + `)
+	return `WITH t AS (` + moveHeadSQL(s.creates, cond, first, last, lastAt) + `)
 		INSERT INTO checkpoints (thread_id, owner_id, id, parent_id, base_id, step, node, next, source, run_id,
 			state, delta, update_json, created_at, interrupts)
 		SELECT t.id, t.owner_id, v.* FROM t, (VALUES ` + rows.String() + `) AS v`
-	insertTexts.Store(s, q)
-	return q
 }
 
 // inserted explains the result of a group's insert: nil when it stored
@@ -993,16 +1016,47 @@ func nullable(s string) any {
 	return s
 }
 
-// encodeNext stores a checkpoint's next nodes as a JSON array, or NULL.
+// encodeNext stores a checkpoint's next nodes as a JSON array, or NULL:
+// as encoding/json writes it, which node names with none of the bytes it
+// escapes are written as they are.
 func encodeNext(next []string) (any, error) {
 	if len(next) == 0 {
 		return nil, nil
+	}
+	if plain(next) {
+		n := 2 + len(next)
+		for _, name := range next {
+			n += len(name) + 2
+		}
+		b := make([]byte, 0, n)
+		b = append(b, '[')
+		for i, name := range next {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(append(append(b, '"'), name...), '"')
+		}
+		return string(append(b, ']')), nil
 	}
 	b, err := json.Marshal(next)
 	if err != nil {
 		return nil, fmt.Errorf("encoding next nodes: %w", err)
 	}
 	return string(b), nil
+}
+
+// plain reports whether names hold only printable ASCII that encoding/json
+// writes as it is, with none of the bytes it escapes.
+func plain(names []string) bool {
+	for _, name := range names {
+		for i := range len(name) {
+			switch c := name[i]; {
+			case c < 0x20 || c > 0x7e, c == '"', c == '\\', c == '<', c == '>', c == '&':
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // storedInterrupt is a pending interrupt as stored: its JSON values are
