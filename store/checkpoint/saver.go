@@ -61,7 +61,8 @@ import (
 // # One writer per thread
 //
 // The thread row holds its head, the id of its newest checkpoint. One step
-// is one INSERT statement, so one transaction and one round trip, whose
+// is one INSERT statement, so one transaction and one round trip (a batch
+// of steps, PutAll, is one statement that inserts them all), whose
 // first part moves the head only if it is still the one the writer expects
 // (UPDATE ... WHERE head IS NOT DISTINCT FROM $expected, which PostgreSQL
 // re-checks on the newest row version when a concurrent writer committed
