@@ -377,7 +377,7 @@ func BenchmarkPrepare(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, _, err := c.insertSQL(ctx, row); err != nil {
+		if _, _, err := c.insertSQL(ctx, []newRow{row}); err != nil {
 			b.Fatal(err)
 		}
 		prev = row.chain

@@ -28,19 +28,21 @@ type Fence struct {
 // holds.
 var ErrFenced = errors.New("the run's lease is held by another worker")
 
-// fenceCond is the condition on a run's move of a thread's head that its
-// fence holds, whose run, worker and attempt it appends to args; none for
-// writes that are not a run's.
-func (c *saver) fenceCond(args *[]any) string {
-	if c.fence == nil {
-		return ""
+// fenceArgs appends the parameters of a run's fence to args (its run,
+// worker and attempt), which fenceSQL's condition reads; none for writes
+// that are not a run's.
+func (c *saver) fenceArgs(args *[]any) {
+	if f := c.fence; f != nil {
+		*args = append(*args, f.RunID, f.WorkerID, f.Attempt)
 	}
-	f := c.fence
-	*args = append(*args, f.RunID, f.WorkerID, f.Attempt)
-	n := len(*args)
+}
+
+// fenceSQL is the condition on a run's move of a thread's head that its
+// fence holds, its parameters (see fenceArgs) numbered from n.
+func fenceSQL(n int) string {
 	return fmt.Sprintf(`
 			AND EXISTS (SELECT 1 FROM runs WHERE runs.id = $%d::uuid AND runs.thread_id = $1
-				AND runs.worker_id = $%d AND runs.attempts = $%d AND runs.status = 'running')`, n-2, n-1, n)
+				AND runs.worker_id = $%d AND runs.attempts = $%d AND runs.status = 'running')`, n, n+1, n+2)
 }
 
 // holds reports whether the fence's worker still holds its run.

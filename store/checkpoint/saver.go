@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -59,7 +61,8 @@ import (
 // # One writer per thread
 //
 // The thread row holds its head, the id of its newest checkpoint. One step
-// is one INSERT statement, so one transaction and one round trip, whose
+// is one INSERT statement, so one transaction and one round trip (a batch
+// of steps, PutAll, is one statement that inserts them all), whose
 // first part moves the head only if it is still the one the writer expects
 // (UPDATE ... WHERE head IS NOT DISTINCT FROM $expected, which PostgreSQL
 // re-checks on the newest row version when a concurrent writer committed
@@ -207,8 +210,9 @@ func (c *saver) PutAll(ctx context.Context, cps []graph.Checkpoint, head string)
 	if c.companion != nil {
 		readCompanion = queueCompanion(b, c.companion, cps)
 	}
-	for _, row := range rows {
-		q, args, err := c.insertSQL(ctx, row)
+	groups := insertGroups(rows)
+	for _, group := range groups {
+		q, args, err := c.insertSQL(ctx, group)
 		if err != nil {
 			return 0, err
 		}
@@ -218,7 +222,7 @@ func (c *saver) PutAll(ctx context.Context, cps []graph.Checkpoint, head string)
 	if closing, ok := c.companion.(Closing); ok {
 		readAfter = closing.QueueAfter(b, cps)
 	}
-	n, err := c.sendAll(ctx, b, readCompanion, rows, readAfter)
+	n, err := c.sendAll(ctx, b, readCompanion, groups, readAfter)
 	if n > 0 { // the thread's head now: the newest stored
 		c.cache.put(rows[n-1].cp.ThreadID, rows[n-1].chain, rows[n-1].cp, c.owner)
 	}
@@ -247,20 +251,20 @@ func queueCompanion(b *pgx.Batch, comp Companion, cps []graph.Checkpoint) func(p
 }
 
 // sendAll sends a batch of the companion's statements (when read is not
-// nil), one insert per row and the companion's closing statements (when
-// after is not nil), and reads their results: how many rows were stored,
-// and why the next one was not. The batch runs in one implicit
-// transaction, which an error rolls back whole; an insert that stores
-// nothing (the head moved, the run's lease was lost) is no error, and then
-// neither do those after it, whose heads are the rows before them.
-func (c *saver) sendAll(ctx context.Context, b *pgx.Batch, read func(pgx.BatchResults) error, rows []newRow, after func(pgx.BatchResults) error) (int, error) {
+// nil), one insert per group of rows and the companion's closing
+// statements (when after is not nil), and reads their results: how many
+// rows were stored, and why the next one was not. The batch runs in one
+// implicit transaction, which an error rolls back whole; an insert that
+// stores nothing (the head moved, the run's lease was lost) is no error,
+// and then neither do those after it, whose heads are the rows before them.
+func (c *saver) sendAll(ctx context.Context, b *pgx.Batch, read func(pgx.BatchResults) error, groups [][]newRow, after func(pgx.BatchResults) error) (int, error) {
 	res := c.pool.SendBatch(ctx, b)
 	var err error
 	if read != nil {
 		err = read(res)
 	}
 	stored := 0
-	for _, row := range rows {
+	for _, group := range groups {
 		if err != nil {
 			break
 		}
@@ -270,9 +274,9 @@ func (c *saver) sendAll(ctx context.Context, b *pgx.Batch, read func(pgx.BatchRe
 			if execErr != nil {
 				stored = 0 // the transaction is rolled back
 			}
-			return stored, c.inserted(ctx, row, tag, execErr)
+			return stored, c.inserted(ctx, group, tag, execErr)
 		}
-		stored++
+		stored += len(group)
 	}
 	if err == nil && after != nil {
 		err = after(res)
@@ -281,9 +285,31 @@ func (c *saver) sendAll(ctx context.Context, b *pgx.Batch, read func(pgx.BatchRe
 		err = cerr
 	}
 	if err != nil {
-		return 0, fmt.Errorf("saving the checkpoints of thread %s: %w", rows[0].cp.ThreadID, err)
+		return 0, fmt.Errorf("saving the checkpoints of thread %s: %w", groups[0][0].cp.ThreadID, err)
 	}
 	return stored, nil
+}
+
+// insertGroups splits rows, each over the one before it, into the groups
+// one statement each inserts: all of them, when they are of one thread and
+// their ids sort in order, as a run's batches are (the input's two
+// checkpoints, or those an async run queued). A statement costs
+// PostgreSQL a move of the thread's head (a new row version and an entry
+// in each of its indexes) and the worker a round of pgx's encoding and
+// reading, so one per batch rather than per row. Rows out of order go one
+// a statement, so that the first one refused is named as Put would name
+// it, with those before it stored.
+func insertGroups(rows []newRow) [][]newRow {
+	for i := 1; i < len(rows); i++ {
+		if rows[i].cp.ThreadID != rows[0].cp.ThreadID || rows[i].cp.ID <= rows[i-1].cp.ID {
+			groups := make([][]newRow, len(rows))
+			for j := range rows {
+				groups[j] = rows[j : j+1]
+			}
+			return groups
+		}
+	}
+	return [][]newRow{rows}
 }
 
 // prepare makes the row of a checkpoint to store over head: a snapshot, or
@@ -297,23 +323,16 @@ func (c *saver) prepare(ctx context.Context, cp graph.Checkpoint, head string, p
 	if err != nil {
 		return newRow{}, err
 	}
-	raw := slices.Clone(cp.State)
-	cp.Update = slices.Clone(cp.Update) // a cached state may point into it
+	if cp.CreatedAt.IsZero() {
+		cp.CreatedAt = time.Now()
+	}
+	cp.Update = slices.Clone(cp.Update) // the cached chain keeps it
 	if parent == nil || parent.id != cp.ParentID {
 		if parent, err = c.parentChain(ctx, cp); err != nil {
 			return newRow{}, err
 		}
 	}
-	var obj object
-	if parent != nil {
-		obj, err = parseAfter(raw, parent.state)
-	} else {
-		obj, err = parseObject(raw)
-	}
-	if err != nil {
-		obj = nil
-	}
-	state, delta, ch := c.plan(cp, raw, obj, parent)
+	state, delta, ch := c.plan(cp, parent)
 	update := cp.Update
 	if delta != nil {
 		update = storedUpdate(cp.Update, parent)
@@ -339,27 +358,50 @@ func (c *saver) parentChain(ctx context.Context, cp graph.Checkpoint) (*chain, e
 }
 
 // plan chooses between a snapshot and a delta. It returns the state or the
-// delta to store, and the new checkpoint's chain.
-func (c *saver) plan(cp graph.Checkpoint, raw []byte, obj object, parent *chain) (state, delta []byte, ch *chain) {
-	ch = &chain{id: cp.ID, state: obj, update: cp.Update, baseID: cp.ID, baseSize: len(raw)}
-	if obj == nil || parent == nil || parent.state == nil {
-		return raw, nil, ch
+// delta to store, and the new checkpoint's chain. The state is the
+// caller's, and the chain is cached: a delta's chain is rebuilt from its
+// parent's, the delta and the update, and only a snapshot's keeps (a copy
+// of) the state, so the state is copied only for a snapshot.
+func (c *saver) plan(cp graph.Checkpoint, parent *chain) (state, delta []byte, ch *chain) {
+	if parent == nil || parent.state == nil {
+		return snapshot(cp, parent)
+	}
+	obj, err := parseAfter(cp.State, parent.state)
+	if err != nil {
+		return snapshot(cp, parent)
 	}
 	delta = makeDelta(parent.state, obj, cp.Update)
 	cost := parent.cost + len(delta) + len(cp.Update) + rowCost
 	limit := max(c.opts.SnapshotRatio*float64(parent.baseSize), minChainBytes)
 	if parent.depth >= c.opts.MaxChain || float64(cost) > limit {
-		return raw, nil, ch
+		return snapshot(cp, parent)
 	}
 	rebuilt, err := applyDelta(parent.state, delta, cp.Update)
-	if err != nil || !rebuilt.encodes(raw) {
-		return raw, nil, ch
+	if err != nil || !rebuilt.encodes(cp.State) {
+		return snapshot(cp, parent)
 	}
 	// The rebuilt state shares the parent's elements, where the parsed one
-	// holds a copy of the whole state: cache that one.
-	ch.state = rebuilt
-	ch.baseID, ch.baseSize, ch.depth, ch.cost = parent.baseID, parent.baseSize, parent.depth+1, cost
-	return nil, delta, ch
+	// points into the caller's state: cache that one.
+	return nil, delta, &chain{id: cp.ID, state: rebuilt, update: cp.Update, baseID: parent.baseID,
+		baseSize: parent.baseSize, depth: parent.depth + 1, cost: cost}
+}
+
+// snapshot returns a snapshot's state to store and its chain, which holds
+// a copy of the state split into its members (sharing those that repeat
+// its parent's, when it has one), or no state when it does not split.
+func snapshot(cp graph.Checkpoint, parent *chain) (state, delta []byte, ch *chain) {
+	raw := slices.Clone(cp.State)
+	var obj object
+	var err error
+	if parent != nil {
+		obj, err = parseAfter(raw, parent.state)
+	} else {
+		obj, err = parseObject(raw)
+	}
+	if err != nil {
+		obj = nil
+	}
+	return raw, nil, &chain{id: cp.ID, state: obj, update: cp.Update, baseID: cp.ID, baseSize: len(raw)}
 }
 
 // newRow is a checkpoint row to insert.
@@ -373,36 +415,136 @@ type newRow struct {
 	chain        *chain // the checkpoint's, cached once it is stored
 }
 
-// insertSQL is the statement that writes one checkpoint row if the
-// thread's head is row.head, and moves the head.
-func (c *saver) insertSQL(ctx context.Context, row newRow) (string, []any, error) {
-	cp := row.cp
-	created := cp.CreatedAt
-	if created.IsZero() {
-		created = time.Now()
+// insertSQL is the statement that writes a group of checkpoint rows, each
+// over the one before it and the first over its head, if the thread's head
+// is still that, and moves the head to the last of them.
+func (c *saver) insertSQL(ctx context.Context, group []newRow) (string, []any, error) {
+	args := make([]any, 0, insertFixedArgs+4+insertRowArgs*len(group))
+	args = append(args, group[0].cp.ThreadID, nullable(group[0].head))
+	shape := insertShape{rows: len(group), owned: c.owner != "", fenced: c.fence != nil,
+		creates: c.owner != "" && group[0].head == ""}
+	c.ownerArg(&args)
+	c.fenceArgs(&args)
+	for _, row := range group {
+		var err error
+		if args, err = appendRowArgs(args, row); err != nil {
+			return "", nil, err
+		}
 	}
-	next, err := encodeNext(cp.Next)
-	if err != nil {
-		return "", nil, err
-	}
-	args := []any{cp.ThreadID, cp.ID, nullable(cp.ParentID), row.baseID, cp.Step, cp.Node, next,
-		cp.Metadata.Source, nullable(cp.Metadata.RunID), packed(row.state), packed(row.delta), packed(nilIfEmptyBytes(row.update)),
-		created, nullable(row.head), row.interrupts}
-	q := `WITH t AS (` + c.moveHeadSQL(row.head, &args) + `)
-		INSERT INTO checkpoints (thread_id, owner_id, id, parent_id, base_id, step, node, next, source, run_id,
-			state, delta, update_json, created_at, interrupts)
-		SELECT t.id, t.owner_id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $15 FROM t`
-	return q, args, nil
+	return shape.text(), args, nil
 }
 
-// inserted explains the result of a row's insert: nil when it stored the
-// row, otherwise why not.
-func (c *saver) inserted(ctx context.Context, row newRow, tag pgconn.CommandTag, err error) error {
+// insertFixedArgs are the parameters of an insert before the owner's and
+// the fence's: the thread and the head it expects.
+const insertFixedArgs = 2
+
+// insertRowArgs are the parameters of each row of an insert, in the order
+// of insertColumns after thread_id and owner_id.
+const insertRowArgs = 13
+
+// appendRowArgs appends a row's parameters to args.
+func appendRowArgs(args []any, row newRow) ([]any, error) {
 	cp := row.cp
+	next, err := encodeNext(cp.Next)
+	if err != nil {
+		return nil, err
+	}
+	return append(args, cp.ID, nullable(cp.ParentID), row.baseID, cp.Step, cp.Node, next,
+		cp.Metadata.Source, nullable(cp.Metadata.RunID), packed(row.state), packed(row.delta),
+		packed(nilIfEmptyBytes(row.update)), cp.CreatedAt, row.interrupts), nil
+}
+
+// insertShape is what an insert's statement text depends on. The texts
+// are made once each: pgx's statement cache finds a statement by its
+// text, and a run's checkpointer (ForRun) is made anew for each run.
+type insertShape struct {
+	rows                   int
+	owned, fenced, creates bool
+}
+
+// insertTexts holds the texts of the inserts of up to cachedRows rows,
+// by shape; larger ones are made each time.
+var insertTexts [2][2][2][cachedRows + 1]atomic.Pointer[string]
+
+// cachedRows is the most rows of an insert whose text is kept: an async
+// run's batches are at most 16 checkpoints (the engine's maxAsyncBatch).
+const cachedRows = 16
+
+// text returns the kept text of an insert of this shape, made on first
+// use.
+func (s insertShape) text() string {
+	if s.rows > cachedRows {
+		return s.sql()
+	}
+	slot := &insertTexts[b2i(s.owned)][b2i(s.fenced)][b2i(s.creates)][s.rows]
+	if q := slot.Load(); q != nil {
+		return *q
+	}
+	q := s.sql()
+	slot.Store(&q)
+	return q
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// insertRowTypes are the types of a row's parameters, as a VALUES list
+// must be told them.
+var insertRowTypes = [insertRowArgs]string{"uuid", "uuid", "uuid", "int", "text", "text", "text", "uuid",
+	"bytea", "bytea", "bytea", "timestamptz", "bytea"}
+
+// sql makes the statement text of an insert of this shape.
+func (s insertShape) sql() string {
+	n := insertFixedArgs + 1 // the next parameter's number
+	var cond string
+	if s.owned {
+		cond = ownerSQL(n)
+		n++
+	}
+	if s.fenced {
+		cond += fenceSQL(n)
+		n += 3
+	}
+	// The head moves to the last row's id (the first of a row's
+	// parameters) and time (its twelfth); the first row's must sort after
+	// the head it expects.
+	first := n
+	last, lastAt := n+insertRowArgs*(s.rows-1), n+insertRowArgs*(s.rows-1)+11
+	var rows strings.Builder
+	for i := range s.rows {
+		if i > 0 {
+			rows.WriteString(", ")
+		}
+		rows.WriteByte('(')
+		for j, typ := range insertRowTypes {
+			if j > 0 {
+				rows.WriteString(", ")
+			}
+			fmt.Fprintf(&rows, "$%d::%s", n, typ)
+			n++
+		}
+		rows.WriteByte(')')
+	}
+	return `WITH t AS (` + moveHeadSQL(s.creates, cond, first, last, lastAt) + `)
+		INSERT INTO checkpoints (thread_id, owner_id, id, parent_id, base_id, step, node, next, source, run_id,
+			state, delta, update_json, created_at, interrupts)
+		SELECT t.id, t.owner_id, v.* FROM t, (VALUES ` + rows.String() + `) AS v`
+}
+
+// inserted explains the result of a group's insert: nil when it stored
+// the rows, otherwise why not, as Put would say of the group's first row
+// (a refused head or a lost fence refuses the first; ids in a group sort
+// in order, so none but the first can be refused for its own).
+func (c *saver) inserted(ctx context.Context, group []newRow, tag pgconn.CommandTag, err error) error {
+	cp, head := group[0].cp, group[0].head
 	var pgErr *pgconn.PgError
 	switch {
 	case errors.As(err, &pgErr) && pgErr.Code == "23505":
-		return errcode.New(errcode.Conflict, "checkpoint %s of thread %s exists already", cp.ID, cp.ThreadID)
+		return errcode.New(errcode.Conflict, "checkpoint %s of thread %s exists already", existing(group, pgErr), cp.ThreadID)
 	case errors.As(err, &pgErr) && pgErr.Code == "23503":
 		return NotFound("Thread with ID %s not found", cp.ThreadID)
 	case err != nil:
@@ -410,29 +552,41 @@ func (c *saver) inserted(ctx context.Context, row newRow, tag pgconn.CommandTag,
 	case tag.RowsAffected() == 0 && c.fence != nil && !c.holds(ctx, cp.ThreadID, *c.fence):
 		return c.fence.lost()
 	case tag.RowsAffected() == 0:
-		return c.refused(ctx, cp.ThreadID, cp.ID, row.head)
+		return c.refused(ctx, cp.ThreadID, cp.ID, head)
 	}
 	return nil
 }
 
-// moveHeadSQL is the statement that moves a thread's head to checkpoint $2
-// (created at $13) if it is still $14 and $2 sorts after it, and returns
-// the thread's id and owner. An Owned's moves only its owner's threads, and creates a
-// missing thread, theirs, with its first checkpoint; a run's moves it only
-// while its fence holds. It appends the owner's and the fence's parameters
-// to args.
-func (c *saver) moveHeadSQL(head string, args *[]any) string {
-	owned := c.ownerCond(args) // the owner's id is $16, after insertSQL's 15
-	cond := owned + c.fenceCond(args)
-	if c.owner != "" && head == "" {
-		return `INSERT INTO threads AS th (id, owner_id, head, head_at) VALUES ($1, $16::uuid, $2, $13)
+// existing names the checkpoint of group that a unique violation's detail
+// names, or the group's first.
+func existing(group []newRow, pgErr *pgconn.PgError) string {
+	for _, row := range group {
+		if strings.Contains(pgErr.Detail, row.cp.ID) {
+			return row.cp.ID
+		}
+	}
+	return group[0].cp.ID
+}
+
+// moveHeadSQL is the statement that moves a thread's head to checkpoint
+// $last (created at $lastAt) if it is still $2 and the insert's first
+// checkpoint, $first, sorts after it, and returns the thread's id and
+// owner. An Owned's moves only its owner's threads (cond holds the owner's
+// and the fence's conditions; the owner's id is $3), and creates a missing
+// thread (creates), theirs, with its first checkpoint; a run's moves it
+// only while its fence holds.
+func moveHeadSQL(creates bool, cond string, first, last, lastAt int) string {
+	to := fmt.Sprintf("$%d::uuid", last)
+	at := fmt.Sprintf("$%d::timestamptz", lastAt)
+	if creates {
+		return `INSERT INTO threads AS th (id, owner_id, head, head_at) VALUES ($1, $3::uuid, ` + to + `, ` + at + `)
 			ON CONFLICT (id) DO UPDATE SET head = excluded.head, head_at = excluded.head_at, updated_at = now()
-			WHERE th.head IS NULL AND $14::uuid IS NULL` + cond + `
+			WHERE th.head IS NULL AND $2::uuid IS NULL` + cond + `
 			RETURNING th.id, th.owner_id`
 	}
-	return `UPDATE threads AS th SET head = $2, head_at = $13, updated_at = now()
-		WHERE th.id = $1 AND th.head IS NOT DISTINCT FROM $14::uuid
-			AND ($14::uuid IS NULL OR $2::uuid > $14::uuid)` + cond + `
+	return `UPDATE threads AS th SET head = ` + to + `, head_at = ` + at + `, updated_at = now()
+		WHERE th.id = $1 AND th.head IS NOT DISTINCT FROM $2::uuid
+			AND ($2::uuid IS NULL OR $` + strconv.Itoa(first) + `::uuid > $2::uuid)` + cond + `
 		RETURNING th.id, th.owner_id`
 }
 
@@ -811,12 +965,23 @@ func (r cpRow) checkpoint(threadID string, state []byte) (graph.Checkpoint, erro
 // ownerCond is the SQL condition that limits a query of threads (as th)
 // to an Owned's owner, whose id it appends to args; none for a Saver.
 func (c *saver) ownerCond(args *[]any) string {
-	if c.owner == "" {
+	if !c.ownerArg(args) {
 		return ""
 	}
-	*args = append(*args, c.owner)
-	return " AND th.owner_id = $" + strconv.Itoa(len(*args)) + "::uuid"
+	return ownerSQL(len(*args))
 }
+
+// ownerArg appends an Owned's owner to args, and reports whether it did.
+func (c *saver) ownerArg(args *[]any) bool {
+	if c.owner == "" {
+		return false
+	}
+	*args = append(*args, c.owner)
+	return true
+}
+
+// ownerSQL is ownerCond's condition, the owner's id being parameter n.
+func ownerSQL(n int) string { return " AND th.owner_id = $" + strconv.Itoa(n) + "::uuid" }
 
 // CheckPut applies graph.Checkpointer's id rule to what Put is given: a
 // BAD_REQUEST matching graph.ErrInvalidID when it breaks it.
@@ -852,16 +1017,47 @@ func nullable(s string) any {
 	return s
 }
 
-// encodeNext stores a checkpoint's next nodes as a JSON array, or NULL.
+// encodeNext stores a checkpoint's next nodes as a JSON array, or NULL:
+// as encoding/json writes it, which node names with none of the bytes it
+// escapes are written as they are.
 func encodeNext(next []string) (any, error) {
 	if len(next) == 0 {
 		return nil, nil
+	}
+	if plain(next) {
+		n := 2 + len(next)
+		for _, name := range next {
+			n += len(name) + 2
+		}
+		b := make([]byte, 0, n)
+		b = append(b, '[')
+		for i, name := range next {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(append(append(b, '"'), name...), '"')
+		}
+		return string(append(b, ']')), nil
 	}
 	b, err := json.Marshal(next)
 	if err != nil {
 		return nil, fmt.Errorf("encoding next nodes: %w", err)
 	}
 	return string(b), nil
+}
+
+// plain reports whether names hold only printable ASCII that encoding/json
+// writes as it is, with none of the bytes it escapes.
+func plain(names []string) bool {
+	for _, name := range names {
+		for i := range len(name) {
+			switch c := name[i]; {
+			case c < 0x20 || c > 0x7e, c == '"', c == '\\', c == '<', c == '>', c == '&':
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // storedInterrupt is a pending interrupt as stored: its JSON values are
