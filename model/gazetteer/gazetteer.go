@@ -180,9 +180,16 @@ const supplement = "Gramado\tBR\t23\t36232\t-29.3789\t-50.8739\n" +
 	"Koh Samui\tTH\t84\t63000\t9.51\t100.01\n"
 
 func parseCity(line string) (City, error) {
-	f := strings.Split(line, "\t")
-	if len(f) != 6 && len(f) != 7 {
-		return City{}, fmt.Errorf("want 6 or 7 fields, got %d", len(f))
+	n := strings.Count(line, "\t") + 1
+	if n != 6 && n != 7 {
+		return City{}, fmt.Errorf("want 6 or 7 fields, got %d", n)
+	}
+	// The fields in an array, not a slice made for each of a hundred
+	// thousand lines.
+	var f [7]string
+	rest := line
+	for i := range n {
+		f[i], rest, _ = strings.Cut(rest, "\t")
 	}
 	pop, err1 := strconv.Atoi(f[3])
 	lat, err2 := strconv.ParseFloat(f[4], 64)
@@ -190,7 +197,7 @@ func parseCity(line string) (City, error) {
 	if err1 != nil || err2 != nil || err3 != nil {
 		return City{}, fmt.Errorf("bad number in %q", line)
 	}
-	word := len(f) == 7 && strings.Contains(f[6], "w")
+	word := n == 7 && strings.Contains(f[6], "w")
 	return City{Name: f[0], GeoName: f[0], Country: f[1], Admin1: f[2], Population: pop, Lat: lat, Lon: lon, Word: word}, nil
 }
 

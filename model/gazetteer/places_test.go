@@ -138,3 +138,26 @@ func TestGroupBy(t *testing.T) {
 		}
 	}
 }
+
+// A line of the data is six or seven tab-separated fields, the seventh
+// the flags ("w": the name is also a common word).
+func TestParseCity(t *testing.T) {
+	c, err := parseCity("Reading\tGB\tENG\t244070\t51.45625\t-0.97113\tw")
+	want := City{Name: "Reading", GeoName: "Reading", Country: "GB", Admin1: "ENG", Population: 244070, Lat: 51.45625, Lon: -0.97113, Word: true}
+	if err != nil || c != want {
+		t.Fatalf("parseCity = %+v, %v; want %+v", c, err, want)
+	}
+	c, err = parseCity("Lagos\tPT\t08\t22094\t37.10202\t-8.67422")
+	if err != nil || c.Name != "Lagos" || c.Admin1 != "08" || c.Lon != -8.67422 || c.Word {
+		t.Fatalf("six fields: %+v, %v", c, err)
+	}
+	if c, err := parseCity("Lagos\tPT\t08\t22094\t37.10202\t-8.67422\t\t"); err == nil {
+		t.Errorf("eight fields read as %+v", c)
+	}
+	if c, err := parseCity("Lagos\tPT\t08\t22094\t37.10202"); err == nil {
+		t.Errorf("five fields read as %+v", c)
+	}
+	if _, err := parseCity("Lagos\tPT\t08\tmany\t37.1\t-8.6"); err == nil {
+		t.Error("a population that is no number: no error")
+	}
+}
