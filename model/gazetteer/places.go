@@ -128,13 +128,14 @@ func (p *places) name(i int32) string {
 }
 
 // toSteps is a coordinate in hundred-thousandths of a degree, and
-// whether it is whole in them, so that fromSteps gives it back exactly.
+// whether it is whole in them, so that fromSteps gives it back bit for
+// bit (not so for -0, which would come back as 0).
 func toSteps(deg float64) (int32, bool) {
 	v := math.Round(deg * coordScale)
 	if math.Abs(v) > 200*coordScale {
 		return 0, false
 	}
-	return int32(v), fromSteps(int32(v)) == deg
+	return int32(v), math.Float64bits(fromSteps(int32(v))) == math.Float64bits(deg)
 }
 
 // fromSteps is a coordinate kept in hundred-thousandths of a degree, as

@@ -2,6 +2,7 @@ package gazetteer
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"testing"
@@ -68,6 +69,9 @@ func TestCoordinatesComeBackExactly(t *testing.T) {
 	}
 	if _, ok := toSteps(0.000001); ok {
 		t.Error("a millionth of a degree was kept")
+	}
+	if _, ok := toSteps(math.Copysign(0, -1)); ok {
+		t.Error("-0 was kept, to come back as 0")
 	}
 }
 
