@@ -2,8 +2,11 @@ package gazetteer
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
+
+	"github.com/tripgraph/tripgraph/model/gazetteer/internal/strtab"
 )
 
 // Misspelt places. Travellers drop, double, swap and mistype letters and
@@ -44,47 +47,91 @@ const (
 // fuzzyIndex finds names near a misspelt one: every eligible name under
 // itself and under each form with one letter deleted (a symmetric
 // deletion index: two strings one edit apart share such a form), and
-// under its phonetic key.
+// under its phonetic key. It lives as long as the process, in flat
+// slices: the names and their phonetic keys in string tables, the names
+// of a phonetic key one run of soundsLike.
 type fuzzyIndex struct {
-	names    []string           // the names indexed
-	deletes  []deletion         // sorted by hash
-	phonetic map[string][]int32 // phonetic key → names
+	names       strtab.Table // the names indexed
+	deletes     []deletion   // sorted by hash
+	phonetic    strtab.Table // the names' phonetic keys
+	soundStarts []uint32     // the names of phonetic key p are soundsLike[soundStarts[p]:soundStarts[p+1]]
+	soundsLike  []int32
 }
 
 // deletion is the hash of a name, or of it less one letter, and the name.
 type deletion struct {
-	hash uint64
+	hash uint32
 	name int32
 }
 
 // buildFuzzy indexes the names of destinations a traveller may misspell.
-// The deletion forms are kept as hashes: a collision only adds a
+// The deletion forms are kept as 32-bit hashes: a collision only adds a
 // candidate, which the edit distance then rules out.
 func (x *index) buildFuzzy() {
-	f := fuzzyIndex{deletes: make([]deletion, 0, 1<<17), phonetic: make(map[string][]int32, 1<<14)}
+	var f fuzzyIndex
+	var keyOf []int32 // name → its phonetic key
 	add := func(k string, i int32) {
 		if len(compact(k)) < minFuzzyLen || !x.fuzzyTarget(i) {
 			return
 		}
-		n := int32(len(f.names))
-		f.names = append(f.names, k)
-		eachDeletion(k, func(h uint64) { f.deletes = append(f.deletes, deletion{h, n}) })
-		p := phoneticKey(k)
-		f.phonetic[p] = append(f.phonetic[p], n)
+		n, added := f.names.Add(k)
+		if !added {
+			return
+		}
+		eachDeletion(k, func(h uint64) { f.deletes = append(f.deletes, deletion{uint32(h), n}) })
+		p, _ := f.phonetic.Add(phoneticKey(k))
+		keyOf = append(keyOf, p)
 	}
 	x.byName.each(func(k string, list []int32) { add(k, list[0]) })
-	for k, i := range x.alias {
-		add(k, i)
+	for _, k := range sortedKeys(x.alias) {
+		add(k, x.alias[k])
 	}
-	slices.SortFunc(f.deletes, func(a, b deletion) int { return cmp.Compare(a.hash, b.hash) })
+	f.names.Clip()
+	f.phonetic.Clip()
+	slices.SortFunc(f.deletes, func(a, b deletion) int {
+		return cmp.Or(cmp.Compare(a.hash, b.hash), cmp.Compare(a.name, b.name))
+	})
+	f.deletes = slices.Clone(f.deletes)
+	f.soundStarts, f.soundsLike = groupBy(keyOf, f.phonetic.Len())
 	x.fuzzy = f
+}
+
+// groupBy lists the indexes of keyOf by their value, each value's in
+// order: those of value v are list[starts[v]:starts[v+1]].
+func groupBy(keyOf []int32, n int) (starts []uint32, list []int32) {
+	starts = make([]uint32, n+1)
+	for _, k := range keyOf {
+		starts[k+1]++
+	}
+	for v := range n {
+		starts[v+1] += starts[v]
+	}
+	next := slices.Clone(starts[:n])
+	list = make([]int32, len(keyOf))
+	for i, k := range keyOf {
+		list[next[k]] = int32(i)
+		next[k]++
+	}
+	return starts, list
 }
 
 // withDeletion calls f with each name indexed under the hash h.
 func (f *fuzzyIndex) withDeletion(h uint64, fn func(string)) {
-	i, _ := slices.BinarySearchFunc(f.deletes, h, func(d deletion, h uint64) int { return cmp.Compare(d.hash, h) })
-	for ; i < len(f.deletes) && f.deletes[i].hash == h; i++ {
-		fn(f.names[f.deletes[i].name])
+	h32 := uint32(h)
+	i, _ := slices.BinarySearchFunc(f.deletes, h32, func(d deletion, h uint32) int { return cmp.Compare(d.hash, h) })
+	for ; i < len(f.deletes) && f.deletes[i].hash == h32; i++ {
+		fn(f.names.String(f.deletes[i].name))
+	}
+}
+
+// soundingLike calls fn with each name whose phonetic key is p.
+func (f *fuzzyIndex) soundingLike(p string, fn func(string)) {
+	k, ok := f.phonetic.Get(p)
+	if !ok {
+		return
+	}
+	for _, n := range f.soundsLike[f.soundStarts[k]:f.soundStarts[k+1]] {
+		fn(f.names.String(n))
 	}
 }
 
@@ -166,9 +213,7 @@ func (x *index) nearest(k string, weak bool) (r reading, ok bool) {
 		x.fuzzy.withDeletion(h, func(name string) { consider(name, 1) })
 	})
 	if bestDist > 1 && n >= longFuzzyLen-1 {
-		for _, c := range x.fuzzy.phonetic[phoneticKey(k)] {
-			consider(x.fuzzy.names[c], 2)
-		}
+		x.fuzzy.soundingLike(phoneticKey(k), func(name string) { consider(name, 2) })
 	}
 	if best == "" {
 		return x.undoubled(k)
@@ -233,6 +278,10 @@ func (x *index) undoubled(k string) (reading, bool) {
 	}
 	return reading{name: u, dist: 1}, true
 }
+
+// sortedKeys are m's keys in order, so that what is built from a map
+// comes out the same on every run.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // compact is a name without its spaces.
 func compact(k string) string { return strings.ReplaceAll(k, " ", "") }

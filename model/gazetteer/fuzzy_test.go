@@ -19,6 +19,10 @@ func TestFuzzy(t *testing.T) {
 		{"pousada em buzioss", "Búzios", true},
 		{"Berln for new year", "Berlin", true},
 		{"restaurants in chicgo", "Chicago", true},
+		// Two edits apart, sounding alike.
+		{"hotel em bariloxe", "Bariloche", true},
+		{"trip to barselonna", "Barcelona", true},
+		{"hotel em jerikoakoara", "Jericoacoara", true},
 		// Nicknames.
 		{"LA in may", "Los Angeles", false},
 		{"hotel em SP", "São Paulo", false},

@@ -53,12 +53,11 @@ func (c City) CountryName() string { return CountryName(c.Country, locale.Englis
 
 type index struct {
 	places    places
-	byName    nameIndex         // folded name → cities, most populous first
+	byName    nameIndex         // folded name → cities, most populous first; first word → most words
 	alias     map[string]int32  // folded alias → the city it means
 	countries map[string]string // folded country name → ISO code
 	states    map[string]string // folded US state name → admin1 code
 	names     map[string][2]string
-	longest   map[string]int // first word of a name → the most words of a name it begins
 
 	supplementFrom int            // index of the first city of the supplement
 	aliased        map[int32]bool // cities with an alias
@@ -93,13 +92,11 @@ func Len() int {
 
 func build() (*index, error) {
 	x := &index{
-		byName:    newNameIndex(110000),
 		alias:     map[string]int32{},
 		countries: map[string]string{},
 		states:    map[string]string{},
 		names:     map[string][2]string{},
 		aliased:   map[int32]bool{},
-		longest:   make(map[string]int, 110000),
 	}
 	if err := x.readCities(); err != nil {
 		return nil, fmt.Errorf("loading gazetteer: %w", err)
@@ -116,6 +113,7 @@ func build() (*index, error) {
 	}
 	x.buildFuzzy()
 	x.places.doneLoading()
+	x.byName.doneLoading()
 	return x, nil
 }
 
@@ -131,9 +129,6 @@ func (x *index) readCities() error {
 		if err != nil {
 			return fmt.Errorf("line %d: %w", x.places.len()+1, err)
 		}
-		// The name alone, not the line it is a part of, stays in memory.
-		c.Name = strings.Clone(c.Name)
-		c.GeoName = c.Name
 		if err := x.addCity(c); err != nil {
 			return fmt.Errorf("line %d: %w", x.places.len()+1, err)
 		}
@@ -185,9 +180,16 @@ const supplement = "Gramado\tBR\t23\t36232\t-29.3789\t-50.8739\n" +
 	"Koh Samui\tTH\t84\t63000\t9.51\t100.01\n"
 
 func parseCity(line string) (City, error) {
-	f := strings.Split(line, "\t")
-	if len(f) != 6 && len(f) != 7 {
-		return City{}, fmt.Errorf("want 6 or 7 fields, got %d", len(f))
+	n := strings.Count(line, "\t") + 1
+	if n != 6 && n != 7 {
+		return City{}, fmt.Errorf("want 6 or 7 fields, got %d", n)
+	}
+	// The fields in an array, not a slice made for each of a hundred
+	// thousand lines.
+	var f [7]string
+	rest := line
+	for i := range n {
+		f[i], rest, _ = strings.Cut(rest, "\t")
 	}
 	pop, err1 := strconv.Atoi(f[3])
 	lat, err2 := strconv.ParseFloat(f[4], 64)
@@ -195,7 +197,7 @@ func parseCity(line string) (City, error) {
 	if err1 != nil || err2 != nil || err3 != nil {
 		return City{}, fmt.Errorf("bad number in %q", line)
 	}
-	word := len(f) == 7 && strings.Contains(f[6], "w")
+	word := n == 7 && strings.Contains(f[6], "w")
 	return City{Name: f[0], GeoName: f[0], Country: f[1], Admin1: f[2], Population: pop, Lat: lat, Lon: lon, Word: word}, nil
 }
 
@@ -217,9 +219,7 @@ func (x *index) addName(name string, i int32) {
 func (x *index) noteWords(key string) {
 	n := strings.Count(key, " ") + 1
 	first, _, _ := strings.Cut(key, " ")
-	if n > x.longest[first] {
-		x.longest[first] = n
-	}
+	x.byName.noteWords(first, n)
 }
 
 func (x *index) readCountries() {

@@ -72,7 +72,7 @@ func Find(text string) Mention {
 // It returns the number of words consumed, 0 when nothing matched.
 func (x *index) matchAt(text string, words []word, known []bool, i int, key *strings.Builder, m *Mention) int {
 	// Only names beginning with this word, or a misspelt one of a few words.
-	most := x.longest[words[i].Fold]
+	most := x.byName.longest(words[i].Fold)
 	if !known[i] || nameStarts[words[i].Fold] {
 		most = max(most, maxFuzzyWords)
 	}
@@ -671,7 +671,7 @@ func (x *index) destinationJoined(words []word, j int) bool {
 	if f := words[j+1].Fold; (f == "depois" || f == "then") && j+2 < len(words) {
 		j++ // "e depois", "and then"
 	}
-	for n := min(x.longest[words[j+1].Fold], len(words)-j-1); n >= 1; n-- {
+	for n := min(x.byName.longest(words[j+1].Fold), len(words)-j-1); n >= 1; n-- {
 		if c, _, ok := x.candidate(joinFolds(words[j+1:j+1+n], new(strings.Builder))); ok && (x.famous(c) || x.places.population(c) >= 500_000) {
 			return true
 		}

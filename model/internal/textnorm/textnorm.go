@@ -62,11 +62,33 @@ func isWordRune(r rune) bool {
 
 // Key folds s and joins its words with single spaces: the form under which
 // names are indexed ("Rio-de-Janeiro" → "rio de janeiro").
+// It splits s as Words does, without making its list: the gazetteer keys
+// every name it loads.
 func Key(s string) string {
-	ws := Words(s)
-	parts := make([]string, len(ws))
-	for i, w := range ws {
-		parts[i] = w.Fold
+	var b strings.Builder
+	b.Grow(len(s))
+	words, start := 0, -1
+	add := func(end int) {
+		if words > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(Fold(s[start:end]))
+		words++
 	}
-	return strings.Join(parts, " ")
+	for i, r := range s {
+		if isWordRune(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			add(i)
+			start = -1
+		}
+	}
+	if start >= 0 {
+		add(len(s))
+	}
+	return b.String()
 }

@@ -2,6 +2,7 @@ package textnorm
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -30,6 +31,29 @@ func TestKey(t *testing.T) {
 	for _, tt := range tests {
 		if got := Key(tt.in); got != tt.want {
 			t.Errorf("Key(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// Key is Words' folds joined by single spaces, for any text.
+func TestKeyJoinsWordsFolds(t *testing.T) {
+	texts := []string{"", " ", "--", "São Paulo", "Xi'an", "ÅLESUND, Norway", "Köln/Cologne", "Straße 42",
+		"İstanbul", "Ōsaka-shi", "ﬁnland", "東京 Tokyo", "a\u0301b", "x\tY\nz", "Nice!!", "  d'Ampezzo  "}
+	runes := []rune("aZé ' -/ñ1Ø東ßİ\u0301.")
+	for i := range 2000 { // every short mix of those runes, in a fixed pseudo-random order
+		var b strings.Builder
+		for j, n := 0, i%9; j < n; j++ {
+			b.WriteRune(runes[(i*7+j*13+i/9*j)%len(runes)])
+		}
+		texts = append(texts, b.String())
+	}
+	for _, s := range texts {
+		var folds []string
+		for _, w := range Words(s) {
+			folds = append(folds, w.Fold)
+		}
+		if got, want := Key(s), strings.Join(folds, " "); got != want {
+			t.Fatalf("Key(%q) = %q, want %q", s, got, want)
 		}
 	}
 }
