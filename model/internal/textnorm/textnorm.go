@@ -28,6 +28,12 @@ func Fold(s string) string { return textfold.Fold(s) }
 // ("d'Ampezzo" → "dampezzo" is not wanted, so they split instead).
 func Words(s string) []Word {
 	words := make([]Word, 0, 16)
+	eachWord(s, func(start, end int) { words = append(words, newWord(s, start, end)) })
+	return words
+}
+
+// eachWord calls fn with the start and end of each word of s, in order.
+func eachWord(s string, fn func(start, end int)) {
 	start := -1
 	for i, r := range s {
 		if isWordRune(r) {
@@ -37,14 +43,13 @@ func Words(s string) []Word {
 			continue
 		}
 		if start >= 0 {
-			words = append(words, newWord(s, start, i))
+			fn(start, i)
 			start = -1
 		}
 	}
 	if start >= 0 {
-		words = append(words, newWord(s, start, len(s)))
+		fn(start, len(s))
 	}
-	return words
 }
 
 func newWord(s string, start, end int) Word {
@@ -67,28 +72,13 @@ func isWordRune(r rune) bool {
 func Key(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	words, start := 0, -1
-	add := func(end int) {
+	words := 0
+	eachWord(s, func(start, end int) {
 		if words > 0 {
 			b.WriteByte(' ')
 		}
 		b.WriteString(Fold(s[start:end]))
 		words++
-	}
-	for i, r := range s {
-		if isWordRune(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			add(i)
-			start = -1
-		}
-	}
-	if start >= 0 {
-		add(len(s))
-	}
+	})
 	return b.String()
 }
