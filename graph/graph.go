@@ -38,6 +38,11 @@
 // must not be lost belongs in the node's update. RunConfig.Durability says
 // when checkpoints are written: before the next step (sync, the default),
 // while the next step runs (async), or only at the run's end (exit).
+//
+// Turns on the cores: runs given the same Turns (RunConfig.Turns) share
+// them, and a node that takes one (TakeTurn) runs only while at most n
+// such nodes do, giving it up while it waits outside the process (Away).
+// A program orders its runs' work with them when the cores are busy.
 package graph
 
 import (
