@@ -29,9 +29,66 @@ func (w waiting) Call(ctx context.Context, prompt string, opts ...llms.CallOptio
 // A node asking a remote model gives its turn on the cores up while it
 // waits for the answer: another run's node takes it meanwhile.
 func TestRemoteModelGivesTheTurnUp(t *testing.T) {
-	turns := graph.NewTurns(1, time.Hour)
 	w := waiting{asked: make(chan struct{}), release: make(chan struct{})}
-	var m llms.Model = remote{Model: w}
+	c := askingGraph(t, remote{Model: w})
+	asking := make(chan error, 1)
+	go func() {
+		_, err := c.Invoke(context.Background(), graph.RunConfig[string]{ThreadID: "0194e9be-ca4f-7ca5-9537-ac7a5f1d117e", Input: "asks", Turns: c.turns})
+		asking <- err
+	}()
+	<-w.asked
+	other := make(chan string, 1)
+	go func() {
+		s, _ := c.Invoke(context.Background(), graph.RunConfig[string]{ThreadID: "0194e9be-ca4f-7ca5-9537-ac7a5f1d117f", Input: "waits", Turns: c.turns})
+		other <- s
+	}()
+	select {
+	case s := <-other:
+		if s != "waitstook the turn" {
+			t.Fatalf("the other run ended with %q", s)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the other run's node did not get the turn while the model was asked")
+	}
+	close(w.release)
+	if err := <-asking; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A model's delay is a wait, not work: the node gives its turn up for it,
+// and another run's node ends before the delayed answer comes.
+func TestDelayGivesTheTurnUp(t *testing.T) {
+	m, err := Config{Delay: 2 * time.Second}.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := askingGraph(t, m)
+	ended := make(chan string, 2)
+	run := func(thread, input string) {
+		if _, err := c.Invoke(context.Background(), graph.RunConfig[string]{ThreadID: thread, Input: input, Turns: c.turns}); err != nil {
+			t.Error(err)
+		}
+		ended <- input
+	}
+	go run("0194e9be-ca4f-7ca5-9537-ac7a5f1d1170", "asks")
+	time.Sleep(100 * time.Millisecond) // the asking run first, inside its delay
+	go run("0194e9be-ca4f-7ca5-9537-ac7a5f1d1171", "waits")
+	if first := <-ended; first != "waits" {
+		t.Fatalf("the %s run ended first: the delay held the only turn", first)
+	}
+	<-ended
+}
+
+// askingCompiled is a graph of one node that takes a turn of its Turns
+// (one) and asks its model when its input is "asks".
+type askingCompiled struct {
+	*graph.Compiled[string, string]
+	turns *graph.Turns
+}
+
+func askingGraph(t *testing.T, m llms.Model) askingCompiled {
+	t.Helper()
 	g := graph.New(func(s, u string) string { return s + u })
 	g.AddNode("ask", func(ctx context.Context, s string) (string, error) {
 		done, err := graph.TakeTurn(ctx)
@@ -50,27 +107,5 @@ func TestRemoteModelGivesTheTurnUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	asking := make(chan error, 1)
-	go func() {
-		_, err := c.Invoke(context.Background(), graph.RunConfig[string]{ThreadID: "0194e9be-ca4f-7ca5-9537-ac7a5f1d117e", Input: "asks", Turns: turns})
-		asking <- err
-	}()
-	<-w.asked
-	other := make(chan string, 1)
-	go func() {
-		s, _ := c.Invoke(context.Background(), graph.RunConfig[string]{ThreadID: "0194e9be-ca4f-7ca5-9537-ac7a5f1d117f", Input: "waits", Turns: turns})
-		other <- s
-	}()
-	select {
-	case s := <-other:
-		if s != "waitstook the turn" {
-			t.Fatalf("the other run ended with %q", s)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the other run's node did not get the turn while the model was asked")
-	}
-	close(w.release)
-	if err := <-asking; err != nil {
-		t.Fatal(err)
-	}
+	return askingCompiled{Compiled: c, turns: graph.NewTurns(1, time.Hour)}
 }
