@@ -30,8 +30,8 @@ type Turns struct {
 	queue []*grant // nodes waiting for a turn, oldest first
 }
 
-// NewTurns returns Turns that let n later nodes run at once (at least one),
-// each counting for at most lease.
+// NewTurns returns Turns that let n nodes hold a turn at once (at least
+// one), each turn counting for at most lease.
 func NewTurns(n int, lease time.Duration) *Turns {
 	return &Turns{n: max(n, 1), lease: lease}
 }
@@ -117,9 +117,10 @@ type nodeTurn struct {
 
 // TakeTurn waits for a turn on the cores for the running node of ctx, in
 // a run with Turns; the node keeps it until it returns, or until it calls
-// the function returned, which gives it back. A node takes one turn: a
-// second call, or a call outside a node or in a run without Turns, takes
-// none and returns at once. It fails only when ctx ends first.
+// the function returned, which gives it back. A node takes one turn, from
+// its own goroutine: a second call, or a call outside a node or in a run
+// without Turns, takes none and returns at once. It fails only when ctx
+// ends first.
 func TakeTurn(ctx context.Context) (done func(), err error) {
 	em, ok := ctx.Value(emitterKey{}).(*emitter)
 	if !ok || em.turns == nil {
