@@ -44,7 +44,7 @@ type Config struct {
 type Database struct {
 	URL        string `env:"DATABASE_URL" shown:"a local cluster under «.data/»" help:"PostgreSQL to use; when set, no local cluster is started"`
 	ReplicaURL string `env:"TRIPGRAPH_DATABASE_REPLICA_URL" shown:"unset: the primary serves every read" secret:"true" help:"a streaming replica (hot standby) of the database that serves reads: threads' history and state, thread, run and store searches, and the replay of finished runs' streams; everything else stays on «DATABASE_URL». A read goes to it only once it has replayed all the primary had committed when the read began (waiting up to 100 ms, else the primary serves it), so every client reads its own writes. A replica that fails or cannot be reached is left alone for 10 s, the primary serving meanwhile, with no error to the client. Its pool is as large as the primary's"`
-	Pool       int    `env:"TRIPGRAPH_DB_POOL" shown:"4 per CPU + 4" validate:"eq=0|gte=2" help:"most connections in «serve»'s database pool for the runs' work; half as many again are kept for what requests wait on (creating a run, checking a key), and the connections that listen for and send run notifications are apart. It wins over a «pool_max_conns» in «DATABASE_URL». The default counts this machine's CPUs: for a database on a machine of its own, about four per CPU of that machine"`
+	Pool       int    `env:"TRIPGRAPH_DB_POOL" shown:"2 per CPU" validate:"eq=0|gte=2" help:"most connections in «serve»'s database pool for the runs' work; half as many again are kept for what requests wait on (creating a run, checking a key), and the connections that listen for and send run notifications are apart. It wins over a «pool_max_conns» in «DATABASE_URL». The default counts this machine's CPUs, two per CPU: at 10 and 50 streaming clients on 2 CPUs, with PostgreSQL beside «serve», its backends were busy 1.2 to 1.8 at a time on average, and 4 connections ran as many runs a second as 12 with about 55 MiB less memory"`
 }
 
 // Model says which language model the planner runs on, with the keys of
@@ -161,18 +161,20 @@ func (t Tracing) On() bool {
 }
 
 // DBPool is the size of serve's database pool on a machine of cpus CPUs:
-// Database.Pool when set, else four connections per CPU and four more (12
-// on 2 CPUs). The workers are many more, but a worker holds a connection
-// only while a statement runs, and the database gets through its work
-// soonest with few statements at once: with 48 workers at 50 streaming
-// clients on 2 CPUs, 12 connections answered a run's first event at p99 in
-// 72-86 ms against 106-108 with 32, at the same runs per second (see
-// bench/README.md).
+// Database.Pool when set, else two connections per CPU (4 on 2 CPUs). The
+// workers are many more, but a worker holds a connection only while a
+// statement runs, and the database gets through its work soonest with few
+// statements at once. The size follows what was measured: at 10 and 50
+// streaming clients on 2 CPUs, PostgreSQL's backends were busy 1.2 to 1.8
+// at a time on average (5 to 13 at the most), and 4 connections gave the
+// runs per second of 12, an earlier first output, and 55 – 60 MiB less
+// memory in PostgreSQL, each connection being a backend (see
+// bench/README.md, "Memory with PostgreSQL's backends").
 func (c Config) DBPool(cpus int) int32 {
 	if c.Database.Pool > 0 {
 		return int32(c.Database.Pool)
 	}
-	return int32(4*cpus + 4)
+	return int32(max(2, 2*cpus))
 }
 
 // Load reads the configuration: the defaults, then the variables of the

@@ -97,7 +97,7 @@ func TestValues(t *testing.T) {
 		{"TRIPGRAPH_MAX_STORE_BYTES", c.Quota.MaxStoreBytes, ByteSize(5 << 20)},
 		{"TRIPGRAPH_CRON_MIN_INTERVAL", c.Quota.CronMinInterval, 5 * time.Minute},
 		{"DBPool", c.DBPool(7), int32(32)},
-		{"DBPool by default", Default().DBPool(2), int32(12)},
+		{"DBPool by default", Default().DBPool(2), int32(4)},
 	} {
 		if check.got != check.want {
 			t.Errorf("%s = %v, want %v", check.what, check.got, check.want)

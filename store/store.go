@@ -149,7 +149,7 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 	requests := pool
 	if o.MaxConns > 0 {
 		rcfg := cfg.Copy()
-		rcfg.MaxConns = max(2, o.MaxConns/2)
+		rcfg.MaxConns = requestConns(o.MaxConns)
 		sizeOnDemand(rcfg)
 		if requests, err = pgxpool.NewWithConfig(ctx, rcfg); err != nil {
 			pool.Close()
@@ -171,6 +171,16 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 		Checkpoints: checkpoint.New(pool, o.Checkpoints), Items: items.New(pool, reads, o.Limits), Crons: crons.New(pool, o.Limits),
 		EventPartitions: eventparts.New(pool), limits: o.Limits.OrDefault()}, nil
 }
+
+// requestConns is the size of the requests' pool beside a pool of
+// maxConns for the runs' work: half as many, at least 2.
+func requestConns(maxConns int32) int32 { return max(2, maxConns/2) }
+
+// MostConnections is the most connections a Store opened with MaxConns
+// maxConns (> 0) holds at once: its two pools and the connections that
+// listen for and send run notifications. It is what a Store needs of the
+// database's max_connections.
+func MostConnections(maxConns int32) int32 { return maxConns + requestConns(maxConns) + 2 }
 
 // IdleConnTimeout is how long a pooled connection may stay idle before it
 // is closed (down to warmConns per pool), so that the backends a burst

@@ -40,6 +40,23 @@ func TestOpenWithPoolSize(t *testing.T) {
 	}
 }
 
+// MostConnections is what the two pools of a sized store may open, and
+// the two connections for notifications.
+func TestMostConnectionsCountsBothPools(t *testing.T) {
+	pgtest.Skip(t)
+	for _, maxConns := range []int32{2, 3, 8} {
+		st, err := OpenWith(context.Background(), testURL, Options{MaxConns: maxConns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pools := st.Pool.Config().MaxConns + st.RequestPool().Config().MaxConns
+		st.Close()
+		if got, want := MostConnections(maxConns), pools+2; got != want {
+			t.Errorf("MostConnections(%d) = %d, want the pools' %d and 2", maxConns, got, pools)
+		}
+	}
+}
+
 // The store's connections scan a table from its first block: a photo
 // search that stops at its 1001st match finds the same photos each time.
 func TestOpenScansTablesFromTheStart(t *testing.T) {

@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tripgraph/tripgraph/bench/internal/procstat"
+	serveconfig "github.com/tripgraph/tripgraph/config"
 	"github.com/tripgraph/tripgraph/devdb"
+	"github.com/tripgraph/tripgraph/store"
 )
 
 // cluster is the scratch PostgreSQL cluster of one benchmark: its own
@@ -40,9 +43,15 @@ func startCluster(ctx context.Context) (*cluster, error) {
 		cl.remove()
 		return nil, fmt.Errorf("starting the scratch cluster: %w", err)
 	}
+	slots, err := connectionSlots()
+	if err != nil {
+		cl.remove()
+		return nil, err
+	}
 	conf := []string{
 		"ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'",
 		"ALTER SYSTEM SET track_io_timing = on",
+		fmt.Sprintf("ALTER SYSTEM SET max_connections = %d", slots),
 	}
 	if err := execAll(ctx, u, conf...); err != nil {
 		cl.remove()
@@ -69,6 +78,25 @@ func startCluster(ctx context.Context) (*cluster, error) {
 		return nil, err
 	}
 	return cl, nil
+}
+
+// benchConnections is how many connections of its own a benchmark opens
+// to the scratch cluster at most (the sampler, the statistics, creating and
+// dropping databases), with PostgreSQL's three reserved for superusers.
+const benchConnections = 8
+
+// connectionSlots is the scratch cluster's max_connections, sized as
+// docs/operations.md asks of a deployment's: what the one serve process
+// may open (its pools as this environment sizes them, and its
+// notification connections) and the benchmark's own. Every slot costs
+// shared memory, used or not: the local cluster's 300, which the tests'
+// parallel packages need, would count about 8 MiB the server never uses.
+func connectionSlots() (int32, error) {
+	cfg, err := serveconfig.Load(os.Environ(), "")
+	if err != nil {
+		return 0, fmt.Errorf("reading the pool size serve will use: %w", err)
+	}
+	return store.MostConnections(cfg.DBPool(runtime.GOMAXPROCS(0))) + benchConnections, nil
 }
 
 // findPostmaster is the parent of a backend of ours.
@@ -122,13 +150,43 @@ func (cl *cluster) dbURL(name string) string {
 	return u.String()
 }
 
-// createDB creates database name, as a copy of template when it is set.
 func (cl *cluster) createDB(ctx context.Context, name, template string) error {
 	q := "CREATE DATABASE " + pgx.Identifier{name}.Sanitize()
 	if template != "" {
 		q += " TEMPLATE " + pgx.Identifier{template}.Sanitize()
 	}
 	return execAll(ctx, cl.adminURL, q)
+}
+
+// analyseSeeded vacuums and analyses the tables of database name that
+// hold rows, so that every copy of it starts with their statistics (a
+// copy carries its template's) and autovacuum does not go through them
+// during a round: its worker held 35 – 75 MiB doing so, which the round
+// would count as the server's. The empty tables, the runs' own, are left
+// as they are: statistics saying they are empty would plan their
+// statements as scans of empty tables until autovacuum came by, up to a
+// minute into the round.
+func (cl *cluster) analyseSeeded(ctx context.Context, name string) error {
+	conn, err := pgx.Connect(ctx, cl.dbURL(name))
+	if err != nil {
+		return fmt.Errorf("connecting to %s: %w", name, err)
+	}
+	defer conn.Close(ctx)
+	rows, err := conn.Query(ctx, `SELECT format('%I.%I', schemaname, relname) FROM pg_stat_user_tables WHERE n_live_tup > 0`)
+	if err != nil {
+		return fmt.Errorf("listing the seeded tables of %s: %w", name, err)
+	}
+	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return fmt.Errorf("listing the seeded tables of %s: %w", name, err)
+	}
+	if len(tables) == 0 {
+		return fmt.Errorf("%s has no table with rows to analyse", name)
+	}
+	if _, err := conn.Exec(ctx, "VACUUM (ANALYZE) "+strings.Join(tables, ", ")); err != nil {
+		return fmt.Errorf("analysing the seeded tables of %s: %w", name, err)
+	}
+	return nil
 }
 
 func (cl *cluster) dropDB(ctx context.Context, name string) error {

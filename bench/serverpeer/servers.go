@@ -67,7 +67,7 @@ func prepareTemplate(ctx context.Context, env roundEnv) error {
 		return fmt.Errorf("migrating and seeding the template database: %w", err)
 	}
 	s.stop()
-	return nil
+	return env.cl.analyseSeeded(ctx, templateDB)
 }
 
 // tripgraphEnv is the environment serve runs with: the offline model, and
