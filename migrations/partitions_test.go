@@ -169,3 +169,71 @@ func relkind(t *testing.T, conn *pgx.Conn, name string) string {
 	}
 	return kind
 }
+
+// Migration 00030 samples checkpoints and run events with a statistics
+// target of 10, on every partition there is and on those added later,
+// and its Down gives the default back.
+func TestRunEventsAnalysisSample(t *testing.T) {
+	pgtest.Skip(t)
+	ctx := context.Background()
+	p, conn := migratedTo(t, "migrsample", 30)
+	// A partition added after the migration: the day after the last one
+	// there is.
+	if _, err := conn.Exec(ctx, `SELECT run_events_add_partitions(5)`); err != nil {
+		t.Fatal(err)
+	}
+	targets := func() map[string]int {
+		rows, err := conn.Query(ctx, `SELECT attrelid::regclass::text, min(attstattarget), max(attstattarget) FROM pg_attribute
+			WHERE attrelid IN (SELECT 'checkpoints'::regclass UNION ALL SELECT 'run_events'::regclass
+				UNION ALL SELECT inhrelid FROM pg_inherits WHERE inhparent = 'run_events'::regclass)
+				AND attnum > 0 AND NOT attisdropped GROUP BY 1`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int{}
+		for rows.Next() {
+			var name string
+			var lo, hi int
+			if err := rows.Scan(&name, &lo, &hi); err != nil {
+				t.Fatal(err)
+			}
+			if lo != hi {
+				t.Errorf("%s's columns have statistics targets from %d to %d, want one", name, lo, hi)
+			}
+			got[name] = lo
+		}
+		if rows.Err() != nil {
+			t.Fatal(rows.Err())
+		}
+		return got
+	}
+	added := "run_events_p" + dayAfter(t, conn, 5)
+	got := targets()
+	if _, ok := got[added]; !ok {
+		t.Fatalf("no partition %s among %v", added, got)
+	}
+	for name, target := range got {
+		if target != 10 {
+			t.Errorf("%s samples with a statistics target of %d, want 10", name, target)
+		}
+	}
+	if _, err := p.DownTo(ctx, 29); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range targets() {
+		if target != -1 {
+			t.Errorf("after Down, %s samples with a statistics target of %d, want the default (-1)", name, target)
+		}
+	}
+}
+
+// dayAfter is the UTC day days from today, as partitions are named.
+func dayAfter(t *testing.T, conn *pgx.Conn, days int) string {
+	t.Helper()
+	var day string
+	if err := conn.QueryRow(context.Background(),
+		`SELECT to_char((now() AT TIME ZONE 'UTC')::date + $1::int, 'YYYYMMDD')`, days).Scan(&day); err != nil {
+		t.Fatal(err)
+	}
+	return day
+}
