@@ -120,7 +120,7 @@ func (c *Cluster) initIfMissing(ctx context.Context) error {
 		return fmt.Errorf("creating the local cluster with initdb: %w", err)
 	}
 	conf := fmt.Sprintf("\n# tripgraph development cluster\nlisten_addresses = '127.0.0.1'\n"+
-		"unix_socket_directories = '%s'\nfsync = on\nmax_connections = 300\nshared_buffers = 32MB\n", c.socketDir())
+		"unix_socket_directories = '%s'\nfsync = on\nmax_connections = 300\nshared_buffers = 16MB\n", c.socketDir())
 	f, err := os.OpenFile(filepath.Join(data, "postgresql.conf"), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		return fmt.Errorf("configuring the local cluster: %w", err)
