@@ -169,7 +169,8 @@ func (t Tracing) On() bool {
 // at a time on average (5 to 13 at the most), and 4 connections gave the
 // runs per second of 12, an earlier first output, and 55 – 60 MiB less
 // memory in PostgreSQL, each connection being a backend (see
-// bench/README.md, "Memory with PostgreSQL's backends").
+// bench/README.md, "Memory with PostgreSQL: the pool sized from what was
+// measured").
 func (c Config) DBPool(cpus int) int32 {
 	if c.Database.Pool > 0 {
 		return int32(c.Database.Pool)

@@ -150,6 +150,7 @@ func (cl *cluster) dbURL(name string) string {
 	return u.String()
 }
 
+// createDB creates database name, as a copy of template when it is set.
 func (cl *cluster) createDB(ctx context.Context, name, template string) error {
 	q := "CREATE DATABASE " + pgx.Identifier{name}.Sanitize()
 	if template != "" {
@@ -163,10 +164,10 @@ func (cl *cluster) createDB(ctx context.Context, name, template string) error {
 // that every copy of it starts with their statistics (a copy carries its
 // template's) and autovacuum does not go through them, in the copy or in
 // the template, during a round: its worker held 35 – 75 MiB doing so,
-// which the round would count as the server's. The empty tables, the runs' own, are left
-// as they are: statistics saying they are empty would plan their
-// statements as scans of empty tables until autovacuum came by, up to a
-// minute into the round.
+// which the round would count as the server's. The empty tables, the
+// runs' own, are left as they are: statistics saying they are empty would
+// plan their statements as scans of empty tables until autovacuum came
+// by, up to a minute into the round.
 func (cl *cluster) analyseSeeded(ctx context.Context, name string) error {
 	conn, err := pgx.Connect(ctx, cl.dbURL(name))
 	if err != nil {
