@@ -112,12 +112,13 @@ type Runner struct {
 	wg                   sync.WaitGroup
 	executing            atomic.Int64 // runs this process executes now
 	idle                 idleWorkers  // workers a request may hand a run to
-	turns                *graph.Turns // the runs' nodes after their first take turns on the cores
+	turns                *graph.Turns // the turns on the cores its runs' nodes share (callTools takes one)
 }
 
-// Later steps take turns on the cores: half as many at once as Go has
-// processors to run on (at least one), the rest of the cores left to the
-// first steps, the HTTP side and the database. A turn held past
+// The runs' nodes that take a turn on the cores (callTools, the step after
+// the trip is shown) run half as many at once as Go has processors to run
+// on (at least one), the rest of the cores left to the first steps, the
+// HTTP side and the database. A turn held past
 // turnLease is taken as a wait in the process (a slow statement, a tool
 // that blocks) and stops counting. See graph.Turns, and docs/architecture.md
 // "Taking turns on the cores".

@@ -439,8 +439,12 @@ func (c *saver) insertSQL(ctx context.Context, group []newRow) (string, []any, e
 const insertFixedArgs = 2
 
 // insertRowArgs are the parameters of each row of an insert, in the order
-// of insertColumns after thread_id and owner_id.
-const insertRowArgs = 13
+// of insertColumns after thread_id and owner_id; created_at is the one at
+// rowCreatedAt (from 0), which the head's time is moved to.
+const (
+	insertRowArgs = 13
+	rowCreatedAt  = 11
+)
 
 // appendRowArgs appends a row's parameters to args.
 func appendRowArgs(args []any, row newRow) ([]any, error) {
@@ -510,10 +514,11 @@ func (s insertShape) sql() string {
 		n += 3
 	}
 	// The head moves to the last row's id (the first of a row's
-	// parameters) and time (its twelfth); the first row's must sort after
-	// the head it expects.
+	// parameters) and time; the first row's id must sort after the head it
+	// expects.
 	first := n
-	last, lastAt := n+insertRowArgs*(s.rows-1), n+insertRowArgs*(s.rows-1)+11
+	last := n + insertRowArgs*(s.rows-1)
+	lastAt := last + rowCreatedAt
 	var rows strings.Builder
 	for i := range s.rows {
 		if i > 0 {
