@@ -11,16 +11,18 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// BenchmarkRoundTrip measures one small tool call through the bridge, on
-// a warm session: get-accommodation on tripgraph's own server (one
-// PostgreSQL query) and add on the test server (no I/O), each over
-// Streamable HTTP on loopback and in process. It reports the median and
+// BenchmarkRoundTrip measures one tool call through the bridge, on a warm
+// session: get-accommodation on tripgraph's own server (one PostgreSQL
+// query) and add on the test server (no I/O), each over Streamable HTTP on
+// loopback and in process, and in process list-accommodations, whose
+// result is a page of places, as a trip's first turn calls it. It reports the median and
 // the 99th percentile.
 func BenchmarkRoundTrip(b *testing.B) {
 	o := ourServer(b)
 	ctx := context.Background()
 	id := firstAccommodation(b, o, ctx)
 	get := json.RawMessage(`{"id":"` + id + `"}`)
+	list := stayInLisbon(4)
 	add := json.RawMessage(`{"a":1,"b":2}`)
 	cases := []struct {
 		name string
@@ -30,6 +32,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 	}{
 		{"ours/http", o.http, "get-accommodation", get},
 		{"ours/memory", o.memory, "get-accommodation", get},
+		{"ours-list/memory", o.memory, "list-accommodations", list},
 		{"add/http", newHTTPServer(b, false).config("test"), "add", add},
 		{"add/memory", ServerConfig{Name: "test", Transport: Memory, NewServer: newTestServer, Enabled: true}, "add", add},
 	}
@@ -97,9 +100,7 @@ func firstAccommodation(b *testing.B, o *ours, ctx context.Context) string {
 		b.Fatal(err)
 	}
 	defer br.Close()
-	start := time.Now().UTC().AddDate(0, 1, 0) // the tool refuses dates past, or too far ahead
-	args := fmt.Sprintf(`{"location":"Lisbon","startDate":%q,"endDate":%q,"guests":2}`, start.Format(time.DateOnly), start.AddDate(0, 0, 2).Format(time.DateOnly))
-	res, err := br.For(User{ID: o.demo}).Call(ctx, "list-accommodations", json.RawMessage(args))
+	res, err := br.For(User{ID: o.demo}).Call(ctx, "list-accommodations", stayInLisbon(2))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -112,6 +113,15 @@ func firstAccommodation(b *testing.B, o *ours, ctx context.Context) string {
 		b.Fatalf("no accommodation in Lisbon: %s, %v", res.Full, err)
 	}
 	return out.Accommodations[0].ID
+}
+
+// stayInLisbon is list-accommodations' arguments for two guests and a stay
+// of nights starting a month from now: the tool refuses dates past, or too
+// far ahead.
+func stayInLisbon(nights int) json.RawMessage {
+	start := time.Now().UTC().AddDate(0, 1, 0)
+	return json.RawMessage(fmt.Sprintf(`{"location":"Lisbon","startDate":%q,"endDate":%q,"guests":2}`,
+		start.Format(time.DateOnly), start.AddDate(0, 0, nights).Format(time.DateOnly)))
 }
 
 // BenchmarkCountItems counts the items of a result shaped as

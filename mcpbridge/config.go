@@ -25,8 +25,9 @@ const (
 	// Stdio starts a command and speaks over its standard input and output.
 	// Only the operator configures commands; users may not.
 	Stdio Transport = "stdio"
-	// Memory serves an in-process server over the SDK's in-memory
-	// transports.
+	// Memory serves an in-process server over a pair of in-memory
+	// connections that hand each other messages as values, their params
+	// and results as the JSON text the sender made.
 	Memory Transport = "memory"
 )
 
