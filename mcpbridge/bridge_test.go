@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/mcpext"
 	"github.com/tripgraph/tripgraph/nodes"
 )
 
@@ -57,4 +60,28 @@ func names(tools []nodes.Tool) []string {
 		out[i] = t.Name
 	}
 	return out
+}
+
+// The bridge tells servers that it reads a result's structured content
+// (mcpext.StructuredOnly), so that ours need not repeat it as text.
+func TestDeclaresStructuredOnly(t *testing.T) {
+	declared := func(string) *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: "caps", Version: "1"}, nil)
+		mcp.AddTool(s, &mcp.Tool{Name: "capabilities", Description: "says what the client declared"}, func(_ context.Context, req *mcp.CallToolRequest, _ emptyIn) (*mcp.CallToolResult, map[string]any, error) {
+			return nil, req.Session.InitializeParams().Capabilities.Experimental, nil
+		})
+		return s
+	}
+	b := newBridge(t, Options{Servers: []ServerConfig{{Name: "caps", Transport: Memory, NewServer: declared, Enabled: true}}})
+	res, err := as(b, registry(nil), "ana").Call(context.Background(), "capabilities", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var experimental map[string]any
+	if err := json.Unmarshal(res.Full, &experimental); err != nil {
+		t.Fatalf("result %s: %v", res.Full, err)
+	}
+	if _, ok := experimental[mcpext.StructuredOnly]; !ok {
+		t.Errorf("the bridge declared %s, without %s", res.Full, mcpext.StructuredOnly)
+	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/tripgraph/tripgraph/mcpext"
 	"github.com/tripgraph/tripgraph/telemetry"
 )
 
@@ -97,7 +98,7 @@ func (s *session) dial(ctx context.Context) (*conn, error) {
 		return nil, err
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "tripgraph-bridge", Version: Version}, &mcp.ClientOptions{
-		Capabilities:                &mcp.ClientCapabilities{},
+		Capabilities:                &mcp.ClientCapabilities{Experimental: map[string]any{mcpext.StructuredOnly: map[string]any{}}},
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { s.forgetTools() },
 		ProgressNotificationHandler: s.onProgress,
 	})

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/tripgraph/tripgraph/card"
 	"github.com/tripgraph/tripgraph/errcode"
+	"github.com/tripgraph/tripgraph/mcpext"
 	"github.com/tripgraph/tripgraph/media"
 	"github.com/tripgraph/tripgraph/store"
 )
@@ -215,6 +217,49 @@ func TestResultsFitOutputSchemas(t *testing.T) {
 		if err := schemas[name].Validate(&v); err != nil {
 			t.Errorf("%s: result %s does not fit its schema: %v", name, data, err)
 		}
+	}
+}
+
+// A result repeats its structured content as a JSON text block, unless the
+// client declared that it reads the structured content (as the bridge
+// does): then it has no content block.
+func TestStructuredOnly(t *testing.T) {
+	f := setup(t)
+	cfg := testConfig(f, f.ana.ID)
+	for _, tt := range []struct {
+		name string
+		caps *mcp.ClientCapabilities
+		text bool
+	}{
+		{"any client", nil, true},
+		{"structured only", &mcp.ClientCapabilities{Experimental: map[string]any{mcpext.StructuredOnly: map[string]any{}}}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cs := connectAs(t, cfg, tt.caps)
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "getUserAlbums", Arguments: map[string]any{}})
+			if err != nil || res.IsError {
+				t.Fatalf("getUserAlbums: %v %v", err, res)
+			}
+			structured, _ := json.Marshal(res.StructuredContent)
+			if !strings.Contains(string(structured), f.anaAlbum) {
+				t.Fatalf("structured content %s lacks the album", structured)
+			}
+			if !tt.text {
+				if len(res.Content) != 0 {
+					t.Errorf("%d content blocks, want none beside the structured content", len(res.Content))
+				}
+				return
+			}
+			if len(res.Content) != 1 {
+				t.Fatalf("%d content blocks, want the text copy", len(res.Content))
+			}
+			var fromText, fromStructured any
+			json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &fromText)
+			json.Unmarshal(structured, &fromStructured)
+			if !reflect.DeepEqual(fromText, fromStructured) {
+				t.Errorf("the text copy differs from the structured content")
+			}
+		})
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tripgraph/tripgraph/mcpext"
 )
 
 // addTyped registers a typed tool on the SDK's raw tool API, so that this
@@ -67,7 +69,7 @@ func addTyped[In, Out any](s *mcp.Server, t *tools, tool *mcp.Tool, h mcp.ToolHa
 		}
 		res.StructuredContent = json.RawMessage(data)
 		if res.Content == nil {
-			res.Content = []mcp.Content{&mcp.TextContent{Text: string(data)}}
+			res.Content = textCopy(req, data)
 		}
 		return res, nil
 	})
@@ -149,4 +151,28 @@ func deleteString(list []string, s string) []string {
 		}
 	}
 	return out
+}
+
+// textCopy is a result's content beside its structured content data: data
+// again as a text block, as the protocol asks for clients that read only
+// text, or nothing for a client that declared mcpext.StructuredOnly.
+func textCopy(req *mcp.CallToolRequest, data []byte) []mcp.Content {
+	if readsStructured(req) {
+		return []mcp.Content{}
+	}
+	return []mcp.Content{&mcp.TextContent{Text: string(data)}}
+}
+
+// readsStructured reports whether the calling client declared
+// mcpext.StructuredOnly.
+func readsStructured(req *mcp.CallToolRequest) bool {
+	if req == nil || req.Session == nil {
+		return false
+	}
+	p := req.Session.InitializeParams()
+	if p == nil || p.Capabilities == nil {
+		return false
+	}
+	_, ok := p.Capabilities.Experimental[mcpext.StructuredOnly]
+	return ok
 }

@@ -14,6 +14,12 @@ import (
 // connect opens a client session on a server acting as user.
 func connect(t *testing.T, cfg Config) *mcp.ClientSession {
 	t.Helper()
+	return connectAs(t, cfg, nil)
+}
+
+// connectAs is connect for a client that declares caps.
+func connectAs(t *testing.T, cfg Config, caps *mcp.ClientCapabilities) *mcp.ClientSession {
+	t.Helper()
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := New(cfg).Connect(ctx, st, nil)
@@ -21,7 +27,7 @@ func connect(t *testing.T, cfg Config) *mcp.ClientSession {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{Capabilities: caps}).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
