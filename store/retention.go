@@ -3,7 +3,10 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // PruneOptions tune PruneThreads.
@@ -17,17 +20,40 @@ type PruneOptions struct {
 
 // expiredThreads selects the threads whose newest checkpoint (or, for a
 // thread without any, whose creation) is older than $1, and that have no
-// pending or running run. threads_last_active_idx serves it.
+// pending or running run.
 const expiredThreads = `FROM threads t
 	WHERE coalesce(t.head_at, t.created_at) < $1
 		AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.thread_id = t.id AND r.status IN ('pending', 'running'))`
+
+// expiredIDsSQL collects the ids of at most $2 expired threads, in no
+// order: one pass over threads, stopped once it has them. Neither it nor
+// pruneBatchSQL asks for the threads in the order of their last activity,
+// so neither needs threads_last_active_idx, which every checkpoint's move
+// of a thread's head has to update: a release that no longer queries by
+// it lets the next one drop it, and then a head's move changes no indexed
+// column.
+const expiredIDsSQL = `SELECT t.id /* any owner: retention */ ` + expiredThreads + ` LIMIT $2`
+
+// pruneBatchSQL deletes those of the threads $2 that are still expired and
+// that no other transaction holds.
+const pruneBatchSQL = `
+	DELETE FROM threads /* any owner: retention */ WHERE id IN (
+		SELECT t.id ` + expiredThreads + ` AND t.id = ANY($2)
+		FOR UPDATE SKIP LOCKED)`
+
+// pruneCollect is how many expired threads' ids a prune collects in one
+// pass over threads before it deletes them, about 50 bytes each. Tests
+// lower it.
+var pruneCollect = 10_000
 
 // PruneThreads deletes, of every owner, the threads whose newest checkpoint
 // is older than cutoff (a thread that never had one counts from its
 // creation), with their checkpoints, runs and run events, and returns how
 // many it deleted. A thread with a pending or running run is kept, and so is
 // one that another transaction is writing to at that moment (it is not
-// expired then). It deletes in batches of opts.BatchSize threads.
+// expired then). It collects the expired threads' ids in one pass over
+// threads (another pass for each further 10,000), and deletes them in
+// batches of opts.BatchSize threads, checking each again.
 func (s *Store) PruneThreads(ctx context.Context, cutoff time.Time, opts PruneOptions) (int64, error) {
 	if opts.DryRun {
 		var n int64
@@ -42,17 +68,26 @@ func (s *Store) PruneThreads(ctx context.Context, cutoff time.Time, opts PruneOp
 	}
 	var total int64
 	for {
-		tag, err := s.Pool.Exec(ctx, `
-			DELETE FROM threads /* any owner: retention */ WHERE id IN (
-				SELECT t.id `+expiredThreads+`
-				ORDER BY coalesce(t.head_at, t.created_at)
-				LIMIT $2
-				FOR UPDATE SKIP LOCKED)`, cutoff, batch)
+		rows, err := s.Pool.Query(ctx, expiredIDsSQL, cutoff, pruneCollect)
 		if err != nil {
-			return total, fmt.Errorf("deleting threads idle since %s: %w", cutoff.Format(time.RFC3339), err)
+			return total, fmt.Errorf("finding threads idle since %s: %w", cutoff.Format(time.RFC3339), err)
 		}
-		total += tag.RowsAffected()
-		if tag.RowsAffected() < int64(batch) {
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return total, fmt.Errorf("finding threads idle since %s: %w", cutoff.Format(time.RFC3339), err)
+		}
+		var deleted int64
+		for chunk := range slices.Chunk(ids, batch) {
+			tag, err := s.Pool.Exec(ctx, pruneBatchSQL, cutoff, chunk)
+			if err != nil {
+				return total, fmt.Errorf("deleting threads idle since %s: %w", cutoff.Format(time.RFC3339), err)
+			}
+			deleted += tag.RowsAffected()
+		}
+		total += deleted
+		// A full pass may have more behind it; one that deleted nothing
+		// found only threads other transactions hold.
+		if len(ids) < pruneCollect || deleted == 0 {
 			return total, nil
 		}
 	}

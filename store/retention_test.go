@@ -3,8 +3,11 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/tripgraph/tripgraph/errcode"
 	"github.com/tripgraph/tripgraph/graph"
@@ -66,8 +69,8 @@ func fillThread(t *testing.T, s *Store, owner, thread string, at []time.Time, ru
 }
 
 // Pruning deletes the threads idle for longer than the TTL, of every owner,
-// with all their rows, in batches, and nothing of any other thread; a dry
-// run deletes nothing.
+// with all their rows, in batches and over several passes, and nothing of
+// any other thread; a dry run deletes nothing.
 func TestPruneThreads(t *testing.T) {
 	ctx := context.Background()
 	s := openTestStore(t)
@@ -130,6 +133,9 @@ func TestPruneThreads(t *testing.T) {
 		}
 	}
 
+	collect := pruneCollect
+	pruneCollect = 2 // passes over threads of 2 expired ones, each deleted alone
+	defer func() { pruneCollect = collect }()
 	n, err = s.PruneThreads(ctx, cutoff, PruneOptions{BatchSize: 1})
 	if err != nil || n != int64(expired) {
 		t.Fatalf("prune: %d threads, %v; want %d", n, err, expired)
@@ -158,4 +164,43 @@ func repeat(at time.Time, n int) []time.Time {
 		out[i] = at
 	}
 	return out
+}
+
+// No statement of a prune asks for the threads in the order of their last
+// activity, so none needs the index on it, which a later release drops so
+// that moving a thread's head updates no index. Without that index
+// (dropped in a transaction rolled back, and with whole-table scans and
+// sorts made the planner's last resort, as they are on a large table),
+// none sorts the expired threads.
+func TestPruneNeedsNoActivityIndex(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	tx, err := s.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `DROP INDEX threads_last_active_idx;
+		SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off`); err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []struct {
+		name, sql string
+		args      []any
+	}{
+		{"collecting the expired", expiredIDsSQL, []any{time.Now(), pruneCollect}},
+		{"deleting a batch", pruneBatchSQL, []any{time.Now(), []string{"00000000-0000-4000-8000-000000000001"}}},
+	} {
+		rows, err := tx.Query(ctx, `EXPLAIN `+st.sql, st.args...)
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if plan := strings.Join(lines, "\n"); strings.Contains(plan, "Sort") {
+			t.Errorf("%s sorts the threads without threads_last_active_idx:\n%s", st.name, plan)
+		}
+	}
 }
