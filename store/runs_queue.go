@@ -256,11 +256,25 @@ func (s *Store) reclaim(ctx context.Context, e runOfThread, maxAttempts int) (r 
 // this with the runs it could not finish); a run with a cancel request ends
 // cancelled instead. The claim counts towards ReclaimExpired's attempts.
 func (s *Store) ReleaseRun(ctx context.Context, l Lease) (Run, error) {
+	return s.handBack(ctx, l, 0)
+}
+
+// ReturnClaim undoes a claim l made as its worker's pool began to stop,
+// before the run executed anything: the run is pending again, and the
+// claim does not count towards ReclaimExpired's attempts, since no worker
+// stopped answering on it. A run with a cancel request ends cancelled, as
+// with ReleaseRun.
+func (s *Store) ReturnClaim(ctx context.Context, l Lease) (Run, error) {
+	return s.handBack(ctx, l, 1)
+}
+
+// handBack is ReleaseRun with the run's attempts lowered by uncount.
+func (s *Store) handBack(ctx context.Context, l Lease, uncount int) (Run, error) {
 	return s.withHeldRun(ctx, l, func(tx pgx.Tx, n *notes, r Run) (Run, error) {
 		if r.CancelRequested {
 			return endRun(ctx, tx, n, r, RunCancelled, "")
 		}
-		return requeue(ctx, tx, n, r)
+		return requeueWith(ctx, tx, n, r, uncount)
 	})
 }
 
@@ -287,11 +301,17 @@ func (s *Store) withHeldRun(ctx context.Context, l Lease, change func(pgx.Tx, *n
 // rounds of the runs that became pending since: a run handed back is
 // claimed again before them.
 func requeue(ctx context.Context, tx pgx.Tx, n *notes, run Run) (Run, error) {
+	return requeueWith(ctx, tx, n, run, 0)
+}
+
+// requeueWith is requeue with the run's attempts lowered by uncount.
+func requeueWith(ctx context.Context, tx pgx.Tx, n *notes, run Run, uncount int) (Run, error) {
 	r, err := oneRun(ctx, tx, "handing run "+run.ID+" back to the queue", `
 		WITH r AS (
-			UPDATE runs SET status = 'pending', lease_expires_at = NULL, updated_at = now()
+			UPDATE runs SET status = 'pending', lease_expires_at = NULL, updated_at = now(),
+				attempts = greatest(attempts - $3, 0)
 			WHERE id = $1 AND thread_id = $2 RETURNING *)
-		SELECT `+runColumns+` FROM r`, run.ID, run.ThreadID)
+		SELECT `+runColumns+` FROM r`, run.ID, run.ThreadID, uncount)
 	if err == nil {
 		n.add(runPending)
 	}

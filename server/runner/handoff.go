@@ -129,7 +129,7 @@ func (r *Runner) take(claims, runs context.Context, h handed) {
 	switch {
 	case !h.ok:
 	case claims.Err() != nil:
-		r.handBack(runs, h.claim.Run)
+		r.handBack(runs, h.claim.Run, r.queue.ReturnClaim)
 	default:
 		r.execute(runs, h.claim)
 	}

@@ -60,6 +60,7 @@ type Queue interface {
 	RenewLease(ctx context.Context, l store.Lease, lease time.Duration) (store.Run, error)
 	FinishRun(ctx context.Context, l store.Lease, status, runErr string) (store.Run, error)
 	ReleaseRun(ctx context.Context, l store.Lease) (store.Run, error)
+	ReturnClaim(ctx context.Context, l store.Lease) (store.Run, error)
 	ReclaimExpired(ctx context.Context, maxAttempts int) ([]store.Run, error)
 	WatchCancel(ctx context.Context, threadID, runID string) (watched context.Context, stop context.CancelFunc, err error)
 	AppendRunEvents(ctx context.Context, l store.Lease, events []store.NewRunEvent) ([]store.RunEvent, error)
@@ -277,7 +278,7 @@ func (r *Runner) work(claims, runs context.Context, w *worker) {
 			r.log.Error("claiming a run", "worker", w.id, "err", err)
 		}
 		if ok && claims.Err() != nil {
-			r.handBack(runs, claim.Run) // claimed as the pool began to stop
+			r.handBack(runs, claim.Run, r.queue.ReturnClaim) // claimed as the pool began to stop
 			return
 		}
 		if ok {
@@ -334,7 +335,7 @@ func (r *Runner) execute(ctx context.Context, claim store.Claim) {
 	case status == "":
 		return // the lease was lost: the run is someone else's now
 	case status == released:
-		r.handBack(ctx, run)
+		r.handBack(ctx, run, r.queue.ReleaseRun)
 		return
 	}
 	if !ended {
@@ -372,10 +373,13 @@ func spanStatus(status string) string {
 	return status
 }
 
-// handBack puts a run this pool holds back in the queue, pending.
-func (r *Runner) handBack(ctx context.Context, run store.Run) {
+// handBack puts a run this pool holds back in the queue, pending, with
+// back: the queue's ReleaseRun for a run that executed, whose claim counts
+// as an attempt, or its ReturnClaim for one claimed as the pool began to
+// stop, which did not run.
+func (r *Runner) handBack(ctx context.Context, run store.Run, back func(context.Context, store.Lease) (store.Run, error)) {
 	if err := r.settle(ctx, func(ctx context.Context) error {
-		_, err := r.queue.ReleaseRun(ctx, run.Lease())
+		_, err := back(ctx, run.Lease())
 		return err
 	}); err != nil {
 		r.log.Error("handing a run back to the queue", "run_id", run.ID, "worker", run.WorkerID, "err", err)

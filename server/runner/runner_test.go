@@ -251,16 +251,23 @@ func TestStoppingHandsRunsBack(t *testing.T) {
 	r, st := testRunner(t, gate)
 	r.Start()
 	owner, run := queueTurn(t, st, plannertest.Lisbon)
+	leaveNoRun(t, st, owner, run.ID)
 	<-gate.Started
 	stopNow(r)
 	after, err := st.ForOwner(owner).Run(context.Background(), run.ID)
 	if err != nil || after.Status != store.RunPending || after.Attempts != 1 {
 		t.Fatalf("run after the pool stopped: %s, attempts %d, %v; want pending", after.Status, after.Attempts, err)
 	}
-	// Leave no pending run for the pools of later tests.
-	if _, err := st.ForOwner(owner).CancelRun(context.Background(), run.ID); err != nil {
-		t.Fatal(err)
-	}
+}
+
+// leaveNoRun cancels the run when the test ends, however it ends, so that
+// the pools of later tests on the same database do not claim it.
+func leaveNoRun(t *testing.T, st *store.Store, owner, runID string) {
+	t.Cleanup(func() {
+		if _, err := st.ForOwner(owner).CancelRun(context.Background(), runID); err != nil && !strings.Contains(err.Error(), "cannot cancel") {
+			t.Error(err)
+		}
+	})
 }
 
 // Shutdown stops claiming at once, lets the run in progress go on until
@@ -280,6 +287,7 @@ func TestShutdownGrace(t *testing.T) {
 			r, st := testRunner(t, gate)
 			r.Start()
 			owner, run := queueTurn(t, st, plannertest.Lisbon)
+			leaveNoRun(t, st, owner, run.ID)
 			<-gate.Started
 			grace, endGrace := context.WithCancel(context.Background())
 			defer endGrace()
@@ -287,6 +295,7 @@ func TestShutdownGrace(t *testing.T) {
 			go func() { r.Drain(grace); close(stopped) }()
 			waitDone(t, r.claims.Done(), "the end of claims")
 			laterOwner, later := queueTurn(t, st, plannertest.Lisbon)
+			leaveNoRun(t, st, laterOwner, later.ID)
 			r.nudge()
 			if tc.graceEnds {
 				endGrace()
@@ -309,12 +318,6 @@ func TestShutdownGrace(t *testing.T) {
 			l, err := st.ForOwner(laterOwner).Run(ctx, later.ID)
 			if err != nil || l.Status != store.RunPending {
 				t.Errorf("a run queued after Shutdown began is %s (%v), want pending: no claim", l.Status, err)
-			}
-			// Leave no pending run for the pools of later tests.
-			for _, left := range []struct{ owner, id string }{{owner, run.ID}, {laterOwner, later.ID}} {
-				if _, err := st.ForOwner(left.owner).CancelRun(ctx, left.id); err != nil && !strings.Contains(err.Error(), "cannot cancel") {
-					t.Fatal(err)
-				}
 			}
 		})
 	}

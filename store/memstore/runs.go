@@ -453,6 +453,18 @@ func (st *Store) FinishRun(_ context.Context, l store.Lease, status, runErr stri
 // ReleaseRun hands a run that l still holds back to the queue, pending;
 // one with a cancel request ends cancelled instead.
 func (st *Store) ReleaseRun(_ context.Context, l store.Lease) (store.Run, error) {
+	return st.handBack(l, 0)
+}
+
+// ReturnClaim undoes a claim l made as its worker's pool began to stop:
+// the run is pending again and the claim is not counted; one with a cancel
+// request ends cancelled instead.
+func (st *Store) ReturnClaim(_ context.Context, l store.Lease) (store.Run, error) {
+	return st.handBack(l, 1)
+}
+
+// handBack is ReleaseRun with the run's attempts lowered by uncount.
+func (st *Store) handBack(l store.Lease, uncount int) (store.Run, error) {
 	s := st.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -463,6 +475,7 @@ func (st *Store) ReleaseRun(_ context.Context, l store.Lease) (store.Run, error)
 	if r.cancelRequested {
 		s.endRun(r, store.RunCancelled, "")
 	} else {
+		r.Attempts = max(r.Attempts-uncount, 0)
 		s.requeue(r)
 	}
 	return r.record(), nil

@@ -24,6 +24,7 @@ var queueCases = []suiteCase{
 	{"lapsed leases", testLapsedLeases},
 	{"a lapsed lease with a cancel request", testLapsedCancel},
 	{"hand-back", testRelease},
+	{"a claim returned", testReturnClaim},
 	{"enqueue races the end", testEnqueueRace},
 	{"cancel watches", testWatchCancel},
 	{"a finished run's thread deleted", testDeleteRunThread},
@@ -211,6 +212,36 @@ func testRelease(t *testing.T, b Backend) {
 	}
 	if r, err := b.Queue.ReleaseRun(ctx, resumed.Lease()); err != nil || r.Status != store.RunCancelled {
 		t.Errorf("handing back a run asked to cancel: %q, %v; want it cancelled", r.Status, err)
+	}
+}
+
+// A claim made as its worker's pool began to stop is returned before the
+// run executes: the run is pending again, its attempt not counted, so the
+// next claim is its first again; a run with a cancel request ends
+// cancelled instead. Only the holder can.
+func testReturnClaim(t *testing.T, b Backend) {
+	ctx := context.Background()
+	mine, thread := newThread(t, b)
+	mustCreate(t, mine, thread, "")
+	held := mustClaim(t, b, "a")
+	stranger := held.Lease()
+	stranger.WorkerID = "b"
+	if _, err := b.Queue.ReturnClaim(ctx, stranger); !lost(err) {
+		t.Fatalf("a worker returning a claim it does not hold: %v, want a lost lease", err)
+	}
+	r, err := b.Queue.ReturnClaim(ctx, held.Lease())
+	if err != nil || r.Status != store.RunPending || r.LeaseExpiresAt != nil || r.Attempts != 0 {
+		t.Fatalf("ReturnClaim = %+v, %v; want it pending without a lease, at 0 attempts", r, err)
+	}
+	again := mustClaim(t, b, "b")
+	if again.ID != held.ID || again.Attempts != 1 {
+		t.Fatalf("claimed %s at attempt %d, want %s at 1", again.ID, again.Attempts, held.ID)
+	}
+	if _, err := mine.CancelRun(ctx, again.ID); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := b.Queue.ReturnClaim(ctx, again.Lease()); err != nil || r.Status != store.RunCancelled {
+		t.Errorf("returning the claim of a run asked to cancel: %q, %v; want it cancelled", r.Status, err)
 	}
 }
 

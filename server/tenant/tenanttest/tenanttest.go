@@ -37,6 +37,7 @@ type Queue interface {
 	RenewLease(ctx context.Context, l store.Lease, lease time.Duration) (store.Run, error)
 	FinishRun(ctx context.Context, l store.Lease, status, runErr string) (store.Run, error)
 	ReleaseRun(ctx context.Context, l store.Lease) (store.Run, error)
+	ReturnClaim(ctx context.Context, l store.Lease) (store.Run, error)
 	ReclaimExpired(ctx context.Context, maxAttempts int) ([]store.Run, error)
 	AppendRunEvents(ctx context.Context, l store.Lease, events []store.NewRunEvent) ([]store.RunEvent, error)
 	WatchCancel(ctx context.Context, threadID, runID string) (context.Context, context.CancelFunc, error)
