@@ -187,61 +187,44 @@ func testLapsedCancel(t *testing.T, b Backend) {
 // A worker shutting down hands its run back: another worker resumes it;
 // a run with a cancel request ends cancelled instead. Only the holder can.
 func testRelease(t *testing.T, b Backend) {
+	testHandBack(t, b, "ReleaseRun", b.Queue.ReleaseRun, 1)
+}
+
+// A claim made as its worker's pool began to stop is returned before the
+// run executes: as a hand-back, but its attempt is not counted, so the
+// next claim is its first again.
+func testReturnClaim(t *testing.T, b Backend) {
+	testHandBack(t, b, "ReturnClaim", b.Queue.ReturnClaim, 0)
+}
+
+// testHandBack checks a way of handing a claimed run back, named name,
+// after which the run has made attempts attempts.
+func testHandBack(t *testing.T, b Backend, name string, back func(context.Context, store.Lease) (store.Run, error), attempts int) {
 	ctx := context.Background()
 	mine, thread := newThread(t, b)
 	mustCreate(t, mine, thread, "")
 	held := mustClaim(t, b, "a")
 	stranger := held.Lease()
 	stranger.WorkerID = "b"
-	if _, err := b.Queue.ReleaseRun(ctx, stranger); !lost(err) {
-		t.Fatalf("a worker handing back a run it does not hold: %v, want a lost lease", err)
+	if _, err := back(ctx, stranger); !lost(err) {
+		t.Fatalf("%s by a worker that does not hold the run: %v, want a lost lease", name, err)
 	}
-	r, err := b.Queue.ReleaseRun(ctx, held.Lease())
-	if err != nil || r.Status != store.RunPending || r.LeaseExpiresAt != nil {
-		t.Fatalf("ReleaseRun = %+v, %v; want it pending without a lease", r, err)
+	r, err := back(ctx, held.Lease())
+	if err != nil || r.Status != store.RunPending || r.LeaseExpiresAt != nil || r.Attempts != attempts {
+		t.Fatalf("%s = %+v, %v; want it pending without a lease, at %d attempts", name, r, err, attempts)
 	}
 	if _, err := b.Queue.FinishRun(ctx, held.Lease(), store.RunSuccess, ""); !lost(err) {
 		t.Errorf("ending a run handed back: %v, want a lost lease", err)
 	}
 	resumed := mustClaim(t, b, "b")
-	if resumed.ID != held.ID || resumed.Attempts != 2 {
-		t.Fatalf("resumed %s at attempt %d, want %s at 2", resumed.ID, resumed.Attempts, held.ID)
+	if resumed.ID != held.ID || resumed.Attempts != attempts+1 {
+		t.Fatalf("resumed %s at attempt %d, want %s at %d", resumed.ID, resumed.Attempts, held.ID, attempts+1)
 	}
 	if _, err := mine.CancelRun(ctx, resumed.ID); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := b.Queue.ReleaseRun(ctx, resumed.Lease()); err != nil || r.Status != store.RunCancelled {
-		t.Errorf("handing back a run asked to cancel: %q, %v; want it cancelled", r.Status, err)
-	}
-}
-
-// A claim made as its worker's pool began to stop is returned before the
-// run executes: the run is pending again, its attempt not counted, so the
-// next claim is its first again; a run with a cancel request ends
-// cancelled instead. Only the holder can.
-func testReturnClaim(t *testing.T, b Backend) {
-	ctx := context.Background()
-	mine, thread := newThread(t, b)
-	mustCreate(t, mine, thread, "")
-	held := mustClaim(t, b, "a")
-	stranger := held.Lease()
-	stranger.WorkerID = "b"
-	if _, err := b.Queue.ReturnClaim(ctx, stranger); !lost(err) {
-		t.Fatalf("a worker returning a claim it does not hold: %v, want a lost lease", err)
-	}
-	r, err := b.Queue.ReturnClaim(ctx, held.Lease())
-	if err != nil || r.Status != store.RunPending || r.LeaseExpiresAt != nil || r.Attempts != 0 {
-		t.Fatalf("ReturnClaim = %+v, %v; want it pending without a lease, at 0 attempts", r, err)
-	}
-	again := mustClaim(t, b, "b")
-	if again.ID != held.ID || again.Attempts != 1 {
-		t.Fatalf("claimed %s at attempt %d, want %s at 1", again.ID, again.Attempts, held.ID)
-	}
-	if _, err := mine.CancelRun(ctx, again.ID); err != nil {
-		t.Fatal(err)
-	}
-	if r, err := b.Queue.ReturnClaim(ctx, again.Lease()); err != nil || r.Status != store.RunCancelled {
-		t.Errorf("returning the claim of a run asked to cancel: %q, %v; want it cancelled", r.Status, err)
+	if r, err := back(ctx, resumed.Lease()); err != nil || r.Status != store.RunCancelled {
+		t.Errorf("%s of a run asked to cancel: %q, %v; want it cancelled", name, r.Status, err)
 	}
 }
 
