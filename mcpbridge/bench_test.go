@@ -15,8 +15,8 @@ import (
 // session: get-accommodation on tripgraph's own server (one PostgreSQL
 // query) and add on the test server (no I/O), each over Streamable HTTP on
 // loopback and in process, and in process list-accommodations, whose
-// result is a page of places, as a trip's first turn calls it. It reports the median and
-// the 99th percentile.
+// result is a page of places, as a trip's first turn calls it. It reports
+// the median and the 99th percentile.
 func BenchmarkRoundTrip(b *testing.B) {
 	o := ourServer(b)
 	ctx := context.Background()
